@@ -1,0 +1,48 @@
+/**
+ * Routes a call from a serialized shim (`provider/shims`) to the installed implementation of that
+ * resource kind. Lives behind `require("pulumi-gpucloud/provider").d` so the shim text stays tiny.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { isResourceKind, type ResourceKind } from "./kinds";
+import { setStackConfig } from "./runtimeConfig";
+import { resourceProviders } from "./resources/registry";
+
+type ProviderMethod = "check" | "diff" | "create" | "read" | "update" | "delete" | "configure";
+
+/** What the host passes to `configure`: a config object whose entries are readable by full key. */
+interface ConfigureRequest {
+  config: { get(key: string): string | undefined } | Record<string, string>;
+}
+
+export async function dispatch(shim: { k: unknown }, method: ProviderMethod, args: unknown[]): Promise<unknown> {
+  const kind = shim.k;
+  if (!isResourceKind(kind)) {
+    throw new Error(`pulumi-gpucloud: state names an unknown resource kind ${JSON.stringify(kind)}; upgrade pulumi-gpucloud to the version that created this stack`);
+  }
+  if (method === "configure") {
+    setStackConfig(readConfigureRequest(args[0]));
+    return undefined;
+  }
+  const provider: pulumi.dynamic.ResourceProvider = providerFor(kind);
+  const fn = provider[method] as ((...a: unknown[]) => Promise<unknown>) | undefined;
+  if (!fn) throw new Error(`pulumi-gpucloud: the ${kind} provider has no ${method} method`);
+  return fn.apply(provider, args);
+}
+
+function providerFor(kind: ResourceKind): pulumi.dynamic.ResourceProvider {
+  return resourceProviders[kind];
+}
+
+const CONFIG_KEYS = ["gpucloud:apiKey", "gpucloud:apiUrl", "gpucloud:serverlessUrl"] as const;
+
+/** The dynamic provider host passes a Config object (`get(key)`); tests may pass a plain record. */
+function readConfigureRequest(request: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  const config = (request as ConfigureRequest | undefined)?.config;
+  if (!config) return out;
+  for (const key of CONFIG_KEYS) {
+    const value = typeof config.get === "function" ? (config as { get(key: string): string | undefined }).get(key) : (config as Record<string, string>)[key];
+    if (typeof value === "string" && value !== "") out[key] = value;
+  }
+  return out;
+}

@@ -1,0 +1,2 @@
+// Public entry point of pulumi-gpucloud: re-exports only.
+export {};

@@ -1,0 +1,15 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    include: ["test/**/*.test.ts"],
+    // Provides the Pulumi CLI (building it once per machine if needed); fails the run if it cannot.
+    globalSetup: ["test/globalSetup.ts"],
+    reporters: ["default", "./test/support/summaryReporter.ts"],
+    testTimeout: 30_000,
+    hookTimeout: 120_000,
+    // Two cores on the reference machine: engine tests each start a CLI and provider processes.
+    maxWorkers: 2,
+    pool: "forks",
+  },
+});
