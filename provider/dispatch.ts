@@ -3,9 +3,10 @@
  * resource kind. Lives behind `require("pulumi-gpucloud/provider").d` so the shim text stays tiny.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { isResourceKind, type ResourceKind } from "./kinds";
+import { isProviderKind, type ProviderKind } from "./kinds";
 import { setStackConfig } from "./runtimeConfig";
 import { resourceProviders } from "./resources/registry";
+import { smokeTestProvider } from "./smoke/provider";
 
 type ProviderMethod = "check" | "diff" | "create" | "read" | "update" | "delete" | "configure";
 
@@ -16,7 +17,7 @@ interface ConfigureRequest {
 
 export async function dispatch(shim: { k: unknown }, method: ProviderMethod, args: unknown[]): Promise<unknown> {
   const kind = shim.k;
-  if (!isResourceKind(kind)) {
+  if (!isProviderKind(kind)) {
     throw new Error(`pulumi-gpucloud: state names an unknown resource kind ${JSON.stringify(kind)}; upgrade pulumi-gpucloud to the version that created this stack`);
   }
   if (method === "configure") {
@@ -29,8 +30,8 @@ export async function dispatch(shim: { k: unknown }, method: ProviderMethod, arg
   return fn.apply(provider, args);
 }
 
-function providerFor(kind: ResourceKind): pulumi.dynamic.ResourceProvider {
-  return resourceProviders[kind];
+function providerFor(kind: ProviderKind): pulumi.dynamic.ResourceProvider {
+  return kind === "smokeTest" ? smokeTestProvider : resourceProviders[kind];
 }
 
 const CONFIG_KEYS = ["gpucloud:apiKey", "gpucloud:apiUrl", "gpucloud:serverlessUrl"] as const;

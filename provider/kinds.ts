@@ -15,6 +15,15 @@ export const RESOURCE_TYPES: Record<ResourceKind, string> = {
   registryAuth: "RegistryAuth",
 };
 
-export function isResourceKind(value: unknown): value is ResourceKind {
-  return typeof value === "string" && (RESOURCE_KINDS as readonly string[]).includes(value);
+export const SMOKE_TEST_TYPE = "SmokeTest";
+
+/**
+ * Everything a shim can dispatch to: the five resources plus the smoke-test run behind the JobRunner
+ * component (a dynamic resource too, so its cases run in the provider process during `up` only).
+ */
+export const PROVIDER_KINDS = [...RESOURCE_KINDS, "smokeTest"] as const;
+export type ProviderKind = (typeof PROVIDER_KINDS)[number];
+
+export function isProviderKind(value: unknown): value is ProviderKind {
+  return typeof value === "string" && (PROVIDER_KINDS as readonly string[]).includes(value);
 }

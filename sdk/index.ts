@@ -1,2 +1,55 @@
 // Public entry point of pulumi-gpucloud: re-exports only.
-export {};
+export { Pod, type PodArgs } from "./pod";
+export { Endpoint, type EndpointArgs } from "./endpoint";
+export { NetworkVolume, type NetworkVolumeArgs } from "./networkVolume";
+export { Template, type TemplateArgs } from "./template";
+export { RegistryAuth, type RegistryAuthArgs } from "./registryAuth";
+export {
+  getBilling,
+  getBillingOutput,
+  BillingQueryError,
+  type BillingKind,
+  type BillingOptions,
+  type BillingRecord,
+  type EndpointBillingArgs,
+  type GetBillingArgs,
+  type GetBillingResult,
+  type NetworkVolumeBillingArgs,
+  type NetworkVolumeBillingRecord,
+  type PodBillingArgs,
+} from "./billing";
+export {
+  JobRunner,
+  type JobExpectation,
+  type JobRunnerArgs,
+  type JobRunnerCase,
+  type JobRunnerCaseResult,
+  type JobStatus,
+  type OutputPredicate,
+} from "./jobRunner";
+export {
+  JobClient,
+  JobRequestError,
+  JobWaitTimeoutError,
+  FINAL_JOB_STATUSES,
+  type HealthRecord,
+  type JobClientOptions,
+  type JobInput,
+  type JobRecord,
+  type PurgeRecord,
+  type RunSyncOptions,
+} from "./jobClient";
+export {
+  ApiError,
+  AuthenticationError,
+  BadRequestError,
+  ConflictError,
+  ConnectionError,
+  NotFoundError,
+  PayloadTooLargeError,
+  PermissionDeniedError,
+  RateLimitError,
+  ResponseValidationError,
+  ServerError,
+  TimeoutError,
+} from "../provider/client/errors";

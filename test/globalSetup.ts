@@ -3,7 +3,7 @@
  * run fails here with the reason: engine tests are never skipped silently.
  */
 import type { TestProject } from "vitest/node";
-import { ensurePulumiCli } from "./support/pulumiCli";
+import { ensurePulumiCli } from "../scripts/lib/pulumiCli";
 
 export default function setup(project: TestProject): void {
   const cli = ensurePulumiCli();

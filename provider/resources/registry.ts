@@ -1,19 +1,22 @@
-// Placeholder until the resource providers land: every kind refuses with a clear message.
+// The provider of each resource kind, as dispatch.ts routes shim calls to them. Built once per
+// provider process with the real dependencies (client resolved per call from config and env).
 import type * as pulumi from "@pulumi/pulumi";
 import type { ResourceKind } from "../kinds";
+import { defaultDeps, type ProviderDeps } from "./deps";
+import { endpointProvider } from "./endpoint";
+import { networkVolumeProvider } from "./networkVolume";
+import { podProvider } from "./pod";
+import { registryAuthProvider } from "./registryAuth";
+import { templateProvider } from "./template";
 
-function notImplemented(kind: ResourceKind): pulumi.dynamic.ResourceProvider {
+export function buildResourceProviders(deps: ProviderDeps): Record<ResourceKind, pulumi.dynamic.ResourceProvider> {
   return {
-    async create() {
-      throw new Error(`pulumi-gpucloud: the ${kind} provider is not implemented yet`);
-    },
+    pod: podProvider(deps),
+    endpoint: endpointProvider(deps),
+    networkVolume: networkVolumeProvider(deps),
+    template: templateProvider(deps),
+    registryAuth: registryAuthProvider(deps),
   };
 }
 
-export const resourceProviders: Record<ResourceKind, pulumi.dynamic.ResourceProvider> = {
-  pod: notImplemented("pod"),
-  endpoint: notImplemented("endpoint"),
-  networkVolume: notImplemented("networkVolume"),
-  template: notImplemented("template"),
-  registryAuth: notImplemented("registryAuth"),
-};
+export const resourceProviders: Record<ResourceKind, pulumi.dynamic.ResourceProvider> = buildResourceProviders(defaultDeps());

@@ -13,14 +13,14 @@
  * (no captured variables: the kind travels as `this.k`).
  */
 import type * as pulumi from "@pulumi/pulumi";
-import type { ResourceKind } from "../kinds";
+import type { ProviderKind } from "../kinds";
 
 export interface ProviderShim extends pulumi.dynamic.ResourceProvider {
   /** The resource kind this shim dispatches to. */
-  readonly k: ResourceKind;
+  readonly k: ProviderKind;
 }
 
-export function shimFor(kind: ResourceKind): ProviderShim {
+export function shimFor(kind: ProviderKind): ProviderShim {
   /* eslint-disable @typescript-eslint/no-require-imports */
   return {
     k: kind,

@@ -15,6 +15,7 @@ import {
   type Stack,
 } from "@pulumi/pulumi/automation";
 import { inject } from "vitest";
+import { enginePath } from "../../scripts/lib/pulumiCli";
 
 const repoRoot = path.resolve(__dirname, "..", "..");
 
@@ -66,12 +67,8 @@ export async function createEngineStack(options: EngineStackOptions): Promise<En
   // would from a user's project: give the temp project this checkout's node_modules.
   fs.symlinkSync(path.join(repoRoot, "node_modules"), path.join(workDir, "node_modules"), "dir");
 
-  const nodeBin = path.join(repoRoot, "node_modules", ".bin");
-  // The engine finds the dynamic provider host (a shim shipped in @pulumi/pulumi) on PATH; the shim
-  // runs `node`, which must be this project's Node 24, not the system's.
-  const pluginHostDir = path.join(repoRoot, "node_modules", "@pulumi", "pulumi");
   const envVars: Record<string, string> = {
-    PATH: [nodeBin, cli.binDir, pluginHostDir, process.env["PATH"] ?? ""].join(path.delimiter),
+    PATH: enginePath(cli),
     PULUMI_HOME: homeDir,
     PULUMI_BACKEND_URL: `file://${stateDir}`,
     PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,

@@ -1,0 +1,70 @@
+#!/usr/bin/env node
+/** gpucloud-emulator: runs the emulator until SIGINT/SIGTERM. */
+import { USAGE, UsageError, parseCliArgs } from "./cliArgs";
+import { startEmulator } from "./index";
+
+async function main(): Promise<number> {
+  let command;
+  try {
+    command = parseCliArgs(process.argv.slice(2));
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`gpucloud-emulator: ${error.message}\n\n${USAGE}\n`);
+      return 2;
+    }
+    throw error;
+  }
+  if (command.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  let emulator;
+  try {
+    emulator = await startEmulator(command.options);
+  } catch (error) {
+    // Bad option values (RangeError) and a busy port are the user's to fix: no stack trace.
+    process.stderr.write(`gpucloud-emulator: ${error instanceof Error ? error.message : String(error)}\n`);
+    return error instanceof RangeError ? 2 : 1;
+  }
+  const keys = emulator.apiKeys.map((key) => `  API key:         ${key}`).join("\n");
+  process.stdout.write(
+    `gpucloud-emulator listening\n` +
+      `  management API:  ${emulator.apiUrl}\n` +
+      `  job API:         ${emulator.serverlessUrl}\n` +
+      `${keys}\n` +
+      (command.options.statePath ? `  state file:      ${command.options.statePath}\n` : "") +
+      `\nexport GPUCLOUD_API_URL=${emulator.apiUrl} GPUCLOUD_SERVERLESS_URL=${emulator.serverlessUrl} GPUCLOUD_API_KEY=${emulator.apiKey}\n`,
+  );
+  return new Promise<number>((resolve) => {
+    let stopping = false;
+    const stop = (signal: NodeJS.Signals) => {
+      if (stopping) {
+        process.stderr.write(`gpucloud-emulator: ${signal} again, exiting without waiting\n`);
+        process.exit(1);
+      }
+      stopping = true;
+      process.stdout.write(`gpucloud-emulator: ${signal}, shutting down\n`);
+      emulator.close().then(
+        () => resolve(0),
+        (error: unknown) => {
+          process.stderr.write(`gpucloud-emulator: ${error instanceof Error ? error.message : String(error)}\n`);
+          resolve(1);
+        },
+      );
+    };
+    process.on("SIGINT", stop);
+    process.on("SIGTERM", stop);
+  });
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+    // Everything is closed; if a stray handle still holds the loop, do not hang the terminal.
+    setTimeout(() => process.exit(code), 2000).unref();
+  },
+  (error: unknown) => {
+    process.stderr.write(`gpucloud-emulator: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,80 @@
+/** Command-line flags of gpucloud-emulator, parsed into startEmulator() options. */
+import { resolve } from "node:path";
+import { parseArgs } from "node:util";
+import type { EmulatorOptions } from "./options";
+
+export const USAGE = `Usage: gpucloud-emulator [options]
+
+Runs the local emulator of the GPU cloud service: management API under /v1, job API under /v2.
+
+Options:
+  --host HOST                 interface to listen on (default 127.0.0.1)
+  --port PORT                 TCP port, 0 for any free port (default 8787)
+  --api-key KEY               accepted API key; repeat for several accounts (default: one generated key)
+  --state FILE                keep resources and billing in FILE across restarts (default: memory only)
+  --time-scale F              simulated durations x F; 0.01 runs 100x faster (default 1)
+  --boot-delay-ms MS          service ms until a pod has its public IP (default 2000)
+  --handler IMAGE=MODULE      serve jobs for IMAGE with the handler module at MODULE (repeatable)
+  --public-endpoint ID=IMAGE  an endpoint ID running IMAGE, callable with any key (repeatable)
+  -h, --help                  show this help`;
+
+export class UsageError extends Error {
+  override readonly name = "UsageError";
+}
+
+function pairs(flag: string, values: readonly string[], transformValue: (value: string) => string = (v) => v): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const entry of values) {
+    const at = entry.indexOf("=");
+    if (at <= 0 || at === entry.length - 1) throw new UsageError(`--${flag} expects KEY=VALUE, got ${JSON.stringify(entry)}`);
+    out[entry.slice(0, at)] = transformValue(entry.slice(at + 1));
+  }
+  return out;
+}
+
+function number(flag: string, text: string | undefined, check: (n: number) => boolean, what: string): number | undefined {
+  if (text === undefined) return undefined;
+  const value = Number(text);
+  if (text.trim() === "" || !Number.isFinite(value) || !check(value)) throw new UsageError(`--${flag} must be ${what}, got ${JSON.stringify(text)}`);
+  return value;
+}
+
+export type CliCommand = { help: true } | { help: false; options: EmulatorOptions };
+
+/** Throws UsageError with a message fit for the terminal. */
+export function parseCliArgs(argv: readonly string[], cwd = process.cwd()): CliCommand {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      strict: true,
+      allowPositionals: false,
+      options: {
+        host: { type: "string" },
+        port: { type: "string" },
+        "api-key": { type: "string", multiple: true },
+        state: { type: "string" },
+        "time-scale": { type: "string" },
+        "boot-delay-ms": { type: "string" },
+        handler: { type: "string", multiple: true },
+        "public-endpoint": { type: "string", multiple: true },
+        help: { type: "boolean", short: "h" },
+      },
+    });
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  const v = parsed.values;
+  if (v.help) return { help: true };
+  const options: EmulatorOptions = {
+    host: v.host ?? "127.0.0.1",
+    port: number("port", v.port, (n) => Number.isInteger(n) && n >= 0 && n <= 65535, "an integer 0..65535") ?? 8787,
+    timeScale: number("time-scale", v["time-scale"], (n) => n > 0, "a positive number"),
+    bootDelayMs: number("boot-delay-ms", v["boot-delay-ms"], (n) => n >= 0, "a number >= 0"),
+    statePath: v.state === undefined ? undefined : resolve(cwd, v.state),
+    handlers: pairs("handler", v.handler ?? [], (module) => resolve(cwd, module)),
+    publicEndpoints: pairs("public-endpoint", v["public-endpoint"] ?? []),
+  };
+  if (v["api-key"]?.length) options.apiKeys = v["api-key"];
+  return { help: false, options };
+}

@@ -1,0 +1,29 @@
+/**
+ * The HTTP server: plain node:http with keep-alive, /v1 to the management router, /v2 to the job
+ * side, anything else a JSON 404. No framework: the whole dispatch is a prefix check and a
+ * segment match, which keeps GET /v1/pods/{id} close to a bare node:http server in throughput.
+ */
+import { type Server, createServer } from "node:http";
+import type { ServerlessService } from "../serverless/contract";
+import { HttpError } from "./errors";
+import { type Router, fail } from "./router";
+
+export function createHttpServer(router: Router, serverless: ServerlessService): Server {
+  const server = createServer({ keepAlive: true }, (req, res) => {
+    const url = req.url ?? "/";
+    const q = url.indexOf("?");
+    const pathname = q === -1 ? url : url.slice(0, q);
+    if (pathname === "/v1" || pathname.startsWith("/v1/")) {
+      router.handle(req, res, pathname.slice(3), q === -1 ? "" : url.slice(q + 1));
+    } else if (pathname === "/v2" || pathname.startsWith("/v2/")) {
+      serverless.handle(req, res, pathname.slice(3)).catch((error: unknown) => fail(res, error));
+    } else {
+      fail(res, new HttpError(404, `no such path: ${pathname} (the management API is under /v1, the job API under /v2)`));
+    }
+  });
+  // Longer than common client pool idle times (undici: 4 s), so the server is not the side that
+  // closes a connection a client is about to reuse.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+  return server;
+}

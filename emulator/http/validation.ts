@@ -1,0 +1,101 @@
+/**
+ * zod at the edge: parse a request body or query with a schema and turn the first problem into a
+ * 400 that names the field, says what was expected and echoes the value received.
+ */
+import { z } from "zod";
+import { HttpError, describeValue } from "./errors";
+
+export interface ValidationOptions {
+  where: "request body" | "query parameter";
+  /** Status for keys the schema does not accept (400; the live service was seen answering 422). */
+  unknownFieldStatus: number;
+  /** Extra advice per rejected key, e.g. "gpuTypeIds can only be set at create". */
+  unknownFieldHints?: Readonly<Record<string, string>> | undefined;
+}
+
+export function parseWith<T>(schema: z.ZodType<T>, raw: unknown, options: ValidationOptions): T {
+  const result = schema.safeParse(raw);
+  if (result.success) return result.data;
+  const issues = result.error.issues;
+  const unknown = issues.find((issue) => issue.code === "unrecognized_keys");
+  if (unknown && unknown.code === "unrecognized_keys") {
+    throw new HttpError(options.unknownFieldStatus, unknownKeysMessage(unknown.keys, schema, options));
+  }
+  const first = issues[0];
+  throw new HttpError(400, first ? issueMessage(first, raw, options.where) : `invalid ${options.where}`);
+}
+
+function unknownKeysMessage(keys: readonly string[], schema: z.ZodType, options: ValidationOptions): string {
+  const hints = keys.map((key) => options.unknownFieldHints?.[key]).filter((hint): hint is string => hint !== undefined);
+  const names = keys.map((key) => `"${key}"`).join(", ");
+  const head = `unknown field${keys.length > 1 ? "s" : ""} ${names} in ${options.where}`;
+  if (hints.length > 0) return `${head}: ${hints.join("; ")}`;
+  const accepted = schema instanceof z.ZodObject ? Object.keys(schema.shape) : [];
+  return accepted.length > 0 ? `${head}; accepted fields: ${accepted.join(", ")}` : head;
+}
+
+function formatPath(path: readonly PropertyKey[]): string {
+  let out = "";
+  for (const part of path) {
+    if (typeof part === "number") out += `[${part}]`;
+    else out += out === "" ? String(part) : `.${String(part)}`;
+  }
+  return out;
+}
+
+function valueAt(raw: unknown, path: readonly PropertyKey[]): unknown {
+  let value = raw;
+  for (const part of path) {
+    if (value === null || typeof value !== "object") return undefined;
+    value = (value as Record<PropertyKey, unknown>)[part];
+  }
+  return value;
+}
+
+const EXPECTED: Readonly<Record<string, string>> = {
+  int: "an integer",
+  number: "a number",
+  string: "a string",
+  boolean: "a boolean (true or false)",
+  array: "an array",
+  object: "an object",
+  record: "an object",
+};
+
+function problem(issue: z.core.$ZodIssue, value: unknown): string {
+  switch (issue.code) {
+    case "invalid_type":
+      return value === undefined ? "is required" : `must be ${EXPECTED[issue.expected] ?? issue.expected}`;
+    case "too_small": {
+      const min = String(issue.minimum);
+      if (issue.origin === "string") return issue.minimum === 1 ? "must not be empty" : `must be at least ${min} characters long`;
+      if (issue.origin === "array" || issue.origin === "set") return `must have at least ${min} item${issue.minimum === 1 ? "" : "s"}`;
+      return `must be ${issue.inclusive ? ">=" : ">"} ${min}`;
+    }
+    case "too_big": {
+      const max = String(issue.maximum);
+      if (issue.origin === "string") return `must be at most ${max} characters long`;
+      if (issue.origin === "array" || issue.origin === "set") return `must have at most ${max} items`;
+      return `must be ${issue.inclusive ? "<=" : "<"} ${max}`;
+    }
+    case "invalid_value": {
+      const shown = issue.values.slice(0, 12).map((v) => JSON.stringify(v));
+      return `must be one of ${shown.join(", ")}${issue.values.length > 12 ? `, ... (${issue.values.length} values)` : ""}`;
+    }
+    case "invalid_format":
+      return issue.format === "regex" ? issue.message : `must be a valid ${issue.format}`;
+    case "not_multiple_of":
+      return `must be a multiple of ${String(issue.divisor)}`;
+    default:
+      return issue.message;
+  }
+}
+
+function issueMessage(issue: z.core.$ZodIssue, raw: unknown, where: ValidationOptions["where"]): string {
+  // Query values were reshaped (split on commas, repeated keys gathered): name and echo the parameter as sent.
+  const path = where === "query parameter" ? formatPath(issue.path.slice(0, 1)) : formatPath(issue.path);
+  const value = valueAt(raw, where === "query parameter" ? issue.path.slice(0, 1) : issue.path);
+  const subject = path === "" ? where : where === "query parameter" ? `query parameter ${path}` : path;
+  const got = value === undefined ? "" : `, got ${describeValue(value)}`;
+  return `invalid ${subject}: ${problem(issue, value)}${got}`;
+}

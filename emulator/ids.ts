@@ -1,0 +1,45 @@
+/** Resource ids: random lowercase alphanumerics with the lengths the service uses. */
+import { randomFillSync } from "node:crypto";
+
+const ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789";
+
+export const ID_LENGTHS = {
+  pod: 14,
+  endpoint: 14,
+  template: 10,
+  networkVolume: 10,
+  registryAuth: 25,
+  machine: 12,
+} as const;
+
+// Random bytes are drawn from a pool refilled 4 KiB at a time: one randomFillSync per id would
+// cost more than the rest of a create request.
+const pool = Buffer.alloc(4096);
+let poolOffset = pool.length;
+
+function randomByte(): number {
+  if (poolOffset === pool.length) {
+    randomFillSync(pool);
+    poolOffset = 0;
+  }
+  return pool[poolOffset++] as number;
+}
+
+export function randomId(length: number): string {
+  let out = "";
+  while (out.length < length) {
+    // 256 % 36 != 0, so reject the top bytes to keep every character equally likely.
+    const byte = randomByte();
+    if (byte < 252) out += ALPHABET[byte % 36];
+  }
+  return out;
+}
+
+/** A fresh id of a kind that `taken` does not already hold. */
+export function newId(kind: keyof typeof ID_LENGTHS, taken: (id: string) => boolean): string {
+  for (;;) {
+    // Registry auth ids look like the service's (a "c" followed by 24 characters).
+    const id = kind === "registryAuth" ? `c${randomId(ID_LENGTHS.registryAuth - 1)}` : randomId(ID_LENGTHS[kind]);
+    if (!taken(id)) return id;
+  }
+}

@@ -1,0 +1,187 @@
+/**
+ * startEmulator(): the whole local service on one port. /v1 is the management API (this
+ * module's router), /v2 the job API (emulator/serverless). Package export:
+ * `pulumi-gpucloud/emulator`.
+ */
+import type { AddressInfo } from "node:net";
+import { Accounts, accountIdOf } from "./auth";
+import { type Clock, createClock } from "./clock";
+import { Router } from "./http/router";
+import { createHttpServer } from "./http/server";
+import { createAvailabilityTable } from "./management/availability";
+import type { ManagementContext } from "./management/context";
+import { createServerlessDeps, publicEndpointSpec } from "./management/endpointSpec";
+import { endpointView } from "./management/endpoints";
+import { Capacity } from "./management/placement";
+import { podView } from "./management/podView";
+import { restoreState } from "./management/restore";
+import { managementOperations } from "./management/routes";
+import type { ContainerRegistryAuth, Endpoint, NetworkVolume, Pod, Template } from "./management/schemas/wire";
+import { networkVolumeView, registryAuthView, templateView } from "./management/views";
+import { type EmulatorOptions, resolveOptions } from "./options";
+import { createServerlessService } from "./serverless";
+import type { EndpointSpec } from "./serverless/contract";
+import { ManagementStore } from "./state/model";
+import { type LoadedState, parseState, serializeState } from "./state/snapshot";
+import { StateWriter, readStateText } from "./state/stateFile";
+
+export type { EmulatorOptions, QuirkOptions, ServerlessFactory } from "./options";
+export type { EndpointSpec, Placement, ServerlessDeps, ServerlessService, WorkerUsage, WorkerView } from "./serverless/contract";
+export type { AvailabilityOptions, PerDataCenter } from "./management/availability";
+export type { RouteInterceptor } from "./http/router";
+export type { Clock } from "./clock";
+
+/** Every resource of one account, in wire shape. */
+export interface AccountInspection {
+  accountId: string;
+  pods: Pod[];
+  endpoints: Endpoint[];
+  templates: Template[];
+  networkVolumes: NetworkVolume[];
+  registryAuths: ContainerRegistryAuth[];
+}
+
+export interface RunningEmulator {
+  /** Management API base URL, ending in /v1 (stack config `gpucloud:apiUrl`). */
+  apiUrl: string;
+  /** Job API base URL, ending in /v2 (stack config `gpucloud:serverlessUrl`). */
+  serverlessUrl: string;
+  /** The first API key (generated when none was given). */
+  apiKey: string;
+  /** All API keys; each is its own account. */
+  apiKeys: string[];
+  host: string;
+  port: number;
+  /** The emulator's clock (service time), e.g. to compute expected billing in tests. */
+  clock: Clock;
+  /** The account id (userId on the wire) of an API key. */
+  accountIdOf(apiKey: string): string;
+  /** Every resource of every account (wire shapes), for tests and debugging. */
+  inspect(): AccountInspection[];
+  /** Writes the state file now (no-op without statePath). */
+  flushState(): Promise<void>;
+  /** Stops serving, stops the job side, saves state. Idempotent. */
+  close(): Promise<void>;
+}
+
+function baseUrl(host: string, port: number): string {
+  return `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+}
+
+async function loadState(path: string | undefined): Promise<LoadedState | undefined> {
+  if (path === undefined) return undefined;
+  const text = await readStateText(path);
+  return text === undefined ? undefined : parseState(text, path);
+}
+
+export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  const resolved = resolveOptions(options);
+  const loaded = await loadState(resolved.statePath);
+  if (resolved.generatedKeys && loaded?.generatedApiKeys?.length) {
+    // Keep the key printed on the first run working for the same state file.
+    resolved.apiKeys = [...loaded.generatedApiKeys];
+  }
+  // Service time must not run backwards across a restart (it runs 1/timeScale as fast as real
+  // time, so a previous run may have got ahead of the wall clock).
+  const offset = loaded ? Math.max(0, loaded.savedAtMs - Date.now() + 1) : 0;
+  const clock = createClock(resolved.timeScale, () => Date.now() + offset);
+
+  const accounts = new Accounts(resolved.apiKeys);
+  const store = new ManagementStore();
+  let writer: StateWriter | undefined;
+  const publicEndpoints = new Map<string, EndpointSpec>(
+    Object.entries(resolved.publicEndpoints).map(([id, image]) => [id, publicEndpointSpec(id, image)]),
+  );
+  const ctx: ManagementContext = {
+    store,
+    clock,
+    capacity: new Capacity(createAvailabilityTable(resolved.availability)),
+    options: resolved,
+    serverless: undefined as never, // assigned below, before any request can arrive
+    publicEndpoints,
+    changed: () => writer?.schedule(),
+  };
+  const serverless = (resolved.serverlessFactory ?? createServerlessService)(createServerlessDeps(ctx, accounts), {
+    ...resolved.serverless,
+    handlers: resolved.handlers,
+  });
+  ctx.serverless = serverless;
+  if (resolved.statePath !== undefined) {
+    writer = new StateWriter(resolved.statePath, resolved.stateDebounceMs, () =>
+      serializeState(store, clock.now(), resolved.generatedKeys ? resolved.apiKeys : undefined),
+    );
+  }
+  if (loaded) restoreState(ctx, loaded);
+  for (const spec of publicEndpoints.values()) serverless.endpointChanged(spec);
+
+  // Write at once: an unwritable path fails startup rather than the first change, and the restored
+  // state (with its reopened billing intervals) is on disk before the first request.
+  try {
+    await writer?.save();
+  } catch (error) {
+    await serverless.close();
+    throw error;
+  }
+
+  const router = new Router(managementOperations(ctx), {
+    bodyLimitBytes: resolved.bodyLimitBytes,
+    unknownFieldStatus: resolved.quirks.unknownFieldStatus,
+    resolveAccount: (authorization) => accounts.resolve(authorization),
+    interceptor: resolved.routeInterceptor,
+    onMutation: ctx.changed,
+  });
+  const server = createHttpServer(router, serverless);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(resolved.port, resolved.host, () => {
+        server.off("error", reject);
+        resolve();
+      });
+    });
+  } catch (error) {
+    await serverless.close();
+    throw error;
+  }
+  const port = (server.address() as AddressInfo).port;
+  const base = baseUrl(resolved.host, port);
+
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> => {
+    closing ??= (async () => {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      await serverless.close();
+      // Give in-flight requests a moment, then cut what is left (e.g. job API long-polls).
+      const cut = setTimeout(() => server.closeAllConnections(), 1000);
+      await closed;
+      clearTimeout(cut);
+      if (writer) await writer.close();
+    })();
+    return closing;
+  };
+
+  return {
+    apiUrl: `${base}/v1`,
+    serverlessUrl: `${base}/v2`,
+    apiKey: resolved.apiKeys[0] ?? "",
+    apiKeys: [...resolved.apiKeys],
+    host: resolved.host,
+    port,
+    clock,
+    accountIdOf,
+    inspect() {
+      const none = { includeMachine: false, includeNetworkVolume: false, includeSavingsPlans: false, includeTemplate: false };
+      return [...store.accounts.values()].map((account) => ({
+        accountId: account.accountId,
+        pods: [...account.pods.values()].map((pod) => podView(ctx, account, pod, none)),
+        endpoints: [...account.endpoints.values()].map((e) => endpointView(ctx, account, e, { includeTemplate: false, includeWorkers: false })),
+        templates: [...account.templates.values()].map(templateView),
+        networkVolumes: [...account.networkVolumes.values()].map(networkVolumeView),
+        registryAuths: [...account.registryAuths.values()].map(registryAuthView),
+      }));
+    },
+    flushState: () => writer?.flush() ?? Promise.resolve(),
+    close,
+  };
+}

@@ -1,0 +1,24 @@
+/** What every management handler needs, built once by startEmulator(). */
+import type { Clock } from "../clock";
+import type { ResolvedOptions } from "../options";
+import type { EndpointSpec, ServerlessService } from "../serverless/contract";
+import type { ManagementStore } from "../state/model";
+import type { Capacity } from "./placement";
+
+export interface ManagementContext {
+  store: ManagementStore;
+  clock: Clock;
+  capacity: Capacity;
+  options: ResolvedOptions;
+  /** The job side. Assigned right after creation (it is built from deps that use this context). */
+  serverless: ServerlessService;
+  /** Endpoints of the "public" account (--public-endpoint), callable with any key. */
+  publicEndpoints: ReadonlyMap<string, EndpointSpec>;
+  /** Marks state as changed outside a mutating request (worker usage, idle decay): schedules a save. */
+  changed(): void;
+}
+
+/** Service time as the API shows it. */
+export function isoTime(ms: number): string {
+  return new Date(ms).toISOString();
+}

@@ -1,0 +1,132 @@
+/**
+ * From management records to what the job side needs (EndpointSpec in contract.ts), and the
+ * ServerlessDeps the job side calls back into.
+ */
+import type { Accounts } from "../auth";
+import { recordWorkerUsage } from "../billing/ledger";
+import type { EndpointSpec, Placement, ServerlessDeps } from "../serverless/contract";
+import type { EndpointRecord } from "../state/model";
+import { DATA_CENTER_IDS } from "./catalog";
+import type { ManagementContext } from "./context";
+import { SERVICE_TEMPLATES } from "./serviceTemplates";
+import { publicTemplates } from "./lookup";
+
+export const PUBLIC_ACCOUNT_ID = "public";
+
+function findTemplate(ctx: ManagementContext, accountId: string, templateId: string) {
+  const own = ctx.store.accounts.get(accountId)?.templates.get(templateId) ?? SERVICE_TEMPLATES.get(templateId);
+  if (own) return own;
+  for (const template of publicTemplates(ctx, accountId)) if (template.id === templateId) return template;
+  return undefined;
+}
+
+/** Workers must run where the endpoint's network volumes are. */
+function workerDataCenters(ctx: ManagementContext, endpoint: EndpointRecord): string[] {
+  const account = ctx.store.accounts.get(endpoint.accountId);
+  const volumeIds = [...(endpoint.networkVolumeId ? [endpoint.networkVolumeId] : []), ...(endpoint.networkVolumeIds ?? [])];
+  const volumeDcs = new Set(
+    volumeIds.flatMap((id) => {
+      const volume = account?.networkVolumes.get(id);
+      return volume ? [volume.dataCenterId] : [];
+    }),
+  );
+  if (volumeDcs.size === 0) return [...endpoint.dataCenterIds];
+  const both = endpoint.dataCenterIds.filter((dc) => volumeDcs.has(dc));
+  return both.length > 0 ? both : [...volumeDcs];
+}
+
+export function endpointSpec(ctx: ManagementContext, endpoint: EndpointRecord): EndpointSpec {
+  const template = findTemplate(ctx, endpoint.accountId, endpoint.templateId);
+  return {
+    id: endpoint.id,
+    accountId: endpoint.accountId,
+    name: endpoint.name,
+    templateId: endpoint.templateId,
+    imageName: template?.imageName ?? "",
+    env: { ...template?.env, ...endpoint.env },
+    computeType: endpoint.computeType,
+    gpuTypeIds: [...endpoint.gpuTypeIds],
+    gpuCount: endpoint.gpuCount,
+    cpuFlavorIds: [...endpoint.cpuFlavorIds],
+    dataCenterIds: workerDataCenters(ctx, endpoint),
+    workersMin: endpoint.workersMin,
+    workersMax: endpoint.workersMax,
+    idleTimeout: endpoint.idleTimeout,
+    scalerType: endpoint.scalerType,
+    scalerValue: endpoint.scalerValue,
+    executionTimeoutMs: endpoint.executionTimeoutMs,
+    version: endpoint.version,
+    type: endpoint.type,
+  };
+}
+
+/** An endpoint preloaded with --public-endpoint ID=IMAGE: callable by every key. */
+export function publicEndpointSpec(id: string, imageName: string): EndpointSpec {
+  return {
+    id,
+    accountId: PUBLIC_ACCOUNT_ID,
+    name: id,
+    templateId: `public-${id}`,
+    imageName,
+    env: {},
+    computeType: "GPU",
+    gpuTypeIds: [],
+    gpuCount: 1,
+    cpuFlavorIds: [],
+    dataCenterIds: [...DATA_CENTER_IDS],
+    workersMin: 0,
+    workersMax: 3,
+    idleTimeout: 5,
+    scalerType: "QUEUE_DELAY",
+    scalerValue: 4,
+    executionTimeoutMs: 600_000,
+    version: 0,
+    type: "QUEUE",
+  };
+}
+
+/** vCPUs per CPU worker: EndpointSpec does not carry it, so it is read from the endpoint record. */
+function workerVcpus(ctx: ManagementContext, spec: EndpointSpec): number {
+  return ctx.store.accounts.get(spec.accountId)?.endpoints.get(spec.id)?.vcpuCount ?? 2;
+}
+
+export function createServerlessDeps(ctx: ManagementContext, accounts: Accounts): ServerlessDeps {
+  return {
+    clock: ctx.clock,
+    resolveAccount: (authorization) => accounts.resolve(authorization),
+    getEndpoint(accountId, endpointId) {
+      const own = ctx.store.accounts.get(accountId)?.endpoints.get(endpointId);
+      if (own) return endpointSpec(ctx, own);
+      return ctx.publicEndpoints.get(endpointId);
+    },
+    place(spec): Placement | { error: string } {
+      // Workers are placed by the same rule as pods but do not hold capacity: the contract has no
+      // release call, so a held unit could never be returned.
+      const choice = ctx.capacity.choose({
+        computeType: spec.computeType,
+        gpuTypeIds: spec.gpuTypeIds,
+        gpuCount: spec.gpuCount,
+        cpuFlavorIds: spec.cpuFlavorIds,
+        vcpuCount: workerVcpus(ctx, spec),
+        dataCenterIds: spec.dataCenterIds,
+        cloudType: "SECURE",
+        interruptible: false,
+      });
+      if ("error" in choice) return choice;
+      return {
+        gpuTypeId: choice.kind === "gpu" ? choice.typeId : null,
+        cpuFlavorId: choice.kind === "cpu" ? choice.typeId : null,
+        dataCenterId: choice.dataCenterId,
+        costPerHr: choice.costPerHr,
+      };
+    },
+    recordWorkerUsage(usage) {
+      if (usage.accountId === PUBLIC_ACCOUNT_ID) return; // nobody owns public endpoints' bills
+      const account = ctx.store.account(usage.accountId);
+      recordWorkerUsage(account, usage);
+      const endpoint = account.endpoints.get(usage.endpointId);
+      if (endpoint) endpoint.lastActivityMs = Math.max(endpoint.lastActivityMs, usage.endMs);
+      ctx.changed();
+    },
+  };
+}

@@ -1,0 +1,250 @@
+/**
+ * /pods: create (placement + capacity + boot), list with filters, get with include* flags,
+ * update (PATCH and POST .../update; resets a running pod unless only name/locked change),
+ * start / stop / reset / restart, delete.
+ */
+import { isDeepStrictEqual } from "node:util";
+import { openPodUsage } from "../billing/ledger";
+import { badRequest, notFound } from "../http/errors";
+import { type Operation, defineOperation } from "../http/router";
+import type { AccountData, PodRecord } from "../state/model";
+import type { ManagementContext } from "./context";
+import { endpointSpec } from "./endpointSpec";
+import { podOf, requireRegistryAuth } from "./lookup";
+import { createPod } from "./podCreate";
+import { boot, markRunning, markStopped, reserveForStart, statusEvent } from "./podLifecycle";
+import { type PodIncludes, podView, workerPodView } from "./podView";
+import { POD_CREATE_ONLY_HINTS, POD_IN_PLACE_FIELDS, PodCreateInput, PodGetQuery, PodListQuery, PodUpdateInput } from "./schemas/pod";
+import type { Pod } from "./schemas/wire";
+
+/** What the list filters look at, for pods and workers alike. */
+interface PodFacts {
+  id: string;
+  name: string;
+  computeType: "GPU" | "CPU";
+  cpuFlavorId: string | null;
+  dataCenterId: string;
+  desiredStatus: string;
+  endpointId: string | null;
+  gpuTypeId: string | null;
+  imageName: string;
+  networkVolumeId: string | null;
+  templateId: string | null;
+}
+
+function matches(facts: PodFacts, q: PodListQuery): boolean {
+  return (
+    (q.computeType === undefined || facts.computeType === q.computeType) &&
+    (q.cpuFlavorId === undefined || (facts.cpuFlavorId !== null && q.cpuFlavorId.includes(facts.cpuFlavorId))) &&
+    (q.dataCenterId === undefined || q.dataCenterId.includes(facts.dataCenterId)) &&
+    (q.desiredStatus === undefined || facts.desiredStatus === q.desiredStatus) &&
+    (q.endpointId === undefined || facts.endpointId === q.endpointId) &&
+    (q.gpuTypeId === undefined || (facts.gpuTypeId !== null && q.gpuTypeId.includes(facts.gpuTypeId))) &&
+    (q.id === undefined || facts.id === q.id) &&
+    (q.imageName === undefined || facts.imageName === q.imageName) &&
+    (q.name === undefined || facts.name === q.name) &&
+    (q.networkVolumeId === undefined || facts.networkVolumeId === q.networkVolumeId) &&
+    (q.templateId === undefined || facts.templateId === q.templateId)
+  );
+}
+
+/** Serverless workers of the account as (facts, pod view) pairs. */
+function workerPods(ctx: ManagementContext, account: AccountData, include: PodIncludes, endpointId?: string): Array<[PodFacts, Pod]> {
+  const out: Array<[PodFacts, Pod]> = [];
+  for (const endpoint of account.endpoints.values()) {
+    if (endpointId !== undefined && endpoint.id !== endpointId) continue;
+    const spec = endpointSpec(ctx, endpoint);
+    for (const worker of ctx.serverless.workers(endpoint.id)) {
+      const view = workerPodView(ctx, spec, worker, include);
+      const facts: PodFacts = {
+        id: worker.id,
+        name: view.name,
+        computeType: spec.computeType,
+        cpuFlavorId: null,
+        dataCenterId: worker.dataCenterId,
+        desiredStatus: "RUNNING",
+        endpointId: endpoint.id,
+        gpuTypeId: worker.gpuTypeId,
+        imageName: spec.imageName,
+        networkVolumeId: endpoint.networkVolumeId,
+        templateId: endpoint.templateId,
+      };
+      out.push([facts, view]);
+    }
+  }
+  return out;
+}
+
+function lockedError(pod: PodRecord, action: string): Error {
+  return badRequest(`pod ${pod.id} is locked: ${action} is disabled while locked; unlock it first (PATCH {"locked": false})`);
+}
+
+function updatePod(ctx: ManagementContext, account: AccountData, pod: PodRecord, body: PodUpdateInput): PodRecord {
+  if (body.containerRegistryAuthId) requireRegistryAuth(account, body.containerRegistryAuthId);
+  // null for the disk sizes means "not given" (the schema marks them nullable).
+  const changes: Partial<PodRecord> = {};
+  for (const [key, value] of Object.entries(body)) {
+    if (value === undefined || (value === null && key !== "containerRegistryAuthId")) continue;
+    Object.assign(changes, { [key]: value });
+  }
+  const resetting = Object.entries(changes).filter(
+    ([key, value]) => !POD_IN_PLACE_FIELDS.has(key) && !isDeepStrictEqual(pod[key as keyof PodRecord], value),
+  );
+  const resets = pod.desiredStatus === "RUNNING" && resetting.length > 0;
+  if (resets && pod.locked && (changes.locked ?? true)) {
+    throw lockedError(pod, `an update of ${resetting.map(([key]) => key).join(", ")} would reset it and resetting`);
+  }
+  const diskBefore = pod.containerDiskInGb + pod.volumeInGb;
+  Object.assign(pod, changes);
+  if (resets) {
+    // "Update a Pod, potentially triggering a reset": the container restarts with the new settings.
+    pod.lastStatusChange = statusEvent("Reset by update", ctx.clock.now());
+    boot(ctx, pod);
+    if (pod.containerDiskInGb + pod.volumeInGb !== diskBefore) openPodUsage(account, pod, ctx.clock.now());
+  }
+  return pod;
+}
+
+export function podOperations(ctx: ManagementContext): Operation[] {
+  const account = (id: string) => ctx.store.account(id);
+  const noIncludes: PodIncludes = { includeMachine: false, includeNetworkVolume: false, includeSavingsPlans: false, includeTemplate: false };
+
+  const update = (path: string, method: "PATCH" | "POST", operationId: string) =>
+    defineOperation({
+      method,
+      path,
+      operationId,
+      tag: "pods",
+      summary: method === "PATCH" ? "Update a Pod, potentially triggering a reset" : "Update a Pod (synonym of PATCH)",
+      body: PodUpdateInput,
+      bodyName: "PodUpdateInput",
+      unknownFieldHints: POD_CREATE_ONLY_HINTS,
+      response: { status: 200, description: "The updated pod.", schemaName: "Pod" },
+      errors: [400, 404],
+      handle({ accountId, params, body }) {
+        const acct = account(accountId);
+        const pod = updatePod(ctx, acct, podOf(acct, params.podId ?? ""), body);
+        return { status: 200, body: podView(ctx, acct, pod, noIncludes) };
+      },
+    });
+
+  const action = (name: "start" | "stop" | "reset" | "restart", summary: string, act: (acct: AccountData, pod: PodRecord) => void) =>
+    defineOperation({
+      method: "POST",
+      path: `/pods/{podId}/${name}`,
+      operationId: `${name[0]?.toUpperCase()}${name.slice(1)}Pod`,
+      tag: "pods",
+      summary,
+      response: { status: 200, description: "The pod after the action.", schemaName: "Pod" },
+      errors: name === "start" || name === "restart" ? [400, 404, 409] : [400, 404],
+      handle({ accountId, params }) {
+        const acct = account(accountId);
+        const pod = podOf(acct, params.podId ?? "");
+        act(acct, pod);
+        return { status: 200, body: podView(ctx, acct, pod, noIncludes) };
+      },
+    });
+
+  return [
+    defineOperation({
+      method: "POST",
+      path: "/pods",
+      operationId: "CreatePod",
+      tag: "pods",
+      summary: "Create a new Pod and deploy it",
+      body: PodCreateInput,
+      bodyName: "PodCreateInput",
+      response: { status: 201, description: "The created pod (booting: no public IP yet).", schemaName: "Pod" },
+      errors: [400, 409],
+      handle({ accountId, body }) {
+        const acct = account(accountId);
+        return { status: 201, body: podView(ctx, acct, createPod(ctx, acct, body), noIncludes) };
+      },
+    }),
+    defineOperation({
+      method: "GET",
+      path: "/pods",
+      operationId: "ListPods",
+      tag: "pods",
+      summary: "List Pods (serverless workers too with includeWorkers=true or endpointId)",
+      query: PodListQuery,
+      response: { status: 200, description: "Matching pods, oldest first.", schemaName: "Pod", array: true },
+      errors: [400],
+      handle({ accountId, query }) {
+        const acct = account(accountId);
+        const out: Pod[] = [];
+        for (const pod of acct.pods.values()) {
+          const facts: PodFacts = { ...pod, endpointId: null };
+          if (matches(facts, query)) out.push(podView(ctx, acct, pod, query));
+        }
+        if (query.includeWorkers || query.endpointId !== undefined) {
+          for (const [facts, view] of workerPods(ctx, acct, query, query.endpointId)) if (matches(facts, query)) out.push(view);
+        }
+        return { status: 200, body: out };
+      },
+    }),
+    defineOperation({
+      method: "GET",
+      path: "/pods/{podId}",
+      operationId: "GetPod",
+      tag: "pods",
+      summary: "Find a Pod by ID",
+      query: PodGetQuery,
+      response: { status: 200, description: "The pod.", schemaName: "Pod" },
+      errors: [400, 404],
+      handle({ accountId, params, query }) {
+        const acct = account(accountId);
+        const id = params.podId ?? "";
+        const pod = acct.pods.get(id);
+        if (pod) return { status: 200, body: podView(ctx, acct, pod, query) };
+        if (query.includeWorkers) {
+          const worker = workerPods(ctx, acct, query).find(([facts]) => facts.id === id);
+          if (worker) return { status: 200, body: worker[1] };
+        }
+        throw notFound("pod");
+      },
+    }),
+    update("/pods/{podId}", "PATCH", "UpdatePod"),
+    update("/pods/{podId}/update", "POST", "UpdatePodPost"),
+    defineOperation({
+      method: "DELETE",
+      path: "/pods/{podId}",
+      operationId: "DeletePod",
+      tag: "pods",
+      summary: "Delete (terminate) a Pod",
+      response: { status: 204, description: "Deleted." },
+      errors: [404],
+      handle({ accountId, params }) {
+        const acct = account(accountId);
+        const pod = podOf(acct, params.podId ?? "");
+        markStopped(ctx, acct, pod, "Terminated");
+        acct.pods.delete(pod.id);
+        return { status: ctx.options.quirks.deleteStatus };
+      },
+    }),
+    action("start", "Start or resume a Pod (409 when its machine has no free capacity)", (acct, pod) => {
+      if (pod.desiredStatus === "RUNNING") return;
+      reserveForStart(ctx, pod);
+      markRunning(ctx, acct, pod, "Started");
+    }),
+    action("stop", "Stop a Pod (refused while locked)", (acct, pod) => {
+      if (pod.locked) throw lockedError(pod, "stopping");
+      if (pod.desiredStatus === "RUNNING") markStopped(ctx, acct, pod, "Exited");
+    }),
+    action("reset", "Reset a Pod: the container restarts and its disk is wiped (refused while locked)", (_acct, pod) => {
+      if (pod.locked) throw lockedError(pod, "resetting");
+      if (pod.desiredStatus !== "RUNNING") return;
+      pod.lastStatusChange = statusEvent("Reset", ctx.clock.now());
+      boot(ctx, pod);
+    }),
+    action("restart", "Restart a Pod (starts it when stopped)", (acct, pod) => {
+      if (pod.desiredStatus === "RUNNING") {
+        pod.lastStatusChange = statusEvent("Restarted", ctx.clock.now());
+        boot(ctx, pod);
+        return;
+      }
+      reserveForStart(ctx, pod);
+      markRunning(ctx, acct, pod, "Restarted");
+    }),
+  ];
+}

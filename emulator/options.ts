@@ -1,0 +1,145 @@
+/**
+ * Options of startEmulator() and their defaults. One object, so that later features (fault
+ * injection, limits) extend it rather than growing new entry points.
+ */
+import type { RouteInterceptor } from "./http/router";
+import { randomId } from "./ids";
+import type { AvailabilityOptions } from "./management/availability";
+import type { ServerlessOptions } from "./serverless";
+import type { ServerlessDeps, ServerlessService } from "./serverless/contract";
+
+/** Builds the job side; the default is emulator/serverless's createServerlessService. */
+export type ServerlessFactory = (deps: ServerlessDeps, options: ServerlessOptions) => ServerlessService;
+
+/**
+ * Reported behaviours of the live service that differ from its description (NOTES.md section 1).
+ * Each can be switched so a client can be tested with and without it.
+ */
+export interface QuirkOptions {
+  /** The platform adds PUBLIC_KEY to a pod's env at create; a PATCH that sends env replaces it wholesale. Default true. */
+  injectPodPublicKey: boolean;
+  /** The platform adds PORT and PORT_HEALTH to a serverless template's env at create. Default true. */
+  injectServerlessTemplatePorts: boolean;
+  /** Pod costPerHr as a string ("0.69") instead of a number. Default false. */
+  costPerHrAsString: boolean;
+  /** Endpoint dataCenterIds as one comma-separated string. Default false. */
+  endpointDataCenterIdsAsString: boolean;
+  /** Status for unknown body fields: 400 (default) or 422 as reported from the live service. */
+  unknownFieldStatus: 400 | 422;
+  /** Status of a successful DELETE: 204 as documented (default) or 200 as sometimes seen. */
+  deleteStatus: 200 | 204;
+  /** After 3 idle service days an endpoint's workersMax drops to 2, after 7 to 0. Default false. */
+  idleEndpointWorkersMaxDecay: boolean;
+}
+
+export const DEFAULT_QUIRKS: Readonly<QuirkOptions> = {
+  injectPodPublicKey: true,
+  injectServerlessTemplatePorts: true,
+  costPerHrAsString: false,
+  endpointDataCenterIdsAsString: false,
+  unknownFieldStatus: 400,
+  deleteStatus: 204,
+  idleEndpointWorkersMaxDecay: false,
+};
+
+export interface EmulatorOptions {
+  /** Interface to listen on (default 127.0.0.1). */
+  host?: string | undefined;
+  /** TCP port; 0 picks a free one (default 0; the CLI defaults to 8787). */
+  port?: number | undefined;
+  /** API keys, each its own account. Default: one random key (see the returned `apiKey`). */
+  apiKeys?: readonly string[] | undefined;
+  /** Persist management state (resources, billing ledger) in this JSON file. Default: memory only. */
+  statePath?: string | undefined;
+  /** Multiplier for simulated durations (0.01 = 100x faster). Default 1. */
+  timeScale?: number | undefined;
+  /** Service-time ms from (re)start until a pod has its public IP and port mappings. Default 2000. */
+  bootDelayMs?: number | undefined;
+  /** Free GPUs / vCPUs per type and data center (see management/availability.ts). */
+  availability?: AvailabilityOptions | undefined;
+  /** imageName -> handler module path, for the job side (merged into serverless.handlers). */
+  handlers?: Readonly<Record<string, string>> | undefined;
+  /** Endpoint id -> imageName: endpoints callable by every key ("public" account). */
+  publicEndpoints?: Readonly<Record<string, string>> | undefined;
+  /** Passed through to the job side. */
+  serverless?: ServerlessOptions | undefined;
+  quirks?: Partial<QuirkOptions> | undefined;
+  /** Largest accepted /v1 request body (default 1 MiB); larger gives 413. */
+  bodyLimitBytes?: number | undefined;
+  /** Real ms between a change and the state file write (default 100). */
+  stateDebounceMs?: number | undefined;
+  /** Seam for fault injection: runs before each /v1 operation (see http/router.ts). */
+  routeInterceptor?: RouteInterceptor | undefined;
+  /** Test seam: replaces the job side (e.g. with a fake that records calls and reports usage). */
+  serverlessFactory?: ServerlessFactory | undefined;
+}
+
+export interface ResolvedOptions {
+  host: string;
+  port: number;
+  apiKeys: string[];
+  /** True when the keys were generated here rather than given. */
+  generatedKeys: boolean;
+  statePath: string | undefined;
+  timeScale: number;
+  bootDelayMs: number;
+  availability: AvailabilityOptions;
+  handlers: Record<string, string>;
+  publicEndpoints: Record<string, string>;
+  serverless: ServerlessOptions;
+  quirks: QuirkOptions;
+  bodyLimitBytes: number;
+  stateDebounceMs: number;
+  routeInterceptor: RouteInterceptor | undefined;
+  serverlessFactory: ServerlessFactory | undefined;
+}
+
+export function generateApiKey(): string {
+  return `gpc_emu_${randomId(40)}`;
+}
+
+function check(condition: boolean, message: string): void {
+  if (!condition) throw new RangeError(message);
+}
+
+export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
+  const port = options.port ?? 0;
+  check(Number.isInteger(port) && port >= 0 && port <= 65535, `port must be an integer 0..65535, got ${String(port)}`);
+  const timeScale = options.timeScale ?? 1;
+  check(Number.isFinite(timeScale) && timeScale > 0, `timeScale must be a positive number, got ${String(timeScale)}`);
+  const bootDelayMs = options.bootDelayMs ?? 2000;
+  check(Number.isFinite(bootDelayMs) && bootDelayMs >= 0, `bootDelayMs must be >= 0, got ${String(bootDelayMs)}`);
+  const bodyLimitBytes = options.bodyLimitBytes ?? 1024 * 1024;
+  check(Number.isInteger(bodyLimitBytes) && bodyLimitBytes > 0, `bodyLimitBytes must be a positive integer, got ${String(bodyLimitBytes)}`);
+  const stateDebounceMs = options.stateDebounceMs ?? 100;
+  check(Number.isFinite(stateDebounceMs) && stateDebounceMs >= 0, `stateDebounceMs must be >= 0, got ${String(stateDebounceMs)}`);
+  const given = [...(options.apiKeys ?? [])];
+  for (const key of given) {
+    check(typeof key === "string" && key.length > 0 && !/\s/.test(key), `API keys must be non-empty and without spaces, got ${JSON.stringify(key)}`);
+  }
+  for (const [id, image] of Object.entries(options.publicEndpoints ?? {})) {
+    check(/^[A-Za-z0-9_-]+$/.test(id), `public endpoint id must be letters, digits, - or _, got ${JSON.stringify(id)}`);
+    check(image.length > 0, `public endpoint ${id} needs an image name`);
+  }
+  const quirks: QuirkOptions = { ...DEFAULT_QUIRKS, ...options.quirks };
+  check(quirks.unknownFieldStatus === 400 || quirks.unknownFieldStatus === 422, "quirks.unknownFieldStatus must be 400 or 422");
+  check(quirks.deleteStatus === 200 || quirks.deleteStatus === 204, "quirks.deleteStatus must be 200 or 204");
+  return {
+    host: options.host ?? "127.0.0.1",
+    port,
+    apiKeys: given.length > 0 ? [...new Set(given)] : [generateApiKey()],
+    generatedKeys: given.length === 0,
+    statePath: options.statePath,
+    timeScale,
+    bootDelayMs,
+    availability: options.availability ?? {},
+    handlers: { ...options.serverless?.handlers, ...options.handlers },
+    publicEndpoints: { ...options.publicEndpoints },
+    serverless: { ...options.serverless },
+    quirks,
+    bodyLimitBytes,
+    stateDebounceMs,
+    routeInterceptor: options.routeInterceptor,
+    serverlessFactory: options.serverlessFactory,
+  };
+}

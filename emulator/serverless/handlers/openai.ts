@@ -1,0 +1,52 @@
+/**
+ * What the built-in handler answers to /openai/* jobs, so an OpenAI-compatible client pointed at the
+ * emulator gets a well-formed body: a chat completion that echoes the last user message, a
+ * completion that echoes the prompt, a model list; any other route echoes the request.
+ */
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+
+function lastUserText(body: Record<string, unknown>): string {
+  const messages = Array.isArray(body["messages"]) ? (body["messages"] as unknown[]) : [];
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i];
+    if (isObject(m) && m["role"] === "user") {
+      const c = m["content"];
+      return typeof c === "string" ? c : JSON.stringify(c);
+    }
+  }
+  return "";
+}
+
+export function openaiOutput(route: string, body: unknown, jobId: string, nowMs: number): unknown {
+  const req = isObject(body) ? body : {};
+  const model = typeof req["model"] === "string" ? req["model"] : "emulator-echo";
+  const created = Math.floor(nowMs / 1000);
+  const usage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
+  if (route === "/v1/chat/completions") {
+    return {
+      id: `chatcmpl-${jobId}`,
+      object: "chat.completion",
+      created,
+      model,
+      choices: [{ index: 0, message: { role: "assistant", content: lastUserText(req) }, finish_reason: "stop" }],
+      usage,
+    };
+  }
+  if (route === "/v1/completions") {
+    const prompt = req["prompt"];
+    return {
+      id: `cmpl-${jobId}`,
+      object: "text_completion",
+      created,
+      model,
+      choices: [{ index: 0, text: typeof prompt === "string" ? prompt : JSON.stringify(prompt ?? ""), finish_reason: "stop" }],
+      usage,
+    };
+  }
+  if (route === "/v1/models") {
+    return { object: "list", data: [{ id: model, object: "model", created, owned_by: "emulator" }] };
+  }
+  return { openai_route: route, openai_input: body };
+}

@@ -1,0 +1,124 @@
+/**
+ * The emulator's job side: the queue-based job API under /v2/<endpoint_id>/ and the simulated
+ * workers behind it, and load-balancing endpoints (every request proxied to a worker's own HTTP
+ * server, see lb/). The management side creates this with its deps (see contract.ts) and forwards
+ * /v2 requests and endpoint changes to it.
+ *
+ * Time: every duration (cold starts, TTLs, retention, webhook gaps, idle timeouts, long-poll windows,
+ * rate windows, handler delays) is in service time and runs through deps.clock; API units are the
+ * service's own (ms for ttl/executionTimeout/wait, s for idleTimeout and Retry-After).
+ */
+import { randomBytes } from "node:crypto";
+import type { EndpointSpec, ServerlessDeps, ServerlessService, WorkerView } from "./contract";
+import { EndpointRuntime } from "./endpoint";
+import { endpointType } from "./endpointType";
+import { HandlerRegistry } from "./handlers/registry";
+import { LbRuntime } from "./lb/lbRuntime";
+import { LbServerRegistry } from "./lb/serverModule";
+import { LongPolls } from "./longPoll";
+import { resolveOptions, type ServerlessOptions } from "./options";
+import { createRoutes } from "./routes";
+import { Scheduler } from "./scheduler";
+import type { ServiceEnv } from "./serviceEnv";
+import { WebhookSender } from "./webhook";
+
+export type { LimitedRoute, RouteLimit, ServerlessOptions } from "./options";
+export { DEFAULT_LIMITS, DEFAULT_ALLOWANCE } from "./options";
+export type { JobHandler, RunContext } from "./handlers/types";
+export type { UserContext, UserJob } from "./handlers/userModule";
+
+export function createServerlessService(deps: ServerlessDeps, options: ServerlessOptions = {}): ServerlessService {
+  const opts = resolveOptions(options);
+  const clock = deps.clock;
+  const sched = new Scheduler(clock);
+  const webhooks = new WebhookSender(clock, sched, opts);
+  const registry = new HandlerRegistry(opts.handlers);
+  const lbServers = new LbServerRegistry(opts.handlers);
+  const polls = new LongPolls(sched);
+  const runtimes = new Map<string, EndpointRuntime | LbRuntime>();
+  let closed = false;
+
+  const env: ServiceEnv = {
+    deps,
+    clock,
+    sched,
+    opts,
+    webhooks,
+    handlerFor: (imageName) => registry.handlerFor(imageName),
+    lbServerFor: (imageName) => lbServers.serverFor(imageName),
+    // Short lowercase ids, like the service's worker ids.
+    newWorkerId: () => randomBytes(8).readBigUInt64BE().toString(36).padStart(13, "0").slice(0, 13),
+  };
+
+  /**
+   * The runtime for an endpoint, created on first sight; a newer version is a rolling release. An
+   * endpoint whose type changed (see endpointType.ts) gets a new runtime of the other kind: the old
+   * one is dropped as if the endpoint had been deleted.
+   */
+  function ensure(spec: EndpointSpec): EndpointRuntime | LbRuntime {
+    const lb = endpointType(spec) === "LOAD_BALANCER";
+    let rt = runtimes.get(spec.id);
+    if (rt && rt instanceof LbRuntime !== lb) {
+      rt.deleted();
+      rt = undefined;
+    }
+    if (!rt) {
+      rt = lb ? new LbRuntime(env, spec) : new EndpointRuntime(env, spec);
+      runtimes.set(spec.id, rt);
+    } else if (rt.spec.version !== spec.version) {
+      rt.changed(spec);
+    }
+    return rt;
+  }
+
+  function runtimeFor(spec: EndpointSpec): EndpointRuntime {
+    const rt = ensure(spec);
+    if (rt instanceof LbRuntime) throw new Error(`endpoint ${spec.id} is a load-balancing endpoint, not queue-based`);
+    return rt;
+  }
+
+  function lbRuntimeFor(spec: EndpointSpec): LbRuntime {
+    const rt = ensure(spec);
+    if (!(rt instanceof LbRuntime)) throw new Error(`endpoint ${spec.id} is queue-based, not a load-balancing endpoint`);
+    return rt;
+  }
+
+  const handle = createRoutes({
+    deps,
+    opts,
+    polls,
+    get closed() {
+      return closed;
+    },
+    runtimeFor,
+    lbRuntimeFor,
+  });
+
+  return {
+    handle,
+    endpointChanged(spec: EndpointSpec): void {
+      if (closed) return;
+      const rt = runtimes.get(spec.id);
+      // Same kind: changed() also handles same-version updates (a lower workersMax).
+      if (rt && rt instanceof LbRuntime === (endpointType(spec) === "LOAD_BALANCER")) rt.changed(spec);
+      else ensure(spec);
+    },
+    endpointDeleted(_accountId: string, endpointId: string): void {
+      const rt = runtimes.get(endpointId);
+      if (!rt) return;
+      runtimes.delete(endpointId);
+      rt.deleted();
+    },
+    workers(endpointId: string): WorkerView[] {
+      return runtimes.get(endpointId)?.views() ?? [];
+    },
+    async close(): Promise<void> {
+      if (closed) return;
+      closed = true;
+      polls.releaseAll();
+      for (const rt of runtimes.values()) rt.shutdown();
+      webhooks.close();
+      sched.close();
+    },
+  };
+}

@@ -1,0 +1,197 @@
+/**
+ * Knobs of the job side, with the service's documented figures as defaults. Every duration is in
+ * service-time ms (the Clock scales it); tests shrink limits and windows through these options.
+ */
+
+/** Routes that carry their own rate and concurrency limits. */
+export type LimitedRoute =
+  | "run"
+  | "runsync"
+  | "status"
+  | "stream"
+  | "cancel"
+  | "retry"
+  | "purgeQueue"
+  | "openai"
+  | "requests"
+  | "health"
+  /** Every request to a load-balancing endpoint (proxied to a worker's HTTP server). */
+  | "lb";
+
+/** `null` means unlimited. */
+export interface RouteLimit {
+  /** Requests per rate window, per account per endpoint. */
+  rate: number | null;
+  /** Requests in flight at once, per account per endpoint. */
+  concurrency: number | null;
+}
+
+export interface ServerlessOptions {
+  /**
+   * imageName -> path of a module exporting `handler(job, ctx)` (an async function returning the
+   * output, or an async generator whose yields are stream chunks). Loaded with Node's `require`:
+   * `.js`/`.cjs` CommonJS, ESM without top-level await (Node 24 `require(esm)`), and `.ts` with
+   * erasable-only syntax (Node 24 type stripping). Images not listed use the built-in handler.
+   */
+  handlers?: Record<string, string>;
+  /** Time a new worker spends initializing before it takes jobs. Default 1500 ms. */
+  coldStartMs?: number;
+  /** Per-route overrides of the base limits (see DEFAULT_LIMITS). */
+  limits?: Partial<Record<LimitedRoute, Partial<RouteLimit>>>;
+  /** Length of the rate window. Default 10000 ms. */
+  rateWindowMs?: number;
+  /**
+   * Dynamic rule: a route's effective limit is max(base, readyWorkers x allowance), readyWorkers being
+   * the endpoint's booted workers (idle + running). Per-route overrides of DEFAULT_ALLOWANCE; routes
+   * without an allowance keep their base limit.
+   */
+  perWorkerAllowance?: Partial<Record<LimitedRoute, Partial<RouteLimit>>>;
+  /**
+   * Load-balancing endpoints: how long a request waits for a healthy worker (cold start included)
+   * before it is answered 503. Default 30000 ms.
+   */
+  lbNoWorkerWaitMs?: number;
+  /** Load-balancing endpoints: gap between a worker's health checks. Default 1000 ms. */
+  lbHealthCheckIntervalMs?: number;
+  /** Load-balancing endpoints: one health check's timeout (1 s real-time floor). Default 5000 ms. */
+  lbHealthCheckTimeoutMs?: number;
+  /** Largest accepted request body per route, in bytes. */
+  maxPayloadBytes?: Partial<Record<"run" | "runsync" | "openai" | "other", number>>;
+  /** Largest stream item; bigger outputs are split into several items. Default 1 MiB. */
+  streamChunkMaxBytes?: number;
+  /** How long /stream waits for a chunk before answering an empty stream. Default 10000 ms. */
+  streamWaitMs?: number;
+  /** /runsync `wait` when none is given. Default 90000 ms. */
+  runsyncDefaultWaitMs?: number;
+  /** /status-sync `wait` when none is given. Default 90000 ms. */
+  statusSyncDefaultWaitMs?: number;
+  /** How long an /openai/* request waits for its job. Default 300000 ms. */
+  openaiWaitMs?: number;
+  /** Result retention of /run jobs after they finish. Default 1800000 ms (30 min). */
+  runRetentionMs?: number;
+  /** /runsync retention = clamp(wait, min, max). Defaults 60000 and 300000 ms. */
+  syncRetentionMinMs?: number;
+  syncRetentionMaxMs?: number;
+  /** TTL of a job whose policy gives none. Default 86400000 ms (24 h). */
+  defaultTtlMs?: number;
+  /** Execution timeout when neither the job nor the endpoint gives one. Default 600000 ms. */
+  defaultExecutionTimeoutMs?: number;
+  /** Webhook delivery: attempts in all (default 3), gap between them (10000 ms), per-attempt timeout (10000 ms). */
+  webhookAttempts?: number;
+  webhookRetryGapMs?: number;
+  webhookTimeoutMs?: number;
+  /** How many recent jobs /requests remembers per endpoint. Default 100. */
+  requestsLogSize?: number;
+  /** How long a crashed worker stays listed as unhealthy before it disappears. Default 5000 ms. */
+  unhealthyLingerMs?: number;
+  /** How soon a worker that could not be placed (throttled) is tried again. Default 5000 ms. */
+  throttleRetryMs?: number;
+}
+
+export const DEFAULT_LIMITS: Record<LimitedRoute, RouteLimit> = {
+  runsync: { rate: 2000, concurrency: 400 },
+  run: { rate: 1000, concurrency: 200 },
+  status: { rate: 2000, concurrency: 400 },
+  stream: { rate: 2000, concurrency: 400 },
+  cancel: { rate: 100, concurrency: 20 },
+  // Not in the published table: treated like /cancel.
+  retry: { rate: 100, concurrency: 20 },
+  purgeQueue: { rate: 2, concurrency: null },
+  openai: { rate: 2000, concurrency: 400 },
+  requests: { rate: 10, concurrency: 2 },
+  // Not in the published table: unlimited.
+  health: { rate: null, concurrency: null },
+  // Load-balancing endpoints (not in the published table): the figures of /runsync.
+  lb: { rate: 2000, concurrency: 400 },
+};
+
+/** Only job-traffic routes grow with the worker count; control routes keep their base. */
+export const DEFAULT_ALLOWANCE: Partial<Record<LimitedRoute, RouteLimit>> = {
+  run: { rate: 100, concurrency: 20 },
+  runsync: { rate: 100, concurrency: 20 },
+  status: { rate: 200, concurrency: 40 },
+  stream: { rate: 200, concurrency: 40 },
+  openai: { rate: 100, concurrency: 20 },
+  lb: { rate: 100, concurrency: 20 },
+};
+
+const MiB = 1024 * 1024;
+
+export interface ResolvedOptions {
+  handlers: Record<string, string>;
+  coldStartMs: number;
+  limits: Record<LimitedRoute, RouteLimit>;
+  rateWindowMs: number;
+  allowance: Partial<Record<LimitedRoute, RouteLimit>>;
+  maxPayloadBytes: Record<"run" | "runsync" | "openai" | "other", number>;
+  streamChunkMaxBytes: number;
+  streamWaitMs: number;
+  runsyncDefaultWaitMs: number;
+  statusSyncDefaultWaitMs: number;
+  openaiWaitMs: number;
+  runRetentionMs: number;
+  syncRetentionMinMs: number;
+  syncRetentionMaxMs: number;
+  defaultTtlMs: number;
+  defaultExecutionTimeoutMs: number;
+  webhookAttempts: number;
+  webhookRetryGapMs: number;
+  webhookTimeoutMs: number;
+  requestsLogSize: number;
+  unhealthyLingerMs: number;
+  throttleRetryMs: number;
+  lbNoWorkerWaitMs: number;
+  lbHealthCheckIntervalMs: number;
+  lbHealthCheckTimeoutMs: number;
+}
+
+function mergeLimits(
+  base: Partial<Record<LimitedRoute, RouteLimit>>,
+  over: Partial<Record<LimitedRoute, Partial<RouteLimit>>> | undefined,
+): Partial<Record<LimitedRoute, RouteLimit>> {
+  const out: Partial<Record<LimitedRoute, RouteLimit>> = {};
+  for (const [k, v] of Object.entries(base) as [LimitedRoute, RouteLimit][]) out[k] = { ...v };
+  for (const [k, v] of Object.entries(over ?? {}) as [LimitedRoute, Partial<RouteLimit>][]) {
+    const cur = out[k] ?? { rate: null, concurrency: null };
+    out[k] = {
+      rate: v.rate !== undefined ? v.rate : cur.rate,
+      concurrency: v.concurrency !== undefined ? v.concurrency : cur.concurrency,
+    };
+  }
+  return out;
+}
+
+export function resolveOptions(o: ServerlessOptions): ResolvedOptions {
+  return {
+    handlers: { ...(o.handlers ?? {}) },
+    coldStartMs: o.coldStartMs ?? 1500,
+    limits: mergeLimits(DEFAULT_LIMITS, o.limits) as Record<LimitedRoute, RouteLimit>,
+    rateWindowMs: o.rateWindowMs ?? 10_000,
+    allowance: mergeLimits(DEFAULT_ALLOWANCE, o.perWorkerAllowance),
+    maxPayloadBytes: {
+      run: o.maxPayloadBytes?.run ?? 10 * MiB,
+      runsync: o.maxPayloadBytes?.runsync ?? 20 * MiB,
+      openai: o.maxPayloadBytes?.openai ?? 20 * MiB,
+      other: o.maxPayloadBytes?.other ?? 1 * MiB,
+    },
+    streamChunkMaxBytes: o.streamChunkMaxBytes ?? 1 * MiB,
+    streamWaitMs: o.streamWaitMs ?? 10_000,
+    runsyncDefaultWaitMs: o.runsyncDefaultWaitMs ?? 90_000,
+    statusSyncDefaultWaitMs: o.statusSyncDefaultWaitMs ?? 90_000,
+    openaiWaitMs: o.openaiWaitMs ?? 300_000,
+    runRetentionMs: o.runRetentionMs ?? 30 * 60_000,
+    syncRetentionMinMs: o.syncRetentionMinMs ?? 60_000,
+    syncRetentionMaxMs: o.syncRetentionMaxMs ?? 300_000,
+    defaultTtlMs: o.defaultTtlMs ?? 24 * 3600_000,
+    defaultExecutionTimeoutMs: o.defaultExecutionTimeoutMs ?? 600_000,
+    webhookAttempts: o.webhookAttempts ?? 3,
+    webhookRetryGapMs: o.webhookRetryGapMs ?? 10_000,
+    webhookTimeoutMs: o.webhookTimeoutMs ?? 10_000,
+    requestsLogSize: o.requestsLogSize ?? 100,
+    unhealthyLingerMs: o.unhealthyLingerMs ?? 5_000,
+    throttleRetryMs: o.throttleRetryMs ?? 5_000,
+    lbNoWorkerWaitMs: o.lbNoWorkerWaitMs ?? 30_000,
+    lbHealthCheckIntervalMs: o.lbHealthCheckIntervalMs ?? 1_000,
+    lbHealthCheckTimeoutMs: o.lbHealthCheckTimeoutMs ?? 5_000,
+  };
+}

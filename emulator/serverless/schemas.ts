@@ -1,0 +1,110 @@
+/**
+ * zod schemas for what callers send (job request bodies, query parameters) and the translation of
+ * zod issues into one clear message that names the field, the rule and the value received.
+ */
+import { z } from "zod";
+
+export const SEC = 1000;
+export const DAY = 24 * 3600 * SEC;
+
+function intBetween(field: string, min: number, max: number, unit: string) {
+  const error = `${field} must be an integer between ${min} and ${max} (${unit})`;
+  return z.number({ error }).int({ error }).min(min, { error }).max(max, { error });
+}
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+
+export const S3ConfigSchema = z.strictObject({
+  accessId: z.string({ error: "s3Config.accessId must be a non-empty string" }).min(1, {
+    error: "s3Config.accessId must be a non-empty string",
+  }),
+  accessSecret: z.string({ error: "s3Config.accessSecret must be a non-empty string" }).min(1, {
+    error: "s3Config.accessSecret must be a non-empty string",
+  }),
+  bucketName: z.string({ error: "s3Config.bucketName must be a non-empty string" }).min(1, {
+    error: "s3Config.bucketName must be a non-empty string",
+  }),
+  endpointUrl: z.url({ protocol: /^https?$/, error: "s3Config.endpointUrl must be an http(s) URL" }),
+});
+export type S3Config = z.infer<typeof S3ConfigSchema>;
+
+export const PolicySchema = z.strictObject({
+  executionTimeout: intBetween("policy.executionTimeout", 5 * SEC, 7 * DAY, "ms").optional(),
+  lowPriority: z.boolean({ error: "policy.lowPriority must be true or false" }).optional(),
+  ttl: intBetween("policy.ttl", 10 * SEC, 7 * DAY, "ms").optional(),
+});
+
+export const JobRequestSchema = z.strictObject({
+  input: z.custom<Record<string, unknown>>(isPlainObject, {
+    error: "input is required and must be a JSON object",
+  }),
+  webhook: z.url({ protocol: /^https?$/, error: "webhook must be an http(s) URL" }).optional(),
+  policy: PolicySchema.optional(),
+  s3Config: S3ConfigSchema.optional(),
+});
+export type JobRequest = z.infer<typeof JobRequestSchema>;
+
+/** A non-negative integer given as a query string, e.g. `?wait=5000`. */
+function queryInt(error: string, min: number, max: number) {
+  return z
+    .string()
+    .regex(/^\d+$/, { error })
+    .transform(Number)
+    .pipe(z.number().min(min, { error }).max(max, { error }));
+}
+
+/** The service's exact wording for a bad `wait` (clients match on it). */
+export const WAIT_ERROR = "wait is invalid; must be between 1000 and 300000";
+export const WaitQuery = queryInt(WAIT_ERROR, 1000, 300_000);
+export const TtlQuery = queryInt(`ttl must be an integer between ${10 * SEC} and ${7 * DAY} (ms)`, 10 * SEC, 7 * DAY);
+export const LimitQuery = queryInt("limit must be an integer between 1 and 1000", 1, 1000);
+
+function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
+  let v = root;
+  for (const k of path) {
+    if (!isPlainObject(v)) return undefined;
+    v = v[String(k)];
+  }
+  return v;
+}
+
+function show(v: unknown): string {
+  if (v === undefined) return "nothing";
+  const s = JSON.stringify(v) ?? String(v);
+  return s.length > 80 ? `${s.slice(0, 77)}...` : s;
+}
+
+/** One message for a failed parse: the first issue, with the value that was received. */
+export function describeIssues(error: z.ZodError, root: unknown, what: string): string {
+  const issue = error.issues[0];
+  if (!issue) return `${what} is invalid`;
+  if (issue.code === "unrecognized_keys") {
+    const where = issue.path.length ? `${issue.path.join(".")}` : what;
+    const keys = issue.keys.map((k) => JSON.stringify(k)).join(", ");
+    return `${where} has unknown field${issue.keys.length > 1 ? "s" : ""} ${keys}`;
+  }
+  return `${issue.message}; got ${show(valueAt(root, issue.path))}`;
+}
+
+/** Parses a query value with a schema; `undefined` when absent. Throws the message on failure. */
+export function parseQueryValue<T>(
+  schema: z.ZodType<T, string>,
+  raw: string | null | undefined,
+  fallbackMessage?: string,
+): T | undefined {
+  if (raw === null || raw === undefined) return undefined;
+  const r = schema.safeParse(raw);
+  if (r.success) return r.data;
+  const msg = r.error.issues[0]?.message ?? fallbackMessage ?? "invalid query parameter";
+  throw new QueryError(msg, raw);
+}
+
+export class QueryError extends Error {
+  constructor(
+    message: string,
+    readonly raw: string,
+  ) {
+    super(message);
+  }
+}

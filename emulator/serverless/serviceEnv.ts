@@ -1,0 +1,20 @@
+/** What every endpoint runtime shares: the deps from the management side, one clock, one scheduler. */
+import type { Clock } from "../clock";
+import type { ServerlessDeps } from "./contract";
+import type { JobHandler } from "./handlers/types";
+import type { LbServerSource } from "./lb/serverModule";
+import type { ResolvedOptions } from "./options";
+import type { Scheduler } from "./scheduler";
+import type { WebhookSender } from "./webhook";
+
+export interface ServiceEnv {
+  readonly deps: ServerlessDeps;
+  readonly clock: Clock;
+  readonly sched: Scheduler;
+  readonly opts: ResolvedOptions;
+  readonly webhooks: WebhookSender;
+  handlerFor(imageName: string): JobHandler;
+  /** The HTTP server a load-balancing worker runs for this image (built-in echo or a user module). */
+  lbServerFor(imageName: string): LbServerSource;
+  newWorkerId(): string;
+}

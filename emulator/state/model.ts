@@ -1,0 +1,215 @@
+/**
+ * The management side's records, one account at a time. Records are plain JSON-able objects so
+ * the state file is just these records written out (see snapshot.ts). Wire shapes are built from
+ * them by the *View functions in management/; nothing here knows about HTTP.
+ */
+import type { CloudType } from "../management/catalog";
+
+export type ComputeType = "GPU" | "CPU";
+export type PodStatus = "RUNNING" | "EXITED" | "TERMINATED";
+
+/** Network identity of a booting or booted pod; hidden on the wire until `readyAtMs`. */
+export interface PodBoot {
+  /** Service time at which the pod has its public IP and port mappings. */
+  readyAtMs: number;
+  publicIp: string | null;
+  portMappings: Record<string, number>;
+}
+
+export interface PodRecord {
+  id: string;
+  accountId: string;
+  createdAtMs: number;
+  // Fields PATCH may change.
+  name: string;
+  imageName: string;
+  env: Record<string, string>;
+  ports: string[];
+  containerDiskInGb: number;
+  volumeInGb: number;
+  volumeMountPath: string;
+  dockerEntrypoint: string[];
+  dockerStartCmd: string[];
+  containerRegistryAuthId: string | null;
+  globalNetworking: boolean;
+  locked: boolean;
+  // Fields fixed at create.
+  computeType: ComputeType;
+  cloudType: CloudType;
+  interruptible: boolean;
+  gpuCount: number;
+  vcpuCount: number;
+  memoryInGb: number;
+  networkVolumeId: string | null;
+  templateId: string | null;
+  supportPublicIp: boolean | null;
+  gpuTypeIds: string[];
+  cpuFlavorIds: string[];
+  dataCenterIds: string[];
+  countryCodes: string[];
+  allowedCudaVersions: string[];
+  // Placement.
+  gpuTypeId: string | null;
+  cpuFlavorId: string | null;
+  dataCenterId: string;
+  machineId: string;
+  costPerHr: number;
+  // Lifecycle.
+  desiredStatus: PodStatus;
+  lastStartedAtMs: number | null;
+  lastStatusChange: string;
+  /** Set while RUNNING (capacity held, billing open); null otherwise. */
+  boot: PodBoot | null;
+}
+
+export type ScalerType = "QUEUE_DELAY" | "REQUEST_COUNT";
+
+export interface EndpointRecord {
+  id: string;
+  accountId: string;
+  createdAtMs: number;
+  /** Last create/update/worker activity; drives the optional idle workersMax decay quirk. */
+  lastActivityMs: number;
+  name: string;
+  templateId: string;
+  computeType: ComputeType;
+  gpuTypeIds: string[];
+  gpuCount: number;
+  cpuFlavorIds: string[];
+  vcpuCount: number;
+  dataCenterIds: string[];
+  allowedCudaVersions: string[] | null;
+  minCudaVersion: string | null;
+  networkVolumeId: string | null;
+  networkVolumeIds: string[] | null;
+  executionTimeoutMs: number;
+  flashboot: boolean;
+  idleTimeout: number;
+  scalerType: ScalerType;
+  scalerValue: number;
+  workersMin: number;
+  workersMax: number;
+  /** Endpoint-level env (not settable through the API today; overlays the template's). */
+  env: Record<string, string>;
+  version: number;
+  type: "QUEUE" | "LOAD_BALANCER";
+}
+
+export type TemplateCategory = "NVIDIA" | "AMD" | "CPU";
+
+export interface TemplateRecord {
+  id: string;
+  accountId: string;
+  createdAtMs: number;
+  name: string;
+  imageName: string;
+  category: TemplateCategory;
+  containerDiskInGb: number;
+  containerRegistryAuthId: string | null;
+  dockerEntrypoint: string[];
+  dockerStartCmd: string[];
+  env: Record<string, string>;
+  isPublic: boolean;
+  isServerless: boolean;
+  ports: string[];
+  readme: string;
+  volumeInGb: number;
+  volumeMountPath: string;
+}
+
+export interface NetworkVolumeRecord {
+  id: string;
+  accountId: string;
+  createdAtMs: number;
+  name: string;
+  size: number;
+  dataCenterId: string;
+}
+
+/** The password is checked for presence and then dropped: nothing pulls images, nothing returns it. */
+export interface RegistryAuthRecord {
+  id: string;
+  accountId: string;
+  createdAtMs: number;
+  name: string;
+  username: string;
+}
+
+/** A pod's RUNNING time at one price. `endMs` null while it is still running. */
+export interface PodUsageInterval {
+  podId: string;
+  gpuTypeId: string | null;
+  cpuFlavorId: string | null;
+  dataCenterId: string;
+  costPerHr: number;
+  diskGb: number;
+  startMs: number;
+  endMs: number | null;
+}
+
+/** A serverless worker's up time (from the job side's recordWorkerUsage). */
+export interface WorkerUsageInterval {
+  endpointId: string;
+  workerId: string;
+  templateId: string;
+  imageName: string;
+  gpuTypeId: string | null;
+  dataCenterId: string;
+  costPerHr: number;
+  startMs: number;
+  endMs: number;
+}
+
+/** A network volume existing at one size. `endMs` null while it exists at that size. */
+export interface VolumeUsageInterval {
+  volumeId: string;
+  dataCenterId: string;
+  sizeGb: number;
+  startMs: number;
+  endMs: number | null;
+}
+
+export interface Ledger {
+  pods: PodUsageInterval[];
+  workers: WorkerUsageInterval[];
+  volumes: VolumeUsageInterval[];
+}
+
+export interface AccountData {
+  accountId: string;
+  pods: Map<string, PodRecord>;
+  endpoints: Map<string, EndpointRecord>;
+  templates: Map<string, TemplateRecord>;
+  networkVolumes: Map<string, NetworkVolumeRecord>;
+  registryAuths: Map<string, RegistryAuthRecord>;
+  ledger: Ledger;
+  /** Open pod/volume intervals by resource id (derived; rebuilt on load, never persisted). */
+  openIntervals: Map<string, PodUsageInterval | VolumeUsageInterval>;
+}
+
+export function emptyAccount(accountId: string): AccountData {
+  return {
+    accountId,
+    pods: new Map(),
+    endpoints: new Map(),
+    templates: new Map(),
+    networkVolumes: new Map(),
+    registryAuths: new Map(),
+    ledger: { pods: [], workers: [], volumes: [] },
+    openIntervals: new Map(),
+  };
+}
+
+/** Every account's records. Accounts appear on first use. */
+export class ManagementStore {
+  readonly accounts = new Map<string, AccountData>();
+
+  account(accountId: string): AccountData {
+    let account = this.accounts.get(accountId);
+    if (!account) {
+      account = emptyAccount(accountId);
+      this.accounts.set(accountId, account);
+    }
+    return account;
+  }
+}

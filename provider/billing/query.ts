@@ -1,0 +1,97 @@
+/**
+ * The billing lookup's arguments, one discriminated union over the three histories, validated
+ * before any request: a bad bucket, grouping, filter or time range fails with the argument, the
+ * value given and the fix. Filters that a history does not support are refused rather than ignored.
+ */
+import { z } from "zod";
+import { BILLING_BUCKET_SIZES, ENDPOINT_BILLING_GROUPINGS, POD_BILLING_GROUPINGS } from "../client/enums";
+
+const enumOf = <const T extends readonly [string, ...string[]]>(name: string, values: T) =>
+  z.enum(values, { error: (i) => `${name} must be one of ${values.join(", ")} (got ${JSON.stringify(i.input)})` });
+
+/** ISO 8601 date or date-time; `new Date()` alone would roll "2026-02-30" over into March. */
+const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
+
+function parseIsoDateTime(text: string): Date | undefined {
+  const m = ISO_DATE_TIME.exec(text.trim());
+  if (!m) return undefined;
+  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const calendar = new Date(Date.UTC(year, month - 1, day));
+  if (calendar.getUTCFullYear() !== year || calendar.getUTCMonth() !== month - 1 || calendar.getUTCDate() !== day) return undefined;
+  if (Number(m[4] ?? 0) > 23 || Number(m[5] ?? 0) > 59 || Number(m[6] ?? 0) > 59) return undefined;
+  const date = new Date(text.trim());
+  return Number.isNaN(date.getTime()) ? undefined : date;
+}
+
+const time = (name: string) =>
+  z.union([z.date(), z.string()]).transform((value, ctx) => {
+    const date = value instanceof Date ? value : parseIsoDateTime(value);
+    if (date === undefined || Number.isNaN(date.getTime())) {
+      ctx.addIssue({ code: "custom", message: `${name} must be an ISO 8601 date-time such as "2026-01-31T00:00:00Z" (got ${JSON.stringify(value)})` });
+      return z.NEVER;
+    }
+    return date;
+  });
+
+const common = {
+  /** Start of the range (inclusive); default: the service's (the last 30 days). */
+  startTime: time("startTime").optional(),
+  /** End of the range (exclusive); default: now. */
+  endTime: time("endTime").optional(),
+  bucketSize: enumOf("bucketSize", BILLING_BUCKET_SIZES).optional(),
+};
+
+const podQuery = z.object({
+  kind: z.literal("pods"),
+  ...common,
+  grouping: enumOf("grouping (pods)", POD_BILLING_GROUPINGS).optional(),
+  podId: z.string().min(1).optional(),
+  gpuTypeId: z.string().min(1).optional(),
+}).strict();
+
+const endpointQuery = z.object({
+  kind: z.literal("endpoints"),
+  ...common,
+  grouping: enumOf("grouping (endpoints)", ENDPOINT_BILLING_GROUPINGS).optional(),
+  endpointId: z.string().min(1).optional(),
+  gpuTypeId: z.array(z.string().min(1)).optional(),
+  dataCenterId: z.array(z.string().min(1)).optional(),
+  imageName: z.string().min(1).optional(),
+  templateId: z.string().min(1).optional(),
+}).strict();
+
+const networkVolumeQuery = z.object({ kind: z.literal("networkvolumes"), ...common }).strict();
+
+export const billingQuerySchema = z
+  .discriminatedUnion("kind", [podQuery, endpointQuery, networkVolumeQuery], {
+    error: (i) => `kind must be one of pods, endpoints, networkvolumes (got ${JSON.stringify((i.input as { kind?: unknown } | undefined)?.kind)})`,
+  })
+  .superRefine((q, ctx) => {
+    if (q.startTime && q.endTime && q.startTime.getTime() >= q.endTime.getTime()) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["endTime"],
+        message: `endTime (${q.endTime.toISOString()}) must be after startTime (${q.startTime.toISOString()})`,
+      });
+    }
+  });
+
+export type BillingQuery = z.output<typeof billingQuerySchema>;
+
+/** A billing lookup the service would refuse, caught before sending. */
+export class BillingQueryError extends Error {}
+Object.defineProperty(BillingQueryError.prototype, "name", { value: "BillingQueryError", configurable: true, writable: true });
+
+export function parseBillingQuery(args: unknown): BillingQuery {
+  const parsed = billingQuerySchema.safeParse(args);
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues.map((issue) => {
+    if (issue.code === "unrecognized_keys") {
+      const kind = (args as { kind?: unknown } | undefined)?.kind;
+      return `${issue.keys.join(", ")} ${issue.keys.length > 1 ? "are" : "is"} not a filter of the ${String(kind)} billing history`;
+    }
+    const path = issue.path.join(".");
+    return path && !issue.message.startsWith(path) ? `${path}: ${issue.message}` : issue.message;
+  });
+  throw new BillingQueryError(`invalid billing lookup: ${problems.join("; ")}`);
+}

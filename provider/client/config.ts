@@ -1,0 +1,132 @@
+// Where the client's connection comes from: Pulumi stack config first (full keys such as
+// "gpucloud:apiKey", as a dynamic provider's configure() receives them), then environment
+// variables. Read at call time, never stored in state. There are deliberately no default URLs:
+// pointing a forgotten setting at a real, billed service would be worse than a clear error.
+
+import { stripUserInfo } from "./redact";
+
+export interface Connection {
+  apiKey: string;
+  /** Management API base, ends in /v1 (no trailing slash). */
+  apiUrl: string;
+  /** Job API base, ends in /v2 (no trailing slash). */
+  serverlessUrl: string;
+}
+
+export type StackConfig = Readonly<Record<string, string | undefined>>;
+export type Env = Readonly<Record<string, string | undefined>>;
+
+export const CONFIG_KEYS = {
+  apiKey: "gpucloud:apiKey",
+  apiUrl: "gpucloud:apiUrl",
+  serverlessUrl: "gpucloud:serverlessUrl",
+} as const;
+
+export const ENV_VARS = {
+  apiKey: "GPUCLOUD_API_KEY",
+  apiUrl: "GPUCLOUD_API_URL",
+  serverlessUrl: "GPUCLOUD_SERVERLESS_URL",
+} as const;
+
+/** A missing or malformed setting. The message names the setting, the value given and the fix. */
+export class ConfigError extends Error {
+  /** The stack config key concerned, e.g. "gpucloud:apiUrl". */
+  readonly setting: string;
+  constructor(setting: string, message: string) {
+    super(message);
+    this.setting = setting;
+  }
+}
+Object.defineProperty(ConfigError.prototype, "name", { value: "ConfigError", writable: true, configurable: true });
+
+type Setting = keyof typeof CONFIG_KEYS;
+
+function lookup(setting: Setting, config: StackConfig, env: Env): { value: string; source: string } | undefined {
+  const fromConfig = config[CONFIG_KEYS[setting]]?.trim();
+  if (fromConfig) return { value: fromConfig, source: `stack config ${CONFIG_KEYS[setting]}` };
+  const fromEnv = env[ENV_VARS[setting]]?.trim();
+  if (fromEnv) return { value: fromEnv, source: `environment variable ${ENV_VARS[setting]}` };
+  return undefined;
+}
+
+export function resolveApiKey(config: StackConfig, env: Env = process.env): string {
+  const found = lookup("apiKey", config, env);
+  if (!found) {
+    throw new ConfigError(
+      CONFIG_KEYS.apiKey,
+      `No API key for the service: run \`pulumi config set --secret ${CONFIG_KEYS.apiKey} <key>\` ` +
+        `or set the environment variable ${ENV_VARS.apiKey}` +
+        ` (for the local emulator, any non-empty key it was started with).`,
+    );
+  }
+  return found.value;
+}
+
+// No port is assumed: the emulator prints its own URLs when it starts.
+const EXAMPLE_PORT = "<port>";
+
+function resolveUrl(setting: "apiUrl" | "serverlessUrl", config: StackConfig, env: Env): string {
+  const version = setting === "apiUrl" ? "/v1" : "/v2";
+  const what = setting === "apiUrl" ? "management API" : "job API";
+  const found = lookup(setting, config, env);
+  if (!found) {
+    throw new ConfigError(
+      CONFIG_KEYS[setting],
+      `No ${what} URL: run \`pulumi config set ${CONFIG_KEYS[setting]} <url>\` or set the environment variable ` +
+        `${ENV_VARS[setting]}, e.g. to the ${what} URL the emulator prints when it starts ` +
+        `(like "http://127.0.0.1:${EXAMPLE_PORT}${version}"). The URL ends in ${version}.`,
+    );
+  }
+  return normalizeBaseUrl(found.value, version, CONFIG_KEYS[setting], found.source);
+}
+
+/**
+ * Validates an http(s) base URL ending in `version` ("/v1" or "/v2"), strips trailing slashes.
+ * Exported for tests and for callers that take URLs from elsewhere.
+ */
+export function normalizeBaseUrl(value: string, version: "/v1" | "/v2", setting: string, source = setting): string {
+  const shown = stripUserInfo(value);
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(
+      setting,
+      `${source} is not a URL (got "${shown}"): set it to an absolute http(s) URL ending in ${version}, e.g. "http://127.0.0.1:${EXAMPLE_PORT}${version}".`,
+    );
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new ConfigError(setting, `${source} must be an http or https URL (got "${shown}").`);
+  }
+  if (url.search || url.hash) {
+    throw new ConfigError(setting, `${source} must not have a query or fragment (got "${shown}"): give the base URL ending in ${version}.`);
+  }
+  const trimmed = `${url.origin}${url.pathname.replace(/\/+$/, "")}`;
+  if (!trimmed.endsWith(version)) {
+    const other = version === "/v1" ? "/v2" : "/v1";
+    const hint = trimmed.endsWith(other)
+      ? ` It ends in ${other}: that is the ${other === "/v1" ? "management API" : "job API"}'s URL; check that the two settings are not swapped.`
+      : ` Append ${version}, e.g. "${stripUserInfo(trimmed)}${version}".`;
+    throw new ConfigError(setting, `${source} must end in ${version} (got "${shown}").${hint}`);
+  }
+  return trimmed;
+}
+
+/** Key and both URLs; every one must be set. */
+export function resolveConnection(config: StackConfig, env: Env = process.env): Connection {
+  return {
+    apiKey: resolveApiKey(config, env),
+    apiUrl: resolveUrl("apiUrl", config, env),
+    serverlessUrl: resolveUrl("serverlessUrl", config, env),
+  };
+}
+
+/** Key and management URL only (resources other than job runs need no job API URL). */
+export function resolveManagementConnection(config: StackConfig, env: Env = process.env): Omit<Connection, "serverlessUrl"> {
+  return { apiKey: resolveApiKey(config, env), apiUrl: resolveUrl("apiUrl", config, env) };
+}
+
+/** Key and job API URL only. */
+export function resolveJobConnection(config: StackConfig, env: Env = process.env): Omit<Connection, "apiUrl"> {
+  return { apiKey: resolveApiKey(config, env), serverlessUrl: resolveUrl("serverlessUrl", config, env) };
+}

@@ -1,0 +1,229 @@
+// The client's error hierarchy. Every failure of a call to the service is an ApiError built by
+// makeApiError, so callers can branch on the class (NotFoundError, RateLimitError, ...) and every
+// message has the same shape: "<Operation> failed: <status> <reason>: <service's message>".
+// All text is redacted here, once, before the Error captures its stack.
+
+import { STATUS_CODES } from "node:http";
+import { redactText, redactUrl } from "./redact";
+import { shouldRetry, type FailureKind } from "./retry";
+
+export type { FailureKind } from "./retry";
+
+export interface ApiErrorFields {
+  /** HTTP status, or undefined when no answer arrived (connection error, timeout). */
+  status: number | undefined;
+  /** The service's own explanation (`error` / `message` / text body), redacted. */
+  serviceMessage: string | undefined;
+  /** Operation id from the reference, e.g. "CreatePod", "GetEndpoint", "RunJob". */
+  operation: string;
+  method: string;
+  /** Path + query as sent (no scheme, host or credentials). */
+  url: string;
+  /** Whether the transport considered this failure worth retrying. */
+  retryable: boolean;
+  /** Set when there was no usable HTTP answer; undefined for plain HTTP error statuses. */
+  kind: FailureKind | undefined;
+  /** Milliseconds the service asked us to wait (Retry-After), when it said so. */
+  retryAfterMs: number | undefined;
+  /** The service's request id header, useful in support requests. */
+  requestId: string | undefined;
+}
+
+export class ApiError extends Error {
+  readonly status: number | undefined;
+  readonly serviceMessage: string | undefined;
+  readonly operation: string;
+  readonly method: string;
+  readonly url: string;
+  readonly retryable: boolean;
+  readonly kind: FailureKind | undefined;
+  readonly retryAfterMs: number | undefined;
+  readonly requestId: string | undefined;
+
+  /** Prefer makeApiError, which picks the subclass and redacts; this only stores what it is given. */
+  constructor(message: string, fields: ApiErrorFields, options?: { cause?: Error }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.status = fields.status;
+    this.serviceMessage = fields.serviceMessage;
+    this.operation = fields.operation;
+    this.method = fields.method;
+    this.url = fields.url;
+    this.retryable = fields.retryable;
+    this.kind = fields.kind;
+    this.retryAfterMs = fields.retryAfterMs;
+    this.requestId = fields.requestId;
+  }
+}
+
+/** 400 and 422: the service rejected the input (bad value, unknown key). */
+export class BadRequestError extends ApiError {
+}
+/** 401: missing or wrong API key. */
+export class AuthenticationError extends ApiError {
+}
+/** 403: the key is valid but not allowed to do this. */
+export class PermissionDeniedError extends ApiError {
+}
+/** 404: the resource does not exist (or no longer exists). */
+export class NotFoundError extends ApiError {
+}
+/** 409: conflicts with current state (name taken, volume still attached, ...). */
+export class ConflictError extends ApiError {
+}
+/** 413: request body too large. */
+export class PayloadTooLargeError extends ApiError {
+}
+/** 429: too many requests; `retryAfterMs` holds the service's hint when it gave one. */
+export class RateLimitError extends ApiError {
+}
+/** 5xx: the service failed. For a create, it may or may not have acted. */
+export class ServerError extends ApiError {
+}
+/** No answer: refused, reset, DNS failure. `kind` tells whether the request may have been sent. */
+export class ConnectionError extends ApiError {
+}
+/** No complete answer within the per-request timeout. The service may have acted. */
+export class TimeoutError extends ApiError {
+}
+/** A 2xx answer that is not JSON or does not match the expected shape. Never retried. */
+export class ResponseValidationError extends ApiError {
+}
+
+// Names live on the prototypes (not as instance fields) so that the stack header, which V8 builds
+// while the base constructor runs, already says "NotFoundError: ..." rather than "Error: ...".
+for (const [ctor, name] of [
+  [ApiError, "ApiError"],
+  [BadRequestError, "BadRequestError"],
+  [AuthenticationError, "AuthenticationError"],
+  [PermissionDeniedError, "PermissionDeniedError"],
+  [NotFoundError, "NotFoundError"],
+  [ConflictError, "ConflictError"],
+  [PayloadTooLargeError, "PayloadTooLargeError"],
+  [RateLimitError, "RateLimitError"],
+  [ServerError, "ServerError"],
+  [ConnectionError, "ConnectionError"],
+  [TimeoutError, "TimeoutError"],
+  [ResponseValidationError, "ResponseValidationError"],
+] as const) {
+  Object.defineProperty(ctor.prototype, "name", { value: name, writable: true, configurable: true });
+}
+
+export interface ApiErrorInput {
+  operation: string;
+  method: string;
+  /** Path + query; scrubbed again here in case a secret slipped into it. */
+  url: string;
+  /** Whether the call is idempotent; decides `retryable` together with status/kind. */
+  idempotent: boolean;
+  status?: number | undefined;
+  /** The service's message (already extracted from the body by parseErrorBody). */
+  serviceMessage?: string | undefined;
+  /** Failure without a usable HTTP answer (or with an invalid 2xx body). */
+  kind?: FailureKind | undefined;
+  /** What went wrong, for failures the service did not explain (network text, zod issues). */
+  detail?: string | undefined;
+  retryAfterMs?: number | undefined;
+  requestId?: string | undefined;
+  /** The underlying error; kept as a redacted copy so it cannot carry the key around. */
+  cause?: unknown;
+  /** Strings that must never appear in the error (the API key). */
+  secrets?: readonly string[] | undefined;
+}
+
+type ApiErrorClass = new (message: string, fields: ApiErrorFields, options?: { cause?: Error }) => ApiError;
+
+function classFor(status: number | undefined, kind: FailureKind | undefined): ApiErrorClass {
+  if (kind === "invalid_response") return ResponseValidationError;
+  if (kind === "timeout") return TimeoutError;
+  if (kind === "connect" || kind === "connection") return ConnectionError;
+  if (status === undefined) return ApiError;
+  if (status === 400 || status === 422) return BadRequestError;
+  if (status === 401) return AuthenticationError;
+  if (status === 403) return PermissionDeniedError;
+  if (status === 404) return NotFoundError;
+  if (status === 409) return ConflictError;
+  if (status === 413) return PayloadTooLargeError;
+  if (status === 429) return RateLimitError;
+  if (status >= 500 && status <= 599) return ServerError;
+  return ApiError;
+}
+
+/** The one place that turns a failed call into a typed, redacted error. */
+export function makeApiError(input: ApiErrorInput): ApiError {
+  const secrets = input.secrets ?? [];
+  const scrub = (text: string | undefined): string | undefined =>
+    text === undefined ? undefined : redactText(text, secrets);
+  const serviceMessage = scrub(input.serviceMessage);
+  const detail = scrub(input.detail);
+  const url = redactUrl(input.url, secrets);
+  const method = input.method.toUpperCase();
+  const where = `(${method} ${url})`;
+
+  let message: string;
+  switch (input.kind) {
+    case "connect":
+      message = `${input.operation} failed: could not connect to the service ${where}: ${detail ?? "connection failed"}`;
+      break;
+    case "connection":
+      message = `${input.operation} failed: connection lost before the service answered ${where}: ${detail ?? "connection closed"}`;
+      break;
+    case "timeout":
+      message = `${input.operation} failed: ${detail ?? "timed out"} ${where}`;
+      break;
+    case "invalid_response":
+      message = `${input.operation} failed: the ${statusLine(input.status)} answer did not match the expected shape ${where}: ${detail ?? "invalid body"}`;
+      break;
+    default:
+      message = `${input.operation} failed: ${statusLine(input.status)}${serviceMessage ? `: ${serviceMessage}` : ""}`;
+  }
+
+  const fields: ApiErrorFields = {
+    status: input.status,
+    serviceMessage,
+    operation: input.operation,
+    method,
+    url,
+    retryable: shouldRetry({ status: input.status, errorKind: input.kind, idempotent: input.idempotent }),
+    kind: input.kind,
+    retryAfterMs: input.retryAfterMs,
+    requestId: scrub(input.requestId),
+  };
+  const cause = sanitizeCause(input.cause, secrets);
+  const ErrorClass = classFor(input.status, input.kind);
+  return new ErrorClass(redactText(message, secrets), fields, cause === undefined ? undefined : { cause });
+}
+
+function statusLine(status: number | undefined): string {
+  if (status === undefined) return "no status";
+  const reason = STATUS_CODES[status];
+  return reason ? `${status} ${reason}` : String(status);
+}
+
+/** A copy of the cause that keeps name, code and a redacted message, and nothing else. */
+function sanitizeCause(cause: unknown, secrets: readonly string[]): Error | undefined {
+  if (!(cause instanceof Error)) return undefined;
+  const copy = new Error(redactText(cause.message, secrets));
+  copy.name = cause.name;
+  const code = (cause as { code?: unknown }).code;
+  if (typeof code === "string") Object.defineProperty(copy, "code", { value: code, enumerable: false });
+  return copy;
+}
+
+/** True for a NotFoundError (404). Gets and deletes throw it; callers treat it as "gone". */
+export function isNotFound(error: unknown): error is NotFoundError {
+  return error instanceof NotFoundError;
+}
+
+export function isApiError(error: unknown): error is ApiError {
+  return error instanceof ApiError;
+}
+
+/**
+ * True when a failed non-idempotent call (a create) may nevertheless have taken effect: the
+ * connection broke after sending, the answer timed out, or the service answered 5xx.
+ */
+export function isAmbiguousFailure(error: unknown): error is ApiError {
+  if (!(error instanceof ApiError)) return false;
+  if (error.kind === "connection" || error.kind === "timeout") return true;
+  return error.kind === undefined && error.status !== undefined && (error.status >= 500 || error.status === 408);
+}

@@ -1,0 +1,319 @@
+// Request bodies and query parameters of the management API, exactly the reference's fields.
+// The live service rejects unknown keys in create bodies (422 "Extra input keys"), and resource
+// inputs arriving from Pulumi may carry more than the service knows (`__provider`, our own
+// options), so bodies are always built with pickKnown over the key lists below, which the compiler
+// holds equal to the types (a field added to a type without its key is a compile error).
+//
+// Optional fields accept `undefined` explicitly (pickKnown drops them) so that callers under
+// exactOptionalPropertyTypes can pass `{ name: args.name }` without ceremony.
+
+import type {
+  BillingBucketSize,
+  CloudType,
+  ComputeType,
+  EndpointBillingGrouping,
+  PodBillingGrouping,
+  PodStatus,
+  RentPriority,
+  ScalerType,
+  TemplateCategory,
+} from "./enums";
+
+type Env = Readonly<Record<string, string>>;
+type List = readonly string[];
+
+export interface PodCreateInput {
+  name?: string | undefined;
+  imageName?: string | undefined;
+  computeType?: ComputeType | undefined;
+  cloudType?: CloudType | undefined;
+  gpuTypeIds?: List | undefined;
+  gpuTypePriority?: RentPriority | undefined;
+  gpuCount?: number | undefined;
+  allowedCudaVersions?: List | undefined;
+  cpuFlavorIds?: List | undefined;
+  cpuFlavorPriority?: RentPriority | undefined;
+  vcpuCount?: number | undefined;
+  dataCenterIds?: List | undefined;
+  dataCenterPriority?: RentPriority | undefined;
+  countryCodes?: List | undefined;
+  interruptible?: boolean | undefined;
+  locked?: boolean | undefined;
+  containerDiskInGb?: number | null | undefined;
+  volumeInGb?: number | null | undefined;
+  volumeMountPath?: string | undefined;
+  networkVolumeId?: string | undefined;
+  templateId?: string | undefined;
+  containerRegistryAuthId?: string | undefined;
+  env?: Env | undefined;
+  ports?: List | undefined;
+  dockerEntrypoint?: List | undefined;
+  dockerStartCmd?: List | undefined;
+  globalNetworking?: boolean | undefined;
+  supportPublicIp?: boolean | undefined;
+  minRAMPerGPU?: number | undefined;
+  minVCPUPerGPU?: number | undefined;
+  minDiskBandwidthMBps?: number | undefined;
+  minDownloadMbps?: number | undefined;
+  minUploadMbps?: number | undefined;
+}
+
+/** PATCH /pods/{id}: "may trigger a reset" (the container disk is wiped). */
+export interface PodUpdateInput {
+  name?: string | undefined;
+  imageName?: string | undefined;
+  env?: Env | undefined;
+  ports?: List | undefined;
+  containerDiskInGb?: number | null | undefined;
+  volumeInGb?: number | null | undefined;
+  volumeMountPath?: string | undefined;
+  dockerEntrypoint?: List | undefined;
+  dockerStartCmd?: List | undefined;
+  containerRegistryAuthId?: string | undefined;
+  globalNetworking?: boolean | undefined;
+  locked?: boolean | undefined;
+}
+
+export interface EndpointCreateInput {
+  templateId: string;
+  name?: string | undefined;
+  computeType?: ComputeType | undefined;
+  gpuTypeIds?: List | undefined;
+  gpuCount?: number | undefined;
+  allowedCudaVersions?: List | undefined;
+  minCudaVersion?: string | undefined;
+  cpuFlavorIds?: List | undefined;
+  vcpuCount?: number | undefined;
+  dataCenterIds?: List | undefined;
+  networkVolumeId?: string | undefined;
+  networkVolumeIds?: List | undefined;
+  workersMin?: number | undefined;
+  workersMax?: number | undefined;
+  idleTimeout?: number | undefined;
+  executionTimeoutMs?: number | undefined;
+  scalerType?: ScalerType | undefined;
+  scalerValue?: number | undefined;
+  flashboot?: boolean | undefined;
+}
+
+/** PATCH /endpoints/{id}: every create field except computeType; triggers a rolling release. */
+export type EndpointUpdateInput = Partial<Omit<EndpointCreateInput, "computeType">>;
+
+export interface TemplateCreateInput {
+  name: string;
+  imageName: string;
+  category?: TemplateCategory | undefined;
+  isServerless?: boolean | undefined;
+  isPublic?: boolean | undefined;
+  containerDiskInGb?: number | undefined;
+  volumeInGb?: number | undefined;
+  volumeMountPath?: string | undefined;
+  containerRegistryAuthId?: string | undefined;
+  dockerEntrypoint?: List | undefined;
+  dockerStartCmd?: List | undefined;
+  env?: Env | undefined;
+  ports?: List | undefined;
+  readme?: string | undefined;
+}
+
+/** PATCH /templates/{id}: every create field except category and isServerless. */
+export type TemplateUpdateInput = Partial<Omit<TemplateCreateInput, "category" | "isServerless">>;
+
+export interface NetworkVolumeCreateInput {
+  name: string;
+  /** GB, 0..4000. */
+  size: number;
+  /** Fixed for the volume's life. */
+  dataCenterId: string;
+}
+
+/** Size can only grow. */
+export interface NetworkVolumeUpdateInput {
+  name?: string | undefined;
+  size?: number | undefined;
+}
+
+/** There is no update: a change of any field needs a new credential. */
+export interface ContainerRegistryAuthCreateInput {
+  name: string;
+  username: string;
+  password: string;
+}
+
+// ---- query parameters -------------------------------------------------------------------------
+
+/** includeX flags of GET /pods and GET /pods/{id}. */
+export interface PodInclude {
+  includeMachine?: boolean | undefined;
+  includeNetworkVolume?: boolean | undefined;
+  includeSavingsPlans?: boolean | undefined;
+  includeTemplate?: boolean | undefined;
+  includeWorkers?: boolean | undefined;
+}
+
+/** Filters of GET /pods (array filters are sent as repeated parameters). */
+export interface PodListFilter extends PodInclude {
+  computeType?: ComputeType | undefined;
+  cpuFlavorId?: List | undefined;
+  dataCenterId?: List | undefined;
+  desiredStatus?: PodStatus | undefined;
+  endpointId?: string | undefined;
+  gpuTypeId?: List | undefined;
+  id?: string | undefined;
+  imageName?: string | undefined;
+  name?: string | undefined;
+  networkVolumeId?: string | undefined;
+  templateId?: string | undefined;
+}
+
+export interface EndpointInclude {
+  includeTemplate?: boolean | undefined;
+  includeWorkers?: boolean | undefined;
+}
+
+export interface TemplateInclude {
+  includeEndpointBoundTemplates?: boolean | undefined;
+  includePublicTemplates?: boolean | undefined;
+  includeServiceTemplates?: boolean | undefined;
+}
+
+/** A date-time: ISO string ("2023-01-01T00:00:00Z") or a Date. */
+export type DateTimeInput = string | Date;
+
+export interface PodBillingQuery {
+  bucketSize?: BillingBucketSize | undefined;
+  startTime?: DateTimeInput | undefined;
+  endTime?: DateTimeInput | undefined;
+  gpuTypeId?: string | undefined;
+  grouping?: PodBillingGrouping | undefined;
+  podId?: string | undefined;
+}
+
+export interface EndpointBillingQuery {
+  bucketSize?: BillingBucketSize | undefined;
+  startTime?: DateTimeInput | undefined;
+  endTime?: DateTimeInput | undefined;
+  dataCenterId?: List | undefined;
+  endpointId?: string | undefined;
+  gpuTypeId?: List | undefined;
+  grouping?: EndpointBillingGrouping | undefined;
+  imageName?: string | undefined;
+  templateId?: string | undefined;
+}
+
+export interface NetworkVolumeBillingQuery {
+  bucketSize?: BillingBucketSize | undefined;
+  startTime?: DateTimeInput | undefined;
+  endTime?: DateTimeInput | undefined;
+}
+
+// ---- known keys -------------------------------------------------------------------------------
+
+/** Every key of T, checked by the compiler: missing or extra keys do not compile. */
+type AllKeys<T> = { readonly [K in keyof Required<T>]: true };
+function keysOf<T>(all: AllKeys<T>): readonly (keyof T & string)[] {
+  return Object.freeze(Object.keys(all)) as readonly (keyof T & string)[];
+}
+
+const ENDPOINT_SHARED = {
+  templateId: true,
+  name: true,
+  gpuTypeIds: true,
+  gpuCount: true,
+  allowedCudaVersions: true,
+  minCudaVersion: true,
+  cpuFlavorIds: true,
+  vcpuCount: true,
+  dataCenterIds: true,
+  networkVolumeId: true,
+  networkVolumeIds: true,
+  workersMin: true,
+  workersMax: true,
+  idleTimeout: true,
+  executionTimeoutMs: true,
+  scalerType: true,
+  scalerValue: true,
+  flashboot: true,
+} as const;
+
+const TEMPLATE_SHARED = {
+  name: true,
+  imageName: true,
+  isPublic: true,
+  containerDiskInGb: true,
+  volumeInGb: true,
+  volumeMountPath: true,
+  containerRegistryAuthId: true,
+  dockerEntrypoint: true,
+  dockerStartCmd: true,
+  env: true,
+  ports: true,
+  readme: true,
+} as const;
+
+const POD_UPDATE = {
+  name: true,
+  imageName: true,
+  env: true,
+  ports: true,
+  containerDiskInGb: true,
+  volumeInGb: true,
+  volumeMountPath: true,
+  dockerEntrypoint: true,
+  dockerStartCmd: true,
+  containerRegistryAuthId: true,
+  globalNetworking: true,
+  locked: true,
+} as const;
+
+export const POD_CREATE_KEYS = keysOf<PodCreateInput>({
+  ...POD_UPDATE,
+  computeType: true,
+  cloudType: true,
+  gpuTypeIds: true,
+  gpuTypePriority: true,
+  gpuCount: true,
+  allowedCudaVersions: true,
+  cpuFlavorIds: true,
+  cpuFlavorPriority: true,
+  vcpuCount: true,
+  dataCenterIds: true,
+  dataCenterPriority: true,
+  countryCodes: true,
+  interruptible: true,
+  networkVolumeId: true,
+  templateId: true,
+  supportPublicIp: true,
+  minRAMPerGPU: true,
+  minVCPUPerGPU: true,
+  minDiskBandwidthMBps: true,
+  minDownloadMbps: true,
+  minUploadMbps: true,
+});
+/** The fields a Pod PATCH accepts; any other change needs a new Pod. */
+export const POD_UPDATE_KEYS = keysOf<PodUpdateInput>(POD_UPDATE);
+export const ENDPOINT_CREATE_KEYS = keysOf<EndpointCreateInput>({ ...ENDPOINT_SHARED, computeType: true });
+export const ENDPOINT_UPDATE_KEYS = keysOf<EndpointUpdateInput>(ENDPOINT_SHARED);
+export const TEMPLATE_CREATE_KEYS = keysOf<TemplateCreateInput>({ ...TEMPLATE_SHARED, category: true, isServerless: true });
+export const TEMPLATE_UPDATE_KEYS = keysOf<TemplateUpdateInput>(TEMPLATE_SHARED);
+export const NETWORK_VOLUME_CREATE_KEYS = keysOf<NetworkVolumeCreateInput>({ name: true, size: true, dataCenterId: true });
+export const NETWORK_VOLUME_UPDATE_KEYS = keysOf<NetworkVolumeUpdateInput>({ name: true, size: true });
+export const CONTAINER_REGISTRY_AUTH_CREATE_KEYS = keysOf<ContainerRegistryAuthCreateInput>({
+  name: true,
+  username: true,
+  password: true,
+});
+
+/**
+ * A request body with only the listed keys, and without undefined values (JSON would drop them
+ * anyway, but an explicit copy makes the body inspectable in tests). `null` is kept: for
+ * containerDiskInGb / volumeInGb the description allows it.
+ */
+export function pickKnown<T extends object>(input: T, keys: readonly (keyof T & string)[]): Record<string, unknown> {
+  const source = input as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const key of keys) {
+    if (Object.prototype.hasOwnProperty.call(source, key) && source[key] !== undefined) out[key] = source[key];
+  }
+  return out;
+}

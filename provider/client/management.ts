@@ -1,0 +1,410 @@
+// Typed calls of the management API ({apiUrl} ends in /v1), one method per reference operation.
+// Operation names in errors are the reference's opIds. Bodies are built with pickKnown so that
+// only keys the service knows are sent. Gets and deletes throw NotFoundError on 404 (see
+// isNotFound); creates accept `findExisting` to resolve ambiguous failures (see createOnce.ts).
+
+import { createOnce, type CreateOnceOptions } from "./createOnce";
+import {
+  CONTAINER_REGISTRY_AUTH_CREATE_KEYS,
+  ContainerRegistryAuthListSchema,
+  ContainerRegistryAuthSchema,
+  BillingRecordListSchema,
+  ENDPOINT_CREATE_KEYS,
+  ENDPOINT_UPDATE_KEYS,
+  EndpointListSchema,
+  EndpointSchema,
+  NETWORK_VOLUME_CREATE_KEYS,
+  NETWORK_VOLUME_UPDATE_KEYS,
+  NetworkVolumeBillingRecordListSchema,
+  NetworkVolumeListSchema,
+  NetworkVolumeSchema,
+  POD_CREATE_KEYS,
+  POD_UPDATE_KEYS,
+  PodListSchema,
+  PodSchema,
+  TEMPLATE_CREATE_KEYS,
+  TEMPLATE_UPDATE_KEYS,
+  TemplateListSchema,
+  TemplateSchema,
+  pickKnown,
+  type BillingRecord,
+  type ContainerRegistryAuth,
+  type ContainerRegistryAuthCreateInput,
+  type Endpoint,
+  type EndpointBillingQuery,
+  type EndpointCreateInput,
+  type EndpointInclude,
+  type EndpointUpdateInput,
+  type NetworkVolume,
+  type NetworkVolumeBillingQuery,
+  type NetworkVolumeBillingRecord,
+  type NetworkVolumeCreateInput,
+  type NetworkVolumeUpdateInput,
+  type Pod,
+  type PodBillingQuery,
+  type PodCreateInput,
+  type PodInclude,
+  type PodListFilter,
+  type PodUpdateInput,
+  type Template,
+  type TemplateCreateInput,
+  type TemplateInclude,
+  type TemplateUpdateInput,
+} from "./schemas";
+import { Transport, pathOf, type QueryValue, type TransportOptions } from "./transport";
+
+export { isNotFound } from "./errors";
+
+/** Options of every createX call. */
+export interface CreateCallOptions<T> {
+  /**
+   * Looks up the resource this create would make (e.g. by a unique name or marker). When given,
+   * an ambiguous failure (connection lost after sending, timeout, 5xx) is resolved by this lookup:
+   * found -> returned as the create's result; not found -> the create is tried again (bounded by
+   * maxAttempts). Without it, such failures are thrown as they are.
+   */
+  findExisting?: (() => Promise<T | undefined>) | undefined;
+  /** Total create attempts when findExisting is given, default 3. */
+  maxAttempts?: number | undefined;
+  onAmbiguous?: CreateOnceOptions["onAmbiguous"];
+}
+
+type Query = Readonly<Record<string, QueryValue>>;
+
+function requireId(operation: string, id: string): string {
+  // An empty id would turn "GET /pods/" into a list call, or worse "DELETE /pods/": refuse locally.
+  if (typeof id !== "string" || id.trim() === "") {
+    throw new TypeError(`${operation}: id must be a non-empty string (got ${JSON.stringify(id)})`);
+  }
+  return id;
+}
+
+// Start/stop/reset/restart answer with an undocumented body; only the status matters.
+const podAction = {
+  start: "StartPod",
+  stop: "StopPod",
+  reset: "ResetPod",
+  restart: "RestartPod",
+} as const;
+
+export class ManagementClient {
+  readonly transport: Transport;
+
+  constructor(transportOrOptions: Transport | TransportOptions) {
+    this.transport = transportOrOptions instanceof Transport ? transportOrOptions : new Transport(transportOrOptions);
+  }
+
+  async close(): Promise<void> {
+    return this.transport.close();
+  }
+
+  // ---- Pods ------------------------------------------------------------------------------------
+
+  async createPod(input: PodCreateInput, options?: CreateCallOptions<Pod>): Promise<Pod> {
+    return this.#create(options, () =>
+      this.transport.request({ method: "POST", path: "/pods", operation: "CreatePod", body: pickKnown(input, POD_CREATE_KEYS), schema: PodSchema }),
+    );
+  }
+
+  async listPods(filter?: PodListFilter): Promise<Pod[]> {
+    return this.transport.request({ method: "GET", path: "/pods", operation: "ListPods", query: filter as Query | undefined, schema: PodListSchema });
+  }
+
+  async getPod(id: string, include?: PodInclude): Promise<Pod> {
+    return this.transport.request({
+      method: "GET",
+      path: pathOf("pods", requireId("GetPod", id)),
+      operation: "GetPod",
+      query: include as Query | undefined,
+      schema: PodSchema,
+    });
+  }
+
+  /** PATCH: may reset the Pod (container disk wiped). Only the fields PATCH accepts are sent. */
+  async updatePod(id: string, input: PodUpdateInput): Promise<Pod> {
+    return this.transport.request({
+      method: "PATCH",
+      path: pathOf("pods", requireId("UpdatePod", id)),
+      operation: "UpdatePod",
+      body: pickKnown(input, POD_UPDATE_KEYS),
+      schema: PodSchema,
+    });
+  }
+
+  async deletePod(id: string): Promise<void> {
+    return this.#delete("pods", id, "DeletePod");
+  }
+
+  async startPod(id: string): Promise<void> {
+    return this.#podAction(id, "start");
+  }
+
+  async stopPod(id: string): Promise<void> {
+    return this.#podAction(id, "stop");
+  }
+
+  async resetPod(id: string): Promise<void> {
+    return this.#podAction(id, "reset");
+  }
+
+  async restartPod(id: string): Promise<void> {
+    return this.#podAction(id, "restart");
+  }
+
+  // ---- Endpoints -------------------------------------------------------------------------------
+
+  async createEndpoint(input: EndpointCreateInput, options?: CreateCallOptions<Endpoint>): Promise<Endpoint> {
+    return this.#create(options, () =>
+      this.transport.request({
+        method: "POST",
+        path: "/endpoints",
+        operation: "CreateEndpoint",
+        body: pickKnown(input, ENDPOINT_CREATE_KEYS),
+        schema: EndpointSchema,
+      }),
+    );
+  }
+
+  async listEndpoints(include?: EndpointInclude): Promise<Endpoint[]> {
+    return this.transport.request({
+      method: "GET",
+      path: "/endpoints",
+      operation: "ListEndpoints",
+      query: include as Query | undefined,
+      schema: EndpointListSchema,
+    });
+  }
+
+  async getEndpoint(id: string, include?: EndpointInclude): Promise<Endpoint> {
+    return this.transport.request({
+      method: "GET",
+      path: pathOf("endpoints", requireId("GetEndpoint", id)),
+      operation: "GetEndpoint",
+      query: include as Query | undefined,
+      schema: EndpointSchema,
+    });
+  }
+
+  /** PATCH: triggers a rolling release of the workers. computeType cannot change. */
+  async updateEndpoint(id: string, input: EndpointUpdateInput): Promise<Endpoint> {
+    return this.transport.request({
+      method: "PATCH",
+      path: pathOf("endpoints", requireId("UpdateEndpoint", id)),
+      operation: "UpdateEndpoint",
+      body: pickKnown(input, ENDPOINT_UPDATE_KEYS),
+      schema: EndpointSchema,
+    });
+  }
+
+  /** May be refused (409/400) while workers run; scale workersMin/Max to 0 first. */
+  async deleteEndpoint(id: string): Promise<void> {
+    return this.#delete("endpoints", id, "DeleteEndpoint");
+  }
+
+  // ---- Templates -------------------------------------------------------------------------------
+
+  async createTemplate(input: TemplateCreateInput, options?: CreateCallOptions<Template>): Promise<Template> {
+    return this.#create(options, () =>
+      this.transport.request({
+        method: "POST",
+        path: "/templates",
+        operation: "CreateTemplate",
+        body: pickKnown(input, TEMPLATE_CREATE_KEYS),
+        schema: TemplateSchema,
+      }),
+    );
+  }
+
+  async listTemplates(include?: TemplateInclude): Promise<Template[]> {
+    return this.transport.request({
+      method: "GET",
+      path: "/templates",
+      operation: "ListTemplates",
+      query: include as Query | undefined,
+      schema: TemplateListSchema,
+    });
+  }
+
+  async getTemplate(id: string, include?: TemplateInclude): Promise<Template> {
+    return this.transport.request({
+      method: "GET",
+      path: pathOf("templates", requireId("GetTemplate", id)),
+      operation: "GetTemplate",
+      query: include as Query | undefined,
+      schema: TemplateSchema,
+    });
+  }
+
+  /** Template names are unique, so a name identifies a template (handy for findExisting). */
+  async findTemplateByName(name: string): Promise<Template | undefined> {
+    return (await this.listTemplates()).find((t) => t.name === name);
+  }
+
+  /** PATCH: every field except category and isServerless; rolls out to endpoints using it. */
+  async updateTemplate(id: string, input: TemplateUpdateInput): Promise<Template> {
+    return this.transport.request({
+      method: "PATCH",
+      path: pathOf("templates", requireId("UpdateTemplate", id)),
+      operation: "UpdateTemplate",
+      body: pickKnown(input, TEMPLATE_UPDATE_KEYS),
+      schema: TemplateSchema,
+    });
+  }
+
+  async deleteTemplate(id: string): Promise<void> {
+    return this.#delete("templates", id, "DeleteTemplate");
+  }
+
+  // ---- Network volumes -------------------------------------------------------------------------
+
+  async createNetworkVolume(input: NetworkVolumeCreateInput, options?: CreateCallOptions<NetworkVolume>): Promise<NetworkVolume> {
+    return this.#create(options, () =>
+      this.transport.request({
+        method: "POST",
+        path: "/networkvolumes",
+        operation: "CreateNetworkVolume",
+        body: pickKnown(input, NETWORK_VOLUME_CREATE_KEYS),
+        schema: NetworkVolumeSchema,
+      }),
+    );
+  }
+
+  async listNetworkVolumes(): Promise<NetworkVolume[]> {
+    return this.transport.request({ method: "GET", path: "/networkvolumes", operation: "ListNetworkVolumes", schema: NetworkVolumeListSchema });
+  }
+
+  async getNetworkVolume(id: string): Promise<NetworkVolume> {
+    return this.transport.request({
+      method: "GET",
+      path: pathOf("networkvolumes", requireId("GetNetworkVolume", id)),
+      operation: "GetNetworkVolume",
+      schema: NetworkVolumeSchema,
+    });
+  }
+
+  /** Name and size (grow only); dataCenterId is fixed. */
+  async updateNetworkVolume(id: string, input: NetworkVolumeUpdateInput): Promise<NetworkVolume> {
+    return this.transport.request({
+      method: "PATCH",
+      path: pathOf("networkvolumes", requireId("UpdateNetworkVolume", id)),
+      operation: "UpdateNetworkVolume",
+      body: pickKnown(input, NETWORK_VOLUME_UPDATE_KEYS),
+      schema: NetworkVolumeSchema,
+    });
+  }
+
+  /** Refused while the volume is attached to a Pod or endpoint. */
+  async deleteNetworkVolume(id: string): Promise<void> {
+    return this.#delete("networkvolumes", id, "DeleteNetworkVolume");
+  }
+
+  // ---- Container registry auth (no update operation exists) -------------------------------------
+
+  async createRegistryAuth(
+    input: ContainerRegistryAuthCreateInput,
+    options?: CreateCallOptions<ContainerRegistryAuth>,
+  ): Promise<ContainerRegistryAuth> {
+    return this.#create(options, () =>
+      this.transport.request({
+        method: "POST",
+        path: "/containerregistryauth",
+        operation: "CreateContainerRegistryAuth",
+        body: pickKnown(input, CONTAINER_REGISTRY_AUTH_CREATE_KEYS),
+        schema: ContainerRegistryAuthSchema,
+      }),
+    );
+  }
+
+  async listRegistryAuths(): Promise<ContainerRegistryAuth[]> {
+    return this.transport.request({
+      method: "GET",
+      path: "/containerregistryauth",
+      operation: "ListContainerRegistryAuths",
+      schema: ContainerRegistryAuthListSchema,
+    });
+  }
+
+  /** Returns id and name only: credentials are never read back. */
+  async getRegistryAuth(id: string): Promise<ContainerRegistryAuth> {
+    return this.transport.request({
+      method: "GET",
+      path: pathOf("containerregistryauth", requireId("GetContainerRegistryAuth", id)),
+      operation: "GetContainerRegistryAuth",
+      schema: ContainerRegistryAuthSchema,
+    });
+  }
+
+  /** Registry auth names are unique, so a name identifies one (handy for findExisting). */
+  async findRegistryAuthByName(name: string): Promise<ContainerRegistryAuth | undefined> {
+    return (await this.listRegistryAuths()).find((a) => a.name === name);
+  }
+
+  async deleteRegistryAuth(id: string): Promise<void> {
+    return this.#delete("containerregistryauth", id, "DeleteContainerRegistryAuth");
+  }
+
+  // ---- Billing ---------------------------------------------------------------------------------
+
+  async podBilling(query: PodBillingQuery = {}): Promise<BillingRecord[]> {
+    return this.transport.request({
+      method: "GET",
+      path: "/billing/pods",
+      operation: "PodBilling",
+      query: query as Query,
+      schema: BillingRecordListSchema,
+    });
+  }
+
+  async endpointBilling(query: EndpointBillingQuery = {}): Promise<BillingRecord[]> {
+    return this.transport.request({
+      method: "GET",
+      path: "/billing/endpoints",
+      operation: "EndpointBilling",
+      query: query as Query,
+      schema: BillingRecordListSchema,
+    });
+  }
+
+  async networkVolumeBilling(query: NetworkVolumeBillingQuery = {}): Promise<NetworkVolumeBillingRecord[]> {
+    return this.transport.request({
+      method: "GET",
+      path: "/billing/networkvolumes",
+      operation: "NetworkVolumeBilling",
+      query: query as Query,
+      schema: NetworkVolumeBillingRecordListSchema,
+    });
+  }
+
+  // ---- shared ----------------------------------------------------------------------------------
+
+  #create<T>(options: CreateCallOptions<T> | undefined, create: () => Promise<T>): Promise<T> {
+    const findExisting = options?.findExisting;
+    if (!findExisting) return create();
+    return createOnce(create, findExisting, {
+      maxAttempts: options.maxAttempts,
+      onAmbiguous: options.onAmbiguous,
+      sleep: this.transport.sleep,
+      random: this.transport.random,
+    });
+  }
+
+  /** Any 2xx (the service has answered 200 as well as the documented 204). 404 -> NotFoundError. */
+  #delete(collection: string, id: string, operation: string): Promise<void> {
+    return this.transport.requestVoid({ method: "DELETE", path: pathOf(collection, requireId(operation, id)), operation });
+  }
+
+  /**
+   * start/stop set a state, so repeating one is harmless and they are retried like GETs. A repeated
+   * reset/restart restarts the container once more, which is what the caller asked for anyway
+   * (reset wipes the container disk either way), so they are treated the same.
+   */
+  #podAction(id: string, action: keyof typeof podAction): Promise<void> {
+    const operation = podAction[action];
+    return this.transport.requestVoid({
+      method: "POST",
+      path: pathOf("pods", requireId(operation, id), action),
+      operation,
+      idempotent: true,
+    });
+  }
+}

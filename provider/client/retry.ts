@@ -1,0 +1,101 @@
+// The retry policy: which failures are retried, and how long to wait. Pure functions only, so the
+// rules can be tested as a table without any server or timer.
+
+/**
+ * How a request failed when there is no HTTP status to go by.
+ * - "connect": the connection could not be set up (refused, DNS, connect timeout). Nothing was
+ *   sent, so the service cannot have acted: safe to retry any call.
+ * - "connection": the connection broke after the request may have been sent (reset, closed).
+ * - "timeout": no complete answer within the per-request timeout. The service may have acted.
+ * - "invalid_response": a 2xx whose body is not JSON or does not match the schema. Retrying would
+ *   read the same body again, and the call has already taken effect.
+ */
+export type FailureKind = "connect" | "connection" | "timeout" | "invalid_response";
+
+export interface RetryDecisionInput {
+  /** HTTP status of the answer, absent when there was none. */
+  status?: number | undefined;
+  /** Set when there was no usable answer. */
+  errorKind?: FailureKind | undefined;
+  /**
+   * True when repeating the call cannot do more than doing it once: GET, PUT, DELETE, PATCH, and
+   * POSTs that set a state rather than create something (start, stop, cancel, ...).
+   */
+  idempotent: boolean;
+}
+
+/** Whether a failed attempt should be tried again (attempt limits are the transport's business). */
+export function shouldRetry(input: RetryDecisionInput): boolean {
+  const { status, errorKind, idempotent } = input;
+  if (errorKind === "invalid_response") return false;
+  // Nothing left this machine: even a create cannot have happened.
+  if (errorKind === "connect") return true;
+  // The request may have been acted on; repeating is harmless only for idempotent calls.
+  if (errorKind === "connection" || errorKind === "timeout") return idempotent;
+  if (status === undefined) return false;
+  // 429 means the service refused before acting (rate limiting happens in front of the handler),
+  // so even a non-idempotent POST such as a create or /run cannot be duplicated by a retry.
+  if (status === 429) return true;
+  // 408 and 5xx leave it open whether the service acted: only idempotent calls are repeated.
+  // A create that fails this way is resolved by looking the resource up (see createOnce.ts).
+  if (status === 408 || (status >= 500 && status <= 599)) return idempotent;
+  return false;
+}
+
+/** First retry waits around 0.5 s (before jitter), doubling per attempt, never above 8 s. */
+export const BASE_DELAY_MS = 500;
+export const MAX_DELAY_MS = 8_000;
+/** A Retry-After beyond this is not trusted (misconfigured proxy, maintenance window). */
+export const MAX_RETRY_AFTER_MS = 60_000;
+
+/**
+ * Parses Retry-After: delta-seconds ("3", "1.5") or an HTTP-date. Returns milliseconds from now,
+ * or undefined when absent or unreadable. A date in the past gives 0.
+ */
+export function parseRetryAfterMs(
+  header: string | readonly string[] | undefined | null,
+  nowMs: number = Date.now(),
+): number | undefined {
+  const raw = Array.isArray(header) ? header[0] : header;
+  if (typeof raw !== "string") return undefined;
+  const value = raw.trim();
+  if (value === "") return undefined;
+  if (/^\d+(\.\d+)?$/.test(value)) return Math.round(Number(value) * 1000);
+  // Only treat it as a date if it looks like one; Date.parse accepts odd inputs such as "1".
+  if (!/[a-z]/i.test(value)) return undefined;
+  const at = Date.parse(value);
+  if (Number.isNaN(at)) return undefined;
+  return Math.max(0, at - nowMs);
+}
+
+/**
+ * Delay before retry number `attempt` (0 for the first retry).
+ *
+ * Without a usable Retry-After: capped exponential backoff `min(0.5 * 2^attempt, 8)` seconds with
+ * EQUAL jitter, i.e. a uniform pick in [cap/2, cap]. Equal rather than full jitter because full
+ * jitter can pick ~0 ms, which hammers a service that has just said it is overloaded; the upper
+ * half still spreads concurrent clients (a Pulumi run retries many resources at once).
+ *
+ * A Retry-After between 0 and 60 s wins as given (the service knows best when it can take the call);
+ * outside that range it is ignored and the backoff applies.
+ */
+export function backoffDelayMs(
+  attempt: number,
+  retryAfterHeader: string | readonly string[] | undefined,
+  random: () => number = Math.random,
+  nowMs: number = Date.now(),
+): number {
+  const retryAfter = parseRetryAfterMs(retryAfterHeader, nowMs);
+  if (retryAfter !== undefined && retryAfter >= 0 && retryAfter <= MAX_RETRY_AFTER_MS) return retryAfter;
+  const n = Math.max(0, Math.floor(attempt));
+  const cap = Math.min(BASE_DELAY_MS * 2 ** n, MAX_DELAY_MS);
+  const r = Math.min(Math.max(random(), 0), 1);
+  return Math.round(cap / 2 + r * (cap / 2));
+}
+
+/** The HTTP methods that are idempotent by definition (RFC 9110), plus PATCH for this service. */
+export function isIdempotentMethod(method: string): boolean {
+  // PATCH is not idempotent in general, but the service's PATCH bodies set fields to values
+  // (no increments or appends), so applying one twice leaves the same state.
+  return ["GET", "HEAD", "OPTIONS", "PUT", "DELETE", "PATCH"].includes(method.toUpperCase());
+}

@@ -1,0 +1,398 @@
+// The one HTTP transport: every call to the service (management API and job API) goes through
+// Transport.request. It adds auth, a per-request timeout, retries (policy in retry.ts), and turns
+// every failure into a typed, redacted ApiError (errors.ts). Nothing else in the package speaks
+// HTTP, retries or reads error bodies.
+
+import { setTimeout as delay } from "node:timers/promises";
+import { Pool, type Dispatcher } from "undici";
+import type { z } from "zod";
+import { parseErrorBody } from "./errorBody";
+import { makeApiError, ApiError, type ApiErrorInput } from "./errors";
+import { stripUserInfo } from "./redact";
+import { backoffDelayMs, isIdempotentMethod, parseRetryAfterMs, type FailureKind } from "./retry";
+
+export const DEFAULT_TIMEOUT_MS = 30_000;
+export const DEFAULT_MAX_RETRIES = 4;
+export const DEFAULT_USER_AGENT = "pulumi-gpucloud";
+
+export interface RetryInfo {
+  operation: string;
+  method: string;
+  /** Path + query, redacted. */
+  url: string;
+  /** 1 for the first retry. */
+  attempt: number;
+  /** How long the transport waits before it. */
+  delayMs: number;
+  /** The failure being retried. */
+  error: ApiError;
+}
+
+export interface TransportOptions {
+  /** Base URL including its version path, e.g. "http://127.0.0.1:8787/v1". */
+  baseUrl: string;
+  apiKey: string;
+  /** Per-request timeout (headers and body), default 30 s. */
+  timeoutMs?: number | undefined;
+  /** Retries after the first attempt, default 4 (so at most 5 attempts). */
+  maxRetries?: number | undefined;
+  userAgent?: string | undefined;
+  /** Keep-alive connections to the origin, default 8. */
+  connections?: number | undefined;
+  /** Waits between retries; injectable so tests can record delays instead of sleeping. */
+  sleep?: ((ms: number) => Promise<void>) | undefined;
+  /** Jitter source in [0, 1); injectable for deterministic tests. */
+  random?: (() => number) | undefined;
+  /** Told about every retry, so callers can log or count them (the transport never logs). */
+  onRetry?: ((info: RetryInfo) => void) | undefined;
+}
+
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+type QueryScalar = string | number | boolean | Date;
+/** Arrays become repeated parameters (`a=1&a=2`); undefined and null are left out. */
+export type QueryValue = QueryScalar | readonly QueryScalar[] | undefined | null;
+
+export interface RequestSpec {
+  method: HttpMethod;
+  /** Path below the base URL, starting with "/" (ids already encoded, see pathOf). */
+  path: string;
+  query?: Readonly<Record<string, QueryValue>> | undefined;
+  /** Serialised as JSON. */
+  body?: unknown;
+  /** Operation id for messages, e.g. "CreatePod". */
+  operation: string;
+  /** Defaults from the method: GET/PUT/PATCH/DELETE yes, POST no. */
+  idempotent?: boolean | undefined;
+  /** Restrict the accepted success statuses (default: any 2xx). */
+  okStatuses?: readonly number[] | undefined;
+  headers?: Readonly<Record<string, string>> | undefined;
+  /** Overrides the transport's timeout for this call (long polls). */
+  timeoutMs?: number | undefined;
+  /** Overrides the transport's retry count for this call. */
+  maxRetries?: number | undefined;
+  /** Cancels the call (and any wait between retries); rejects with the signal's reason. */
+  signal?: AbortSignal | undefined;
+}
+
+export interface TypedRequestSpec<T> extends RequestSpec {
+  /** Validates the 2xx body; an empty body is parsed as undefined. */
+  schema: z.ZodType<T>;
+}
+
+/** Joins path segments, percent-encoding each id: pathOf("pods", id, "start"). */
+export function pathOf(...segments: readonly string[]): string {
+  return `/${segments.map((s) => encodeURIComponent(s)).join("/")}`;
+}
+
+/** "/pods" + {a: 1, b: ["x", "y"]} -> "/pods?a=1&b=x&b=y". */
+export function withQuery(path: string, query: Readonly<Record<string, QueryValue>> | undefined): string {
+  if (!query) return path;
+  const params = new URLSearchParams();
+  const scalar = (v: QueryScalar): string => (v instanceof Date ? v.toISOString() : String(v));
+  for (const [key, value] of Object.entries(query)) {
+    if (value === undefined || value === null) continue;
+    if (Array.isArray(value)) for (const item of value as readonly QueryScalar[]) params.append(key, scalar(item));
+    else params.append(key, scalar(value as QueryScalar));
+  }
+  const qs = params.toString();
+  return qs === "" ? path : `${path}?${qs}`;
+}
+
+// Failure to set up a connection: nothing was sent.
+const CONNECT_CODES = new Set([
+  "ECONNREFUSED",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "EADDRNOTAVAIL",
+  "UND_ERR_CONNECT_TIMEOUT",
+]);
+// An established connection broke: the request may have reached the service.
+const SENT_CODES = new Set(["ECONNRESET", "EPIPE", "UND_ERR_SOCKET", "UND_ERR_CLOSED"]);
+const TIMEOUT_CODES = new Set(["UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"]);
+
+/** Error codes on an error, its cause and (for happy-eyeballs AggregateErrors) its members. */
+function errorCodes(error: unknown): string[] {
+  const codes: string[] = [];
+  const visit = (e: unknown, depth: number): void => {
+    if (depth > 3 || typeof e !== "object" || e === null) return;
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === "string") codes.push(code);
+    visit((e as { cause?: unknown }).cause, depth + 1);
+    const members = (e as { errors?: unknown }).errors;
+    if (Array.isArray(members)) for (const m of members) visit(m, depth + 1);
+  };
+  visit(error, 0);
+  return codes;
+}
+
+function classifyNetworkError(error: unknown, timedOut: boolean): FailureKind {
+  const codes = errorCodes(error);
+  if (timedOut || codes.some((c) => TIMEOUT_CODES.has(c))) return "timeout";
+  // "Never connected" only when a connect-phase code is present and nothing hints that bytes
+  // went out on an established socket; when in doubt the failure counts as ambiguous.
+  const connectPhase = codes.some((c) => CONNECT_CODES.has(c));
+  const established = codes.some((c) => SENT_CODES.has(c));
+  return connectPhase && !established ? "connect" : "connection";
+}
+
+function describeNetworkError(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const codes = [...new Set(errorCodes(error))];
+  const message =
+    error.message || (error instanceof AggregateError ? error.errors.map((e: unknown) => String((e as Error)?.message ?? e)).join("; ") : "");
+  return codes.length > 0 && !codes.some((c) => message.includes(c)) ? `${message} (${codes.join(", ")})` : message;
+}
+
+function header(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** Thrown inside an attempt; carries what the retry loop needs besides the error itself. */
+interface AttemptFailure {
+  error: ApiError;
+  retryAfterHeader: string | undefined;
+}
+
+export class Transport {
+  readonly baseUrl: string;
+  readonly timeoutMs: number;
+  readonly maxRetries: number;
+  readonly sleep: (ms: number) => Promise<void>;
+  readonly random: () => number;
+  // A true private field: not enumerable, not shown by util.inspect, not serialisable.
+  readonly #apiKey: string;
+  readonly #pool: Pool;
+  readonly #basePath: string;
+  readonly #userAgent: string;
+  readonly #onRetry: ((info: RetryInfo) => void) | undefined;
+
+  constructor(options: TransportOptions) {
+    let url: URL;
+    try {
+      url = new URL(options.baseUrl);
+    } catch {
+      throw new TypeError(`Transport: baseUrl is not a valid URL (got "${stripUserInfo(options.baseUrl)}")`);
+    }
+    if (url.protocol !== "http:" && url.protocol !== "https:") {
+      throw new TypeError(`Transport: baseUrl must be http(s) (got "${stripUserInfo(options.baseUrl)}")`);
+    }
+    if (!options.apiKey) throw new TypeError("Transport: apiKey is empty");
+    this.baseUrl = `${url.origin}${url.pathname.replace(/\/+$/, "")}`;
+    this.#basePath = url.pathname.replace(/\/+$/, "");
+    this.#apiKey = options.apiKey;
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
+    this.#userAgent = options.userAgent ?? DEFAULT_USER_AGENT;
+    this.sleep = options.sleep ?? ((ms: number) => delay(ms).then(() => undefined));
+    this.random = options.random ?? Math.random;
+    this.#onRetry = options.onRetry;
+    // One keep-alive pool per transport, i.e. per origin. Timeouts are enforced per request below.
+    this.#pool = new Pool(url.origin, { connections: options.connections ?? 8 });
+  }
+
+  /** Sends a request and returns the validated 2xx body. */
+  async request<T>(spec: TypedRequestSpec<T>): Promise<T> {
+    return this.#send(spec, (text, status, url) => this.#parseBody(spec, text, status, url));
+  }
+
+  /** Sends a request whose answer body does not matter (deletes, start/stop): any 2xx resolves. */
+  async requestVoid(spec: RequestSpec): Promise<void> {
+    await this.#send(spec, () => undefined);
+  }
+
+  /** Closes the keep-alive connections. The transport cannot be used afterwards. */
+  async close(): Promise<void> {
+    await this.#pool.close();
+  }
+
+  async #send<T>(spec: RequestSpec, onSuccess: (text: string, status: number, url: string) => T): Promise<T> {
+    const idempotent = spec.idempotent ?? isIdempotentMethod(spec.method);
+    const maxRetries = spec.maxRetries ?? this.maxRetries;
+    for (let attempt = 0; ; attempt++) {
+      spec.signal?.throwIfAborted();
+      try {
+        return await this.#attempt(spec, idempotent, onSuccess);
+      } catch (thrown) {
+        const failure = thrown as Partial<AttemptFailure>;
+        if (!(failure.error instanceof ApiError)) throw thrown;
+        const error = failure.error;
+        if (!error.retryable || attempt >= maxRetries) throw error;
+        const delayMs = backoffDelayMs(attempt, failure.retryAfterHeader, this.random);
+        this.#onRetry?.({
+          operation: spec.operation,
+          method: error.method,
+          url: error.url,
+          attempt: attempt + 1,
+          delayMs,
+          error,
+        });
+        await untilAborted(this.sleep(delayMs), spec.signal);
+      }
+    }
+  }
+
+  async #attempt<T>(
+    spec: RequestSpec,
+    idempotent: boolean,
+    onSuccess: (text: string, status: number, url: string) => T,
+  ): Promise<T> {
+    const pathAndQuery = withQuery(`${this.#basePath}${spec.path}`, spec.query);
+    const method = spec.method;
+    const timeoutMs = spec.timeoutMs ?? this.timeoutMs;
+    const fail = (fields: Omit<ApiErrorInput, "operation" | "method" | "url" | "idempotent" | "secrets">, retryAfterHeader?: string): AttemptFailure => ({
+      error: makeApiError({
+        ...fields,
+        operation: spec.operation,
+        method,
+        url: pathAndQuery,
+        idempotent,
+        secrets: [this.#apiKey],
+      }),
+      retryAfterHeader,
+    });
+
+    const headers: Record<string, string> = {
+      accept: "application/json",
+      "user-agent": this.#userAgent,
+      ...lowerKeys(spec.headers),
+      authorization: `Bearer ${this.#apiKey}`,
+    };
+    let body: string | undefined;
+    if (spec.body !== undefined) {
+      body = JSON.stringify(spec.body);
+      headers["content-type"] = "application/json";
+    }
+
+    // One deadline for the whole exchange, headers and body, so a service that trickles its body
+    // cannot hold a call forever. The caller's signal is chained in.
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort(new Error(`timed out after ${timeoutMs} ms`));
+    }, timeoutMs);
+    const onCallerAbort = (): void => controller.abort(spec.signal?.reason);
+    spec.signal?.addEventListener("abort", onCallerAbort, { once: true });
+
+    try {
+      let status: number;
+      let responseHeaders: Record<string, string | string[] | undefined>;
+      let text: string;
+      try {
+        const response: Dispatcher.ResponseData = await this.#pool.request({
+          method,
+          path: pathAndQuery,
+          headers,
+          body: body ?? null,
+          signal: controller.signal,
+          headersTimeout: timeoutMs,
+          bodyTimeout: timeoutMs,
+        });
+        status = response.statusCode;
+        responseHeaders = response.headers;
+        text = await response.body.text();
+      } catch (error) {
+        if (spec.signal?.aborted) throw spec.signal.reason;
+        const kind = classifyNetworkError(error, timedOut);
+        throw fail({
+          kind,
+          detail: kind === "timeout" ? `no complete answer within ${timeoutMs} ms` : describeNetworkError(error),
+          cause: error,
+        });
+      }
+
+      const requestId = header(responseHeaders, "x-request-id");
+      const ok = spec.okStatuses ? spec.okStatuses.includes(status) : status >= 200 && status <= 299;
+      if (ok) {
+        try {
+          return onSuccess(text, status, pathAndQuery);
+        } catch (error) {
+          if (error instanceof ApiError) throw { error, retryAfterHeader: undefined } satisfies AttemptFailure;
+          throw error;
+        }
+      }
+      if (status >= 200 && status <= 299) {
+        throw fail({ status, kind: "invalid_response", detail: `status ${status} is not one of ${spec.okStatuses?.join(", ")}`, requestId });
+      }
+      const retryAfterHeader = header(responseHeaders, "retry-after");
+      throw fail(
+        {
+          status,
+          serviceMessage: parseErrorBody(text),
+          retryAfterMs: parseRetryAfterMs(retryAfterHeader),
+          requestId,
+        },
+        retryAfterHeader,
+      );
+    } finally {
+      clearTimeout(timer);
+      spec.signal?.removeEventListener("abort", onCallerAbort);
+    }
+  }
+
+  /** JSON-parses and validates a 2xx body; failures are ResponseValidationErrors. */
+  #parseBody<T>(spec: TypedRequestSpec<T>, text: string, status: number, url: string): T {
+    const invalid = (detail: string): ApiError =>
+      makeApiError({
+        operation: spec.operation,
+        method: spec.method,
+        url,
+        idempotent: false,
+        status,
+        kind: "invalid_response",
+        detail,
+        secrets: [this.#apiKey],
+      });
+    let data: unknown = undefined;
+    if (text.trim() !== "") {
+      try {
+        data = JSON.parse(text);
+      } catch {
+        throw invalid(`body is not JSON: ${JSON.stringify(text.slice(0, 120))}`);
+      }
+    }
+    const result = spec.schema.safeParse(data);
+    if (result.success) return result.data;
+    throw invalid(formatIssues(result.error.issues));
+  }
+}
+
+/** "desiredStatus: Invalid input; workers.0.id: Required" (first few issues, paths first). */
+export function formatIssues(issues: readonly z.core.$ZodIssue[]): string {
+  const shown = issues.slice(0, 5).map((issue) => {
+    const path = issue.path.length > 0 ? issue.path.map(String).join(".") : "(root)";
+    return `${path}: ${issue.message}`;
+  });
+  const more = issues.length > 5 ? ` (+${issues.length - 5} more)` : "";
+  return `${shown.join("; ")}${more}`;
+}
+
+/** Resolves with `wait`, or rejects with the signal's reason as soon as it aborts. */
+function untilAborted(wait: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
+  if (!signal) return wait;
+  signal.throwIfAborted();
+  return new Promise<void>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    wait.then(
+      () => {
+        signal.removeEventListener("abort", onAbort);
+        resolve();
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+function lowerKeys(headers: Readonly<Record<string, string>> | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (headers) for (const [k, v] of Object.entries(headers)) out[k.toLowerCase()] = v;
+  return out;
+}

@@ -1,0 +1,62 @@
+// What a resource provider needs from the outside world, in one object so that tests can hand in a
+// fake client, a recording log and a fast clock, while the registry wires the real ones.
+
+import * as pulumi from "@pulumi/pulumi";
+import type { ManagementClient } from "../client/management";
+import { managementClient } from "../connection";
+
+/** The management calls the resources use (a ManagementClient, or a fake in tests). */
+export type ManagementApi = Pick<
+  ManagementClient,
+  | "createPod" | "listPods" | "getPod" | "updatePod" | "deletePod" | "startPod" | "stopPod" | "resetPod" | "restartPod"
+  | "createEndpoint" | "listEndpoints" | "getEndpoint" | "updateEndpoint" | "deleteEndpoint"
+  | "createTemplate" | "listTemplates" | "getTemplate" | "updateTemplate" | "deleteTemplate"
+  | "createNetworkVolume" | "listNetworkVolumes" | "getNetworkVolume" | "updateNetworkVolume" | "deleteNetworkVolume"
+  | "createRegistryAuth" | "listRegistryAuths" | "getRegistryAuth" | "deleteRegistryAuth"
+>;
+
+export interface ProgressLog {
+  info(message: string): void;
+  warn(message: string): void;
+}
+
+export interface PollSettings {
+  /** First wait between readiness polls, in ms. */
+  initialMs: number;
+  /** Longest wait between polls, in ms. */
+  maxMs: number;
+  /** Growth of the wait per poll. */
+  factor: number;
+  /** A progress line at least this often while nothing changes, in ms. */
+  progressEveryMs: number;
+}
+
+export interface ProviderDeps {
+  /** Resolved at call time: configuration may arrive (configure) after the provider is built. */
+  client(): ManagementApi;
+  log: ProgressLog;
+  sleep(ms: number): Promise<void>;
+  now(): number;
+  poll: PollSettings;
+}
+
+export const DEFAULT_POLL: PollSettings = { initialMs: 1_000, maxMs: 10_000, factor: 1.5, progressEveryMs: 30_000 };
+
+/**
+ * Progress goes through Pulumi's log. In the provider process the engine address is not set, so
+ * the SDK writes to stdout/stderr, which the engine shows; never pass secrets to these.
+ */
+const pulumiLog: ProgressLog = {
+  info: (message) => void pulumi.log.info(message).catch(() => undefined),
+  warn: (message) => void pulumi.log.warn(message).catch(() => undefined),
+};
+
+export function defaultDeps(): ProviderDeps {
+  return {
+    client: managementClient,
+    log: pulumiLog,
+    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    now: Date.now,
+    poll: DEFAULT_POLL,
+  };
+}

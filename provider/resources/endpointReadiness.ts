@@ -1,0 +1,47 @@
+// When an endpoint counts as ready: it exists and at least workersMin workers are up. With
+// workersMin 0 (the default) that is at once, since workers start only when jobs arrive.
+//
+// The management API shows workers as pods (includeWorkers). A worker counts once it reports
+// desiredStatus RUNNING and its last status change does not say it is still initializing or
+// unhealthy (the service words these events in lastStatusChange).
+
+import type { Endpoint, Pod } from "../client/schemas";
+import type { ProviderDeps } from "./deps";
+import { waitFor } from "./waitFor";
+
+export function isWorkerUp(worker: Pod): boolean {
+  if (worker.desiredStatus !== undefined && worker.desiredStatus !== "RUNNING") return false;
+  return !/initiali[sz]|unhealthy|throttled/i.test(worker.lastStatusChange ?? "");
+}
+
+export function workersUp(endpoint: Endpoint): number {
+  return (endpoint.workers ?? []).filter(isWorkerUp).length;
+}
+
+export function endpointPendingState(workersMin: number, endpoint: Endpoint): string | undefined {
+  const up = workersUp(endpoint);
+  return up >= workersMin ? undefined : `${up} of ${workersMin} minimum workers up`;
+}
+
+export function waitForEndpoint(deps: ProviderDeps, id: string, subject: string, workersMin: number, timeoutSeconds: number): Promise<Endpoint> {
+  const client = deps.client();
+  return waitFor(deps, {
+    subject,
+    goal: workersMin > 0 ? `running its ${workersMin} minimum workers` : "available",
+    timeoutSeconds,
+    poll: () => client.getEndpoint(id, { includeWorkers: workersMin > 0 }),
+    pending: (endpoint) => endpointPendingState(workersMin, endpoint),
+  });
+}
+
+/** After scale-to-0: waits (within the deadline) until no worker is left, so a delete is accepted. */
+export function waitForNoWorkers(deps: ProviderDeps, id: string, subject: string, timeoutSeconds: number): Promise<Endpoint> {
+  const client = deps.client();
+  return waitFor(deps, {
+    subject,
+    goal: "without workers",
+    timeoutSeconds,
+    poll: () => client.getEndpoint(id, { includeWorkers: true }),
+    pending: (endpoint) => ((endpoint.workers ?? []).length === 0 ? undefined : `${(endpoint.workers ?? []).length} workers left`),
+  });
+}

@@ -1,0 +1,46 @@
+// When a pod counts as ready. The service reports desiredStatus RUNNING before the pod has its
+// network identity (NOTES section 1), so RUNNING alone is not enough: a running pod is ready once it
+// has a public IP (when it gets one at all) and port mappings (when it exposes ports).
+// A pod the user asked to stop is ready once it reports EXITED.
+
+import type { Pod } from "../client/schemas";
+import type { ProviderDeps } from "./deps";
+import type { PodArgs } from "./podArgs";
+import { waitFor } from "./waitFor";
+
+/** Community pods without supportPublicIp: true may never get a public IP; do not wait for one. */
+function expectsPublicIp(args: PodArgs): boolean {
+  return !(args.cloudType === "COMMUNITY" && args.supportPublicIp !== true);
+}
+
+export function podPendingState(args: PodArgs, pod: Pod): string | undefined {
+  const desired = args.desiredStatus ?? "RUNNING";
+  const status = pod.desiredStatus ?? "unknown";
+  if (desired === "EXITED") return status === "EXITED" ? undefined : `status ${status}, stopping`;
+  if (status !== "RUNNING") return `status ${status}`;
+  if (!expectsPublicIp(args)) return undefined;
+  if (!pod.publicIp) return "RUNNING, no public IP yet";
+  const ports = args.ports ?? pod.ports ?? [];
+  if (ports.length > 0 && Object.keys(pod.portMappings ?? {}).length === 0) return "RUNNING, no port mappings yet";
+  return undefined;
+}
+
+export function podGoal(args: PodArgs): string {
+  if ((args.desiredStatus ?? "RUNNING") === "EXITED") return "stopped (EXITED)";
+  return expectsPublicIp(args) ? "RUNNING with a public IP and port mappings" : "RUNNING";
+}
+
+/** Reads with the machine and network volume so that outputs (data center, GPU type) are complete. */
+export const POD_READ_INCLUDE = { includeMachine: true, includeNetworkVolume: true } as const;
+
+export function waitForPod(deps: ProviderDeps, id: string, subject: string, args: PodArgs, timeoutSeconds: number): Promise<Pod> {
+  const client = deps.client();
+  return waitFor(deps, {
+    subject,
+    goal: podGoal(args),
+    timeoutSeconds,
+    poll: () => client.getPod(id, POD_READ_INCLUDE),
+    pending: (pod) => podPendingState(args, pod),
+    fatal: (pod) => (pod.desiredStatus === "TERMINATED" ? "the service terminated it" : undefined),
+  });
+}

@@ -1,0 +1,257 @@
+// The check machinery: zod schemas of each resource's arguments built from small validators whose
+// messages say what was wrong, the value given and the fix. Every validator lets the preview's
+// unknown sentinel through, so check never fails on values that are not known yet.
+
+import { z } from "zod";
+import type { CheckFailure } from "@pulumi/pulumi/dynamic";
+import { isUnknown } from "./unknown";
+import { isRecord, kindOf, quote } from "./values";
+
+export type Verdict<T> = { ok: true; value: T } | { ok: false; message: string };
+const ok = <T>(value: T): Verdict<T> => ({ ok: true, value });
+const bad = <T>(message: string): Verdict<T> => ({ ok: false, message });
+
+/** A zod schema from a validator; the unknown sentinel passes untouched. */
+export function field<T>(validate: (value: unknown) => Verdict<T>): z.ZodType<T> {
+  return z.unknown().transform((value, ctx): T => {
+    if (isUnknown(value)) return value as T;
+    const verdict = validate(value);
+    if (verdict.ok) return verdict.value;
+    ctx.addIssue({ code: "custom", message: verdict.message, input: value });
+    return z.NEVER;
+  }) as unknown as z.ZodType<T>;
+}
+
+interface Common {
+  /** Shown in the "is required" message: what to put there. */
+  example: string;
+  /** Never print the value (passwords). */
+  sensitive?: boolean;
+}
+
+function required(common: Common): string {
+  return `is required; set it, e.g. ${common.example}`;
+}
+
+function shown(value: unknown, common: { sensitive?: boolean }): string {
+  return common.sensitive ? kindOf(value) : quote(value);
+}
+
+export function str(options: Common & { nonEmpty?: boolean; maxLength?: number; pattern?: { re: RegExp; hint: string } }): z.ZodType<string> {
+  return field((value) => {
+    if (value === undefined) return bad(required(options));
+    if (typeof value !== "string") return bad(`expected a string, got ${shown(value, options)}; e.g. ${options.example}`);
+    if (options.nonEmpty && value.trim() === "") return bad(`must not be empty; e.g. ${options.example}`);
+    if (options.maxLength !== undefined && value.length > options.maxLength) {
+      return bad(`is ${value.length} characters long; the service allows at most ${options.maxLength}`);
+    }
+    if (options.pattern && !options.pattern.re.test(value)) return bad(`${shown(value, options)} ${options.pattern.hint}`);
+    return ok(value);
+  });
+}
+
+export function bool(options: Common): z.ZodType<boolean> {
+  return field((value) => {
+    if (value === undefined) return bad(required(options));
+    if (typeof value !== "boolean") return bad(`expected true or false, got ${quote(value)}`);
+    return ok(value);
+  });
+}
+
+export interface NumberOptions extends Common {
+  min?: number;
+  max?: number;
+  /** Unit for messages, e.g. "GB", "seconds". */
+  unit?: string;
+  /** Whole numbers only (default true). */
+  integer?: boolean;
+}
+
+export function num(options: NumberOptions): z.ZodType<number> {
+  const unit = options.unit ? ` ${options.unit}` : "";
+  const range =
+    options.min !== undefined && options.max !== undefined
+      ? `from ${options.min} to ${options.max}${unit}`
+      : options.min !== undefined
+        ? `of ${options.min}${unit} or more`
+        : options.max !== undefined
+          ? `of at most ${options.max}${unit}`
+          : `in${unit || " the right unit"}`;
+  const noun = options.integer === false ? "a number" : "a whole number";
+  return field((value) => {
+    if (value === undefined) return bad(required(options));
+    if (typeof value !== "number" || !Number.isFinite(value)) {
+      const hint = typeof value === "string" && value.trim() !== "" && Number.isFinite(Number(value)) ? `; write ${Number(value)} without quotes` : `; e.g. ${options.example}`;
+      return bad(`expected ${noun} ${range}, got ${quote(value)}${hint}`);
+    }
+    if (options.integer !== false && !Number.isInteger(value)) return bad(`${value} is not a whole number; use ${noun} ${range}, e.g. ${options.example}`);
+    if (options.min !== undefined && value < options.min) {
+      const what = options.min === 0 && value < 0 ? "is negative" : `is below the minimum ${options.min}${unit}`;
+      return bad(`${value} ${what}; use ${noun} ${range}, e.g. ${options.example}`);
+    }
+    if (options.max !== undefined && value > options.max) {
+      return bad(`${value} is above the maximum ${options.max}${unit}; use ${noun} ${range}, e.g. ${options.example}`);
+    }
+    return ok(value);
+  });
+}
+
+export function oneOf<const T extends readonly string[]>(values: T): z.ZodType<T[number]> {
+  const listed = values.length <= 12 ? values.map((v) => quote(v)).join(", ") : `${values.slice(0, 6).map((v) => quote(v)).join(", ")}, ... (${values.length} values)`;
+  return field((value) => {
+    if (value === undefined) return bad(`is required; use one of ${listed}`);
+    if (typeof value === "string" && (values as readonly string[]).includes(value)) return ok(value as T[number]);
+    const near = typeof value === "string" ? closest(value, values) : undefined;
+    return bad(`${quote(value)} is not a valid value; use one of ${listed}${near ? ` (did you mean ${quote(near)}?)` : ""}`);
+  });
+}
+
+const PORT = /^(\d{1,5})\/(http|tcp)$/;
+
+/** "8888/http" or "22/tcp", port 1..65535. */
+export const port: z.ZodType<string> = field((value) => {
+  const fix = `use "<number>/http" or "<number>/tcp", e.g. "8888/http"`;
+  if (typeof value !== "string") return bad(`${quote(value)} is not a valid port; ${fix}`);
+  const m = PORT.exec(value);
+  const n = m ? Number(m[1]) : NaN;
+  if (!m || n < 1 || n > 65535) return bad(`${quote(value)} is not a valid port; ${fix}`);
+  return ok(value);
+});
+
+export function list<T>(item: z.ZodType<T>, options: Common & { nonEmpty?: boolean; unique?: boolean }): z.ZodType<T[]> {
+  return z.unknown().transform((value, ctx): T[] => {
+    if (isUnknown(value)) return value as unknown as T[];
+    if (value === undefined) {
+      ctx.addIssue({ code: "custom", message: required(options), input: value });
+      return z.NEVER;
+    }
+    if (!Array.isArray(value)) {
+      ctx.addIssue({ code: "custom", message: `expected a list, got ${quote(value)}; e.g. ${options.example}`, input: value });
+      return z.NEVER;
+    }
+    if (options.nonEmpty && value.length === 0) {
+      ctx.addIssue({ code: "custom", message: `must not be empty; e.g. ${options.example}`, input: value });
+      return z.NEVER;
+    }
+    const out: T[] = [];
+    const seen = new Set<string>();
+    value.forEach((element: unknown, i) => {
+      const parsed = item.safeParse(element, { reportInput: true });
+      if (!parsed.success) {
+        for (const issue of parsed.error.issues) ctx.addIssue({ code: "custom", message: issue.message, path: [i, ...issue.path], input: element });
+        return;
+      }
+      if (options.unique && typeof element === "string" && !isUnknown(element)) {
+        if (seen.has(element)) ctx.addIssue({ code: "custom", message: `${quote(element)} is listed twice; list each value once`, path: [i], input: element });
+        seen.add(element);
+      }
+      out.push(parsed.data);
+    });
+    return out;
+  }) as unknown as z.ZodType<T[]>;
+}
+
+/** Strings passed as-is to the container (dockerEntrypoint, dockerStartCmd). */
+export function argv(example: string): z.ZodType<string[]> {
+  return list(str({ example: '"python"' }), { example });
+}
+
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** Environment variables: names like shell variables, values strings. Values are never printed. */
+export const envMap: z.ZodType<Record<string, string>> = z.unknown().transform((value, ctx): Record<string, string> => {
+  if (isUnknown(value)) return value as unknown as Record<string, string>;
+  if (!isRecord(value)) {
+    ctx.addIssue({ code: "custom", message: `expected a map of names to string values, got ${kindOf(value)}; e.g. {"LOG_LEVEL": "info"}`, input: undefined });
+    return z.NEVER;
+  }
+  const out: Record<string, string> = {};
+  for (const [name, v] of Object.entries(value)) {
+    if (!ENV_NAME.test(name)) {
+      const fixed = name.replace(/[^A-Za-z0-9_]/g, "_").replace(/^(\d)/, "_$1");
+      ctx.addIssue({ code: "custom", message: `${quote(name)} is not a valid environment variable name; use letters, digits and _, not starting with a digit, e.g. ${quote(fixed)}`, path: [name], input: undefined });
+      continue;
+    }
+    if (v === undefined || v === null) continue;
+    if (typeof v !== "string") {
+      const hint = typeof v === "number" || typeof v === "boolean" ? `; quote it, e.g. "${String(v)}"` : "";
+      ctx.addIssue({ code: "custom", message: `expected a string value, got ${kindOf(v)}${hint}`, path: [name], input: undefined });
+      continue;
+    }
+    out[name] = v;
+  }
+  return out;
+}) as unknown as z.ZodType<Record<string, string>>;
+
+// ---- running a check ----------------------------------------------------------------------------
+
+export function formatPath(path: readonly PropertyKey[]): string {
+  let out = "";
+  for (const part of path) {
+    if (typeof part === "number") out += `[${part}]`;
+    else {
+      const text = String(part);
+      out += out === "" ? text : /^[A-Za-z_$][\w$]*$/.test(text) ? `.${text}` : `[${JSON.stringify(text)}]`;
+    }
+  }
+  return out;
+}
+
+export function failure(path: readonly PropertyKey[], message: string): CheckFailure {
+  const property = formatPath(path);
+  return { property, reason: property ? `${property}: ${message}` : message };
+}
+
+export interface CheckOutcome<T> {
+  failures: CheckFailure[];
+  /** The parsed arguments when there were no failures. */
+  value?: T;
+}
+
+/**
+ * Validates a resource's arguments. Keys the schema does not know fail with a suggestion (the
+ * service rejects unknown keys anyway, and a typo silently ignored would be a no-op).
+ */
+export function runSchema<T>(schema: z.ZodObject, noun: string, args: Record<string, unknown>): CheckOutcome<T> {
+  const known = Object.keys(schema.shape);
+  const failures: CheckFailure[] = [];
+  for (const key of Object.keys(args)) {
+    if (known.includes(key)) continue;
+    const near = closest(key, known);
+    failures.push(failure([key], `is not a ${noun} argument${near ? `; did you mean ${near}?` : `; the arguments are ${known.join(", ")}`}`));
+  }
+  const parsed = schema.safeParse(args, { reportInput: true });
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) failures.push(failure(issue.path, issue.message));
+  }
+  return failures.length === 0 && parsed.success ? { failures, value: parsed.data as T } : { failures };
+}
+
+/** The candidate within edit distance 2 (or a case-insensitive match), for "did you mean". */
+export function closest(value: string, candidates: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = 3;
+  for (const candidate of candidates) {
+    if (candidate.toLowerCase() === value.toLowerCase()) return candidate;
+    const d = editDistance(value.toLowerCase(), candidate.toLowerCase());
+    if (d < bestDistance) {
+      best = candidate;
+      bestDistance = d;
+    }
+  }
+  return best;
+}
+
+function editDistance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = row[0] ?? 0;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cur = row[j] ?? 0;
+      row[j] = Math.min(cur + 1, (row[j - 1] ?? 0) + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = cur;
+    }
+  }
+  return row[b.length] ?? 0;
+}

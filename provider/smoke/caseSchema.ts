@@ -1,0 +1,102 @@
+/**
+ * The shape of a smoke-test case, as the JobRunner component's `cases` argument takes it and as the
+ * smoke-test provider validates it in `check` (so a malformed case fails at preview, not mid-deploy).
+ */
+import { z } from "zod";
+import { jobPolicySchema } from "../jobs/requestSchema";
+
+export const JOB_FINAL_STATUSES = ["COMPLETED", "FAILED", "TIMED_OUT", "CANCELLED"] as const;
+
+export const PREDICATE_OPS = [
+  "equals",
+  "notEquals",
+  "exists",
+  "absent",
+  "contains",
+  "matches",
+  "gt",
+  "gte",
+  "lt",
+  "lte",
+  "type",
+  "length",
+] as const;
+
+const JSON_TYPE_NAMES: readonly string[] = ["string", "number", "boolean", "object", "array", "null"];
+
+export const predicateSchema = z
+  .object({
+    /** Dot path into the output (`choices.0.text`); empty or absent means the whole output. */
+    path: z.string().optional(),
+    op: z.enum(PREDICATE_OPS, {
+      error: (issue) => `op must be one of ${PREDICATE_OPS.join(", ")} (got ${JSON.stringify(issue.input)})`,
+    }),
+    value: z.unknown().optional(),
+  })
+  .strict()
+  .superRefine((p, ctx) => {
+    const needsValue = !["exists", "absent"].includes(p.op);
+    if (needsValue && p.value === undefined) {
+      ctx.addIssue({ code: "custom", path: ["value"], message: `op "${p.op}" needs a value to compare with` });
+    }
+    if (p.op === "matches" && p.value !== undefined && typeof p.value !== "string") {
+      ctx.addIssue({ code: "custom", path: ["value"], message: `op "matches" takes a regular expression as a string (got ${JSON.stringify(p.value)})` });
+    }
+    if (p.op === "matches" && typeof p.value === "string") {
+      try {
+        new RegExp(p.value);
+      } catch (e) {
+        ctx.addIssue({ code: "custom", path: ["value"], message: `"${p.value}" is not a valid regular expression: ${(e as Error).message}` });
+      }
+    }
+    if (["gt", "gte", "lt", "lte", "length"].includes(p.op) && typeof p.value !== "number") {
+      ctx.addIssue({ code: "custom", path: ["value"], message: `op "${p.op}" compares numbers; value must be a number (got ${JSON.stringify(p.value)})` });
+    }
+    if (p.op === "type" && !(typeof p.value === "string" && JSON_TYPE_NAMES.includes(p.value))) {
+      ctx.addIssue({ code: "custom", path: ["value"], message: `op "type" takes one of string, number, boolean, object, array, null (got ${JSON.stringify(p.value)})` });
+    }
+  });
+export type OutputPredicate = z.infer<typeof predicateSchema>;
+
+export const expectationSchema = z
+  .object({
+    /** Final status the job must reach; default COMPLETED. */
+    status: z.enum(JOB_FINAL_STATUSES).optional(),
+    /** The output must deep-equal this value. */
+    output: z.unknown().optional(),
+    /** Every key (recursively) and array item given here must be present and equal in the output. */
+    outputSubset: z.unknown().optional(),
+    /** Every predicate must hold on the output. */
+    outputPredicates: z.array(predicateSchema).optional(),
+    /** The job's error text must contain this (for cases that expect a failure). */
+    errorContains: z.string().optional(),
+  })
+  .strict();
+export type Expectation = z.infer<typeof expectationSchema>;
+
+export const queueCaseSchema = z
+  .object({
+    /** Names the case in outputs and failure messages; unique within a runner. */
+    name: z.string().min(1, "name must not be empty").max(100, "name must be at most 100 characters"),
+    /** The job input sent to the endpoint. */
+    input: z.record(z.string(), z.unknown(), { error: "input must be an object (the job's `input`)" }),
+    policy: jobPolicySchema.optional(),
+    expect: expectationSchema.optional(),
+    /** Seconds the case may take from submission to a final status; default 300. */
+    timeoutSeconds: z.number().positive("timeoutSeconds must be greater than 0").max(3_600, "timeoutSeconds must be at most 3600").optional(),
+  })
+  .strict();
+export type QueueCase = z.infer<typeof queueCaseSchema>;
+
+export const DEFAULT_CASE_TIMEOUT_SECONDS = 300;
+
+export const casesSchema = z
+  .array(queueCaseSchema)
+  .min(1, "give at least one smoke-test case")
+  .superRefine((cases, ctx) => {
+    const seen = new Set<string>();
+    cases.forEach((c, i) => {
+      if (seen.has(c.name)) ctx.addIssue({ code: "custom", path: [i, "name"], message: `case name "${c.name}" is used twice; names must be unique` });
+      seen.add(c.name);
+    });
+  });

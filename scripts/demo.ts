@@ -1,0 +1,167 @@
+/**
+ * `npm run demo`: starts the local emulator, deploys the demo stack (scripts/demo/program.ts) with
+ * the real Pulumi engine on a local file backend, and prints the stack's outputs, the smoke-test
+ * verdicts and a billing summary. `npm run demo -- --destroy` tears everything down again.
+ *
+ * Everything the demo keeps lives in `.demo/` (engine state, emulator state, PULUMI_HOME), so a
+ * second run updates the same stack, and `--destroy` leaves the checkout as it was.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { parseArgs } from "node:util";
+import { LocalWorkspace, PulumiCommand, type Stack } from "@pulumi/pulumi/automation";
+import { startEmulator, type RunningEmulator } from "../emulator";
+import { getBilling } from "../sdk/billing";
+import { demoProgram } from "./demo/program";
+import { enginePath, ensurePulumiCli } from "./lib/pulumiCli";
+import { repoRoot } from "./lib/repoRoot";
+
+const STACK = "demo";
+const PROJECT = "gpucloud-demo";
+const API_KEY = "demo-api-key";
+/** The demo's emulator runs 10x faster than real time: boots, cold starts and jobs take a tenth. */
+const TIME_SCALE = 0.1;
+
+interface DemoPaths {
+  root: string;
+  demoDir: string;
+  backendDir: string;
+  emulatorState: string;
+  /** The emulator's port, kept so that later runs (and destroy) reach the URL recorded in state. */
+  emulatorPort: string;
+  pulumiHome: string;
+}
+
+function paths(): DemoPaths {
+  const root = repoRoot();
+  const demoDir = path.join(root, ".demo");
+  return {
+    root,
+    demoDir,
+    backendDir: path.join(demoDir, "backend"),
+    emulatorState: path.join(demoDir, "emulator-state.json"),
+    emulatorPort: path.join(demoDir, "emulator-port"),
+    pulumiHome: path.join(demoDir, "pulumi-home"),
+  };
+}
+
+async function openStack(p: DemoPaths, emulator: RunningEmulator): Promise<Stack> {
+  const cli = ensurePulumiCli();
+  console.log(`Pulumi CLI ${cli.version}; emulator at ${emulator.apiUrl} (time scale ${TIME_SCALE})`);
+  for (const dir of [p.backendDir, p.pulumiHome]) fs.mkdirSync(dir, { recursive: true });
+  const stack = await LocalWorkspace.createOrSelectStack(
+    { stackName: STACK, projectName: PROJECT, program: async () => demoProgram() },
+    {
+      // The repo root holds Pulumi.yaml; the provider process resolves pulumi-gpucloud from here.
+      workDir: p.root,
+      pulumiHome: p.pulumiHome,
+      pulumiCommand: await PulumiCommand.get({ root: path.dirname(cli.binDir) }),
+      envVars: {
+        PATH: enginePath(cli),
+        PULUMI_BACKEND_URL: `file://${p.backendDir}`,
+        PULUMI_CONFIG_PASSPHRASE: "demo-passphrase",
+        PULUMI_SKIP_UPDATE_CHECK: "true",
+        PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+      },
+    },
+  );
+  await stack.setAllConfig({
+    "gpucloud:apiUrl": { value: emulator.apiUrl },
+    "gpucloud:serverlessUrl": { value: emulator.serverlessUrl },
+    "gpucloud:apiKey": { value: API_KEY, secret: true },
+  });
+  return stack;
+}
+
+/**
+ * Starts the emulator on the port of the previous run. The engine records the provider's
+ * configuration (the emulator URL) in the stack's state and `destroy` uses that record, since it
+ * does not run the program: the URL must stay the same from the first `up` to the last `destroy`.
+ */
+async function startDemoEmulator(p: DemoPaths): Promise<RunningEmulator> {
+  fs.mkdirSync(p.demoDir, { recursive: true });
+  const recorded = fs.existsSync(p.emulatorPort) ? Number(fs.readFileSync(p.emulatorPort, "utf8").trim()) : 0;
+  let emulator: RunningEmulator;
+  try {
+    emulator = await startEmulator({ apiKeys: [API_KEY], statePath: p.emulatorState, timeScale: TIME_SCALE, port: recorded });
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "EADDRINUSE") {
+      throw new Error(`port ${recorded}, recorded in ${p.emulatorPort} for the demo stack, is in use: stop what listens there, or delete .demo/ to start the demo over`);
+    }
+    throw e;
+  }
+  fs.writeFileSync(p.emulatorPort, `${emulator.port}\n`);
+  return emulator;
+}
+
+async function deploy(p: DemoPaths): Promise<void> {
+  const emulator = await startDemoEmulator(p);
+  try {
+    const stack = await openStack(p, emulator);
+    console.log("\n$ pulumi up\n");
+    const up = await stack.up({ onOutput: (out) => process.stdout.write(out) });
+    printOutputs(Object.fromEntries(Object.entries(up.outputs).map(([k, v]) => [k, v.value])));
+    await printBilling(emulator);
+    console.log(`\nTear down with: npm run demo -- --destroy`);
+  } finally {
+    await emulator.close();
+  }
+}
+
+async function destroy(p: DemoPaths): Promise<void> {
+  if (!fs.existsSync(p.backendDir)) {
+    console.log("Nothing to destroy: no demo stack in .demo/.");
+    return;
+  }
+  const emulator = await startDemoEmulator(p);
+  try {
+    const stack = await openStack(p, emulator);
+    console.log("\n$ pulumi destroy\n");
+    await stack.destroy({ onOutput: (out) => process.stdout.write(out) });
+    await stack.workspace.removeStack(STACK);
+    const left = emulator.inspect().flatMap((a) => [...a.pods, ...a.endpoints, ...a.templates, ...a.networkVolumes, ...a.registryAuths]);
+    if (left.length > 0) throw new Error(`destroy left ${left.length} resource(s) in the emulator: ${left.map((r) => r.id).join(", ")}`);
+  } finally {
+    await emulator.close();
+  }
+  fs.rmSync(p.demoDir, { recursive: true, force: true });
+  fs.rmSync(path.join(p.root, `Pulumi.${STACK}.yaml`), { force: true });
+  console.log("\nDemo torn down: the emulator is empty and .demo/ is removed.");
+}
+
+function printOutputs(outputs: Record<string, unknown>): void {
+  console.log("\nStack outputs:");
+  for (const [key, value] of Object.entries(outputs)) {
+    if (key === "smokeTests") continue;
+    console.log(`  ${key.padEnd(18)} ${JSON.stringify(value)}`);
+  }
+  const results = (outputs["smokeTests"] ?? []) as { name: string; jobId: string; status: string; passed: boolean; delayTime?: number; executionTime?: number; output?: unknown }[];
+  console.log("\nSmoke tests:");
+  for (const r of results) {
+    console.log(
+      `  ${r.passed ? "PASS" : "FAIL"} ${r.name.padEnd(10)} job ${r.jobId} ${r.status} ` +
+        `(queued ${r.delayTime ?? "?"} ms, ran ${r.executionTime ?? "?"} ms) output ${JSON.stringify(r.output)}`,
+    );
+  }
+}
+
+async function printBilling(emulator: RunningEmulator): Promise<void> {
+  const options = { apiKey: API_KEY, apiUrl: emulator.apiUrl };
+  console.log("\nBilling so far (service time, USD):");
+  for (const kind of ["pods", "endpoints", "networkvolumes"] as const) {
+    const bill = await getBilling({ kind, bucketSize: "hour" }, options);
+    console.log(`  ${kind.padEnd(15)} ${bill.totalAmount.toFixed(6)} over ${bill.records.length} record(s)`);
+  }
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { destroy: { type: "boolean", default: false } }, strict: true });
+  const p = paths();
+  if (values.destroy) await destroy(p);
+  else await deploy(p);
+}
+
+main().catch((e: unknown) => {
+  console.error(`\ndemo failed: ${e instanceof Error ? e.message : String(e)}`);
+  process.exit(1);
+});

@@ -1,0 +1,112 @@
+/**
+ * The billing lookup over the service's three billing histories (pods, serverless endpoints,
+ * network volumes). `getBilling` returns a Promise and works inside or outside a Pulumi program;
+ * `getBillingOutput` takes Inputs and returns an Output, for use with resource outputs.
+ *
+ * Credentials: the `gpucloud:apiKey` / `gpucloud:apiUrl` stack config when called from a program,
+ * else GPUCLOUD_API_KEY / GPUCLOUD_API_URL, unless given in `options`.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { CONFIG_KEYS, resolveManagementConnection } from "../provider/client/config";
+import type { BillingBucketSize, EndpointBillingGrouping, PodBillingGrouping } from "../provider/client/enums";
+import { ManagementClient } from "../provider/client/management";
+import type { BillingRecord, NetworkVolumeBillingRecord } from "../provider/client/schemas";
+import { parseBillingQuery } from "../provider/billing/query";
+import type { EndpointBillingQuery, PodBillingQuery } from "../provider/client/inputs";
+
+export type { BillingRecord, NetworkVolumeBillingRecord } from "../provider/client/schemas";
+export { BillingQueryError } from "../provider/billing/query";
+
+interface BillingRange {
+  /** Start of the range, inclusive (ISO 8601 string or Date). Default: the service's default range. */
+  startTime?: string | Date;
+  /** End of the range, exclusive (ISO 8601 string or Date); must be after startTime. Default: now. */
+  endTime?: string | Date;
+  /** Width of each record's period: hour, day, week, month or year. Default "day". */
+  bucketSize?: BillingBucketSize;
+}
+
+/** Pod billing: amount and time billed per bucket, grouped by pod or GPU type. */
+export interface PodBillingArgs extends BillingRange {
+  kind: "pods";
+  /** Group records by "podId" or "gpuTypeId". Default "gpuTypeId". */
+  grouping?: PodBillingGrouping;
+  /** Only this pod. */
+  podId?: string;
+  /** Only this GPU type, e.g. "NVIDIA GeForce RTX 4090". */
+  gpuTypeId?: string;
+}
+
+/** Serverless billing: worker time and amount per bucket. */
+export interface EndpointBillingArgs extends BillingRange {
+  kind: "endpoints";
+  /** Group records by "endpointId", "podId" (worker) or "gpuTypeId". Default "endpointId". */
+  grouping?: EndpointBillingGrouping;
+  /** Only this endpoint. */
+  endpointId?: string;
+  /** Only workers of these GPU types. */
+  gpuTypeId?: string[];
+  /** Only workers in these data centers, e.g. ["EU-RO-1"]. */
+  dataCenterId?: string[];
+  /** Only workers running this image. */
+  imageName?: string;
+  /** Only endpoints on this template. */
+  templateId?: string;
+}
+
+/** Network volume billing: storage billed per bucket. */
+export interface NetworkVolumeBillingArgs extends BillingRange {
+  kind: "networkvolumes";
+}
+
+export type GetBillingArgs = PodBillingArgs | EndpointBillingArgs | NetworkVolumeBillingArgs;
+export type BillingKind = GetBillingArgs["kind"];
+
+export interface GetBillingResult<K extends BillingKind = BillingKind> {
+  /** Which history the records come from. */
+  kind: K;
+  /** The service's records, oldest bucket first. */
+  records: K extends "networkvolumes" ? NetworkVolumeBillingRecord[] : BillingRecord[];
+  /** Sum of the records' `amount`, in USD. */
+  totalAmount: number;
+}
+
+export interface BillingOptions {
+  /** API key; default: stack config `gpucloud:apiKey`, then GPUCLOUD_API_KEY. */
+  apiKey?: string;
+  /** Management API base URL ending in /v1; default: stack config `gpucloud:apiUrl`, then GPUCLOUD_API_URL. */
+  apiUrl?: string;
+}
+
+export async function getBilling<A extends GetBillingArgs>(args: A, options: BillingOptions = {}): Promise<GetBillingResult<A["kind"]>> {
+  const query = parseBillingQuery(args);
+  const { apiKey, apiUrl } = resolveManagementConnection(
+    {
+      // Raw lookups: the typed Config API would warn about reading a secret as plain text.
+      [CONFIG_KEYS.apiKey]: options.apiKey ?? pulumi.runtime.getConfig(CONFIG_KEYS.apiKey),
+      [CONFIG_KEYS.apiUrl]: options.apiUrl ?? pulumi.runtime.getConfig(CONFIG_KEYS.apiUrl),
+    },
+    process.env,
+  );
+  const client = new ManagementClient({ baseUrl: apiUrl, apiKey });
+  try {
+    const { kind: _kind, ...wire } = query;
+    const records =
+      query.kind === "pods"
+        ? await client.podBilling(wire as PodBillingQuery)
+        : query.kind === "endpoints"
+          ? await client.endpointBilling(wire as EndpointBillingQuery)
+          : await client.networkVolumeBilling(wire);
+    const totalAmount = records.reduce((sum, r) => sum + (r.amount ?? 0), 0);
+    return { kind: query.kind, records, totalAmount } as GetBillingResult<A["kind"]>;
+  } finally {
+    await client.close();
+  }
+}
+
+export function getBillingOutput<A extends GetBillingArgs>(
+  args: pulumi.Input<A>,
+  options: BillingOptions = {},
+): pulumi.Output<GetBillingResult<A["kind"]>> {
+  return pulumi.output(args).apply((resolved) => getBilling(resolved as A, options));
+}

@@ -1,0 +1,149 @@
+import * as pulumi from "@pulumi/pulumi";
+import { RESOURCE_MODULE, RESOURCE_TYPES } from "../provider/kinds";
+// Default import of an `export =` module: the shim object itself (module.exports), so a copy
+// installed under node_modules serializes as a bare require (see provider/shims/shim.ts).
+import endpointShim from "../provider/shims/endpoint";
+
+/**
+ * Arguments of an {@link Endpoint} (a serverless, queue-based endpoint). Field names are the
+ * service's own. Every field except `computeType` is changed in place; such an update triggers a
+ * rolling release of the workers. Changing `computeType` replaces the endpoint (new id).
+ */
+export interface EndpointArgs {
+  /** Id of the template the workers run (its image, env, disk), e.g. `template.id`. Required. In place. */
+  templateId: pulumi.Input<string>;
+  /** A name for the endpoint; need not be unique. Default: the Pulumi resource name. In place. */
+  name?: pulumi.Input<string>;
+  /** `"GPU"` (default) for GPU workers, `"CPU"` for CPU workers. Replaces the endpoint. */
+  computeType?: pulumi.Input<"GPU" | "CPU">;
+  /**
+   * GPU types acceptable for workers, in order of preference, e.g. `["NVIDIA L4", "NVIDIA A40"]`.
+   * An id this package does not know is passed on with a warning. In place.
+   */
+  gpuTypeIds?: pulumi.Input<pulumi.Input<string>[]>;
+  /** GPUs per worker, 1 or more. Default 1. In place. */
+  gpuCount?: pulumi.Input<number>;
+  /** CUDA versions acceptable on worker hosts, e.g. `["12.4"]`. Default: any. In place. */
+  allowedCudaVersions?: pulumi.Input<pulumi.Input<string>[]>;
+  /** Minimum CUDA version on worker hosts, e.g. `"12.4"`. Default: none. In place. */
+  minCudaVersion?: pulumi.Input<string>;
+  /** CPU flavors for CPU workers: `"cpu3c"`, `"cpu3g"`, `"cpu5c"`, `"cpu5g"`, in order of preference. In place. */
+  cpuFlavorIds?: pulumi.Input<pulumi.Input<string>[]>;
+  /** vCPUs per CPU worker. Default 2. In place. */
+  vcpuCount?: pulumi.Input<number>;
+  /** Data centers workers may run in, e.g. `["EU-RO-1"]`. Default: all. In place. */
+  dataCenterIds?: pulumi.Input<pulumi.Input<string>[]>;
+  /** Id of a network volume mounted into every worker, e.g. `volume.id`. In place. */
+  networkVolumeId?: pulumi.Input<string>;
+  /** Ids of network volumes (one per region) for multi-region endpoints. In place. */
+  networkVolumeIds?: pulumi.Input<pulumi.Input<string>[]>;
+  /**
+   * Workers kept running at all times (billed even when idle, at a lower rate), 0 or more.
+   * Default 0. Must not exceed `workersMax`. Create and update wait until this many workers are up.
+   * In place.
+   */
+  workersMin?: pulumi.Input<number>;
+  /**
+   * Most workers running at once, 0 or more. The service lowers it on endpoints left without
+   * requests for days (to 2 after 3 days, to 0 after 7): a refresh shows that as drift and the next
+   * `pulumi up` restores it. In place.
+   */
+  workersMax?: pulumi.Input<number>;
+  /** Seconds an idle worker waits for a job before it is scaled down, 1 to 3600. Default 5. In place. */
+  idleTimeout?: pulumi.Input<number>;
+  /** Longest a single job may run, in milliseconds, before it is failed. In place. */
+  executionTimeoutMs?: pulumi.Input<number>;
+  /**
+   * `"QUEUE_DELAY"` (default: add a worker when a job has waited `scalerValue` seconds) or
+   * `"REQUEST_COUNT"` (one worker per `scalerValue` queued jobs). In place.
+   */
+  scalerType?: pulumi.Input<"QUEUE_DELAY" | "REQUEST_COUNT">;
+  /** Parameter of `scalerType`: seconds of queue delay, or jobs per worker. 1 or more, default 4. In place. */
+  scalerValue?: pulumi.Input<number>;
+  /**
+   * Flash boot (faster cold starts). The service ignores `false` on create, so the provider sets it
+   * with an update right after creating. In place.
+   */
+  flashboot?: pulumi.Input<boolean>;
+
+  // ---- provider arguments (not sent to the service) ----
+
+  /**
+   * How long create and update wait for `workersMin` workers to be up, in seconds. Default 600; 0
+   * skips the wait. When the deadline passes the endpoint stays in the stack and the operation
+   * fails; the next `pulumi up` waits again. Also bounds how long delete waits for workers to stop.
+   * Changing only this never updates the endpoint.
+   */
+  readyTimeoutSeconds?: pulumi.Input<number>;
+  /**
+   * Id of an existing endpoint to manage instead of creating one (`pulumi import` does not work for
+   * this package's resources). On create the endpoint is read; `computeType` must match what is
+   * declared, every other declared field is updated to the declared value. From then on it is
+   * managed like any other: `pulumi destroy` deletes it unless the resource has the
+   * `retainOnDelete` option. Removing `adoptId` later changes nothing; another id replaces the resource.
+   */
+  adoptId?: pulumi.Input<string>;
+}
+
+const SERVER_OUTPUTS = ["endpointId", "version", "createdAt"] as const;
+const INPUT_OUTPUTS = [
+  "templateId", "name", "computeType", "gpuTypeIds", "gpuCount", "dataCenterIds", "networkVolumeId", "networkVolumeIds",
+  "workersMin", "workersMax", "idleTimeout", "executionTimeoutMs", "scalerType", "scalerValue", "flashboot",
+] as const;
+
+/**
+ * A serverless endpoint: a queue of jobs served by autoscaled workers running a template. Jobs are
+ * sent to `<serverlessUrl>/<endpointId>/run` (see JobClient). Delete scales the endpoint to 0
+ * workers first, then deletes it.
+ *
+ * Input-named outputs hold what you declared, as last read back from the service; they are
+ * undefined for arguments you did not set.
+ */
+export class Endpoint extends pulumi.dynamic.Resource {
+  /**
+   * The endpoint id as a plain string (the same value as `id`), for building job URLs from the job
+   * API base URL of whichever service the stack points at.
+   */
+  declare readonly endpointId: pulumi.Output<string>;
+  /** Release number; the service bumps it whenever the template or settings change (rolling release). */
+  declare readonly version: pulumi.Output<number | undefined>;
+  /** When the endpoint was created (ISO 8601, UTC). */
+  declare readonly createdAt: pulumi.Output<string | undefined>;
+  /** The template the workers run. */
+  declare readonly templateId: pulumi.Output<string>;
+  /** The endpoint's name. */
+  declare readonly name: pulumi.Output<string>;
+  /** `"GPU"` or `"CPU"` (when declared). */
+  declare readonly computeType: pulumi.Output<string | undefined>;
+  /** Acceptable GPU types (when declared). */
+  declare readonly gpuTypeIds: pulumi.Output<string[] | undefined>;
+  /** GPUs per worker (when declared). */
+  declare readonly gpuCount: pulumi.Output<number | undefined>;
+  /** Data centers (when declared). */
+  declare readonly dataCenterIds: pulumi.Output<string[] | undefined>;
+  /** Attached network volume (when declared). */
+  declare readonly networkVolumeId: pulumi.Output<string | undefined>;
+  /** Attached network volumes (when declared). */
+  declare readonly networkVolumeIds: pulumi.Output<string[] | undefined>;
+  /** Minimum workers (when declared), as last read from the service. */
+  declare readonly workersMin: pulumi.Output<number | undefined>;
+  /** Maximum workers (when declared), as last read from the service. */
+  declare readonly workersMax: pulumi.Output<number | undefined>;
+  /** Idle timeout in seconds (when declared). */
+  declare readonly idleTimeout: pulumi.Output<number | undefined>;
+  /** Job execution timeout in ms (when declared). */
+  declare readonly executionTimeoutMs: pulumi.Output<number | undefined>;
+  /** Scaler type (when declared). */
+  declare readonly scalerType: pulumi.Output<string | undefined>;
+  /** Scaler value (when declared). */
+  declare readonly scalerValue: pulumi.Output<number | undefined>;
+  /** Flash boot (when declared). */
+  declare readonly flashboot: pulumi.Output<boolean | undefined>;
+
+  constructor(name: string, args: EndpointArgs, opts?: pulumi.CustomResourceOptions) {
+    const props: Record<string, unknown> = {};
+    for (const key of [...INPUT_OUTPUTS, ...SERVER_OUTPUTS]) props[key] = undefined;
+    Object.assign(props, args, { name: args.name ?? name });
+    super(endpointShim, name, props, opts, RESOURCE_MODULE, RESOURCE_TYPES.endpoint);
+  }
+}

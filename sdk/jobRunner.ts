@@ -1,0 +1,136 @@
+/**
+ * JobRunner: smoke tests that gate a deploy. After the endpoint is deployed, each `pulumi up` that
+ * changed the endpoint, its template, the cases or the trigger runs the cases as real jobs against
+ * the endpoint; a case that fails fails the update, with the job id, status, error and an output
+ * excerpt in the message. Cases never run during `pulumi preview`.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { createHash } from "node:crypto";
+import { RESOURCE_MODULE, SMOKE_TEST_TYPE } from "../provider/kinds";
+import smokeTestShim from "../provider/shims/smokeTest";
+import type { CaseResult } from "../provider/smoke/runCase";
+
+export type JobStatus = "COMPLETED" | "FAILED" | "TIMED_OUT" | "CANCELLED";
+
+/** A check on one value inside the job's output. */
+export interface OutputPredicate {
+  /** Dot path into the output, e.g. "choices.0.text". Default: the whole output. */
+  path?: string;
+  /**
+   * equals / notEquals (deep), exists / absent, contains (substring or array item), matches (regular
+   * expression), gt / gte / lt / lte (numbers), type ("string", "number", "boolean", "object",
+   * "array", "null"), length (of a string or array).
+   */
+  op: "equals" | "notEquals" | "exists" | "absent" | "contains" | "matches" | "gt" | "gte" | "lt" | "lte" | "type" | "length";
+  /** The value to compare with; not used by exists and absent. */
+  value?: unknown;
+}
+
+/** What a case's job must do to pass. Every expectation given must hold. */
+export interface JobExpectation {
+  /** The final status the job must reach. Default "COMPLETED". */
+  status?: JobStatus;
+  /** The output must deep-equal this value. */
+  output?: unknown;
+  /** Every key (recursively) and array item given must be present and equal in the output. */
+  outputSubset?: unknown;
+  /** Every predicate must hold on the output. */
+  outputPredicates?: OutputPredicate[];
+  /** The job's error text must contain this (for cases that expect a failure). */
+  errorContains?: string;
+}
+
+/** One smoke-test case: a job, and what it must do. */
+export interface JobRunnerCase {
+  /** Names the case in outputs and failure messages; unique within the runner. */
+  name: string;
+  /** The job's input, as the endpoint's handler receives it. */
+  input: Record<string, unknown>;
+  /** Job policy: executionTimeout (ms, 5000..604800000), lowPriority, ttl (ms, 10000..604800000). */
+  policy?: { executionTimeout?: number; lowPriority?: boolean; ttl?: number };
+  /** What the job must do to pass. Default: reach COMPLETED. */
+  expect?: JobExpectation;
+  /** Seconds the case may take from submission to a final status (queue, cold start and run). Default 300, at most 3600. */
+  timeoutSeconds?: number;
+}
+
+/** The verdict of one case, as exported by the runner. */
+export type JobRunnerCaseResult = CaseResult;
+
+export interface JobRunnerArgs {
+  /** The endpoint to test: an Endpoint resource (preferred: its changes re-run the cases) or an endpoint id. */
+  endpoint: pulumi.CustomResource | pulumi.Input<string>;
+  /**
+   * The endpoint's template. Templates update in place, so a template change does not change the
+   * endpoint's own outputs: pass it here so that a new image or env re-runs the cases.
+   */
+  template?: pulumi.CustomResource;
+  /** The cases; at least one. They run side by side. */
+  cases: pulumi.Input<JobRunnerCase[]>;
+  /** Any value; when it changes, the cases run again even if nothing else changed. */
+  trigger?: pulumi.Input<string>;
+}
+
+/** The dynamic resource that holds the verdict; its create/update run the cases. */
+class SmokeTestRun extends pulumi.dynamic.Resource {
+  declare readonly results: pulumi.Output<CaseResult[]>;
+  declare readonly ranAt: pulumi.Output<string>;
+  constructor(name: string, props: Record<string, pulumi.Input<unknown>>, opts: pulumi.CustomResourceOptions) {
+    super(smokeTestShim, name, { ...props, results: undefined, ranAt: undefined }, opts, RESOURCE_MODULE, SMOKE_TEST_TYPE);
+  }
+}
+
+export class JobRunner extends pulumi.ComponentResource {
+  /** The endpoint the cases ran against. */
+  declare readonly endpointId: pulumi.Output<string>;
+  /** One result per case, in order: name, jobId, status, output, error, delayTime (ms), executionTime (ms), passed, problems. */
+  declare readonly results: pulumi.Output<JobRunnerCaseResult[]>;
+  /** When the cases last ran (ISO 8601). */
+  declare readonly ranAt: pulumi.Output<string>;
+
+  constructor(name: string, args: JobRunnerArgs, opts: pulumi.ComponentResourceOptions = {}) {
+    super("gpucloud:index:JobRunner", name, {}, opts);
+    const endpointResource = args.endpoint instanceof pulumi.CustomResource ? args.endpoint : undefined;
+    const endpointId = endpointResource ? endpointResource.id : pulumi.output(args.endpoint as pulumi.Input<string>);
+    const watched = [endpointResource, args.template].filter((r): r is pulumi.CustomResource => r !== undefined);
+    const run = new SmokeTestRun(
+      `${name}-run`,
+      {
+        endpointId,
+        cases: args.cases,
+        revision: revisionOf(watched),
+        ...(args.trigger !== undefined ? { trigger: args.trigger } : {}),
+      },
+      { parent: this, dependsOn: watched },
+    );
+    this.endpointId = endpointId;
+    this.results = run.results;
+    this.ranAt = run.ranAt;
+    this.registerOutputs({ endpointId, results: run.results, ranAt: run.ranAt });
+  }
+}
+
+/**
+ * A digest of every output of the watched resources: it changes exactly when one of them changes,
+ * which is when the cases must run again. Secret outputs keep the digest secret in state.
+ */
+function revisionOf(resources: pulumi.CustomResource[]): pulumi.Output<string> | undefined {
+  if (resources.length === 0) return undefined;
+  const outputs = resources.map((resource) => {
+    const fields = Object.entries(resource).filter(([key, value]) => key !== "urn" && !key.startsWith("__") && pulumi.Output.isInstance(value));
+    return pulumi.all(Object.fromEntries(fields) as Record<string, pulumi.Output<unknown>>);
+  });
+  return pulumi.all(outputs).apply((values) => createHash("sha256").update(stableJson(values)).digest("hex").slice(0, 32));
+}
+
+/** JSON with object keys sorted, so the digest does not depend on property order. */
+function stableJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(",")}]`;
+  if (value !== null && typeof value === "object") {
+    const entries = Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${stableJson((value as Record<string, unknown>)[k])}`);
+    return `{${entries.join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "null";
+}

@@ -1,0 +1,46 @@
+import * as pulumi from "@pulumi/pulumi";
+import { RESOURCE_MODULE, RESOURCE_TYPES } from "../provider/kinds";
+// Default import of an `export =` module: the shim object itself (module.exports), so a copy
+// installed under node_modules serializes as a bare require (see provider/shims/shim.ts).
+import networkVolumeShim from "../provider/shims/networkVolume";
+
+/** Arguments of a {@link NetworkVolume}. Field names are the service's own. */
+export interface NetworkVolumeArgs {
+  /** A name for the volume; need not be unique. Required. Renamed in place. */
+  name: pulumi.Input<string>;
+  /**
+   * Size in GB, 0 to 4000. Required. Grows in place; it can never shrink: a smaller value than the
+   * current size fails at preview, naming both sizes (create a new volume to start smaller).
+   */
+  size: pulumi.Input<number>;
+  /**
+   * Data center that holds the volume, e.g. `"EU-RO-1"`; pods and endpoints using it must run
+   * there. Required. Changing it replaces the volume (a new, empty volume).
+   */
+  dataCenterId: pulumi.Input<string>;
+  /**
+   * Id of an existing volume to manage instead of creating one (`pulumi import` does not work for
+   * this package's resources). Its data center must match; name and size are updated to the declared
+   * values (size only upwards). `pulumi destroy` then deletes it unless the resource has the
+   * `retainOnDelete` option. Removing `adoptId` later changes nothing; another id replaces the resource.
+   */
+  adoptId?: pulumi.Input<string>;
+}
+
+/**
+ * A network volume: persistent storage in one data center, attachable to pods (`networkVolumeId`)
+ * and endpoints. Ready as soon as it is created. A volume still attached to a pod or endpoint cannot
+ * be deleted; the error names what holds it.
+ */
+export class NetworkVolume extends pulumi.dynamic.Resource {
+  /** The volume's name. */
+  declare readonly name: pulumi.Output<string>;
+  /** Size in GB, as last read from the service. */
+  declare readonly size: pulumi.Output<number>;
+  /** The data center holding the volume. */
+  declare readonly dataCenterId: pulumi.Output<string>;
+
+  constructor(name: string, args: NetworkVolumeArgs, opts?: pulumi.CustomResourceOptions) {
+    super(networkVolumeShim, name, { ...args }, opts, RESOURCE_MODULE, RESOURCE_TYPES.networkVolume);
+  }
+}

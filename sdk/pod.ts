@@ -1,0 +1,248 @@
+import * as pulumi from "@pulumi/pulumi";
+import { RESOURCE_MODULE, RESOURCE_TYPES } from "../provider/kinds";
+// Default import of an `export =` module: the shim object itself (module.exports), so a copy
+// installed under node_modules serializes as a bare require (see provider/shims/shim.ts).
+import podShim from "../provider/shims/pod";
+
+/**
+ * Arguments of a {@link Pod}. Field names are the service's own. Fields marked "in place" are
+ * changed by an update of the running pod (the service may reset it: the container disk is wiped,
+ * the pod volume and network volumes are kept); every other service field can only be set when the
+ * pod is created, so changing it replaces the pod (a new pod, new id, new IP).
+ */
+export interface PodArgs {
+  /** A name for the pod; need not be unique. Default: the Pulumi resource name. In place. */
+  name?: pulumi.Input<string>;
+  /**
+   * The container image to run, e.g. `"pytorch/pytorch:2.4.0-cuda12.4-cudnn9-runtime"`. Required
+   * unless `templateId` is set (the template's image is used). In place (resets the pod).
+   */
+  imageName?: pulumi.Input<string>;
+  /** `"GPU"` (default) for a GPU pod, `"CPU"` for a CPU-only pod. Replaces the pod. */
+  computeType?: pulumi.Input<"GPU" | "CPU">;
+  /** `"SECURE"` (default: secure cloud) or `"COMMUNITY"` (community cloud, cheaper). Replaces the pod. */
+  cloudType?: pulumi.Input<"SECURE" | "COMMUNITY">;
+  /**
+   * GPU types acceptable for a GPU pod, in order of preference (see `gpuTypePriority`), e.g.
+   * `["NVIDIA GeForce RTX 4090", "NVIDIA L40S"]`. Default: any. An id this package does not know is
+   * passed on with a warning. Replaces the pod.
+   */
+  gpuTypeIds?: pulumi.Input<pulumi.Input<string>[]>;
+  /** `"availability"` (default: whichever listed GPU type is free) or `"custom"` (strictly in list order). Replaces the pod. */
+  gpuTypePriority?: pulumi.Input<"availability" | "custom">;
+  /** Number of GPUs for a GPU pod, 1 or more. Default 1. Replaces the pod. */
+  gpuCount?: pulumi.Input<number>;
+  /** CUDA versions acceptable on the host, e.g. `["12.4", "12.8"]`. Default: any. Replaces the pod. */
+  allowedCudaVersions?: pulumi.Input<pulumi.Input<string>[]>;
+  /**
+   * CPU flavors acceptable for a CPU pod, in order of preference: `"cpu3c"`, `"cpu3g"`, `"cpu3m"`,
+   * `"cpu5c"`, `"cpu5g"`, `"cpu5m"`. Replaces the pod.
+   */
+  cpuFlavorIds?: pulumi.Input<pulumi.Input<string>[]>;
+  /** `"availability"` (default) or `"custom"` (strictly in `cpuFlavorIds` order). Replaces the pod. */
+  cpuFlavorPriority?: pulumi.Input<"availability" | "custom">;
+  /** vCPUs of a CPU pod. Default 2. Replaces the pod. */
+  vcpuCount?: pulumi.Input<number>;
+  /** Data centers the pod may be placed in, e.g. `["EU-RO-1", "US-TX-3"]`. Default: all. Replaces the pod. */
+  dataCenterIds?: pulumi.Input<pulumi.Input<string>[]>;
+  /** `"availability"` (default) or `"custom"` (strictly in `dataCenterIds` order). Replaces the pod. */
+  dataCenterPriority?: pulumi.Input<"availability" | "custom">;
+  /** Two-letter country codes the pod may be placed in, e.g. `["US", "CA"]`. Default: any. Replaces the pod. */
+  countryCodes?: pulumi.Input<pulumi.Input<string>[]>;
+  /** Rent as an interruptible (spot) pod: cheaper, but may be stopped at any time. Default false. Replaces the pod. */
+  interruptible?: pulumi.Input<boolean>;
+  /**
+   * Lock the pod: the service then refuses stop and reset. Default false. In place (no reset).
+   * The provider lifts the lock for the duration of an update that needs it and locks it again.
+   */
+  locked?: pulumi.Input<boolean>;
+  /**
+   * Container disk size, in GB (1 or more). Wiped on every reset. Default 50 (or the template's).
+   * In place (resets the pod). Removing the argument later sets it back to 50.
+   */
+  containerDiskInGb?: pulumi.Input<number>;
+  /**
+   * Pod volume size, in GB (0 for none); kept across restarts and resets, mounted at
+   * `volumeMountPath`. Default 20 (or the template's). In place. Removing the argument sets it back to 20.
+   */
+  volumeInGb?: pulumi.Input<number>;
+  /** Absolute path where the pod volume or network volume is mounted. Default `"/workspace"`. In place. */
+  volumeMountPath?: pulumi.Input<string>;
+  /** Id of a network volume to attach (it replaces the pod volume), e.g. `volume.id`. Replaces the pod. */
+  networkVolumeId?: pulumi.Input<string>;
+  /** Id of a template whose settings the pod starts from, e.g. `template.id`. Replaces the pod. */
+  templateId?: pulumi.Input<string>;
+  /**
+   * Id of registry credentials for a private image, e.g. `registryAuth.id`. Set it at create:
+   * attaching credentials later delays image pulls by minutes. In place.
+   */
+  containerRegistryAuthId?: pulumi.Input<string>;
+  /**
+   * Environment variables, e.g. `{ LOG_LEVEL: "info", HF_TOKEN: config.requireSecret("hfToken") }`.
+   * Only the keys declared here are compared, written and read back: keys the platform injects
+   * (PUBLIC_KEY) are left alone, and removing a key you declared removes it from the pod. Values
+   * given as secrets stay secret in state. In place (resets the pod).
+   */
+  env?: pulumi.Input<Record<string, pulumi.Input<string>>>;
+  /**
+   * Ports to expose, each `"<port>/http"` or `"<port>/tcp"`. Default `["8888/http", "22/tcp"]` (or
+   * the template's). In place (resets the pod). Removing the argument sets the default back.
+   */
+  ports?: pulumi.Input<pulumi.Input<string>[]>;
+  /** Overrides the image's ENTRYPOINT; `[]` (default) keeps the image's. In place (resets the pod). */
+  dockerEntrypoint?: pulumi.Input<pulumi.Input<string>[]>;
+  /** Overrides the image's CMD; `[]` (default) keeps the image's. In place (resets the pod). */
+  dockerStartCmd?: pulumi.Input<pulumi.Input<string>[]>;
+  /** Enable global networking (on-demand GPU pods in some secure-cloud data centers). Default false. In place. */
+  globalNetworking?: pulumi.Input<boolean>;
+  /**
+   * Community cloud only: require a public IP. Without it a community pod may have none (and the
+   * readiness wait then does not wait for one). Replaces the pod.
+   */
+  supportPublicIp?: pulumi.Input<boolean>;
+  /** Minimum RAM per GPU, in GB. Default 8. Replaces the pod. */
+  minRAMPerGPU?: pulumi.Input<number>;
+  /** Minimum vCPUs per GPU. Default 2. Replaces the pod. */
+  minVCPUPerGPU?: pulumi.Input<number>;
+  /** Minimum disk bandwidth of the host, in MB per second. Default: none. Replaces the pod. */
+  minDiskBandwidthMBps?: pulumi.Input<number>;
+  /** Minimum download speed of the host, in Mbit per second. Default: none. Replaces the pod. */
+  minDownloadMbps?: pulumi.Input<number>;
+  /** Minimum upload speed of the host, in Mbit per second. Default: none. Replaces the pod. */
+  minUploadMbps?: pulumi.Input<number>;
+
+  // ---- provider arguments (not sent to the service) ----
+
+  /**
+   * `"RUNNING"` (default) keeps the pod running: a pod found stopped is started. `"EXITED"` keeps it
+   * stopped (no GPU billing; the pod volume is kept): a new pod is stopped right after create, a
+   * running one is stopped. Changed in place.
+   */
+  desiredStatus?: pulumi.Input<"RUNNING" | "EXITED">;
+  /**
+   * How long create and update wait for the pod to be ready, in seconds: RUNNING with a public IP
+   * and port mappings (or EXITED when `desiredStatus` is `"EXITED"`). Default 600; 0 skips the wait.
+   * When the deadline passes the pod stays in the stack (nothing is orphaned) and the operation
+   * fails; the next `pulumi up` waits again. Changing only this never updates the pod.
+   */
+  readyTimeoutSeconds?: pulumi.Input<number>;
+  /** Any string; each time it changes (including being set for the first time later), the pod is restarted in place. */
+  restartTrigger?: pulumi.Input<string>;
+  /**
+   * Any string; each time it changes, the pod is reset in place (restarted with a fresh container
+   * disk). Takes precedence over `restartTrigger` when both change.
+   */
+  resetTrigger?: pulumi.Input<string>;
+  /**
+   * Id of an existing pod to manage instead of creating one (`pulumi import` does not work for
+   * this package's resources). On create the pod is read; fields it cannot change in place must
+   * match what is declared (the error names any that differ), the others are updated to the
+   * declared values. From then on the pod is managed like any other: `pulumi destroy` deletes it
+   * unless the resource has the `retainOnDelete` option. Removing `adoptId` later changes nothing;
+   * setting another id replaces the resource.
+   */
+  adoptId?: pulumi.Input<string>;
+}
+
+/** Outputs the service computes (input fields are also available as outputs, see the class). */
+const SERVER_OUTPUTS = [
+  "desiredStatus",
+  "publicIp",
+  "portMappings",
+  "costPerHr",
+  "adjustedCostPerHr",
+  "machineId",
+  "gpuTypeId",
+  "gpuDisplayName",
+  "cpuFlavorId",
+  "dataCenterId",
+  "memoryInGb",
+  "lastStartedAt",
+  "lastStatusChange",
+] as const;
+
+/** Input fields also declared as outputs below (registered even when not given). */
+const INPUT_OUTPUTS = [
+  "name", "imageName", "env", "ports", "containerDiskInGb", "volumeInGb", "volumeMountPath", "dockerEntrypoint",
+  "dockerStartCmd", "containerRegistryAuthId", "locked", "computeType", "cloudType", "gpuTypeIds", "gpuCount",
+  "interruptible", "networkVolumeId", "templateId",
+] as const;
+
+/**
+ * A pod: a container on a rented GPU (or CPU) machine. Create waits until the pod is running with a
+ * public IP and port mappings (see `readyTimeoutSeconds`).
+ *
+ * Input-named outputs (`imageName`, `env`, `ports`, ...) hold what you declared, as last read back
+ * from the service; they are undefined for arguments you did not set.
+ */
+export class Pod extends pulumi.dynamic.Resource {
+  /** The pod's name. */
+  declare readonly name: pulumi.Output<string>;
+  /** The image the pod runs (when declared). */
+  declare readonly imageName: pulumi.Output<string | undefined>;
+  /** The declared environment variables (declared keys only; injected keys such as PUBLIC_KEY are not included). */
+  declare readonly env: pulumi.Output<Record<string, string> | undefined>;
+  /** The declared ports. */
+  declare readonly ports: pulumi.Output<string[] | undefined>;
+  /** Container disk size in GB (when declared). */
+  declare readonly containerDiskInGb: pulumi.Output<number | undefined>;
+  /** Pod volume size in GB (when declared). */
+  declare readonly volumeInGb: pulumi.Output<number | undefined>;
+  /** Mount path of the pod volume or network volume (when declared). */
+  declare readonly volumeMountPath: pulumi.Output<string | undefined>;
+  /** ENTRYPOINT override (when declared). */
+  declare readonly dockerEntrypoint: pulumi.Output<string[] | undefined>;
+  /** CMD override (when declared). */
+  declare readonly dockerStartCmd: pulumi.Output<string[] | undefined>;
+  /** Registry credentials id (when declared). */
+  declare readonly containerRegistryAuthId: pulumi.Output<string | undefined>;
+  /** Whether the pod is locked (when declared). */
+  declare readonly locked: pulumi.Output<boolean | undefined>;
+  /** `"GPU"` or `"CPU"` (when declared). */
+  declare readonly computeType: pulumi.Output<string | undefined>;
+  /** `"SECURE"` or `"COMMUNITY"` (when declared). */
+  declare readonly cloudType: pulumi.Output<string | undefined>;
+  /** The acceptable GPU types (when declared); `gpuTypeId` is the one rented. */
+  declare readonly gpuTypeIds: pulumi.Output<string[] | undefined>;
+  /** Number of GPUs (when declared). */
+  declare readonly gpuCount: pulumi.Output<number | undefined>;
+  /** Whether the pod is interruptible (when declared). */
+  declare readonly interruptible: pulumi.Output<boolean | undefined>;
+  /** Attached network volume id (when declared). */
+  declare readonly networkVolumeId: pulumi.Output<string | undefined>;
+  /** Template id (when declared). */
+  declare readonly templateId: pulumi.Output<string | undefined>;
+  /** The pod's status as the service reports it: `"RUNNING"`, `"EXITED"` (stopped) or `"TERMINATED"`. */
+  declare readonly desiredStatus: pulumi.Output<string>;
+  /** Public IPv4 address; undefined while the pod starts, when stopped, or for community pods without one. */
+  declare readonly publicIp: pulumi.Output<string | undefined>;
+  /** Internal port -> public port on `publicIp`, e.g. `{ "22": 10341 }`; undefined until the pod is up. */
+  declare readonly portMappings: pulumi.Output<Record<string, number> | undefined>;
+  /** List price of the running pod, in credits (USD) per hour. */
+  declare readonly costPerHr: pulumi.Output<number | undefined>;
+  /** Effective price per hour after savings plans, in credits (USD). */
+  declare readonly adjustedCostPerHr: pulumi.Output<number | undefined>;
+  /** Id of the host machine. */
+  declare readonly machineId: pulumi.Output<string | undefined>;
+  /** The GPU type rented, e.g. `"NVIDIA GeForce RTX 4090"` (GPU pods). */
+  declare readonly gpuTypeId: pulumi.Output<string | undefined>;
+  /** Short GPU name, e.g. `"RTX 4090"` (GPU pods). */
+  declare readonly gpuDisplayName: pulumi.Output<string | undefined>;
+  /** The CPU flavor rented (CPU pods). */
+  declare readonly cpuFlavorId: pulumi.Output<string | undefined>;
+  /** Data center the pod runs in, e.g. `"EU-RO-1"`. */
+  declare readonly dataCenterId: pulumi.Output<string | undefined>;
+  /** RAM of the pod, in GB. */
+  declare readonly memoryInGb: pulumi.Output<number | undefined>;
+  /** When the pod last started (ISO 8601, UTC). */
+  declare readonly lastStartedAt: pulumi.Output<string | undefined>;
+  /** The service's description of the last lifecycle event. */
+  declare readonly lastStatusChange: pulumi.Output<string | undefined>;
+
+  constructor(name: string, args: PodArgs, opts?: pulumi.CustomResourceOptions) {
+    const props: Record<string, unknown> = {};
+    for (const key of [...INPUT_OUTPUTS, ...SERVER_OUTPUTS]) props[key] = undefined;
+    Object.assign(props, args, { name: args.name ?? name });
+    super(podShim, name, props, opts, RESOURCE_MODULE, RESOURCE_TYPES.pod);
+  }
+}

@@ -1,0 +1,109 @@
+import * as pulumi from "@pulumi/pulumi";
+import { RESOURCE_MODULE, RESOURCE_TYPES } from "../provider/kinds";
+// Default import of an `export =` module: the shim object itself (module.exports), so a copy
+// installed under node_modules serializes as a bare require (see provider/shims/shim.ts).
+import templateShim from "../provider/shims/template";
+
+/**
+ * Arguments of a {@link Template}: the container settings pods and serverless workers start from.
+ * Field names are the service's own. Every field except `category` and `isServerless` is changed
+ * in place (endpoints using the template roll out the change); those two replace the template.
+ */
+export interface TemplateArgs {
+  /**
+   * The template's name, unique in the account. Required. Renamed in place. When a replacement keeps
+   * the same name, the old template is deleted before the new one is created, which the service
+   * refuses while endpoints or pods use it: change the name along with `category` or `isServerless`
+   * so the new template is created first and its users move over.
+   */
+  name: pulumi.Input<string>;
+  /** The container image, e.g. `"ghcr.io/acme/worker:1.4.2"`. Required. In place. */
+  imageName: pulumi.Input<string>;
+  /** `"NVIDIA"` (default), `"AMD"` or `"CPU"`: the compute the template is meant for. Replaces the template. */
+  category?: pulumi.Input<"NVIDIA" | "AMD" | "CPU">;
+  /** True for a serverless worker template (for endpoints), false (default) for pods. Replaces the template. */
+  isServerless?: pulumi.Input<boolean>;
+  /** Make a pod template visible to other users. Default false. In place. */
+  isPublic?: pulumi.Input<boolean>;
+  /** Container disk size, in GB (1 or more); wiped on restart. Default 50. In place. */
+  containerDiskInGb?: pulumi.Input<number>;
+  /** Pod volume size, in GB (0 for none); kept across restarts. Default 20. In place. */
+  volumeInGb?: pulumi.Input<number>;
+  /** Absolute path where a volume is mounted. Default `"/workspace"`. In place. */
+  volumeMountPath?: pulumi.Input<string>;
+  /** Id of registry credentials for a private image, e.g. `registryAuth.id`. In place. */
+  containerRegistryAuthId?: pulumi.Input<string>;
+  /** Overrides the image's ENTRYPOINT; `[]` (default) keeps the image's. In place. */
+  dockerEntrypoint?: pulumi.Input<pulumi.Input<string>[]>;
+  /** Overrides the image's CMD; `[]` (default) keeps the image's. In place. */
+  dockerStartCmd?: pulumi.Input<pulumi.Input<string>[]>;
+  /**
+   * Environment variables, e.g. `{ MODEL: "llama-3-8b", API_TOKEN: config.requireSecret("token") }`.
+   * Only the declared keys are compared, written and read back: keys the platform injects into
+   * serverless templates (PORT, PORT_HEALTH) are left alone, and removing a key you declared removes
+   * it. Values given as secrets stay secret in state. In place.
+   */
+  env?: pulumi.Input<Record<string, pulumi.Input<string>>>;
+  /**
+   * Ports to expose, each `"<port>/http"` or `"<port>/tcp"`. Default `["8888/http", "22/tcp"]`.
+   * In place; removing the argument sets the default back.
+   */
+  ports?: pulumi.Input<pulumi.Input<string>[]>;
+  /** Markdown shown with the template in the console. Default `""`. In place. */
+  readme?: pulumi.Input<string>;
+  /**
+   * Id of an existing template to manage instead of creating one (`pulumi import` does not work for
+   * this package's resources). `category` and `isServerless` must match what is declared; every other
+   * declared field is updated. `pulumi destroy` then deletes it unless the resource has the
+   * `retainOnDelete` option. Removing `adoptId` later changes nothing; another id replaces the resource.
+   */
+  adoptId?: pulumi.Input<string>;
+}
+
+const INPUT_OUTPUTS = [
+  "name", "imageName", "category", "isServerless", "isPublic", "containerDiskInGb", "volumeInGb", "volumeMountPath",
+  "containerRegistryAuthId", "dockerEntrypoint", "dockerStartCmd", "env", "ports", "readme",
+] as const;
+
+/**
+ * A template: image, env, ports and disks that pods (`templateId`) and serverless endpoints start
+ * from. Ready as soon as it is created. Input-named outputs hold what you declared, as last read back
+ * from the service (`env` has the declared keys only).
+ */
+export class Template extends pulumi.dynamic.Resource {
+  /** The template's name. */
+  declare readonly name: pulumi.Output<string>;
+  /** The container image. */
+  declare readonly imageName: pulumi.Output<string>;
+  /** Category (when declared). */
+  declare readonly category: pulumi.Output<string | undefined>;
+  /** Whether it is a serverless template (when declared). */
+  declare readonly isServerless: pulumi.Output<boolean | undefined>;
+  /** Whether it is public (when declared). */
+  declare readonly isPublic: pulumi.Output<boolean | undefined>;
+  /** Container disk size in GB (when declared). */
+  declare readonly containerDiskInGb: pulumi.Output<number | undefined>;
+  /** Volume size in GB (when declared). */
+  declare readonly volumeInGb: pulumi.Output<number | undefined>;
+  /** Volume mount path (when declared). */
+  declare readonly volumeMountPath: pulumi.Output<string | undefined>;
+  /** Registry credentials id (when declared). */
+  declare readonly containerRegistryAuthId: pulumi.Output<string | undefined>;
+  /** ENTRYPOINT override (when declared). */
+  declare readonly dockerEntrypoint: pulumi.Output<string[] | undefined>;
+  /** CMD override (when declared). */
+  declare readonly dockerStartCmd: pulumi.Output<string[] | undefined>;
+  /** The declared environment variables (declared keys only). */
+  declare readonly env: pulumi.Output<Record<string, string> | undefined>;
+  /** Ports (when declared). */
+  declare readonly ports: pulumi.Output<string[] | undefined>;
+  /** Readme (when declared). */
+  declare readonly readme: pulumi.Output<string | undefined>;
+
+  constructor(name: string, args: TemplateArgs, opts?: pulumi.CustomResourceOptions) {
+    const props: Record<string, unknown> = {};
+    for (const key of INPUT_OUTPUTS) props[key] = undefined;
+    Object.assign(props, args);
+    super(templateShim, name, props, opts, RESOURCE_MODULE, RESOURCE_TYPES.template);
+  }
+}

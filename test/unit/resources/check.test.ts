@@ -1,0 +1,140 @@
+import { describe, expect, it } from "vitest";
+import { buildResourceProviders } from "../../../provider/resources/registry";
+import type { ResourceKind } from "../../../provider/kinds";
+import { UNKNOWN } from "../../../provider/resources/unknown";
+import { recordingDeps } from "./fakes";
+
+const deps = recordingDeps();
+const providers = buildResourceProviders(deps);
+
+async function check(kind: ResourceKind, news: Record<string, unknown>, olds: Record<string, unknown> = {}) {
+  const check = providers[kind].check;
+  if (!check) throw new Error("no check");
+  return check(olds, news);
+}
+
+const pod = { name: "p", imageName: "img:1" };
+const endpoint = { templateId: "tpl1" };
+const volume = { name: "v", size: 50, dataCenterId: "EU-RO-1" };
+const template = { name: "t", imageName: "img:1" };
+const auth = { name: "creds", username: "u", password: "secret-pw" };
+
+type Row = [kind: ResourceKind, label: string, news: Record<string, unknown>, property: string, contains: string[], olds?: Record<string, unknown>];
+
+const rows: Row[] = [
+  ["pod", "udp port", { ...pod, ports: ["8888/udp"] }, "ports[0]", ['"8888/udp" is not a valid port', 'use "<number>/http" or "<number>/tcp", e.g. "8888/http"']],
+  ["pod", "second port malformed", { ...pod, ports: ["8888/http", "abc"] }, "ports[1]", ['"abc" is not a valid port']],
+  ["pod", "port out of range", { ...pod, ports: ["70000/tcp"] }, "ports[0]", ['"70000/tcp" is not a valid port']],
+  ["pod", "ports not a list", { ...pod, ports: "8888/http" }, "ports", ["expected a list", '"8888/http"']],
+  ["pod", "duplicate port", { ...pod, ports: ["22/tcp", "22/tcp"] }, "ports[1]", ['"22/tcp" is listed twice']],
+  ["pod", "negative container disk", { ...pod, containerDiskInGb: -5 }, "containerDiskInGb", ["-5 is below the minimum 1 GB", "e.g. 50"]],
+  ["pod", "negative volume", { ...pod, volumeInGb: -1 }, "volumeInGb", ["-1 is negative", "0 GB or more"]],
+  ["pod", "fractional volume", { ...pod, volumeInGb: 2.5 }, "volumeInGb", ["2.5 is not a whole number"]],
+  ["pod", "quoted number", { ...pod, containerDiskInGb: "50" }, "containerDiskInGb", ['got "50"', "write 50 without quotes"]],
+  ["pod", "gpuCount 0", { ...pod, gpuCount: 0 }, "gpuCount", ["0 is below the minimum 1 GPUs"]],
+  ["pod", "cloudType typo", { ...pod, cloudType: "SECURED" }, "cloudType", ['"SECURED" is not a valid value', 'did you mean "SECURE"']],
+  ["pod", "computeType unknown", { ...pod, computeType: "TPU" }, "computeType", ['"TPU" is not a valid value', 'use one of "GPU", "CPU"']],
+  ["pod", "cuda version unknown", { ...pod, allowedCudaVersions: ["12.4", "10.1"] }, "allowedCudaVersions[1]", ['"10.1" is not a valid value', '"12.4"']],
+  ["pod", "cpu flavor unknown", { ...pod, cpuFlavorIds: ["cpu9x"] }, "cpuFlavorIds[0]", ['"cpu9x" is not a valid value', '"cpu3c"']],
+  ["pod", "priority unknown", { ...pod, gpuTypePriority: "fastest" }, "gpuTypePriority", ['use one of "availability", "custom"']],
+  ["pod", "country code", { ...pod, countryCodes: ["usa"] }, "countryCodes[0]", ['"usa" is not a two-letter country code']],
+  ["pod", "relative mount path", { ...pod, volumeMountPath: "workspace" }, "volumeMountPath", ['"workspace" is not an absolute path', '"/workspace"']],
+  ["pod", "env name with dash", { ...pod, env: { "MY-VAR": "x" } }, 'env["MY-VAR"]', ['"MY-VAR" is not a valid environment variable name', 'e.g. "MY_VAR"']],
+  ["pod", "env number value", { ...pod, env: { PORT: 8080 } }, "env.PORT", ["expected a string value, got a number", 'quote it, e.g. "8080"']],
+  ["pod", "env not a map", { ...pod, env: "A=1" }, "env", ["expected a map of names to string values"]],
+  ["pod", "no image and no template", { name: "p" }, "imageName", ["is required unless templateId is set"]],
+  ["pod", "empty image", { ...pod, imageName: "" }, "imageName", ["must not be empty"]],
+  ["pod", "name too long", { ...pod, name: "x".repeat(200) }, "name", ["is 200 characters long", "at most 191"]],
+  ["pod", "desiredStatus unknown", { ...pod, desiredStatus: "STOPPED" }, "desiredStatus", ['"STOPPED" is not a valid value', 'use one of "RUNNING", "EXITED"']],
+  ["pod", "negative deadline", { ...pod, readyTimeoutSeconds: -1 }, "readyTimeoutSeconds", ["-1 is negative"]],
+  ["pod", "deadline too long", { ...pod, readyTimeoutSeconds: 100_000 }, "readyTimeoutSeconds", ["100000 is above the maximum 86400 seconds"]],
+  ["pod", "argument name typo", { ...pod, imagename: "x" }, "imagename", ["is not a pod argument", "did you mean imageName?"]],
+  ["pod", "start cmd as a string", { ...pod, dockerStartCmd: "python app.py" }, "dockerStartCmd", ["expected a list", '"python app.py"']],
+  ["pod", "entrypoint element not a string", { ...pod, dockerEntrypoint: ["bash", 3] }, "dockerEntrypoint[1]", ["expected a string, got 3"]],
+  ["pod", "boolean as string", { ...pod, interruptible: "yes" }, "interruptible", ['expected true or false, got "yes"']],
+  ["pod", "negative bandwidth", { ...pod, minDownloadMbps: -10 }, "minDownloadMbps", ["-10 is negative"]],
+  ["pod", "empty adoptId", { ...pod, adoptId: "" }, "adoptId", ["must not be empty"]],
+  ["endpoint", "templateId missing", {}, "templateId", ["is required", "e.g. template.id"]],
+  ["endpoint", "idleTimeout 0", { ...endpoint, idleTimeout: 0 }, "idleTimeout", ["0 is below the minimum 1 seconds", "from 1 to 3600 seconds"]],
+  ["endpoint", "idleTimeout too long", { ...endpoint, idleTimeout: 4000 }, "idleTimeout", ["4000 is above the maximum 3600 seconds"]],
+  ["endpoint", "workersMin above workersMax", { ...endpoint, workersMin: 5, workersMax: 2 }, "workersMin", ["5 is more than workersMax (2)", "at most 2"]],
+  ["endpoint", "negative workersMax", { ...endpoint, workersMax: -1 }, "workersMax", ["-1 is negative"]],
+  ["endpoint", "scalerType unknown", { ...endpoint, scalerType: "QUEUE" }, "scalerType", ['"QUEUE" is not a valid value', '"QUEUE_DELAY", "REQUEST_COUNT"']],
+  ["endpoint", "scalerValue 0", { ...endpoint, scalerValue: 0 }, "scalerValue", ["0 is below the minimum 1"]],
+  ["endpoint", "pod-only cpu flavor", { ...endpoint, cpuFlavorIds: ["cpu3m"] }, "cpuFlavorIds[0]", ['"cpu3m" is not a valid value']],
+  ["endpoint", "minCudaVersion unknown", { ...endpoint, minCudaVersion: "11.0" }, "minCudaVersion", ['"11.0" is not a valid value']],
+  ["endpoint", "gpuCount 0", { ...endpoint, gpuCount: 0 }, "gpuCount", ["below the minimum 1"]],
+  ["endpoint", "computeType lower case", { ...endpoint, computeType: "gpu" }, "computeType", ['did you mean "GPU"']],
+  ["networkVolume", "negative size", { ...volume, size: -1 }, "size", ["-1 is negative", "from 0 to 4000 GB"]],
+  ["networkVolume", "size above 4000", { ...volume, size: 5000 }, "size", ["5000 is above the maximum 4000 GB"]],
+  ["networkVolume", "shrink", { ...volume, size: 50 }, "size", ["50 GB is smaller than the current size 100 GB", "can only grow", "Set size to 100 or more"], { ...volume, size: 100 }],
+  ["networkVolume", "size missing", { name: "v", dataCenterId: "EU-RO-1" }, "size", ["is required"]],
+  ["networkVolume", "dataCenterId missing", { name: "v", size: 10 }, "dataCenterId", ["is required", '"EU-RO-1"']],
+  ["template", "category unknown", { ...template, category: "INTEL" }, "category", ['"INTEL" is not a valid value', '"NVIDIA", "AMD", "CPU"']],
+  ["template", "port without protocol", { ...template, ports: ["8080"] }, "ports[0]", ['"8080" is not a valid port']],
+  ["template", "name missing", { imageName: "i" }, "name", ["is required"]],
+  ["template", "isServerless as string", { ...template, isServerless: "true" }, "isServerless", ['expected true or false, got "true"']],
+  ["template", "negative volume", { ...template, volumeInGb: -20 }, "volumeInGb", ["-20 is negative"]],
+  ["registryAuth", "password missing", { name: "c", username: "u" }, "password", ["is required"]],
+  ["registryAuth", "username empty", { ...auth, username: "" }, "username", ["must not be empty"]],
+  ["registryAuth", "unknown argument", { ...auth, token: "x" }, "token", ["is not a registry auth argument"]],
+];
+
+describe("check rejects invalid arguments with the property path, the value and the fix", () => {
+  it("covers at least 40 invalid inputs", () => {
+    expect(rows.length).toBeGreaterThanOrEqual(40);
+  });
+
+  it.each(rows)("%s: %s", async (kind, _label, news, property, contains, olds) => {
+    const result = await check(kind, news, olds);
+    const failure = result.failures?.find((f) => f.property === property);
+    expect(failure, JSON.stringify(result.failures)).toBeDefined();
+    expect(failure?.reason.startsWith(`${property}: `)).toBe(true);
+    for (const text of contains) expect(failure?.reason).toContain(text);
+  });
+
+  it("never prints a password in a failure", async () => {
+    const result = await check("registryAuth", { ...auth, password: 123456789 });
+    expect(result.failures?.[0]?.property).toBe("password");
+    expect(result.failures?.[0]?.reason).toContain("expected a string, got a number");
+    expect(JSON.stringify(result.failures)).not.toContain("123456789");
+  });
+});
+
+describe("check accepts valid arguments and preview unknowns", () => {
+  it("returns the inputs as written (no defaults filled in), without nulls, with __provider", async () => {
+    const result = await check("pod", { ...pod, ports: ["22/tcp"], volumeInGb: null, __provider: "shim" });
+    expect(result.failures).toEqual([]);
+    expect(result.inputs).toEqual({ ...pod, ports: ["22/tcp"], __provider: "shim" });
+  });
+
+  it("lets unknown values through anywhere in the tree", async () => {
+    const everything = {
+      name: UNKNOWN, imageName: UNKNOWN, ports: [UNKNOWN, "22/tcp"], env: { A: UNKNOWN }, gpuCount: UNKNOWN,
+      cloudType: UNKNOWN, gpuTypeIds: UNKNOWN, containerDiskInGb: UNKNOWN, templateId: UNKNOWN, locked: UNKNOWN,
+    };
+    expect((await check("pod", everything)).failures).toEqual([]);
+    expect((await check("endpoint", { templateId: UNKNOWN, workersMin: UNKNOWN, workersMax: 1 })).failures).toEqual([]);
+    expect((await check("networkVolume", { ...volume, size: UNKNOWN }, { ...volume, size: 100 })).failures).toEqual([]);
+    expect((await check("registryAuth", { name: "c", username: UNKNOWN, password: UNKNOWN })).failures).toEqual([]);
+    expect((await check("template", { name: UNKNOWN, imageName: UNKNOWN, env: UNKNOWN })).failures).toEqual([]);
+  });
+
+  it("allows a smaller size when the volume is replaced anyway (new data center)", async () => {
+    const result = await check("networkVolume", { ...volume, size: 10, dataCenterId: "US-TX-3" }, { ...volume, size: 100 });
+    expect(result.failures).toEqual([]);
+  });
+
+  it("warns, not fails, on GPU types it does not know", async () => {
+    deps.lines.warn.length = 0;
+    const result = await check("pod", { ...pod, gpuTypeIds: ["NVIDIA GeForce RTX 9090", "NVIDIA L4"] });
+    expect(result.failures).toEqual([]);
+    expect(deps.lines.warn.join("\n")).toContain('gpuTypeIds[0]: "NVIDIA GeForce RTX 9090" is not a known id');
+  });
+
+  it("warns when an update field without a default stops being declared", async () => {
+    deps.lines.warn.length = 0;
+    await check("endpoint", { ...endpoint }, { ...endpoint, workersMax: 3 });
+    expect(deps.lines.warn.join("\n")).toContain("endpoint workersMax is no longer declared");
+  });
+});

@@ -1,0 +1,55 @@
+import * as pulumi from "@pulumi/pulumi";
+import { beforeAll, describe, expect, it } from "vitest";
+
+interface Registered {
+  type: string;
+  name: string;
+  inputs: Record<string, unknown>;
+}
+
+const registered: Registered[] = [];
+
+beforeAll(() => {
+  pulumi.runtime.setMocks(
+    {
+      newResource: (args) => {
+        registered.push({ type: args.type, name: args.name, inputs: args.inputs as Record<string, unknown> });
+        return { id: `${args.name}-id`, state: { ...args.inputs, endpointId: `${args.name}-id` } };
+      },
+      call: () => ({}),
+    },
+    "project",
+    "stack",
+    false,
+  );
+});
+
+async function value<T>(output: pulumi.Output<T>): Promise<T> {
+  return new Promise((resolve) => output.apply((v) => resolve(v)));
+}
+
+describe("SDK classes", () => {
+  it("register under the package's type tokens, with the resource name as the default name", async () => {
+    const gpucloud = await import("../../../sdk/index");
+    const pod = new gpucloud.Pod("trainer", { imageName: "img", ports: ["22/tcp"] });
+    const endpoint = new gpucloud.Endpoint("infer", { templateId: "t1", workersMax: 2 });
+    expect(await value(pod.name)).toBe("trainer");
+    expect(await value(endpoint.name)).toBe("infer");
+    expect(await value(endpoint.endpointId)).toBe("infer-id");
+    const types = registered.map((r) => r.type);
+    expect(types).toContain("pulumi-nodejs:dynamic/gpucloud:Pod");
+    expect(types).toContain("pulumi-nodejs:dynamic/gpucloud:Endpoint");
+    const podInputs = registered.find((r) => r.name === "trainer")?.inputs ?? {};
+    expect(podInputs).toMatchObject({ name: "trainer", imageName: "img", ports: ["22/tcp"] });
+    // The serialized provider is a tiny shim, and carries no credentials.
+    expect(typeof podInputs["__provider"]).toBe("string");
+  });
+
+  it("RegistryAuth keeps username and password secret", async () => {
+    const gpucloud = await import("../../../sdk/index");
+    const auth = new gpucloud.RegistryAuth("ghcr", { name: "ghcr", username: "bot", password: "pw" });
+    expect(await pulumi.isSecret(auth.password)).toBe(true);
+    expect(await pulumi.isSecret(auth.username)).toBe(true);
+    expect(await pulumi.isSecret(auth.name)).toBe(false);
+  });
+});
