@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /** gpucloud-emulator: runs the emulator until SIGINT/SIGTERM. */
 import { USAGE, UsageError, parseCliArgs } from "./cliArgs";
+import { formatFaultSpec, toFaultPlan } from "./faults/spec";
 import { startEmulator } from "./index";
 
 async function main(): Promise<number> {
@@ -33,6 +34,7 @@ async function main(): Promise<number> {
       `  job API:         ${emulator.serverlessUrl}\n` +
       `${keys}\n` +
       (command.options.statePath ? `  state file:      ${command.options.statePath}\n` : "") +
+      (command.options.faults ? `  faults:          ${formatFaultSpec(toFaultPlan(command.options.faults))}\n` : "") +
       `\nexport GPUCLOUD_API_URL=${emulator.apiUrl} GPUCLOUD_SERVERLESS_URL=${emulator.serverlessUrl} GPUCLOUD_API_KEY=${emulator.apiKey}\n`,
   );
   return new Promise<number>((resolve) => {
@@ -44,6 +46,11 @@ async function main(): Promise<number> {
       }
       stopping = true;
       process.stdout.write(`gpucloud-emulator: ${signal}, shutting down\n`);
+      if (command.options.faults) {
+        const stats = emulator.faultStats();
+        const counts = Object.entries(stats.injected).map(([kind, n]) => `${kind}=${n}`).join(" ");
+        process.stdout.write(`gpucloud-emulator: faults injected over ${stats.requests} requests: ${counts}\n`);
+      }
       emulator.close().then(
         () => resolve(0),
         (error: unknown) => {

@@ -1,6 +1,7 @@
 /** Command-line flags of gpucloud-emulator, parsed into startEmulator() options. */
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { parseFaultSpec } from "./faults/spec";
 import type { EmulatorOptions } from "./options";
 
 export const USAGE = `Usage: gpucloud-emulator [options]
@@ -14,8 +15,11 @@ Options:
   --state FILE                keep resources and billing in FILE across restarts (default: memory only)
   --time-scale F              simulated durations x F; 0.01 runs 100x faster (default 1)
   --boot-delay-ms MS          service ms until a pod has its public IP (default 2000)
-  --handler IMAGE=MODULE      serve jobs for IMAGE with the handler module at MODULE (repeatable)
+  --handler IMAGE=MODULE      workers of IMAGE run MODULE: a \`handler(job)\` export for queue
+                              endpoints, a Node request listener for load-balancing ones (repeatable)
   --public-endpoint ID=IMAGE  an endpoint ID running IMAGE, callable with any key (repeatable)
+  --faults SPEC               seeded faults on /v1, e.g. "seed=42; POST /v1/pods: lost=0.2; *: 503=0.05"
+                              (kinds 429 500 502 503 504 reset lost latency; see the emulator README)
   -h, --help                  show this help`;
 
 export class UsageError extends Error {
@@ -58,6 +62,7 @@ export function parseCliArgs(argv: readonly string[], cwd = process.cwd()): CliC
         "boot-delay-ms": { type: "string" },
         handler: { type: "string", multiple: true },
         "public-endpoint": { type: "string", multiple: true },
+        faults: { type: "string" },
         help: { type: "boolean", short: "h" },
       },
     });
@@ -76,5 +81,12 @@ export function parseCliArgs(argv: readonly string[], cwd = process.cwd()): CliC
     publicEndpoints: pairs("public-endpoint", v["public-endpoint"] ?? []),
   };
   if (v["api-key"]?.length) options.apiKeys = v["api-key"];
+  if (v.faults !== undefined) {
+    try {
+      options.faults = parseFaultSpec(v.faults);
+    } catch (error) {
+      throw new UsageError(`--faults: ${error instanceof Error ? error.message.replace(/^faults: /, "") : String(error)}`);
+    }
+  }
   return { help: false, options };
 }

@@ -8,6 +8,7 @@ import { Accounts, accountIdOf } from "./auth";
 import { type Clock, createClock } from "./clock";
 import { Router } from "./http/router";
 import { createHttpServer } from "./http/server";
+import { FaultInjector, type FaultPlan, type FaultStats, chainInterceptors, toFaultPlan } from "./faults";
 import { createAvailabilityTable } from "./management/availability";
 import type { ManagementContext } from "./management/context";
 import { createServerlessDeps, publicEndpointSpec } from "./management/endpointSpec";
@@ -28,7 +29,9 @@ import { StateWriter, readStateText } from "./state/stateFile";
 export type { EmulatorOptions, QuirkOptions, ServerlessFactory } from "./options";
 export type { EndpointSpec, Placement, ServerlessDeps, ServerlessService, WorkerUsage, WorkerView } from "./serverless/contract";
 export type { AvailabilityOptions, PerDataCenter } from "./management/availability";
-export type { RouteInterceptor } from "./http/router";
+export type { InterceptResult, ReplyEvent, RouteInterceptor } from "./http/router";
+export { FaultSpecError, formatFaultSpec, parseFaultSpec } from "./faults";
+export type { FaultKind, FaultPlan, FaultRule, FaultSetting, FaultStats } from "./faults";
 export type { Clock } from "./clock";
 
 /** Every resource of one account, in wire shape. */
@@ -58,6 +61,10 @@ export interface RunningEmulator {
   accountIdOf(apiKey: string): string;
   /** Every resource of every account (wire shapes), for tests and debugging. */
   inspect(): AccountInspection[];
+  /** Faults injected so far, per kind and per operation (all zero without `faults`). */
+  faultStats(): FaultStats;
+  /** Switches fault injection to another SPEC or plan (undefined: off); counts are kept. */
+  setFaults(faults: string | FaultPlan | undefined): void;
   /** Writes the state file now (no-op without statePath). */
   flushState(): Promise<void>;
   /** Stops serving, stops the job side, saves state. Idempotent. */
@@ -123,12 +130,19 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     throw error;
   }
 
-  const router = new Router(managementOperations(ctx), {
+  const operations = managementOperations(ctx);
+  const faults = new FaultInjector(operations, resolved.faults);
+  // Without faults the router keeps its await-free path: the injector is chained in only when on.
+  const interceptorFor = (on: boolean) => chainInterceptors(resolved.routeInterceptor, on ? faults.intercept : undefined);
+  const router = new Router(operations, {
     bodyLimitBytes: resolved.bodyLimitBytes,
     unknownFieldStatus: resolved.quirks.unknownFieldStatus,
     resolveAccount: (authorization) => accounts.resolve(authorization),
-    interceptor: resolved.routeInterceptor,
+    interceptor: interceptorFor(resolved.faults !== undefined),
     onMutation: ctx.changed,
+    // With a state file, a change is on disk before its answer leaves (a crash loses nothing acknowledged).
+    persist: writer ? () => writer.flush() : undefined,
+    onReply: resolved.onReply,
   });
   const server = createHttpServer(router, serverless);
   try {
@@ -180,6 +194,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
         networkVolumes: [...account.networkVolumes.values()].map(networkVolumeView),
         registryAuths: [...account.registryAuths.values()].map(registryAuthView),
       }));
+    },
+    faultStats: () => faults.stats(),
+    setFaults(spec) {
+      const plan = spec === undefined ? undefined : toFaultPlan(spec);
+      faults.setPlan(plan);
+      router.setInterceptor(interceptorFor(plan !== undefined));
     },
     flushState: () => writer?.flush() ?? Promise.resolve(),
     close,

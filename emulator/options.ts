@@ -2,7 +2,8 @@
  * Options of startEmulator() and their defaults. One object, so that later features (fault
  * injection, limits) extend it rather than growing new entry points.
  */
-import type { RouteInterceptor } from "./http/router";
+import { type FaultPlan, toFaultPlan } from "./faults/spec";
+import type { ReplyEvent, RouteInterceptor } from "./http/router";
 import { randomId } from "./ids";
 import type { AvailabilityOptions } from "./management/availability";
 import type { ServerlessOptions } from "./serverless";
@@ -66,10 +67,21 @@ export interface EmulatorOptions {
   quirks?: Partial<QuirkOptions> | undefined;
   /** Largest accepted /v1 request body (default 1 MiB); larger gives 413. */
   bodyLimitBytes?: number | undefined;
-  /** Real ms between a change and the state file write (default 100). */
+  /**
+   * Real ms between a change and the state file write (default 100), for changes not made through
+   * /v1 (boots, billing, the job side); a /v1 change is written before it is answered.
+   */
   stateDebounceMs?: number | undefined;
-  /** Seam for fault injection: runs before each /v1 operation (see http/router.ts). */
+  /** Seam for fault injection: runs before each /v1 operation (see http/router.ts), before `faults`. */
   routeInterceptor?: RouteInterceptor | undefined;
+  /**
+   * Seeded faults on /v1 (429, 5xx, latency, reset, lost answers): a SPEC such as
+   * `"seed=42; POST /v1/pods: lost=0.2; *: 503=0.05"` or a plan object (see faults/spec.ts and the
+   * README). Default: none. Can be changed at run time with `setFaults`.
+   */
+  faults?: string | FaultPlan | undefined;
+  /** Test seam: observes every /v1 operation that ran, with its reply, sent or lost (e.g. to count creates). */
+  onReply?: ((event: ReplyEvent) => void) | undefined;
   /** Test seam: replaces the job side (e.g. with a fake that records calls and reports usage). */
   serverlessFactory?: ServerlessFactory | undefined;
 }
@@ -91,6 +103,8 @@ export interface ResolvedOptions {
   bodyLimitBytes: number;
   stateDebounceMs: number;
   routeInterceptor: RouteInterceptor | undefined;
+  faults: FaultPlan | undefined;
+  onReply: ((event: ReplyEvent) => void) | undefined;
   serverlessFactory: ServerlessFactory | undefined;
 }
 
@@ -140,6 +154,8 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     bodyLimitBytes,
     stateDebounceMs,
     routeInterceptor: options.routeInterceptor,
+    faults: options.faults === undefined ? undefined : toFaultPlan(options.faults),
+    onReply: options.onReply,
     serverlessFactory: options.serverlessFactory,
   };
 }

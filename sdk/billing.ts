@@ -104,9 +104,14 @@ export async function getBilling<A extends GetBillingArgs>(args: A, options: Bil
   }
 }
 
+/** Billing arguments whose fields may each be an Input (e.g. `podId: pod.id`). */
+export type GetBillingInputs<A extends GetBillingArgs = GetBillingArgs> = A extends unknown
+  ? { [K in keyof A]: K extends "kind" ? A[K] : pulumi.Input<A[K]> }
+  : never;
+
 export function getBillingOutput<A extends GetBillingArgs>(
-  args: pulumi.Input<A>,
+  args: GetBillingInputs<A> | pulumi.Input<A>,
   options: BillingOptions = {},
 ): pulumi.Output<GetBillingResult<A["kind"]>> {
-  return pulumi.output(args).apply((resolved) => getBilling(resolved as A, options));
+  return pulumi.output(args).apply((resolved) => getBilling(resolved as unknown as A, options));
 }

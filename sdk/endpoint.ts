@@ -17,6 +17,15 @@ export interface EndpointArgs {
   /** `"GPU"` (default) for GPU workers, `"CPU"` for CPU workers. Replaces the endpoint. */
   computeType?: pulumi.Input<"GPU" | "CPU">;
   /**
+   * `"QUEUE"` (default): jobs go through `/run` and `/runsync` to a handler. `"LOAD_BALANCER"`:
+   * every request to `<serverlessUrl>/<endpointId>/<path>` goes straight to a worker's own HTTP
+   * server (env `PORT`, default 80; health checks on `PORT_HEALTH` at `HEALTH_CHECK_PATH`, default
+   * `/ping`), with no queue and no retries; it needs `scalerType: "REQUEST_COUNT"`. Fixed at
+   * create: a change replaces the endpoint. (The v1 API has no type field: the provider carries it
+   * as a ` -lb` suffix of the service-side name, which you never see in outputs.)
+   */
+  type?: pulumi.Input<"QUEUE" | "LOAD_BALANCER">;
+  /**
    * GPU types acceptable for workers, in order of preference, e.g. `["NVIDIA L4", "NVIDIA A40"]`.
    * An id this package does not know is passed on with a warning. In place.
    */
@@ -55,7 +64,8 @@ export interface EndpointArgs {
   executionTimeoutMs?: pulumi.Input<number>;
   /**
    * `"QUEUE_DELAY"` (default: add a worker when a job has waited `scalerValue` seconds) or
-   * `"REQUEST_COUNT"` (one worker per `scalerValue` queued jobs). In place.
+   * `"REQUEST_COUNT"` (one worker per `scalerValue` queued jobs, or requests in flight on a
+   * load-balancing endpoint). In place.
    */
   scalerType?: pulumi.Input<"QUEUE_DELAY" | "REQUEST_COUNT">;
   /** Parameter of `scalerType`: seconds of queue delay, or jobs per worker. 1 or more, default 4. In place. */
@@ -87,7 +97,7 @@ export interface EndpointArgs {
 
 const SERVER_OUTPUTS = ["endpointId", "version", "createdAt"] as const;
 const INPUT_OUTPUTS = [
-  "templateId", "name", "computeType", "gpuTypeIds", "gpuCount", "dataCenterIds", "networkVolumeId", "networkVolumeIds",
+  "templateId", "name", "computeType", "type", "gpuTypeIds", "gpuCount", "dataCenterIds", "networkVolumeId", "networkVolumeIds",
   "workersMin", "workersMax", "idleTimeout", "executionTimeoutMs", "scalerType", "scalerValue", "flashboot",
 ] as const;
 
@@ -115,6 +125,8 @@ export class Endpoint extends pulumi.dynamic.Resource {
   declare readonly name: pulumi.Output<string>;
   /** `"GPU"` or `"CPU"` (when declared). */
   declare readonly computeType: pulumi.Output<string | undefined>;
+  /** `"QUEUE"` or `"LOAD_BALANCER"` (when declared). */
+  declare readonly type: pulumi.Output<string | undefined>;
   /** Acceptable GPU types (when declared). */
   declare readonly gpuTypeIds: pulumi.Output<string[] | undefined>;
   /** GPUs per worker (when declared). */

@@ -4,10 +4,21 @@
  * the same timeouts, retries with backoff (429 included) and typed errors (`ApiError` subclasses).
  */
 import { CONFIG_KEYS, ConfigError, ENV_VARS, normalizeBaseUrl, resolveJobConnection } from "../provider/client/config";
-import { JobApiClient, type HealthRecord, type JobRecord, type PurgeRecord } from "../provider/client/jobs";
+import {
+  JobApiClient,
+  type EndpointHttpRequest,
+  type EndpointHttpResponse,
+  type HealthRecord,
+  type JobRecord,
+  type PurgeRecord,
+} from "../provider/client/jobs";
+import type { RetryInfo } from "../provider/client/transport";
 import { validateJobRequest } from "../provider/jobs/requestSchema";
 
-export type { HealthRecord, JobRecord, PurgeRecord } from "../provider/client/jobs";
+export type { EndpointHttpRequest, EndpointHttpResponse, HealthRecord, JobRecord, PurgeRecord } from "../provider/client/jobs";
+export { WORKER_ID_HEADER } from "../provider/client/jobs";
+/** What `onRetry` is told about one retry: operation, method, url (redacted), attempt, delayMs, error. */
+export type JobRetryInfo = RetryInfo;
 export { JobRequestError } from "../provider/jobs/requestSchema";
 
 /** The statuses after which a job never changes again. */
@@ -22,6 +33,12 @@ export interface JobClientOptions {
   timeoutMs?: number;
   /** Retries after the first attempt for retryable failures (408, 429, 5xx, connection). Default 4. */
   maxRetries?: number;
+  /**
+   * Called before every retry with the failure being retried (`error.status` is 429 when the
+   * service rate-limited the call) and how long the client will wait (`delayMs`, honouring
+   * Retry-After), so callers can log or count retries. The client itself never logs. Default: none.
+   */
+  onRetry?: (info: JobRetryInfo) => void;
 }
 
 /** A job request: the job API's own fields. */
@@ -84,6 +101,7 @@ export class JobClient {
       apiKey,
       ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
       ...(options.maxRetries !== undefined ? { maxRetries: options.maxRetries } : {}),
+      ...(options.onRetry !== undefined ? { onRetry: options.onRetry } : {}),
     });
   }
 
@@ -150,6 +168,16 @@ export class JobClient {
   /** Job and worker counts of the endpoint. */
   health(endpointId: string): Promise<HealthRecord> {
     return this.#api.health(endpointId);
+  }
+
+  /**
+   * Sends one HTTP request to a load-balancing endpoint's workers (`type: "LOAD_BALANCER"`), on a
+   * path the worker's server defines. The answer is returned whatever its status; `workerId` names
+   * the worker that answered: pass it back as `workerId` to pin follow-up requests to that worker.
+   * Nothing is retried but a 429 and a connection that never opened.
+   */
+  request(endpointId: string, request: EndpointHttpRequest): Promise<EndpointHttpResponse> {
+    return this.#api.request(endpointId, request);
   }
 
   /** Closes the keep-alive connections. */

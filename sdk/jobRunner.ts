@@ -1,8 +1,9 @@
 /**
  * JobRunner: smoke tests that gate a deploy. After the endpoint is deployed, each `pulumi up` that
- * changed the endpoint, its template, the cases or the trigger runs the cases as real jobs against
- * the endpoint; a case that fails fails the update, with the job id, status, error and an output
- * excerpt in the message. Cases never run during `pulumi preview`.
+ * changed the endpoint, its template, the cases or the trigger runs the cases against the endpoint:
+ * real jobs on a queue-based endpoint, real HTTP requests on a load-balancing one. A case that fails
+ * fails the update, with the job id, status, error and an output excerpt (or the request and the
+ * response) in the message. Cases never run during `pulumi preview`.
  */
 import * as pulumi from "@pulumi/pulumi";
 import { createHash } from "node:crypto";
@@ -40,8 +41,11 @@ export interface JobExpectation {
   errorContains?: string;
 }
 
-/** One smoke-test case: a job, and what it must do. */
-export interface JobRunnerCase {
+/** One smoke-test case: a job (queue-based endpoints) or an HTTP request (load-balancing endpoints). */
+export type JobRunnerCase = JobRunnerJobCase | JobRunnerHttpCase;
+
+/** A smoke-test case for a queue-based endpoint: a job, and what it must do. */
+export interface JobRunnerJobCase {
   /** Names the case in outputs and failure messages; unique within the runner. */
   name: string;
   /** The job's input, as the endpoint's handler receives it. */
@@ -51,6 +55,39 @@ export interface JobRunnerCase {
   /** What the job must do to pass. Default: reach COMPLETED. */
   expect?: JobExpectation;
   /** Seconds the case may take from submission to a final status (queue, cold start and run). Default 300, at most 3600. */
+  timeoutSeconds?: number;
+}
+
+/** What a load-balancing endpoint's answer must be. Every expectation given must hold. */
+export interface HttpExpectation {
+  /** The HTTP status the worker must answer. Default 200. */
+  status?: number;
+  /** The body (parsed JSON when it is JSON, else the text) must deep-equal this. */
+  body?: unknown;
+  /** Every key (recursively) and array item given must be present and equal in the JSON body. */
+  bodySubset?: unknown;
+  /** Every predicate must hold on the body (JSON when it is JSON, else the text). */
+  bodyPredicates?: OutputPredicate[];
+  /** The body text must contain this. */
+  bodyContains?: string;
+}
+
+/** A smoke-test case for a load-balancing endpoint: one HTTP request to the workers' own server. */
+export interface JobRunnerHttpCase {
+  /** Names the case in outputs and failure messages; unique within the runner. */
+  name: string;
+  request: {
+    /** Default "GET". */
+    method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+    /** The worker's path, starting with "/", e.g. "/v1/generate". */
+    path: string;
+    headers?: Record<string, string>;
+    /** A string is sent as is; anything else as JSON. */
+    body?: unknown;
+  };
+  /** What the answer must be. Default: status 200. */
+  expect?: HttpExpectation;
+  /** Seconds the request may take, a cold start included. Default 300, at most 3600. */
   timeoutSeconds?: number;
 }
 
@@ -83,7 +120,11 @@ class SmokeTestRun extends pulumi.dynamic.Resource {
 export class JobRunner extends pulumi.ComponentResource {
   /** The endpoint the cases ran against. */
   declare readonly endpointId: pulumi.Output<string>;
-  /** One result per case, in order: name, jobId, status, output, error, delayTime (ms), executionTime (ms), passed, problems. */
+  /**
+   * One result per case, in order: name, passed, problems, status, output, and for job cases jobId,
+   * error, delayTime (ms) and executionTime (ms); for HTTP cases target, httpStatus, workerId and
+   * executionTime (the round trip, ms).
+   */
   declare readonly results: pulumi.Output<JobRunnerCaseResult[]>;
   /** When the cases last ran (ISO 8601). */
   declare readonly ranAt: pulumi.Output<string>;
@@ -113,21 +154,39 @@ export class JobRunner extends pulumi.ComponentResource {
 /**
  * A digest of every output of the watched resources: it changes exactly when one of them changes,
  * which is when the cases must run again. Secret outputs keep the digest secret in state.
+ *
+ * Only known, defined outputs count. During a preview, an output the provider did not return (an
+ * argument the user did not set) is unknown rather than undefined; counting it would make every
+ * preview plan a re-run that `up` then does not do (and fail `pulumi preview --expect-no-changes`).
  */
 function revisionOf(resources: pulumi.CustomResource[]): pulumi.Output<string> | undefined {
   if (resources.length === 0) return undefined;
-  const outputs = resources.map((resource) => {
-    const fields = Object.entries(resource).filter(([key, value]) => key !== "urn" && !key.startsWith("__") && pulumi.Output.isInstance(value));
-    return pulumi.all(Object.fromEntries(fields) as Record<string, pulumi.Output<unknown>>);
+  const perResource = resources.map(async (resource) => {
+    const fields = Object.entries(resource).filter(
+      (entry): entry is [string, pulumi.Output<unknown>] => entry[0] !== "urn" && !entry[0].startsWith("__") && pulumi.Output.isInstance(entry[1]),
+    );
+    const known = await Promise.all(fields.map(async (entry) => ((await isKnown(entry[1])) ? [entry] : [])));
+    return Object.fromEntries(known.flat());
   });
-  return pulumi.all(outputs).apply((values) => createHash("sha256").update(stableJson(values)).digest("hex").slice(0, 32));
+  return pulumi.output(Promise.all(perResource)).apply((values) => createHash("sha256").update(stableJson(values)).digest("hex").slice(0, 32));
+}
+
+/**
+ * Whether an Output's value is known. `isKnown` is how Output implementations tell each other about
+ * unknown values (see @pulumi/pulumi output.ts); it is not in the public typings.
+ */
+function isKnown(output: pulumi.Output<unknown>): Promise<boolean> {
+  const probe = (output as unknown as { isKnown?: Promise<boolean> }).isKnown;
+  return probe ?? Promise.resolve(true);
 }
 
 /** JSON with object keys sorted, so the digest does not depend on property order. */
 function stableJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(stableJson).join(",")}]`;
   if (value !== null && typeof value === "object") {
+    // Undefined members are left out: an output that is absent and one that resolved to undefined are the same.
     const entries = Object.keys(value)
+      .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
       .sort()
       .map((k) => `${JSON.stringify(k)}:${stableJson((value as Record<string, unknown>)[k])}`);
     return `{${entries.join(",")}}`;

@@ -94,9 +94,14 @@ export function defineOperation<Q = undefined, B = undefined>(spec: OperationSpe
 }
 
 /**
- * Fault-injection seam (not implemented here): called after auth, before the body is read.
- * Return true when the interceptor has written the response itself (e.g. an injected 503),
- * false to let the operation run.
+ * What an interceptor decided: `true` it has answered (or dropped the connection) itself, `false`
+ * the operation runs as usual, `"lose-answer"` the operation runs (with all its effects) and then
+ * the connection is destroyed instead of answering: the client cannot tell whether it happened.
+ */
+export type InterceptResult = boolean | "lose-answer";
+
+/**
+ * Fault-injection seam (emulator/faults builds on it): called after auth, before the body is read.
  */
 export type RouteInterceptor = (call: {
   operationId: string;
@@ -105,7 +110,20 @@ export type RouteInterceptor = (call: {
   accountId: string;
   req: IncomingMessage;
   res: ServerResponse;
-}) => boolean | Promise<boolean>;
+}) => InterceptResult | Promise<InterceptResult>;
+
+/** An operation that ran to completion, whether its answer was sent or lost (see RouterOptions.onReply). */
+export interface ReplyEvent {
+  operationId: string;
+  method: Method;
+  accountId: string;
+  params: Readonly<Record<string, string>>;
+  status: number;
+  /** The JSON body the operation answered (undefined for 204 and text replies). */
+  body: unknown;
+  /** True when the answer was destroyed instead of sent ("lose-answer"). */
+  lost: boolean;
+}
 
 export interface RouterOptions {
   bodyLimitBytes: number;
@@ -114,6 +132,13 @@ export interface RouterOptions {
   interceptor?: RouteInterceptor | undefined;
   /** Called after every successful POST/PATCH/DELETE (state persistence hooks in here). */
   onMutation?: (() => void) | undefined;
+  /**
+   * Makes a successful POST/PATCH/DELETE durable before it is answered (the state file's writer);
+   * must not reject. Concurrent mutations share one write.
+   */
+  persist?: (() => Promise<void>) | undefined;
+  /** Observer of every operation's reply, sent or lost (tests count creates with it). */
+  onReply?: ((event: ReplyEvent) => void) | undefined;
 }
 
 interface CompiledRoute {
@@ -124,17 +149,24 @@ interface CompiledRoute {
 export class Router {
   /** Routes by segment count: a request only compares against paths of its own length. */
   private readonly byLength = new Map<number, CompiledRoute[]>();
+  private interceptor: RouteInterceptor | undefined;
 
   constructor(
     readonly operations: readonly Operation[],
     private readonly options: RouterOptions,
   ) {
+    this.interceptor = options.interceptor;
     for (const op of operations) {
       const segments = op.path.split("/").filter((s) => s !== "");
       const list = this.byLength.get(segments.length) ?? [];
       list.push({ op, segments });
       this.byLength.set(segments.length, list);
     }
+  }
+
+  /** Replaces the interceptor, e.g. when fault injection is switched on or off at run time. */
+  setInterceptor(interceptor: RouteInterceptor | undefined): void {
+    this.interceptor = interceptor;
   }
 
   /** Serves one request; `path` is the part after /v1, `search` the query string without "?". */
@@ -162,54 +194,87 @@ export class Router {
         body: {},
         unknownFieldStatus: this.options.unknownFieldStatus,
       };
-      const interceptor = this.options.interceptor;
+      const interceptor = this.interceptor;
       if (interceptor) {
         void Promise.resolve(interceptor({ operationId: op.operationId, method: op.method, path, accountId, req, res }))
-          .then((handled) => (handled ? undefined : this.withBody(req, res, op, raw)))
+          .then((decision) => {
+            if (decision === true) return;
+            this.withBody(req, res, op, raw, decision === "lose-answer");
+          })
           .catch((error: unknown) => fail(res, error));
         return;
       }
-      this.withBody(req, res, op, raw);
+      this.withBody(req, res, op, raw, false);
     } catch (error) {
       fail(res, error);
     }
   }
 
-  private withBody(req: IncomingMessage, res: ServerResponse, op: Operation, raw: RawCall): void {
+  /** `lost`: every outcome, success or failure, ends in a destroyed connection instead of an answer. */
+  private withBody(req: IncomingMessage, res: ServerResponse, op: Operation, raw: RawCall, lost: boolean): void {
+    const onError = lost ? loseAnswer : fail;
     if (!op.bodySchema) {
-      this.run(res, op, raw);
+      this.run(res, op, raw, lost);
       return;
     }
     readBody(req, this.options.bodyLimitBytes).then(
       (buffer) => {
         try {
           raw.body = parseJsonObject(buffer);
-          this.run(res, op, raw);
+          this.run(res, op, raw, lost);
         } catch (error) {
-          fail(res, error);
+          onError(res, error);
         }
       },
-      (error: unknown) => fail(res, error),
+      (error: unknown) => onError(res, error),
     );
   }
 
-  private run(res: ServerResponse, op: Operation, raw: RawCall): void {
-    const reply = op.run(raw);
+  private run(res: ServerResponse, op: Operation, raw: RawCall, lost: boolean): void {
+    const onError = lost ? loseAnswer : fail;
+    let reply: Reply | Promise<Reply>;
+    try {
+      reply = op.run(raw);
+    } catch (error) {
+      onError(res, error);
+      return;
+    }
     if (reply instanceof Promise) {
       reply.then(
-        (r) => this.write(res, op, r),
-        (error: unknown) => fail(res, error),
+        (r) => this.write(res, op, raw, r, lost),
+        (error: unknown) => onError(res, error),
       );
     } else {
-      this.write(res, op, reply);
+      this.write(res, op, raw, reply, lost);
     }
   }
 
-  private write(res: ServerResponse, op: Operation, reply: Reply): void {
-    if (reply.text !== undefined) sendText(res, reply.status, reply.text, reply.contentType ?? "text/plain; charset=utf-8");
+  private write(res: ServerResponse, op: Operation, raw: RawCall, reply: Reply, lost: boolean): void {
+    const mutated = op.method !== "GET" && reply.status < 400;
+    if (mutated) this.options.onMutation?.();
+    const persist = mutated ? this.options.persist : undefined;
+    if (persist) {
+      // Answer only once the change is durable: a crash right after the answer loses nothing.
+      void persist().then(() => this.send(res, op, raw, reply, lost));
+      return;
+    }
+    this.send(res, op, raw, reply, lost);
+  }
+
+  private send(res: ServerResponse, op: Operation, raw: RawCall, reply: Reply, lost: boolean): void {
+    if (lost) loseAnswer(res);
+    else if (reply.text !== undefined) sendText(res, reply.status, reply.text, reply.contentType ?? "text/plain; charset=utf-8");
     else if (reply.body === undefined) sendEmpty(res, reply.status);
     else sendJson(res, reply.status, reply.body);
-    if (op.method !== "GET" && reply.status < 400) this.options.onMutation?.();
+    this.options.onReply?.({
+      operationId: op.operationId,
+      method: op.method,
+      accountId: raw.accountId,
+      params: raw.params,
+      status: reply.status,
+      body: reply.body,
+      lost,
+    });
   }
 
   private match(method: string, path: string): { op: Operation; params: Record<string, string> } {
@@ -265,6 +330,12 @@ export function parseQuery(search: string): Record<string, string | string[]> {
     else out[key] = [prev, value];
   }
   return out;
+}
+
+/** The operation ran (or failed) but the client gets no answer: the connection is cut. */
+function loseAnswer(res: ServerResponse, _error?: unknown): void {
+  res.socket?.destroy();
+  res.destroy();
 }
 
 export function fail(res: ServerResponse, error: unknown): void {

@@ -10,6 +10,7 @@ import { newId } from "../ids";
 import type { AccountData, EndpointRecord } from "../state/model";
 import { DATA_CENTER_IDS, CPU_FLAVORS } from "./catalog";
 import { type ManagementContext, isoTime } from "./context";
+import { endpointTypeOfName } from "./endpointType";
 import { endpointSpec } from "./endpointSpec";
 import { endpointOf, requireNetworkVolume, requireTemplate, usableTemplate } from "./lookup";
 import { workerPodView } from "./podView";
@@ -149,12 +150,13 @@ export function endpointOperations(ctx: ManagementContext): Operation[] {
         const acct = account(accountId);
         const now = ctx.clock.now();
         const id = newId("endpoint", (candidate) => acct.endpoints.has(candidate));
+        const name = body.name ?? `endpoint ${id}`;
         const endpoint: EndpointRecord = {
           id,
           accountId,
           createdAtMs: now,
           lastActivityMs: now,
-          name: body.name ?? `endpoint ${id}`,
+          name,
           templateId: body.templateId,
           computeType: body.computeType,
           gpuTypeIds: body.gpuTypeIds ?? [],
@@ -176,7 +178,7 @@ export function endpointOperations(ctx: ManagementContext): Operation[] {
           workersMax: body.workersMax,
           env: {},
           version: 0,
-          type: "QUEUE",
+          type: endpointTypeOfName(name),
         };
         validateEndpoint(ctx, acct, endpoint);
         acct.endpoints.set(id, endpoint);

@@ -26,6 +26,7 @@ export type { LimitedRoute, RouteLimit, ServerlessOptions } from "./options";
 export { DEFAULT_LIMITS, DEFAULT_ALLOWANCE } from "./options";
 export type { JobHandler, RunContext } from "./handlers/types";
 export type { UserContext, UserJob } from "./handlers/userModule";
+export type { LbListener } from "./lb/serverModule";
 
 export function createServerlessService(deps: ServerlessDeps, options: ServerlessOptions = {}): ServerlessService {
   const opts = resolveOptions(options);

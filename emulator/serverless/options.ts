@@ -32,6 +32,9 @@ export interface ServerlessOptions {
    * output, or an async generator whose yields are stream chunks). Loaded with Node's `require`:
    * `.js`/`.cjs` CommonJS, ESM without top-level await (Node 24 `require(esm)`), and `.ts` with
    * erasable-only syntax (Node 24 type stripping). Images not listed use the built-in handler.
+   * For load-balancing endpoints the module is the worker's HTTP server instead: it exports a Node
+   * request listener (module.exports, default, or named `listener` / `server`; see lb/serverModule.ts);
+   * images not listed run the built-in echo server.
    */
   handlers?: Record<string, string>;
   /** Time a new worker spends initializing before it takes jobs. Default 1500 ms. */

@@ -5,7 +5,7 @@
  * or the new one, never a torn one.
  */
 import { randomBytes } from "node:crypto";
-import { open, readFile, rename, unlink } from "node:fs/promises";
+import { mkdir, open, readFile, rename, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 
 export async function readStateText(path: string): Promise<string | undefined> {
@@ -20,6 +20,8 @@ export async function readStateText(path: string): Promise<string | undefined> {
 export async function writeFileAtomic(path: string, text: string): Promise<void> {
   const dir = dirname(path);
   const temp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
+  // A state file in a directory that does not exist yet (e.g. `--state .cache/emu/state.json`).
+  await mkdir(dir, { recursive: true });
   const handle = await open(temp, "w", 0o600);
   try {
     await handle.writeFile(text, "utf8");

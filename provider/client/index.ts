@@ -13,3 +13,4 @@ export * from "./retry";
 export * from "./schemas";
 export * from "./transport";
 export * from "./wire";
+export * from "./endpointType";

@@ -100,6 +100,44 @@ export const DEFAULT_SYNC_WAIT_MS = 90_000;
 /** A long poll answers at `wait`; allow this much more for the answer to arrive. */
 const LONG_POLL_MARGIN_MS = 15_000;
 
+/** The header that pins a request to one worker of a load-balancing endpoint, and names it in answers. */
+export const WORKER_ID_HEADER = "X-Service-Worker-Id";
+
+export interface EndpointHttpRequest {
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  /** The worker's own path, starting with "/", e.g. "/v1/generate". */
+  path: string;
+  query?: Readonly<Record<string, string | number | boolean>> | undefined;
+  headers?: Readonly<Record<string, string>> | undefined;
+  /** A string is sent as is; anything else as JSON. */
+  body?: unknown;
+  /** Pins the request to this worker (the `X-Service-Worker-Id` of an earlier answer). */
+  workerId?: string | undefined;
+  /** Per-request timeout in ms; default the transport's (30 s). */
+  timeoutMs?: number | undefined;
+}
+
+export interface EndpointHttpResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  /** The body as text. */
+  text: string;
+  /** The body parsed as JSON when it is JSON; undefined otherwise. */
+  json: unknown;
+  /** The worker that answered (its `X-Service-Worker-Id`), to pin follow-up requests. */
+  workerId?: string;
+}
+
+function parseJsonBody(answer: { text: string; headers: Record<string, string | string[] | undefined> }): unknown {
+  const type = String(answer.headers["content-type"] ?? "");
+  if (!type.includes("json") || answer.text.trim() === "") return undefined;
+  try {
+    return JSON.parse(answer.text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
 export class JobApiClient {
   readonly transport: Transport;
 
@@ -222,6 +260,39 @@ export class JobApiClient {
       operation: "EndpointHealth",
       schema: HealthRecordSchema,
     });
+  }
+
+  /**
+   * One HTTP request to a load-balancing endpoint's workers: `<serverlessUrl>/<endpointId><path>`.
+   * The worker's answer comes back whatever its status. Nothing is retried but a 429 (refused by the
+   * service before a worker saw it) and a connection that never opened: the service itself does not
+   * retry on these endpoints, and neither does the client.
+   */
+  async request(endpointId: string, request: EndpointHttpRequest): Promise<EndpointHttpResponse> {
+    if (!request.path.startsWith("/")) {
+      throw new TypeError(`job API: path must start with "/" (got ${JSON.stringify(request.path)}), e.g. "/v1/generate"`);
+    }
+    const headers: Record<string, string> = { ...request.headers };
+    if (request.workerId !== undefined) headers[WORKER_ID_HEADER] = request.workerId;
+    let rawBody: string | undefined;
+    if (typeof request.body === "string") rawBody = request.body;
+    else if (request.body !== undefined) {
+      rawBody = JSON.stringify(request.body);
+      headers["content-type"] ??= "application/json";
+    }
+    const answer = await this.transport.requestRaw({
+      method: request.method,
+      path: `${pathOf(req(endpointId, "endpointId"))}${request.path}`,
+      query: request.query,
+      headers,
+      rawBody,
+      operation: "EndpointRequest",
+      idempotent: false,
+      ...(request.timeoutMs !== undefined ? { timeoutMs: request.timeoutMs } : {}),
+    });
+    const workerHeader = answer.headers[WORKER_ID_HEADER.toLowerCase()];
+    const workerId = Array.isArray(workerHeader) ? workerHeader[0] : workerHeader;
+    return { status: answer.status, headers: answer.headers, text: answer.text, json: parseJsonBody(answer), ...(workerId ? { workerId } : {}) };
   }
 
   #longPollTimeout(waitMs: number): number {

@@ -3,6 +3,7 @@
 // only keys the service knows are sent. Gets and deletes throw NotFoundError on 404 (see
 // isNotFound); creates accept `findExisting` to resolve ambiguous failures (see createOnce.ts).
 
+import { encodeEndpointName, type EndpointType } from "./endpointType";
 import { createOnce, type CreateOnceOptions } from "./createOnce";
 import {
   CONTAINER_REGISTRY_AUTH_CREATE_KEYS,
@@ -87,6 +88,12 @@ const podAction = {
   restart: "RestartPod",
 } as const;
 
+/** The endpoint type, given beside the v1 fields (the v1 body has no field for it). */
+export interface EndpointTypeInput {
+  /** QUEUE (default) or LOAD_BALANCER; fixed at create. */
+  type?: EndpointType | undefined;
+}
+
 export class ManagementClient {
   readonly transport: Transport;
 
@@ -153,15 +160,13 @@ export class ManagementClient {
 
   // ---- Endpoints -------------------------------------------------------------------------------
 
-  async createEndpoint(input: EndpointCreateInput, options?: CreateCallOptions<Endpoint>): Promise<Endpoint> {
+  /** `type` (default QUEUE) is fixed at create; see endpointType.ts for how it travels. */
+  async createEndpoint(input: EndpointCreateInput & EndpointTypeInput, options?: CreateCallOptions<Endpoint>): Promise<Endpoint> {
+    const body = pickKnown(input, ENDPOINT_CREATE_KEYS);
+    const type = input.type ?? "QUEUE";
+    if (type !== "QUEUE") body["name"] = encodeEndpointName(input.name ?? "endpoint", type);
     return this.#create(options, () =>
-      this.transport.request({
-        method: "POST",
-        path: "/endpoints",
-        operation: "CreateEndpoint",
-        body: pickKnown(input, ENDPOINT_CREATE_KEYS),
-        schema: EndpointSchema,
-      }),
+      this.transport.request({ method: "POST", path: "/endpoints", operation: "CreateEndpoint", body, schema: EndpointSchema }),
     );
   }
 
@@ -185,13 +190,21 @@ export class ManagementClient {
     });
   }
 
-  /** PATCH: triggers a rolling release of the workers. computeType cannot change. */
-  async updateEndpoint(id: string, input: EndpointUpdateInput): Promise<Endpoint> {
+  /**
+   * PATCH: triggers a rolling release of the workers. computeType and type cannot change. A new
+   * name keeps the endpoint's type marker: give `type`, or it is read from the service first.
+   */
+  async updateEndpoint(id: string, input: EndpointUpdateInput & EndpointTypeInput): Promise<Endpoint> {
+    const body = pickKnown(input, ENDPOINT_UPDATE_KEYS);
+    if (input.name !== undefined) {
+      const type = input.type ?? (await this.getEndpoint(id)).type ?? "QUEUE";
+      body["name"] = encodeEndpointName(input.name, type === "LOAD_BALANCER" ? "LOAD_BALANCER" : "QUEUE");
+    }
     return this.transport.request({
       method: "PATCH",
       path: pathOf("endpoints", requireId("UpdateEndpoint", id)),
       operation: "UpdateEndpoint",
-      body: pickKnown(input, ENDPOINT_UPDATE_KEYS),
+      body,
       schema: EndpointSchema,
     });
   }

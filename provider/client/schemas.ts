@@ -5,6 +5,7 @@
 // re-exported here so that one import gives a caller every wire type.
 
 import { z } from "zod";
+import { ENDPOINT_TYPES, decodeEndpointType } from "./endpointType";
 import {
   CLOUD_TYPES,
   COMPUTE_TYPES,
@@ -116,6 +117,8 @@ export const TemplateSchema = wireObject(
 export const EndpointSchema = wireObject({
   id: z.string(),
   name: z.string().optional(),
+  /** QUEUE or LOAD_BALANCER; carried in the name on the v1 wire (see endpointType.ts). */
+  type: looseEnum(ENDPOINT_TYPES).optional(),
   templateId: z.string().optional(),
   /** Present when read with includeTemplate. */
   template: TemplateSchema.optional(),
@@ -144,7 +147,7 @@ export const EndpointSchema = wireObject({
   version: wireNumber.optional(),
   workersMax: wireNumber.optional(),
   workersMin: wireNumber.optional(),
-});
+}, decodeEndpointType);
 
 /** Reads return id and name only: the username and password are never given back. */
 export const ContainerRegistryAuthSchema = wireObject({

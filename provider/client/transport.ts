@@ -75,6 +75,23 @@ export interface RequestSpec {
   signal?: AbortSignal | undefined;
 }
 
+/**
+ * A request whose answer is returned as it came, whatever its status (a load-balancing endpoint's
+ * worker answers for itself: a 404 there is an answer, not a transport failure). Only a 429, which
+ * the service gives before passing the request on, and connection failures are retried or thrown.
+ */
+export interface RawRequestSpec extends Omit<RequestSpec, "body" | "okStatuses"> {
+  /** Sent as is; give its content-type in `headers`. */
+  rawBody?: string | undefined;
+}
+
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  /** The body as text. */
+  text: string;
+}
+
 export interface TypedRequestSpec<T> extends RequestSpec {
   /** Validates the 2xx body; an empty body is parsed as undefined. */
   schema: z.ZodType<T>;
@@ -151,6 +168,10 @@ function header(headers: Record<string, string | string[] | undefined>, name: st
   return Array.isArray(value) ? value[0] : value;
 }
 
+/** What #send takes: a JSON request, or a raw one that accepts any status. */
+type SendSpec = RequestSpec & { rawBody?: string | undefined; anyStatus?: boolean };
+type OnSuccess<T> = (text: string, status: number, url: string, headers: Record<string, string | string[] | undefined>) => T;
+
 /** Thrown inside an attempt; carries what the retry loop needs besides the error itself. */
 interface AttemptFailure {
   error: ApiError;
@@ -199,6 +220,11 @@ export class Transport {
     return this.#send(spec, (text, status, url) => this.#parseBody(spec, text, status, url));
   }
 
+  /** Sends a request and returns its answer, any status but 429 (see RawRequestSpec). */
+  async requestRaw(spec: RawRequestSpec): Promise<RawResponse> {
+    return this.#send({ ...spec, anyStatus: true }, (text, status, _url, headers) => ({ status, headers, text }));
+  }
+
   /** Sends a request whose answer body does not matter (deletes, start/stop): any 2xx resolves. */
   async requestVoid(spec: RequestSpec): Promise<void> {
     await this.#send(spec, () => undefined);
@@ -209,7 +235,7 @@ export class Transport {
     await this.#pool.close();
   }
 
-  async #send<T>(spec: RequestSpec, onSuccess: (text: string, status: number, url: string) => T): Promise<T> {
+  async #send<T>(spec: SendSpec, onSuccess: OnSuccess<T>): Promise<T> {
     const idempotent = spec.idempotent ?? isIdempotentMethod(spec.method);
     const maxRetries = spec.maxRetries ?? this.maxRetries;
     for (let attempt = 0; ; attempt++) {
@@ -235,11 +261,7 @@ export class Transport {
     }
   }
 
-  async #attempt<T>(
-    spec: RequestSpec,
-    idempotent: boolean,
-    onSuccess: (text: string, status: number, url: string) => T,
-  ): Promise<T> {
+  async #attempt<T>(spec: SendSpec, idempotent: boolean, onSuccess: OnSuccess<T>): Promise<T> {
     const pathAndQuery = withQuery(`${this.#basePath}${spec.path}`, spec.query);
     const method = spec.method;
     const timeoutMs = spec.timeoutMs ?? this.timeoutMs;
@@ -261,7 +283,7 @@ export class Transport {
       ...lowerKeys(spec.headers),
       authorization: `Bearer ${this.#apiKey}`,
     };
-    let body: string | undefined;
+    let body: string | undefined = spec.rawBody;
     if (spec.body !== undefined) {
       body = JSON.stringify(spec.body);
       headers["content-type"] = "application/json";
@@ -306,10 +328,10 @@ export class Transport {
       }
 
       const requestId = header(responseHeaders, "x-request-id");
-      const ok = spec.okStatuses ? spec.okStatuses.includes(status) : status >= 200 && status <= 299;
+      const ok = spec.anyStatus ? status !== 429 : spec.okStatuses ? spec.okStatuses.includes(status) : status >= 200 && status <= 299;
       if (ok) {
         try {
-          return onSuccess(text, status, pathAndQuery);
+          return onSuccess(text, status, pathAndQuery, responseHeaders);
         } catch (error) {
           if (error instanceof ApiError) throw { error, retryAfterHeader: undefined } satisfies AttemptFailure;
           throw error;

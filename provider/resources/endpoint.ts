@@ -3,6 +3,7 @@
 
 import type * as pulumi from "@pulumi/pulumi";
 import { ApiError, isNotFound } from "../client/errors";
+import type { EndpointTypeInput } from "../client/management";
 import type { Endpoint, EndpointCreateInput } from "../client/schemas";
 import { createWithoutDuplicates } from "./ambiguous";
 import { readyTimeoutOf } from "./commonArgs";
@@ -17,7 +18,7 @@ import { adoptionPlan, serviceUpdates } from "./updates";
 import { withoutUnset, type Props } from "./values";
 import { ReadinessTimeoutError } from "./waitFor";
 
-function createBody(args: EndpointArgs): EndpointCreateInput {
+function createBody(args: EndpointArgs): EndpointCreateInput & EndpointTypeInput {
   const { readyTimeoutSeconds: _t, adoptId: _a, ...body } = args;
   return body;
 }
@@ -99,7 +100,8 @@ async function applyAndWait(
   let live = known;
   if (Object.keys(body).length > 0) {
     deps.log.info(`${subject}: updating ${Object.keys(body).join(", ")} (a rolling release of the workers)`);
-    live = await client.updateEndpoint(id, body);
+    // The type is fixed; the client needs it only to keep it on a renamed endpoint.
+    live = await client.updateEndpoint(id, { ...body, type: args.type ?? "QUEUE" });
   }
   try {
     live = await waitForEndpoint(deps, id, subject, args.workersMin ?? 0, readyTimeoutOf(args.readyTimeoutSeconds));

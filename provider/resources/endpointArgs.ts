@@ -3,6 +3,7 @@
 // rolling release of the workers.
 
 import { z } from "zod";
+import { ENDPOINT_TYPES, nameEndsWithTypeMarker } from "../client/endpointType";
 import type { Endpoint } from "../client/schemas";
 import { COMPUTE_TYPES, CPU_FLAVOR_IDS_FOR_ENDPOINTS, CUDA_VERSIONS, DATA_CENTER_IDS, GPU_TYPE_IDS, SCALER_TYPES } from "./catalog";
 import { unknownIdWarnings } from "./catalogWarnings";
@@ -17,6 +18,7 @@ export const endpointArgsSchema = z.object({
   templateId: str({ nonEmpty: true, example: "template.id" }),
   name: str({ maxLength: 191, example: '"inference"' }).optional(),
   computeType: oneOf(COMPUTE_TYPES).optional(),
+  type: oneOf(ENDPOINT_TYPES).optional(),
   gpuTypeIds: list(str({ nonEmpty: true, example: '"NVIDIA L4"' }), { example: '["NVIDIA L4"]', unique: true }).optional(),
   gpuCount: num({ min: 1, unit: "GPUs", example: "1" }).optional(),
   allowedCudaVersions: list(oneOf(CUDA_VERSIONS), { example: '["12.4"]', unique: true }).optional(),
@@ -61,8 +63,9 @@ export const endpointPolicy: ResourcePolicy<Endpoint> = {
     scalerType: update({ default: "QUEUE_DELAY", observe: (e) => e.scalerType }),
     scalerValue: update({ default: 4, observe: (e) => e.scalerValue }),
     flashboot: update({ observe: (e) => e.flashboot }),
-    // The only create-only field.
+    // The create-only fields.
     computeType: replace({ default: "GPU", observe: (e) => e.computeType }),
+    type: replace({ default: "QUEUE", observe: (e) => e.type }),
     // Provider arguments.
     readyTimeoutSeconds: readyTimeoutSecondsPolicy(),
     adoptId: adoptIdPolicy(),
@@ -79,6 +82,26 @@ function crossCheck(args: Props): CrossCheckResult {
   const max = args["workersMax"];
   if (typeof min === "number" && typeof max === "number" && !isUnknown(min) && min > max) {
     failures.push(failure(["workersMin"], `${min} is more than workersMax (${max}); set workersMin to at most ${max}, or raise workersMax to ${min} or more`));
+  }
+  const name = args["name"];
+  if (typeof name === "string" && !isUnknown(name) && nameEndsWithTypeMarker(name)) {
+    failures.push(
+      failure(
+        ["name"],
+        `"${name}" ends in " -lb", which the service's v1 API uses to mark load-balancing endpoints; ` +
+          'choose a name that does not end in " -lb" (set type: "LOAD_BALANCER" to make a load-balancing endpoint)',
+      ),
+    );
+  }
+  const scalerType = args["scalerType"];
+  if (args["type"] === "LOAD_BALANCER" && !isUnknown(scalerType) && scalerType !== "REQUEST_COUNT") {
+    failures.push(
+      failure(
+        ["scalerType"],
+        `a load-balancing endpoint scales on requests in flight, so it needs scalerType "REQUEST_COUNT" (got ${scalerType === undefined ? "the default QUEUE_DELAY" : JSON.stringify(scalerType)}); ` +
+          'set scalerType: "REQUEST_COUNT" and scalerValue to the requests one worker should serve at once',
+      ),
+    );
   }
   const warnings = [
     ...unknownIdWarnings("endpoint", "gpuTypeIds", args["gpuTypeIds"], GPU_TYPE_IDS),

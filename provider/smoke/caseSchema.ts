@@ -74,29 +74,96 @@ export const expectationSchema = z
   .strict();
 export type Expectation = z.infer<typeof expectationSchema>;
 
+const caseName = z.string().min(1, "name must not be empty").max(100, "name must be at most 100 characters");
+const caseTimeout = z.number().positive("timeoutSeconds must be greater than 0").max(3_600, "timeoutSeconds must be at most 3600");
+
 export const queueCaseSchema = z
   .object({
     /** Names the case in outputs and failure messages; unique within a runner. */
-    name: z.string().min(1, "name must not be empty").max(100, "name must be at most 100 characters"),
+    name: caseName,
     /** The job input sent to the endpoint. */
     input: z.record(z.string(), z.unknown(), { error: "input must be an object (the job's `input`)" }),
     policy: jobPolicySchema.optional(),
     expect: expectationSchema.optional(),
     /** Seconds the case may take from submission to a final status; default 300. */
-    timeoutSeconds: z.number().positive("timeoutSeconds must be greater than 0").max(3_600, "timeoutSeconds must be at most 3600").optional(),
+    timeoutSeconds: caseTimeout.optional(),
   })
   .strict();
 export type QueueCase = z.infer<typeof queueCaseSchema>;
 
+export const HTTP_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
+
+/** What a load-balancing endpoint's answer must be to pass. */
+export const httpExpectationSchema = z
+  .object({
+    /** The HTTP status the worker must answer; default 200. */
+    status: z.number().int().min(100, "status must be an HTTP status (100..599)").max(599, "status must be an HTTP status (100..599)").optional(),
+    /** The body (JSON when it is JSON, else the text) must deep-equal this. */
+    body: z.unknown().optional(),
+    /** Every key and array item given must be present and equal in the JSON body. */
+    bodySubset: z.unknown().optional(),
+    /** Every predicate must hold on the body (JSON when it is JSON, else the text). */
+    bodyPredicates: z.array(predicateSchema).optional(),
+    /** The body text must contain this. */
+    bodyContains: z.string().optional(),
+  })
+  .strict();
+export type HttpExpectation = z.infer<typeof httpExpectationSchema>;
+
+/** A smoke-test case for a load-balancing endpoint: one HTTP request to the workers' server. */
+export const httpCaseSchema = z
+  .object({
+    name: caseName,
+    request: z
+      .object({
+        /** Default GET. */
+        method: z.enum(HTTP_METHODS, { error: (i) => `method must be one of ${HTTP_METHODS.join(", ")} (got ${JSON.stringify(i.input)})` }).optional(),
+        /** The worker's path, starting with "/". */
+        path: z.string().regex(/^\//, 'path must start with "/", e.g. "/ping"'),
+        headers: z.record(z.string(), z.string()).optional(),
+        /** A string is sent as is; anything else as JSON. */
+        body: z.unknown().optional(),
+      })
+      .strict(),
+    expect: httpExpectationSchema.optional(),
+    /** Seconds the request may take, cold start included; default 300. */
+    timeoutSeconds: caseTimeout.optional(),
+  })
+  .strict();
+export type HttpCase = z.infer<typeof httpCaseSchema>;
+
+export type SmokeCase = QueueCase | HttpCase;
+
+export function isHttpCase(value: SmokeCase): value is HttpCase {
+  return "request" in value;
+}
+
+/** A case with `request` is an HTTP case (load-balancing endpoints); any other is a job case. */
+function schemaFor(value: unknown): typeof httpCaseSchema | typeof queueCaseSchema {
+  return value !== null && typeof value === "object" && "request" in value ? httpCaseSchema : queueCaseSchema;
+}
+
 export const DEFAULT_CASE_TIMEOUT_SECONDS = 300;
 
 export const casesSchema = z
-  .array(queueCaseSchema)
+  .array(z.unknown())
   .min(1, "give at least one smoke-test case")
-  .superRefine((cases, ctx) => {
+  .transform((cases, ctx): SmokeCase[] => {
+    const parsed: SmokeCase[] = [];
     const seen = new Set<string>();
-    cases.forEach((c, i) => {
-      if (seen.has(c.name)) ctx.addIssue({ code: "custom", path: [i, "name"], message: `case name "${c.name}" is used twice; names must be unique` });
-      seen.add(c.name);
+    cases.forEach((value, i) => {
+      // Names are compared even on invalid cases, so every mistake shows in one preview.
+      const name = value !== null && typeof value === "object" ? (value as { name?: unknown }).name : undefined;
+      if (typeof name === "string" && seen.has(name)) {
+        ctx.addIssue({ code: "custom", path: [i, "name"], message: `case name "${name}" is used twice; names must be unique` });
+      }
+      if (typeof name === "string") seen.add(name);
+      const result = schemaFor(value).safeParse(value, { reportInput: true });
+      if (!result.success) {
+        for (const issue of result.error.issues) ctx.addIssue({ code: "custom", path: [i, ...issue.path], message: issue.message, input: issue.input });
+        return;
+      }
+      parsed.push(result.data);
     });
+    return parsed;
   });

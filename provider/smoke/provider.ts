@@ -13,7 +13,8 @@ import { jobApiClient } from "../connection";
 import { containsUnknown, isUnknown } from "../resources/unknown";
 import { closest, failure } from "../resources/validation";
 import { deepEqual } from "../resources/values";
-import { casesSchema, type QueueCase } from "./caseSchema";
+import { casesSchema, isHttpCase, type SmokeCase } from "./caseSchema";
+import { runHttpCase } from "./runHttpCase";
 import { failureMessage } from "./report";
 import { runQueueCase, type CaseResult } from "./runCase";
 
@@ -28,7 +29,7 @@ const smokeTestArgsSchema = z.object({
 
 export interface SmokeTestInputs {
   endpointId: string;
-  cases: QueueCase[];
+  cases: SmokeCase[];
   revision?: string;
   trigger?: string;
 }
@@ -62,8 +63,11 @@ function argsOf(props: Record<string, unknown>): Record<string, unknown> {
 
 async function runAll(inputs: SmokeTestInputs): Promise<SmokeTestOutputs> {
   const client = jobApiClient();
-  // Cases are independent jobs: run them side by side so a deploy waits for the slowest, not the sum.
-  const results = await Promise.all(inputs.cases.map((c) => runQueueCase(client, inputs.endpointId, c)));
+  const cases = casesSchema.parse(inputs.cases); // check already refused invalid cases; this types them
+  // Cases are independent: run them side by side so a deploy waits for the slowest, not the sum.
+  const results = await Promise.all(
+    cases.map((c) => (isHttpCase(c) ? runHttpCase(client, inputs.endpointId, c) : runQueueCase(client, inputs.endpointId, c))),
+  );
   const message = failureMessage(inputs.endpointId, results);
   if (message) throw new Error(message);
   return { ...inputs, results, ranAt: new Date().toISOString() };

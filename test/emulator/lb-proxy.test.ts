@@ -14,11 +14,13 @@ beforeAll(async () => {
     endpoints: [
       lbSpec({ id: "echo", workersMin: 1 }),
       // Type carried by the template env (spec.type stays QUEUE), as the provider sends it.
-      spec({ id: "user", imageName: "acme/lb-user:1", env: { GPUCLOUD_ENDPOINT_TYPE: "LOAD_BALANCER" }, workersMin: 2, workersMax: 2 }),
+      spec({ id: "user", imageName: "acme/lb-user:1", type: "LOAD_BALANCER", workersMin: 2, workersMax: 2 }),
       lbSpec({ id: "esm", imageName: "acme/lb-esm", workersMin: 1 }),
       lbSpec({ id: "wrong", imageName: "acme/queue", workersMin: 0 }),
       lbSpec({ id: "badenv", env: { PORT: "http" }, workersMin: 0 }),
       lbSpec({ id: "other", accountId: "acct2" }),
+      // The server module mapped to a queue endpoint by mistake (no type in spec or env).
+      spec({ id: "queue", imageName: "acme/lb-user:1", workersMin: 0 }),
     ],
     options: {
       handlers: {
@@ -72,9 +74,11 @@ describe("proxying to the built-in echo worker", () => {
     expect(patch.json).toMatchObject({ method: "PATCH", path: "/", body: [1, 2] });
   });
 
-  it("the endpoint root and a HEAD request reach the worker too", async () => {
+  it("the endpoint root, percent-encoded paths (kept encoded) and HEAD requests reach the worker too", async () => {
     const root = await send(h, "GET", "/v2/echo");
     expect(root.json).toMatchObject({ method: "GET", path: "/" });
+    const encoded = await send(h, "GET", "/v2/echo/a%20b/%2F?q=%26");
+    expect(encoded.json).toMatchObject({ path: "/a%20b/%2F", query: { q: "&" } });
     const head = await send(h, "HEAD", "/v2/echo/x");
     expect(head.status).toBe(200);
     expect(head.text).toBe("");
@@ -118,6 +122,12 @@ describe("user server modules", () => {
     const again = await send(h, "GET", "/v2/wrong/y");
     expect(again.status).toBe(503);
     expect(again.json.error).toMatch(/queue handler/);
+  });
+
+  it("the other way round: a server module on a queue endpoint fails its jobs with a hint about the type", async () => {
+    const r = await h.call("POST", "/v2/queue/runsync", { input: {} });
+    expect(r.body.status).toBe("FAILED");
+    expect(r.body.error).toMatch(/does not export a function named "handler"; it looks like an HTTP server for a load-balancing endpoint \(create the endpoint with type LOAD_BALANCER/);
   });
 
   it("a bad PORT in the env is a worker start error naming the key and value", async () => {

@@ -103,8 +103,10 @@ describe("--state", () => {
   });
 
   test("an unwritable state path fails startup with the path in the message", async () => {
-    const statePath = join(dir, "no-such-dir", "state.json");
-    await expect(startTestEmulator({ statePath })).rejects.toThrow(/could not save state to .*no-such-dir/);
+    // A missing directory is created (see faults-cli.test.ts); a path below a plain file cannot be.
+    await writeFile(join(dir, "plain-file"), "x");
+    const statePath = join(dir, "plain-file", "state.json");
+    await expect(startTestEmulator({ statePath })).rejects.toThrow(/plain-file.*not a directory|not a directory.*plain-file/i);
   });
 
   test("atomic write: temp file in the same directory, renamed over the target", async () => {
@@ -113,6 +115,8 @@ describe("--state", () => {
     await writeFileAtomic(target, "two");
     expect(await readFile(target, "utf8")).toBe("two");
     expect(await readdir(dir)).toEqual(["atomic.json"]);
-    await expect(writeFileAtomic(join(dir, "missing-dir", "x.json"), "x")).rejects.toThrow();
+    // A missing parent directory is created rather than failing with ENOENT.
+    await writeFileAtomic(join(dir, "missing-dir", "x.json"), "x");
+    expect(await readFile(join(dir, "missing-dir", "x.json"), "utf8")).toBe("x");
   });
 });

@@ -7,13 +7,9 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import {
-  LocalWorkspace,
-  PulumiCommand,
-  type ConfigMap,
-  type PulumiFn,
-  type Stack,
-} from "@pulumi/pulumi/automation";
+import * as zlib from "node:zlib";
+import * as repoAutomation from "@pulumi/pulumi/automation";
+import type { ConfigMap, PulumiFn, Stack } from "@pulumi/pulumi/automation";
 import { inject } from "vitest";
 import { enginePath } from "../../scripts/lib/pulumiCli";
 
@@ -27,7 +23,23 @@ export interface EngineStackOptions {
   env?: Record<string, string>;
   projectName?: string;
   stackName?: string;
+  /**
+   * Runs the engine in this existing project directory instead of a fresh one that links this
+   * checkout's node_modules (e.g. a project with the package installed from `npm pack`). The
+   * directory is the caller's: it is used as is and `dispose()` leaves it alone.
+   */
+  workDir?: string;
+  /**
+   * The automation API to drive the engine with; default: this checkout's `@pulumi/pulumi`. A
+   * program whose resources come from another copy of `@pulumi/pulumi` (a project with its own
+   * node_modules, see `workDir`) must be run by that copy's automation API: the engine connection
+   * the runtime opens only accepts that copy's protocol objects.
+   */
+  automation?: AutomationModule;
 }
+
+/** The parts of `@pulumi/pulumi/automation` the harness uses. */
+export type AutomationModule = Pick<typeof repoAutomation, "LocalWorkspace" | "PulumiCommand">;
 
 export interface EngineStack {
   stack: Stack;
@@ -37,6 +49,12 @@ export interface EngineStack {
   output(): string;
   /** The exported deployment (checkpoint) as parsed JSON. */
   exportState(): Promise<ExportedState>;
+  /**
+   * The stack's checkpoint file exactly as the file backend stored it. Unlike `exportState()`
+   * (which the automation API exports with secrets decrypted), secrets here are ciphertext, so
+   * this is what a secret-in-state check must read.
+   */
+  rawStateFile(): string;
   /** Removes the stack's temporary directories. */
   dispose(): Promise<void>;
 }
@@ -59,13 +77,15 @@ export const PASSPHRASE = "engine-test-passphrase";
 export async function createEngineStack(options: EngineStackOptions): Promise<EngineStack> {
   const cli = inject("pulumiCli");
   const base = fs.mkdtempSync(path.join(os.tmpdir(), "gpucloud-engine-"));
-  const workDir = path.join(base, "project");
+  const workDir = options.workDir ?? path.join(base, "project");
   const stateDir = path.join(base, "state");
   const homeDir = path.join(base, "home");
   for (const dir of [workDir, stateDir, homeDir]) fs.mkdirSync(dir, { recursive: true });
-  // The provider process resolves `pulumi-gpucloud/provider` from its cwd (the project dir), as it
-  // would from a user's project: give the temp project this checkout's node_modules.
-  fs.symlinkSync(path.join(repoRoot, "node_modules"), path.join(workDir, "node_modules"), "dir");
+  if (options.workDir === undefined) {
+    // The provider process resolves `pulumi-gpucloud/provider` from its cwd (the project dir), as it
+    // would from a user's project: give the temp project this checkout's node_modules.
+    fs.symlinkSync(path.join(repoRoot, "node_modules"), path.join(workDir, "node_modules"), "dir");
+  }
 
   const envVars: Record<string, string> = {
     PATH: enginePath(cli),
@@ -76,10 +96,12 @@ export async function createEngineStack(options: EngineStackOptions): Promise<En
     PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
     ...options.env,
   };
+  const { LocalWorkspace, PulumiCommand } = options.automation ?? repoAutomation;
   const pulumiCommand = await PulumiCommand.get({ root: path.dirname(cli.binDir) });
   const projectName = options.projectName ?? "engine-test";
+  const stackName = options.stackName ?? "test";
   const stack = await LocalWorkspace.createOrSelectStack(
-    { projectName, stackName: options.stackName ?? "test", program: options.program },
+    { projectName, stackName, program: options.program },
     {
       workDir,
       pulumiHome: homeDir,
@@ -103,6 +125,9 @@ export async function createEngineStack(options: EngineStackOptions): Promise<En
       const raw = JSON.stringify(deployment);
       const resources = ((deployment.deployment as { resources?: ExportedResource[] } | undefined)?.resources ?? []);
       return { raw, resources };
+    },
+    rawStateFile() {
+      return readRawStateFile(stateDir, projectName, stackName);
     },
     async dispose() {
       await fs.promises.rm(base, { recursive: true, force: true });
@@ -132,6 +157,20 @@ function wrapOutput(stack: Stack, record: (chunk: string) => void): Stack {
     (stack as unknown as Record<string, (opts?: AnyOpts) => Promise<unknown>>)[op] = (opts?: AnyOpts) => original(withOutput(opts));
   }
   return stack;
+}
+
+/**
+ * The file backend keeps a stack's checkpoint at `<state>/.pulumi/stacks/<project>/<stack>.json`
+ * (optionally gzipped, `.json.gz`); older layouts have no project directory.
+ */
+function readRawStateFile(stateDir: string, projectName: string, stackName: string): string {
+  const stacksDir = path.join(stateDir, ".pulumi", "stacks");
+  const candidates = [path.join(stacksDir, projectName, `${stackName}.json`), path.join(stacksDir, `${stackName}.json`)];
+  for (const file of candidates) {
+    if (fs.existsSync(file)) return fs.readFileSync(file, "utf8");
+    if (fs.existsSync(`${file}.gz`)) return zlib.gunzipSync(fs.readFileSync(`${file}.gz`)).toString("utf8");
+  }
+  throw new Error(`no checkpoint file for stack ${projectName}/${stackName} under ${stacksDir}`);
 }
 
 /** Resources of a state that are not the stack or a provider: the ones a program declared. */

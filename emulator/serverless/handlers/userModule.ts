@@ -50,10 +50,15 @@ export function userModuleHandler(imageName: string, modulePath: string): JobHan
     try {
       const mod = nodeRequire(abs) as Record<string, unknown> | undefined;
       const fn = mod?.["handler"] ?? (mod?.["default"] as Record<string, unknown> | undefined)?.["handler"];
+      // A module that is (or exports) a request listener was written for a load-balancing endpoint.
+      const listener = typeof mod === "function" || typeof mod?.["listener"] === "function" || typeof mod?.["server"] === "function";
+      const hint = listener
+        ? "; it looks like an HTTP server for a load-balancing endpoint (create the endpoint with type LOAD_BALANCER)"
+        : "";
       loaded =
         typeof fn === "function"
           ? (fn as UserHandlerFn)
-          : new Error(`handler module ${abs} (image ${imageName}) does not export a function named "handler"`);
+          : new Error(`handler module ${abs} (image ${imageName}) does not export a function named "handler"${hint}`);
     } catch (err) {
       loaded = new Error(`handler module ${abs} (image ${imageName}) could not be loaded: ${errorMessage(err)}`);
     }

@@ -10,10 +10,12 @@
  *
  * Scale-down is each worker's idle timeout (no request in flight for idleTimeout s), never below
  * workersMin. Routing: the healthy worker of the current release with the fewest requests in
- * flight (ties: the one healthy longest), so light traffic stays on few workers and the rest can
+ * flight (ties: the one started first), so light traffic stays on few workers and the rest can
  * idle out. A rolling release (new `version`) starts new workers at once; the old ones keep
- * serving until a new one is healthy, then stop as soon as they have no request in flight.
+ * serving until a new one is healthy (idle or not), then stop as soon as they have no request in
+ * flight.
  */
+import type { ServerResponse } from "node:http";
 import type { EndpointSpec, WorkerView } from "../contract";
 import { HttpError } from "../http";
 import { Limiter } from "../limits";
@@ -30,7 +32,7 @@ export class LbRuntime implements LbWorkerHost {
   private source: LbServerSource;
   /** Every worker not yet forgotten (a worker that failed to start lingers, listed as unhealthy). */
   private readonly workers = new Map<string, LbWorker>();
-  /** Healthy workers of any release, in the order they became healthy. */
+  /** Healthy workers of any release, in start order. */
   private readonly healthy: LbWorker[] = [];
   private readonly waiters: WorkerWaiters;
   /** Workers of the current release that are not stopped. */
@@ -102,7 +104,7 @@ export class LbRuntime implements LbWorkerHost {
    * A healthy worker now, or one as soon as one is healthy; a 503 after lbNoWorkerWaitMs. The
    * request is counted on the worker at once (so the next pick sees it; the caller ends it).
    */
-  async worker(res: Parameters<WorkerWaiters["wait"]>[2]): Promise<LbWorker> {
+  async worker(res: ServerResponse): Promise<LbWorker> {
     const now = this.lease();
     if (now) return now;
     if (this.startError !== undefined) throw this.cannotStart(this.startError);
@@ -158,7 +160,9 @@ export class LbRuntime implements LbWorkerHost {
   // --- LbWorkerHost --------------------------------------------------------------------------
 
   workerHealthy(w: LbWorker): void {
-    this.healthy.push(w);
+    let i = this.healthy.length;
+    while (i > 0 && (this.healthy[i - 1] as LbWorker).seq > w.seq) i--;
+    this.healthy.splice(i, 0, w);
     if (w.version === this.spec.version) this.retireOld();
     if (this.waiters.size > 0) this.waiters.wake(() => this.lease());
   }
@@ -200,7 +204,10 @@ export class LbRuntime implements LbWorkerHost {
   }
 
   mayStopIdle(w: LbWorker): boolean {
-    return w.version !== this.spec.version || this.live > this.spec.workersMin;
+    // An old release's worker bridges the release: it stays while new workers are on their way
+    // and none is healthy yet.
+    if (w.version !== this.spec.version) return this.live === 0 || this.hasCurrentHealthy();
+    return this.live > this.spec.workersMin;
   }
 
   private unlist(w: LbWorker): void {

@@ -7,10 +7,12 @@
  *     -> stopped (idle timeout above workersMin, rolling release, workersMax lowered, deletion)
  *   A start failure (bad module, bad PORT env) stops it at once; it stays listed as unhealthy.
  *
- * Health checks go to HEALTH_CHECK_PATH on the health listener (the main server when PORT_HEALTH
- * equals PORT, else a second listener running the same listener), every lbHealthCheckIntervalMs
- * of service time, one at a time. Requests reach the server through one undici Pool per listener
- * (keep-alive, no retries). Its deadlines (boot, health check, idle) are reusable scheduler tasks.
+ * Health checks go over TCP to HEALTH_CHECK_PATH on the health listener (the main server when
+ * PORT_HEALTH equals PORT, else a second listener running the same listener), every
+ * lbHealthCheckIntervalMs of service time, one at a time. Proxied requests reach the main server
+ * through an undici Pool (keep-alive, no retries) whose connections are in-memory stream pairs
+ * handed to that same server (see memoryConnect.ts). Its deadlines (boot, health check, idle) are
+ * reusable scheduler tasks.
  */
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -18,6 +20,7 @@ import { Pool } from "undici";
 import type { EndpointSpec, Placement, WorkerView } from "../contract";
 import { Task } from "../scheduler";
 import type { LbWorkerHost } from "./lbWorkerHost";
+import { memoryConnector } from "./memoryConnect";
 import type { LbListener, LbServerSource } from "./serverModule";
 import { lbWorkerEnv, type LbWorkerEnv } from "./workerEnv";
 
@@ -33,7 +36,11 @@ function message(err: unknown): string {
   return typeof err === "string" ? err : String(err);
 }
 
+let started = 0;
+
 export class LbWorker {
+  /** Start order, for stable routing ties (the worker started first wins). */
+  readonly seq = started++;
   state: LbWorkerState = "initializing";
   /** Proxied requests on this worker now. */
   inFlight = 0;
@@ -46,6 +53,8 @@ export class LbWorker {
   lastFailure: string | undefined = undefined;
   /** Where proxied requests go (set once the server listens). */
   pool: Pool | undefined = undefined;
+  /** The main server's TCP port (ephemeral; PORT from the env is only recorded in `env`). */
+  port = 0;
   env: LbWorkerEnv | undefined = undefined;
   private healthPool: Pool | undefined = undefined;
   private readonly servers: http.Server[] = [];
@@ -120,8 +129,10 @@ export class LbWorker {
     void Promise.all([listen(main), health === main ? undefined : listen(health)]).then(
       () => {
         if (this.state === "stopped") return;
-        this.pool = poolFor(main);
-        this.healthPool = health === main ? this.pool : poolFor(health);
+        this.port = portOf(main);
+        // No retries anywhere: undici's Pool never re-sends a request that reached the worker.
+        this.pool = new Pool(`http://127.0.0.1:${this.port}`, { pipelining: 1, connect: memoryConnector(main, this.port) });
+        this.healthPool = new Pool(`http://127.0.0.1:${portOf(health)}`, { pipelining: 1, connections: 1 });
         void this.check();
       },
       (err: unknown) => this.failStart(`the worker's HTTP server could not listen: ${message(err)}`),
@@ -144,8 +155,10 @@ export class LbWorker {
   private guard(listener: LbListener): http.RequestListener {
     return (req, res) => {
       const fail = (err: unknown): void => {
+        // A throw after the answer was complete breaks nothing the caller can see.
+        if (res.writableEnded) return;
         this.lastFailure = `its server threw: ${message(err)}`;
-        if (!res.writableEnded) res.destroy();
+        res.destroy();
       };
       try {
         const r = listener(req, res);
@@ -221,7 +234,7 @@ export class LbWorker {
     this.host.sched.clear(this.bootTask);
     this.host.sched.clear(this.healthTask);
     this.host.sched.clear(this.idleTask);
-    for (const p of new Set([this.pool, this.healthPool])) void p?.destroy().catch(() => undefined);
+    for (const p of [this.pool, this.healthPool]) void p?.destroy().catch(() => undefined);
     for (const s of this.servers) {
       s.close();
       s.closeAllConnections();
@@ -240,8 +253,6 @@ function listen(server: http.Server): Promise<void> {
   });
 }
 
-function poolFor(server: http.Server): Pool {
-  const { port } = server.address() as AddressInfo;
-  // No retries anywhere: undici's Pool never re-sends a request that reached the worker.
-  return new Pool(`http://127.0.0.1:${port}`, { pipelining: 1 });
+function portOf(server: http.Server): number {
+  return (server.address() as AddressInfo).port;
 }

@@ -10,7 +10,7 @@
  * caller is slow; the request body is streamed).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { Dispatcher } from "undici";
+import type { Dispatcher, Pool } from "undici";
 import { HttpError, sendError } from "../http";
 import { requestHeaders, responseHeaders, WORKER_ID_HEADER } from "./headers";
 import type { LbWorker } from "./lbWorker";
@@ -27,8 +27,9 @@ function hasBody(req: IncomingMessage): boolean {
 export function proxy(req: IncomingMessage, res: ServerResponse, w: LbWorker, endpointId: string, path: string): Promise<void> {
   return new Promise<void>((resolve) => {
     const pool = w.pool;
-    if (!pool) {
-      sendError(res, new HttpError(502, `worker ${w.id} of endpoint ${endpointId} is not serving; the request was not sent`));
+    if (!pool || res.destroyed) {
+      // Gone caller (hung up while waiting for a worker): nothing to send, nothing to answer.
+      if (!res.destroyed) sendError(res, new HttpError(502, `worker ${w.id} of endpoint ${endpointId} is not serving; the request was not sent`));
       w.requestEnded();
       resolve();
       return;
@@ -48,6 +49,22 @@ export function proxy(req: IncomingMessage, res: ServerResponse, w: LbWorker, en
       finish();
     };
     res.on("close", onClose);
+
+    const fail = (err: Error): void => {
+      if (done) return;
+      if (!res.headersSent) {
+        const why = w.takeFailure() ?? err.message;
+        sendError(
+          res,
+          new HttpError(502, `worker ${w.id} of endpoint ${endpointId} failed while handling the request (${why}); it was not retried`, {
+            [WORKER_ID_HEADER]: w.id,
+          }),
+        );
+      } else {
+        res.destroy();
+      }
+      finish();
+    };
 
     const handler: Dispatcher.DispatchHandler = {
       onRequestStart(c) {
@@ -69,36 +86,35 @@ export function proxy(req: IncomingMessage, res: ServerResponse, w: LbWorker, en
         finish();
       },
       onResponseError(_c, err) {
-        if (done) return;
-        if (!res.headersSent) {
-          const why = w.takeFailure() ?? err.message;
-          sendError(
-            res,
-            new HttpError(
-              502,
-              `worker ${w.id} of endpoint ${endpointId} failed while handling the request (${why}); it was not retried`,
-              { [WORKER_ID_HEADER]: w.id },
-            ),
-          );
-        } else {
-          res.destroy();
-        }
-        finish();
+        fail(err);
       },
     };
 
     const body = hasBody(req);
-    pool.dispatch(
-      {
-        method: req.method ?? "GET",
-        path,
-        headers: requestHeaders(req.rawHeaders, req.headers.connection),
-        body: body ? req : null,
-        // Never re-sent: a non-idempotent request is what makes undici avoid replaying it.
-        idempotent: false,
-      },
-      handler,
-    );
+    try {
+      dispatch(pool, req, path, body, handler);
+    } catch (err) {
+      // Options undici refuses (it normally reports through the handler; this is the fallback).
+      fail(err instanceof Error ? err : new Error(String(err)));
+    }
     if (!body) req.resume();
   });
+}
+
+function dispatch(pool: Pool, req: IncomingMessage, path: string, body: boolean, handler: Dispatcher.DispatchHandler): void {
+  pool.dispatch(
+    {
+      method: req.method ?? "GET",
+      path,
+      headers: requestHeaders(req.rawHeaders, req.headers.connection),
+      body: body ? req : null,
+      // Never re-sent: a non-idempotent request is what makes undici avoid replaying it.
+      idempotent: false,
+      // No request timeout: a worker may stream for as long as it likes (undici's timers would
+      // count real time, which the emulator's time scale does not apply to).
+      headersTimeout: 0,
+      bodyTimeout: 0,
+    },
+    handler,
+  );
 }

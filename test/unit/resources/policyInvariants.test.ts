@@ -28,7 +28,8 @@ interface Spec {
 
 const specs: Record<string, Spec> = {
   pod: { policy: podPolicy as ResourcePolicy<never>, schema: podArgsSchema, createKeys: POD_CREATE_KEYS, updateKeys: POD_UPDATE_KEYS },
-  endpoint: { policy: endpointPolicy as ResourcePolicy<never>, schema: endpointArgsSchema, createKeys: ENDPOINT_CREATE_KEYS, updateKeys: ENDPOINT_UPDATE_KEYS },
+  // `type` is a create field the v1 body has no key for (the client carries it in the name).
+  endpoint: { policy: endpointPolicy as ResourcePolicy<never>, schema: endpointArgsSchema, createKeys: [...ENDPOINT_CREATE_KEYS, "type"], updateKeys: ENDPOINT_UPDATE_KEYS },
   template: { policy: templatePolicy as ResourcePolicy<never>, schema: templateArgsSchema, createKeys: TEMPLATE_CREATE_KEYS, updateKeys: TEMPLATE_UPDATE_KEYS },
   networkVolume: { policy: networkVolumePolicy as ResourcePolicy<never>, schema: networkVolumeArgsSchema, createKeys: NETWORK_VOLUME_CREATE_KEYS, updateKeys: NETWORK_VOLUME_UPDATE_KEYS },
   registryAuth: { policy: registryAuthPolicy as ResourcePolicy<never>, schema: registryAuthArgsSchema, createKeys: CONTAINER_REGISTRY_AUTH_CREATE_KEYS, updateKeys: [] },

@@ -56,7 +56,7 @@ describe("smokeTestProvider.check", () => {
     });
     const byPath = Object.fromEntries(failures.map((f) => [f.property, f.reason]));
     expect(Object.keys(byPath).sort()).toEqual(
-      ["cases[0].expect.outputPredicates[0].value", "cases[1].input", "cases[1].timeoutSeconds", "cases[2].expect.outputPredicates[0].op"].sort(),
+      ["cases[0].expect.outputPredicates[0].value", "cases[1].name", "cases[1].input", "cases[1].timeoutSeconds", "cases[2].expect.outputPredicates[0].op"].sort(),
     );
     expect(byPath["cases[0].expect.outputPredicates[0].value"]).toMatch(/"\[" is not a valid regular expression/);
     expect(byPath["cases[1].input"]).toBe("cases[1].input: input must be an object (the job's `input`)");

@@ -1,0 +1,5 @@
+/** Fault injection for /v1: the SPEC format (spec.ts) and the injector on the router's seam (injector.ts). */
+export { FAULT_KINDS, FaultSpecError, formatFaultSpec, parseFaultSpec, toFaultPlan } from "./spec";
+export type { FaultKind, FaultPlan, FaultRule, FaultSetting } from "./spec";
+export { FaultInjector, chainInterceptors, resolvePlan } from "./injector";
+export type { FaultRoute, FaultStats } from "./injector";

@@ -1,0 +1,219 @@
+/**
+ * Fault injection on /v1, built on the router's interceptor seam (http/router.ts): after auth and
+ * before the body is read, each request of a route with faults draws from that route's own seeded
+ * random stream, so one route's traffic does not shift another's faults, and a seed replays the
+ * same faults for the same sequence of calls per route.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { STATUS_CODES } from "node:http";
+import type { InterceptResult, Method, RouteInterceptor } from "../http/router";
+import { sendError } from "../http/respond";
+import { streamFor } from "./random";
+import { FAULT_KINDS, type FaultKind, type FaultPlan, FaultSpecError, type StatusFaultKind } from "./spec";
+
+/** What the injector needs to know of an operation. */
+export interface FaultRoute {
+  operationId: string;
+  method: Method;
+  /** Path after /v1, with `{param}` segments. */
+  path: string;
+}
+
+/** Counts since the emulator started (they survive setFaults). */
+export interface FaultStats {
+  /** The seed of the plan in force, undefined when faults are off. */
+  seed: number | undefined;
+  /** Requests that reached a route with faults (after auth). */
+  requests: number;
+  /** Faults injected, per kind (latency counts the requests that were delayed). */
+  injected: Record<FaultKind, number>;
+  /** Injected faults per operation id and kind. */
+  byOperation: Record<string, Partial<Record<FaultKind, number>>>;
+}
+
+const DEFAULT_LATENCY_MS = 100;
+const DEFAULT_429_RETRY_AFTER_MS = 1000;
+
+interface Outcome {
+  kind: Exclude<FaultKind, "latency">;
+  probability: number;
+  durationMs: number | undefined;
+}
+
+/** The faults of one route, resolved from the plan. */
+interface RoutePlan {
+  latency: { probability: number; delayMs: number } | undefined;
+  /** Exclusive outcomes in the order they are drawn; probabilities add up to <= 1. */
+  outcomes: Outcome[];
+}
+
+function selectorMatches(selector: string, route: FaultRoute): boolean {
+  if (selector === "*") return true;
+  const space = selector.indexOf(" ");
+  if (space === -1) return selector === route.operationId;
+  const method = selector.slice(0, space).toUpperCase();
+  if (method !== "*" && method !== route.method) return false;
+  let path = selector.slice(space + 1).trim();
+  if (path === "/v1") path = "/";
+  else if (path.startsWith("/v1/")) path = path.slice(3);
+  const want = path.split("/").filter((s) => s !== "");
+  const have = route.path.split("/").filter((s) => s !== "");
+  if (want.length !== have.length) return false;
+  return want.every((segment, i) => segment === "*" || (segment.startsWith("{") && segment.endsWith("}")) || segment === have[i]);
+}
+
+function describeRoute(route: FaultRoute): string {
+  return `${route.method} /v1${route.path} (${route.operationId})`;
+}
+
+/** Resolves the plan per route; throws FaultSpecError for selectors that match nothing or odds above 1. */
+export function resolvePlan(plan: FaultPlan, routes: readonly FaultRoute[]): Map<string, RoutePlan> {
+  for (const rule of plan.rules) {
+    if (!routes.some((route) => selectorMatches(rule.selector, route))) {
+      const examples = routes.slice(0, 4).map(describeRoute).join(", ");
+      throw new FaultSpecError(
+        `faults: selector ${JSON.stringify(rule.selector)} matches no /v1 operation; use *, an operation id or METHOD PATH, e.g. ${examples}`,
+      );
+    }
+  }
+  const resolved = new Map<string, RoutePlan>();
+  for (const route of routes) {
+    const chosen = new Map<FaultKind, { probability: number; durationMs: number | undefined }>();
+    for (const rule of plan.rules) {
+      if (!selectorMatches(rule.selector, route)) continue;
+      for (const fault of rule.faults) {
+        if (!chosen.has(fault.kind)) chosen.set(fault.kind, { probability: fault.probability, durationMs: fault.durationMs });
+      }
+    }
+    if (chosen.size === 0) continue;
+    const latency = chosen.get("latency");
+    const outcomes: Outcome[] = [];
+    for (const kind of FAULT_KINDS) {
+      const setting = chosen.get(kind);
+      if (kind === "latency" || !setting || setting.probability === 0) continue;
+      outcomes.push({ kind, probability: setting.probability, durationMs: setting.durationMs });
+    }
+    const total = outcomes.reduce((sum, o) => sum + o.probability, 0);
+    if (total > 1 + 1e-9) {
+      throw new FaultSpecError(
+        `faults: on ${describeRoute(route)} the probabilities of ${outcomes.map((o) => `${o.kind}=${o.probability}`).join(", ")} add up to ${total.toFixed(3)}; they are exclusive, so at most 1`,
+      );
+    }
+    resolved.set(route.operationId, {
+      latency: latency && latency.probability > 0 ? { probability: latency.probability, delayMs: latency.durationMs ?? DEFAULT_LATENCY_MS } : undefined,
+      outcomes,
+    });
+  }
+  return resolved;
+}
+
+function emptyCounts(): Record<FaultKind, number> {
+  return Object.fromEntries(FAULT_KINDS.map((k) => [k, 0])) as Record<FaultKind, number>;
+}
+
+/** Retry-After as seconds; fractions (e.g. "0.2") are kept so fast tests can ask for short waits. */
+function retryAfterHeader(ms: number): string {
+  const seconds = ms / 1000;
+  return Number.isInteger(seconds) ? String(seconds) : String(Number(seconds.toFixed(3)));
+}
+
+export class FaultInjector {
+  private plan: FaultPlan | undefined;
+  private routesPlan = new Map<string, RoutePlan>();
+  private streams = new Map<string, () => number>();
+  private requests = 0;
+  private readonly injected = emptyCounts();
+  private readonly byOperation: Record<string, Partial<Record<FaultKind, number>>> = {};
+
+  constructor(
+    private readonly routes: readonly FaultRoute[],
+    plan: FaultPlan | undefined,
+  ) {
+    this.setPlan(plan);
+  }
+
+  /** Replaces the plan (undefined: faults off) and restarts the random streams from its seed. */
+  setPlan(plan: FaultPlan | undefined): void {
+    const resolved = plan ? resolvePlan(plan, this.routes) : new Map<string, RoutePlan>();
+    this.plan = plan;
+    this.routesPlan = resolved;
+    this.streams = new Map();
+  }
+
+  stats(): FaultStats {
+    return {
+      seed: this.plan?.seed,
+      requests: this.requests,
+      injected: { ...this.injected },
+      byOperation: Object.fromEntries(Object.entries(this.byOperation).map(([op, counts]) => [op, { ...counts }])),
+    };
+  }
+
+  /** The router's interceptor. */
+  readonly intercept: RouteInterceptor = ({ operationId, req, res }) => {
+    const route = this.routesPlan.get(operationId);
+    const plan = this.plan;
+    if (!route || !plan) return false;
+    this.requests++;
+    let random = this.streams.get(operationId);
+    if (!random) {
+      random = streamFor(plan.seed, operationId);
+      this.streams.set(operationId, random);
+    }
+    // Two draws per request, always, so that the stream stays aligned whatever is configured.
+    const latencyDraw = random();
+    const outcomeDraw = random();
+    let outcome: Outcome | undefined;
+    let cumulative = 0;
+    for (const candidate of route.outcomes) {
+      cumulative += candidate.probability;
+      if (outcomeDraw < cumulative) {
+        outcome = candidate;
+        break;
+      }
+    }
+    const delayMs = route.latency && latencyDraw < route.latency.probability ? route.latency.delayMs : 0;
+    if (delayMs > 0) this.count(operationId, "latency");
+    if (outcome) this.count(operationId, outcome.kind);
+    if (delayMs === 0) return this.apply(outcome, operationId, req, res);
+    return new Promise<InterceptResult>((resolve) => {
+      setTimeout(() => resolve(this.apply(outcome, operationId, req, res)), delayMs);
+    });
+  };
+
+  private count(operationId: string, kind: FaultKind): void {
+    this.injected[kind]++;
+    const counts = (this.byOperation[operationId] ??= {});
+    counts[kind] = (counts[kind] ?? 0) + 1;
+  }
+
+  private apply(outcome: Outcome | undefined, operationId: string, req: IncomingMessage, res: ServerResponse): InterceptResult {
+    if (!outcome) return false;
+    switch (outcome.kind) {
+      case "reset":
+        // Before the operation runs and before any byte of an answer: the client sees ECONNRESET.
+        req.socket.resetAndDestroy();
+        return true;
+      case "lost":
+        return "lose-answer";
+      default: {
+        const status = Number(outcome.kind as StatusFaultKind);
+        const retryAfterMs = outcome.durationMs ?? (status === 429 ? DEFAULT_429_RETRY_AFTER_MS : undefined);
+        const headers: Record<string, string> = retryAfterMs === undefined ? {} : { "retry-after": retryAfterHeader(retryAfterMs) };
+        req.resume(); // the body is not needed: discard it, so the connection stays reusable
+        sendError(res, status, `injected fault: ${status} ${STATUS_CODES[status] ?? ""} on ${operationId}`.trimEnd(), headers);
+        return true;
+      }
+    }
+  }
+}
+
+/** Runs `first` (a user's interceptor), then `second` if the first let the request through. */
+export function chainInterceptors(first: RouteInterceptor | undefined, second: RouteInterceptor | undefined): RouteInterceptor | undefined {
+  if (!first) return second;
+  if (!second) return first;
+  return async (call) => {
+    const decision = await first(call);
+    return decision === false ? second(call) : decision;
+  };
+}

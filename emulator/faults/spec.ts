@@ -1,0 +1,145 @@
+/**
+ * The fault-injection SPEC: a short text (CLI `--faults`, option `faults`) parsed into a FaultPlan.
+ *
+ *     seed=42; POST /v1/pods: lost=0.2, reset=0.1; *: 429=0.05@0.2s, 500=0.05, latency=0.1@200ms
+ *
+ * Clauses are separated by `;` (or newlines). `seed=N` seeds the random draws; every other clause
+ * is `SELECTOR: FAULT, FAULT, ...`. A selector is `*` (every /v1 operation), an operation id
+ * (`CreatePod`), or `METHOD PATH` where METHOD may be `*` and PATH is a route of the OpenAPI
+ * description with or without `/v1` (`/v1/pods/{podId}`); `*` or any `{name}` stands for one path
+ * segment. A fault is `KIND=PROBABILITY[@DURATION]`:
+ *
+ *   429, 500, 502, 503, 504  answer that status instead of running the operation; `@DURATION` adds a
+ *                            Retry-After header (429 defaults to 1s)
+ *   reset                    destroy the connection before the operation runs (nothing happened)
+ *   lost                     run the operation, then destroy the connection instead of answering
+ *   latency                  wait DURATION (default 100ms, real time) before going on
+ *
+ * DURATION is a number with `ms` or `s`. Probabilities are 0..1. For one request, latency is drawn
+ * on its own; the other kinds are exclusive, so their probabilities on a route must add up to at
+ * most 1. When several clauses match a route, the first clause that names a kind decides it.
+ */
+import { z } from "zod";
+
+export const FAULT_KINDS = ["429", "500", "502", "503", "504", "reset", "lost", "latency"] as const;
+export type FaultKind = (typeof FAULT_KINDS)[number];
+export type StatusFaultKind = "429" | "500" | "502" | "503" | "504";
+
+export const FaultSettingSchema = z.strictObject({
+  kind: z.enum(FAULT_KINDS),
+  probability: z.number().min(0).max(1),
+  /** latency: the delay; status kinds: the Retry-After header. Not allowed for reset and lost. */
+  durationMs: z.number().min(0).max(600_000).optional(),
+});
+export type FaultSetting = z.infer<typeof FaultSettingSchema>;
+
+export const FaultRuleSchema = z.strictObject({
+  /** `*`, an operation id, or `METHOD PATH` (see the module comment). */
+  selector: z.string().min(1),
+  faults: z.array(FaultSettingSchema).min(1),
+});
+export type FaultRule = z.infer<typeof FaultRuleSchema>;
+
+export const FaultPlanSchema = z.strictObject({
+  seed: z.number().int().min(0).max(0xffff_ffff),
+  rules: z.array(FaultRuleSchema),
+});
+export type FaultPlan = z.infer<typeof FaultPlanSchema>;
+
+/** A bad SPEC; the message quotes the part that is wrong. */
+export class FaultSpecError extends RangeError {
+  override readonly name = "FaultSpecError";
+}
+
+const DURATION = /^(\d+(?:\.\d+)?)(ms|s)$/;
+
+function parseDuration(text: string, where: string): number {
+  const match = DURATION.exec(text);
+  if (!match) throw new FaultSpecError(`faults: ${where}: duration ${JSON.stringify(text)} must be a number with ms or s, e.g. 200ms or 1.5s`);
+  const value = Number(match[1]);
+  return match[2] === "s" ? value * 1000 : value;
+}
+
+function parseFault(text: string, selector: string): FaultSetting {
+  const where = `${JSON.stringify(selector)}`;
+  const eq = text.indexOf("=");
+  if (eq <= 0) throw new FaultSpecError(`faults: ${where}: expected KIND=PROBABILITY, got ${JSON.stringify(text)}`);
+  const kind = text.slice(0, eq).trim();
+  if (!(FAULT_KINDS as readonly string[]).includes(kind)) {
+    throw new FaultSpecError(`faults: ${where}: unknown fault kind ${JSON.stringify(kind)}; kinds are ${FAULT_KINDS.join(", ")}`);
+  }
+  const rest = text.slice(eq + 1).trim();
+  const at = rest.indexOf("@");
+  const probabilityText = (at === -1 ? rest : rest.slice(0, at)).trim();
+  const probability = Number(probabilityText);
+  if (probabilityText === "" || !Number.isFinite(probability) || probability < 0 || probability > 1) {
+    throw new FaultSpecError(`faults: ${where}: probability of ${kind} must be a number from 0 to 1, got ${JSON.stringify(probabilityText)}`);
+  }
+  const setting: FaultSetting = { kind: kind as FaultKind, probability };
+  if (at !== -1) {
+    if (kind === "reset" || kind === "lost") throw new FaultSpecError(`faults: ${where}: ${kind} takes no @duration`);
+    setting.durationMs = parseDuration(rest.slice(at + 1).trim(), where);
+  }
+  return setting;
+}
+
+/** Parses a SPEC; throws FaultSpecError naming the part that is wrong. */
+export function parseFaultSpec(spec: string): FaultPlan {
+  const plan: FaultPlan = { seed: 0, rules: [] };
+  let seenSeed = false;
+  for (const raw of spec.split(/[;\n]/)) {
+    const clause = raw.trim();
+    if (clause === "") continue;
+    const seed = /^seed\s*=\s*(.*)$/.exec(clause);
+    if (seed) {
+      const value = Number(seed[1]);
+      if (seenSeed) throw new FaultSpecError("faults: seed is given twice");
+      if (!/^\d+$/.test(seed[1] ?? "") || value > 0xffff_ffff) throw new FaultSpecError(`faults: seed must be an integer 0..4294967295, got ${JSON.stringify(seed[1])}`);
+      plan.seed = value;
+      seenSeed = true;
+      continue;
+    }
+    // The selector's path may hold no ":", so the last ":" before the faults splits the clause;
+    // a fault list never holds one either.
+    const colon = clause.lastIndexOf(":");
+    if (colon <= 0) throw new FaultSpecError(`faults: expected SELECTOR: KIND=P,... or seed=N, got ${JSON.stringify(clause)}`);
+    const selector = clause.slice(0, colon).trim().replace(/\s+/g, " ");
+    const list = clause.slice(colon + 1).split(",").map((f) => f.trim()).filter((f) => f !== "");
+    if (list.length === 0) throw new FaultSpecError(`faults: ${JSON.stringify(selector)} lists no faults`);
+    const faults = list.map((f) => parseFault(f, selector));
+    const kinds = faults.map((f) => f.kind);
+    const twice = kinds.find((k, i) => kinds.indexOf(k) !== i);
+    if (twice) throw new FaultSpecError(`faults: ${JSON.stringify(selector)} names ${twice} twice`);
+    plan.rules.push({ selector, faults });
+  }
+  return plan;
+}
+
+/** The plan written back as a SPEC (canonical spacing), e.g. for the CLI banner. */
+export function formatFaultSpec(plan: FaultPlan): string {
+  const duration = (ms: number): string => (ms >= 1000 && ms % 100 === 0 ? `${ms / 1000}s` : `${ms}ms`);
+  const clauses = [`seed=${plan.seed}`];
+  for (const rule of plan.rules) {
+    const faults = rule.faults.map((f) => `${f.kind}=${f.probability}${f.durationMs === undefined ? "" : `@${duration(f.durationMs)}`}`);
+    clauses.push(`${rule.selector}: ${faults.join(",")}`);
+  }
+  return clauses.join("; ");
+}
+
+/** Option `faults`: a SPEC string or a plan object (validated here, at the edge). */
+export function toFaultPlan(faults: string | FaultPlan): FaultPlan {
+  if (typeof faults === "string") return parseFaultSpec(faults);
+  const parsed = FaultPlanSchema.safeParse(faults);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new FaultSpecError(`faults: ${issue ? `${issue.path.join(".") || "(plan)"}: ${issue.message}` : "invalid plan"}`);
+  }
+  for (const rule of parsed.data.rules) {
+    for (const f of rule.faults) {
+      if ((f.kind === "reset" || f.kind === "lost") && f.durationMs !== undefined) {
+        throw new FaultSpecError(`faults: ${JSON.stringify(rule.selector)}: ${f.kind} takes no duration`);
+      }
+    }
+  }
+  return parsed.data;
+}

@@ -1,0 +1,224 @@
+/**
+ * Benchmark of the provider through the real engine (prints figures; not a test).
+ *
+ *   npx tsc -p tsconfig.json && node dist/scripts/bench-provider.js [--count 100] [--runs 5]
+ *
+ * Against an in-process emulator (timeScale 0.01), on a temporary file backend:
+ *   1. `pulumi up` creating a template and `count` endpoints (time).
+ *   2. `pulumi preview` of that stack unchanged, side by side with the floor: the same number of
+ *      no-op dynamic resources (a trivial in-file provider whose diff reports no changes). Previews
+ *      alternate between the two stacks; the median of `runs` of each is reported, and the ratio.
+ * Goal: the endpoint preview takes at most 1.3x the floor.
+ *   3. Where the provider's share of a preview goes: loading its code into the provider process
+ *      (which has @pulumi/pulumi loaded already), and `count` checks and diffs of an endpoint.
+ *
+ * The machine may be shared: previews are timed `runs` times each, alternating, and both the
+ * median and the best run are reported (the best is the least disturbed by other load).
+ */
+import { execFileSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { performance } from "node:perf_hooks";
+import { parseArgs } from "node:util";
+import * as pulumi from "@pulumi/pulumi";
+import { LocalWorkspace, PulumiCommand, type PulumiFn, type Stack } from "@pulumi/pulumi/automation";
+import { startEmulator } from "../emulator";
+import { dispatch } from "../provider/dispatch";
+import { Endpoint, Template } from "../sdk";
+import { enginePath, ensurePulumiCli, type PulumiCli } from "./lib/pulumiCli";
+import { repoRoot } from "./lib/repoRoot";
+
+const API_KEY = "bench-provider-key";
+const GOAL_RATIO = 1.3;
+
+// ---------------------------------------------------------------- the floor: a no-op dynamic resource
+
+interface NoopInputs {
+  name: string;
+  templateId: string;
+  workersMin: number;
+  workersMax: number;
+  gpuTypeIds: string[];
+}
+
+/** Everything a dynamic provider must do, and nothing more: create echoes, diff says "no changes". */
+const noopProvider: pulumi.dynamic.ResourceProvider = {
+  async create(inputs: NoopInputs) {
+    return { id: `noop-${inputs.name}`, outs: inputs };
+  },
+  async diff() {
+    return { changes: false };
+  },
+};
+
+class Noop extends pulumi.dynamic.Resource {
+  constructor(name: string, args: NoopInputs) {
+    super(noopProvider, name, { ...args }, {}, "bench", "Noop");
+  }
+}
+
+// ---------------------------------------------------------------- harness
+
+interface BenchStack {
+  stack: Stack;
+  timed(op: "up" | "preview" | "destroy", expectNoChanges?: boolean): Promise<number>;
+}
+
+async function openStack(cli: PulumiCli, base: string, name: string, program: PulumiFn, config: Record<string, { value: string; secret?: boolean }>): Promise<BenchStack> {
+  const workDir = path.join(base, name, "project");
+  const stateDir = path.join(base, name, "state");
+  const homeDir = path.join(base, name, "home");
+  for (const dir of [workDir, stateDir, homeDir]) fs.mkdirSync(dir, { recursive: true });
+  // The provider process resolves pulumi-gpucloud from its cwd, as from a user's project.
+  fs.symlinkSync(path.join(repoRoot(), "node_modules"), path.join(workDir, "node_modules"), "dir");
+  const stack = await LocalWorkspace.createOrSelectStack(
+    { projectName: `bench-${name}`, stackName: "bench", program },
+    {
+      workDir,
+      pulumiHome: homeDir,
+      pulumiCommand: await PulumiCommand.get({ root: path.dirname(cli.binDir) }),
+      envVars: {
+        PATH: enginePath(cli),
+        PULUMI_HOME: homeDir,
+        PULUMI_BACKEND_URL: `file://${stateDir}`,
+        PULUMI_CONFIG_PASSPHRASE: "bench-passphrase",
+        PULUMI_SKIP_UPDATE_CHECK: "true",
+        PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+      },
+      projectSettings: { name: `bench-${name}`, runtime: "nodejs", backend: { url: `file://${stateDir}` } },
+    },
+  );
+  await stack.setAllConfig(config);
+  const log: string[] = [];
+  const onOutput = (out: string): void => void log.push(out);
+  return {
+    stack,
+    async timed(op, expectNoChanges = false) {
+      log.length = 0;
+      const start = performance.now();
+      try {
+        if (op === "up") await stack.up({ onOutput });
+        else if (op === "preview") await stack.preview({ onOutput, expectNoChanges });
+        else await stack.destroy({ onOutput });
+      } catch (error) {
+        process.stderr.write(log.join(""));
+        throw error;
+      }
+      return performance.now() - start;
+    },
+  };
+}
+
+/** Milliseconds to load the provider code in a fresh Node that already has @pulumi/pulumi (as the provider host does). */
+function providerLoadMs(): number {
+  const script =
+    "require('@pulumi/pulumi'); const t = performance.now(); require('pulumi-gpucloud/provider'); " +
+    "process.stdout.write(String(performance.now() - t));";
+  const samples = [0, 1, 2].map(() => Number(execFileSync(process.execPath, ["-e", script], { cwd: repoRoot(), encoding: "utf8" })));
+  return Math.min(...samples);
+}
+
+/** Milliseconds for `count` checks and `count` diffs of an unchanged endpoint, through the same dispatch a shim uses. */
+async function checkAndDiffMs(count: number): Promise<{ check: number; diff: number }> {
+  const shim = { k: "endpoint" };
+  const news = { __provider: "shim", templateId: "tpl", name: "ep", gpuTypeIds: ["NVIDIA L4"], workersMin: 0, workersMax: 3 };
+  const olds = { ...news, endpointId: "ep-id", version: 0, createdAt: "2025-01-01T00:00:00.000Z" };
+  let best = { check: Infinity, diff: Infinity };
+  for (let round = 0; round < 3; round++) {
+    const t0 = performance.now();
+    for (let i = 0; i < count; i++) await dispatch(shim, "check", [olds, news]);
+    const t1 = performance.now();
+    for (let i = 0; i < count; i++) await dispatch(shim, "diff", ["ep-id", olds, news]);
+    const t2 = performance.now();
+    best = { check: Math.min(best.check, t1 - t0), diff: Math.min(best.diff, t2 - t1) };
+  }
+  return best;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
+}
+
+const seconds = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: { count: { type: "string", default: "100" }, runs: { type: "string", default: "5" } },
+    strict: true,
+  });
+  const count = Number(values.count);
+  const runs = Number(values.runs);
+  if (!Number.isInteger(count) || count < 1 || !Number.isInteger(runs) || runs < 1) throw new Error("--count and --runs must be positive integers");
+
+  const cli = ensurePulumiCli();
+  const emulator = await startEmulator({ port: 0, timeScale: 0.01, apiKeys: [API_KEY] });
+  const base = fs.mkdtempSync(path.join(os.tmpdir(), "gpucloud-bench-provider-"));
+  console.log(`Pulumi CLI ${cli.version}, Node ${process.version}, ${os.cpus().length} CPUs; ${count} resources per stack, ${runs} previews each\n`);
+
+  try {
+    const config = {
+      "gpucloud:apiUrl": { value: emulator.apiUrl },
+      "gpucloud:serverlessUrl": { value: emulator.serverlessUrl },
+      "gpucloud:apiKey": { value: API_KEY, secret: true },
+    };
+    const endpoints = await openStack(cli, base, "endpoints", async () => {
+      const template = new Template("worker", { name: "bench-worker", imageName: "ghcr.io/acme/worker:1", isServerless: true });
+      for (let i = 0; i < count; i++) {
+        new Endpoint(`ep-${i}`, { templateId: template.id, gpuTypeIds: ["NVIDIA L4"], workersMin: 0, workersMax: 3 });
+      }
+    }, config);
+    const floor = await openStack(cli, base, "floor", async () => {
+      for (let i = 0; i < count; i++) {
+        new Noop(`noop-${i}`, { name: `noop-${i}`, templateId: "tpl", workersMin: 0, workersMax: 3, gpuTypeIds: ["NVIDIA L4"] });
+      }
+    }, {});
+
+    const upEndpoints = await endpoints.timed("up");
+    const created = emulator.inspect().reduce((n, a) => n + a.endpoints.length, 0);
+    if (created !== count) throw new Error(`expected ${count} endpoints in the emulator after up, found ${created}`);
+    const upFloor = await floor.timed("up");
+    console.log(`pulumi up, ${count} endpoints (+1 template) created on the emulator: ${seconds(upEndpoints)}`);
+    console.log(`pulumi up, ${count} no-op dynamic resources (floor):                 ${seconds(upFloor)}\n`);
+
+    // One untimed preview each warms the file cache and the CLI binary.
+    await endpoints.timed("preview", true);
+    await floor.timed("preview", true);
+    const endpointTimes: number[] = [];
+    const floorTimes: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      endpointTimes.push(await endpoints.timed("preview", true));
+      floorTimes.push(await floor.timed("preview", true));
+    }
+    const e = median(endpointTimes);
+    const f = median(floorTimes);
+    const eBest = Math.min(...endpointTimes);
+    const fBest = Math.min(...floorTimes);
+    const ratio = e / f;
+    console.log(`pulumi preview, ${count} unchanged endpoints: median ${seconds(e)}, best ${seconds(eBest)}  (runs: ${endpointTimes.map(seconds).join(", ")})`);
+    console.log(`pulumi preview, ${count} no-op resources:     median ${seconds(f)}, best ${seconds(fBest)}  (runs: ${floorTimes.map(seconds).join(", ")})`);
+    console.log(`ratio: median ${ratio.toFixed(2)}x, best ${(eBest / fBest).toFixed(2)}x the floor (goal: at most ${GOAL_RATIO}x) -> ${ratio <= GOAL_RATIO ? "met" : "MISSED"}\n`);
+
+    const load = providerLoadMs();
+    const perResource = await checkAndDiffMs(count);
+    console.log("the provider's own share of a preview:");
+    console.log(`  loading pulumi-gpucloud/provider into the provider process: ${load.toFixed(0)} ms (once per process)`);
+    console.log(`  ${count} endpoint checks: ${perResource.check.toFixed(1)} ms; ${count} diffs: ${perResource.diff.toFixed(1)} ms`);
+    console.log(`  preview difference to the floor: median ${((e - f) / 1000).toFixed(2)} s, best ${((eBest - fBest) / 1000).toFixed(2)} s\n`);
+
+    const destroyEndpoints = await endpoints.timed("destroy");
+    await floor.timed("destroy");
+    const left = emulator.inspect().reduce((n, a) => n + a.endpoints.length + a.templates.length, 0);
+    console.log(`pulumi destroy, ${count} endpoints (+1 template): ${seconds(destroyEndpoints)}; left in the emulator: ${left}`);
+  } finally {
+    await emulator.close();
+    fs.rmSync(base, { recursive: true, force: true });
+  }
+}
+
+main().catch((e: unknown) => {
+  console.error(`bench-provider failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+  process.exit(1);
+});

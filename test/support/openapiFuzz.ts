@@ -1,0 +1,500 @@
+/**
+ * A small, seeded, schema-driven request generator for the emulator's management API, driven by its
+ * own OpenAPI description (GET /v1/openapi.json). Per operation it builds valid-ish requests (a
+ * value for every property the schema describes) and mutates them: wrong types, missing required
+ * fields, out-of-range numbers, huge strings, unicode and control characters, nulls, extra keys,
+ * prototype keys, deep nesting, malformed or non-object JSON, oversized bodies, bad ids and query
+ * values. Used by test/emulator/fuzz-openapi.test.ts.
+ */
+import { z } from "zod";
+
+// ---- the OpenAPI document, validated at the edge (only what the generator reads) ----------------
+
+export interface JsonSchema {
+  type?: string | undefined;
+  enum?: unknown[] | undefined;
+  minimum?: number | undefined;
+  maximum?: number | undefined;
+  minLength?: number | undefined;
+  maxLength?: number | undefined;
+  pattern?: string | undefined;
+  format?: string | undefined;
+  nullable?: boolean | undefined;
+  items?: JsonSchema | undefined;
+  properties?: Record<string, JsonSchema> | undefined;
+  required?: string[] | undefined;
+  additionalProperties?: boolean | JsonSchema | undefined;
+  anyOf?: JsonSchema[] | undefined;
+  oneOf?: JsonSchema[] | undefined;
+  $ref?: string | undefined;
+}
+
+const JsonSchemaZ: z.ZodType<JsonSchema> = z.lazy(() =>
+  z.looseObject({
+    type: z.string().optional(),
+    enum: z.array(z.unknown()).optional(),
+    minimum: z.number().optional(),
+    maximum: z.number().optional(),
+    minLength: z.number().optional(),
+    maxLength: z.number().optional(),
+    pattern: z.string().optional(),
+    format: z.string().optional(),
+    nullable: z.boolean().optional(),
+    items: JsonSchemaZ.optional(),
+    properties: z.record(z.string(), JsonSchemaZ).optional(),
+    required: z.array(z.string()).optional(),
+    additionalProperties: z.union([z.boolean(), JsonSchemaZ]).optional(),
+    anyOf: z.array(JsonSchemaZ).optional(),
+    oneOf: z.array(JsonSchemaZ).optional(),
+    $ref: z.string().optional(),
+  }),
+);
+
+const ParameterZ = z.looseObject({
+  name: z.string(),
+  in: z.enum(["path", "query", "header", "cookie"]),
+  required: z.boolean().optional(),
+  schema: JsonSchemaZ.optional(),
+});
+
+const OperationZ = z.looseObject({
+  operationId: z.string(),
+  parameters: z.array(ParameterZ).optional(),
+  requestBody: z
+    .looseObject({ content: z.record(z.string(), z.looseObject({ schema: JsonSchemaZ })) })
+    .optional(),
+  security: z.array(z.unknown()).optional(),
+});
+
+export const OpenApiDocZ = z.looseObject({
+  openapi: z.string(),
+  paths: z.record(z.string(), z.record(z.string(), OperationZ)),
+  components: z.looseObject({ schemas: z.record(z.string(), JsonSchemaZ) }),
+});
+export type OpenApiDoc = z.infer<typeof OpenApiDocZ>;
+
+export interface FuzzOperation {
+  operationId: string;
+  method: string;
+  /** Path template after the base URL, e.g. "/pods/{podId}". */
+  path: string;
+  pathParams: string[];
+  query: { name: string; schema: JsonSchema }[];
+  body: JsonSchema | undefined;
+  /** The collection a path id refers to, e.g. "pods" for /pods/{podId}. */
+  collection: string;
+}
+
+export function operationsOf(doc: OpenApiDoc): FuzzOperation[] {
+  const out: FuzzOperation[] = [];
+  for (const [path, methods] of Object.entries(doc.paths)) {
+    for (const [method, op] of Object.entries(methods)) {
+      const params = op.parameters ?? [];
+      const bodySchema = op.requestBody ? Object.values(op.requestBody.content)[0]?.schema : undefined;
+      out.push({
+        operationId: op.operationId,
+        method: method.toUpperCase(),
+        path,
+        pathParams: params.filter((p) => p.in === "path").map((p) => p.name),
+        query: params.filter((p) => p.in === "query").map((p) => ({ name: p.name, schema: p.schema ?? {} })),
+        body: bodySchema,
+        collection: path.split("/").filter((s) => s !== "")[0] ?? "",
+      });
+    }
+  }
+  return out;
+}
+
+// ---- seeded randomness ---------------------------------------------------------------------------
+
+export class Rng {
+  private state: number;
+  constructor(seed: number) {
+    this.state = seed >>> 0;
+  }
+  /** mulberry32 */
+  next(): number {
+    this.state = (this.state + 0x6d2b79f5) >>> 0;
+    let t = this.state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  }
+  int(lo: number, hi: number): number {
+    return lo + Math.floor(this.next() * (hi - lo + 1));
+  }
+  chance(p: number): boolean {
+    return this.next() < p;
+  }
+  pick<T>(items: readonly T[]): T {
+    return items[Math.floor(this.next() * items.length)] as T;
+  }
+}
+
+// ---- values ------------------------------------------------------------------------------------
+
+const WEIRD_STRINGS: readonly string[] = [
+  "",
+  " ",
+  "\u0000",
+  "\u0007\b\f\n\r\t\v",
+  "null",
+  "undefined",
+  "true",
+  "-1",
+  "1e309",
+  "NaN",
+  "🚀🔥 GPU 🤖",
+  "\u202egnp.exe",
+  "\u200b\u200c\u200d\ufeff",
+  "Ω≈ç√∫˜µ≤≥÷",
+  "田中さんにあげて下さい",
+  "\ud800",
+  "\udfff\ud800",
+  "' OR 1=1 --",
+  "<script>alert(1)</script>",
+  "../../etc/passwd",
+  "%00%ff%",
+  "${jndi:ldap://x}",
+  "{{7*7}}",
+  "__proto__",
+  "constructor",
+  "a".repeat(192),
+  "é".repeat(300),
+];
+
+/** Candidates tried against a `pattern` before falling back to a plain string. */
+const PATTERN_CANDIDATES: readonly string[] = ["US", "de", "8888/http", "22/tcp", "2024-01-01T00:00:00Z", "2024-01-01", "abc", "12.4", "/workspace"];
+
+export class ValueGen {
+  constructor(
+    private readonly rng: Rng,
+    private readonly doc: OpenApiDoc,
+    /** Ids seen in 2xx answers, by collection, so valid-ish requests can point at real resources. */
+    private readonly ids: Map<string, string[]>,
+  ) {}
+
+  resolve(schema: JsonSchema): JsonSchema {
+    let s = schema;
+    for (let i = 0; s.$ref && i < 5; i++) {
+      const name = s.$ref.split("/").pop() ?? "";
+      s = this.doc.components.schemas[name] ?? {};
+    }
+    return s;
+  }
+
+  /** A value the schema accepts (as far as this small generator understands it). */
+  valid(schema: JsonSchema, depth = 0, key = ""): unknown {
+    const s = this.resolve(schema);
+    if (s.enum && s.enum.length > 0) return this.rng.pick(s.enum);
+    const alternatives = s.anyOf ?? s.oneOf;
+    if (alternatives && alternatives.length > 0) return this.valid(this.rng.pick(alternatives), depth + 1, key);
+    switch (s.type) {
+      case "integer":
+      case "number": {
+        const lo = s.minimum ?? 0;
+        const hi = s.maximum ?? Math.max(lo + 100, 100);
+        return s.type === "integer" ? this.rng.int(Math.ceil(lo), Math.floor(Math.min(hi, lo + 1000))) : lo + this.rng.next() * (Math.min(hi, lo + 1000) - lo);
+      }
+      case "boolean":
+        return this.rng.chance(0.5);
+      case "string":
+        return this.validString(s, key);
+      case "array": {
+        if (depth > 4) return [];
+        const n = this.rng.int(0, 3);
+        return Array.from({ length: n }, () => this.valid(s.items ?? {}, depth + 1, key));
+      }
+      case "object":
+      default: {
+        if (depth > 4) return {};
+        const out: Record<string, unknown> = {};
+        const required = new Set(s.required ?? []);
+        for (const [name, prop] of Object.entries(s.properties ?? {})) {
+          if (required.has(name) || this.rng.chance(0.4)) out[name] = this.valid(prop, depth + 1, name);
+        }
+        if (!s.properties && typeof s.additionalProperties === "object") {
+          for (let i = this.rng.int(0, 2); i > 0; i--) out[`KEY_${i}`] = this.valid(s.additionalProperties, depth + 1);
+        }
+        return out;
+      }
+    }
+  }
+
+  private validString(s: JsonSchema, key: string): string {
+    // An id field gets a real id now and then, so the handler goes past its 404.
+    if (/Id$/.test(key)) {
+      const collection = key === "templateId" ? "templates" : key === "networkVolumeId" ? "networkvolumes" : key === "containerRegistryAuthId" ? "containerregistryauth" : "";
+      const pool = this.ids.get(collection);
+      if (pool && pool.length > 0 && this.rng.chance(0.7)) return this.rng.pick(pool);
+    }
+    if (s.format === "date-time") return new Date(Date.UTC(2025, this.rng.int(0, 11), this.rng.int(1, 28))).toISOString();
+    if (s.pattern) {
+      const re = new RegExp(s.pattern);
+      const fits = PATTERN_CANDIDATES.filter((c) => re.test(c));
+      if (fits.length > 0) return this.rng.pick(fits);
+    }
+    const min = s.minLength ?? 0;
+    const max = Math.min(s.maxLength ?? 24, 24);
+    const length = this.rng.int(Math.max(min, 1), Math.max(min, max, 1));
+    let out = "";
+    for (let i = 0; i < length; i++) out += "abcdefghijklmnopqrstuvwxyz0123456789-"[this.rng.int(0, 36)];
+    return out;
+  }
+
+  /** A value the schema rejects, or an odd one it may accept. */
+  invalid(schema: JsonSchema, depth = 0): unknown {
+    const s = this.resolve(schema);
+    const r = this.rng.int(0, 15);
+    switch (r) {
+      case 0:
+        return null;
+      case 1:
+        return this.rng.pick(WEIRD_STRINGS);
+      case 2:
+        return this.rng.pick([-1, 0, -0, 1e308, -1e308, 2 ** 53 + 1, 0.5, -2147483649, 4294967296]);
+      case 3:
+        return s.minimum !== undefined ? s.minimum - this.rng.pick([1, 0.5, 1e6]) : -this.rng.int(1, 1e9);
+      case 4:
+        return s.maximum !== undefined ? s.maximum + this.rng.pick([1, 0.5, 1e9]) : 1e15;
+      case 5:
+        return this.rng.chance(0.5) ? "x".repeat(this.rng.int(1_000, 200_000)) : "🚀".repeat(this.rng.int(100, 20_000));
+      case 6:
+        return this.rng.chance(0.5);
+      case 7:
+        return [];
+      case 8:
+        return {};
+      case 9:
+        return [this.valid(s, depth + 1), null, { nested: [[[]]] }];
+      case 10:
+        return s.enum ? `${String(this.rng.pick(s.enum)).toLowerCase()} ` : "not-in-any-enum";
+      case 11:
+        return nest(this.rng.int(10, 60));
+      case 12:
+        // Own "__proto__" and "constructor" keys, as a JSON body would carry them.
+        return JSON.parse('{"__proto__": {"polluted": true}, "constructor": {"prototype": {"polluted": true}}}') as unknown;
+      case 13:
+        return String(this.valid(s, depth + 1));
+      case 14:
+        return this.rng.pick(WEIRD_STRINGS) + this.rng.pick(WEIRD_STRINGS);
+      default:
+        return s.type === "array" ? [this.invalid(s.items ?? {}, depth + 1)] : s.type === "object" && depth < 3 ? { [this.rng.pick(WEIRD_STRINGS)]: this.invalid({}, depth + 1) } : 42;
+    }
+  }
+}
+
+function nest(depth: number): unknown {
+  let value: unknown = "deep";
+  for (let i = 0; i < depth; i++) value = i % 2 === 0 ? [value] : { a: value };
+  return value;
+}
+
+// ---- requests ------------------------------------------------------------------------------------
+
+export interface FuzzRequest {
+  operationId: string;
+  /** What kind of request this is, for the tallies. */
+  kind: string;
+  method: string;
+  /** Raw path after the base URL (may hold odd bytes on purpose). */
+  path: string;
+  headers: Record<string, string>;
+  body: string | Buffer | undefined;
+}
+
+const BAD_IDS: readonly string[] = [
+  "",
+  "x",
+  "..",
+  "%2e%2e",
+  "%00",
+  "%",
+  "%E0%A4%A",
+  "a".repeat(5_000),
+  "%F0%9F%9A%80",
+  "null",
+  "undefined",
+  "0",
+  "-1",
+  "__proto__",
+  "constructor",
+  "hasOwnProperty",
+  "abc%2Fdef",
+  "id with space",
+  "%20",
+  "pod;drop",
+];
+
+const MALFORMED_JSON: readonly string[] = [
+  "{",
+  "}",
+  "{\"name\":}",
+  "{\"name\": \"x\",}",
+  "{'name': 'x'}",
+  "[1,2,",
+  "nul",
+  "\u0000",
+  "{\"a\":\"\\ud800\"}",
+  "{\"a\": 1e999}",
+  "{\"a\": NaN}",
+  "\"just a string\"",
+  "42",
+  "null",
+  "[]",
+  "[{}]",
+  "true",
+  "{\"__proto__\": {\"polluted\": true}}",
+  "{\"constructor\": {\"prototype\": {\"polluted\": true}}}",
+  "{\"a\":1}{\"b\":2}",
+  "\ufeff{\"name\": \"bom\"}",
+];
+
+export class OpenApiFuzzer {
+  readonly rng: Rng;
+  readonly values: ValueGen;
+  readonly operations: FuzzOperation[];
+  /** Ids from 2xx answers, by collection ("pods", "templates", ...). */
+  readonly ids = new Map<string, string[]>();
+
+  constructor(
+    doc: OpenApiDoc,
+    seed: number,
+    private readonly apiKey: string,
+  ) {
+    this.rng = new Rng(seed);
+    this.values = new ValueGen(this.rng, doc, this.ids);
+    this.operations = operationsOf(doc);
+  }
+
+  /** Remembers ids of created resources (call with 2xx bodies). */
+  learn(op: FuzzOperation | undefined, body: unknown): void {
+    if (!op || op.method !== "POST" || op.pathParams.length > 0) return;
+    const id = (body as { id?: unknown } | undefined)?.id;
+    if (typeof id !== "string") return;
+    const pool = this.ids.get(op.collection) ?? [];
+    pool.push(id);
+    if (pool.length > 50) pool.shift();
+    this.ids.set(op.collection, pool);
+  }
+
+  /** Adds a known id (e.g. of a resource created before the run) to a collection's pool. */
+  remember(collection: string, id: string): void {
+    const pool = this.ids.get(collection) ?? [];
+    pool.push(id);
+    this.ids.set(collection, pool);
+  }
+
+  next(): { op: FuzzOperation; request: FuzzRequest } {
+    const op = this.rng.pick(this.operations);
+    const rng = this.rng;
+    let kind = "valid-ish";
+    const headers: Record<string, string> = { authorization: `Bearer ${this.apiKey}` };
+
+    // Path parameters: a real id, another collection's id, or a bad one.
+    let path = op.path;
+    for (const name of op.pathParams) {
+      const pool = this.ids.get(op.collection) ?? [];
+      let id: string;
+      const r = rng.next();
+      if (r < 0.45 && pool.length > 0) id = encodeURIComponent(rng.pick(pool));
+      else if (r < 0.6) {
+        const other = [...this.ids.values()].flat();
+        id = other.length > 0 ? encodeURIComponent(rng.pick(other)) : "nope";
+        kind = "other-collection-id";
+      } else {
+        id = rng.pick(BAD_IDS);
+        kind = "bad-id";
+      }
+      path = path.replace(`{${name}}`, id);
+    }
+
+    // Query: valid values, wrong ones, repeats.
+    const query: string[] = [];
+    for (const q of op.query) {
+      if (!rng.chance(0.35)) continue;
+      if (rng.chance(0.6)) {
+        const v = this.values.valid(q.schema, 0, q.name);
+        for (const item of Array.isArray(v) ? v : [v]) query.push(`${encodeURIComponent(q.name)}=${encodeURIComponent(String(item))}`);
+      } else {
+        kind = kind === "valid-ish" ? "bad-query" : kind;
+        const bad = rng.pick(["maybe", "", "%", "%ZZ", "1e309", "-1", "x".repeat(2_000), "🚀", "true&true", "[]"]);
+        query.push(`${encodeURIComponent(q.name)}=${bad}`);
+        if (rng.chance(0.3)) query.push(`${encodeURIComponent(q.name)}=${bad}`);
+      }
+    }
+    if (rng.chance(0.05)) {
+      query.push(`${rng.pick(["unknownParam", "__proto__", "constructor", "a[b]", "%"])}=${rng.pick(["1", "%", ""])}`);
+      kind = kind === "valid-ish" ? "bad-query" : kind;
+    }
+    if (query.length > 0) path += `?${query.join("&")}`;
+
+    // Body.
+    let body: string | Buffer | undefined;
+    if (op.body) {
+      const r = rng.next();
+      headers["content-type"] = "application/json";
+      if (r < 0.3) {
+        body = JSON.stringify(this.values.valid(op.body));
+      } else if (r < 0.75) {
+        body = JSON.stringify(this.mutateObject(op.body));
+        kind = "bad-body";
+      } else if (r < 0.87) {
+        body = rng.pick(MALFORMED_JSON);
+        kind = "malformed-json";
+      } else if (r < 0.92) {
+        body = "";
+        kind = "empty-body";
+      } else if (r < 0.96) {
+        // Beyond the 1 MiB body limit: must be a 413, not a hang or a crash.
+        body = Buffer.alloc(rng.int(1_100_000, 1_500_000), 0x61);
+        kind = "oversized-body";
+      } else {
+        body = JSON.stringify(this.values.valid(op.body));
+        headers["content-type"] = rng.pick(["text/plain", "application/x-www-form-urlencoded", "application/json; charset=latin1", ""]);
+        if (headers["content-type"] === "") delete headers["content-type"];
+        kind = "odd-content-type";
+      }
+    } else if (rng.chance(0.08)) {
+      // A body where none is expected.
+      headers["content-type"] = "application/json";
+      body = rng.pick(MALFORMED_JSON);
+      kind = "unexpected-body";
+    }
+    if (rng.chance(0.03)) {
+      headers["authorization"] = rng.pick(["", "Bearer", "Bearer ", `Basic ${Buffer.from("a:b").toString("base64")}`, this.apiKey, `bearer ${this.apiKey}`, "Bearer \u00e9\u00ff"]);
+      kind = "odd-auth";
+    }
+    // A request target can only carry visible ASCII: escape the rest (malformed escapes such as
+    // "%" or "%ZZ" stay as they are, on purpose).
+    path = path.replace(/[^\x21-\x7e]/gu, (c) => encodeURIComponent(c));
+    return { op, request: { operationId: op.operationId, kind, method: op.method, path, headers, body } };
+  }
+
+  /** A valid-ish object with a few mutations: wrong types, nulls, missing required, extra keys. */
+  private mutateObject(schema: JsonSchema): unknown {
+    const s = this.values.resolve(schema);
+    const rng = this.rng;
+    const value = this.values.valid(s);
+    if (typeof value !== "object" || value === null || Array.isArray(value)) return this.values.invalid(s);
+    const obj = value as Record<string, unknown>;
+    const props = Object.entries(s.properties ?? {});
+    for (let n = rng.int(1, 3); n > 0; n--) {
+      const r = rng.next();
+      if (r < 0.5 && props.length > 0) {
+        const [name, prop] = rng.pick(props);
+        obj[name] = this.values.invalid(prop);
+      } else if (r < 0.65 && (s.required?.length ?? 0) > 0) {
+        delete obj[rng.pick(s.required ?? [])];
+      } else if (r < 0.8) {
+        // defineProperty: a plain assignment to "__proto__" would set the prototype, not a key.
+        const key = rng.pick(["extra", "id", "userId", "__proto__", "constructor", "Name", "IMAGENAME", "🚀", ""]);
+        Object.defineProperty(obj, key, { value: this.values.invalid({}), enumerable: true, writable: true, configurable: true });
+      } else if (props.length > 0) {
+        const [name] = rng.pick(props);
+        obj[name] = null;
+      }
+    }
+    return obj;
+  }
+}
