@@ -13,7 +13,19 @@ import { computeDiff } from "./diffEngine";
 import { endpointDefinition, endpointPolicy, type EndpointArgs } from "./endpointArgs";
 import { waitForEndpoint, waitForNoWorkers } from "./endpointReadiness";
 import { ResourceInitError, withProvider } from "./partialCreate";
-import { checkArgs, deleteIgnoringMissing, diffArgs, getForAdoption, parseArgs, reasonFor, readLive, subjectOf } from "./resourceBase";
+import {
+  checkArgs,
+  deleteIgnoringMissing,
+  deleteUnlessPlaceholder,
+  diffArgs,
+  earlierCreateRemedy,
+  getForAdoption,
+  parseArgs,
+  reasonFor,
+  readLive,
+  subjectOf,
+  type AdoptionOrigin,
+} from "./resourceBase";
 import { adoptionPlan, serviceUpdates } from "./updates";
 import { withoutUnset, type Props } from "./values";
 import { ReadinessTimeoutError } from "./waitFor";
@@ -30,7 +42,7 @@ export function endpointProvider(deps: ProviderDeps): pulumi.dynamic.ResourcePro
     create: (inputs: Props) => createEndpoint(deps, inputs),
     read: (id: string, props?: Props) => readLive(endpointPolicy, id, props, (endpointId) => deps.client().getEndpoint(endpointId)),
     update: (id: string, olds: Props, news: Props) => updateEndpoint(deps, id, olds, news),
-    delete: (id: string, props: Props) => deleteEndpoint(deps, id, props),
+    delete: (id: string, props: Props) => deleteUnlessPlaceholder(deps, "endpoint", id, props, () => deleteEndpoint(deps, id, props)),
   };
 }
 
@@ -39,13 +51,19 @@ async function createEndpoint(deps: ProviderDeps, inputs: Props): Promise<pulumi
   const declared = declaredInputs(endpointPolicy, withoutUnset(inputs));
   if (args.adoptId !== undefined) return adoptEndpoint(deps, args.adoptId, args, declared, inputs);
   const client = deps.client();
-  const created = await createWithoutDuplicates<Endpoint>({
+  const outcome = await createWithoutDuplicates<Endpoint>({
     subject: subjectOf("endpoint", args.name),
+    policy: endpointPolicy,
+    inputs,
     list: () => client.listEndpoints(),
     matches: (e) => e.name === args.name && e.templateId === args.templateId,
     create: (options) => client.createEndpoint(createBody(args), options),
     log: deps.log,
+    now: deps.now,
   });
+  // An earlier create whose answer was lost made it: bring it to the declared state like adoptId does.
+  if (outcome.adopted) return adoptEndpoint(deps, outcome.resource.id, args, declared, inputs, "earlierCreate");
+  const created = outcome.resource;
   const id = created.id;
   const subject = subjectOf("endpoint", args.name, id);
   deps.log.info(`${subject}: created`);
@@ -61,13 +79,24 @@ async function createEndpoint(deps: ProviderDeps, inputs: Props): Promise<pulumi
   }
 }
 
-async function adoptEndpoint(deps: ProviderDeps, adoptId: string, args: EndpointArgs, declared: Props, inputs: Props): Promise<pulumi.dynamic.CreateResult> {
+async function adoptEndpoint(
+  deps: ProviderDeps,
+  adoptId: string,
+  args: EndpointArgs,
+  declared: Props,
+  inputs: Props,
+  origin: AdoptionOrigin = "adoptId",
+): Promise<pulumi.dynamic.CreateResult> {
   const client = deps.client();
   const live = await getForAdoption("endpoint", adoptId, (id) => client.getEndpoint(id));
   const subject = subjectOf("endpoint", args.name ?? live.name, adoptId);
   const plan = adoptionPlan(endpointPolicy, declared, live);
   if (plan.conflicts.length > 0) {
-    throw new Error(`cannot adopt ${subject}: ${plan.conflicts.join("; ")}. computeType can only be set when an endpoint is created: declare the live value to adopt it, or remove adoptId to create a new endpoint.`);
+    const remedy =
+      origin === "adoptId"
+        ? "computeType can only be set when an endpoint is created: declare the live value to adopt it, or remove adoptId to create a new endpoint."
+        : earlierCreateRemedy("endpoint", adoptId);
+    throw new Error(`cannot adopt ${subject}: ${plan.conflicts.join("; ")}. ${remedy}`);
   }
   const body: Props = {};
   for (const field of plan.updates) body[field] = declared[field];

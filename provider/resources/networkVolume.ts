@@ -8,7 +8,19 @@ import { buildOutputs, declaredInputs } from "./declared";
 import type { ManagementApi, ProviderDeps } from "./deps";
 import { computeDiff } from "./diffEngine";
 import { networkVolumeDefinition, networkVolumePolicy, type NetworkVolumeArgs } from "./networkVolumeArgs";
-import { checkArgs, deleteIgnoringMissing, diffArgs, getForAdoption, messageOf, parseArgs, readLive, subjectOf } from "./resourceBase";
+import {
+  checkArgs,
+  deleteIgnoringMissing,
+  deleteUnlessPlaceholder,
+  diffArgs,
+  earlierCreateRemedy,
+  getForAdoption,
+  messageOf,
+  parseArgs,
+  readLive,
+  subjectOf,
+  type AdoptionOrigin,
+} from "./resourceBase";
 import { adoptionPlan, serviceUpdates } from "./updates";
 import { withoutUnset, type Props } from "./values";
 
@@ -19,7 +31,7 @@ export function networkVolumeProvider(deps: ProviderDeps): pulumi.dynamic.Resour
     create: (inputs: Props) => createNetworkVolume(deps, inputs),
     read: (id: string, props?: Props) => readLive(networkVolumePolicy, id, props, (volumeId) => deps.client().getNetworkVolume(volumeId)),
     update: (id: string, olds: Props, news: Props) => updateNetworkVolume(deps, id, olds, news),
-    delete: (id: string, props: Props) => deleteNetworkVolume(deps, id, props),
+    delete: (id: string, props: Props) => deleteUnlessPlaceholder(deps, "network volume", id, props, () => deleteNetworkVolume(deps, id, props)),
   };
 }
 
@@ -33,28 +45,40 @@ async function createNetworkVolume(deps: ProviderDeps, inputs: Props): Promise<p
   const args: NetworkVolumeArgs = parseArgs(networkVolumeDefinition, inputs);
   const declared = declaredInputs(networkVolumePolicy, withoutUnset(inputs));
   const client = deps.client();
-  if (args.adoptId !== undefined) {
-    const live = await getForAdoption("network volume", args.adoptId, (id) => client.getNetworkVolume(id));
-    const subject = subjectOf("network volume", live.name, args.adoptId);
-    const plan = adoptionPlan(networkVolumePolicy, declared, live);
-    if (plan.conflicts.length > 0) {
-      throw new Error(`cannot adopt ${subject}: ${plan.conflicts.join("; ")}. A volume's data center is fixed: declare the live value to adopt it, or remove adoptId to create a new volume.`);
-    }
-    refuseShrink(`cannot adopt ${subject}: it`, live.size, args.size);
-    const body: Props = {};
-    for (const field of plan.updates) body[field] = declared[field];
-    deps.log.info(`${subject}: adopting the existing network volume${plan.updates.length > 0 ? `; updating ${plan.updates.join(", ")}` : ""}`);
-    const updated = Object.keys(body).length > 0 ? await client.updateNetworkVolume(args.adoptId, body) : live;
-    return { id: args.adoptId, outs: buildOutputs(networkVolumePolicy, declared, updated) };
-  }
-  const created = await createWithoutDuplicates<NetworkVolume>({
+  if (args.adoptId !== undefined) return adoptNetworkVolume(deps, args.adoptId, args, declared, "adoptId");
+  const outcome = await createWithoutDuplicates<NetworkVolume>({
     subject: subjectOf("network volume", args.name),
+    policy: networkVolumePolicy,
+    inputs,
     list: () => client.listNetworkVolumes(),
     matches: (v) => v.name === args.name && v.dataCenterId === args.dataCenterId && v.size === args.size,
     create: (options) => client.createNetworkVolume({ name: args.name, size: args.size, dataCenterId: args.dataCenterId }, options),
     log: deps.log,
+    now: deps.now,
   });
-  return { id: created.id, outs: buildOutputs(networkVolumePolicy, declared, created) };
+  // An earlier create whose answer was lost made it: bring it to the declared state like adoptId does.
+  if (outcome.adopted) return adoptNetworkVolume(deps, outcome.resource.id, args, declared, "earlierCreate");
+  return { id: outcome.resource.id, outs: buildOutputs(networkVolumePolicy, declared, outcome.resource) };
+}
+
+async function adoptNetworkVolume(deps: ProviderDeps, adoptId: string, args: NetworkVolumeArgs, declared: Props, origin: AdoptionOrigin): Promise<pulumi.dynamic.CreateResult> {
+  const client = deps.client();
+  const live = await getForAdoption("network volume", adoptId, (id) => client.getNetworkVolume(id));
+  const subject = subjectOf("network volume", live.name, adoptId);
+  const plan = adoptionPlan(networkVolumePolicy, declared, live);
+  if (plan.conflicts.length > 0) {
+    const remedy =
+      origin === "adoptId"
+        ? "A volume's data center is fixed: declare the live value to adopt it, or remove adoptId to create a new volume."
+        : earlierCreateRemedy("network volume", adoptId);
+    throw new Error(`cannot adopt ${subject}: ${plan.conflicts.join("; ")}. ${remedy}`);
+  }
+  refuseShrink(`cannot adopt ${subject}: it`, live.size, args.size);
+  const body: Props = {};
+  for (const field of plan.updates) body[field] = declared[field];
+  deps.log.info(`${subject}: adopting the existing network volume${plan.updates.length > 0 ? `; updating ${plan.updates.join(", ")}` : ""}`);
+  const updated = Object.keys(body).length > 0 ? await client.updateNetworkVolume(adoptId, body) : live;
+  return { id: adoptId, outs: buildOutputs(networkVolumePolicy, declared, updated) };
 }
 
 async function updateNetworkVolume(deps: ProviderDeps, id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> {

@@ -11,7 +11,19 @@ import { computeDiff } from "./diffEngine";
 import { ResourceInitError, withProvider } from "./partialCreate";
 import { podDefinition, podPolicy, type PodArgs } from "./podArgs";
 import { POD_READ_INCLUDE, waitForPod } from "./podReadiness";
-import { checkArgs, deleteIgnoringMissing, diffArgs, getForAdoption, parseArgs, reasonFor, readLive, subjectOf } from "./resourceBase";
+import {
+  checkArgs,
+  deleteIgnoringMissing,
+  deleteUnlessPlaceholder,
+  diffArgs,
+  earlierCreateRemedy,
+  getForAdoption,
+  parseArgs,
+  reasonFor,
+  readLive,
+  subjectOf,
+  type AdoptionOrigin,
+} from "./resourceBase";
 import { adoptionPlan, changedFields, serviceUpdates } from "./updates";
 import { ReadinessTimeoutError } from "./waitFor";
 import { isNotFound } from "../client/errors";
@@ -35,7 +47,7 @@ export function podProvider(deps: ProviderDeps): pulumi.dynamic.ResourceProvider
     read: (id: string, props?: Props) =>
       readLive(podPolicy, id, props, (podId) => deps.client().getPod(podId, POD_READ_INCLUDE), (pod) => pod.desiredStatus === "TERMINATED"),
     update: (id: string, olds: Props, news: Props) => updatePod(deps, id, olds, news),
-    delete: (id: string, props: Props) => deletePod(deps, id, props),
+    delete: (id: string, props: Props) => deleteUnlessPlaceholder(deps, "pod", id, props, () => deletePod(deps, id, props)),
   };
 }
 
@@ -44,8 +56,10 @@ async function createPod(deps: ProviderDeps, inputs: Props): Promise<pulumi.dyna
   const declared = declaredInputs(podPolicy, withoutUnset(inputs));
   if (args.adoptId !== undefined) return adoptPod(deps, args.adoptId, args, declared, inputs);
   const client = deps.client();
-  const created = await createWithoutDuplicates<Pod>({
+  const outcome = await createWithoutDuplicates<Pod>({
     subject: subjectOf("pod", args.name),
+    policy: podPolicy,
+    inputs,
     // Pods have no unique name: a lost answer is resolved by a new pod with our name and image.
     list: () => client.listPods(args.name === undefined ? {} : { name: args.name }),
     matches: (p) =>
@@ -55,7 +69,11 @@ async function createPod(deps: ProviderDeps, inputs: Props): Promise<pulumi.dyna
       p.desiredStatus !== "TERMINATED",
     create: (options) => client.createPod(createBody(args), options),
     log: deps.log,
+    now: deps.now,
   });
+  // An earlier create whose answer was lost made it: bring it to the declared state like adoptId does.
+  if (outcome.adopted) return adoptPod(deps, outcome.resource.id, args, declared, inputs, "earlierCreate");
+  const created = outcome.resource;
   const id = created.id;
   const subject = subjectOf("pod", args.name, id);
   deps.log.info(`${subject}: created`);
@@ -74,17 +92,25 @@ async function createPod(deps: ProviderDeps, inputs: Props): Promise<pulumi.dyna
   }
 }
 
-async function adoptPod(deps: ProviderDeps, adoptId: string, args: PodArgs, declared: Props, inputs: Props): Promise<pulumi.dynamic.CreateResult> {
+async function adoptPod(
+  deps: ProviderDeps,
+  adoptId: string,
+  args: PodArgs,
+  declared: Props,
+  inputs: Props,
+  origin: AdoptionOrigin = "adoptId",
+): Promise<pulumi.dynamic.CreateResult> {
   const client = deps.client();
   const live = await getForAdoption("pod", adoptId, (id) => client.getPod(id, POD_READ_INCLUDE));
   if (live.desiredStatus === "TERMINATED") throw new Error(`adoptId ${JSON.stringify(adoptId)}: that pod is terminated and cannot be adopted; remove adoptId to create a new pod`);
   const subject = subjectOf("pod", args.name ?? live.name, adoptId);
   const plan = adoptionPlan(podPolicy, declared, live);
   if (plan.conflicts.length > 0) {
-    throw new Error(
-      `cannot adopt ${subject}: ${plan.conflicts.join("; ")}. These fields can only be set when a pod is created: ` +
-        "declare the live values to adopt this pod, or remove adoptId to create a new pod.",
-    );
+    const remedy =
+      origin === "adoptId"
+        ? "These fields can only be set when a pod is created: declare the live values to adopt this pod, or remove adoptId to create a new pod."
+        : earlierCreateRemedy("pod", adoptId);
+    throw new Error(`cannot adopt ${subject}: ${plan.conflicts.join("; ")}. ${remedy}`);
   }
   if (plan.unverifiable.length > 0) {
     deps.log.warn(`${subject}: the service does not report ${plan.unverifiable.join(", ")}; adopting on the assumption that they match what is declared`);

@@ -143,4 +143,5 @@ function crossCheck(args: Props): CrossCheckResult {
   return { failures, warnings };
 }
 
-export const podDefinition: ResourceDefinition<PodArgs, Pod> = { policy: podPolicy, schema: podArgsSchema, crossCheck };
+// env values may be secrets (pulumi.secret): their failures must not make the engine print them.
+export const podDefinition: ResourceDefinition<PodArgs, Pod> = { policy: podPolicy, schema: podArgsSchema, crossCheck, sensitive: ["env"] };

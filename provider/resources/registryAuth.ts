@@ -8,7 +8,19 @@ import { buildOutputs, declaredInputs } from "./declared";
 import type { ProviderDeps } from "./deps";
 import { computeDiff } from "./diffEngine";
 import { registryAuthDefinition, registryAuthPolicy } from "./registryAuthArgs";
-import { checkArgs, deleteIgnoringMissing, diffArgs, getForAdoption, messageOf, parseArgs, readLive, subjectOf } from "./resourceBase";
+import {
+  checkArgs,
+  deleteIgnoringMissing,
+  deleteUnlessPlaceholder,
+  diffArgs,
+  earlierCreateRemedy,
+  getForAdoption,
+  messageOf,
+  parseArgs,
+  readLive,
+  subjectOf,
+  type AdoptionOrigin,
+} from "./resourceBase";
 import { adoptionPlan } from "./updates";
 import { withoutUnset, type Props } from "./values";
 
@@ -19,7 +31,7 @@ export function registryAuthProvider(deps: ProviderDeps): pulumi.dynamic.Resourc
     create: (inputs: Props) => createRegistryAuth(deps, inputs),
     read: (id: string, props?: Props) => readLive(registryAuthPolicy, id, props, (authId) => deps.client().getRegistryAuth(authId)),
     update: (id: string, olds: Props, news: Props) => updateRegistryAuth(id, olds, news),
-    delete: (id: string, props: Props) => deleteRegistryAuth(deps, id, props),
+    delete: (id: string, props: Props) => deleteUnlessPlaceholder(deps, "registry auth", id, props, () => deleteRegistryAuth(deps, id, props)),
   };
 }
 
@@ -27,24 +39,42 @@ async function createRegistryAuth(deps: ProviderDeps, inputs: Props): Promise<pu
   const args = parseArgs(registryAuthDefinition, inputs);
   const declared = declaredInputs(registryAuthPolicy, withoutUnset(inputs));
   const client = deps.client();
-  if (args.adoptId !== undefined) {
-    const live = await getForAdoption("registry auth", args.adoptId, (id) => client.getRegistryAuth(id));
-    const subject = subjectOf("registry auth", live.name, args.adoptId);
-    const plan = adoptionPlan(registryAuthPolicy, declared, live);
-    if (plan.conflicts.length > 0) {
-      throw new Error(`cannot adopt ${subject}: ${plan.conflicts.join("; ")}. Registry credentials cannot be changed: declare the live name to adopt them, or remove adoptId to create new ones.`);
-    }
-    deps.log.warn(`${subject}: adopting existing credentials; the service never returns the username or password, so the declared ones are assumed to match`);
-    return { id: args.adoptId, outs: buildOutputs(registryAuthPolicy, declared, live) };
-  }
-  const created = await createWithoutDuplicates<ContainerRegistryAuth>({
+  if (args.adoptId !== undefined) return adoptRegistryAuth(deps, args.adoptId, declared, "adoptId");
+  const outcome = await createWithoutDuplicates<ContainerRegistryAuth>({
     subject: subjectOf("registry auth", args.name),
+    policy: registryAuthPolicy,
+    inputs,
+    // Names are unique: the credentials with our name that were not there before are ours (a 409
+    // on create after an interrupted one is resolved the same way, see ambiguous.ts).
     list: () => client.listRegistryAuths(),
     matches: (a) => a.name === args.name,
     create: (options) => client.createRegistryAuth({ name: args.name, username: args.username, password: args.password }, options),
     log: deps.log,
+    now: deps.now,
   });
-  return { id: created.id, outs: buildOutputs(registryAuthPolicy, declared, created) };
+  if (outcome.adopted) return adoptRegistryAuth(deps, outcome.resource.id, declared, "earlierCreate");
+  return { id: outcome.resource.id, outs: buildOutputs(registryAuthPolicy, declared, outcome.resource) };
+}
+
+async function adoptRegistryAuth(deps: ProviderDeps, adoptId: string, declared: Props, origin: AdoptionOrigin): Promise<pulumi.dynamic.CreateResult> {
+  const client = deps.client();
+  const live = await getForAdoption("registry auth", adoptId, (id) => client.getRegistryAuth(id));
+  const subject = subjectOf("registry auth", live.name, adoptId);
+  const plan = adoptionPlan(registryAuthPolicy, declared, live);
+  if (plan.conflicts.length > 0) {
+    const remedy =
+      origin === "adoptId"
+        ? "Registry credentials cannot be changed: declare the live name to adopt them, or remove adoptId to create new ones."
+        : earlierCreateRemedy("registry auth", adoptId);
+    throw new Error(`cannot adopt ${subject}: ${plan.conflicts.join("; ")}. ${remedy}`);
+  }
+  if (origin === "adoptId") {
+    deps.log.warn(`${subject}: adopting existing credentials; the service never returns the username or password, so the declared ones are assumed to match`);
+  } else {
+    // Made by our own earlier create, from these inputs (unless they were changed since: unknowable, never read back).
+    deps.log.info(`${subject}: adopting the credentials an earlier, interrupted create made`);
+  }
+  return { id: adoptId, outs: buildOutputs(registryAuthPolicy, declared, live) };
 }
 
 /**

@@ -32,4 +32,5 @@ export const registryAuthPolicy: ResourcePolicy<ContainerRegistryAuth> = {
 export const registryAuthDefinition: ResourceDefinition<RegistryAuthArgs, ContainerRegistryAuth> = {
   policy: registryAuthPolicy,
   schema: registryAuthArgsSchema,
+  sensitive: ["username", "password"],
 };

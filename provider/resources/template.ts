@@ -7,7 +7,19 @@ import { createWithoutDuplicates } from "./ambiguous";
 import { buildOutputs, declaredInputs, mergeEnv } from "./declared";
 import type { ManagementApi, ProviderDeps } from "./deps";
 import { computeDiff } from "./diffEngine";
-import { checkArgs, deleteIgnoringMissing, diffArgs, getForAdoption, messageOf, parseArgs, readLive, subjectOf } from "./resourceBase";
+import {
+  checkArgs,
+  deleteIgnoringMissing,
+  deleteUnlessPlaceholder,
+  diffArgs,
+  earlierCreateRemedy,
+  getForAdoption,
+  messageOf,
+  parseArgs,
+  readLive,
+  subjectOf,
+  type AdoptionOrigin,
+} from "./resourceBase";
 import { templateDefinition, templatePolicy, type TemplateArgs } from "./templateArgs";
 import { adoptionPlan, changedFields, serviceUpdates } from "./updates";
 import { withoutUnset, type Props } from "./values";
@@ -24,7 +36,7 @@ export function templateProvider(deps: ProviderDeps): pulumi.dynamic.ResourcePro
     create: (inputs: Props) => createTemplate(deps, inputs),
     read: (id: string, props?: Props) => readLive(templatePolicy, id, props, (templateId) => deps.client().getTemplate(templateId)),
     update: (id: string, olds: Props, news: Props) => updateTemplate(deps, id, olds, news),
-    delete: (id: string, props: Props) => deleteTemplate(deps, id, props),
+    delete: (id: string, props: Props) => deleteUnlessPlaceholder(deps, "template", id, props, () => deleteTemplate(deps, id, props)),
   };
 }
 
@@ -32,27 +44,41 @@ async function createTemplate(deps: ProviderDeps, inputs: Props): Promise<pulumi
   const args = parseArgs(templateDefinition, inputs);
   const declared = declaredInputs(templatePolicy, withoutUnset(inputs));
   const client = deps.client();
-  if (args.adoptId !== undefined) {
-    const live = await getForAdoption("template", args.adoptId, (id) => client.getTemplate(id));
-    const subject = subjectOf("template", live.name, args.adoptId);
-    const plan = adoptionPlan(templatePolicy, declared, live);
-    if (plan.conflicts.length > 0) {
-      throw new Error(`cannot adopt ${subject}: ${plan.conflicts.join("; ")}. category and isServerless can only be set when a template is created: declare the live values to adopt it, or remove adoptId to create a new template.`);
-    }
-    const body: Props = {};
-    for (const field of plan.updates) body[field] = field === "env" ? mergeEnv(live.env, {}, args.env) : declared[field];
-    deps.log.info(`${subject}: adopting the existing template${plan.updates.length > 0 ? `; updating ${plan.updates.join(", ")}` : ""}`);
-    const updated = Object.keys(body).length > 0 ? await client.updateTemplate(args.adoptId, body) : live;
-    return { id: args.adoptId, outs: buildOutputs(templatePolicy, declared, updated) };
-  }
-  const created = await createWithoutDuplicates<Template>({
+  if (args.adoptId !== undefined) return adoptTemplate(deps, args.adoptId, args, declared, "adoptId");
+  const outcome = await createWithoutDuplicates<Template>({
     subject: subjectOf("template", args.name),
+    policy: templatePolicy,
+    inputs,
+    // Names are unique: the template with our name that was not there before is ours (a 409 on
+    // create after an interrupted one is resolved the same way, see ambiguous.ts).
     list: () => client.listTemplates(),
     matches: (t) => t.name === args.name,
     create: (options) => client.createTemplate(createBody(args), options),
     log: deps.log,
+    now: deps.now,
   });
-  return { id: created.id, outs: buildOutputs(templatePolicy, declared, created) };
+  // An earlier create whose answer was lost made it: bring it to the declared state like adoptId does.
+  if (outcome.adopted) return adoptTemplate(deps, outcome.resource.id, args, declared, "earlierCreate");
+  return { id: outcome.resource.id, outs: buildOutputs(templatePolicy, declared, outcome.resource) };
+}
+
+async function adoptTemplate(deps: ProviderDeps, adoptId: string, args: TemplateArgs, declared: Props, origin: AdoptionOrigin): Promise<pulumi.dynamic.CreateResult> {
+  const client = deps.client();
+  const live = await getForAdoption("template", adoptId, (id) => client.getTemplate(id));
+  const subject = subjectOf("template", live.name, adoptId);
+  const plan = adoptionPlan(templatePolicy, declared, live);
+  if (plan.conflicts.length > 0) {
+    const remedy =
+      origin === "adoptId"
+        ? "category and isServerless can only be set when a template is created: declare the live values to adopt it, or remove adoptId to create a new template."
+        : earlierCreateRemedy("template", adoptId);
+    throw new Error(`cannot adopt ${subject}: ${plan.conflicts.join("; ")}. ${remedy}`);
+  }
+  const body: Props = {};
+  for (const field of plan.updates) body[field] = field === "env" ? mergeEnv(live.env, {}, args.env) : declared[field];
+  deps.log.info(`${subject}: adopting the existing template${plan.updates.length > 0 ? `; updating ${plan.updates.join(", ")}` : ""}`);
+  const updated = Object.keys(body).length > 0 ? await client.updateTemplate(adoptId, body) : live;
+  return { id: adoptId, outs: buildOutputs(templatePolicy, declared, updated) };
 }
 
 async function updateTemplate(deps: ProviderDeps, id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> {

@@ -52,4 +52,5 @@ export const templatePolicy: ResourcePolicy<Template> = {
   },
 };
 
-export const templateDefinition: ResourceDefinition<TemplateArgs, Template> = { policy: templatePolicy, schema: templateArgsSchema };
+// env values may be secrets (pulumi.secret): their failures must not make the engine print them.
+export const templateDefinition: ResourceDefinition<TemplateArgs, Template> = { policy: templatePolicy, schema: templateArgsSchema, sensitive: ["env"] };

@@ -174,7 +174,7 @@ export const envMap: z.ZodType<Record<string, string>> = z.unknown().transform((
     }
     if (v === undefined || v === null) continue;
     if (typeof v !== "string") {
-      const hint = typeof v === "number" || typeof v === "boolean" ? `; quote it, e.g. "${String(v)}"` : "";
+      const hint = typeof v === "number" || typeof v === "boolean" ? "; give it as a string (quoted)" : "";
       ctx.addIssue({ code: "custom", message: `expected a string value, got ${kindOf(v)}${hint}`, path: [name], input: undefined });
       continue;
     }

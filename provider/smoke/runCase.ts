@@ -47,11 +47,12 @@ export async function runQueueCase(
   testCase: QueueCase,
   now: () => number = Date.now,
 ): Promise<CaseResult> {
-  const deadline = now() + (testCase.timeoutSeconds ?? DEFAULT_CASE_TIMEOUT_SECONDS) * 1000;
+  const budgetMs = (testCase.timeoutSeconds ?? DEFAULT_CASE_TIMEOUT_SECONDS) * 1000;
+  const deadline = now() + budgetMs;
   let record: JobRecord = await client.runSync(
     endpointId,
     { input: testCase.input, ...(testCase.policy ? { policy: testCase.policy } : {}) },
-    { waitMs: clampWait(deadline - now()) },
+    { waitMs: clampWait(budgetMs) }, // the whole budget: /runsync answers as soon as the job is done
   );
   while (!FINAL.has(record.status) && now() < deadline) {
     record = await client.statusSync(endpointId, record.id, { waitMs: clampWait(deadline - now()) });

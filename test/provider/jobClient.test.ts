@@ -614,7 +614,7 @@ describe("runQueueCase", () => {
     let clock = 1_000_000;
     const now = () => {
       const t = clock;
-      clock += 6_000; // every reading of the clock is 6 s later
+      clock += 11_000; // every reading of the clock is past the case's whole 10 s budget
       return t;
     };
     const result = await runQueueCase(apiClient(api), EP, { name: "t", input: {}, timeoutSeconds: 10 }, now);
