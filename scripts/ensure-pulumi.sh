@@ -2,6 +2,12 @@
 # Provides the Pulumi CLI at the version pinned below (it must match the @pulumi/pulumi dependency).
 # Prints the directory holding the `pulumi` binary on its last line of stdout; progress goes to stderr.
 #
+# Only the `pulumi` binary is built. The Node.js language host (`pulumi-language-nodejs`, needed to
+# run `pulumi up` inside a project folder) is an untagged Go module that the Go module proxy reachable
+# here does not serve at any version (403 for the release pseudo-versions). This project's tests and
+# demo do not need it: they run their programs inline through the automation API, where the program
+# runs in the calling Node process. A machine with the regular Pulumi CLI installed has both.
+#
 # Order of preference:
 #   1. a cached build under ${GPUCLOUD_TOOLS_CACHE:-$XDG_CACHE_HOME/pulumi-gpucloud} (reused in well under a second);
 #   2. a `pulumi` on PATH whose version is at least the pinned one;
