@@ -11,7 +11,6 @@
 import { randomBytes } from "node:crypto";
 import type { EndpointSpec, ServerlessDeps, ServerlessService, WorkerView } from "./contract";
 import { EndpointRuntime } from "./endpoint";
-import { endpointType } from "./endpointType";
 import { HandlerRegistry } from "./handlers/registry";
 import { LbRuntime } from "./lb/lbRuntime";
 import { LbServerRegistry } from "./lb/serverModule";
@@ -52,12 +51,12 @@ export function createServerlessService(deps: ServerlessDeps, options: Serverles
   };
 
   /**
-   * The runtime for an endpoint, created on first sight; a newer version is a rolling release. An
-   * endpoint whose type changed (see endpointType.ts) gets a new runtime of the other kind: the old
-   * one is dropped as if the endpoint had been deleted.
+   * The runtime for an endpoint, created on first sight; a newer version is a rolling release. The
+   * type is fixed at create by the management side; a spec of the other type (a test harness can
+   * send one) gets a new runtime of that kind, the old one dropped as if the endpoint were deleted.
    */
   function ensure(spec: EndpointSpec): EndpointRuntime | LbRuntime {
-    const lb = endpointType(spec) === "LOAD_BALANCER";
+    const lb = spec.type === "LOAD_BALANCER";
     let rt = runtimes.get(spec.id);
     if (rt && rt instanceof LbRuntime !== lb) {
       rt.deleted();
@@ -101,7 +100,7 @@ export function createServerlessService(deps: ServerlessDeps, options: Serverles
       if (closed) return;
       const rt = runtimes.get(spec.id);
       // Same kind: changed() also handles same-version updates (a lower workersMax).
-      if (rt && rt instanceof LbRuntime === (endpointType(spec) === "LOAD_BALANCER")) rt.changed(spec);
+      if (rt && rt instanceof LbRuntime === (spec.type === "LOAD_BALANCER")) rt.changed(spec);
       else ensure(spec);
     },
     endpointDeleted(_accountId: string, endpointId: string): void {

@@ -6,7 +6,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { EndpointSpec, ServerlessDeps } from "./contract";
 import type { EndpointRuntime } from "./endpoint";
-import { endpointType } from "./endpointType";
 import { HttpError, parseJsonBody, queryOf, readBody, sendError, sendJson } from "./http";
 import { isFinal, toRecord, type Job } from "./job";
 import type { LimitedRoute, ResolvedOptions } from "./options";
@@ -276,7 +275,7 @@ export function createRoutes(ctx: RouteContext): (req: IncomingMessage, res: Ser
     if (!endpointId) throw new HttpError(404, "no endpoint id in the path; expected /v2/<endpoint_id>/<operation>");
     const spec = ctx.deps.getEndpoint(accountId, endpointId);
     if (!spec) throw new HttpError(404, `endpoint ${JSON.stringify(endpointId)} not found`);
-    if (endpointType(spec) === "LOAD_BALANCER") {
+    if (spec.type === "LOAD_BALANCER") {
       // Everything after the (raw) endpoint segment goes to the worker, still percent-encoded.
       const rest = pathname.slice(1 + (parts[1] ?? "").length);
       await handleLb(ctx.lbRuntimeFor(spec), req, res, accountId, spec, rest);
