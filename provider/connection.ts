@@ -7,10 +7,10 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { createHash } from "node:crypto";
-import { resolveJobConnection, resolveManagementConnection } from "./client/config";
-import { JobApiClient } from "./client/jobs";
-import { ManagementClient } from "./client/management";
-import type { RetryInfo } from "./client/transport";
+import { resolveJobConnection, resolveManagementConnection } from "../client/config";
+import { JobApiClient } from "../client/jobs";
+import { ManagementClient } from "../client/management";
+import type { RetryInfo } from "../client/transport";
 import { getStackConfig } from "./runtimeConfig";
 
 const managementClients = new Map<string, ManagementClient>();

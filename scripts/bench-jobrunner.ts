@@ -16,8 +16,8 @@
  */
 import { Pool } from "undici";
 import { startEmulator, type RunningEmulator } from "../emulator";
-import { JobApiClient } from "../provider/client/jobs";
-import { ManagementClient } from "../provider/client/management";
+import { JobApiClient } from "../client/jobs";
+import { ManagementClient } from "../client/management";
 import { runQueueCase } from "../provider/smoke/runCase";
 import { JobClient, type JobRetryInfo } from "../sdk/jobClient";
 

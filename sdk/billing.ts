@@ -7,15 +7,15 @@
  * else GPUCLOUD_API_KEY / GPUCLOUD_API_URL, unless given in `options`.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { CONFIG_KEYS, resolveManagementConnection } from "../provider/client/config";
-import type { BillingBucketSize, EndpointBillingGrouping, PodBillingGrouping } from "../provider/client/enums";
-import { ManagementClient } from "../provider/client/management";
-import type { BillingRecord, NetworkVolumeBillingRecord } from "../provider/client/schemas";
-import { parseBillingQuery } from "../provider/billing/query";
-import type { EndpointBillingQuery, PodBillingQuery } from "../provider/client/inputs";
+import { CONFIG_KEYS, resolveManagementConnection } from "../client/config";
+import type { BillingBucketSize, EndpointBillingGrouping, PodBillingGrouping } from "../client/enums";
+import { ManagementClient } from "../client/management";
+import type { BillingRecord, NetworkVolumeBillingRecord } from "../client/schemas";
+import { parseBillingQuery } from "../client/billing";
+import type { EndpointBillingQuery, PodBillingQuery } from "../client/inputs";
 
-export type { BillingRecord, NetworkVolumeBillingRecord } from "../provider/client/schemas";
-export { BillingQueryError } from "../provider/billing/query";
+export type { BillingRecord, NetworkVolumeBillingRecord } from "../client/schemas";
+export { BillingQueryError } from "../client/billing";
 
 interface BillingRange {
   /** Start of the range, inclusive (ISO 8601 string or Date). Default: the service's default range. */

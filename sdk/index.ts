@@ -60,4 +60,4 @@ export {
   ResponseValidationError,
   ServerError,
   TimeoutError,
-} from "../provider/client/errors";
+} from "../client/errors";

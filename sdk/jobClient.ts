@@ -3,7 +3,7 @@
  * or without Pulumi: in scripts, tests and services. It shares the provider's transport, so it has
  * the same timeouts, retries with backoff (429 included) and typed errors (`ApiError` subclasses).
  */
-import { CONFIG_KEYS, ConfigError, ENV_VARS, normalizeBaseUrl, resolveJobConnection } from "../provider/client/config";
+import { CONFIG_KEYS, ConfigError, ENV_VARS, normalizeBaseUrl, resolveJobConnection } from "../client/config";
 import {
   JobApiClient,
   type EndpointHttpRequest,
@@ -11,15 +11,15 @@ import {
   type HealthRecord,
   type JobRecord,
   type PurgeRecord,
-} from "../provider/client/jobs";
-import type { RetryInfo } from "../provider/client/transport";
-import { validateJobRequest } from "../provider/jobs/requestSchema";
+} from "../client/jobs";
+import type { RetryInfo } from "../client/transport";
+import { validateJobRequest } from "../client/jobRequest";
 
-export type { EndpointHttpRequest, EndpointHttpResponse, HealthRecord, JobRecord, PurgeRecord } from "../provider/client/jobs";
-export { WORKER_ID_HEADER } from "../provider/client/jobs";
+export type { EndpointHttpRequest, EndpointHttpResponse, HealthRecord, JobRecord, PurgeRecord } from "../client/jobs";
+export { WORKER_ID_HEADER } from "../client/jobs";
 /** What `onRetry` is told about one retry: operation, method, url (redacted), attempt, delayMs, error. */
 export type JobRetryInfo = RetryInfo;
-export { JobRequestError } from "../provider/jobs/requestSchema";
+export { JobRequestError } from "../client/jobRequest";
 
 /** The statuses after which a job never changes again. */
 export const FINAL_JOB_STATUSES: ReadonlySet<string> = new Set(["COMPLETED", "FAILED", "TIMED_OUT", "CANCELLED"]);

@@ -9,8 +9,8 @@
 // create resolves it with the same rule: exactly one look-alike that was not in the snapshot is
 // ours and is adopted; none means the create never happened; more than one is never guessed.
 
-import { ConflictError, isAmbiguousFailure, type ApiError } from "../client/errors";
-import type { CreateCallOptions } from "../client/management";
+import { ConflictError, isAmbiguousFailure, type ApiError } from "../../client/errors";
+import type { CreateCallOptions } from "../../client/management";
 import { declaredInputs } from "./declared";
 import type { ProgressLog } from "./deps";
 import type { ResourcePolicy } from "./fieldPolicy";

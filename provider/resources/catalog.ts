@@ -10,4 +10,4 @@ export {
   RENT_PRIORITIES,
   SCALER_TYPES,
   TEMPLATE_CATEGORIES,
-} from "../client/enums";
+} from "../../client/enums";

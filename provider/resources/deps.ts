@@ -2,7 +2,7 @@
 // fake client, a recording log and a fast clock, while the registry wires the real ones.
 
 import * as pulumi from "@pulumi/pulumi";
-import type { ManagementClient } from "../client/management";
+import type { ManagementClient } from "../../client/management";
 import { managementClient } from "../connection";
 
 /** The management calls the resources use (a ManagementClient, or a fake in tests). */

@@ -2,9 +2,9 @@
 // adoption), rolling-release updates through PATCH, refresh, and delete after scaling to 0.
 
 import type * as pulumi from "@pulumi/pulumi";
-import { ApiError, isNotFound } from "../client/errors";
-import type { EndpointTypeInput } from "../client/management";
-import type { Endpoint, EndpointCreateInput } from "../client/schemas";
+import { ApiError, isNotFound } from "../../client/errors";
+import type { EndpointTypeInput } from "../../client/management";
+import type { Endpoint, EndpointCreateInput } from "../../client/schemas";
 import { createWithoutDuplicates } from "./ambiguous";
 import { readyTimeoutOf } from "./commonArgs";
 import { buildOutputs, declaredInputs } from "./declared";

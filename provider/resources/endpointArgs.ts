@@ -3,8 +3,8 @@
 // rolling release of the workers.
 
 import { z } from "zod";
-import { ENDPOINT_TYPES, nameEndsWithTypeMarker } from "../client/endpointType";
-import type { Endpoint } from "../client/schemas";
+import { ENDPOINT_TYPES, nameEndsWithTypeMarker } from "../../client/endpointType";
+import type { Endpoint } from "../../client/schemas";
 import { COMPUTE_TYPES, CPU_FLAVOR_IDS_FOR_ENDPOINTS, CUDA_VERSIONS, DATA_CENTER_IDS, GPU_TYPE_IDS, SCALER_TYPES } from "./catalog";
 import { unknownIdWarnings } from "./catalogWarnings";
 import { adoptIdArg, adoptIdPolicy, readyTimeoutSecondsArg, readyTimeoutSecondsPolicy } from "./commonArgs";

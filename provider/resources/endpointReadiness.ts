@@ -5,7 +5,7 @@
 // desiredStatus RUNNING and its last status change does not say it is still initializing or
 // unhealthy (the service words these events in lastStatusChange).
 
-import type { Endpoint, Pod } from "../client/schemas";
+import type { Endpoint, Pod } from "../../client/schemas";
 import type { ProviderDeps } from "./deps";
 import { waitFor } from "./waitFor";
 

@@ -2,7 +2,7 @@
 // A volume attached to a pod or endpoint cannot be deleted: the error names what holds it.
 
 import type * as pulumi from "@pulumi/pulumi";
-import type { NetworkVolume } from "../client/schemas";
+import type { NetworkVolume } from "../../client/schemas";
 import { createWithoutDuplicates } from "./ambiguous";
 import { buildOutputs, declaredInputs } from "./declared";
 import type { ManagementApi, ProviderDeps } from "./deps";

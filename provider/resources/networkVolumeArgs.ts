@@ -2,7 +2,7 @@
 // grows (0..4000 GB), the data center is fixed for the volume's life.
 
 import { z } from "zod";
-import type { NetworkVolume } from "../client/schemas";
+import type { NetworkVolume } from "../../client/schemas";
 import { DATA_CENTER_IDS } from "./catalog";
 import { unknownIdWarnings } from "./catalogWarnings";
 import { adoptIdArg, adoptIdPolicy } from "./commonArgs";

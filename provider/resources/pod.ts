@@ -2,7 +2,7 @@
 // adoption), in-place update through PATCH plus start/stop/restart/reset actions, refresh, delete.
 
 import type * as pulumi from "@pulumi/pulumi";
-import type { Pod, PodCreateInput } from "../client/schemas";
+import type { Pod, PodCreateInput } from "../../client/schemas";
 import { createWithoutDuplicates } from "./ambiguous";
 import { readyTimeoutOf } from "./commonArgs";
 import { buildOutputs, declaredInputs, mergeEnv } from "./declared";
@@ -26,7 +26,7 @@ import {
 } from "./resourceBase";
 import { adoptionPlan, changedFields, serviceUpdates } from "./updates";
 import { ReadinessTimeoutError } from "./waitFor";
-import { isNotFound } from "../client/errors";
+import { isNotFound } from "../../client/errors";
 import { withoutUnset, type Props } from "./values";
 
 const LOCAL_ARGS = ["readyTimeoutSeconds", "desiredStatus", "restartTrigger", "resetTrigger", "adoptId"] as const;

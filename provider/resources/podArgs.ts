@@ -4,7 +4,7 @@
 
 import { z } from "zod";
 import { CLOUD_TYPES, COMPUTE_TYPES, CPU_FLAVOR_IDS_FOR_PODS, CUDA_VERSIONS, DATA_CENTER_IDS, GPU_TYPE_IDS, RENT_PRIORITIES } from "./catalog";
-import type { Pod } from "../client/schemas";
+import type { Pod } from "../../client/schemas";
 import { adoptIdArg, adoptIdPolicy, readyTimeoutSecondsArg, readyTimeoutSecondsPolicy } from "./commonArgs";
 import { replace, serverManaged, triggerSame, update, type ResourcePolicy } from "./fieldPolicy";
 import type { CrossCheckResult, ResourceDefinition } from "./resourceBase";

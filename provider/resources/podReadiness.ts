@@ -3,7 +3,7 @@
 // has a public IP (when it gets one at all) and port mappings (when it exposes ports).
 // A pod the user asked to stop is ready once it reports EXITED.
 
-import type { Pod } from "../client/schemas";
+import type { Pod } from "../../client/schemas";
 import type { ProviderDeps } from "./deps";
 import type { PodArgs } from "./podArgs";
 import { waitFor } from "./waitFor";

@@ -2,7 +2,7 @@
 // delete. Any change replaces it; ready on create.
 
 import type * as pulumi from "@pulumi/pulumi";
-import type { ContainerRegistryAuth } from "../client/schemas";
+import type { ContainerRegistryAuth } from "../../client/schemas";
 import { createWithoutDuplicates } from "./ambiguous";
 import { buildOutputs, declaredInputs } from "./declared";
 import type { ProviderDeps } from "./deps";

@@ -3,7 +3,7 @@
 // recorded values, kept secret in state). Names are unique: a same-name replacement deletes first.
 
 import { z } from "zod";
-import type { ContainerRegistryAuth } from "../client/schemas";
+import type { ContainerRegistryAuth } from "../../client/schemas";
 import { adoptIdArg, adoptIdPolicy } from "./commonArgs";
 import { replace, type ResourcePolicy } from "./fieldPolicy";
 import type { ResourceDefinition } from "./resourceBase";

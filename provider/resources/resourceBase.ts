@@ -4,7 +4,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { CheckFailure } from "@pulumi/pulumi/dynamic";
 import type { z } from "zod";
-import { isNotFound } from "../client/errors";
+import { isNotFound } from "../../client/errors";
 import type { ProviderDeps } from "./deps";
 import { computeDiff } from "./diffEngine";
 import { inputFields, type ResourcePolicy } from "./fieldPolicy";

@@ -2,7 +2,7 @@
 // PATCH with declared-keys env merging, refresh, delete. Templates are ready as soon as created.
 
 import type * as pulumi from "@pulumi/pulumi";
-import type { Template, TemplateCreateInput } from "../client/schemas";
+import type { Template, TemplateCreateInput } from "../../client/schemas";
 import { createWithoutDuplicates } from "./ambiguous";
 import { buildOutputs, declaredInputs, mergeEnv } from "./declared";
 import type { ManagementApi, ProviderDeps } from "./deps";

@@ -2,7 +2,7 @@
 // category and isServerless. Names are unique: a replacement that keeps the name deletes first.
 
 import { z } from "zod";
-import type { Template } from "../client/schemas";
+import type { Template } from "../../client/schemas";
 import { TEMPLATE_CATEGORIES } from "./catalog";
 import { adoptIdArg, adoptIdPolicy } from "./commonArgs";
 import { replace, update, type ResourcePolicy } from "./fieldPolicy";

@@ -3,7 +3,7 @@
  * smoke-test provider validates it in `check` (so a malformed case fails at preview, not mid-deploy).
  */
 import { z } from "zod";
-import { jobPolicySchema } from "../jobs/requestSchema";
+import { jobPolicySchema } from "../../client/jobRequest";
 
 export const JOB_FINAL_STATUSES = ["COMPLETED", "FAILED", "TIMED_OUT", "CANCELLED"] as const;
 

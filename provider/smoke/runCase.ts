@@ -4,7 +4,7 @@
  * the case's own time limit passes. Never busy-polls. A case that runs out of time is cancelled so
  * it does not hold a worker after the deploy has moved on.
  */
-import type { JobApiClient, JobRecord } from "../client/jobs";
+import type { JobApiClient, JobRecord } from "../../client/jobs";
 import { DEFAULT_CASE_TIMEOUT_SECONDS, type QueueCase } from "./caseSchema";
 import { unmetExpectations } from "./expectations";
 

@@ -5,8 +5,8 @@
  * what a user would see.
  */
 import { isDeepStrictEqual } from "node:util";
-import { ApiError } from "../client/errors";
-import type { EndpointHttpResponse, JobApiClient } from "../client/jobs";
+import { ApiError } from "../../client/errors";
+import type { EndpointHttpResponse, JobApiClient } from "../../client/jobs";
 import { DEFAULT_CASE_TIMEOUT_SECONDS, type HttpCase, type HttpExpectation } from "./caseSchema";
 import { excerpt, predicateFailure, subsetMismatch } from "./expectations";
 import type { CaseResult } from "./runCase";

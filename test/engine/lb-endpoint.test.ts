@@ -11,7 +11,7 @@ import * as path from "node:path";
 import type { EngineEvent } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator/index";
-import { ManagementClient } from "../../provider/client/management";
+import { ManagementClient } from "../../client/management";
 import type { JobRunnerCaseResult, JobRunnerHttpCase } from "../../sdk/index";
 import { createEngineStack, declaredResources, type EngineStack } from "../support/engineStack";
 import { accountOf, emulatorConfig, loadSdk, marker, resourceOfType } from "./provider-support";

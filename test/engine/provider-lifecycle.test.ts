@@ -8,7 +8,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator/index";
-import { ManagementClient } from "../../provider/client/management";
+import { ManagementClient } from "../../client/management";
 import { createEngineStack, declaredResources, type EngineStack } from "../support/engineStack";
 import {
   accountOf,

@@ -5,9 +5,9 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { ConfigError } from "../../provider/client/config";
-import { RateLimitError } from "../../provider/client/errors";
-import { JobApiClient } from "../../provider/client/jobs";
+import { ConfigError } from "../../client/config";
+import { RateLimitError } from "../../client/errors";
+import { JobApiClient } from "../../client/jobs";
 import { failureMessage } from "../../provider/smoke/report";
 import { runQueueCase } from "../../provider/smoke/runCase";
 import { JobClient, JobRequestError, JobWaitTimeoutError } from "../../sdk/jobClient";

@@ -9,9 +9,9 @@
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator/index";
-import { NotFoundError } from "../../provider/client/errors";
-import { ManagementClient } from "../../provider/client/management";
-import type { Endpoint } from "../../provider/client/schemas";
+import { NotFoundError } from "../../client/errors";
+import { ManagementClient } from "../../client/management";
+import type { Endpoint } from "../../client/schemas";
 import { JobClient, WORKER_ID_HEADER, type EndpointHttpResponse } from "../../sdk/jobClient";
 
 const STATUS_SERVER_IMAGE = "acme/lb-status-server:1";

@@ -1,7 +1,7 @@
 // Provider methods against a real emulator on port 0: a real ManagementClient, a recording log, a
 // fast poll schedule, and a record of every management call the providers made.
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../../emulator/index";
-import { ManagementClient } from "../../../provider/client/management";
+import { ManagementClient } from "../../../client/management";
 import type { ManagementApi, ProviderDeps } from "../../../provider/resources/deps";
 import { buildResourceProviders } from "../../../provider/resources/registry";
 import type { RecordingLog } from "../../unit/resources/fakes";

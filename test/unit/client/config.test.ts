@@ -5,7 +5,7 @@ import {
   resolveConnection,
   resolveJobConnection,
   resolveManagementConnection,
-} from "../../../provider/client/config";
+} from "../../../client/config";
 
 const KEY = "key-from-config-123";
 const full = {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createOnce } from "../../../provider/client/createOnce";
-import { makeApiError } from "../../../provider/client/errors";
+import { createOnce } from "../../../client/createOnce";
+import { makeApiError } from "../../../client/errors";
 
 const err = (fields: Partial<Parameters<typeof makeApiError>[0]>) =>
   makeApiError({ operation: "CreateTemplate", method: "POST", url: "/v1/templates", idempotent: false, ...fields });

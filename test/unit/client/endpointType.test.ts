@@ -4,8 +4,8 @@
  * decodeEndpointType (run by EndpointSchema on every read) takes it off and makes `type` explicit.
  */
 import { describe, expect, it } from "vitest";
-import { decodeEndpointType, encodeEndpointName, ENDPOINT_TYPES, type EndpointType } from "../../../provider/client/endpointType";
-import { EndpointListSchema, EndpointSchema } from "../../../provider/client/schemas";
+import { decodeEndpointType, encodeEndpointName, ENDPOINT_TYPES, type EndpointType } from "../../../client/endpointType";
+import { EndpointListSchema, EndpointSchema } from "../../../client/schemas";
 
 describe("encodeEndpointName", () => {
   it("marks a load-balancing endpoint's name with the ' -lb' suffix and leaves a queue endpoint's alone", () => {

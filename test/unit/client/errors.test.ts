@@ -1,6 +1,6 @@
 import { inspect } from "node:util";
 import { describe, expect, it } from "vitest";
-import { parseErrorBody } from "../../../provider/client/errorBody";
+import { parseErrorBody } from "../../../client/errorBody";
 import {
   ApiError,
   AuthenticationError,
@@ -17,8 +17,8 @@ import {
   ResponseValidationError,
   ServerError,
   TimeoutError,
-} from "../../../provider/client/errors";
-import { redactHeaders, redactText, REDACTED } from "../../../provider/client/redact";
+} from "../../../client/errors";
+import { redactHeaders, redactText, REDACTED } from "../../../client/redact";
 
 const base = { operation: "CreatePod", method: "POST", url: "/v1/pods", idempotent: false } as const;
 

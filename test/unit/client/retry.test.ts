@@ -6,7 +6,7 @@ import {
   parseRetryAfterMs,
   shouldRetry,
   type RetryDecisionInput,
-} from "../../../provider/client/retry";
+} from "../../../client/retry";
 
 describe("shouldRetry", () => {
   const table: Array<[string, RetryDecisionInput, boolean]> = [

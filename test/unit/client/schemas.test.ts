@@ -15,8 +15,8 @@ import {
   pickKnown,
   type Pod,
   type PodCreateInput,
-} from "../../../provider/client/schemas";
-import { HealthRecordSchema, JobRecordSchema, JobStreamRecordSchema, PurgeRecordSchema } from "../../../provider/client/jobs";
+} from "../../../client/schemas";
+import { HealthRecordSchema, JobRecordSchema, JobStreamRecordSchema, PurgeRecordSchema } from "../../../client/jobs";
 
 describe("Pod schema tolerance", () => {
   it("reads the documented shape", () => {

@@ -1,9 +1,9 @@
 // A small in-memory stand-in for the management client, for provider tests that need failures the
 // emulator cannot produce on demand (lost create answers, look-alikes appearing concurrently).
-import { createOnce } from "../../../provider/client/createOnce";
-import { makeApiError } from "../../../provider/client/errors";
-import type { CreateCallOptions } from "../../../provider/client/management";
-import type { Pod, PodCreateInput, PodUpdateInput } from "../../../provider/client/schemas";
+import { createOnce } from "../../../client/createOnce";
+import { makeApiError } from "../../../client/errors";
+import type { CreateCallOptions } from "../../../client/management";
+import type { Pod, PodCreateInput, PodUpdateInput } from "../../../client/schemas";
 import type { ManagementApi } from "../../../provider/resources/deps";
 
 export type CreateFault = "none" | "lost-after-create" | "5xx-before-create";

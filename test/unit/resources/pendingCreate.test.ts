@@ -5,10 +5,10 @@
 // check({}, news) again for the replacement, create, then delete of the placeholder.
 import { describe, expect, it } from "vitest";
 import type * as pulumi from "@pulumi/pulumi";
-import { createOnce } from "../../../provider/client/createOnce";
-import { makeApiError } from "../../../provider/client/errors";
-import type { CreateCallOptions } from "../../../provider/client/management";
-import type { Pod, PodCreateInput, Template, TemplateCreateInput } from "../../../provider/client/schemas";
+import { createOnce } from "../../../client/createOnce";
+import { makeApiError } from "../../../client/errors";
+import type { CreateCallOptions } from "../../../client/management";
+import type { Pod, PodCreateInput, Template, TemplateCreateInput } from "../../../client/schemas";
 import type { ManagementApi } from "../../../provider/resources/deps";
 import { ResourceInitError, isPlaceholderId } from "../../../provider/resources/partialCreate";
 import { podProvider } from "../../../provider/resources/pod";

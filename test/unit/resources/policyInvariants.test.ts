@@ -10,7 +10,7 @@ import {
   POD_UPDATE_KEYS,
   TEMPLATE_CREATE_KEYS,
   TEMPLATE_UPDATE_KEYS,
-} from "../../../provider/client/schemas";
+} from "../../../client/schemas";
 import { inputFields, type ResourcePolicy } from "../../../provider/resources/fieldPolicy";
 import { endpointArgsSchema, endpointPolicy } from "../../../provider/resources/endpointArgs";
 import { networkVolumeArgsSchema, networkVolumePolicy } from "../../../provider/resources/networkVolumeArgs";

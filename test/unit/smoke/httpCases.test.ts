@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
-import { makeApiError } from "../../../provider/client/errors";
-import { JobApiClient, type EndpointHttpRequest, type EndpointHttpResponse } from "../../../provider/client/jobs";
+import { makeApiError } from "../../../client/errors";
+import { JobApiClient, type EndpointHttpRequest, type EndpointHttpResponse } from "../../../client/jobs";
 import { casesSchema, HTTP_METHODS, httpCaseSchema, isHttpCase, type HttpCase, type SmokeCase } from "../../../provider/smoke/caseSchema";
 import { failureMessage } from "../../../provider/smoke/report";
 import { runHttpCase, unmetHttpExpectations } from "../../../provider/smoke/runHttpCase";

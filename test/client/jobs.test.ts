@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { BadRequestError, ConnectionError, ServerError } from "../../../provider/client/errors";
-import { JobApiClient } from "../../../provider/client/jobs";
+import { BadRequestError, ConnectionError, ServerError } from "../../client/errors";
+import { JobApiClient } from "../../client/jobs";
 import { dropConnection, json, startScriptedServer, type ScriptedServer, type Step } from "./scriptedServer";
 
 const KEY = "jobs-key-SECRET-7";

@@ -4,7 +4,7 @@
  * value given and the fix. Filters that a history does not support are refused rather than ignored.
  */
 import { z } from "zod";
-import { BILLING_BUCKET_SIZES, ENDPOINT_BILLING_GROUPINGS, POD_BILLING_GROUPINGS } from "../client/enums";
+import { BILLING_BUCKET_SIZES, ENDPOINT_BILLING_GROUPINGS, POD_BILLING_GROUPINGS } from "./enums";
 
 const enumOf = <const T extends readonly [string, ...string[]]>(name: string, values: T) =>
   z.enum(values, { error: (i) => `${name} must be one of ${values.join(", ")} (got ${JSON.stringify(i.input)})` });

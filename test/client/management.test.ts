@@ -6,9 +6,9 @@ import {
   ServerError,
   TimeoutError,
   type ApiError,
-} from "../../../provider/client/errors";
-import { ManagementClient } from "../../../provider/client/management";
-import type { Pod } from "../../../provider/client/schemas";
+} from "../../client/errors";
+import { ManagementClient } from "../../client/management";
+import type { Pod } from "../../client/schemas";
 import { json, startScriptedServer, type RecordedRequest, type ScriptedServer, type Step } from "./scriptedServer";
 
 const KEY = "mgmt-key-SECRET-42";
@@ -135,14 +135,14 @@ describe("ManagementClient calls", () => {
       json(200, [{ amount: 2 }]),
     ]);
     await client.createTemplate({ name: "tpl", imageName: "img", isServerless: true, category: "NVIDIA" });
-    expect(await client.findTemplateByName("tpl")).toMatchObject({ id: "t1" });
+    expect((await client.listTemplates()).find((t) => t.name === "tpl")).toMatchObject({ id: "t1" });
     await client.updateTemplate("t1", { readme: "r", ...({ category: "AMD", isServerless: false } as object) });
     await client.deleteTemplate("t1");
     await client.createNetworkVolume({ name: "v", size: 10, dataCenterId: "EU-RO-1" });
     await client.listNetworkVolumes();
     await client.updateNetworkVolume("v1", { size: 20 });
     await client.createRegistryAuth({ name: "creds", username: "u", password: "pw" });
-    expect(await client.findRegistryAuthByName("creds")).toMatchObject({ id: "c1" });
+    expect((await client.listRegistryAuths()).find((a) => a.name === "creds")).toMatchObject({ id: "c1" });
     await client.getRegistryAuth("c1");
     const bill = await client.podBilling({ bucketSize: "day", startTime: new Date("2023-01-01T00:00:00Z"), grouping: "podId" });
     expect(bill).toEqual([{ amount: 1.5, time: "2023-01-01T00:00:00Z" }]);

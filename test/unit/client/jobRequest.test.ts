@@ -4,7 +4,7 @@ import {
   RUN_PAYLOAD_LIMIT_BYTES,
   RUNSYNC_PAYLOAD_LIMIT_BYTES,
   validateJobRequest,
-} from "../../../provider/jobs/requestSchema";
+} from "../../../client/jobRequest";
 
 const SEVEN_DAYS_MS = 604_800_000;
 

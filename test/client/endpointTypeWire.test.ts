@@ -4,7 +4,7 @@
  * Creates add it (and never send `type`), reads take it off, renames keep it, QUEUE is untouched.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { ManagementClient } from "../../../provider/client/management";
+import { ManagementClient } from "../../client/management";
 import { json, startScriptedServer, type RecordedRequest, type ScriptedServer, type Step } from "./scriptedServer";
 
 const KEY = "endpoint-type-key-SECRET-9";

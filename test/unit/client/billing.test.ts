@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { BillingQueryError, parseBillingQuery } from "../../../provider/billing/query";
-import { BILLING_BUCKET_SIZES, ENDPOINT_BILLING_GROUPINGS, POD_BILLING_GROUPINGS } from "../../../provider/client/enums";
+import { BillingQueryError, parseBillingQuery } from "../../../client/billing";
+import { BILLING_BUCKET_SIZES, ENDPOINT_BILLING_GROUPINGS, POD_BILLING_GROUPINGS } from "../../../client/enums";
 
 function messageOf(args: unknown): string {
   try {

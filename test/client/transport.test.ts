@@ -9,8 +9,8 @@ import {
   ResponseValidationError,
   ServerError,
   TimeoutError,
-} from "../../../provider/client/errors";
-import { Transport, type RetryInfo, type TransportOptions } from "../../../provider/client/transport";
+} from "../../client/errors";
+import { Transport, type RetryInfo, type TransportOptions } from "../../client/transport";
 import { dropConnection, hang, json, startScriptedServer, text, type ScriptedServer, type Step } from "./scriptedServer";
 
 const KEY = "test-key-SECRET-0123456789";

@@ -248,10 +248,6 @@ export class ManagementClient {
     });
   }
 
-  /** Template names are unique, so a name identifies a template (handy for findExisting). */
-  async findTemplateByName(name: string): Promise<Template | undefined> {
-    return (await this.listTemplates()).find((t) => t.name === name);
-  }
 
   /** PATCH: every field except category and isServerless; rolls out to endpoints using it. */
   async updateTemplate(id: string, input: TemplateUpdateInput): Promise<Template> {
@@ -347,10 +343,6 @@ export class ManagementClient {
     });
   }
 
-  /** Registry auth names are unique, so a name identifies one (handy for findExisting). */
-  async findRegistryAuthByName(name: string): Promise<ContainerRegistryAuth | undefined> {
-    return (await this.listRegistryAuths()).find((a) => a.name === name);
-  }
 
   async deleteRegistryAuth(id: string): Promise<void> {
     return this.#delete("containerregistryauth", id, "DeleteContainerRegistryAuth");
