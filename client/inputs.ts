@@ -1,10 +1,9 @@
 // Request bodies and query parameters of the management API, exactly the reference's fields.
-// The live service rejects unknown keys in create bodies (422 "Extra input keys"), and resource
-// inputs arriving from Pulumi may carry more than the service knows (`__provider`, our own
-// options), so bodies are always built with pickKnown over the key lists below, which the compiler
-// holds equal to the types (a field added to a type without its key is a compile error).
+// The live service rejects unknown keys in create bodies (422 "Extra input keys"): the provider
+// builds bodies from each resource's field table, whose rows the compiler holds to these types (a
+// create field without its row does not compile).
 //
-// Optional fields accept `undefined` explicitly (pickKnown drops them) so that callers under
+// Optional fields accept `undefined` explicitly (JSON leaves them out) so that callers under
 // exactOptionalPropertyTypes can pass `{ name: args.name }` without ceremony.
 
 import type {
@@ -205,115 +204,4 @@ export interface NetworkVolumeBillingQuery {
   bucketSize?: BillingBucketSize | undefined;
   startTime?: DateTimeInput | undefined;
   endTime?: DateTimeInput | undefined;
-}
-
-// ---- known keys -------------------------------------------------------------------------------
-
-/** Every key of T, checked by the compiler: missing or extra keys do not compile. */
-type AllKeys<T> = { readonly [K in keyof Required<T>]: true };
-function keysOf<T>(all: AllKeys<T>): readonly (keyof T & string)[] {
-  return Object.freeze(Object.keys(all)) as readonly (keyof T & string)[];
-}
-
-const ENDPOINT_SHARED = {
-  templateId: true,
-  name: true,
-  gpuTypeIds: true,
-  gpuCount: true,
-  allowedCudaVersions: true,
-  minCudaVersion: true,
-  cpuFlavorIds: true,
-  vcpuCount: true,
-  dataCenterIds: true,
-  networkVolumeId: true,
-  networkVolumeIds: true,
-  workersMin: true,
-  workersMax: true,
-  idleTimeout: true,
-  executionTimeoutMs: true,
-  scalerType: true,
-  scalerValue: true,
-  flashboot: true,
-} as const;
-
-const TEMPLATE_SHARED = {
-  name: true,
-  imageName: true,
-  isPublic: true,
-  containerDiskInGb: true,
-  volumeInGb: true,
-  volumeMountPath: true,
-  containerRegistryAuthId: true,
-  dockerEntrypoint: true,
-  dockerStartCmd: true,
-  env: true,
-  ports: true,
-  readme: true,
-} as const;
-
-const POD_UPDATE = {
-  name: true,
-  imageName: true,
-  env: true,
-  ports: true,
-  containerDiskInGb: true,
-  volumeInGb: true,
-  volumeMountPath: true,
-  dockerEntrypoint: true,
-  dockerStartCmd: true,
-  containerRegistryAuthId: true,
-  globalNetworking: true,
-  locked: true,
-} as const;
-
-export const POD_CREATE_KEYS = keysOf<PodCreateInput>({
-  ...POD_UPDATE,
-  computeType: true,
-  cloudType: true,
-  gpuTypeIds: true,
-  gpuTypePriority: true,
-  gpuCount: true,
-  allowedCudaVersions: true,
-  cpuFlavorIds: true,
-  cpuFlavorPriority: true,
-  vcpuCount: true,
-  dataCenterIds: true,
-  dataCenterPriority: true,
-  countryCodes: true,
-  interruptible: true,
-  networkVolumeId: true,
-  templateId: true,
-  supportPublicIp: true,
-  minRAMPerGPU: true,
-  minVCPUPerGPU: true,
-  minDiskBandwidthMBps: true,
-  minDownloadMbps: true,
-  minUploadMbps: true,
-});
-/** The fields a Pod PATCH accepts; any other change needs a new Pod. */
-export const POD_UPDATE_KEYS = keysOf<PodUpdateInput>(POD_UPDATE);
-export const ENDPOINT_CREATE_KEYS = keysOf<EndpointCreateInput>({ ...ENDPOINT_SHARED, computeType: true });
-export const ENDPOINT_UPDATE_KEYS = keysOf<EndpointUpdateInput>(ENDPOINT_SHARED);
-export const TEMPLATE_CREATE_KEYS = keysOf<TemplateCreateInput>({ ...TEMPLATE_SHARED, category: true, isServerless: true });
-export const TEMPLATE_UPDATE_KEYS = keysOf<TemplateUpdateInput>(TEMPLATE_SHARED);
-export const NETWORK_VOLUME_CREATE_KEYS = keysOf<NetworkVolumeCreateInput>({ name: true, size: true, dataCenterId: true });
-export const NETWORK_VOLUME_UPDATE_KEYS = keysOf<NetworkVolumeUpdateInput>({ name: true, size: true });
-export const CONTAINER_REGISTRY_AUTH_CREATE_KEYS = keysOf<ContainerRegistryAuthCreateInput>({
-  name: true,
-  username: true,
-  password: true,
-});
-
-/**
- * A request body with only the listed keys, and without undefined values (JSON would drop them
- * anyway, but an explicit copy makes the body inspectable in tests). `null` is kept: for
- * containerDiskInGb / volumeInGb the description allows it.
- */
-export function pickKnown<T extends object>(input: T, keys: readonly (keyof T & string)[]): Record<string, unknown> {
-  const source = input as Record<string, unknown>;
-  const out: Record<string, unknown> = {};
-  for (const key of keys) {
-    if (Object.prototype.hasOwnProperty.call(source, key) && source[key] !== undefined) out[key] = source[key];
-  }
-  return out;
 }

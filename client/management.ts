@@ -1,33 +1,23 @@
-// Typed calls of the management API ({apiUrl} ends in /v1), one method per reference operation.
-// Operation names in errors are the reference's opIds. Bodies are built with pickKnown so that
-// only keys the service knows are sent. Gets and deletes throw NotFoundError on 404 (see
-// isNotFound); creates accept `findExisting` to resolve ambiguous failures (see createOnce.ts).
+// Typed calls of the management API ({apiUrl} ends in /v1), one method per reference operation:
+// plain calls, no resource logic. Operation names in errors are the reference's opIds. Bodies are
+// sent as given (the provider builds them from each resource's field table). Gets and deletes
+// throw NotFoundError on 404 (see isNotFound); a create whose answer is lost throws, and the
+// caller resolves it (the provider's createOnce.ts).
 
 import { encodeEndpointName, type EndpointType } from "./endpointType";
-import { createOnce, type CreateOnceOptions } from "./createOnce";
 import {
-  CONTAINER_REGISTRY_AUTH_CREATE_KEYS,
   ContainerRegistryAuthListSchema,
   ContainerRegistryAuthSchema,
   BillingRecordListSchema,
-  ENDPOINT_CREATE_KEYS,
-  ENDPOINT_UPDATE_KEYS,
   EndpointListSchema,
   EndpointSchema,
-  NETWORK_VOLUME_CREATE_KEYS,
-  NETWORK_VOLUME_UPDATE_KEYS,
   NetworkVolumeBillingRecordListSchema,
   NetworkVolumeListSchema,
   NetworkVolumeSchema,
-  POD_CREATE_KEYS,
-  POD_UPDATE_KEYS,
   PodListSchema,
   PodSchema,
-  TEMPLATE_CREATE_KEYS,
-  TEMPLATE_UPDATE_KEYS,
   TemplateListSchema,
   TemplateSchema,
-  pickKnown,
   type BillingRecord,
   type ContainerRegistryAuth,
   type ContainerRegistryAuthCreateInput,
@@ -55,20 +45,6 @@ import {
 import { Transport, pathOf, type QueryValue, type TransportOptions } from "./transport";
 
 export { isNotFound } from "./errors";
-
-/** Options of every createX call. */
-export interface CreateCallOptions<T> {
-  /**
-   * Looks up the resource this create would make (e.g. by a unique name or marker). When given,
-   * an ambiguous failure (connection lost after sending, timeout, 5xx) is resolved by this lookup:
-   * found -> returned as the create's result; not found -> the create is tried again (bounded by
-   * maxAttempts). Without it, such failures are thrown as they are.
-   */
-  findExisting?: (() => Promise<T | undefined>) | undefined;
-  /** Total create attempts when findExisting is given, default 3. */
-  maxAttempts?: number | undefined;
-  onAmbiguous?: CreateOnceOptions["onAmbiguous"];
-}
 
 type Query = Readonly<Record<string, QueryValue>>;
 
@@ -107,10 +83,8 @@ export class ManagementClient {
 
   // ---- Pods ------------------------------------------------------------------------------------
 
-  async createPod(input: PodCreateInput, options?: CreateCallOptions<Pod>): Promise<Pod> {
-    return this.#create(options, () =>
-      this.transport.request({ method: "POST", path: "/pods", operation: "CreatePod", body: pickKnown(input, POD_CREATE_KEYS), schema: PodSchema }),
-    );
+  async createPod(input: PodCreateInput): Promise<Pod> {
+    return this.transport.request({ method: "POST", path: "/pods", operation: "CreatePod", body: input, schema: PodSchema });
   }
 
   async listPods(filter?: PodListFilter): Promise<Pod[]> {
@@ -127,13 +101,13 @@ export class ManagementClient {
     });
   }
 
-  /** PATCH: may reset the Pod (container disk wiped). Only the fields PATCH accepts are sent. */
+  /** PATCH: may reset the Pod (container disk wiped). */
   async updatePod(id: string, input: PodUpdateInput): Promise<Pod> {
     return this.transport.request({
       method: "PATCH",
       path: pathOf("pods", requireId("UpdatePod", id)),
       operation: "UpdatePod",
-      body: pickKnown(input, POD_UPDATE_KEYS),
+      body: input,
       schema: PodSchema,
     });
   }
@@ -161,13 +135,12 @@ export class ManagementClient {
   // ---- Endpoints -------------------------------------------------------------------------------
 
   /** `type` (default QUEUE) is fixed at create; see endpointType.ts for how it travels. */
-  async createEndpoint(input: EndpointCreateInput & EndpointTypeInput, options?: CreateCallOptions<Endpoint>): Promise<Endpoint> {
-    const body = pickKnown(input, ENDPOINT_CREATE_KEYS);
-    const type = input.type ?? "QUEUE";
+  async createEndpoint(input: EndpointCreateInput & EndpointTypeInput): Promise<Endpoint> {
+    // The v1 body has no field for the type: it travels as a marker in the name.
+    const { type = "QUEUE", ...fields } = input;
+    const body: Record<string, unknown> = { ...fields };
     if (type !== "QUEUE") body["name"] = encodeEndpointName(input.name ?? "endpoint", type);
-    return this.#create(options, () =>
-      this.transport.request({ method: "POST", path: "/endpoints", operation: "CreateEndpoint", body, schema: EndpointSchema }),
-    );
+    return this.transport.request({ method: "POST", path: "/endpoints", operation: "CreateEndpoint", body, schema: EndpointSchema });
   }
 
   async listEndpoints(include?: EndpointInclude): Promise<Endpoint[]> {
@@ -195,9 +168,10 @@ export class ManagementClient {
    * name keeps the endpoint's type marker: give `type`, or it is read from the service first.
    */
   async updateEndpoint(id: string, input: EndpointUpdateInput & EndpointTypeInput): Promise<Endpoint> {
-    const body = pickKnown(input, ENDPOINT_UPDATE_KEYS);
+    const { type: given, ...fields } = input;
+    const body: Record<string, unknown> = { ...fields };
     if (input.name !== undefined) {
-      const type = input.type ?? (await this.getEndpoint(id)).type ?? "QUEUE";
+      const type = given ?? (await this.getEndpoint(id)).type ?? "QUEUE";
       body["name"] = encodeEndpointName(input.name, type === "LOAD_BALANCER" ? "LOAD_BALANCER" : "QUEUE");
     }
     return this.transport.request({
@@ -216,16 +190,14 @@ export class ManagementClient {
 
   // ---- Templates -------------------------------------------------------------------------------
 
-  async createTemplate(input: TemplateCreateInput, options?: CreateCallOptions<Template>): Promise<Template> {
-    return this.#create(options, () =>
-      this.transport.request({
+  async createTemplate(input: TemplateCreateInput): Promise<Template> {
+    return this.transport.request({
         method: "POST",
         path: "/templates",
         operation: "CreateTemplate",
-        body: pickKnown(input, TEMPLATE_CREATE_KEYS),
+        body: input,
         schema: TemplateSchema,
-      }),
-    );
+      });
   }
 
   async listTemplates(include?: TemplateInclude): Promise<Template[]> {
@@ -255,7 +227,7 @@ export class ManagementClient {
       method: "PATCH",
       path: pathOf("templates", requireId("UpdateTemplate", id)),
       operation: "UpdateTemplate",
-      body: pickKnown(input, TEMPLATE_UPDATE_KEYS),
+      body: input,
       schema: TemplateSchema,
     });
   }
@@ -266,16 +238,14 @@ export class ManagementClient {
 
   // ---- Network volumes -------------------------------------------------------------------------
 
-  async createNetworkVolume(input: NetworkVolumeCreateInput, options?: CreateCallOptions<NetworkVolume>): Promise<NetworkVolume> {
-    return this.#create(options, () =>
-      this.transport.request({
+  async createNetworkVolume(input: NetworkVolumeCreateInput): Promise<NetworkVolume> {
+    return this.transport.request({
         method: "POST",
         path: "/networkvolumes",
         operation: "CreateNetworkVolume",
-        body: pickKnown(input, NETWORK_VOLUME_CREATE_KEYS),
+        body: input,
         schema: NetworkVolumeSchema,
-      }),
-    );
+      });
   }
 
   async listNetworkVolumes(): Promise<NetworkVolume[]> {
@@ -297,7 +267,7 @@ export class ManagementClient {
       method: "PATCH",
       path: pathOf("networkvolumes", requireId("UpdateNetworkVolume", id)),
       operation: "UpdateNetworkVolume",
-      body: pickKnown(input, NETWORK_VOLUME_UPDATE_KEYS),
+      body: input,
       schema: NetworkVolumeSchema,
     });
   }
@@ -309,19 +279,14 @@ export class ManagementClient {
 
   // ---- Container registry auth (no update operation exists) -------------------------------------
 
-  async createRegistryAuth(
-    input: ContainerRegistryAuthCreateInput,
-    options?: CreateCallOptions<ContainerRegistryAuth>,
-  ): Promise<ContainerRegistryAuth> {
-    return this.#create(options, () =>
-      this.transport.request({
+  async createRegistryAuth(input: ContainerRegistryAuthCreateInput): Promise<ContainerRegistryAuth> {
+    return this.transport.request({
         method: "POST",
         path: "/containerregistryauth",
         operation: "CreateContainerRegistryAuth",
-        body: pickKnown(input, CONTAINER_REGISTRY_AUTH_CREATE_KEYS),
+        body: input,
         schema: ContainerRegistryAuthSchema,
-      }),
-    );
+      });
   }
 
   async listRegistryAuths(): Promise<ContainerRegistryAuth[]> {
@@ -382,16 +347,6 @@ export class ManagementClient {
 
   // ---- shared ----------------------------------------------------------------------------------
 
-  #create<T>(options: CreateCallOptions<T> | undefined, create: () => Promise<T>): Promise<T> {
-    const findExisting = options?.findExisting;
-    if (!findExisting) return create();
-    return createOnce(create, findExisting, {
-      maxAttempts: options.maxAttempts,
-      onAmbiguous: options.onAmbiguous,
-      sleep: this.transport.sleep,
-      random: this.transport.random,
-    });
-  }
 
   /** Any 2xx (the service has answered 200 as well as the documented 204). 404 -> NotFoundError. */
   #delete(collection: string, id: string, operation: string): Promise<void> {

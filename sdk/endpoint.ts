@@ -3,6 +3,8 @@ import { RESOURCE_MODULE, RESOURCE_TYPES } from "../provider/kinds";
 // Default import of an `export =` module: the shim object itself (module.exports), so a copy
 // installed under node_modules serializes as a bare require (see provider/shims/shim.ts).
 import endpointShim from "../provider/shims/endpoint";
+import { endpointTable } from "../provider/resources/endpointFields";
+import { registeredProps } from "./props";
 
 /**
  * Arguments of an {@link Endpoint} (a serverless, queue-based endpoint). Field names are the
@@ -95,12 +97,6 @@ export interface EndpointArgs {
   adoptId?: pulumi.Input<string>;
 }
 
-const SERVER_OUTPUTS = ["endpointId", "version", "createdAt"] as const;
-const INPUT_OUTPUTS = [
-  "templateId", "name", "computeType", "type", "gpuTypeIds", "gpuCount", "dataCenterIds", "networkVolumeId", "networkVolumeIds",
-  "workersMin", "workersMax", "idleTimeout", "executionTimeoutMs", "scalerType", "scalerValue", "flashboot",
-] as const;
-
 /**
  * A serverless endpoint: a queue of jobs served by autoscaled workers running a template. Jobs are
  * sent to `<serverlessUrl>/<endpointId>/run` (see JobClient). Delete scales the endpoint to 0
@@ -131,6 +127,14 @@ export class Endpoint extends pulumi.dynamic.Resource {
   declare readonly gpuTypeIds: pulumi.Output<string[] | undefined>;
   /** GPUs per worker (when declared). */
   declare readonly gpuCount: pulumi.Output<number | undefined>;
+  /** CUDA versions acceptable on a worker's host, e.g. `["12.4"]` (when declared), as last read from the service. */
+  declare readonly allowedCudaVersions: pulumi.Output<string[] | undefined>;
+  /** The lowest CUDA version acceptable on a worker's host, e.g. `"12.4"` (when declared), as last read from the service. */
+  declare readonly minCudaVersion: pulumi.Output<string | undefined>;
+  /** CPU flavors of a CPU endpoint's workers, e.g. `["cpu3c"]` (when declared), as last read from the service. */
+  declare readonly cpuFlavorIds: pulumi.Output<string[] | undefined>;
+  /** vCPUs per worker of a CPU endpoint (when declared), as last read from the service. */
+  declare readonly vcpuCount: pulumi.Output<number | undefined>;
   /** Data centers (when declared). */
   declare readonly dataCenterIds: pulumi.Output<string[] | undefined>;
   /** Attached network volume (when declared). */
@@ -153,9 +157,7 @@ export class Endpoint extends pulumi.dynamic.Resource {
   declare readonly flashboot: pulumi.Output<boolean | undefined>;
 
   constructor(name: string, args: EndpointArgs, opts?: pulumi.CustomResourceOptions) {
-    const props: Record<string, unknown> = {};
-    for (const key of [...INPUT_OUTPUTS, ...SERVER_OUTPUTS]) props[key] = undefined;
-    Object.assign(props, args, { name: args.name ?? name });
+    const props = registeredProps(endpointTable, args, { name: args.name ?? name });
     super(endpointShim, name, props, opts, RESOURCE_MODULE, RESOURCE_TYPES.endpoint);
   }
 }

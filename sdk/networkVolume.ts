@@ -3,6 +3,8 @@ import { RESOURCE_MODULE, RESOURCE_TYPES } from "../provider/kinds";
 // Default import of an `export =` module: the shim object itself (module.exports), so a copy
 // installed under node_modules serializes as a bare require (see provider/shims/shim.ts).
 import networkVolumeShim from "../provider/shims/networkVolume";
+import { networkVolumeTable } from "../provider/resources/networkVolumeFields";
+import { registeredProps } from "./props";
 
 /** Arguments of a {@link NetworkVolume}. Field names are the service's own. */
 export interface NetworkVolumeArgs {
@@ -41,6 +43,6 @@ export class NetworkVolume extends pulumi.dynamic.Resource {
   declare readonly dataCenterId: pulumi.Output<string>;
 
   constructor(name: string, args: NetworkVolumeArgs, opts?: pulumi.CustomResourceOptions) {
-    super(networkVolumeShim, name, { ...args }, opts, RESOURCE_MODULE, RESOURCE_TYPES.networkVolume);
+    super(networkVolumeShim, name, registeredProps(networkVolumeTable, args), opts, RESOURCE_MODULE, RESOURCE_TYPES.networkVolume);
   }
 }

@@ -3,6 +3,8 @@ import { RESOURCE_MODULE, RESOURCE_TYPES } from "../provider/kinds";
 // Default import of an `export =` module: the shim object itself (module.exports), so a copy
 // installed under node_modules serializes as a bare require (see provider/shims/shim.ts).
 import podShim from "../provider/shims/pod";
+import { podTable } from "../provider/resources/podFields";
+import { registeredProps } from "./props";
 
 /**
  * Arguments of a {@link Pod}. Field names are the service's own. Fields marked "in place" are
@@ -145,29 +147,7 @@ export interface PodArgs {
 }
 
 /** Outputs the service computes (input fields are also available as outputs, see the class). */
-const SERVER_OUTPUTS = [
-  "desiredStatus",
-  "publicIp",
-  "portMappings",
-  "costPerHr",
-  "adjustedCostPerHr",
-  "machineId",
-  "gpuTypeId",
-  "gpuDisplayName",
-  "cpuFlavorId",
-  "dataCenterId",
-  "memoryInGb",
-  "lastStartedAt",
-  "lastStatusChange",
-] as const;
-
 /** Input fields also declared as outputs below (registered even when not given). */
-const INPUT_OUTPUTS = [
-  "name", "imageName", "env", "ports", "containerDiskInGb", "volumeInGb", "volumeMountPath", "dockerEntrypoint",
-  "dockerStartCmd", "containerRegistryAuthId", "locked", "computeType", "cloudType", "gpuTypeIds", "gpuCount",
-  "interruptible", "networkVolumeId", "templateId",
-] as const;
-
 /**
  * A pod: a container on a rented GPU (or CPU) machine. Create waits until the pod is running with a
  * public IP and port mappings (see `readyTimeoutSeconds`).
@@ -240,9 +220,7 @@ export class Pod extends pulumi.dynamic.Resource {
   declare readonly lastStatusChange: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: PodArgs, opts?: pulumi.CustomResourceOptions) {
-    const props: Record<string, unknown> = {};
-    for (const key of [...INPUT_OUTPUTS, ...SERVER_OUTPUTS]) props[key] = undefined;
-    Object.assign(props, args, { name: args.name ?? name });
+    const props = registeredProps(podTable, args, { name: args.name ?? name });
     super(podShim, name, props, opts, RESOURCE_MODULE, RESOURCE_TYPES.pod);
   }
 }

@@ -3,6 +3,8 @@ import { RESOURCE_MODULE, RESOURCE_TYPES } from "../provider/kinds";
 // Default import of an `export =` module: the shim object itself (module.exports), so a copy
 // installed under node_modules serializes as a bare require (see provider/shims/shim.ts).
 import registryAuthShim from "../provider/shims/registryAuth";
+import { registryAuthTable } from "../provider/resources/registryAuthFields";
+import { registeredProps } from "./props";
 
 /**
  * Arguments of a {@link RegistryAuth}. The service has no update operation for credentials: any
@@ -46,13 +48,12 @@ export class RegistryAuth extends pulumi.dynamic.Resource {
   declare readonly password: pulumi.Output<string>;
 
   constructor(name: string, args: RegistryAuthArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = {
-      ...args,
+    const props = registeredProps(registryAuthTable, args, {
       // Secret inputs make the engine keep the same-named outputs secret; additionalSecretOutputs
       // below does so even if a future engine stops copying secretness from inputs.
       username: pulumi.secret(args.username),
       password: pulumi.secret(args.password),
-    };
+    });
     const secretOpts = pulumi.mergeOptions(opts, { additionalSecretOutputs: ["username", "password"] });
     super(registryAuthShim, name, props, secretOpts, RESOURCE_MODULE, RESOURCE_TYPES.registryAuth);
   }

@@ -3,6 +3,8 @@ import { RESOURCE_MODULE, RESOURCE_TYPES } from "../provider/kinds";
 // Default import of an `export =` module: the shim object itself (module.exports), so a copy
 // installed under node_modules serializes as a bare require (see provider/shims/shim.ts).
 import templateShim from "../provider/shims/template";
+import { templateTable } from "../provider/resources/templateFields";
+import { registeredProps } from "./props";
 
 /**
  * Arguments of a {@link Template}: the container settings pods and serverless workers start from.
@@ -60,11 +62,6 @@ export interface TemplateArgs {
   adoptId?: pulumi.Input<string>;
 }
 
-const INPUT_OUTPUTS = [
-  "name", "imageName", "category", "isServerless", "isPublic", "containerDiskInGb", "volumeInGb", "volumeMountPath",
-  "containerRegistryAuthId", "dockerEntrypoint", "dockerStartCmd", "env", "ports", "readme",
-] as const;
-
 /**
  * A template: image, env, ports and disks that pods (`templateId`) and serverless endpoints start
  * from. Ready as soon as it is created. Input-named outputs hold what you declared, as last read back
@@ -101,9 +98,7 @@ export class Template extends pulumi.dynamic.Resource {
   declare readonly readme: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: TemplateArgs, opts?: pulumi.CustomResourceOptions) {
-    const props: Record<string, unknown> = {};
-    for (const key of INPUT_OUTPUTS) props[key] = undefined;
-    Object.assign(props, args);
+    const props = registeredProps(templateTable, args);
     super(templateShim, name, props, opts, RESOURCE_MODULE, RESOURCE_TYPES.template);
   }
 }

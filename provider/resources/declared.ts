@@ -6,11 +6,11 @@
 // - read rebuilds both the outputs and the inputs from the live object, so refresh shows real drift
 //   and invents none.
 
-import type { FieldPolicy, ResourcePolicy } from "./fieldPolicy";
+import type { FieldRow, ResourceTable } from "./fieldTable";
 import { deepEqual, isPresent, isRecord, type Props } from "./values";
 
 /** The declared input fields of a property bag (outputs or inputs). */
-export function declaredInputs<L>(policy: ResourcePolicy<L>, props: Props): Props {
+export function declaredInputs<L>(policy: ResourceTable<L>, props: Props): Props {
   const out: Props = {};
   for (const [name, p] of Object.entries(policy.fields)) {
     if (p.kind === "serverManaged" || p.alwaysObserved) continue;
@@ -24,7 +24,7 @@ export function declaredInputs<L>(policy: ResourcePolicy<L>, props: Props): Prop
 }
 
 /** The live value of a declared field, or `keep` when the service does not report it. */
-function liveValue<L>(p: FieldPolicy<L>, declared: unknown, live: L): { value: unknown } | "keep" {
+function liveValue<L>(p: FieldRow<L>, declared: unknown, live: L): { value: unknown } | "keep" {
   if (p.envMap) {
     const liveEnv = p.observe?.(live);
     if (!isRecord(liveEnv) || !isRecord(declared)) return "keep";
@@ -42,7 +42,7 @@ function liveValue<L>(p: FieldPolicy<L>, declared: unknown, live: L): { value: u
 }
 
 /** Outputs: declared fields refreshed from `live`, plus every server-managed output it reports. */
-export function buildOutputs<L>(policy: ResourcePolicy<L>, declared: Props, live: L): Props {
+export function buildOutputs<L>(policy: ResourceTable<L>, declared: Props, live: L): Props {
   const out: Props = {};
   for (const [name, p] of Object.entries(policy.fields)) {
     if (p.kind === "serverManaged" || p.alwaysObserved) {
@@ -60,7 +60,7 @@ export function buildOutputs<L>(policy: ResourcePolicy<L>, declared: Props, live
 }
 
 /** What refresh records: outputs and inputs rebuilt from the live object for the declared fields. */
-export function refreshFromLive<L>(policy: ResourcePolicy<L>, props: Props, live: L): { props: Props; inputs: Props } {
+export function refreshFromLive<L>(policy: ResourceTable<L>, props: Props, live: L): { props: Props; inputs: Props } {
   const outputs = buildOutputs(policy, declaredInputs(policy, props), live);
   return { props: outputs, inputs: declaredInputs(policy, outputs) };
 }

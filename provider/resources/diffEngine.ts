@@ -1,8 +1,8 @@
 // The one diff engine: compares the last recorded outputs (olds) with the checked new inputs (news)
 // field by field, as the resource's policy table says. Resources never hand-write a diff.
 
-import type { DiffContext, FieldPolicy, ResourcePolicy } from "./fieldPolicy";
-import { containsUnknown } from "./unknown";
+import type { DiffContext, FieldRow, ResourceTable } from "./fieldTable";
+import { containsUnknown } from "./values";
 import { deepEqual, isPresent, isRecord, type Props } from "./values";
 
 export type ChangeKind = "add" | "update" | "delete";
@@ -27,7 +27,7 @@ export interface DiffOutcome {
   changed: FieldChange[];
 }
 
-export function computeDiff<L>(policy: ResourcePolicy<L>, olds: Props, news: Props, ctx: DiffContext = {}): DiffOutcome {
+export function computeDiff<L>(policy: ResourceTable<L>, olds: Props, news: Props, ctx: DiffContext = {}): DiffOutcome {
   const changed: FieldChange[] = [];
   const names = new Set<string>(Object.keys(policy.fields));
   for (const key of Object.keys(news)) if (key !== "__provider") names.add(key);
@@ -62,7 +62,7 @@ export function computeDiff<L>(policy: ResourcePolicy<L>, olds: Props, news: Pro
   };
 }
 
-function compareField<L>(field: string, p: FieldPolicy<L>, olds: Props, news: Props, ctx: DiffContext): FieldChange | undefined {
+function compareField<L>(field: string, p: FieldRow<L>, olds: Props, news: Props, ctx: DiffContext): FieldChange | undefined {
   const newHas = isPresent(news, field);
   const oldHas = isPresent(olds, field);
   const kind: ChangeKind = !oldHas ? "add" : !newHas ? "delete" : "update";
@@ -97,7 +97,7 @@ export function changedEnvKeys(oldMap: unknown, newMap: unknown): string[] {
   return [...keys].sort();
 }
 
-function keepsUniqueName<L>(policy: ResourcePolicy<L>, olds: Props, news: Props): boolean {
+function keepsUniqueName<L>(policy: ResourceTable<L>, olds: Props, news: Props): boolean {
   const fields = policy.deleteBeforeReplaceWhenSame ?? [];
   // An unknown name may well turn out to be the same: deleting first is the only safe order.
   return fields.some((f) => containsUnknown(news[f]) || (isPresent(news, f) && deepEqual(olds[f], news[f])));

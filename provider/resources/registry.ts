@@ -3,13 +3,22 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { ResourceKind } from "../kinds";
 import { defaultDeps, type ProviderDeps } from "./deps";
-import { endpointProvider } from "./endpoint";
-import { networkVolumeProvider } from "./networkVolume";
-import { podProvider } from "./pod";
-import { registryAuthProvider } from "./registryAuth";
-import { templateProvider } from "./template";
+import { endpointSpec } from "./endpoint";
+import { resourceProvider } from "./lifecycle";
+import { networkVolumeSpec } from "./networkVolume";
+import { podSpec } from "./pod";
+import { registryAuthSpec } from "./registryAuth";
+import { templateSpec } from "./template";
 
-export function buildResourceProviders(deps: ProviderDeps): Record<ResourceKind, pulumi.dynamic.ResourceProvider> {
+type Provider = pulumi.dynamic.ResourceProvider;
+
+export const podProvider = (deps: ProviderDeps): Provider => resourceProvider(podSpec, deps);
+export const endpointProvider = (deps: ProviderDeps): Provider => resourceProvider(endpointSpec, deps);
+export const networkVolumeProvider = (deps: ProviderDeps): Provider => resourceProvider(networkVolumeSpec, deps);
+export const templateProvider = (deps: ProviderDeps): Provider => resourceProvider(templateSpec, deps);
+export const registryAuthProvider = (deps: ProviderDeps): Provider => resourceProvider(registryAuthSpec, deps);
+
+export function buildResourceProviders(deps: ProviderDeps): Record<ResourceKind, Provider> {
   return {
     pod: podProvider(deps),
     endpoint: endpointProvider(deps),
@@ -19,4 +28,4 @@ export function buildResourceProviders(deps: ProviderDeps): Record<ResourceKind,
   };
 }
 
-export const resourceProviders: Record<ResourceKind, pulumi.dynamic.ResourceProvider> = buildResourceProviders(defaultDeps());
+export const resourceProviders: Record<ResourceKind, Provider> = buildResourceProviders(defaultDeps());

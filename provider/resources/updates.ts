@@ -3,11 +3,11 @@
 // merged by the caller (it needs the live map, see declared.ts mergeEnv).
 
 import type { DiffOutcome } from "./diffEngine";
-import type { ResourcePolicy } from "./fieldPolicy";
+import type { ResourceTable } from "./fieldTable";
 import { deepEqual, isPresent, isRecord, quote, type Props } from "./values";
 
 /** Service fields to send for an in-place update. Env maps and provider-side fields are left out. */
-export function serviceUpdates<L>(policy: ResourcePolicy<L>, outcome: DiffOutcome, news: Props): Props {
+export function serviceUpdates<L>(policy: ResourceTable<L>, outcome: DiffOutcome, news: Props): Props {
   const body: Props = {};
   for (const change of outcome.changed) {
     const p = policy.fields[change.field];
@@ -25,7 +25,7 @@ export function changedFields(outcome: DiffOutcome): Set<string> {
 }
 
 /** Update fields that have no value to reset to: removing them leaves the live value in place. */
-export function forgottenFields<L>(policy: ResourcePolicy<L>, oldInputs: Props, newInputs: Props): string[] {
+export function forgottenFields<L>(policy: ResourceTable<L>, oldInputs: Props, newInputs: Props): string[] {
   return Object.entries(policy.fields)
     .filter(([, p]) => p.kind === "update" && !p.local && !p.envMap && p.default === undefined && p.resetTo === undefined)
     .filter(([name]) => isPresent(oldInputs, name) && !isPresent(newInputs, name))
@@ -42,7 +42,7 @@ export interface AdoptionPlan {
 }
 
 /** Compares the declared fields with an existing resource about to be adopted. */
-export function adoptionPlan<L>(policy: ResourcePolicy<L>, declared: Props, live: L): AdoptionPlan {
+export function adoptionPlan<L>(policy: ResourceTable<L>, declared: Props, live: L): AdoptionPlan {
   const plan: AdoptionPlan = { conflicts: [], unverifiable: [], updates: [] };
   for (const [name, p] of Object.entries(policy.fields)) {
     if (p.local || p.kind === "ignore" || p.kind === "serverManaged" || !isPresent(declared, name)) continue;

@@ -4,8 +4,7 @@
 
 import { z } from "zod";
 import type { CheckFailure } from "@pulumi/pulumi/dynamic";
-import { isUnknown } from "./unknown";
-import { isRecord, kindOf, quote } from "./values";
+import { isRecord, isUnknown, kindOf, quote } from "./values";
 
 export type Verdict<T> = { ok: true; value: T } | { ok: false; message: string };
 const ok = <T>(value: T): Verdict<T> => ({ ok: true, value });
@@ -254,4 +253,21 @@ function editDistance(a: string, b: string): number {
     }
   }
   return row[b.length] ?? 0;
+}
+
+// ---- catalog ids ------------------------------------------------------------------------------
+
+// GPU types and data centers come and go faster than this package is released: an id the
+// reference does not list is a warning (it may be new), not a failure.
+
+export function unknownIdWarnings(noun: string, field: string, value: unknown, known: readonly string[]): string[] {
+  const values = Array.isArray(value) ? value : typeof value === "string" ? [value] : [];
+  const out: string[] = [];
+  values.forEach((v: unknown, i) => {
+    if (typeof v !== "string" || isUnknown(v) || known.includes(v)) return;
+    const near = closest(v, known);
+    const at = Array.isArray(value) ? `${field}[${i}]` : field;
+    out.push(`${noun} ${at}: ${quote(v)} is not a known id${near ? ` (did you mean ${quote(near)}?)` : ""}; it is passed to the service as given`);
+  });
+  return out;
 }

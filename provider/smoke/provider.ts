@@ -10,7 +10,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { jobApiClient } from "../connection";
-import { containsUnknown, isUnknown } from "../resources/unknown";
+import { containsUnknown, isUnknown } from "../resources/values";
 import { closest, failure } from "../resources/validation";
 import { deepEqual } from "../resources/values";
 import { casesSchema, isHttpCase, type SmokeCase } from "./caseSchema";

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { createResolvingAmbiguity, type AttemptOutcome } from "../../provider/resources/createOnce";
 import {
   ConnectionError,
   isNotFound,
@@ -38,10 +39,10 @@ async function setup(steps: Step[] | Step, timeoutMs = 5_000) {
 const body = (r: RecordedRequest | undefined): unknown => JSON.parse(r?.body ?? "null");
 
 describe("ManagementClient calls", () => {
-  it("createPod sends only known keys and reads the tolerant answer", async () => {
+  it("createPod sends the body it is given and reads the tolerant answer", async () => {
     const { server, client } = await setup(json(201, { id: "p1", image: "img:1", costPerHr: "0.74", publicIp: null }));
     const input = { name: "n", imageName: "img:1", gpuCount: 1, gpuTypeIds: ["NVIDIA A40"], env: { A: "1" }, volumeInGb: undefined };
-    const pod = await client.createPod({ ...input, ...({ __provider: "serialized", timeouts: { create: 5 } } as object) });
+    const pod = await client.createPod(input);
     expect(pod).toMatchObject({ id: "p1", imageName: "img:1", costPerHr: 0.74 });
     expect(pod.publicIp).toBeUndefined();
     expect(server.requests[0]!.method).toBe("POST");
@@ -49,9 +50,9 @@ describe("ManagementClient calls", () => {
     expect(body(server.requests[0])).toEqual({ name: "n", imageName: "img:1", gpuCount: 1, gpuTypeIds: ["NVIDIA A40"], env: { A: "1" } });
   });
 
-  it("updatePod PATCHes only the fields a Pod PATCH accepts", async () => {
+  it("updatePod PATCHes the fields given", async () => {
     const { server, client } = await setup(json(200, { id: "p1", name: "m" }));
-    await client.updatePod("p1", { name: "m", env: { B: "2" }, ...({ gpuCount: 4 } as object) });
+    await client.updatePod("p1", { name: "m", env: { B: "2" } });
     expect(server.requests[0]!.method).toBe("PATCH");
     expect(server.requests[0]!.url).toBe("/v1/pods/p1");
     expect(body(server.requests[0])).toEqual({ name: "m", env: { B: "2" } });
@@ -105,7 +106,7 @@ describe("ManagementClient calls", () => {
     expect(server.requests).toHaveLength(0);
   });
 
-  it("endpoints: include flags, comma-string dataCenterIds, update without computeType", async () => {
+  it("endpoints: include flags, comma-string dataCenterIds, update", async () => {
     const { server, client } = await setup([
       json(200, { id: "e1", dataCenterIds: "EU-RO-1,US-TX-3", template: { id: "t1", imageName: "i" }, workers: [] }),
       json(200, { id: "e1", workersMax: 2 }),
@@ -114,7 +115,7 @@ describe("ManagementClient calls", () => {
     expect(ep.dataCenterIds).toEqual(["EU-RO-1", "US-TX-3"]);
     expect(ep.template?.id).toBe("t1");
     expect(server.requests[0]!.url).toBe("/v1/endpoints/e1?includeTemplate=true&includeWorkers=true");
-    await client.updateEndpoint("e1", { workersMax: 2, ...({ computeType: "CPU" } as object) });
+    await client.updateEndpoint("e1", { workersMax: 2 });
     expect(body(server.requests[1])).toEqual({ workersMax: 2 });
   });
 
@@ -136,7 +137,7 @@ describe("ManagementClient calls", () => {
     ]);
     await client.createTemplate({ name: "tpl", imageName: "img", isServerless: true, category: "NVIDIA" });
     expect((await client.listTemplates()).find((t) => t.name === "tpl")).toMatchObject({ id: "t1" });
-    await client.updateTemplate("t1", { readme: "r", ...({ category: "AMD", isServerless: false } as object) });
+    await client.updateTemplate("t1", { readme: "r" });
     await client.deleteTemplate("t1");
     await client.createNetworkVolume({ name: "v", size: 10, dataCenterId: "EU-RO-1" });
     await client.listNetworkVolumes();
@@ -201,15 +202,23 @@ async function statefulPods(afterCreate: "drop" | "503" | "hang", failures = 1, 
   return { ...ctx, pods, creates: () => creates };
 }
 
-describe("ambiguous creates", () => {
+// The client sends a create once; the provider's createOnce resolves a lost answer over it.
+describe("ambiguous creates over the real client", () => {
   const findByName = (c: ManagementClient, name: string) => async () => (await c.listPods({ name }))[0];
+  const fast = { sleep: async () => undefined };
+  const created = <T>(outcome: AttemptOutcome<T>): T => {
+    if (outcome.kind === "created" || outcome.kind === "found") return outcome.resource;
+    throw outcome.error;
+  };
 
   it("the service creates the pod but drops the answer: the lookup finds it, no duplicate", async () => {
     const { client, pods, creates } = await statefulPods("drop");
     const seen: boolean[] = [];
-    const pod = await client.createPod(
-      { name: "unique-1", imageName: "img" },
-      { findExisting: findByName(client, "unique-1"), onAmbiguous: (i) => seen.push(i.found) },
+    const pod = created(
+      await createResolvingAmbiguity(() => client.createPod({ name: "unique-1", imageName: "img" }), findByName(client, "unique-1"), {
+        ...fast,
+        onAmbiguous: (_attempt, _error, found) => void seen.push(found),
+      }),
     );
     expect(pod).toMatchObject({ id: "pod-1", name: "unique-1" });
     expect(creates()).toBe(1);
@@ -220,7 +229,7 @@ describe("ambiguous creates", () => {
   it("the same after a 503 and after a timeout", async () => {
     for (const mode of ["503", "hang"] as const) {
       const { client, pods, creates } = await statefulPods(mode);
-      const pod = await client.createPod({ name: "unique-2", imageName: "img" }, { findExisting: findByName(client, "unique-2") });
+      const pod = created(await createResolvingAmbiguity(() => client.createPod({ name: "unique-2", imageName: "img" }), findByName(client, "unique-2"), fast));
       expect(pod.id).toBe("pod-1");
       expect(creates()).toBe(1);
       expect(pods).toHaveLength(1);
@@ -233,7 +242,7 @@ describe("ambiguous creates", () => {
 
   it("the create really failed (nothing stored): the lookup finds nothing and the create is tried again", async () => {
     const { client, pods, creates } = await statefulPods("503", 1, { persist: false });
-    const pod = await client.createPod({ name: "unique-3", imageName: "img" }, { findExisting: findByName(client, "unique-3") });
+    const pod = created(await createResolvingAmbiguity(() => client.createPod({ name: "unique-3", imageName: "img" }), findByName(client, "unique-3"), fast));
     expect(pod.id).toBe("pod-2");
     expect(creates()).toBe(2);
     expect(pods).toHaveLength(1);
@@ -241,21 +250,21 @@ describe("ambiguous creates", () => {
 
   it("gives up after maxAttempts with the create's error", async () => {
     const { client, creates } = await statefulPods("503", 10, { persist: false });
-    const e = await client
-      .createPod({ name: "unique-4", imageName: "img" }, { findExisting: findByName(client, "unique-4"), maxAttempts: 2 })
-      .catch((x: unknown) => x);
-    expect(e).toBeInstanceOf(ServerError);
+    const outcome = await createResolvingAmbiguity(() => client.createPod({ name: "unique-4", imageName: "img" }), findByName(client, "unique-4"), { ...fast, maxAttempts: 2 });
+    expect(outcome.kind === "failed" && outcome.error).toBeInstanceOf(ServerError);
     expect(creates()).toBe(2);
   });
+});
 
-  it("without findExisting the ambiguous failure surfaces and the create is not repeated", async () => {
+describe("a create is sent once", () => {
+  it("an ambiguous failure surfaces and the create is not repeated", async () => {
     const { client, creates } = await statefulPods("drop");
     const e = await client.createPod({ name: "unique-5", imageName: "img" }).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(ConnectionError);
     expect(creates()).toBe(1);
   });
 
-  it("a timeout without findExisting is a TimeoutError, not repeated", async () => {
+  it("a timeout is a TimeoutError, not repeated", async () => {
     const { client, creates } = await statefulPods("hang");
     const e = await client.createPod({ name: "unique-6", imageName: "img" }).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(TimeoutError);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { computeDiff } from "../../../provider/resources/diffEngine";
-import { endpointPolicy } from "../../../provider/resources/endpointArgs";
-import { templatePolicy } from "../../../provider/resources/templateArgs";
+import { endpointTable } from "../../../provider/resources/endpointFields";
+import { templateTable } from "../../../provider/resources/templateFields";
 import { checked, startHarness, type Harness } from "./harness";
 
 let h: Harness;
@@ -27,7 +27,7 @@ describe("template against the emulator", () => {
 
   it("read gives no diff; update of env keeps the injected keys", async () => {
     const read = await h.providers.template.read!(id, outs);
-    expect(computeDiff(templatePolicy, read.props, read.inputs ?? {}).changes).toBe(false);
+    expect(computeDiff(templateTable, read.props, read.inputs ?? {}).changes).toBe(false);
     const updated = await h.providers.template.update!(id, outs, { ...templateArgs, env: { MODEL: "large" }, readme: "# worker" });
     outs = updated.outs as Record<string, unknown>;
     const live = await h.client.getTemplate(id);
@@ -69,7 +69,7 @@ describe("template against the emulator", () => {
 
     it("read gives no diff; workersMax changed in the console shows as drift, updated in place", async () => {
       const read = await h.providers.endpoint.read!(endpointId, endpointOuts);
-      expect(computeDiff(endpointPolicy, read.props, read.inputs ?? {}, { id: endpointId }).changes).toBe(false);
+      expect(computeDiff(endpointTable, read.props, read.inputs ?? {}, { id: endpointId }).changes).toBe(false);
       await h.client.updateEndpoint(endpointId, { workersMax: 5 });
       const drifted = await h.providers.endpoint.read!(endpointId, endpointOuts);
       expect(drifted.props?.["workersMax"]).toBe(5);

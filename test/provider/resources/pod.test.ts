@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { computeDiff } from "../../../provider/resources/diffEngine";
-import { podPolicy } from "../../../provider/resources/podArgs";
+import { podTable } from "../../../provider/resources/podFields";
 import { ResourceInitError } from "../../../provider/resources/partialCreate";
 import { checked, startHarness, type Harness } from "./harness";
 
@@ -38,8 +38,8 @@ describe("pod lifecycle against the emulator", () => {
   it("read of an unchanged pod gives inputs that diff to nothing", async () => {
     const read = await h.providers.pod.read!(id, outs);
     expect(read.id).toBe(id);
-    expect(computeDiff(podPolicy, read.props, read.inputs ?? {}, { id }).changes).toBe(false);
-    expect(computeDiff(podPolicy, read.props, base, { id }).changes).toBe(false);
+    expect(computeDiff(podTable, read.props, read.inputs ?? {}, { id }).changes).toBe(false);
+    expect(computeDiff(podTable, read.props, base, { id }).changes).toBe(false);
   });
 
   it("update of env keeps the injected PUBLIC_KEY and removes only the dropped declared key", async () => {
@@ -71,7 +71,7 @@ describe("pod lifecycle against the emulator", () => {
     const read = await h.providers.pod.read!(id, outs);
     expect(read.props?.["name"]).toBe("renamed-in-console");
     expect(read.props?.["desiredStatus"]).toBe("EXITED");
-    const diff = computeDiff(podPolicy, read.props, { ...base, env: { LOG_LEVEL: "debug" } }, { id });
+    const diff = computeDiff(podTable, read.props, { ...base, env: { LOG_LEVEL: "debug" } }, { id });
     expect(diff.changed.map((c) => c.field).sort()).toEqual(["desiredStatus", "name"]);
     expect(diff.replaces).toEqual([]);
     const fixed = await h.providers.pod.update!(id, read.props, { ...base, env: { LOG_LEVEL: "debug" } });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { computeDiff } from "../../../provider/resources/diffEngine";
-import { endpointPolicy } from "../../../provider/resources/endpointArgs";
-import { podPolicy } from "../../../provider/resources/podArgs";
+import { endpointTable } from "../../../provider/resources/endpointFields";
+import { podTable } from "../../../provider/resources/podFields";
 import { startHarness, type Harness } from "./harness";
 
 let h: Harness;
@@ -15,7 +15,7 @@ describe("reported live quirks do not make diffs", () => {
     const created = await h.providers.pod.create({ name: "q", imageName: "img", gpuTypeIds: ["NVIDIA L4"] });
     expect(typeof created.outs?.["costPerHr"]).toBe("number");
     const read = await h.providers.pod.read!(created.id, created.outs);
-    expect(computeDiff(podPolicy, read.props, { name: "q", imageName: "img", gpuTypeIds: ["NVIDIA L4"] }).changes).toBe(false);
+    expect(computeDiff(podTable, read.props, { name: "q", imageName: "img", gpuTypeIds: ["NVIDIA L4"] }).changes).toBe(false);
     await h.providers.pod.delete!(created.id, created.outs);
   });
 
@@ -25,7 +25,7 @@ describe("reported live quirks do not make diffs", () => {
     const created = await h.providers.endpoint.create(declared);
     const read = await h.providers.endpoint.read!(created.id, created.outs);
     expect(read.props?.["dataCenterIds"]).toEqual(["EU-RO-1", "US-TX-3"]);
-    expect(computeDiff(endpointPolicy, read.props, declared).changes).toBe(false);
+    expect(computeDiff(endpointTable, read.props, declared).changes).toBe(false);
     await h.providers.endpoint.delete!(created.id, created.outs);
     expect(await h.providers.endpoint.read!(created.id, created.outs)).toEqual({});
   });

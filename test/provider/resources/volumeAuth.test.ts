@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { computeDiff } from "../../../provider/resources/diffEngine";
-import { networkVolumePolicy } from "../../../provider/resources/networkVolumeArgs";
-import { registryAuthPolicy } from "../../../provider/resources/registryAuthArgs";
+import { networkVolumeTable } from "../../../provider/resources/networkVolumeFields";
+import { registryAuthTable } from "../../../provider/resources/registryAuthFields";
 import { checked, startHarness, type Harness } from "./harness";
 
 let h: Harness;
@@ -21,7 +21,7 @@ describe("network volume against the emulator", () => {
     outs = created.outs as Record<string, unknown>;
     expect(outs).toMatchObject({ name: "models", size: 50, dataCenterId: "EU-RO-1" });
     const read = await h.providers.networkVolume.read!(id, outs);
-    expect(computeDiff(networkVolumePolicy, read.props, read.inputs ?? {}).changes).toBe(false);
+    expect(computeDiff(networkVolumeTable, read.props, read.inputs ?? {}).changes).toBe(false);
     const grown = await h.providers.networkVolume.update!(id, outs, await checked(h.providers.networkVolume, { ...args, name: "models-v2", size: 80 }, args));
     outs = grown.outs as Record<string, unknown>;
     expect(await h.client.getNetworkVolume(id)).toMatchObject({ name: "models-v2", size: 80 });
@@ -64,7 +64,7 @@ describe("registry auth against the emulator", () => {
     expect(created.outs).toMatchObject({ name: "ghcr", username: "bot", password: "s3cret-token" });
     const read = await h.providers.registryAuth.read!(created.id, created.outs);
     expect(read.props).toMatchObject({ name: "ghcr", password: "s3cret-token" });
-    expect(computeDiff(registryAuthPolicy, read.props, read.inputs ?? {}).changes).toBe(false);
+    expect(computeDiff(registryAuthTable, read.props, read.inputs ?? {}).changes).toBe(false);
     expect(await h.providers.registryAuth.diff!(created.id, created.outs, { ...args, password: "rotated" })).toEqual({
       changes: true,
       replaces: ["password"],

@@ -94,7 +94,7 @@ describe("EndpointSchema reads the type", () => {
 
 describe("names that would read as the marker", () => {
   it("an endpoint name ending in the marker is refused at check, naming the field", async () => {
-    const { endpointProvider } = await import("../../../provider/resources/endpoint");
+    const { endpointProvider } = await import("../../../provider/resources/registry");
     const provider = endpointProvider({} as never);
     const result = await provider.check!({}, { templateId: "t1", name: "api -lb" });
     expect(result.failures?.map((f) => f.property)).toEqual(["name"]);

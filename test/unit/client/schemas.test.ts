@@ -7,14 +7,8 @@ import {
   NetworkVolumeSchema,
   PodListSchema,
   PodSchema,
-  POD_CREATE_KEYS,
-  POD_UPDATE_KEYS,
-  ENDPOINT_UPDATE_KEYS,
-  TEMPLATE_UPDATE_KEYS,
   TemplateSchema,
-  pickKnown,
   type Pod,
-  type PodCreateInput,
 } from "../../../client/schemas";
 import { HealthRecordSchema, JobRecordSchema, JobStreamRecordSchema, PurgeRecordSchema } from "../../../client/jobs";
 
@@ -140,37 +134,5 @@ describe("other schemas", () => {
       workers: { idle: 0, initializing: 0, ready: 0, running: 0, throttled: 0, unhealthy: 0 },
     });
     expect(PurgeRecordSchema.parse({ removed: 2, status: "completed" })).toEqual({ removed: 2, status: "completed" });
-  });
-});
-
-describe("pickKnown and key lists", () => {
-  it("sends only known keys and drops undefined, keeping null", () => {
-    const input = { name: "p", imageName: "img", gpuCount: undefined, volumeInGb: null, __provider: "xyz", extra: 1 } as PodCreateInput;
-    expect(pickKnown(input, POD_CREATE_KEYS)).toEqual({ name: "p", imageName: "img", volumeInGb: null });
-  });
-
-  it("key lists match the reference's create/update fields", () => {
-    expect([...POD_UPDATE_KEYS].sort()).toEqual(
-      [
-        "containerDiskInGb",
-        "containerRegistryAuthId",
-        "dockerEntrypoint",
-        "dockerStartCmd",
-        "env",
-        "globalNetworking",
-        "imageName",
-        "locked",
-        "name",
-        "ports",
-        "volumeInGb",
-        "volumeMountPath",
-      ].sort(),
-    );
-    expect(POD_CREATE_KEYS).toHaveLength(33);
-    expect(ENDPOINT_UPDATE_KEYS).not.toContain("computeType");
-    expect(ENDPOINT_UPDATE_KEYS).toHaveLength(18);
-    expect(TEMPLATE_UPDATE_KEYS).not.toContain("category");
-    expect(TEMPLATE_UPDATE_KEYS).not.toContain("isServerless");
-    expect(TEMPLATE_UPDATE_KEYS).toHaveLength(12);
   });
 });

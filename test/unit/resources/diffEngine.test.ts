@@ -1,16 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { computeDiff, changedEnvKeys } from "../../../provider/resources/diffEngine";
-import { podPolicy } from "../../../provider/resources/podArgs";
-import { endpointPolicy } from "../../../provider/resources/endpointArgs";
-import { templatePolicy } from "../../../provider/resources/templateArgs";
-import { networkVolumePolicy } from "../../../provider/resources/networkVolumeArgs";
-import { registryAuthPolicy } from "../../../provider/resources/registryAuthArgs";
-import type { ResourcePolicy } from "../../../provider/resources/fieldPolicy";
-import { UNKNOWN } from "../../../provider/resources/unknown";
+import { podTable } from "../../../provider/resources/podFields";
+import { endpointTable } from "../../../provider/resources/endpointFields";
+import { templateTable } from "../../../provider/resources/templateFields";
+import { networkVolumeTable } from "../../../provider/resources/networkVolumeFields";
+import { registryAuthTable } from "../../../provider/resources/registryAuthFields";
+import type { ResourceTable } from "../../../provider/resources/fieldTable";
+import { UNKNOWN } from "../../../provider/resources/values";
 
 type Row = [label: string, olds: Record<string, unknown>, news: Record<string, unknown>, expected: { changes: boolean; replaces?: string[]; dbr?: boolean }];
 
-function table(policy: ResourcePolicy<never>, rows: Row[], id = "res-1"): void {
+function table(policy: ResourceTable<never>, rows: Row[], id = "res-1"): void {
   it.each(rows)("%s", (_label, olds, news, expected) => {
     const out = computeDiff(policy, olds, news, { id });
     expect(out.changes).toBe(expected.changes);
@@ -22,7 +22,7 @@ function table(policy: ResourcePolicy<never>, rows: Row[], id = "res-1"): void {
 const pod = { name: "p", imageName: "img:1", gpuCount: 1, env: { A: "1" }, ports: ["8888/http", "22/tcp"] };
 
 describe("pod policy: PATCH fields in place, everything else replaces", () => {
-  table(podPolicy as ResourcePolicy<never>, [
+  table(podTable as ResourceTable<never>, [
     ["identical inputs", pod, pod, { changes: false }],
     ["name in place", pod, { ...pod, name: "q" }, { changes: true }],
     ["imageName in place", pod, { ...pod, imageName: "img:2" }, { changes: true }],
@@ -81,7 +81,7 @@ describe("pod policy: PATCH fields in place, everything else replaces", () => {
 const endpoint = { templateId: "t1", name: "e", workersMin: 0, workersMax: 3 };
 
 describe("endpoint policy: everything in place except computeType", () => {
-  table(endpointPolicy as ResourcePolicy<never>, [
+  table(endpointTable as ResourceTable<never>, [
     ["identical", endpoint, endpoint, { changes: false }],
     ["templateId in place (rolling release)", endpoint, { ...endpoint, templateId: "t2" }, { changes: true }],
     ["workersMax in place", endpoint, { ...endpoint, workersMax: 5 }, { changes: true }],
@@ -106,7 +106,7 @@ describe("endpoint policy: everything in place except computeType", () => {
 const template = { name: "tpl", imageName: "img:1", env: { A: "1" } };
 
 describe("template policy: in place except category/isServerless; same-name replacement deletes first", () => {
-  table(templatePolicy as ResourcePolicy<never>, [
+  table(templateTable as ResourceTable<never>, [
     ["identical", template, template, { changes: false }],
     ["imageName in place", template, { ...template, imageName: "img:2" }, { changes: true }],
     ["name in place", template, { ...template, name: "tpl2" }, { changes: true }],
@@ -124,7 +124,7 @@ describe("template policy: in place except category/isServerless; same-name repl
 const volume = { name: "vol", size: 50, dataCenterId: "EU-RO-1" };
 
 describe("network volume policy", () => {
-  table(networkVolumePolicy as ResourcePolicy<never>, [
+  table(networkVolumeTable as ResourceTable<never>, [
     ["identical", volume, volume, { changes: false }],
     ["size grows in place", volume, { ...volume, size: 100 }, { changes: true }],
     ["name in place", volume, { ...volume, name: "v2" }, { changes: true }],
@@ -136,7 +136,7 @@ describe("network volume policy", () => {
 const auth = { name: "creds", username: "u", password: "p" };
 
 describe("registry auth policy: everything replaces; same name deletes first", () => {
-  table(registryAuthPolicy as ResourcePolicy<never>, [
+  table(registryAuthTable as ResourceTable<never>, [
     ["identical", auth, auth, { changes: false }],
     ["password replaces, same name deletes first", auth, { ...auth, password: "p2" }, { changes: true, replaces: ["password"], dbr: true }],
     ["username replaces, same name deletes first", auth, { ...auth, username: "u2" }, { changes: true, replaces: ["username"], dbr: true }],
@@ -154,15 +154,15 @@ describe("env maps compare declared keys only", () => {
   });
 
   it("gives per-key detailed diffs", () => {
-    const out = computeDiff(podPolicy, { ...pod, env: { A: "1" } }, { ...pod, env: { A: "1", NEW: "x" } });
+    const out = computeDiff(podTable, { ...pod, env: { A: "1" } }, { ...pod, env: { A: "1", NEW: "x" } });
     expect(out.detailedDiff).toEqual({ "env.NEW": { kind: "update", replace: false } });
   });
 
   it("outputs recorded from a live env with injected keys show no diff (keys filtered at record time)", async () => {
     const { buildOutputs } = await import("../../../provider/resources/declared");
     const live = { id: "p1", env: { A: "1", PUBLIC_KEY: "ssh-ed25519 AAA" }, name: "p", imageName: "img:1" };
-    const outs = buildOutputs(podPolicy, { name: "p", imageName: "img:1", env: { A: "1" } }, live);
+    const outs = buildOutputs(podTable, { name: "p", imageName: "img:1", env: { A: "1" } }, live);
     expect(outs["env"]).toEqual({ A: "1" });
-    expect(computeDiff(podPolicy, outs, { name: "p", imageName: "img:1", env: { A: "1" } }).changes).toBe(false);
+    expect(computeDiff(podTable, outs, { name: "p", imageName: "img:1", env: { A: "1" } }).changes).toBe(false);
   });
 });

@@ -1,8 +1,6 @@
 // A small in-memory stand-in for the management client, for provider tests that need failures the
 // emulator cannot produce on demand (lost create answers, look-alikes appearing concurrently).
-import { createOnce } from "../../../client/createOnce";
 import { makeApiError } from "../../../client/errors";
-import type { CreateCallOptions } from "../../../client/management";
 import type { Pod, PodCreateInput, PodUpdateInput } from "../../../client/schemas";
 import type { ManagementApi } from "../../../provider/resources/deps";
 
@@ -38,7 +36,7 @@ export class FakePods {
 
   api(): Partial<ManagementApi> {
     return {
-      createPod: (input: PodCreateInput, options?: CreateCallOptions<Pod>) => {
+      createPod: (input: PodCreateInput) => {
         const attempt = async () => {
           this.calls.push("createPod");
           const fault = this.faults.shift() ?? "none";
@@ -47,8 +45,7 @@ export class FakePods {
           if (fault === "lost-after-create") throw lostAnswer();
           return { ...pod };
         };
-        if (!options?.findExisting) return attempt();
-        return createOnce(attempt, options.findExisting, { sleep: async () => undefined, onAmbiguous: options.onAmbiguous });
+        return attempt();
       },
       listPods: async (filter) => {
         this.calls.push("listPods");

@@ -5,14 +5,11 @@
 // check({}, news) again for the replacement, create, then delete of the placeholder.
 import { describe, expect, it } from "vitest";
 import type * as pulumi from "@pulumi/pulumi";
-import { createOnce } from "../../../client/createOnce";
 import { makeApiError } from "../../../client/errors";
-import type { CreateCallOptions } from "../../../client/management";
 import type { Pod, PodCreateInput, Template, TemplateCreateInput } from "../../../client/schemas";
 import type { ManagementApi } from "../../../provider/resources/deps";
 import { ResourceInitError, isPlaceholderId } from "../../../provider/resources/partialCreate";
-import { podProvider } from "../../../provider/resources/pod";
-import { templateProvider } from "../../../provider/resources/template";
+import { podProvider, templateProvider } from "../../../provider/resources/registry";
 import { FakePods } from "./fakeService";
 import { recordingDeps } from "./fakes";
 
@@ -30,10 +27,10 @@ function crashingPods() {
   const state = { down: false, crashOnCreate: true };
   const api: Partial<ManagementApi> = {
     ...base,
-    createPod: (input: PodCreateInput, options?: CreateCallOptions<Pod>) => {
+    createPod: (input: PodCreateInput) => {
       // The snapshot list ran before this; every lookup after the lost answer finds the service down.
       if (state.crashOnCreate) state.down = true;
-      return base.createPod!(input, options);
+      return base.createPod!(input);
     },
     listPods: async (filter) => {
       if (state.down) throw unreachable("ListPods");
@@ -272,7 +269,7 @@ class FakeTemplates {
         Object.assign(t, input);
         return { ...t };
       },
-      createTemplate: (input: TemplateCreateInput, options?: CreateCallOptions<Template>) => {
+      createTemplate: (input: TemplateCreateInput) => {
         const attempt = async () => {
           this.calls.push("createTemplate");
           // A template created by an earlier, lost create shows up in lists by now.
@@ -289,8 +286,7 @@ class FakeTemplates {
           }
           return { ...t };
         };
-        if (!options?.findExisting) return attempt();
-        return createOnce(attempt, options.findExisting, { sleep: async () => undefined, onAmbiguous: options.onAmbiguous });
+        return attempt();
       },
     };
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { podProvider } from "../../../provider/resources/pod";
+import { podProvider } from "../../../provider/resources/registry";
 import { ResourceInitError } from "../../../provider/resources/partialCreate";
 import { FakePods } from "./fakeService";
 import { recordingDeps } from "./fakes";

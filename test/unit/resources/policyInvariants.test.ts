@@ -1,62 +1,83 @@
 import { describe, expect, expectTypeOf, it } from "vitest";
-import type { z } from "zod";
-import {
-  CONTAINER_REGISTRY_AUTH_CREATE_KEYS,
-  ENDPOINT_CREATE_KEYS,
-  ENDPOINT_UPDATE_KEYS,
-  NETWORK_VOLUME_CREATE_KEYS,
-  NETWORK_VOLUME_UPDATE_KEYS,
-  POD_CREATE_KEYS,
-  POD_UPDATE_KEYS,
-  TEMPLATE_CREATE_KEYS,
-  TEMPLATE_UPDATE_KEYS,
-} from "../../../client/schemas";
-import { inputFields, type ResourcePolicy } from "../../../provider/resources/fieldPolicy";
-import { endpointArgsSchema, endpointPolicy } from "../../../provider/resources/endpointArgs";
-import { networkVolumeArgsSchema, networkVolumePolicy } from "../../../provider/resources/networkVolumeArgs";
-import { podArgsSchema, podPolicy } from "../../../provider/resources/podArgs";
-import { registryAuthArgsSchema, registryAuthPolicy } from "../../../provider/resources/registryAuthArgs";
-import { templateArgsSchema, templatePolicy } from "../../../provider/resources/templateArgs";
+import type { EndpointUpdateInput, NetworkVolumeUpdateInput, PodUpdateInput, TemplateUpdateInput } from "../../../client/inputs";
+import { endpointTable, type EndpointArgs as EndpointArgsChecked } from "../../../provider/resources/endpointFields";
+import { createBodyOf, fieldsOfKind, inputFields, outputNames, serviceFields, type ResourceTable } from "../../../provider/resources/fieldTable";
+import { networkVolumeTable, type NetworkVolumeArgs as NetworkVolumeArgsChecked } from "../../../provider/resources/networkVolumeFields";
+import { podTable, type PodArgs as PodArgsChecked } from "../../../provider/resources/podFields";
+import { registryAuthTable, type RegistryAuthArgs as RegistryAuthArgsChecked } from "../../../provider/resources/registryAuthFields";
+import { templateTable, type TemplateArgs as TemplateArgsChecked } from "../../../provider/resources/templateFields";
 import type { EndpointArgs, NetworkVolumeArgs, PodArgs, RegistryAuthArgs, TemplateArgs } from "../../../sdk/index";
 
-interface Spec {
-  policy: ResourcePolicy<never>;
-  schema: z.ZodObject;
-  createKeys: readonly string[];
-  updateKeys: readonly string[];
-}
+/** Every key of T, held by the compiler: a key missing here or unknown to T does not compile. */
+type AllKeys<T> = { readonly [K in keyof Required<T>]: true };
+const keysOf = <T>(all: AllKeys<T>): string[] => Object.keys(all);
 
-const specs: Record<string, Spec> = {
-  pod: { policy: podPolicy as ResourcePolicy<never>, schema: podArgsSchema, createKeys: POD_CREATE_KEYS, updateKeys: POD_UPDATE_KEYS },
-  // `type` is a create field the v1 body has no key for (the client carries it in the name).
-  endpoint: { policy: endpointPolicy as ResourcePolicy<never>, schema: endpointArgsSchema, createKeys: [...ENDPOINT_CREATE_KEYS, "type"], updateKeys: ENDPOINT_UPDATE_KEYS },
-  template: { policy: templatePolicy as ResourcePolicy<never>, schema: templateArgsSchema, createKeys: TEMPLATE_CREATE_KEYS, updateKeys: TEMPLATE_UPDATE_KEYS },
-  networkVolume: { policy: networkVolumePolicy as ResourcePolicy<never>, schema: networkVolumeArgsSchema, createKeys: NETWORK_VOLUME_CREATE_KEYS, updateKeys: NETWORK_VOLUME_UPDATE_KEYS },
-  registryAuth: { policy: registryAuthPolicy as ResourcePolicy<never>, schema: registryAuthArgsSchema, createKeys: CONTAINER_REGISTRY_AUTH_CREATE_KEYS, updateKeys: [] },
+// The fields each service update operation accepts, as the client's input types declare them.
+const podUpdate = keysOf<PodUpdateInput>({
+  name: true, imageName: true, env: true, ports: true, containerDiskInGb: true, volumeInGb: true, volumeMountPath: true,
+  dockerEntrypoint: true, dockerStartCmd: true, containerRegistryAuthId: true, globalNetworking: true, locked: true,
+});
+const endpointUpdate = keysOf<EndpointUpdateInput>({
+  templateId: true, name: true, gpuTypeIds: true, gpuCount: true, allowedCudaVersions: true, minCudaVersion: true, cpuFlavorIds: true,
+  vcpuCount: true, dataCenterIds: true, networkVolumeId: true, networkVolumeIds: true, workersMin: true, workersMax: true,
+  idleTimeout: true, executionTimeoutMs: true, scalerType: true, scalerValue: true, flashboot: true,
+});
+const templateUpdate = keysOf<TemplateUpdateInput>({
+  name: true, imageName: true, isPublic: true, containerDiskInGb: true, volumeInGb: true, volumeMountPath: true,
+  containerRegistryAuthId: true, dockerEntrypoint: true, dockerStartCmd: true, env: true, ports: true, readme: true,
+});
+const volumeUpdate = keysOf<NetworkVolumeUpdateInput>({ name: true, size: true });
+
+const specs: Record<string, { table: ResourceTable<never>; updateKeys: string[] }> = {
+  pod: { table: podTable, updateKeys: podUpdate },
+  endpoint: { table: endpointTable, updateKeys: endpointUpdate },
+  template: { table: templateTable, updateKeys: templateUpdate },
+  networkVolume: { table: networkVolumeTable, updateKeys: volumeUpdate },
+  registryAuth: { table: registryAuthTable, updateKeys: [] },
 };
 
-const local = (spec: Spec) => Object.entries(spec.policy.fields).filter(([, p]) => p.local).map(([n]) => n);
+const local = (table: ResourceTable<never>) => Object.entries(table.fields).filter(([, p]) => p.local).map(([n]) => n);
 
-describe.each(Object.entries(specs))("%s policy table", (_kind, spec) => {
-  it("has one policy per argument, and every argument is a service create field or a provider argument", () => {
-    expect(inputFields(spec.policy).sort()).toEqual(Object.keys(spec.schema.shape).sort());
-    expect([...spec.createKeys, ...local(spec)].sort()).toEqual(Object.keys(spec.schema.shape).sort());
+describe.each(Object.entries(specs))("%s field table", (_kind, { table, updateKeys }) => {
+  it("computes the argument schema from its rows: every input row is an argument, every argument a service field or a provider argument", () => {
+    expect(inputFields(table).sort()).toEqual(Object.keys(table.schema.shape).sort());
+    expect([...serviceFields(table), ...local(table)].sort()).toEqual(Object.keys(table.schema.shape).sort());
   });
 
-  it("updates in place exactly the fields the service's update accepts; every other create field replaces", () => {
-    for (const field of spec.createKeys) {
-      const expected = spec.updateKeys.includes(field) ? "update" : "replace";
-      expect(`${field}: ${spec.policy.fields[field]?.kind}`).toBe(`${field}: ${expected}`);
-    }
+  it("updates in place exactly the fields the service's update accepts; every other service field replaces", () => {
+    const inPlace = fieldsOfKind(table, "update").filter((f) => !table.fields[f]?.local);
+    expect(inPlace.sort()).toEqual([...updateKeys].sort());
+    for (const field of serviceFields(table)) if (!updateKeys.includes(field)) expect(`${field}: ${table.fields[field]?.kind}`).toBe(`${field}: replace`);
+  });
+
+  it("registers an output for every service field and every reported value, and none for provider-only arguments", () => {
+    const outputs = outputNames(table);
+    for (const field of serviceFields(table)) expect(outputs).toContain(field);
+    for (const field of fieldsOfKind(table, "serverManaged")) expect(outputs).toContain(field);
+    for (const field of local(table)) if (!table.fields[field]?.alwaysObserved) expect(outputs).not.toContain(field);
   });
 });
 
 describe("SDK Args interfaces match the checked arguments", () => {
-  it("have the same keys as the zod schemas", () => {
-    expectTypeOf<keyof PodArgs>().toEqualTypeOf<keyof z.input<typeof podArgsSchema>>();
-    expectTypeOf<keyof EndpointArgs>().toEqualTypeOf<keyof z.input<typeof endpointArgsSchema>>();
-    expectTypeOf<keyof TemplateArgs>().toEqualTypeOf<keyof z.input<typeof templateArgsSchema>>();
-    expectTypeOf<keyof NetworkVolumeArgs>().toEqualTypeOf<keyof z.input<typeof networkVolumeArgsSchema>>();
-    expectTypeOf<keyof RegistryAuthArgs>().toEqualTypeOf<keyof z.input<typeof registryAuthArgsSchema>>();
+  it("have the same keys as the field tables' arguments", () => {
+    expectTypeOf<keyof PodArgs>().toEqualTypeOf<keyof PodArgsChecked>();
+    expectTypeOf<keyof EndpointArgs>().toEqualTypeOf<keyof EndpointArgsChecked>();
+    expectTypeOf<keyof TemplateArgs>().toEqualTypeOf<keyof TemplateArgsChecked>();
+    expectTypeOf<keyof NetworkVolumeArgs>().toEqualTypeOf<keyof NetworkVolumeArgsChecked>();
+    expectTypeOf<keyof RegistryAuthArgs>().toEqualTypeOf<keyof RegistryAuthArgsChecked>();
+  });
+});
+
+describe("create body", () => {
+  it("holds the declared service fields only: no provider arguments, no undefined or null values", () => {
+    const args = { name: "p", imageName: "img", gpuCount: undefined, volumeInGb: null, readyTimeoutSeconds: 5, desiredStatus: "EXITED", restartTrigger: "x" };
+    expect(createBodyOf(podTable, args as never)).toEqual({ name: "p", imageName: "img" });
+  });
+
+  it("covers the reference's create fields", () => {
+    expect(serviceFields(podTable)).toHaveLength(33);
+    // `type` travels beside the v1 body (as a name marker), so it is a service field too.
+    expect(serviceFields(endpointTable)).toHaveLength(20);
+    expect(serviceFields(templateTable)).toHaveLength(14);
   });
 });

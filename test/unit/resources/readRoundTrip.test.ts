@@ -1,36 +1,36 @@
 import { describe, expect, it } from "vitest";
 import { computeDiff } from "../../../provider/resources/diffEngine";
 import { buildOutputs, declaredInputs, mergeEnv, refreshFromLive } from "../../../provider/resources/declared";
-import { podPolicy } from "../../../provider/resources/podArgs";
-import { endpointPolicy } from "../../../provider/resources/endpointArgs";
-import { templatePolicy } from "../../../provider/resources/templateArgs";
-import { networkVolumePolicy } from "../../../provider/resources/networkVolumeArgs";
-import { registryAuthPolicy } from "../../../provider/resources/registryAuthArgs";
-import type { ResourcePolicy } from "../../../provider/resources/fieldPolicy";
+import { podTable } from "../../../provider/resources/podFields";
+import { endpointTable } from "../../../provider/resources/endpointFields";
+import { templateTable } from "../../../provider/resources/templateFields";
+import { networkVolumeTable } from "../../../provider/resources/networkVolumeFields";
+import { registryAuthTable } from "../../../provider/resources/registryAuthFields";
+import type { ResourceTable } from "../../../provider/resources/fieldTable";
 
-type Case = [label: string, policy: ResourcePolicy<never>, declared: Record<string, unknown>, live: Record<string, unknown>];
+type Case = [label: string, policy: ResourceTable<never>, declared: Record<string, unknown>, live: Record<string, unknown>];
 
 const cases: Case[] = [
   [
     "pod with injected env, reordered ports, quoted cost",
-    podPolicy as ResourcePolicy<never>,
+    podTable as ResourceTable<never>,
     { name: "p", imageName: "img:1", env: { A: "1" }, ports: ["8888/http", "22/tcp"], gpuCount: 1, cloudType: "SECURE", readyTimeoutSeconds: 30, restartTrigger: "r1" },
     { id: "p1", name: "p", imageName: "img:1", env: { A: "1", PUBLIC_KEY: "ssh-ed25519 AAA" }, ports: ["22/tcp", "8888/http"], desiredStatus: "RUNNING", publicIp: "100.64.1.2", portMappings: { "22": 10022 }, costPerHr: 0.69, gpu: { id: "NVIDIA L4", count: 1 }, machine: { secureCloud: true, dataCenterId: "EU-RO-1" } },
   ],
   [
     "endpoint",
-    endpointPolicy as ResourcePolicy<never>,
+    endpointTable as ResourceTable<never>,
     { templateId: "t1", name: "e", workersMin: 0, workersMax: 3, gpuTypeIds: ["NVIDIA L4"], dataCenterIds: ["EU-RO-1", "US-TX-3"] },
     { id: "e1", templateId: "t1", name: "e", workersMin: 0, workersMax: 3, gpuTypeIds: ["NVIDIA L4"], dataCenterIds: ["EU-RO-1", "US-TX-3"], version: 2, idleTimeout: 5 },
   ],
   [
     "serverless template with injected PORT",
-    templatePolicy as ResourcePolicy<never>,
+    templateTable as ResourceTable<never>,
     { name: "t", imageName: "img:1", isServerless: true, env: { MODEL: "m" } },
     { id: "t1", name: "t", imageName: "img:1", isServerless: true, env: { MODEL: "m", PORT: "8000", PORT_HEALTH: "8001" }, ports: [] },
   ],
-  ["network volume", networkVolumePolicy as ResourcePolicy<never>, { name: "v", size: 50, dataCenterId: "EU-RO-1" }, { id: "v1", name: "v", size: 50, dataCenterId: "EU-RO-1" }],
-  ["registry auth (reads give id and name only)", registryAuthPolicy as ResourcePolicy<never>, { name: "c", username: "u", password: "pw" }, { id: "c1", name: "c" }],
+  ["network volume", networkVolumeTable as ResourceTable<never>, { name: "v", size: 50, dataCenterId: "EU-RO-1" }, { id: "v1", name: "v", size: 50, dataCenterId: "EU-RO-1" }],
+  ["registry auth (reads give id and name only)", registryAuthTable as ResourceTable<never>, { name: "c", username: "u", password: "pw" }, { id: "c1", name: "c" }],
 ];
 
 describe("read -> inputs round trip", () => {
@@ -44,34 +44,34 @@ describe("read -> inputs round trip", () => {
   });
 
   it("keeps secrets the service never returns (registry password) in outputs and inputs", () => {
-    const outputs = buildOutputs(registryAuthPolicy, { name: "c", username: "u", password: "pw" }, { id: "c1", name: "c" });
-    const refreshed = refreshFromLive(registryAuthPolicy, outputs, { id: "c1", name: "c" });
+    const outputs = buildOutputs(registryAuthTable, { name: "c", username: "u", password: "pw" }, { id: "c1", name: "c" });
+    const refreshed = refreshFromLive(registryAuthTable, outputs, { id: "c1", name: "c" });
     expect(refreshed.props["password"]).toBe("pw");
     expect(refreshed.inputs["password"]).toBe("pw");
   });
 
   it("shows drift of a declared field and of a declared env key", () => {
     const declared = { name: "p", imageName: "img:1", env: { A: "1", B: "2" } };
-    const outputs = buildOutputs(podPolicy, declared, { id: "p1", ...declared, desiredStatus: "RUNNING" });
+    const outputs = buildOutputs(podTable, declared, { id: "p1", ...declared, desiredStatus: "RUNNING" });
     const drifted = { id: "p1", name: "renamed", imageName: "img:1", env: { A: "changed", PUBLIC_KEY: "k" }, desiredStatus: "EXITED" };
-    const refreshed = refreshFromLive(podPolicy, outputs, drifted);
+    const refreshed = refreshFromLive(podTable, outputs, drifted);
     expect(refreshed.props["name"]).toBe("renamed");
     expect(refreshed.props["env"]).toEqual({ A: "changed" });
     expect(refreshed.props["desiredStatus"]).toBe("EXITED");
-    const diff = computeDiff(podPolicy, refreshed.props, declared);
+    const diff = computeDiff(podTable, refreshed.props, declared);
     expect(diff.changed.map((c) => c.field).sort()).toEqual(["desiredStatus", "env", "name"]);
     expect(diff.replaces).toEqual([]);
     expect(diff.detailedDiff).toMatchObject({ "env.A": {}, "env.B": {}, name: {} });
   });
 
   it("does not record fields the user never declared", () => {
-    const outputs = buildOutputs(podPolicy, { name: "p", imageName: "img" }, { id: "p1", name: "p", imageName: "img", containerDiskInGb: 50, volumeInGb: 20, env: { PUBLIC_KEY: "k" } });
+    const outputs = buildOutputs(podTable, { name: "p", imageName: "img" }, { id: "p1", name: "p", imageName: "img", containerDiskInGb: 50, volumeInGb: 20, env: { PUBLIC_KEY: "k" } });
     expect(outputs).not.toHaveProperty("containerDiskInGb");
     expect(outputs).not.toHaveProperty("env");
   });
 
   it("a service that echoes an endpoint's dataCenterIds as a list in another spelling keeps the user's", () => {
-    const outputs = buildOutputs(endpointPolicy, { templateId: "t", networkVolumeIds: ["a", "b"] }, { id: "e", templateId: "t", networkVolumeIds: ["b", "a"] });
+    const outputs = buildOutputs(endpointTable, { templateId: "t", networkVolumeIds: ["a", "b"] }, { id: "e", templateId: "t", networkVolumeIds: ["b", "a"] });
     expect(outputs["networkVolumeIds"]).toEqual(["a", "b"]);
   });
 });

@@ -1,0 +1,239 @@
+// Every resource describes its fields in one table: one row per field, holding everything the
+// provider knows about it. The argument schema, the diff policy, the create body, the update body,
+// refresh and adoption are all computed from the rows (diffEngine.ts, declared.ts, updates.ts,
+// lifecycle.ts); nothing about a field is written twice.
+//
+// A row says:
+// - its validator (a zod schema from validation.ts), for arguments;
+// - what a change does: `update` (the service changes it in place), `replace` (only settable at
+//   create: a new resource), `ignore` (never causes an update); `local` marks a provider-only
+//   argument, never sent to the service; `output` rows are values the service computes;
+// - its default (what the service assumes when absent), or the value to reset it to;
+// - how it is read back from the live object (`observe`);
+// - its wire mapping per API version beyond v1 (`v2`), whose v1 wire name is the field's own.
+
+import { z } from "zod";
+import type { CheckFailure } from "@pulumi/pulumi/dynamic";
+import { num, str } from "./validation";
+import type { Json, Props } from "./values";
+
+/**
+ * - update: the service's update operation can change the field in place.
+ * - replace: only settable at create; a change means a new resource.
+ * - ignore: provider-side settings that never cause an update (e.g. the readiness deadline).
+ * - serverManaged: an output the service computes; never compared.
+ */
+export type FieldKind = "update" | "replace" | "ignore" | "serverManaged";
+
+export interface DiffContext {
+  /** The resource's id (diff and update know it). */
+  id?: string | undefined;
+}
+
+/**
+ * Where a field travels on the v2 management API, for a backend that speaks it: a dotted path into
+ * v2's nested body (`"gpu.count"`, `"runtime.ports"`, `"mounts.persistent.size"`), with converters
+ * where the value's shape differs (v1 `dockerStartCmd: string[]` -> v2 `args: string`), and the
+ * change kind where v2 differs from v1 (a template's `category` is updatable on v2). A field v2
+ * cannot express names the fix instead (`unsupported`), so check can refuse it at preview.
+ */
+export type WireMapping =
+  | {
+      readonly path: string;
+      readonly toWire?: (value: unknown) => unknown;
+      readonly fromWire?: (value: unknown) => unknown;
+      readonly kind?: FieldKind;
+    }
+  | { readonly unsupported: string };
+
+export interface FieldRow<L = unknown> {
+  readonly kind: FieldKind;
+  /** The argument's validator (absent on outputs). */
+  readonly arg?: z.ZodType;
+  /**
+   * What the service uses when the field is not given (the reference's default). An absent field
+   * and this value compare equal, and removing a declared field sends this value on update.
+   * Without a default, removing an update field leaves the live value as it is (check warns).
+   */
+  readonly default?: Json;
+  /**
+   * The value sent on update when the user removes a declared field, for fields whose absent
+   * value is not a fixed default (a pod's disk sizes come from its template when it has one), so
+   * that newly declaring a value is always applied rather than assumed equal to a default.
+   */
+  readonly resetTo?: Json;
+  /**
+   * Env-map semantics: only keys the user declared are compared, written and read back; keys the
+   * platform injects (PUBLIC_KEY, PORT, ...) are left alone.
+   */
+  readonly envMap?: boolean;
+  /** A list whose order the service does not keep (compared as a multiset). */
+  readonly unordered?: boolean;
+  /** Replaces the equality test (e.g. adoptId compares with the resource id). */
+  readonly same?: (oldValue: unknown, newValue: unknown, ctx: DiffContext) => boolean;
+  /** Reads the field from the live object; undefined when the service does not report it. */
+  readonly observe?: (live: L) => unknown;
+  /** The output always carries the live value, declared or not (e.g. a pod's desiredStatus). */
+  readonly alwaysObserved?: boolean;
+  /**
+   * The value may be a secret (passwords, env values): it is never printed, and a check failure
+   * names no property (the engine would print the property's value next to the reason).
+   */
+  readonly sensitive?: boolean;
+  /** A provider-side argument (deadline, trigger, desired state): never sent to the service as a field. */
+  readonly local?: boolean;
+  /** The field on the v2 management API (see WireMapping); v1 uses the field's own name. */
+  readonly v2?: WireMapping;
+}
+
+/** A row the service's create input takes: changed in place or by replacement, never provider-only. */
+export type ServiceRow<L> = FieldRow<L> & { readonly kind: "update" | "replace"; readonly arg: z.ZodType; readonly local?: false };
+
+export interface CrossCheckResult {
+  failures: CheckFailure[];
+  warnings: string[];
+}
+
+export interface ResourceTable<L = unknown, Args = unknown> {
+  /** Noun used in messages: "pod", "endpoint", ... */
+  readonly noun: string;
+  readonly fields: Readonly<Record<string, FieldRow<L>>>;
+  /**
+   * Fields holding a name the service keeps unique: a replacement that keeps the same value must
+   * delete the old resource first, or the create would collide with it.
+   */
+  readonly deleteBeforeReplaceWhenSame?: readonly string[];
+  /** zod object of the arguments, computed from the rows. */
+  readonly schema: z.ZodObject;
+  /** Rules across fields or against the previous inputs (e.g. a volume may only grow). */
+  readonly crossCheck?: (args: Props, olds: Props) => CrossCheckResult;
+  /** Only for the type parameter. */
+  readonly _args?: Args;
+}
+
+type Options<L> = Omit<FieldRow<L>, "kind" | "arg" | "local">;
+
+/** The row constructors, typed by the live object L that `observe` reads. */
+export function rowsFor<L>() {
+  return {
+    /** Changed in place by the service's update operation. */
+    update: <S extends z.ZodType>(arg: S, options: Options<L> = {}) => ({ kind: "update" as const, arg, ...options }),
+    /** Only settable at create: a change replaces the resource. */
+    replace: <S extends z.ZodType>(arg: S, options: Options<L> = {}) => ({ kind: "replace" as const, arg, ...options }),
+    /** A provider-only argument: `kind` says whether a change runs an update, a replacement, or nothing. */
+    local: <S extends z.ZodType>(kind: "update" | "replace" | "ignore", arg: S, options: Options<L> = {}) => ({ kind, arg, local: true as const, ...options }),
+    /** A value the service computes and reports. */
+    output: (observe: (live: L) => unknown, options: Pick<FieldRow<L>, "v2"> = {}): FieldRow<L> => ({ kind: "serverManaged", observe, ...options }),
+  };
+}
+
+/** The zod shape of the rows that take an argument. */
+type ShapeOf<Rows> = { [K in keyof Rows as Rows[K] extends { arg: z.ZodType } ? K : never]: Rows[K] extends { arg: infer S extends z.ZodType } ? S : never };
+/** The parsed arguments of a table's rows. */
+export type ArgsOf<Rows> = ShapeOf<Rows> extends infer S extends z.core.$ZodShape ? z.output<z.ZodObject<S>> : never;
+
+/**
+ * Builds a resource's table. `Create` is the service's create input: the compiler rejects a table
+ * that misses one of its fields, or declares one of them provider-only or as an output.
+ */
+export function defineTable<Create, L>() {
+  return <Rows extends Record<string, FieldRow<L>>>(def: {
+    noun: string;
+    rows: Rows & { readonly [K in keyof Required<Create>]: ServiceRow<L> };
+    deleteBeforeReplaceWhenSame?: readonly (keyof Rows & string)[];
+    crossCheck?: (args: Props, olds: Props) => CrossCheckResult;
+  }): ResourceTable<L, ArgsOf<Rows>> => {
+    const shape: Record<string, z.ZodType> = {};
+    for (const [name, row] of Object.entries(def.rows)) if (row.arg) shape[name] = row.arg;
+    return {
+      noun: def.noun,
+      fields: def.rows,
+      schema: z.object(shape),
+      ...(def.deleteBeforeReplaceWhenSame ? { deleteBeforeReplaceWhenSame: def.deleteBeforeReplaceWhenSame } : {}),
+      ...(def.crossCheck ? { crossCheck: def.crossCheck } : {}),
+    };
+  };
+}
+
+/** Fields the user can set (everything but server-managed outputs). */
+export function inputFields<L>(table: Pick<ResourceTable<L>, "fields">): string[] {
+  return Object.entries(table.fields)
+    .filter(([, p]) => p.kind !== "serverManaged")
+    .map(([name]) => name);
+}
+
+export function fieldsOfKind<L>(table: Pick<ResourceTable<L>, "fields">, kind: FieldKind): string[] {
+  return Object.entries(table.fields)
+    .filter(([, p]) => p.kind === kind)
+    .map(([name]) => name);
+}
+
+/** Fields sent to the service: what the create body is made of. */
+export function serviceFields<L>(table: Pick<ResourceTable<L>, "fields">): string[] {
+  return Object.entries(table.fields)
+    .filter(([, p]) => (p.kind === "update" || p.kind === "replace") && !p.local)
+    .map(([name]) => name);
+}
+
+/** Arguments whose values may be secrets. */
+export function sensitiveFields<L>(table: Pick<ResourceTable<L>, "fields">): string[] {
+  return Object.entries(table.fields)
+    .filter(([, p]) => p.sensitive)
+    .map(([name]) => name);
+}
+
+/**
+ * The names a resource class registers as outputs: every service field (an undeclared one stays
+ * undefined), every output the service computes, and provider arguments read back from the service.
+ */
+export function outputNames<L>(table: Pick<ResourceTable<L>, "fields">): string[] {
+  return Object.entries(table.fields)
+    .filter(([, p]) => !p.local || p.alwaysObserved)
+    .map(([name]) => name);
+}
+
+/** The create body: the declared service fields of the checked arguments. */
+export function createBodyOf<L, Args>(table: ResourceTable<L, Args>, args: Args): Props {
+  const source = args as Props;
+  const body: Props = {};
+  for (const name of serviceFields(table)) if (source[name] !== undefined && source[name] !== null) body[name] = source[name];
+  return body;
+}
+
+/** A provider-side trigger: any new value (including a first one) asks for the action; removing it does not. */
+export function triggerSame(oldValue: unknown, newValue: unknown): boolean {
+  return newValue === undefined || newValue === null || newValue === oldValue;
+}
+
+/**
+ * adoptId: removing it after adoption changes nothing (the resource is already managed); setting it
+ * to the id the resource already has changes nothing; any other id means a different resource.
+ */
+export function adoptIdSame(oldValue: unknown, newValue: unknown, ctx: DiffContext): boolean {
+  if (newValue === undefined || newValue === null) return true;
+  return newValue === oldValue || (ctx.id !== undefined && newValue === ctx.id);
+}
+
+// ---- provider arguments shared by several resources -------------------------------------------
+
+/** Default readiness deadline of pods and endpoints, in seconds. */
+export const DEFAULT_READY_TIMEOUT_SECONDS = 600;
+
+/** The readiness deadline never causes an update: it only matters while an operation runs. */
+export const readyTimeoutSecondsRow = {
+  kind: "ignore" as const,
+  local: true as const,
+  arg: num({ min: 0, max: 86_400, unit: "seconds", integer: false, example: "600" }).optional(),
+};
+
+/** Changing which existing resource to adopt is a different resource; removing adoptId is nothing. */
+export const adoptIdRow = {
+  kind: "replace" as const,
+  local: true as const,
+  same: adoptIdSame,
+  arg: str({ nonEmpty: true, example: '"abc123xyz"' }).optional(),
+};
+
+export function readyTimeoutOf(value: number | undefined): number {
+  return value ?? DEFAULT_READY_TIMEOUT_SECONDS;
+}

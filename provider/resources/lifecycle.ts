@@ -1,0 +1,300 @@
+// The one resource lifecycle: check, diff, read, create (with lost-create resolution and pending
+// creates), adopt, update, wait and delete, for every resource kind. A kind supplies its field
+// table and its specifics (ResourceSpec): how to call the service, how to recognise its resource in
+// a list, what to do right after a create, when it is ready, how an existing one converges on the
+// declared state, and what to say when a create-only field differs.
+
+import type * as pulumi from "@pulumi/pulumi";
+import type { CheckFailure } from "@pulumi/pulumi/dynamic";
+import { isNotFound } from "../../client/errors";
+import { createWithoutDuplicates } from "./createOnce";
+import { buildOutputs, declaredInputs, mergeEnv, refreshFromLive } from "./declared";
+import type { ManagementApi, ProviderDeps } from "./deps";
+import { computeDiff } from "./diffEngine";
+import { createBodyOf, inputFields, sensitiveFields, type ResourceTable } from "./fieldTable";
+import { isPlaceholderId, pendingCreateOf, rememberPendingCreate, ResourceInitError, wasTakenOver, withProvider } from "./partialCreate";
+import { adoptionPlan, changedFields, forgottenFields, serviceUpdates } from "./updates";
+import { runSchema } from "./validation";
+import { isPresent, messageOf, withoutUnset, type Props } from "./values";
+import { ReadinessTimeoutError } from "./waitFor";
+
+/** What a kind's specifics get to work with while one operation runs. */
+export interface Operation<Args, L> {
+  deps: ProviderDeps;
+  client: ManagementApi;
+  id: string;
+  /** `pod "trainer" (id abc123)`, for messages. */
+  subject: string;
+  args: Args;
+  /** The latest live object known (undefined until read). */
+  live: L | undefined;
+  /** Set once the operation changed something: a failure after it is a partial update. */
+  mutated: boolean;
+}
+
+/** In-place changes of one update or adoption. */
+export interface Changes {
+  /** The service fields to PATCH. */
+  body: Props;
+  /** Every field whose declared value changed (provider arguments too, e.g. triggers). */
+  changed: ReadonlySet<string>;
+}
+
+export interface ResourceSpec<Args, L extends { id: string; name?: string | undefined }, Create = Props> {
+  table: ResourceTable<L, Args>;
+  get(client: ManagementApi, id: string): Promise<L>;
+  /** The service still reports it but it is gone for good (a terminated pod). */
+  gone?(live: L): boolean;
+  /** Candidates for "the resource this create made" (see createOnce.ts), and how to recognise it. */
+  list(client: ManagementApi, args: Args): Promise<L[]>;
+  matches(candidate: L, args: Args): boolean;
+  /** The service's create call, given the create body computed from the table (its rows cover Create). */
+  create(client: ManagementApi, body: Create, args: Args): Promise<L>;
+  /** Steps right after a create (fix-ups the create cannot express). */
+  afterCreate?(op: Operation<Args, L>): Promise<void>;
+  /** The service's update call (absent: nothing updates in place). */
+  update?(client: ManagementApi, id: string, body: Props, args: Args): Promise<L>;
+  /** What an in-place update does, for the progress line: "a rolling release of the workers". */
+  updateNote?: string;
+  /** Reads the live object before an update even when no env map needs merging. */
+  readBeforeUpdate?(changes: Changes): boolean;
+  /** Refuses a change the service would refuse, with the fix (a volume cannot shrink). */
+  guard?(op: Operation<Args, L>, changes: Changes): void;
+  /** Replaces the plain PATCH for kinds whose state changes by actions too (a pod's start/stop). */
+  converge?(op: Operation<Args, L>, changes: Changes): Promise<void>;
+  /** Waits until the resource is ready; returns the live object. */
+  ready?(op: Operation<Args, L>): Promise<L>;
+  /** The fix to name when adopting by adoptId finds other values in create-only fields. */
+  adoptRemedy: string;
+  /** Refuses to adopt a resource that cannot be (a terminated pod). */
+  refuseAdoption?(live: L): string | undefined;
+  /** What to log when adopting: by default, a warning naming what cannot be verified. */
+  adoptNote?(origin: AdoptionOrigin, unverifiable: readonly string[]): { level: "info" | "warn"; text: string } | undefined;
+  /** The service's delete, with the kind's explanations; 404 already counts as done. */
+  delete(op: Omit<Operation<Args, L>, "args" | "live" | "mutated">, props: Props): Promise<void>;
+}
+
+/** How an existing resource came to be adopted: the user's adoptId, or an earlier create of ours. */
+export type AdoptionOrigin = "adoptId" | "earlierCreate";
+
+export function resourceProvider<Args extends { adoptId?: string | undefined; name?: string | undefined }, L extends { id: string; name?: string | undefined }, Create>(
+  spec: ResourceSpec<Args, L, Create>,
+  deps: ProviderDeps,
+): pulumi.dynamic.ResourceProvider {
+  const { table } = spec;
+  const noun = table.noun;
+
+  function operation(id: string, args: Args, name: unknown, live?: L): Operation<Args, L> {
+    return { deps, client: deps.client(), id, subject: subjectOf(noun, args.name ?? name, id), args, live, mutated: false };
+  }
+
+  /** Changes, waits, and records the outputs; a failure after a change keeps the new state. */
+  async function converge(op: Operation<Args, L>, changes: Changes, declared: Props, inputs: Props, justCreated = false): Promise<Props> {
+    try {
+      if (justCreated) await spec.afterCreate?.(op);
+      else if (spec.converge) await spec.converge(op, changes);
+      else if (Object.keys(changes.body).length > 0 && spec.update) {
+        deps.log.info(`${op.subject}: updating ${Object.keys(changes.body).join(", ")}${spec.updateNote ? ` (${spec.updateNote})` : ""}`);
+        op.live = await spec.update(op.client, op.id, changes.body, op.args);
+        op.mutated = true;
+      }
+      const live = spec.ready ? await spec.ready(op) : (op.live ?? (await spec.get(op.client, op.id)));
+      return buildOutputs(table, declared, live);
+    } catch (error) {
+      // Nothing changed yet: a plain failure keeps the previous state, which is still true.
+      if (!op.mutated && !(error instanceof ReadinessTimeoutError)) throw error;
+      const last = error instanceof ReadinessTimeoutError ? (error.last as L) : op.live;
+      if (last === undefined) throw error;
+      throw new ResourceInitError(op.id, withProvider(buildOutputs(table, declared, last), inputs), reasonFor(op.subject, error));
+    }
+  }
+
+  async function adopt(id: string, args: Args, inputs: Props, origin: AdoptionOrigin): Promise<pulumi.dynamic.CreateResult> {
+    const declared = declaredInputs(table, withoutUnset(inputs));
+    const client = deps.client();
+    let live: L;
+    try {
+      live = await spec.get(client, id);
+    } catch (error) {
+      if (isNotFound(error)) throw new Error(`adoptId ${JSON.stringify(id)}: no ${noun} with this id exists for this API key; check the id, or remove adoptId to create a new ${noun}`);
+      throw error;
+    }
+    const refusal = spec.refuseAdoption?.(live);
+    if (refusal) throw new Error(`adoptId ${JSON.stringify(id)}: ${refusal}`);
+    const op = operation(id, args, live.name, live);
+    const plan = adoptionPlan(table, declared, live);
+    if (plan.conflicts.length > 0) {
+      const remedy = origin === "adoptId" ? spec.adoptRemedy : earlierCreateRemedy(noun, id);
+      throw new Error(`cannot adopt ${op.subject}: ${plan.conflicts.join("; ")}. ${remedy}`);
+    }
+    const note = spec.adoptNote
+      ? spec.adoptNote(origin, plan.unverifiable)
+      : plan.unverifiable.length > 0
+        ? { level: "warn" as const, text: `the service does not report ${plan.unverifiable.join(", ")}; adopting on the assumption that they match what is declared` }
+        : undefined;
+    if (note) deps.log[note.level](`${op.subject}: ${note.text}`);
+    const body: Props = {};
+    for (const field of plan.updates) body[field] = table.fields[field]?.envMap ? mergeEnv((live as Props)[field], {}, declared[field]) : declared[field];
+    const changes: Changes = { body, changed: new Set(plan.updates) };
+    spec.guard?.(op, changes);
+    deps.log.info(`${op.subject}: adopting the existing ${noun}${plan.updates.length > 0 ? `; updating ${plan.updates.join(", ")}` : ""}`);
+    return { id, outs: await converge(op, changes, declared, inputs) };
+  }
+
+  return {
+    async check(olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
+      const args = withoutUnset(news);
+      const previous = withoutUnset(olds ?? {});
+      const outcome = runSchema<Args>(table.schema, noun, args);
+      const failures = [...outcome.failures];
+      const warnings: string[] = [];
+      if (table.crossCheck) {
+        const cross = table.crossCheck(args, previous);
+        // Cross-field rules only make sense once every field is individually valid.
+        if (failures.length === 0) failures.push(...cross.failures);
+        warnings.push(...cross.warnings);
+      }
+      for (const field of forgottenFields(table, previous, args)) {
+        warnings.push(
+          `${noun} ${field} is no longer declared: the service has no default to go back to, so the ` +
+            `${noun} keeps its current value. Declare the value you want to change it.`,
+        );
+      }
+      for (const w of warnings) deps.log.warn(w);
+      // The parsed arguments become the inputs: create and update use them without parsing again.
+      const checked = failures.length === 0 && outcome.value !== undefined ? (outcome.value as Props) : args;
+      return { inputs: { ...withoutUnset(checked), __provider: news["__provider"] }, failures: failures.map((f) => withoutSecretValue(f)) };
+    },
+
+    async diff(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
+      if (isPlaceholderId(id)) return replacePlaceholder(id, olds, news);
+      const outcome = computeDiff(table, withoutUnset(olds), withoutUnset(news), { id });
+      return { changes: outcome.changes, replaces: outcome.replaces, deleteBeforeReplace: outcome.deleteBeforeReplace };
+    },
+
+    async read(id: string, props?: Props): Promise<pulumi.dynamic.ReadResult> {
+      // Nothing to read under a placeholder, and dropping it would forget the doubt it records.
+      if (isPlaceholderId(id)) return { id, props: props ?? {} };
+      let live: L;
+      try {
+        live = await spec.get(deps.client(), id);
+      } catch (error) {
+        // A 404 (or a resource the service reports as gone) returns no id: it leaves the state.
+        if (isNotFound(error)) return {};
+        throw error;
+      }
+      if (spec.gone?.(live)) return {};
+      const refreshed = refreshFromLive(table, withoutUnset(props ?? {}), live);
+      return { id, props: refreshed.props, inputs: refreshed.inputs };
+    },
+
+    async create(inputs: Props): Promise<pulumi.dynamic.CreateResult> {
+      const args = withoutUnset(inputs) as Args;
+      if (args.adoptId !== undefined) return adopt(args.adoptId, args, inputs, "adoptId");
+      const client = deps.client();
+      const outcome = await createWithoutDuplicates<L>({
+        subject: subjectOf(noun, args.name),
+        table,
+        inputs,
+        list: () => spec.list(client, args),
+        matches: (candidate) => spec.matches(candidate, args),
+        create: () => spec.create(client, createBodyOf(table, args) as Create, args),
+        log: deps.log,
+        sleep: deps.sleep,
+        now: deps.now,
+      });
+      // An earlier create whose answer was lost made it: bring it to the declared state like adoptId does.
+      if (outcome.adopted) return adopt(outcome.resource.id, args, inputs, "earlierCreate");
+      const op = operation(outcome.resource.id, args, outcome.resource.name, outcome.resource);
+      // The resource exists: any failure from here on is recorded as a partial create.
+      op.mutated = true;
+      deps.log.info(`${op.subject}: created`);
+      const declared = declaredInputs(table, withoutUnset(inputs));
+      return { id: op.id, outs: await converge(op, { body: {}, changed: new Set() }, declared, inputs, true) };
+    },
+
+    async update(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> {
+      const args = withoutUnset(news) as Args;
+      const outcome = computeDiff(table, withoutUnset(olds), withoutUnset(news), { id });
+      if (outcome.replaces.length > 0) throw new Error(`pulumi-gpucloud: ${noun} ${id}: ${outcome.replaces.join(", ")} can only change by replacement, not in an update`);
+      const changed = changedFields(outcome);
+      const changes: Changes = { body: serviceUpdates(table, outcome, withoutUnset(news)), changed };
+      const op = operation(id, args, olds["name"]);
+      const envFields = [...changed].filter((f) => table.fields[f]?.envMap);
+      if (envFields.length > 0 || spec.readBeforeUpdate?.(changes)) {
+        op.live = await spec.get(op.client, id);
+        // Keep what the platform injected (PUBLIC_KEY on pods, PORT on serverless templates).
+        for (const field of envFields) changes.body[field] = mergeEnv((op.live as Props)[field], olds[field], news[field]);
+        op.subject = subjectOf(noun, args.name ?? op.live.name, id);
+      }
+      spec.guard?.(op, changes);
+      return { outs: await converge(op, changes, declaredInputs(table, withoutUnset(news)), news) };
+    },
+
+    async delete(id: string, props: Props): Promise<void> {
+      if (!isPlaceholderId(id)) return spec.delete({ deps, client: deps.client(), id, subject: subjectOf(noun, props["name"], id) }, props);
+      const subject = subjectOf(noun, props["name"]);
+      // A placeholder (partialCreate.ts): there is no resource under that id, so nothing is called.
+      if (wasTakenOver(id)) {
+        deps.log.info(`${subject}: removed the pending-create record ${id} from the stack (its replacement resolved it)`);
+        return;
+      }
+      const record = pendingCreateOf(props);
+      deps.log.warn(
+        `${subject}: removing the record ${id} of a create whose outcome was never resolved` +
+          `${record ? ` (sent at ${record.startedAt})` : ""} without calling the service. If the service did create it, ` +
+          `that ${noun} still exists outside the stack${record && record.matchedBefore.length > 0 ? ` (it is none of ${record.matchedBefore.join(", ")})` : ""}: ` +
+          "look for it and delete it if it is not wanted.",
+      );
+    },
+  };
+
+  /**
+   * A placeholder of a create whose outcome is unknown (partialCreate.ts) is always replaced: its
+   * replacement's create adopts what the earlier create made, or creates it. Create first, delete
+   * after (deleting a placeholder calls nothing, so the order cannot collide with a unique name).
+   */
+  function replacePlaceholder(id: string, olds: Props, news: Props): pulumi.dynamic.DiffResult {
+    const record = pendingCreateOf(olds);
+    if (record) rememberPendingCreate(noun, id, record, news);
+    // The engine wants a property to blame for the replacement: the first declared input will do.
+    const fields = inputFields(table);
+    const field = fields.find((f) => isPresent(news, f)) ?? fields[0] ?? "name";
+    return { changes: true, replaces: [field], deleteBeforeReplace: false };
+  }
+
+  /** Values of secret-bearing arguments: the failure names no property, so the engine prints no value. */
+  function withoutSecretValue(f: CheckFailure): CheckFailure {
+    const field = f.property.split(/[.[]/)[0] ?? "";
+    return sensitiveFields(table).includes(field) ? { property: "", reason: f.reason } : f;
+  }
+}
+
+/** `pod "trainer" (id abc123)` */
+export function subjectOf(noun: string, name: unknown, id?: string): string {
+  const named = typeof name === "string" && name !== "" ? ` ${JSON.stringify(name)}` : "";
+  return `${noun}${named}${id ? ` (id ${id})` : ""}`;
+}
+
+/** What to do when the resource an earlier, interrupted create made differs in create-only fields. */
+function earlierCreateRemedy(noun: string, id: string): string {
+  return (
+    `the ${noun} an earlier, interrupted create made (id ${id}) was created with other values than are declared now; ` +
+    `declare its values to keep it, or delete it to have a new ${noun} created.`
+  );
+}
+
+/** The error's message, prefixed with the subject unless it already names it. */
+function reasonFor(subject: string, error: unknown): string {
+  const message = messageOf(error);
+  return message.startsWith(subject) ? message : `${subject}: ${message}`;
+}
+
+/** Deletes, treating "already gone" as success. */
+export async function deleteIgnoringMissing(del: () => Promise<void>): Promise<void> {
+  try {
+    await del();
+  } catch (error) {
+    if (!isNotFound(error)) throw error;
+  }
+}

@@ -1,0 +1,20 @@
+// Container registry credentials: there is no update operation, so every field replaces. Reads
+// return id and name only, so a username or password change is seen from the inputs alone (the
+// recorded values, kept secret in state). Names are unique: a same-name replacement deletes first.
+
+import type { ContainerRegistryAuthCreateInput } from "../../client/inputs";
+import type { ContainerRegistryAuth } from "../../client/schemas";
+import { adoptIdRow, defineTable, rowsFor, type ArgsOf } from "./fieldTable";
+import { str } from "./validation";
+
+const { replace } = rowsFor<ContainerRegistryAuth>();
+
+const rows = {
+  name: replace(str({ nonEmpty: true, maxLength: 191, example: '"ghcr-readonly"' }), { observe: (a) => a.name }),
+  username: replace(str({ nonEmpty: true, example: '"deploy-bot"', sensitive: true }), { sensitive: true }),
+  password: replace(str({ nonEmpty: true, example: 'config.requireSecret("registryToken")', sensitive: true }), { sensitive: true }),
+  adoptId: adoptIdRow,
+};
+
+export const registryAuthTable = defineTable<ContainerRegistryAuthCreateInput, ContainerRegistryAuth>()({ noun: "registry auth", rows, deleteBeforeReplaceWhenSame: ["name"] });
+export type RegistryAuthArgs = ArgsOf<typeof rows>;

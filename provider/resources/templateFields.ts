@@ -1,0 +1,36 @@
+// A template's field table. The service's PATCH accepts every field except category and
+// isServerless. Names are unique: a replacement that keeps the name deletes first.
+
+import { TEMPLATE_CATEGORIES } from "../../client/enums";
+import type { TemplateCreateInput } from "../../client/inputs";
+import type { Template } from "../../client/schemas";
+import { adoptIdRow, defineTable, rowsFor, type ArgsOf } from "./fieldTable";
+import { argv, bool, envMap, list, num, oneOf, port, str } from "./validation";
+
+const { update, replace } = rowsFor<Template>();
+
+const rows = {
+  name: update(str({ nonEmpty: true, maxLength: 191, example: '"worker-template"' }), { observe: (t) => t.name }),
+  imageName: update(str({ nonEmpty: true, example: '"ghcr.io/acme/worker:1.4.2"' }), { observe: (t) => t.imageName }),
+  isPublic: update(bool({ example: "false" }).optional(), { default: false, observe: (t) => t.isPublic }),
+  containerDiskInGb: update(num({ min: 1, unit: "GB", example: "50" }).optional(), { default: 50, observe: (t) => t.containerDiskInGb }),
+  volumeInGb: update(num({ min: 0, unit: "GB", example: "20" }).optional(), { default: 20, observe: (t) => t.volumeInGb }),
+  volumeMountPath: update(str({ example: '"/workspace"', pattern: { re: /^\//, hint: 'is not an absolute path; start it with "/", e.g. "/workspace"' } }).optional(), {
+    default: "/workspace",
+    observe: (t) => t.volumeMountPath,
+  }),
+  containerRegistryAuthId: update(str({ nonEmpty: true, example: "registryAuth.id" }).optional(), { observe: (t) => t.containerRegistryAuthId }),
+  dockerEntrypoint: update(argv('["bash", "-c"]').optional(), { default: [], observe: (t) => t.dockerEntrypoint }),
+  dockerStartCmd: update(argv('["python", "handler.py"]').optional(), { default: [], observe: (t) => t.dockerStartCmd }),
+  // env values may be secrets (pulumi.secret): never printed.
+  env: update(envMap.optional(), { envMap: true, sensitive: true, observe: (t) => t.env }),
+  // Serverless templates may default to other ports than pod templates: always apply a declared list.
+  ports: update(list(port, { example: '["8888/http", "22/tcp"]', unique: true }).optional(), { unordered: true, resetTo: ["8888/http", "22/tcp"], observe: (t) => t.ports }),
+  readme: update(str({ example: '"# My template"' }).optional(), { default: "", observe: (t) => t.readme }),
+  category: replace(oneOf(TEMPLATE_CATEGORIES).optional(), { default: "NVIDIA", observe: (t) => t.category }),
+  isServerless: replace(bool({ example: "true" }).optional(), { default: false, observe: (t) => t.isServerless }),
+  adoptId: adoptIdRow,
+};
+
+export const templateTable = defineTable<TemplateCreateInput, Template>()({ noun: "template", rows, deleteBeforeReplaceWhenSame: ["name"] });
+export type TemplateArgs = ArgsOf<typeof rows>;
