@@ -31,6 +31,7 @@ async function main(): Promise<number> {
   process.stdout.write(
     `gpucloud-emulator listening\n` +
       `  management API:  ${emulator.apiUrl}\n` +
+      `  management v2:   ${emulator.apiUrlV2}\n` +
       `  job API:         ${emulator.serverlessUrl}\n` +
       `${keys}\n` +
       (command.options.statePath ? `  state file:      ${command.options.statePath}\n` : "") +

@@ -19,6 +19,7 @@ import { restoreState } from "./management/restore";
 import { managementOperations } from "./management/routes";
 import type { ContainerRegistryAuth, Endpoint, NetworkVolume, Pod, Template } from "./management/schemas/wire";
 import { networkVolumeView, registryAuthView, templateView } from "./management/views";
+import { createV2Surface } from "./management/v2/surface";
 import { type EmulatorOptions, resolveOptions } from "./options";
 import { createServerlessService } from "./serverless";
 import type { EndpointSpec } from "./serverless/contract";
@@ -47,6 +48,8 @@ export interface AccountInspection {
 export interface RunningEmulator {
   /** Management API base URL, ending in /v1 (stack config `gpucloud:apiUrl`). */
   apiUrl: string;
+  /** Management API v2 base URL, ending in /api/v2 (same port, same store as /v1). */
+  apiUrlV2: string;
   /** Job API base URL, ending in /v2 (stack config `gpucloud:serverlessUrl`). */
   serverlessUrl: string;
   /** The first API key (generated when none was given). */
@@ -131,20 +134,27 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   }
 
   const operations = managementOperations(ctx);
-  const faults = new FaultInjector(operations, resolved.faults);
-  // Without faults the router keeps its await-free path: the injector is chained in only when on.
-  const interceptorFor = (on: boolean) => chainInterceptors(resolved.routeInterceptor, on ? faults.intercept : undefined);
-  const router = new Router(operations, {
+  const routerOptions = {
     bodyLimitBytes: resolved.bodyLimitBytes,
-    unknownFieldStatus: resolved.quirks.unknownFieldStatus,
-    resolveAccount: (authorization) => accounts.resolve(authorization),
-    interceptor: interceptorFor(resolved.faults !== undefined),
+    resolveAccount: (authorization: string | undefined) => accounts.resolve(authorization),
+    interceptor: undefined,
     onMutation: ctx.changed,
     // With a state file, a change is on disk before its answer leaves (a crash loses nothing acknowledged).
     persist: writer ? () => writer.flush() : undefined,
     onReply: resolved.onReply,
+  };
+  const v2 = createV2Surface(ctx, routerOptions);
+  // One injector for both management surfaces: `*` covers /v1 and /api/v2, paths tell them apart.
+  const faults = new FaultInjector([...operations, ...v2.faultRoutes], resolved.faults);
+  // Without faults the router keeps its await-free path: the injector is chained in only when on.
+  const interceptorFor = (on: boolean) => chainInterceptors(resolved.routeInterceptor, on ? faults.intercept : undefined);
+  const router = new Router(operations, {
+    ...routerOptions,
+    unknownFieldStatus: resolved.quirks.unknownFieldStatus,
+    interceptor: interceptorFor(resolved.faults !== undefined),
   });
-  const server = createHttpServer(router, serverless);
+  v2.router.setInterceptor(interceptorFor(resolved.faults !== undefined));
+  const server = createHttpServer(router, serverless, v2.router);
   try {
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);
@@ -159,6 +169,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   }
   const port = (server.address() as AddressInfo).port;
   const base = baseUrl(resolved.host, port);
+  v2.setServerlessUrl(`${base}/v2`);
 
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
@@ -177,6 +188,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 
   return {
     apiUrl: `${base}/v1`,
+    apiUrlV2: `${base}/api/v2`,
     serverlessUrl: `${base}/v2`,
     apiKey: resolved.apiKeys[0] ?? "",
     apiKeys: [...resolved.apiKeys],
@@ -200,6 +212,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       const plan = spec === undefined ? undefined : toFaultPlan(spec);
       faults.setPlan(plan);
       router.setInterceptor(interceptorFor(plan !== undefined));
+      v2.router.setInterceptor(interceptorFor(plan !== undefined));
     },
     flushState: () => writer?.flush() ?? Promise.resolve(),
     close,

@@ -7,7 +7,7 @@ import { z } from "zod";
 import { type Operation, defineOperation } from "./http/router";
 import * as wire from "./management/schemas/wire";
 
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 const RESPONSE_SCHEMAS: Readonly<Record<string, z.ZodType>> = {
   Pod: wire.Pod,
@@ -43,7 +43,7 @@ function tidy(value: Json): Json {
   return out;
 }
 
-function jsonSchema(schema: z.ZodType, io: "input" | "output"): Json {
+export function jsonSchema(schema: z.ZodType, io: "input" | "output"): Json {
   return tidy(z.toJSONSchema(schema, { target: "openapi-3.0", io, unrepresentable: "any" }) as Json);
 }
 

@@ -6,6 +6,7 @@ import { type FaultPlan, toFaultPlan } from "./faults/spec";
 import type { ReplyEvent, RouteInterceptor } from "./http/router";
 import { randomId } from "./ids";
 import type { AvailabilityOptions } from "./management/availability";
+import type { RateLimitOptions } from "./management/v2/rateLimit";
 import type { ServerlessOptions } from "./serverless";
 import type { ServerlessDeps, ServerlessService } from "./serverless/contract";
 
@@ -84,6 +85,11 @@ export interface EmulatorOptions {
   onReply?: ((event: ReplyEvent) => void) | undefined;
   /** Test seam: replaces the job side (e.g. with a fake that records calls and reports usage). */
   serverlessFactory?: ServerlessFactory | undefined;
+  /**
+   * Per-account rate limit of the management API v2 (`/api/v2`): requests per minute, hour and day
+   * (default 600 / 10000 / 100000; see management/v2/rateLimit.ts), or false for none.
+   */
+  rateLimit?: RateLimitOptions | false | undefined;
 }
 
 export interface ResolvedOptions {
@@ -106,6 +112,7 @@ export interface ResolvedOptions {
   faults: FaultPlan | undefined;
   onReply: ((event: ReplyEvent) => void) | undefined;
   serverlessFactory: ServerlessFactory | undefined;
+  rateLimit: RateLimitOptions | false;
 }
 
 export function generateApiKey(): string {
@@ -157,5 +164,6 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     faults: options.faults === undefined ? undefined : toFaultPlan(options.faults),
     onReply: options.onReply,
     serverlessFactory: options.serverlessFactory,
+    rateLimit: options.rateLimit ?? {},
   };
 }

@@ -139,6 +139,15 @@ export interface RouterOptions {
   persist?: (() => Promise<void>) | undefined;
   /** Observer of every operation's reply, sent or lost (tests count creates with it). */
   onReply?: ((event: ReplyEvent) => void) | undefined;
+  /** The path this router serves under, for messages (default "/v1"). */
+  basePath?: string | undefined;
+  /** Writes an error answer (default: `{"error": "...", "status": N}`). */
+  renderError?: ((res: ServerResponse, error: unknown) => void) | undefined;
+  /**
+   * Called after auth for every non-public operation, before faults and the body: may set
+   * response headers (rate-limit state) and throw an HttpError to refuse the request (429).
+   */
+  admit?: ((accountId: string, res: ServerResponse) => void) | undefined;
 }
 
 interface CompiledRoute {
@@ -150,12 +159,16 @@ export class Router {
   /** Routes by segment count: a request only compares against paths of its own length. */
   private readonly byLength = new Map<number, CompiledRoute[]>();
   private interceptor: RouteInterceptor | undefined;
+  private readonly fail: (res: ServerResponse, error: unknown) => void;
+  private readonly basePath: string;
 
   constructor(
     readonly operations: readonly Operation[],
     private readonly options: RouterOptions,
   ) {
     this.interceptor = options.interceptor;
+    this.fail = options.renderError ?? fail;
+    this.basePath = options.basePath ?? "/v1";
     for (const op of operations) {
       const segments = op.path.split("/").filter((s) => s !== "");
       const list = this.byLength.get(segments.length) ?? [];
@@ -186,6 +199,7 @@ export class Router {
           );
         }
         accountId = resolved;
+        this.options.admit?.(accountId, res);
       }
       const raw: RawCall = {
         accountId,
@@ -201,18 +215,18 @@ export class Router {
             if (decision === true) return;
             this.withBody(req, res, op, raw, decision === "lose-answer");
           })
-          .catch((error: unknown) => fail(res, error));
+          .catch((error: unknown) => this.fail(res, error));
         return;
       }
       this.withBody(req, res, op, raw, false);
     } catch (error) {
-      fail(res, error);
+      this.fail(res, error);
     }
   }
 
   /** `lost`: every outcome, success or failure, ends in a destroyed connection instead of an answer. */
   private withBody(req: IncomingMessage, res: ServerResponse, op: Operation, raw: RawCall, lost: boolean): void {
-    const onError = lost ? loseAnswer : fail;
+    const onError = lost ? loseAnswer : this.fail;
     if (!op.bodySchema) {
       this.run(res, op, raw, lost);
       return;
@@ -231,7 +245,7 @@ export class Router {
   }
 
   private run(res: ServerResponse, op: Operation, raw: RawCall, lost: boolean): void {
-    const onError = lost ? loseAnswer : fail;
+    const onError = lost ? loseAnswer : this.fail;
     let reply: Reply | Promise<Reply>;
     try {
       reply = op.run(raw);
@@ -287,11 +301,11 @@ export class Router {
       allowed.push(route.op.method);
     }
     if (allowed.length > 0) {
-      throw new HttpError(405, `method ${method} is not allowed on /v1${path}; allowed: ${allowed.join(", ")}`, {
+      throw new HttpError(405, `method ${method} is not allowed on ${this.basePath}${path}; allowed: ${allowed.join(", ")}`, {
         allow: allowed.join(", "),
       });
     }
-    throw new HttpError(404, `no such operation: ${method} /v1${path}`);
+    throw new HttpError(404, `no such operation: ${method} ${this.basePath}${path}`);
   }
 }
 

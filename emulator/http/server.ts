@@ -8,17 +8,20 @@ import type { ServerlessService } from "../serverless/contract";
 import { HttpError } from "./errors";
 import { type Router, fail } from "./router";
 
-export function createHttpServer(router: Router, serverless: ServerlessService): Server {
+export function createHttpServer(router: Router, serverless: ServerlessService, v2Router?: Router): Server {
   const server = createServer({ keepAlive: true }, (req, res) => {
     const url = req.url ?? "/";
     const q = url.indexOf("?");
     const pathname = q === -1 ? url : url.slice(0, q);
     if (pathname === "/v1" || pathname.startsWith("/v1/")) {
       router.handle(req, res, pathname.slice(3), q === -1 ? "" : url.slice(q + 1));
+    } else if (v2Router && (pathname === "/api/v2" || pathname.startsWith("/api/v2/"))) {
+      // Management v2; checked before /v2 so that /api/v2/pods is never read as an endpoint id.
+      v2Router.handle(req, res, pathname.slice(7), q === -1 ? "" : url.slice(q + 1));
     } else if (pathname === "/v2" || pathname.startsWith("/v2/")) {
       serverless.handle(req, res, pathname.slice(3)).catch((error: unknown) => fail(res, error));
     } else {
-      fail(res, new HttpError(404, `no such path: ${pathname} (the management API is under /v1, the job API under /v2)`));
+      fail(res, new HttpError(404, `no such path: ${pathname} (the management API is under /v1 and /api/v2, the job API under /v2)`));
     }
   });
   // Longer than common client pool idle times (undici: 4 s), so the server is not the side that

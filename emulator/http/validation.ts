@@ -91,7 +91,7 @@ function problem(issue: z.core.$ZodIssue, value: unknown): string {
   }
 }
 
-function issueMessage(issue: z.core.$ZodIssue, raw: unknown, where: ValidationOptions["where"]): string {
+export function issueMessage(issue: z.core.$ZodIssue, raw: unknown, where: ValidationOptions["where"]): string {
   // Query values were reshaped (split on commas, repeated keys gathered): name and echo the parameter as sent.
   const path = where === "query parameter" ? formatPath(issue.path.slice(0, 1)) : formatPath(issue.path);
   const value = valueAt(raw, where === "query parameter" ? issue.path.slice(0, 1) : issue.path);

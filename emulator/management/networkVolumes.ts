@@ -13,7 +13,7 @@ import { networkVolumeOf } from "./lookup";
 import { NETWORK_VOLUME_UPDATE_HINTS, NetworkVolumeCreateInput, NetworkVolumeUpdateInput } from "./schemas/networkVolume";
 import { networkVolumeView } from "./views";
 
-function attachments(account: AccountData, volumeId: string): string[] {
+export function attachments(account: AccountData, volumeId: string): string[] {
   const found: string[] = [];
   for (const pod of account.pods.values()) if (pod.networkVolumeId === volumeId) found.push(`pod ${pod.id}`);
   for (const endpoint of account.endpoints.values()) {

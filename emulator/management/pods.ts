@@ -75,11 +75,11 @@ function workerPods(ctx: ManagementContext, account: AccountData, include: PodIn
   return out;
 }
 
-function lockedError(pod: PodRecord, action: string): Error {
+export function lockedError(pod: PodRecord, action: string): Error {
   return badRequest(`pod ${pod.id} is locked: ${action} is disabled while locked; unlock it first (PATCH {"locked": false})`);
 }
 
-function updatePod(ctx: ManagementContext, account: AccountData, pod: PodRecord, body: PodUpdateInput): PodRecord {
+export function updatePod(ctx: ManagementContext, account: AccountData, pod: PodRecord, body: PodUpdateInput): PodRecord {
   if (body.containerRegistryAuthId) requireRegistryAuth(account, body.containerRegistryAuthId);
   // null for the disk sizes means "not given" (the schema marks them nullable).
   const changes: Partial<PodRecord> = {};

@@ -69,6 +69,8 @@ export interface WorkerView {
   dataCenterId: string;
   costPerHr: number;
   createdAtMs: number;
+  /** The endpoint version this worker runs (management v2 shows rollouts with it). */
+  version?: number;
 }
 
 /** What the management side provides to the job side. */

@@ -46,6 +46,7 @@ export class Worker implements RunHost {
       dataCenterId: this.placement.dataCenterId,
       costPerHr: this.placement.costPerHr,
       createdAtMs: this.createdAt,
+      version: this.version,
     };
   }
 

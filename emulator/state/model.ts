@@ -93,6 +93,18 @@ export interface EndpointRecord {
   env: Record<string, string>;
   version: number;
   type: "QUEUE" | "LOAD_BALANCER";
+  /** Management v2: flashboot with priority capacity (PRIORITY_FLASHBOOT); implies `flashboot`. */
+  flashbootPriority?: boolean;
+  /** Management v2: the release history recorded by v2 changes (versions without one were made through v1). */
+  releases?: EndpointRelease[];
+}
+
+/** One configuration version of an endpoint, as /api/v2/serverless/{id}/releases lists it. */
+export interface EndpointRelease {
+  id: string;
+  version: number;
+  createdAtMs: number;
+  diff: Array<{ field: string; old: unknown; new: unknown }>;
 }
 
 export type TemplateCategory = "NVIDIA" | "AMD" | "CPU";
@@ -115,6 +127,12 @@ export interface TemplateRecord {
   readme: string;
   volumeInGb: number;
   volumeMountPath: string;
+  /** Management v2 fields (absent on templates made through v1: defaults true, true, []). */
+  startSsh?: boolean;
+  startJupyter?: boolean;
+  allowedCudaVersions?: string[];
+  /** Set on the template an endpoint made or changed through v2 owns (deleted with the endpoint). */
+  boundEndpointId?: string;
 }
 
 export interface NetworkVolumeRecord {
@@ -124,6 +142,8 @@ export interface NetworkVolumeRecord {
   name: string;
   size: number;
   dataCenterId: string;
+  /** Management v2 storage tier, fixed at create (absent: STANDARD). */
+  type?: "STANDARD" | "HIGH_PERFORMANCE";
 }
 
 /** The password is checked for presence and then dropped: nothing pulls images, nothing returns it. */

@@ -88,6 +88,7 @@ export class LbWorker {
       dataCenterId: this.placement.dataCenterId,
       costPerHr: this.placement.costPerHr,
       createdAtMs: this.createdAt,
+      version: this.version,
     };
   }
 

@@ -1,0 +1,116 @@
+/**
+ * An endpoint record in the v2 shape. The record is shared with /v1: GPU types are kept as v1's
+ * ordered `gpuTypeIds`, from which v2's `gpu.pools` (the pools those types belong to) and
+ * `gpu.excludedTypes` (the rest of those pools) are derived, and back (pools minus excluded).
+ * Container settings live in the endpoint's template: v2 gives each endpoint its own ("bound")
+ * template, so later edits of the template it was made from do not reach it.
+ */
+import type { AccountData, EndpointRecord, TemplateRecord } from "../../state/model";
+import { CPU_FLAVORS } from "../catalog";
+import { type ManagementContext, isoTime } from "../context";
+import { usableTemplate } from "../lookup";
+import { GPU_POOLS, poolOf } from "./catalog";
+import type { V2Context } from "./context";
+import { argsOf } from "./podView";
+import type { Endpoint } from "./wire";
+
+export interface GpuSelection {
+  pools: string[];
+  excludedTypes: string[];
+}
+
+/** v1's ordered type list as v2 pools and exclusions (no types listed: every pool). */
+export function selectionOf(gpuTypeIds: readonly string[]): GpuSelection {
+  if (gpuTypeIds.length === 0) return { pools: [...GPU_POOLS.keys()], excludedTypes: [] };
+  const pools: string[] = [];
+  for (const id of gpuTypeIds) {
+    const pool = poolOf(id);
+    if (pool !== null && !pools.includes(pool)) pools.push(pool);
+  }
+  const excludedTypes = pools.flatMap((pool) => (GPU_POOLS.get(pool) ?? []).filter((id) => !gpuTypeIds.includes(id)));
+  return { pools, excludedTypes };
+}
+
+/** v2 pools minus exclusions as v1's ordered type list (pool order, then the pool's own order). */
+export function gpuTypeIdsOf(selection: GpuSelection): string[] {
+  return selection.pools.flatMap((pool) => (GPU_POOLS.get(pool) ?? []).filter((id) => !selection.excludedTypes.includes(id)));
+}
+
+export function flashbootOf(endpoint: EndpointRecord): Endpoint["flashboot"] {
+  return endpoint.flashbootPriority ? "PRIORITY_FLASHBOOT" : endpoint.flashboot ? "FLASHBOOT" : "OFF";
+}
+
+export function networkVolumesOf(endpoint: EndpointRecord): string[] {
+  return [...(endpoint.networkVolumeId ? [endpoint.networkVolumeId] : []), ...(endpoint.networkVolumeIds ?? [])];
+}
+
+/** idleTimeout does not apply to queue endpoints scaling on request count: omitted there. */
+export function usesIdleTimeout(type: EndpointRecord["type"], scalerType: EndpointRecord["scalerType"]): boolean {
+  return !(type === "QUEUE" && scalerType === "REQUEST_COUNT");
+}
+
+export function endpointTemplate(ctx: ManagementContext, account: AccountData, endpoint: EndpointRecord): TemplateRecord | undefined {
+  return usableTemplate(ctx, account, endpoint.templateId);
+}
+
+export function requestUrlsOf(v: V2Context, endpoint: EndpointRecord, env: Readonly<Record<string, string>>): Endpoint["requestUrls"] {
+  // The live service serves load-balancing endpoints on a per-endpoint host (https://<id>.<host>/<path>);
+  // the emulator keeps them on the job API's path form: {origin}/v2/<id>/<path>.
+  const base = `${v.serverlessUrl()}/${endpoint.id}`;
+  if (endpoint.type === "LOAD_BALANCER") return { base, health: `${base}${env.HEALTH_CHECK_PATH ?? "/ping"}` };
+  return {
+    run: `${base}/run`,
+    runSync: `${base}/runsync`,
+    status: `${base}/status`,
+    stream: `${base}/stream`,
+    cancel: `${base}/cancel`,
+    retry: `${base}/retry`,
+    purgeQueue: `${base}/purge-queue`,
+    health: `${base}/health`,
+  };
+}
+
+export function v2EndpointView(v: V2Context, account: AccountData, endpoint: EndpointRecord): Endpoint {
+  const template = endpointTemplate(v.ctx, account, endpoint);
+  const env = { ...template?.env, ...endpoint.env };
+  const view: Endpoint = {
+    id: endpoint.id,
+    name: endpoint.name,
+    type: endpoint.type,
+    requestUrls: requestUrlsOf(v, endpoint, env),
+    image: template?.imageName ?? "",
+    args: argsOf(template?.dockerStartCmd ?? []),
+    disk: template?.containerDiskInGb ?? 0,
+    env,
+    ports: [...(template?.ports ?? [])],
+    registry: template?.containerRegistryAuthId ?? null,
+    workers: usesIdleTimeout(endpoint.type, endpoint.scalerType)
+      ? { min: endpoint.workersMin, max: endpoint.workersMax, idleTimeout: endpoint.idleTimeout }
+      : { min: endpoint.workersMin, max: endpoint.workersMax },
+    scaling:
+      endpoint.scalerType === "QUEUE_DELAY"
+        ? { type: "QUEUE_DELAY", queueDelay: endpoint.scalerValue }
+        : { type: "REQUEST_COUNT", requestCount: endpoint.scalerValue },
+    dataCenterIds: [...endpoint.dataCenterIds],
+    networkVolumes: networkVolumesOf(endpoint),
+    timeout: endpoint.executionTimeoutMs,
+    flashboot: flashbootOf(endpoint),
+    createdAt: isoTime(endpoint.createdAtMs),
+  };
+  if (endpoint.computeType === "GPU") {
+    view.gpu = {
+      ...selectionOf(endpoint.gpuTypeIds),
+      count: endpoint.gpuCount,
+      allowedCudaVersions: [...(endpoint.allowedCudaVersions ?? [])],
+      minCudaVersion: endpoint.minCudaVersion,
+    };
+  } else {
+    view.gpu = null;
+    view.cpu = endpoint.cpuFlavorIds.map((id) => ({
+      id,
+      vcpuCount: endpoint.vcpuCount,
+      memory: Math.round(endpoint.vcpuCount * (CPU_FLAVORS.get(id)?.ramPerVcpuGb ?? 2)),
+    }));
+  }
+  return view;
+}

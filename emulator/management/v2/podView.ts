@@ -1,0 +1,119 @@
+/**
+ * A pod record in the v2 shape: nested `gpu`/`cpu`, container settings, `mounts`, a `status`
+ * derived from service time, the `actions` that status allows, `runtime.ports` once RUNNING.
+ *
+ * Status over service time (one boot = the boot delay, `bootDelayMs`): PROVISIONING for the first
+ * half of a boot, STARTING for the second, RUNNING once the pod has its address; EXITED when
+ * stopped. A deleted pod is gone (404), as in /v1; ERROR is never produced by the emulator.
+ */
+import type { z } from "zod";
+import type { PodRecord } from "../../state/model";
+import { CPU_FLAVORS } from "../catalog";
+import { type ManagementContext, isoTime } from "../context";
+import { isBooted } from "../podLifecycle";
+import type { PodAction, PodStatus } from "./schemas";
+import type { Pod } from "./wire";
+
+type Status = z.infer<typeof PodStatus>;
+type Action = z.infer<typeof PodAction>;
+
+/** The CUDA version an emulated GPU host reports when the pod did not narrow it. */
+export const DEFAULT_HOST_CUDA = "12.8";
+const SSH_PROXY_HOST = "ssh.gpucloud.internal";
+
+export function podStatus(ctx: ManagementContext, pod: PodRecord): Status {
+  if (pod.desiredStatus === "EXITED") return "EXITED";
+  if (pod.desiredStatus === "TERMINATED") return "TERMINATED";
+  const now = ctx.clock.now();
+  if (isBooted(pod, now) || pod.boot === null) return "RUNNING";
+  const bootStartMs = pod.boot.readyAtMs - ctx.options.bootDelayMs;
+  return now - bootStartMs < ctx.options.bootDelayMs / 2 ? "PROVISIONING" : "STARTING";
+}
+
+/** Which actions fit a status: 409 for the others (POST /pods/{id}/action). */
+export function podActions(status: Status, locked: boolean): Action[] {
+  const stop: Action[] = locked ? [] : ["stop"];
+  switch (status) {
+    case "RUNNING":
+      return [...stop, "restart", "terminate"];
+    case "PROVISIONING":
+    case "STARTING":
+      return [...stop, "terminate"];
+    case "EXITED":
+    case "ERROR":
+      return ["start", "terminate"];
+    case "TERMINATED":
+      return [];
+  }
+}
+
+/** v2 `args` is one string; the shared record keeps v1's dockerStartCmd list (split on blanks). */
+export function argsOf(dockerStartCmd: readonly string[]): string {
+  return dockerStartCmd.join(" ");
+}
+
+export function startCmdOf(args: string): string[] {
+  return args.split(/\s+/).filter((part) => part !== "");
+}
+
+export function mountsOf(record: { networkVolumeId?: string | null; volumeInGb: number; volumeMountPath: string }): Pod["mounts"] {
+  if (record.networkVolumeId) return { network: [{ volumeId: record.networkVolumeId, path: record.volumeMountPath }] };
+  return record.volumeInGb > 0 ? { persistent: { size: record.volumeInGb, path: record.volumeMountPath } } : {};
+}
+
+export function v2PodView(ctx: ManagementContext, pod: PodRecord): Pod {
+  const now = ctx.clock.now();
+  const status = podStatus(ctx, pod);
+  const running = status === "RUNNING";
+  const publicIp = running ? (pod.boot?.publicIp ?? null) : null;
+  const mappings = running ? (pod.boot?.portMappings ?? {}) : {};
+  const sshPort = mappings["22"];
+  const view: Pod = {
+    id: pod.id,
+    name: pod.name,
+    status,
+    actions: podActions(status, pod.locked),
+    image: pod.imageName,
+    args: argsOf(pod.dockerStartCmd),
+    disk: pod.containerDiskInGb,
+    env: { ...pod.env },
+    ports: [...pod.ports],
+    registry: pod.containerRegistryAuthId,
+    mounts: mountsOf(pod),
+    cloud: pod.cloudType,
+    dataCenterId: pod.dataCenterId,
+    cudaVersion: pod.computeType === "GPU" ? (pod.allowedCudaVersions[0] ?? DEFAULT_HOST_CUDA) : null,
+    ssh: {
+      proxy: { host: SSH_PROXY_HOST, port: 22, username: `${pod.id}-${pod.machineId}`, command: `ssh ${pod.id}-${pod.machineId}@${SSH_PROXY_HOST}` },
+      direct:
+        publicIp !== null && sshPort !== undefined && pod.ports.includes("22/tcp")
+          ? { host: publicIp, port: sshPort, username: "root", command: `ssh root@${publicIp} -p ${sshPort}` }
+          : null,
+    },
+    template: pod.templateId,
+    cost: pod.desiredStatus === "RUNNING" ? pod.costPerHr : 0,
+    locked: pod.locked,
+    globalNetworking: pod.globalNetworking
+      ? { enabled: true, ip: `10.${pod.id.charCodeAt(0) % 256}.${pod.id.charCodeAt(1) % 256}.${pod.id.charCodeAt(2) % 256}`, internalDns: `${pod.id}.gpucloud.internal` }
+      : { enabled: false },
+    runtime: running
+      ? {
+          uptime: Math.max(0, Math.floor((now - (pod.boot?.readyAtMs ?? now)) / 1000)),
+          gpus: Array.from({ length: pod.gpuCount }, () => ({ util: 0, memoryUtil: 0 })),
+          cpu: { util: 0 },
+          memory: { util: 0 },
+          ports: pod.ports.map((entry) => {
+            const [internal = "", type = "tcp"] = entry.split("/");
+            return { private: Number(internal), public: mappings[internal] ?? null, type, ip: publicIp };
+          }),
+        }
+      : null,
+    createdAt: isoTime(pod.createdAtMs),
+    startedAt: pod.lastStartedAtMs === null ? null : isoTime(pod.lastStartedAtMs),
+  };
+  if (pod.computeType === "GPU" && pod.gpuTypeId !== null) view.gpu = { id: pod.gpuTypeId, count: pod.gpuCount };
+  if (pod.computeType === "CPU" && pod.cpuFlavorId !== null) {
+    view.cpu = { id: pod.cpuFlavorId, vcpuCount: pod.vcpuCount, memory: Math.round(pod.vcpuCount * (CPU_FLAVORS.get(pod.cpuFlavorId)?.ramPerVcpuGb ?? 2)) };
+  }
+  return view;
+}

@@ -1,0 +1,53 @@
+/**
+ * The management v2 surface: its route table, served under /api/v2 by a router of its own with
+ * problem+json errors and the per-account rate limit, over the same store as /v1.
+ */
+import { Router, type RouteInterceptor, type RouterOptions } from "../../http/router";
+import type { FaultRoute } from "../../faults";
+import type { ManagementContext } from "../context";
+import { V2_BASE_PATH } from "./openapi";
+import { sendProblem } from "./problem";
+import { ProblemError } from "./problem";
+import { RateLimiter } from "./rateLimit";
+import { v2Operations } from "./routes";
+
+export interface V2Surface {
+  router: Router;
+  /** The v2 operations as fault-injection routes: paths carry /api/v2 so selectors can tell them from /v1's. */
+  faultRoutes: FaultRoute[];
+  /** Called once the server listens: endpoints' requestUrls are built on the job API base. */
+  setServerlessUrl(url: string): void;
+}
+
+export type V2RouterOptions = Pick<RouterOptions, "bodyLimitBytes" | "resolveAccount" | "onMutation" | "persist" | "onReply"> & {
+  interceptor: RouteInterceptor | undefined;
+};
+
+export function createV2Surface(ctx: ManagementContext, options: V2RouterOptions): V2Surface {
+  let serverlessUrl = "";
+  const operations = v2Operations({ ctx, serverlessUrl: () => serverlessUrl });
+  const limiter = ctx.options.rateLimit === false ? undefined : new RateLimiter(ctx.options.rateLimit);
+  const router = new Router(operations, {
+    ...options,
+    unknownFieldStatus: 422,
+    basePath: V2_BASE_PATH,
+    renderError: (res, error) => sendProblem(res, error),
+    admit: limiter
+      ? (accountId, res) => {
+          const decision = limiter.take(accountId);
+          for (const [name, value] of Object.entries(decision.headers)) res.setHeader(name, value);
+          if (!decision.allowed) {
+            const detail = `rate limit exceeded for this account; retry after ${decision.headers["retry-after"] ?? "?"} s (quota: ${decision.headers["ratelimit-policy"] ?? ""})`;
+            throw new ProblemError(429, detail, []);
+          }
+        }
+      : undefined,
+  });
+  return {
+    router,
+    faultRoutes: operations.map((op) => ({ operationId: op.operationId, method: op.method, path: `${V2_BASE_PATH}${op.path}` })),
+    setServerlessUrl(url) {
+      serverlessUrl = url;
+    },
+  };
+}
