@@ -26,6 +26,10 @@ export interface QuirkOptions {
   costPerHrAsString: boolean;
   /** Endpoint dataCenterIds as one comma-separated string. Default false. */
   endpointDataCenterIdsAsString: boolean;
+  /** Endpoint dataCenterIds sorted, whatever order they were given in. Default false. */
+  endpointDataCenterIdsSorted: boolean;
+  /** FlashBoot endpoints read back with " -fb" appended to their names (v1). Default false. */
+  flashBootNameSuffix: boolean;
   /** Status for unknown body fields: 400 (default) or 422 as reported from the live service. */
   unknownFieldStatus: 400 | 422;
   /** Status of a successful DELETE: 204 as documented (default) or 200 as sometimes seen. */
@@ -39,6 +43,8 @@ export const DEFAULT_QUIRKS: Readonly<QuirkOptions> = {
   injectServerlessTemplatePorts: true,
   costPerHrAsString: false,
   endpointDataCenterIdsAsString: false,
+  endpointDataCenterIdsSorted: false,
+  flashBootNameSuffix: false,
   unknownFieldStatus: 400,
   deleteStatus: 204,
   idleEndpointWorkersMaxDecay: false,

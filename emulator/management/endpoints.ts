@@ -8,6 +8,7 @@ import { badRequest, conflict } from "../http/errors";
 import { type Operation, defineOperation } from "../http/router";
 import { newId } from "../ids";
 import type { AccountData, EndpointRecord } from "../state/model";
+import type { QuirkOptions } from "../options";
 import { DATA_CENTER_IDS, CPU_FLAVORS } from "./catalog";
 import { type ManagementContext, isoTime } from "./context";
 import { endpointTypeOfName } from "./endpointType";
@@ -38,16 +39,23 @@ function applyIdleDecay(ctx: ManagementContext, endpoint: EndpointRecord): void 
   ctx.changed();
 }
 
+/** The data center list as the live service has been seen to report it (quirks: sorted, one string). */
+function reportedDataCenterIds(quirks: QuirkOptions, ids: readonly string[]): string[] | string {
+  const ordered = quirks.endpointDataCenterIdsSorted ? [...ids].sort() : [...ids];
+  return quirks.endpointDataCenterIdsAsString ? ordered.join(",") : ordered;
+}
+
 export function endpointView(ctx: ManagementContext, account: AccountData, endpoint: EndpointRecord, query: EndpointQuery): Endpoint {
   applyIdleDecay(ctx, endpoint);
+  const quirks = ctx.options.quirks;
   const view: Endpoint = {
     id: endpoint.id,
-    name: endpoint.name,
+    name: quirks.flashBootNameSuffix && endpoint.flashboot ? `${endpoint.name} -fb` : endpoint.name,
     templateId: endpoint.templateId,
     computeType: endpoint.computeType,
     gpuTypeIds: [...endpoint.gpuTypeIds],
     gpuCount: endpoint.gpuCount,
-    dataCenterIds: ctx.options.quirks.endpointDataCenterIdsAsString ? endpoint.dataCenterIds.join(",") : [...endpoint.dataCenterIds],
+    dataCenterIds: reportedDataCenterIds(quirks, endpoint.dataCenterIds),
     env: { ...endpoint.env },
     executionTimeoutMs: endpoint.executionTimeoutMs,
     idleTimeout: endpoint.idleTimeout,

@@ -2,7 +2,7 @@
 // create field except computeType (a change of it replaces the endpoint); an update triggers a
 // rolling release of the workers.
 
-import { ENDPOINT_TYPES, nameEndsWithTypeMarker } from "../../client/endpointType";
+import { ENDPOINT_TYPES, nameMarkerOf } from "../../client/endpointType";
 import { COMPUTE_TYPES, CUDA_VERSIONS, DATA_CENTER_IDS, ENDPOINT_CPU_FLAVOR_IDS, GPU_TYPE_IDS, SCALER_TYPES } from "../../client/enums";
 import type { EndpointCreateInput } from "../../client/inputs";
 import type { Endpoint } from "../../client/schemas";
@@ -15,13 +15,17 @@ const { update, replace, output } = rowsFor<Endpoint>();
 const rows = {
   templateId: update(str({ nonEmpty: true, example: "template.id" }), { observe: (e) => e.templateId }),
   name: update(str({ maxLength: 191, example: '"inference"' }).optional(), { observe: (e) => e.name }),
+  // Compared in order: the order is the priority the service tries the types in.
   gpuTypeIds: update(list(str({ nonEmpty: true, example: '"NVIDIA L4"' }), { example: '["NVIDIA L4"]', unique: true }).optional(), { observe: (e) => e.gpuTypeIds }),
   gpuCount: update(num({ min: 1, unit: "GPUs", example: "1" }).optional(), { default: 1, observe: (e) => e.gpuCount }),
-  allowedCudaVersions: update(list(oneOf(CUDA_VERSIONS), { example: '["12.4"]', unique: true }).optional(), { unordered: true, observe: (e) => e.allowedCudaVersions }),
-  minCudaVersion: update(oneOf(CUDA_VERSIONS).optional(), { observe: (e) => e.minCudaVersion }),
-  cpuFlavorIds: update(list(oneOf(ENDPOINT_CPU_FLAVOR_IDS), { example: '["cpu3c"]', unique: true }).optional(), { observe: (e) => e.cpuFlavorIds }),
+  // CUDA versions and CPU flavors grow in the service's own list: unknown ones warn (crossCheck).
+  allowedCudaVersions: update(list(str({ nonEmpty: true, example: '"12.4"' }), { example: '["12.4"]', unique: true }).optional(), { unordered: true, observe: (e) => e.allowedCudaVersions }),
+  minCudaVersion: update(str({ nonEmpty: true, example: '"12.4"' }).optional(), { observe: (e) => e.minCudaVersion }),
+  cpuFlavorIds: update(list(str({ nonEmpty: true, example: '"cpu3c"' }), { example: '["cpu3c"]', unique: true }).optional(), { observe: (e) => e.cpuFlavorIds }),
   vcpuCount: update(num({ min: 1, unit: "vCPUs", example: "2" }).optional(), { default: 2, observe: (e) => e.vcpuCount }),
-  dataCenterIds: update(list(str({ nonEmpty: true, example: '"EU-RO-1"' }), { example: '["EU-RO-1"]', unique: true }).optional(), { observe: (e) => e.dataCenterIds }),
+  // The service has been seen to return these sorted (and as a comma-separated string, which the
+  // wire schema splits): the order carries no meaning, so it is compared as a set.
+  dataCenterIds: update(list(str({ nonEmpty: true, example: '"EU-RO-1"' }), { example: '["EU-RO-1"]', unique: true }).optional(), { unordered: true, observe: (e) => e.dataCenterIds }),
   networkVolumeId: update(str({ nonEmpty: true, example: "volume.id" }).optional(), { observe: (e) => e.networkVolumeId }),
   networkVolumeIds: update(list(str({ nonEmpty: true, example: "volume.id" }), { example: "[volumeA.id, volumeB.id]", unique: true }).optional(), {
     unordered: true,
@@ -54,12 +58,13 @@ function crossCheck(args: Props): CrossCheckResult {
     failures.push(failure(["workersMin"], `${min} is more than workersMax (${max}); set workersMin to at most ${max}, or raise workersMax to ${min} or more`));
   }
   const name = args["name"];
-  if (typeof name === "string" && !isUnknown(name) && nameEndsWithTypeMarker(name)) {
+  const marker = typeof name === "string" && !isUnknown(name) ? nameMarkerOf(name) : undefined;
+  if (marker !== undefined) {
     failures.push(
       failure(
         ["name"],
-        `"${name}" ends in " -lb", which the service's v1 API uses to mark load-balancing endpoints; ` +
-          'choose a name that does not end in " -lb" (set type: "LOAD_BALANCER" to make a load-balancing endpoint)',
+        `${JSON.stringify(name)} ends in ${JSON.stringify(marker)}, which the service uses to mark ${marker === " -lb" ? "load-balancing" : "FlashBoot"} endpoints and which is taken off names read back; ` +
+          `choose a name that does not end in ${JSON.stringify(marker)} (${marker === " -lb" ? 'set type: "LOAD_BALANCER" for a load-balancing endpoint' : "set flashboot: true for FlashBoot"})`,
       ),
     );
   }
@@ -76,6 +81,9 @@ function crossCheck(args: Props): CrossCheckResult {
   const warnings = [
     ...unknownIdWarnings("endpoint", "gpuTypeIds", args["gpuTypeIds"], GPU_TYPE_IDS),
     ...unknownIdWarnings("endpoint", "dataCenterIds", args["dataCenterIds"], DATA_CENTER_IDS),
+    ...unknownIdWarnings("endpoint", "allowedCudaVersions", args["allowedCudaVersions"], CUDA_VERSIONS),
+    ...unknownIdWarnings("endpoint", "minCudaVersion", args["minCudaVersion"], CUDA_VERSIONS),
+    ...unknownIdWarnings("endpoint", "cpuFlavorIds", args["cpuFlavorIds"], ENDPOINT_CPU_FLAVOR_IDS),
   ];
   return { failures, warnings };
 }

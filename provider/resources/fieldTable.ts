@@ -73,6 +73,13 @@ export interface FieldRow<L = unknown> {
   readonly same?: (oldValue: unknown, newValue: unknown, ctx: DiffContext) => boolean;
   /** Reads the field from the live object; undefined when the service does not report it. */
   readonly observe?: (live: L) => unknown;
+  /**
+   * For a list of acceptable options the service picks one from (a pod's `gpuTypeIds`,
+   * `cpuFlavorIds`, `dataCenterIds`): the one it picked, as the live object reports it. The list
+   * itself is never reported, so refresh keeps what was declared; adoption checks that the pick is
+   * one of the declared options.
+   */
+  readonly chosen?: (live: L) => unknown;
   /** The output always carries the live value, declared or not (e.g. a pod's desiredStatus). */
   readonly alwaysObserved?: boolean;
   /**

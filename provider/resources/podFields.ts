@@ -16,6 +16,8 @@ const id = (example: string) => str({ nonEmpty: true, example }).optional();
 const gpuOf = (pod: Pod): Record<string, unknown> | undefined => (isRecord(pod.gpu) ? pod.gpu : undefined);
 const machineOf = (pod: Pod): Record<string, unknown> | undefined => (isRecord(pod.machine) ? pod.machine : undefined);
 const stringOr = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined);
+const gpuTypeOf = (pod: Pod): string | undefined => stringOr(machineOf(pod)?.["gpuTypeId"]) ?? stringOr(gpuOf(pod)?.["id"]);
+const dataCenterOf = (pod: Pod): string | undefined => stringOr(machineOf(pod)?.["dataCenterId"]);
 const secureCloudOf = (pod: Pod): string | undefined => {
   const secure = machineOf(pod)?.["secureCloud"];
   return typeof secure === "boolean" ? (secure ? "SECURE" : "COMMUNITY") : undefined;
@@ -42,14 +44,17 @@ const rows = {
   // Create-only: a change means a new pod.
   computeType: replace(oneOf(COMPUTE_TYPES).optional(), { default: "GPU", observe: (p) => p.computeType ?? (gpuOf(p) ? "GPU" : p.cpuFlavorId ? "CPU" : undefined) }),
   cloudType: replace(oneOf(CLOUD_TYPES).optional(), { default: "SECURE", observe: (p) => p.cloudType ?? secureCloudOf(p) }),
-  gpuTypeIds: replace(list(str({ nonEmpty: true, example: '"NVIDIA GeForce RTX 4090"' }), { example: '["NVIDIA GeForce RTX 4090"]', unique: true }).optional()),
+  // gpuTypeIds, cpuFlavorIds and dataCenterIds are options the service picks one of; it reports the
+  // pick, never the list, so adoption checks the pick is among them (and refresh keeps the list).
+  gpuTypeIds: replace(list(str({ nonEmpty: true, example: '"NVIDIA GeForce RTX 4090"' }), { example: '["NVIDIA GeForce RTX 4090"]', unique: true }).optional(), { chosen: gpuTypeOf }),
   gpuTypePriority: replace(oneOf(RENT_PRIORITIES).optional(), { default: "availability" }),
   gpuCount: replace(num({ min: 1, unit: "GPUs", example: "1" }).optional(), { default: 1, observe: (p) => p.gpuCount ?? gpuOf(p)?.["count"] }),
-  allowedCudaVersions: replace(list(oneOf(CUDA_VERSIONS), { example: '["12.4"]', unique: true }).optional(), { unordered: true }),
-  cpuFlavorIds: replace(list(oneOf(POD_CPU_FLAVOR_IDS), { example: '["cpu3c"]', unique: true }).optional()),
+  allowedCudaVersions: replace(list(str({ nonEmpty: true, example: '"12.4"' }), { example: '["12.4"]', unique: true }).optional(), { unordered: true }),
+  cpuFlavorIds: replace(list(str({ nonEmpty: true, example: '"cpu3c"' }), { example: '["cpu3c"]', unique: true }).optional(), { chosen: (p) => p.cpuFlavorId }),
   cpuFlavorPriority: replace(oneOf(RENT_PRIORITIES).optional(), { default: "availability" }),
-  vcpuCount: replace(num({ min: 1, unit: "vCPUs", example: "2" }).optional(), { default: 2 }),
-  dataCenterIds: replace(list(str({ nonEmpty: true, example: '"EU-RO-1"' }), { example: '["EU-RO-1"]', unique: true }).optional()),
+  // Reported for every pod, but it is the request only on a CPU pod (a GPU pod reports its host's share).
+  vcpuCount: replace(num({ min: 1, unit: "vCPUs", example: "2" }).optional(), { default: 2, observe: (p) => (p.cpuFlavorId ? p.vcpuCount : undefined) }),
+  dataCenterIds: replace(list(str({ nonEmpty: true, example: '"EU-RO-1"' }), { example: '["EU-RO-1"]', unique: true }).optional(), { chosen: dataCenterOf }),
   dataCenterPriority: replace(oneOf(RENT_PRIORITIES).optional(), { default: "availability" }),
   countryCodes: replace(
     list(str({ example: '"US"', pattern: { re: /^[A-Z]{2}$/, hint: 'is not a two-letter country code; use upper case, e.g. "US"' } }), { example: '["US", "CA"]', unique: true }).optional(),
@@ -76,10 +81,10 @@ const rows = {
   costPerHr: output((p) => p.costPerHr),
   adjustedCostPerHr: output((p) => p.adjustedCostPerHr),
   machineId: output((p) => p.machineId),
-  gpuTypeId: output((p) => stringOr(machineOf(p)?.["gpuTypeId"]) ?? stringOr(gpuOf(p)?.["id"])),
+  gpuTypeId: output(gpuTypeOf),
   gpuDisplayName: output((p) => stringOr(gpuOf(p)?.["displayName"]) ?? stringOr(machineOf(p)?.["gpuDisplayName"])),
   cpuFlavorId: output((p) => p.cpuFlavorId),
-  dataCenterId: output((p) => stringOr(machineOf(p)?.["dataCenterId"])),
+  dataCenterId: output(dataCenterOf),
   memoryInGb: output((p) => p.memoryInGb),
   lastStartedAt: output((p) => p.lastStartedAt),
   lastStatusChange: output((p) => p.lastStatusChange),
@@ -93,6 +98,8 @@ function crossCheck(args: Props): CrossCheckResult {
   const warnings = [
     ...unknownIdWarnings("pod", "gpuTypeIds", args["gpuTypeIds"], GPU_TYPE_IDS),
     ...unknownIdWarnings("pod", "dataCenterIds", args["dataCenterIds"], DATA_CENTER_IDS),
+    ...unknownIdWarnings("pod", "allowedCudaVersions", args["allowedCudaVersions"], CUDA_VERSIONS),
+    ...unknownIdWarnings("pod", "cpuFlavorIds", args["cpuFlavorIds"], POD_CPU_FLAVOR_IDS),
   ];
   const compute = args["computeType"];
   if (compute === "CPU" && isPresent(args, "gpuTypeIds") && !isUnknown(args["gpuTypeIds"])) warnings.push("pod gpuTypeIds is ignored by the service for a CPU pod (computeType \"CPU\")");

@@ -1,6 +1,6 @@
 // When a pod counts as ready. The service reports desiredStatus RUNNING before the pod has its
 // network identity (NOTES section 1), so RUNNING alone is not enough: a running pod is ready once it
-// has a public IP (when it gets one at all) and port mappings (when it exposes ports).
+// has a public IP (when it gets one at all) and a port mapping for each tcp port it exposes.
 // A pod the user asked to stop is ready once it reports EXITED.
 
 import type { Pod } from "../../client/schemas";
@@ -20,14 +20,25 @@ export function podPendingState(args: PodArgs, pod: Pod): string | undefined {
   if (status !== "RUNNING") return `status ${status}`;
   if (!expectsPublicIp(args)) return undefined;
   if (!pod.publicIp) return "RUNNING, no public IP yet";
-  const ports = args.ports ?? pod.ports ?? [];
-  if (ports.length > 0 && Object.keys(pod.portMappings ?? {}).length === 0) return "RUNNING, no port mappings yet";
+  const unmapped = mappedPorts(args.ports ?? pod.ports ?? []).filter((port) => pod.portMappings?.[port] === undefined);
+  if (unmapped.length > 0) return `RUNNING, no port mapping yet for ${unmapped.map((port) => `${port}/tcp`).join(", ")}`;
   return undefined;
+}
+
+/**
+ * The internal ports that get a public port mapping: the tcp ones. The service proxies http ports
+ * through its own host names and never maps them, so waiting for those would wait forever.
+ */
+function mappedPorts(ports: readonly string[]): string[] {
+  return ports.flatMap((spec) => {
+    const [port, protocol] = spec.split("/");
+    return protocol?.trim().toLowerCase() === "tcp" && port ? [port.trim()] : [];
+  });
 }
 
 export function podGoal(args: PodArgs): string {
   if ((args.desiredStatus ?? "RUNNING") === "EXITED") return "stopped (EXITED)";
-  return expectsPublicIp(args) ? "RUNNING with a public IP and port mappings" : "RUNNING";
+  return expectsPublicIp(args) ? "RUNNING with a public IP and a port mapping for each tcp port" : "RUNNING";
 }
 
 /** Reads with the machine and network volume so that outputs (data center, GPU type) are complete. */

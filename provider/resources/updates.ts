@@ -47,6 +47,10 @@ export function adoptionPlan<L>(policy: ResourceTable<L>, declared: Props, live:
   for (const [name, p] of Object.entries(policy.fields)) {
     if (p.local || p.kind === "ignore" || p.kind === "serverManaged" || !isPresent(declared, name)) continue;
     const want = declared[name];
+    if (p.chosen) {
+      checkChoice(plan, name, want, p.chosen(live));
+      continue;
+    }
     const seen = p.observe?.(live);
     if (p.envMap) {
       const liveEnv = isRecord(seen) ? seen : {};
@@ -63,4 +67,10 @@ export function adoptionPlan<L>(policy: ResourceTable<L>, declared: Props, live:
     }
   }
   return plan;
+}
+
+/** A create-only list of options: the live resource's pick must be one of them. */
+function checkChoice(plan: AdoptionPlan, name: string, options: unknown, picked: unknown): void {
+  if (picked === undefined || picked === null) plan.unverifiable.push(name);
+  else if (!Array.isArray(options) || !options.includes(picked)) plan.conflicts.push(`${name}: the live resource has ${quote(picked)}, which is not among the declared ${quote(options)}`);
 }

@@ -267,7 +267,7 @@ export function unknownIdWarnings(noun: string, field: string, value: unknown, k
     if (typeof v !== "string" || isUnknown(v) || known.includes(v)) return;
     const near = closest(v, known);
     const at = Array.isArray(value) ? `${field}[${i}]` : field;
-    out.push(`${noun} ${at}: ${quote(v)} is not a known id${near ? ` (did you mean ${quote(near)}?)` : ""}; it is passed to the service as given`);
+    out.push(`${noun} ${at}: ${quote(v)} is not among the values this provider knows${near ? ` (did you mean ${quote(near)}?)` : ""}; it is passed to the service as given`);
   });
   return out;
 }

@@ -60,7 +60,7 @@ describe("provider failures through the real engine", { timeout: 300_000 }, () =
 
   it("keeps a pod that missed its readiness deadline in the state (partial create)", async () => {
     await expect(engine.stack.up()).rejects.toThrow(/readyTimeoutSeconds: 0\.5/);
-    expect(engine.output()).toMatch(/pod "slow" \(id \w+\) is not RUNNING with a public IP and port mappings after/);
+    expect(engine.output()).toMatch(/pod "slow" \(id \w+\) is not RUNNING with a public IP and a port mapping for each tcp port after/);
 
     const account = accountOf(emulator);
     expect(account.pods).toHaveLength(1);

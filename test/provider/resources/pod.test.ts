@@ -17,7 +17,7 @@ describe("pod lifecycle against the emulator", () => {
   let id = "";
   let outs: Record<string, unknown> = {};
 
-  it("create waits until RUNNING with a public IP and port mappings", async () => {
+  it("create waits until RUNNING with a public IP and a port mapping for each tcp port", async () => {
     const started = Date.now();
     const created = await h.providers.pod.create(await checked(h.providers.pod, base));
     expect(Date.now() - started).toBeGreaterThanOrEqual(80);
@@ -32,7 +32,7 @@ describe("pod lifecycle against the emulator", () => {
     // Declared env keys only: the platform's PUBLIC_KEY is live but not recorded.
     expect(outs["env"]).toEqual({ LOG_LEVEL: "info" });
     expect((await h.client.getPod(id)).env).toHaveProperty("PUBLIC_KEY");
-    expect(h.lines.info.join("\n")).toMatch(/waiting until RUNNING with a public IP and port mappings/);
+    expect(h.lines.info.join("\n")).toMatch(/waiting until RUNNING with a public IP and a port mapping for each tcp port/);
   });
 
   it("read of an unchanged pod gives inputs that diff to nothing", async () => {
@@ -122,6 +122,28 @@ describe("pod adoption", () => {
     await expect(h.providers.pod.create({ name: "two-gpus", imageName: "img", gpuCount: 1, adoptId: existing.id })).rejects.toThrow(
       /cannot adopt pod "two-gpus" \(id \w+\): gpuCount is 2 on the live resource but 1 is declared/,
     );
+  });
+
+  it("refuses a CPU pod of another flavor, vCPU count and data center, naming each field; creates nothing", async () => {
+    const existing = await h.client.createPod({ name: "cpu-live", imageName: "img", computeType: "CPU", cpuFlavorIds: ["cpu5c"], vcpuCount: 8, dataCenterIds: ["US-TX-3"] });
+    const before = h.emulator.inspect()[0]?.pods.length;
+    const declared = { name: "cpu-live", imageName: "img", computeType: "CPU", cpuFlavorIds: ["cpu3c"], vcpuCount: 4, dataCenterIds: ["EU-RO-1"], adoptId: existing.id };
+    const failure = h.providers.pod.create(await checked(h.providers.pod, declared));
+    await expect(failure).rejects.toThrow(/cpuFlavorIds: the live resource has "cpu5c", which is not among the declared \["cpu3c"\]/);
+    await expect(failure).rejects.toThrow(/vcpuCount is 8 on the live resource but 4 is declared/);
+    await expect(failure).rejects.toThrow(/dataCenterIds: the live resource has "US-TX-3", which is not among the declared \["EU-RO-1"\]/);
+    expect(h.emulator.inspect()[0]?.pods.length).toBe(before);
+  });
+
+  it("refuses a GPU pod of another GPU type; adopts one whose type and data center are among the declared options", async () => {
+    const existing = await h.client.createPod({ name: "gpu-live", imageName: "img", gpuTypeIds: ["NVIDIA L4"], dataCenterIds: ["EU-RO-1"] });
+    await expect(h.providers.pod.create({ name: "gpu-live", imageName: "img", gpuTypeIds: ["NVIDIA A40"], adoptId: existing.id })).rejects.toThrow(
+      /gpuTypeIds: the live resource has "NVIDIA L4", which is not among the declared \["NVIDIA A40"\]/,
+    );
+    const adopted = await h.providers.pod.create(
+      await checked(h.providers.pod, { name: "gpu-live", imageName: "img", gpuTypeIds: ["NVIDIA A40", "NVIDIA L4"], dataCenterIds: ["US-TX-3", "EU-RO-1"], adoptId: existing.id, __provider: "shim" }),
+    );
+    expect(adopted.id).toBe(existing.id);
   });
 
   it("refuses an id that does not exist", async () => {

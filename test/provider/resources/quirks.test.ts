@@ -6,7 +6,7 @@ import { startHarness, type Harness } from "./harness";
 
 let h: Harness;
 beforeAll(async () => {
-  h = await startHarness({ timeScale: 0.001, quirks: { costPerHrAsString: true, endpointDataCenterIdsAsString: true, deleteStatus: 200, unknownFieldStatus: 422 } });
+  h = await startHarness({ timeScale: 0.001, quirks: { costPerHrAsString: true, endpointDataCenterIdsAsString: true, endpointDataCenterIdsSorted: true, flashBootNameSuffix: true, deleteStatus: 200, unknownFieldStatus: 422 } });
 });
 afterAll(() => h.close());
 
@@ -28,5 +28,42 @@ describe("reported live quirks do not make diffs", () => {
     expect(computeDiff(endpointTable, read.props, declared).changes).toBe(false);
     await h.providers.endpoint.delete!(created.id, created.outs);
     expect(await h.providers.endpoint.read!(created.id, created.outs)).toEqual({});
+  });
+
+  it("dataCenterIds read back sorted match the declared order: no diff, no update", async () => {
+    const tpl = await h.client.createTemplate({ name: "q-tpl-sorted", imageName: "img", isServerless: true });
+    const declared = { templateId: tpl.id, name: "q-sorted", dataCenterIds: ["US-TX-3", "EU-RO-1"], workersMax: 1 };
+    const created = await h.providers.endpoint.create(declared);
+    expect((await h.client.getEndpoint(created.id)).dataCenterIds).toEqual(["EU-RO-1", "US-TX-3"]);
+    const read = await h.providers.endpoint.read!(created.id, created.outs);
+    expect(read.props?.["dataCenterIds"]).toEqual(["US-TX-3", "EU-RO-1"]);
+    expect(computeDiff(endpointTable, read.props, declared).changes).toBe(false);
+    await h.providers.endpoint.delete!(created.id, created.outs);
+  });
+
+  it("a FlashBoot endpoint's name comes back without the platform's \" -fb\": no rename diff", async () => {
+    const tpl = await h.client.createTemplate({ name: "q-tpl-fb", imageName: "img", isServerless: true });
+    const declared = { templateId: tpl.id, name: "q-fb", flashboot: true, workersMax: 1 };
+    const created = await h.providers.endpoint.create(declared);
+    expect(h.emulator.inspect()[0]?.endpoints.find((e) => e.id === created.id)?.name).toBe("q-fb -fb"); // as the service reports it
+    const read = await h.providers.endpoint.read!(created.id, created.outs);
+    expect(read.props?.["name"]).toBe("q-fb");
+    expect(computeDiff(endpointTable, read.props, declared).changes).toBe(false);
+    await h.providers.endpoint.delete!(created.id, created.outs);
+  });
+
+  it("a lost create of a FlashBoot endpoint resolves to the endpoint the service made, never a second one", async () => {
+    const tpl = await h.client.createTemplate({ name: "q-tpl-lost", imageName: "img", isServerless: true });
+    h.emulator.setFaults("CreateEndpoint: lost=1");
+    let created;
+    try {
+      created = await h.providers.endpoint.create({ templateId: tpl.id, name: "q-lost", flashboot: true, workersMax: 1 });
+    } finally {
+      h.emulator.setFaults(undefined);
+    }
+    const named = h.emulator.inspect()[0]?.endpoints.filter((e) => e.name === "q-lost -fb") ?? [];
+    expect(named.map((e) => e.id)).toEqual([created.id]);
+    expect(h.lines.warn.join("\n")).toContain("the service did create it");
+    await h.providers.endpoint.delete!(created.id, created.outs);
   });
 });

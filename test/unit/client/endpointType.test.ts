@@ -16,7 +16,7 @@ describe("encodeEndpointName", () => {
 });
 
 describe("decodeEndpointType", () => {
-  const names = ["inference", "a b c", "with -fb", "trailing-lb", "x", "-lb", " -lb prefix", "ünïcode name"];
+  const names = ["inference", "a b c", "with -fb inside", "trailing-lb", "x", "-lb", " -lb prefix", "ünïcode name"];
 
   it.each(ENDPOINT_TYPES)("round trip: decode(encode(name, %s)) gives the name back and the type", (type: EndpointType) => {
     for (const name of names) {
@@ -40,9 +40,14 @@ describe("decodeEndpointType", () => {
     expect(decodeEndpointType({ id: "e", name: "inference", type: "LOAD_BALANCER" })).toEqual({ id: "e", name: "inference", type: "LOAD_BALANCER" });
   });
 
+  it("the platform's FlashBoot suffix is taken off, before and after the type marker", () => {
+    expect(decodeEndpointType({ id: "e", name: "inference -lb -fb" })).toEqual({ id: "e", name: "inference", type: "LOAD_BALANCER" });
+    expect(decodeEndpointType({ id: "e", name: "inference -fb", type: "QUEUE" })).toEqual({ id: "e", name: "inference", type: "QUEUE" });
+  });
+
   it("names without the suffix, and endpoints without a name, are QUEUE", () => {
     expect(decodeEndpointType({ id: "e", name: "inference" })).toEqual({ id: "e", name: "inference", type: "QUEUE" });
-    expect(decodeEndpointType({ id: "e", name: "inference -fb" })).toEqual({ id: "e", name: "inference -fb", type: "QUEUE" });
+    expect(decodeEndpointType({ id: "e", name: "inference -fb" })).toEqual({ id: "e", name: "inference", type: "QUEUE" });
     expect(decodeEndpointType({ id: "e" })).toEqual({ id: "e", type: "QUEUE" });
     // A name that is not a string is not read for a marker.
     expect(decodeEndpointType({ id: "e", name: 42 })).toEqual({ id: "e", name: 42, type: "QUEUE" });

@@ -34,8 +34,6 @@ const rows: Row[] = [
   ["pod", "gpuCount 0", { ...pod, gpuCount: 0 }, "gpuCount", ["0 is below the minimum 1 GPUs"]],
   ["pod", "cloudType typo", { ...pod, cloudType: "SECURED" }, "cloudType", ['"SECURED" is not a valid value', 'did you mean "SECURE"']],
   ["pod", "computeType unknown", { ...pod, computeType: "TPU" }, "computeType", ['"TPU" is not a valid value', 'use one of "GPU", "CPU"']],
-  ["pod", "cuda version unknown", { ...pod, allowedCudaVersions: ["12.4", "10.1"] }, "allowedCudaVersions[1]", ['"10.1" is not a valid value', '"12.4"']],
-  ["pod", "cpu flavor unknown", { ...pod, cpuFlavorIds: ["cpu9x"] }, "cpuFlavorIds[0]", ['"cpu9x" is not a valid value', '"cpu3c"']],
   ["pod", "priority unknown", { ...pod, gpuTypePriority: "fastest" }, "gpuTypePriority", ['use one of "availability", "custom"']],
   ["pod", "country code", { ...pod, countryCodes: ["usa"] }, "countryCodes[0]", ['"usa" is not a two-letter country code']],
   ["pod", "relative mount path", { ...pod, volumeMountPath: "workspace" }, "volumeMountPath", ['"workspace" is not an absolute path', '"/workspace"']],
@@ -61,8 +59,6 @@ const rows: Row[] = [
   ["endpoint", "negative workersMax", { ...endpoint, workersMax: -1 }, "workersMax", ["-1 is negative"]],
   ["endpoint", "scalerType unknown", { ...endpoint, scalerType: "QUEUE" }, "scalerType", ['"QUEUE" is not a valid value', '"QUEUE_DELAY", "REQUEST_COUNT"']],
   ["endpoint", "scalerValue 0", { ...endpoint, scalerValue: 0 }, "scalerValue", ["0 is below the minimum 1"]],
-  ["endpoint", "pod-only cpu flavor", { ...endpoint, cpuFlavorIds: ["cpu3m"] }, "cpuFlavorIds[0]", ['"cpu3m" is not a valid value']],
-  ["endpoint", "minCudaVersion unknown", { ...endpoint, minCudaVersion: "11.0" }, "minCudaVersion", ['"11.0" is not a valid value']],
   ["endpoint", "gpuCount 0", { ...endpoint, gpuCount: 0 }, "gpuCount", ["below the minimum 1"]],
   ["endpoint", "computeType lower case", { ...endpoint, computeType: "gpu" }, "computeType", ['did you mean "GPU"']],
   ["networkVolume", "negative size", { ...volume, size: -1 }, "size", ["-1 is negative", "from 0 to 4000 GB"]],
@@ -132,7 +128,25 @@ describe("check accepts valid arguments and preview unknowns", () => {
     deps.lines.warn.length = 0;
     const result = await check("pod", { ...pod, gpuTypeIds: ["NVIDIA GeForce RTX 9090", "NVIDIA L4"] });
     expect(result.failures).toEqual([]);
-    expect(deps.lines.warn.join("\n")).toContain('gpuTypeIds[0]: "NVIDIA GeForce RTX 9090" is not a known id');
+    expect(deps.lines.warn.join("\n")).toContain('gpuTypeIds[0]: "NVIDIA GeForce RTX 9090" is not among the values this provider knows');
+  });
+
+  it("warns, not fails, on CUDA versions and CPU flavors it does not know: the service's lists grow", async () => {
+    deps.lines.warn.length = 0;
+    const podResult = await check("pod", { ...pod, allowedCudaVersions: ["12.4", "13.1"], cpuFlavorIds: ["cpu9x"] });
+    expect(podResult.failures).toEqual([]);
+    const endpointResult = await check("endpoint", { ...endpoint, minCudaVersion: "13.1", cpuFlavorIds: ["cpu3m"] });
+    expect(endpointResult.failures).toEqual([]);
+    const warned = deps.lines.warn.join("\n");
+    expect(warned).toContain('pod allowedCudaVersions[1]: "13.1" is not among the values this provider knows');
+    expect(warned).toContain('pod cpuFlavorIds[0]: "cpu9x" is not among the values this provider knows (did you mean "cpu3c"?)');
+    expect(warned).toContain('endpoint minCudaVersion: "13.1" is not among the values this provider knows');
+    expect(warned).toContain('endpoint cpuFlavorIds[0]: "cpu3m" is not among the values this provider knows');
+  });
+
+  it("refuses an endpoint name ending in a marker the service reads back off the name", async () => {
+    const result = await check("endpoint", { ...endpoint, name: "inference -fb" });
+    expect(result.failures.map((f) => f.reason).join("\n")).toMatch(/"inference -fb" ends in " -fb", which the service uses to mark FlashBoot endpoints.*set flashboot: true/);
   });
 
   it("warns when an update field without a default stops being declared", async () => {
