@@ -29,7 +29,25 @@ version_at_least() { # $1 >= $2, both X.Y.Z
   [ "$(printf '%s\n%s\n' "$1" "$2" | sort -V | head -n1)" = "$2" ]
 }
 
+# The engine runs dynamic providers through the `pulumi-resource-pulumi-nodejs` host. A regular
+# Pulumi install ships it next to the `pulumi` binary, where the engine looks for bundled plugins;
+# found anywhere else on $PATH, the engine warns on every stack operation. The host only resolves
+# @pulumi/pulumi from the program's directory, so one copy serves every checkout on the machine.
+install_provider_host() {
+  local host="$bin_dir/pulumi-resource-pulumi-nodejs"
+  [ -x "$host" ] && return 0
+  cat > "$host.tmp" <<'HOST'
+#!/bin/sh
+# The Node.js dynamic provider host: runs @pulumi/pulumi's dynamic provider, resolved from the
+# current directory (the program's), with the `node` first on PATH.
+script=$(node -e "process.stdout.write(require.resolve('@pulumi/pulumi/cmd/dynamic-provider'))") || exit 1
+exec node "$script" "$@"
+HOST
+  chmod +x "$host.tmp" && mv "$host.tmp" "$host"
+}
+
 if [ -x "$bin_dir/pulumi" ]; then
+  install_provider_host
   echo "$bin_dir"; exit 0
 fi
 
@@ -60,7 +78,7 @@ work="$cache_root/build-pulumi-v$PULUMI_VERSION"
 mkdir -p "$work" "$cache_root"
 exec 9>"$cache_root/.pulumi-build.lock"
 flock 9 # two concurrent first runs (tests and demo) build once
-if [ -x "$bin_dir/pulumi" ]; then echo "$bin_dir"; exit 0; fi
+if [ -x "$bin_dir/pulumi" ]; then install_provider_host; echo "$bin_dir"; exit 0; fi
 
 log "building pulumi v$PULUMI_VERSION from Go modules into $bin_dir (first run on this machine: several minutes)"
 cd "$work"
@@ -82,13 +100,20 @@ log "resolving modules (go mod tidy)"
 go mod tidy >&2
 tmp_bin="$work/out"
 mkdir -p "$tmp_bin"
-log "compiling pulumi (go build)"
+log "compiling pulumi (go build; no output until it is done)"
+# go build says nothing for minutes: a heartbeat shows the first run is not stuck.
+started=$(date +%s)
+( while sleep 30; do log "still compiling pulumi ($(( ($(date +%s) - started) / 60 )) min $(( ($(date +%s) - started) % 60 )) s so far)"; done ) &
+heartbeat=$!
+trap 'kill $heartbeat 2>/dev/null' EXIT
 go build -trimpath -tags osusergo,grpcnotrace \
   -ldflags "-X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v$PULUMI_VERSION" \
   -o "$tmp_bin/pulumi" github.com/pulumi/pulumi/pkg/v3/cmd/pulumi >&2
 mkdir -p "$(dirname "$bin_dir")"
 rm -rf "$bin_dir.partial"
 mv "$tmp_bin" "$bin_dir.partial"
+kill $heartbeat 2>/dev/null
 mv "$bin_dir.partial" "$bin_dir" # rename last so a half-built cache is never taken as complete
+install_provider_host
 log "built $("$bin_dir/pulumi" version)"
 echo "$bin_dir"

@@ -1,7 +1,7 @@
 /**
  * Locates (or builds, once per machine) the Pulumi CLI through scripts/ensure-pulumi.sh, and the
  * environment that lets the engine run this project's programs: Node 24 first on PATH (the dynamic
- * provider host is a shell shim that runs `node`), the host shim itself, and the CLI.
+ * provider host is a shell shim that runs `node`), then the CLI with the host beside it.
  */
 import { execFileSync } from "node:child_process";
 import * as path from "node:path";
@@ -35,13 +35,12 @@ export function ensurePulumiCli(): PulumiCli {
   return { binDir, version };
 }
 
-/** PATH for the CLI and every process it starts: this project's Node, the provider host shim, the CLI. */
+/**
+ * PATH for the CLI and every process it starts: this project's Node first, then the CLI. The
+ * dynamic provider host is found next to the CLI (ensure-pulumi.sh puts it there), where the
+ * engine takes it as bundled and does not warn that it came from $PATH.
+ */
 export function enginePath(cli: PulumiCli): string {
   const root = repoRoot();
-  return [
-    path.join(root, "node_modules", ".bin"),
-    cli.binDir,
-    path.join(root, "node_modules", "@pulumi", "pulumi"),
-    process.env["PATH"] ?? "",
-  ].join(path.delimiter);
+  return [path.join(root, "node_modules", ".bin"), cli.binDir, process.env["PATH"] ?? ""].join(path.delimiter);
 }
