@@ -10,6 +10,9 @@ import { createHash } from "node:crypto";
 import { RESOURCE_MODULE, SMOKE_TEST_TYPE } from "../provider/kinds";
 import smokeTestShim from "../provider/shims/smokeTest";
 import type { CaseResult } from "../provider/smoke/runCase";
+import { preloadSqliteQuietly } from "./quietSerializer";
+
+preloadSqliteQuietly();
 
 export type JobStatus = "COMPLETED" | "FAILED" | "TIMED_OUT" | "CANCELLED";
 
