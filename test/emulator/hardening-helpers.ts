@@ -3,6 +3,7 @@
  * send, and for clients that write their whole body before reading), a parser for the answers,
  * and an emulator with one queue endpoint whose jobs echo their input.
  */
+import { type Agent, request as httpRequest } from "node:http";
 import { connect } from "node:net";
 import type { RunningEmulator } from "../../emulator";
 import { type Api, KEY_A, api, startTestEmulator } from "./managementHelpers";
@@ -122,4 +123,53 @@ export async function call(url: string, method: string, body?: string): Promise<
   });
   const text = await res.text();
   return { status: res.status, text, json: text === "" ? undefined : (JSON.parse(text) as unknown) };
+}
+
+export interface HttpOutcome {
+  status: number | undefined;
+  text: string;
+  /** Why there was no answer (a socket error or the timeout). */
+  error: string | undefined;
+}
+
+/** One request over node:http with the path sent exactly as given (no normalisation, unlike fetch). */
+export function httpSend(
+  port: number,
+  agent: Agent,
+  request: { method: string; path: string; headers: Record<string, string>; body: string | Buffer | undefined },
+  timeoutMs = 10_000,
+): Promise<HttpOutcome> {
+  return new Promise((resolve) => {
+    let settled = false;
+    const done = (outcome: HttpOutcome): void => {
+      if (settled) return;
+      settled = true;
+      resolve(outcome);
+    };
+    const headers: Record<string, string | number> = { ...request.headers };
+    if (request.body !== undefined) headers["content-length"] = Buffer.byteLength(request.body);
+    const req = httpRequest({ host: "127.0.0.1", port, method: request.method, path: request.path, headers, agent, timeout: timeoutMs }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (chunk: Buffer) => chunks.push(chunk));
+      res.on("end", () => done({ status: res.statusCode, text: Buffer.concat(chunks).toString("utf8"), error: undefined }));
+      res.on("error", (error) => done({ status: res.statusCode, text: "", error: `response: ${error.message}` }));
+    });
+    req.on("timeout", () => {
+      done({ status: undefined, text: "", error: `no answer within ${timeoutMs} ms` });
+      req.destroy();
+    });
+    req.on("error", (error: NodeJS.ErrnoException) => done({ status: undefined, text: "", error: `${error.code ?? ""} ${error.message}` }));
+    req.end(request.body);
+  });
+}
+
+/** The message of a JSON error body of any surface (`error`, or problem+json `detail`), or undefined. */
+export function errorMessageOf(text: string): string | undefined {
+  try {
+    const body = JSON.parse(text) as { error?: unknown; detail?: unknown };
+    const message = body.error ?? body.detail;
+    return typeof message === "string" && message !== "" ? message : undefined;
+  } catch {
+    return undefined;
+  }
 }
