@@ -4,6 +4,7 @@
  */
 import type { ServerResponse } from "node:http";
 import type { HttpError } from "../http/errors";
+import { jsonText } from "../http/respond";
 
 // One error class and one body reader for every surface of the emulator.
 export { HttpError } from "../http/errors";
@@ -16,7 +17,7 @@ export function sendJson(
   headers: Record<string, string> = {},
 ): void {
   if (res.headersSent || res.destroyed) return;
-  const text = JSON.stringify(body) ?? "null";
+  const text = jsonText(body);
   res.writeHead(status, {
     ...headers,
     "content-type": "application/json",

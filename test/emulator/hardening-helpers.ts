@@ -104,11 +104,11 @@ export interface EmulatorWithEndpoint {
   endpointId: string;
 }
 
-/** An emulator (account A) with a queue endpoint whose workers echo their input. */
-export async function emulatorWithEndpoint(options: Parameters<typeof startTestEmulator>[0] = {}): Promise<EmulatorWithEndpoint> {
+/** An emulator (account A) with a queue endpoint; its workers echo their input unless `imageName` maps to a handler. */
+export async function emulatorWithEndpoint(options: Parameters<typeof startTestEmulator>[0] = {}, imageName = "example/echo:1"): Promise<EmulatorWithEndpoint> {
   const emu = await startTestEmulator(options);
   const a = api(emu, KEY_A);
-  const template = await a.post("/templates", { name: "echo-worker", imageName: "example/echo:1", isServerless: true });
+  const template = await a.post("/templates", { name: "echo-worker", imageName, isServerless: true });
   const endpoint = await a.post("/endpoints", { name: "echo", templateId: template.body.id, gpuTypeIds: ["NVIDIA L4"], workersMax: 1 });
   if (endpoint.status !== 200) throw new Error(`could not create the test endpoint: ${endpoint.text}`);
   return { emu, a, endpointId: String(endpoint.body.id) };

@@ -1,8 +1,12 @@
 /**
  * Hostile JSON on every surface: bodies nested thousands of levels deep get a 400 that says so
- * before anything walks them, error messages that echo a value stay short whatever its size, and
- * a job accepted with the deepest input allowed can still be read back.
+ * before anything walks them, error messages that echo a value stay short whatever its size, a job
+ * accepted with the deepest input allowed can still be read back, and so can a job whose handler
+ * returned something JSON cannot render.
  */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_JSON_DEPTH } from "../../emulator/http/body";
 import { type EmulatorWithEndpoint, call, emulatorWithEndpoint, nestedArrays, nestedObjects } from "./hardening-helpers";
@@ -103,5 +107,37 @@ describe("messages that echo a value stay short", () => {
     expect(res.status).toBe(400);
     expect(res.text).toMatch(/policy\.ttl.*got \[\[\[\[.*\.\.\."/);
     expect(res.text.length).toBeLessThan(300);
+  });
+});
+
+describe("a handler output JSON cannot render", () => {
+  it("is answered with the offending parts replaced, so /status and /stream keep answering 200", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "gpucloud-odd-handler-"));
+    const file = path.join(dir, "odd.js");
+    fs.writeFileSync(
+      file,
+      `exports.handler = async (job) => {
+        let deep = "bottom";
+        for (let i = 0; i < 20000; i++) deep = [deep];
+        const cyclic = { name: "loop" };
+        cyclic.self = cyclic;
+        return { kind: job.input.kind, deep, cyclic, big: 10n ** 30n };
+      };`,
+    );
+    const odd = await emulatorWithEndpoint({ handlers: { "acme/odd": file } }, "acme/odd:1");
+    try {
+      const base = `${odd.emu.serverlessUrl}/${odd.endpointId}`;
+      const run = await call(`${base}/runsync`, "POST", JSON.stringify({ input: { kind: "odd" } }));
+      expect(run.status).toBe(200);
+      expect(run.text).toContain("nested deeper than");
+      expect(run.text).toContain("a reference to itself");
+      expect(run.text).toContain('"big":"1000000000000000000000000000000"');
+      const { id } = run.json as { id: string };
+      expect((await call(`${base}/status/${id}`, "GET")).status).toBe(200);
+      expect((await call(`${base}/stream/${id}`, "GET")).status).toBe(200);
+    } finally {
+      await odd.emu.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
