@@ -8,7 +8,8 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MAX_JSON_DEPTH } from "../../emulator/http/body";
+import { MAX_JSON_DEPTH, tooDeepAt } from "../../emulator/http/body";
+import { describeValue } from "../../emulator/http/errors";
 import { type EmulatorWithEndpoint, call, emulatorWithEndpoint, nestedArrays, nestedObjects } from "./hardening-helpers";
 
 const DEEP = 5000;
@@ -139,5 +140,23 @@ describe("a handler output JSON cannot render", () => {
       await odd.emu.close();
       fs.rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe("the helpers under it", () => {
+  it("tooDeepAt counts brackets outside strings only, escaped quotes included", () => {
+    expect(tooDeepAt(Buffer.from('{"a": "\\"[[[[[[", "b": [[1]]}'), 3)).toBe(-1);
+    expect(tooDeepAt(Buffer.from('{"a": "\\"[[[[[[", "b": [[[1]]]}'), 3)).toBe(25);
+    expect(tooDeepAt(Buffer.from(nestedArrays(DEEP)), MAX_JSON_DEPTH)).toBe(MAX_JSON_DEPTH);
+  });
+
+  it("describeValue stops early on huge, deep and cyclic values", () => {
+    const cyclic: Record<string, unknown> = { name: "loop" };
+    cyclic["self"] = cyclic;
+    expect(describeValue(cyclic)).toMatch(/^\{"name":"loop","self":\{"name":"loop","self":.*\.\.\.$/);
+    expect(describeValue(JSON.parse(nestedArrays(DEEP)) as unknown)).toBe(`${"[".repeat(77)}...`);
+    expect(describeValue("x".repeat(1_000_000))).toHaveLength(80);
+    expect(describeValue({ a: 1, b: [true, null] })).toBe('{"a":1,"b":[true,null]}');
+    expect(describeValue(undefined)).toBe("nothing");
   });
 });
