@@ -38,6 +38,14 @@ async function main(): Promise<number> {
       (command.options.faults ? `  faults:          ${formatFaultSpec(toFaultPlan(command.options.faults))}\n` : "") +
       `\nexport GPUCLOUD_API_URL=${emulator.apiUrl} GPUCLOUD_SERVERLESS_URL=${emulator.serverlessUrl} GPUCLOUD_API_KEY=${emulator.apiKey}\n`,
   );
+  emulator.onStateStatus((status) => {
+    process.stderr.write(
+      status.saving
+        ? `gpucloud-emulator: state is being saved again to ${status.path}\n`
+        : `gpucloud-emulator: state is NOT being saved to ${status.path}: ${status.error ?? "unknown error"}; ` +
+            "changes are answered 503 until a write succeeds (retried every second)\n",
+    );
+  });
   return new Promise<number>((resolve) => {
     let stopping = false;
     const stop = (signal: NodeJS.Signals) => {

@@ -25,7 +25,7 @@ import { createServerlessService } from "./serverless";
 import type { EndpointSpec } from "./serverless/contract";
 import { ManagementStore } from "./state/model";
 import { type LoadedState, parseState, serializeState } from "./state/snapshot";
-import { StateWriter, readStateText } from "./state/stateFile";
+import { type StateStatus, StateWriter, readStateText, removeStaleTempFiles } from "./state/stateFile";
 
 export type { EmulatorOptions, QuirkOptions, ServerlessFactory } from "./options";
 export type { EndpointSpec, Placement, ServerlessDeps, ServerlessService, WorkerUsage, WorkerView } from "./serverless/contract";
@@ -34,6 +34,7 @@ export type { InterceptResult, ReplyEvent, RouteInterceptor } from "./http/route
 export { FaultSpecError, formatFaultSpec, parseFaultSpec } from "./faults";
 export type { FaultKind, FaultPlan, FaultRule, FaultSetting, FaultStats } from "./faults";
 export type { Clock } from "./clock";
+export type { StateStatus } from "./state/stateFile";
 
 /** Every resource of one account, in wire shape. */
 export interface AccountInspection {
@@ -68,8 +69,15 @@ export interface RunningEmulator {
   faultStats(): FaultStats;
   /** Switches fault injection to another SPEC or plan (undefined: off); counts are kept. */
   setFaults(faults: string | FaultPlan | undefined): void;
-  /** Writes the state file now (no-op without statePath). */
+  /** Writes the state file now (no-op without statePath); rejects when the write fails. */
   flushState(): Promise<void>;
+  /** Whether changes are reaching the state file (undefined without statePath). */
+  stateStatus(): StateStatus | undefined;
+  /**
+   * Calls `listener` each time saving the state file starts failing or works again. While it
+   * fails, changes are answered 503 and the write is retried every second.
+   */
+  onStateStatus(listener: (status: StateStatus) => void): void;
   /** Stops serving, stops the job side, saves state. Idempotent. */
   close(): Promise<void>;
 }
@@ -80,6 +88,7 @@ function baseUrl(host: string, port: number): string {
 
 async function loadState(path: string | undefined): Promise<LoadedState | undefined> {
   if (path === undefined) return undefined;
+  await removeStaleTempFiles(path);
   const text = await readStateText(path);
   return text === undefined ? undefined : parseState(text, path);
 }
@@ -99,6 +108,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const accounts = new Accounts(resolved.apiKeys);
   const store = new ManagementStore();
   let writer: StateWriter | undefined;
+  const stateListeners: ((status: StateStatus) => void)[] = [];
   const publicEndpoints = new Map<string, EndpointSpec>(
     Object.entries(resolved.publicEndpoints).map(([id, image]) => [id, publicEndpointSpec(id, image)]),
   );
@@ -119,6 +129,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   if (resolved.statePath !== undefined) {
     writer = new StateWriter(resolved.statePath, resolved.stateDebounceMs, () =>
       serializeState(store, clock.now(), resolved.generatedKeys ? resolved.apiKeys : undefined),
+      (status) => {
+        for (const listener of stateListeners) listener(status);
+      },
     );
   }
   if (loaded) restoreState(ctx, loaded);
@@ -215,6 +228,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       v2.router.setInterceptor(interceptorFor(plan !== undefined));
     },
     flushState: () => writer?.flush() ?? Promise.resolve(),
+    stateStatus: () => writer?.status(),
+    onStateStatus(listener) {
+      stateListeners.push(listener);
+    },
     close,
   };
 }

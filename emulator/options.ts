@@ -3,6 +3,7 @@
  * injection, limits) extend it rather than growing new entry points.
  */
 import { type FaultPlan, toFaultPlan } from "./faults/spec";
+import { MB } from "./http/body";
 import type { ReplyEvent, RouteInterceptor } from "./http/router";
 import { randomId } from "./ids";
 import type { AvailabilityOptions } from "./management/availability";
@@ -72,7 +73,7 @@ export interface EmulatorOptions {
   /** Passed through to the job side. */
   serverless?: ServerlessOptions | undefined;
   quirks?: Partial<QuirkOptions> | undefined;
-  /** Largest accepted /v1 request body (default 1 MiB); larger gives 413. */
+  /** Largest accepted /v1 and /api/v2 request body in bytes (default 1 MB = 1,000,000 bytes); larger gives 413. */
   bodyLimitBytes?: number | undefined;
   /**
    * Real ms between a change and the state file write (default 100), for changes not made through
@@ -136,7 +137,7 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
   check(Number.isFinite(timeScale) && timeScale > 0, `timeScale must be a positive number, got ${String(timeScale)}`);
   const bootDelayMs = options.bootDelayMs ?? 2000;
   check(Number.isFinite(bootDelayMs) && bootDelayMs >= 0, `bootDelayMs must be >= 0, got ${String(bootDelayMs)}`);
-  const bodyLimitBytes = options.bodyLimitBytes ?? 1024 * 1024;
+  const bodyLimitBytes = options.bodyLimitBytes ?? MB;
   check(Number.isInteger(bodyLimitBytes) && bodyLimitBytes > 0, `bodyLimitBytes must be a positive integer, got ${String(bodyLimitBytes)}`);
   const stateDebounceMs = options.stateDebounceMs ?? 100;
   check(Number.isFinite(stateDebounceMs) && stateDebounceMs >= 0, `stateDebounceMs must be >= 0, got ${String(stateDebounceMs)}`);

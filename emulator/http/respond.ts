@@ -1,8 +1,9 @@
 /** Writing responses: always JSON with an explicit length (keeps keep-alive connections reusable). */
 import type { ServerResponse } from "node:http";
+import { MAX_JSON_DEPTH } from "./body";
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Readonly<Record<string, string>> = {}): void {
-  const json = JSON.stringify(body);
+  const json = jsonText(body);
   res.writeHead(status, {
     ...headers,
     "content-type": "application/json; charset=utf-8",
@@ -27,4 +28,32 @@ export function sendError(res: ServerResponse, status: number, message: string, 
     return;
   }
   sendJson(res, status, { error: message, status }, headers);
+}
+
+/**
+ * JSON text of an answer. A value JSON.stringify cannot render (nested too deep for the stack,
+ * cyclic, a BigInt: possible in what a user's handler returns) is answered with the offending parts
+ * replaced by a string saying why, so one stored value can never make every later read of it fail.
+ */
+export function jsonText(body: unknown): string {
+  try {
+    return JSON.stringify(body) ?? "null";
+  } catch {
+    return JSON.stringify(renderable(body, 0, new Set())) ?? "null";
+  }
+}
+
+function renderable(value: unknown, depth: number, ancestors: Set<object>): unknown {
+  if (typeof value === "bigint") return value.toString();
+  if (value === null || typeof value !== "object") return value;
+  const toJson = (value as { toJSON?: unknown }).toJSON;
+  if (typeof toJson === "function") return renderable(toJson.call(value) as unknown, depth + 1, ancestors);
+  if (ancestors.has(value)) return "[not renderable as JSON: a reference to itself]";
+  if (depth >= MAX_JSON_DEPTH) return `[not renderable as JSON: nested deeper than ${MAX_JSON_DEPTH} levels]`;
+  ancestors.add(value);
+  const out = Array.isArray(value)
+    ? value.map((item: unknown) => renderable(item, depth + 1, ancestors))
+    : Object.fromEntries(Object.entries(value).map(([key, item]) => [key, renderable(item, depth + 1, ancestors)]));
+  ancestors.delete(value);
+  return out;
 }

@@ -133,8 +133,9 @@ export interface RouterOptions {
   /** Called after every successful POST/PATCH/DELETE (state persistence hooks in here). */
   onMutation?: (() => void) | undefined;
   /**
-   * Makes a successful POST/PATCH/DELETE durable before it is answered (the state file's writer);
-   * must not reject. Concurrent mutations share one write.
+   * Makes a successful POST/PATCH/DELETE durable before it is answered (the state file's writer).
+   * Concurrent mutations share one write. When it rejects, the request is answered 503 with the
+   * reason instead of its success: a change that may not survive a restart is never acknowledged.
    */
   persist?: (() => Promise<void>) | undefined;
   /** Observer of every operation's reply, sent or lost (tests count creates with it). */
@@ -269,7 +270,10 @@ export class Router {
     const persist = mutated ? this.options.persist : undefined;
     if (persist) {
       // Answer only once the change is durable: a crash right after the answer loses nothing.
-      void persist().then(() => this.send(res, op, raw, reply, lost));
+      void persist().then(
+        () => this.send(res, op, raw, reply, lost),
+        (error: unknown) => (lost ? loseAnswer : this.fail)(res, notSaved(error)),
+      );
       return;
     }
     this.send(res, op, raw, reply, lost);
@@ -344,6 +348,17 @@ export function parseQuery(search: string): Record<string, string | string[]> {
     else out[key] = [prev, value];
   }
   return out;
+}
+
+/** The change was made in memory but could not be written to the state file. */
+function notSaved(error: unknown): HttpError {
+  const reason = error instanceof Error ? error.message : String(error);
+  return new HttpError(
+    503,
+    `the change was made but could not be saved to the state file (${reason}), so it would be lost if the emulator stopped now; ` +
+      "the emulator keeps retrying the write: free disk space or fix the permissions of the state file's directory, then check the resource and retry if needed",
+    { "retry-after": "1" },
+  );
 }
 
 /** The operation ran (or failed) but the client gets no answer: the connection is cut. */

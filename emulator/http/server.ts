@@ -5,6 +5,7 @@
  */
 import { type Server, createServer } from "node:http";
 import type { ServerlessService } from "../serverless/contract";
+import { installClientErrorHandlers } from "./clientErrors";
 import { HttpError } from "./errors";
 import { type Router, fail } from "./router";
 
@@ -28,5 +29,6 @@ export function createHttpServer(router: Router, serverless: ServerlessService, 
   // closes a connection a client is about to reuse.
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
+  installClientErrorHandlers(server);
   return server;
 }

@@ -27,7 +27,8 @@ export function parseWith<T>(schema: z.ZodType<T>, raw: unknown, options: Valida
 
 function unknownKeysMessage(keys: readonly string[], schema: z.ZodType, options: ValidationOptions): string {
   const hints = keys.map((key) => options.unknownFieldHints?.[key]).filter((hint): hint is string => hint !== undefined);
-  const names = keys.map((key) => `"${key}"`).join(", ");
+  // A body may carry thousands of unknown keys: name the first few, each bounded.
+  const names = keys.slice(0, 10).map(describeValue).join(", ") + (keys.length > 10 ? `, ... (${keys.length} in all)` : "");
   const head = `unknown field${keys.length > 1 ? "s" : ""} ${names} in ${options.where}`;
   if (hints.length > 0) return `${head}: ${hints.join("; ")}`;
   const accepted = schema instanceof z.ZodObject ? Object.keys(schema.shape) : [];

@@ -2,6 +2,8 @@
  * Knobs of the job side, with the service's documented figures as defaults. Every duration is in
  * service-time ms (the Clock scales it); tests shrink limits and windows through these options.
  */
+// Payload limits are decimal, as the service states them: 1 MB = 1,000,000 bytes.
+import { MB } from "../http/body";
 
 /** Routes that carry their own rate and concurrency limits. */
 export type LimitedRoute =
@@ -58,7 +60,7 @@ export interface ServerlessOptions {
   lbHealthCheckIntervalMs?: number;
   /** Load-balancing endpoints: one health check's timeout (1 s real-time floor). Default 5000 ms. */
   lbHealthCheckTimeoutMs?: number;
-  /** Largest accepted request body per route, in bytes. */
+  /** Largest accepted request body per route, in bytes (defaults: run 10 MB, runsync and openai 20 MB, other 1 MB; 1 MB = 1,000,000 bytes). */
   maxPayloadBytes?: Partial<Record<"run" | "runsync" | "openai" | "other", number>>;
   /** Largest stream item; bigger outputs are split into several items. Default 1 MiB. */
   streamChunkMaxBytes?: number;
@@ -172,10 +174,10 @@ export function resolveOptions(o: ServerlessOptions): ResolvedOptions {
     rateWindowMs: o.rateWindowMs ?? 10_000,
     allowance: mergeLimits(DEFAULT_ALLOWANCE, o.perWorkerAllowance),
     maxPayloadBytes: {
-      run: o.maxPayloadBytes?.run ?? 10 * MiB,
-      runsync: o.maxPayloadBytes?.runsync ?? 20 * MiB,
-      openai: o.maxPayloadBytes?.openai ?? 20 * MiB,
-      other: o.maxPayloadBytes?.other ?? 1 * MiB,
+      run: o.maxPayloadBytes?.run ?? 10 * MB,
+      runsync: o.maxPayloadBytes?.runsync ?? 20 * MB,
+      openai: o.maxPayloadBytes?.openai ?? 20 * MB,
+      other: o.maxPayloadBytes?.other ?? 1 * MB,
     },
     streamChunkMaxBytes: o.streamChunkMaxBytes ?? 1 * MiB,
     streamWaitMs: o.streamWaitMs ?? 10_000,

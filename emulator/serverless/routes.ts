@@ -6,6 +6,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { EndpointSpec, ServerlessDeps } from "./contract";
 import type { EndpointRuntime } from "./endpoint";
+import { describeValue } from "../http/errors";
 import { HttpError, parseJsonBody, queryOf, readBody, sendError, sendJson } from "./http";
 import { isFinal, toRecord, type Job } from "./job";
 import type { LimitedRoute, ResolvedOptions } from "./options";
@@ -82,7 +83,7 @@ export function createRoutes(ctx: RouteContext): (req: IncomingMessage, res: Ser
       throw new HttpError(400, 'request body must be a JSON object with an "input" object, e.g. {"input": {...}}');
     }
     if (typeof body !== "object" || body === null || Array.isArray(body)) {
-      throw new HttpError(400, `request body must be a JSON object, got ${JSON.stringify(body).slice(0, 80)}`);
+      throw new HttpError(400, `request body must be a JSON object, got ${describeValue(body)}`);
     }
     const r = JobRequestSchema.safeParse(body);
     if (!r.success) throw new HttpError(400, describeIssues(r.error, body, "request body"));
@@ -291,6 +292,9 @@ export function createRoutes(ctx: RouteContext): (req: IncomingMessage, res: Ser
     }
     const rest = parts.slice(3).filter((s) => s !== "").map(decodeSegment);
     if (op.needsId && rest.length === 0) throw new HttpError(404, `missing job id: expected /${opName}/<job_id>`);
+    if (opName !== "openai" && rest.length > (op.needsId ? 1 : 0)) {
+      throw new HttpError(404, `no such path: ${pathname}; expected /v2/<endpoint_id>/${opName}${op.needsId ? "/<job_id>" : ""} and nothing after it`);
+    }
 
     const rt = ctx.runtimeFor(spec);
     const admission = rt.limiter.admit(accountId, op.route, rt.ready);

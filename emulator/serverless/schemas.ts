@@ -3,6 +3,7 @@
  * zod issues into one clear message that names the field, the rule and the value received.
  */
 import { z } from "zod";
+import { describeValue } from "../http/errors";
 
 export const SEC = 1000;
 export const DAY = 24 * 3600 * SEC;
@@ -69,22 +70,16 @@ function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
   return v;
 }
 
-function show(v: unknown): string {
-  if (v === undefined) return "nothing";
-  const s = JSON.stringify(v) ?? String(v);
-  return s.length > 80 ? `${s.slice(0, 77)}...` : s;
-}
-
 /** One message for a failed parse: the first issue, with the value that was received. */
 export function describeIssues(error: z.ZodError, root: unknown, what: string): string {
   const issue = error.issues[0];
   if (!issue) return `${what} is invalid`;
   if (issue.code === "unrecognized_keys") {
     const where = issue.path.length ? `${issue.path.join(".")}` : what;
-    const keys = issue.keys.map((k) => JSON.stringify(k)).join(", ");
+    const keys = issue.keys.slice(0, 10).map(describeValue).join(", ") + (issue.keys.length > 10 ? `, ... (${issue.keys.length} in all)` : "");
     return `${where} has unknown field${issue.keys.length > 1 ? "s" : ""} ${keys}`;
   }
-  return `${issue.message}; got ${show(valueAt(root, issue.path))}`;
+  return `${issue.message}; got ${describeValue(valueAt(root, issue.path))}`;
 }
 
 /** Parses a query value with a schema; `undefined` when absent. Throws the message on failure. */

@@ -3,6 +3,7 @@
  * a string into consecutive substrings; any other value into consecutive pieces of its JSON text
  * (the reader joins the pieces and parses them).
  */
+import { jsonText } from "../http/respond";
 
 /** The output as one or more stream items, each at most `maxBytes` of UTF-8 when serialized. */
 export function splitOutput(output: unknown, maxBytes: number): unknown[] {
@@ -12,7 +13,7 @@ export function splitOutput(output: unknown, maxBytes: number): unknown[] {
   }
   // Small values (numbers, short objects) skip serialization for the size check.
   if (output === null || typeof output !== "object") return [output];
-  const json = JSON.stringify(output);
+  const json = jsonText(output);
   if (json === undefined || Buffer.byteLength(json) <= maxBytes) return [output];
   return splitString(json, maxBytes);
 }

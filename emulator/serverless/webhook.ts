@@ -5,6 +5,7 @@
  * all, `webhookRetryGapMs` apart (service time). Only that URL is ever contacted.
  */
 import type { Clock } from "../clock";
+import { jsonText } from "../http/respond";
 import type { ResolvedOptions } from "./options";
 import { Task, type Scheduler } from "./scheduler";
 
@@ -24,7 +25,7 @@ export class WebhookSender {
 
   send(url: string, body: unknown): void {
     if (this.closed) return;
-    this.attempt(url, JSON.stringify(body), 1);
+    this.attempt(url, jsonText(body), 1);
   }
 
   private attempt(url: string, payload: string, n: number): void {

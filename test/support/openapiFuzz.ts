@@ -3,8 +3,12 @@
  * own OpenAPI description (GET /v1/openapi.json). Per operation it builds valid-ish requests (a
  * value for every property the schema describes) and mutates them: wrong types, missing required
  * fields, out-of-range numbers, huge strings, unicode and control characters, nulls, extra keys,
- * prototype keys, deep nesting, malformed or non-object JSON, oversized bodies, bad ids and query
- * values. Used by test/emulator/fuzz-openapi.test.ts.
+ * prototype keys, deep nesting (up to thousands of levels), malformed or non-object JSON, oversized
+ * bodies, bad ids and query values. Used by test/emulator/fuzz-openapi.test.ts.
+ *
+ * Below the management generator: a job API generator (JobApiFuzzer) and raw-socket requests that
+ * no HTTP client would send (malformed HTTP, an oversized body written in full before reading),
+ * used by test/emulator/hardening-fuzz.test.ts.
  */
 import { z } from "zod";
 
@@ -284,6 +288,27 @@ export class ValueGen {
   }
 }
 
+/**
+ * JSON text nested `levels` deep, alternating arrays and objects, written as text: a value this deep
+ * may be more than JSON.stringify can render.
+ */
+export function deepJson(levels: number): string {
+  let open = "";
+  let close = "";
+  for (let i = 0; i < levels; i++) {
+    open += i % 2 === 0 ? "[" : '{"a":';
+    close = (i % 2 === 0 ? "]" : "}") + close;
+  }
+  return `${open}"deep"${close}`;
+}
+
+/** A body with one property (or the whole body) nested 1,000 to 6,000 levels deep. */
+function deepBody(rng: Rng, schema: JsonSchema): string {
+  const deep = deepJson(rng.int(1_000, 6_000));
+  const names = Object.keys(schema.properties ?? {});
+  return names.length > 0 && rng.chance(0.8) ? `{${JSON.stringify(rng.pick(names))}: ${deep}}` : deep;
+}
+
 function nest(depth: number): unknown {
   let value: unknown = "deep";
   for (let i = 0; i < depth; i++) value = i % 2 === 0 ? [value] : { a: value };
@@ -436,19 +461,22 @@ export class OpenApiFuzzer {
       headers["content-type"] = "application/json";
       if (r < 0.3) {
         body = JSON.stringify(this.values.valid(op.body));
-      } else if (r < 0.75) {
+      } else if (r < 0.72) {
         body = JSON.stringify(this.mutateObject(op.body));
         kind = "bad-body";
-      } else if (r < 0.87) {
+      } else if (r < 0.84) {
         body = rng.pick(MALFORMED_JSON);
         kind = "malformed-json";
-      } else if (r < 0.92) {
+      } else if (r < 0.88) {
         body = "";
         kind = "empty-body";
-      } else if (r < 0.96) {
-        // Beyond the 1 MiB body limit: must be a 413, not a hang or a crash.
+      } else if (r < 0.92) {
+        // Beyond the 1 MB body limit: must be a 413, not a hang or a crash.
         body = Buffer.alloc(rng.int(1_100_000, 1_500_000), 0x61);
         kind = "oversized-body";
+      } else if (r < 0.96) {
+        body = deepBody(rng, this.values.resolve(op.body));
+        kind = "deep-nesting";
       } else {
         body = JSON.stringify(this.values.valid(op.body));
         headers["content-type"] = rng.pick(["text/plain", "application/x-www-form-urlencoded", "application/json; charset=latin1", ""]);
@@ -497,4 +525,134 @@ export class OpenApiFuzzer {
     }
     return obj;
   }
+}
+
+// ---- the job API ---------------------------------------------------------------------------------
+
+/** The job API's operations: method, path after /v2/<endpoint_id>, and whether a body is read. */
+const JOB_OPERATIONS: readonly { method: string; path: string; body: boolean }[] = [
+  { method: "POST", path: "/run", body: true },
+  { method: "POST", path: "/runsync?wait=1000", body: true },
+  { method: "GET", path: "/status/{jobId}", body: false },
+  { method: "POST", path: "/status/{jobId}", body: true },
+  { method: "GET", path: "/stream/{jobId}", body: false },
+  { method: "POST", path: "/cancel/{jobId}", body: true },
+  { method: "POST", path: "/retry/{jobId}", body: true },
+  { method: "POST", path: "/purge-queue", body: true },
+  { method: "GET", path: "/health", body: false },
+  { method: "GET", path: "/requests?limit=5", body: false },
+];
+
+/** Values for the fields of a job request, valid or not. */
+const JOB_FIELD_VALUES: readonly (() => unknown)[] = [
+  () => ({ prompt: "hi" }),
+  () => ({ n: 1, nested: { list: [1, 2, { x: null }] } }),
+  () => null,
+  () => "a string",
+  () => [1, 2],
+  () => ({ executionTimeout: 1 }),
+  () => ({ ttl: 10_000, lowPriority: true }),
+  () => "http://127.0.0.1:9/hook",
+  () => ({ accessId: "a", accessSecret: "s", bucketName: "b", endpointUrl: "ftp://x" }),
+];
+
+/**
+ * Seeded requests for the job API of one endpoint: valid jobs, wrong fields, malformed and deeply
+ * nested bodies, known and bad job ids. Paths are relative to /v2/<endpoint_id>.
+ */
+export class JobApiFuzzer {
+  readonly rng: Rng;
+  private readonly jobIds: string[] = [];
+
+  constructor(
+    seed: number,
+    private readonly apiKey: string,
+  ) {
+    this.rng = new Rng(seed);
+  }
+
+  /** Remembers the id of a submitted job (call with 2xx bodies of /run and /runsync). */
+  learn(body: unknown): void {
+    const id = (body as { id?: unknown } | undefined)?.id;
+    if (typeof id === "string") this.jobIds.push(id);
+    if (this.jobIds.length > 50) this.jobIds.shift();
+  }
+
+  next(): FuzzRequest {
+    const rng = this.rng;
+    const op = rng.pick(JOB_OPERATIONS);
+    const jobId = this.jobIds.length > 0 && rng.chance(0.6) ? rng.pick(this.jobIds) : rng.pick(BAD_IDS);
+    const path = op.path.replace("{jobId}", encodeURIComponent(jobId).replace(/%25/g, "%"));
+    const headers: Record<string, string> = { authorization: `Bearer ${this.apiKey}`, "content-type": "application/json" };
+    let kind = "valid-ish";
+    let body: string | undefined;
+    if (op.body) {
+      const r = rng.next();
+      if (r < 0.45) {
+        const request: Record<string, unknown> = { input: { prompt: "fuzz" } };
+        for (const field of ["input", "policy", "webhook", "s3Config", "extra"]) {
+          if (rng.chance(0.3)) request[field] = rng.pick(JOB_FIELD_VALUES)();
+        }
+        body = JSON.stringify(request);
+        kind = "job-request";
+      } else if (r < 0.7) {
+        const field = rng.pick(["input", "policy", "webhook", "s3Config"]);
+        const deep = deepJson(rng.int(1_000, 6_000));
+        body = field === "input" ? `{"input": ${deep}}` : `{"input": {}, ${JSON.stringify(field)}: ${deep}}`;
+        kind = "deep-nesting";
+      } else if (r < 0.9) {
+        body = rng.pick(MALFORMED_JSON);
+        kind = "malformed-json";
+      } else {
+        body = "";
+        kind = "empty-body";
+      }
+    }
+    return { operationId: `${op.method} ${op.path.split("?")[0] ?? ""}`, kind, method: op.method, path, headers, body };
+  }
+}
+
+// ---- below HTTP: raw requests --------------------------------------------------------------------
+
+/** A raw request: bytes written to a fresh connection, and the statuses that are a right answer. */
+export interface RawFuzzRequest {
+  kind: string;
+  bytes: Buffer;
+  /** Statuses of the answers expected in order (the last one closes the connection). */
+  expect: readonly (readonly number[])[];
+}
+
+/**
+ * Malformed HTTP (each must get a JSON 4xx/505 and a close), or an oversized body written in full
+ * before anything is read (a 413, then the next request on the same connection answered).
+ */
+export function rawFuzzRequest(rng: Rng, apiKey: string, path: string, limitBytes: number): RawFuzzRequest {
+  const auth = `authorization: Bearer ${apiKey}\r\n`;
+  const malformed: readonly [string, string, number][] = [
+    ["garbage-line", `${rng.pick(["GARBAGE", "\u0000\u0001", "GET", "/v1/pods HTTP/1.1", " GET / HTTP/1.1"])}\r\n\r\n`, 400],
+    ["unknown-method", `${rng.pick(["FROB", "G3T", "BREW"])} ${path} HTTP/1.1\r\nhost: x\r\n\r\n`, 400],
+    ["bad-content-length", `POST ${path} HTTP/1.1\r\nhost: x\r\n${auth}content-length: ${rng.pick(["ten", "-1", "1e3", "0x10"])}\r\n\r\n`, 400],
+    ["duplicate-content-length", `POST ${path} HTTP/1.1\r\nhost: x\r\n${auth}content-length: 2\r\ncontent-length: 4\r\n\r\n{}`, 400],
+    ["bad-chunked", `POST ${path} HTTP/1.1\r\nhost: x\r\n${auth}transfer-encoding: chunked\r\n\r\n${rng.pick(["zz", "-1", "ffffffffffffffffff"])}\r\nabc\r\n0\r\n\r\n`, 400],
+    ["nul-in-header", `GET ${path} HTTP/1.1\r\nhost: x\r\nx-a: a\u0000b\r\n\r\n`, 400],
+    ["header-without-colon", `GET ${path} HTTP/1.1\r\nhost: x\r\nnot a header\r\n\r\n`, 400],
+    ["huge-headers", `GET ${path} HTTP/1.1\r\nhost: x\r\nx-a: ${"a".repeat(rng.int(17_000, 40_000))}\r\n\r\n`, 431],
+    ["bad-version", `GET ${path} HTTP/${rng.pick(["3.0", "1.7", "9.9"])}\r\nhost: x\r\n\r\n`, 505],
+    ["connect", "CONNECT example.com:443 HTTP/1.1\r\nhost: example.com:443\r\n\r\n", 405],
+  ];
+  if (rng.chance(0.7)) {
+    const [kind, text, status] = rng.pick(malformed);
+    // A garbage line may also read as an unknown method or a bad version: any 4xx/505 is right.
+    return { kind, bytes: Buffer.from(text, "latin1"), expect: [kind === "garbage-line" ? [400, 505] : [status]] };
+  }
+  const size = limitBytes + rng.int(1, 4 * limitBytes);
+  const head = `POST ${path} HTTP/1.1\r\nhost: x\r\n${auth}content-type: application/json\r\ncontent-length: ${size}\r\n\r\n`;
+  const next = `GET ${path} HTTP/1.1\r\nhost: x\r\n${auth}connection: close\r\n\r\n`;
+  return {
+    kind: "oversized-before-read",
+    bytes: Buffer.concat([Buffer.from(head), Buffer.alloc(size, 0x61), Buffer.from(next)]),
+    // A rate limit may refuse first (429, after the body is drained just the same); the follow-up
+    // GET may be a 200, 404, 405 or 429 depending on the path: it only has to be answered.
+    expect: [[413, 429], [200, 400, 404, 405, 429]],
+  };
 }
