@@ -108,9 +108,9 @@ describe("validateJobRequest: policy bounds", () => {
 });
 
 describe("validateJobRequest: payload size", () => {
-  it("exports the limits: 10 MB for /run, 20 MB for /runsync", () => {
-    expect(RUN_PAYLOAD_LIMIT_BYTES).toBe(10 * 1024 * 1024);
-    expect(RUNSYNC_PAYLOAD_LIMIT_BYTES).toBe(20 * 1024 * 1024);
+  it("exports the limits in decimal MB, as the service states them: 10 MB for /run, 20 MB for /runsync", () => {
+    expect(RUN_PAYLOAD_LIMIT_BYTES).toBe(10_000_000);
+    expect(RUNSYNC_PAYLOAD_LIMIT_BYTES).toBe(20_000_000);
   });
 
   it("/run: exactly 10 MB passes; one byte more is refused with the size, the limit and the fix", () => {
