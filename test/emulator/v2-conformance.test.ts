@@ -39,13 +39,17 @@ const NOT_SERVED: Readonly<Record<string, string>> = {
  * field the reference has that the emulator lacks, or a type that differs, belongs here only with
  * a reason a user of the emulator can accept.
  */
-const SCHEMA_DIFFERENCES: Readonly<Record<string, string>> = {};
+const SCHEMA_DIFFERENCES: Readonly<Record<string, string>> = {
+  "UpdateEndpointRequest.gpu.count: default 1 in the reference, none in the emulator":
+    "the reference inherits the default from the base GPU schema it shares with create; in a PATCH an omitted count leaves the count as it is",
+};
 
 /** Query parameter differences (`operationId query name: what`), and why. */
 const PARAM_DIFFERENCES: Readonly<Record<string, string>> = {};
 
 interface JsonSchema {
   type?: string | string[];
+  default?: unknown;
   nullable?: boolean;
   enum?: unknown[];
   properties?: Record<string, JsonSchema>;
@@ -79,6 +83,7 @@ interface Flat {
   types: Set<string>;
   nullable: boolean;
   enum?: string[];
+  default?: string;
   properties: Map<string, RefNode>;
   required: Set<string>;
   items?: RefNode;
@@ -94,6 +99,7 @@ function flatten(node: RefNode): Flat {
     for (const t of part.types) flat.types.add(t);
     flat.nullable ||= part.nullable;
     if (part.enum) flat.enum ??= part.enum;
+    if (part.default !== undefined) flat.default ??= part.default;
     for (const [k, v] of part.properties) flat.properties.set(k, v);
     for (const r of part.required) flat.required.add(r);
     if (part.items) flat.items ??= part.items;
@@ -117,6 +123,7 @@ function flatten(node: RefNode): Flat {
     else flat.types.add(t);
   }
   if (node.enum) flat.enum = node.enum;
+  if (node.default !== undefined) flat.default = node.default;
   for (const [k, v] of node.properties) flat.properties.set(k, v);
   for (const r of node.required) flat.required.add(r);
   if (node.items) flat.items = node.items;
@@ -176,6 +183,11 @@ function compare(node: RefNode, emuSchema: JsonSchema, at: string, mode: Mode, p
     const emuEnum = (emu.enum ?? []).map(String).sort();
     const want = [...ref.enum].sort();
     if (JSON.stringify(emuEnum) !== JSON.stringify(want)) problems.push(`${at}: enum [${want.join(", ")}] in the reference, [${emuEnum.join(", ")}] in the emulator`);
+  }
+  // A default is what a client gets by leaving the field out: it matters where clients send.
+  if (mode === "request" && ref.default !== undefined) {
+    const emuDefault = emu.default === undefined ? "none" : JSON.stringify(emu.default);
+    if (emuDefault !== ref.default) problems.push(`${at}: default ${ref.default} in the reference, ${emuDefault} in the emulator`);
   }
   if (ref.types.has("object") || ref.properties.size > 0) {
     const emuProps = emu.properties ?? {};

@@ -15,6 +15,8 @@ export interface RefNode {
   /** JSON types; "null" among them means nullable. Empty: any value. */
   types: string[];
   enum?: string[];
+  /** The documented default, as JSON text (`300000`, `"OFF"`). */
+  default?: string;
   required: string[];
   properties: Map<string, RefNode>;
   items?: RefNode;
@@ -83,6 +85,8 @@ function readAttributes(node: RefNode, text: string): void {
   else if (type !== "None") node.types.push(type);
   const enumText = /enum=(\[[^\]]*\])/.exec(text)?.[1];
   if (enumText) node.enum = list(enumText);
+  const defaultText = /default=("[^"]*"|\S+)/.exec(text)?.[1];
+  if (defaultText !== undefined) node.default = defaultText;
   const required = /required=(\[[^\]]*\])/.exec(text)?.[1];
   if (required) node.required.push(...list(required));
 }
