@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../emulator";
-import { type Api, api, sleep, startTestEmulator } from "./managementHelpers";
+import { type Api, api, sleep, startTestEmulator, waitFor } from "./managementHelpers";
 import { V2_GPU_POD, apiV2, expectProblem, waitForStatus } from "./v2-helpers";
 
 let emu: RunningEmulator;
@@ -107,6 +107,28 @@ describe("/api/v2/billing", () => {
     expect(res.body.records).toEqual([expect.objectContaining({ networkVolumeId: volume.id, highPerformanceAmount: 0 })]);
     expect(res.body.records[0].standardAmount).toBeGreaterThan(0);
     expect(res.body.metadata).toMatchObject({ recordCount: 1, uniqueNetworkVolumeCount: 1, query: { networkVolumeId: volume.id, bucketSize: "day" } });
+  });
+
+  it("serverless: one record per endpoint and bucket from its workers' running time (billed once a worker stops)", async () => {
+    const endpoint = (
+      await v2.post("/serverless", {
+        name: "billed-lb",
+        type: "LOAD_BALANCER",
+        image: "example/lb:1",
+        scaling: { type: "REQUEST_COUNT", requestCount: 4 },
+        gpu: { pools: ["ADA_24"], excludedTypes: ["NVIDIA L4"] },
+        workers: { min: 1, max: 1, idleTimeout: 1 },
+      })
+    ).body;
+    await waitFor("a worker", async () => ((await v2.get(`/serverless/${endpoint.id}/workers`)).body.summary.idle === 1 ? true : undefined));
+    // Scaled to zero, the idle worker stops after 1 s of service time and its interval is billed.
+    await v2.patch(`/serverless/${endpoint.id}`, { workers: { min: 0 } });
+    const billed = await waitFor("a serverless billing record", async () => {
+      const res = await v2.get("/billing/serverless", { serverlessId: endpoint.id, bucketSize: "year" });
+      return res.body.records[0]?.gpuAmount > 0 ? res.body : undefined;
+    });
+    expect(billed.records).toEqual([expect.objectContaining({ serverlessId: endpoint.id, cpuAmount: 0, diskAmount: 0, feeAmount: 0 })]);
+    expect(billed.metadata).toMatchObject({ recordCount: 1, uniqueServerlessCount: 1, query: { serverlessId: endpoint.id, bucketSize: "year" } });
   });
 
   it("serverless: wrapped and empty for an account without workers, with the window echoed", async () => {
