@@ -44,6 +44,17 @@ const SCHEMA_DIFFERENCES: Readonly<Record<string, string>> = {
     "the reference inherits the default from the base GPU schema it shares with create; in a PATCH an omitted count leaves the count as it is",
 };
 
+/** Error statuses the reference documents on every operation that the emulator never answers, and why. */
+const ERRORS_NOT_ANSWERED: Readonly<Record<number, string>> = {
+  403: "every API key of the emulator may do everything in its account: there are no restricted keys to refuse",
+};
+
+/** Operation differences (`METHOD path: what`), and why. */
+const OPERATION_DIFFERENCES: Readonly<Record<string, string>> = {
+  "POST /pods/{id}/action: no 204 response":
+    "the route table describes one success answer per operation (200, the pod); terminate answers 204 as the reference says (v2-pods.test.ts) but the document does not list it",
+};
+
 /** Query parameter differences (`operationId query name: what`), and why. */
 const PARAM_DIFFERENCES: Readonly<Record<string, string>> = {};
 
@@ -229,7 +240,7 @@ describe("the v2 operations", () => {
     for (const id of Object.keys(NOT_SERVED)) expect(reference.operations.map((op) => op.operationId), `stale NOT_SERVED entry ${id}`).toContain(id);
   });
 
-  it("each has the reference's operation id, success statuses, body and response schema names", () => {
+  it("each has the reference's operation id, success statuses, error statuses (problem+json), body and response schema names", () => {
     const problems: string[] = [];
     for (const op of served) {
       const emuOp = emuOperation(op);
@@ -240,16 +251,21 @@ describe("the v2 operations", () => {
       if (emuBody !== op.requestBody) problems.push(`${at}: request body ${emuBody}, reference ${op.requestBody}`);
       for (const [status, schemaName] of op.responses) {
         const response = emuOp.responses[String(status)];
-        // podAction's 204 (terminate) is answered but described under the 200 in the emulator.
         if (!response) {
-          if (!(op.operationId === "podAction" && status === 204)) problems.push(`${at}: no ${status} response`);
+          problems.push(`${at}: no ${status} response`);
           continue;
         }
         const emuSchema = response.content?.["application/json"]?.schema.$ref?.split("/").at(-1);
         if (emuSchema !== schemaName) problems.push(`${at} ${status}: schema ${emuSchema}, reference ${schemaName}`);
       }
+      for (const status of op.errors.filter((code) => !(code in ERRORS_NOT_ANSWERED))) {
+        const response = emuOp.responses[String(status)];
+        if (!response) problems.push(`${at}: error ${status} not described`);
+        else if (!response.content?.["application/problem+json"]) problems.push(`${at}: error ${status} is not application/problem+json`);
+      }
     }
-    expect(problems).toEqual([]);
+    expect(problems.filter((p) => !(p in OPERATION_DIFFERENCES))).toEqual([]);
+    expect(Object.keys(OPERATION_DIFFERENCES).filter((d) => !problems.includes(d))).toEqual([]);
   });
 
   it("each takes the reference's query parameters with their types and enums", () => {

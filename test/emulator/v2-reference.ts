@@ -41,6 +41,8 @@ export interface RefOperation {
   requestBody?: string;
   /** Success status -> response schema name (undefined: no body). */
   responses: Map<number, string | undefined>;
+  /** Documented error statuses (problem+json), without `default`. */
+  errors: number[];
 }
 
 export interface Reference {
@@ -139,7 +141,7 @@ function readOperations(text: string): RefOperation[] {
     const [head = "", ...lines] = block.split("\n");
     const match = /^(\w+) \/v2(\S*)\s+opId=(\w+)/.exec(head);
     if (!match) throw new Error(`unreadable operation line: ${head}`);
-    const op: RefOperation = { method: match[1] ?? "", path: match[2] ?? "", operationId: match[3] ?? "", params: [], responses: new Map() };
+    const op: RefOperation = { method: match[1] ?? "", path: match[2] ?? "", operationId: match[3] ?? "", params: [], responses: new Map(), errors: [] };
     for (const line of lines.map((l) => l.trim())) {
       const param = /^param (path|query|header) ([\w-]+): (.*?)(?: -- .*)?$/.exec(line);
       if (param) op.params.push({ in: param[1] as RefParam["in"], name: param[2] ?? "", schema: paramSchema(param[3] ?? "") });
@@ -147,6 +149,8 @@ function readOperations(text: string): RefOperation[] {
       if (body?.[1]) op.requestBody = body[1];
       const response = /^resp (\d{3}) .*?\{(.*)\}/.exec(line);
       if (response) op.responses.set(Number(response[1]), /'application\/json': '(\w+)'/.exec(response[2] ?? "")?.[1]);
+      const errors = /^errors \(.*?\): (.*)$/.exec(line);
+      if (errors) op.errors = (errors[1] ?? "").split(/\s+/).filter((code) => /^\d{3}$/.test(code)).map(Number);
     }
     operations.push(op);
   }
