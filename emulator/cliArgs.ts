@@ -6,7 +6,7 @@ import type { EmulatorOptions } from "./options";
 
 export const USAGE = `Usage: gpucloud-emulator [options]
 
-Runs the local emulator of the GPU cloud service: management API under /v1, job API under /v2.
+Runs the local emulator of the GPU cloud service: management API under /v1 and /api/v2, job API under /v2.
 
 Options:
   --host HOST                 interface to listen on (default 127.0.0.1)
@@ -18,7 +18,8 @@ Options:
   --handler IMAGE=MODULE      workers of IMAGE run MODULE: a \`handler(job)\` export for queue
                               endpoints, a Node request listener for load-balancing ones (repeatable)
   --public-endpoint ID=IMAGE  an endpoint ID running IMAGE, callable with any key (repeatable)
-  --faults SPEC               seeded faults on /v1, e.g. "seed=42; POST /v1/pods: lost=0.2; *: 503=0.05"
+  --rate-limit N|off          /api/v2 requests per account per minute (default 600), or off
+  --faults SPEC               seeded faults on /v1 and /api/v2, e.g. "seed=42; POST /v1/pods: lost=0.2; *: 503=0.05"
                               (kinds 429 500 502 503 504 reset lost latency; see the emulator README)
   -h, --help                  show this help`;
 
@@ -63,6 +64,7 @@ export function parseCliArgs(argv: readonly string[], cwd = process.cwd()): CliC
         handler: { type: "string", multiple: true },
         "public-endpoint": { type: "string", multiple: true },
         faults: { type: "string" },
+        "rate-limit": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
     });
@@ -81,6 +83,11 @@ export function parseCliArgs(argv: readonly string[], cwd = process.cwd()): CliC
     publicEndpoints: pairs("public-endpoint", v["public-endpoint"] ?? []),
   };
   if (v["api-key"]?.length) options.apiKeys = v["api-key"];
+  const rateLimit = v["rate-limit"];
+  if (rateLimit !== undefined) {
+    const perMinute = rateLimit === "off" ? undefined : number("rate-limit", rateLimit, (n) => Number.isInteger(n) && n >= 1, 'an integer >= 1 or "off"');
+    options.rateLimit = perMinute === undefined ? false : { perMinute };
+  }
   if (v.faults !== undefined) {
     try {
       options.faults = parseFaultSpec(v.faults);

@@ -1,7 +1,7 @@
 /**
- * startEmulator(): the whole local service on one port. /v1 is the management API (this
- * module's router), /v2 the job API (emulator/serverless). Package export:
- * `pulumi-gpucloud/emulator`.
+ * startEmulator(): the whole local service on one port. /v1 and /api/v2 are the management API
+ * (this module's router and management/v2's, over one store), /v2 the job API
+ * (emulator/serverless). Package export: `pulumi-gpucloud/emulator`.
  */
 import type { AddressInfo } from "node:net";
 import { Accounts, accountIdOf } from "./auth";

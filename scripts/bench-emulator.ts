@@ -6,11 +6,15 @@
  * Servers run in child processes so that the load generator (undici Pool, 64 connections,
  * loopback) does not share an event loop with them. Phases:
  *   1. floor: a bare node:http server answering a fixed JSON body (the same bytes as GET pod)
- *   2. GET /v1/pods/{id}
- *   3. POST /v1/endpoints
+ *   2. GET /v1/pods/{id}, and GET /api/v2/pods/{id} (the same pod)
+ *   3. POST /v1/endpoints, and POST /api/v2/serverless (the same endpoint in v2 terms, in an
+ *      emulator of its own so that both start from an empty account)
  *   4. context for 3: the bare server reading a POST body and answering the bytes of an endpoint
  * then, in a fresh emulator, RSS and heap after storing 100,000 network volumes (via HTTP).
- * Goals: >= 50% of the floor's throughput; < 300 MB with 100,000 resources.
+ * Every figure is also given as a ratio to the floor of the same run, since absolute numbers
+ * depend on the machine. The v2 rate limit stays on (with quotas no phase reaches), so its cost
+ * is in the v2 figures.
+ * Goals: >= 50% of the floor's throughput; v2 within 10% of v1; < 300 MB with 100,000 resources.
  */
 import { type ChildProcess, fork } from "node:child_process";
 import { createServer } from "node:http";
@@ -49,7 +53,8 @@ async function serveFloor(getBody: string, postBody: string): Promise<void> {
 }
 
 async function serveEmulator(): Promise<void> {
-  const emu = await startEmulator({ port: 0, apiKeys: [API_KEY], bootDelayMs: 0 });
+  const unreachable = 1_000_000_000;
+  const emu = await startEmulator({ port: 0, apiKeys: [API_KEY], bootDelayMs: 0, rateLimit: { perMinute: unreachable, perHour: unreachable, perDay: unreachable } });
   process.send?.({ kind: "ready", origin: emu.apiUrl.replace(/\/v1$/, "") } satisfies ChildMessage);
   process.on("message", (message) => {
     if (message === "memory") {
@@ -158,19 +163,34 @@ async function main(): Promise<void> {
   const templateId = (JSON.parse(template.text) as { id: string }).id;
   const endpointBody = JSON.stringify({ templateId, name: "bench endpoint", gpuTypeIds: ["NVIDIA L4"], workersMax: 2 });
 
+  const v2EndpointBody = JSON.stringify({
+    name: "bench endpoint",
+    type: "QUEUE",
+    image: "example/worker:1",
+    scaling: { type: "QUEUE_DELAY", queueDelay: 4 },
+    gpu: { pools: ["ADA_24"], excludedTypes: ["NVIDIA GeForce RTX 4090"] },
+    workers: { max: 2 },
+  });
+
   const sampleEndpoint = (await call(emulator.origin, "POST", "/v1/endpoints", JSON.parse(endpointBody))).text;
   const floor = await spawn("floor", podBody, sampleEndpoint);
+  // Creates accumulate (each endpoint also lives on the job side), so the v2 create phase gets an
+  // emulator of its own: it would otherwise pay for the v1 phase's endpoints, and not the other way.
+  const emulatorForV2Creates = await spawn("emulator");
+  const half = Math.floor(perPhase / 2);
+  const get = (path: string) => () => ({ method: "GET" as const, path, expect: 200 });
+  const post = (path: string, body: string, expect: number) => () => ({ method: "POST" as const, path, body, expect });
+  const plan: Array<{ name: string; origin: string; total: number; next: (i: number) => RequestSpec }> = [
+    { name: "floor: bare node:http, same body", origin: floor.origin, total: perPhase, next: get("/") },
+    { name: "GET /v1/pods/{id}", origin: emulator.origin, total: perPhase, next: get(`/v1/pods/${podId}`) },
+    { name: "GET /api/v2/pods/{id}", origin: emulator.origin, total: perPhase, next: get(`/api/v2/pods/${podId}`) },
+    { name: "POST /v1/endpoints", origin: emulator.origin, total: half, next: post("/v1/endpoints", endpointBody, 200) },
+    { name: "POST /api/v2/serverless", origin: emulatorForV2Creates.origin, total: half, next: post("/api/v2/serverless", v2EndpointBody, 201) },
+    { name: "(bare node:http, POST + same bytes)", origin: floor.origin, total: half, next: post("/", endpointBody, 200) },
+  ];
   const results: PhaseResult[] = [];
-  results.push(await phase("floor: bare node:http, same body", floor.origin, perPhase, () => ({ method: "GET", path: "/", expect: 200 })));
-  results.push(await phase("GET /v1/pods/{id}", emulator.origin, perPhase, () => ({ method: "GET", path: `/v1/pods/${podId}`, expect: 200 })));
-  results.push(
-    await phase("POST /v1/endpoints", emulator.origin, Math.floor(perPhase / 2), () => ({ method: "POST", path: "/v1/endpoints", body: endpointBody, expect: 200 })),
-  );
-  results.push(
-    await phase("(bare node:http, POST + same bytes)", floor.origin, Math.floor(perPhase / 2), () => ({ method: "POST", path: "/", body: endpointBody, expect: 200 })),
-  );
-  floor.child.kill();
-  emulator.child.kill();
+  for (const p of plan) results.push(await phase(p.name, p.origin, p.total, p.next));
+  for (const server of [floor, emulator, emulatorForV2Creates]) server.child.kill();
 
   const [floorResult] = results;
   console.log("phase                                 requests   req/s     p50 ms   p99 ms   vs floor");
@@ -202,14 +222,18 @@ async function main(): Promise<void> {
       `\n  empty:  RSS ${mb(before.rss)}, heapUsed ${mb(before.heapUsed)}` +
       `\n  filled: RSS ${mb(after.rss)}, heapUsed ${mb(after.heapUsed)} (${((after.heapUsed - before.heapUsed) / count).toFixed(0)} bytes of heap per volume)`,
   );
-  const [, getPod, postEndpoint, postFloor] = results;
-  if (floorResult && getPod && postEndpoint && postFloor) {
+  const [, getPod, getPodV2, postEndpoint, postServerless, postFloor] = results;
+  if (floorResult && getPod && getPodV2 && postEndpoint && postServerless && postFloor) {
     const goal = (ok: boolean) => (ok ? "met" : "NOT met");
+    const ofFloor = (r: PhaseResult) => `${((100 * r.perSecond) / floorResult.perSecond).toFixed(0)}% of floor`;
+    const v2VsV1 = (v2: PhaseResult, v1: PhaseResult) => `${((100 * v2.perSecond) / v1.perSecond).toFixed(0)}% of v1 (within 10%: ${goal(v2.perSecond >= 0.9 * v1.perSecond)})`;
     console.log(
-      `\ngoals: GET pod ${((100 * getPod.perSecond) / floorResult.perSecond).toFixed(0)}% of floor (>= 50%: ${goal(getPod.perSecond >= floorResult.perSecond / 2)}), ` +
-        `POST endpoints ${((100 * postEndpoint.perSecond) / floorResult.perSecond).toFixed(0)}% of floor ` +
+      `\ngoals: GET pod ${ofFloor(getPod)} (>= 50%: ${goal(getPod.perSecond >= floorResult.perSecond / 2)}), ` +
+        `POST endpoints ${ofFloor(postEndpoint)} ` +
         `(${((100 * postEndpoint.perSecond) / postFloor.perSecond).toFixed(0)}% of a bare POST server), ` +
-        `RSS ${mb(after.rss)} with 100,000 resources (< 300 MB: ${goal(after.rss < 300 * 1024 * 1024)})`,
+        `RSS ${mb(after.rss)} with 100,000 resources (< 300 MB: ${goal(after.rss < 300 * 1024 * 1024)})` +
+        `\n       v2 GET pod ${ofFloor(getPodV2)}, ${v2VsV1(getPodV2, getPod)}; ` +
+        `v2 POST serverless ${ofFloor(postServerless)}, ${v2VsV1(postServerless, postEndpoint)}`,
     );
   }
 }

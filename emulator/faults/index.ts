@@ -1,4 +1,4 @@
-/** Fault injection for /v1: the SPEC format (spec.ts) and the injector on the router's seam (injector.ts). */
+/** Fault injection for the management API (/v1 and /api/v2): the SPEC format (spec.ts) and the injector on the router's seam (injector.ts). */
 export { FAULT_KINDS, FaultSpecError, formatFaultSpec, parseFaultSpec, toFaultPlan } from "./spec";
 export type { FaultKind, FaultPlan, FaultRule, FaultSetting } from "./spec";
 export { FaultInjector, chainInterceptors, resolvePlan } from "./injector";

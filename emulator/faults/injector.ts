@@ -1,5 +1,5 @@
 /**
- * Fault injection on /v1, built on the router's interceptor seam (http/router.ts): after auth and
+ * Fault injection on the management API (/v1 and /api/v2), built on the router's interceptor seam (http/router.ts): after auth and
  * before the body is read, each request of a route with faults draws from that route's own seeded
  * random stream, so one route's traffic does not shift another's faults, and a seed replays the
  * same faults for the same sequence of calls per route.
@@ -15,8 +15,13 @@ import { FAULT_KINDS, type FaultKind, type FaultPlan, FaultSpecError, type Statu
 export interface FaultRoute {
   operationId: string;
   method: Method;
-  /** Path after /v1, with `{param}` segments. */
+  /**
+   * The path selectors match, with `{param}` segments: after /v1 for /v1 operations (selectors may
+   * leave the /v1 out), from the root for the other surfaces (`/api/v2/pods`).
+   */
   path: string;
+  /** How the route's surface answers an injected status (default: /v1's JSON error body). */
+  sendError?: (res: ServerResponse, status: number, message: string, headers: Record<string, string>) => void;
 }
 
 /** Counts since the emulator started (they survive setFaults). */
@@ -62,17 +67,20 @@ function selectorMatches(selector: string, route: FaultRoute): boolean {
   return want.every((segment, i) => segment === "*" || (segment.startsWith("{") && segment.endsWith("}")) || segment === have[i]);
 }
 
+const isV1 = (route: FaultRoute) => !route.path.startsWith("/api/");
+
 function describeRoute(route: FaultRoute): string {
-  return `${route.method} /v1${route.path} (${route.operationId})`;
+  return `${route.method} ${isV1(route) ? "/v1" : ""}${route.path} (${route.operationId})`;
 }
 
 /** Resolves the plan per route; throws FaultSpecError for selectors that match nothing or odds above 1. */
 export function resolvePlan(plan: FaultPlan, routes: readonly FaultRoute[]): Map<string, RoutePlan> {
   for (const rule of plan.rules) {
     if (!routes.some((route) => selectorMatches(rule.selector, route))) {
-      const examples = routes.slice(0, 4).map(describeRoute).join(", ");
+      // A few of each surface, past the public documents.
+      const examples = [...routes.filter(isV1).slice(2, 4), ...routes.filter((r) => !isV1(r)).slice(1, 3)].map(describeRoute).join(", ");
       throw new FaultSpecError(
-        `faults: selector ${JSON.stringify(rule.selector)} matches no /v1 operation; use *, an operation id or METHOD PATH, e.g. ${examples}`,
+        `faults: selector ${JSON.stringify(rule.selector)} matches no operation; use *, an operation id or METHOD PATH, e.g. ${examples}`,
       );
     }
   }
@@ -124,11 +132,13 @@ export class FaultInjector {
   private requests = 0;
   private readonly injected = emptyCounts();
   private readonly byOperation: Record<string, Partial<Record<FaultKind, number>>> = {};
+  private readonly errorSenders: ReadonlyMap<string, NonNullable<FaultRoute["sendError"]>>;
 
   constructor(
     private readonly routes: readonly FaultRoute[],
     plan: FaultPlan | undefined,
   ) {
+    this.errorSenders = new Map(routes.map((route) => [route.operationId, route.sendError ?? sendError]));
     this.setPlan(plan);
   }
 
@@ -201,7 +211,8 @@ export class FaultInjector {
         const retryAfterMs = outcome.durationMs ?? (status === 429 ? DEFAULT_429_RETRY_AFTER_MS : undefined);
         const headers: Record<string, string> = retryAfterMs === undefined ? {} : { "retry-after": retryAfterHeader(retryAfterMs) };
         req.resume(); // the body is not needed: discard it, so the connection stays reusable
-        sendError(res, status, `injected fault: ${status} ${STATUS_CODES[status] ?? ""} on ${operationId}`.trimEnd(), headers);
+        const send = this.errorSenders.get(operationId) ?? sendError;
+        send(res, status, `injected fault: ${status} ${STATUS_CODES[status] ?? ""} on ${operationId}`.trimEnd(), headers);
         return true;
       }
     }

@@ -4,56 +4,15 @@
  * emulator. No request may get a 5xx, every request must be answered within a timeout, and every
  * error answer must be the JSON error shape `{"error": "...", "status": N}`.
  */
-import { Agent, request as httpRequest } from "node:http";
+import { Agent } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../emulator";
-import { type FuzzRequest, OpenApiDocZ, OpenApiFuzzer } from "../support/openapiFuzz";
+import { type FuzzRequest, OpenApiDocZ, OpenApiFuzzer, sendFuzzRequest as send } from "../support/openapiFuzz";
 import { KEY_A, KEY_B, api, startTestEmulator } from "./managementHelpers";
 
 const REQUESTS = 5_000;
 const SEED = 20_240_611;
 const CONCURRENCY = 8;
-const TIMEOUT_MS = 5_000;
-
-interface Outcome {
-  status?: number;
-  text?: string;
-  contentType?: string;
-  /** No answer: a socket error before the response, or the timeout. */
-  error?: string;
-  ms: number;
-}
-
-function send(base: URL, agent: Agent, req: FuzzRequest): Promise<Outcome> {
-  const started = Date.now();
-  return new Promise((resolve) => {
-    let settled = false;
-    const done = (o: Omit<Outcome, "ms">): void => {
-      if (settled) return;
-      settled = true;
-      resolve({ ...o, ms: Date.now() - started });
-    };
-    const headers: Record<string, string | number> = { ...req.headers };
-    if (req.body !== undefined) headers["content-length"] = Buffer.byteLength(req.body);
-    const r = httpRequest(
-      { host: base.hostname, port: base.port, method: req.method, path: `${base.pathname}${req.path}`, headers, agent, timeout: TIMEOUT_MS },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (c: Buffer) => chunks.push(c));
-        res.on("end", () => done({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8"), contentType: String(res.headers["content-type"] ?? "") }));
-        res.on("error", (e) => done({ status: res.statusCode ?? 0, error: `response: ${e.message}` }));
-      },
-    );
-    r.on("timeout", () => {
-      done({ error: `no answer within ${TIMEOUT_MS} ms` });
-      r.destroy();
-    });
-    // An oversized body may still be in flight when the 413 arrives and the server closes: the
-    // answer counts, a late EPIPE does not.
-    r.on("error", (e: NodeJS.ErrnoException) => done({ error: `${e.code ?? ""} ${e.message}` }));
-    r.end(req.body);
-  });
-}
 
 describe(`OpenAPI-driven fuzzing: ${REQUESTS} seeded requests`, () => {
   let emulator: RunningEmulator;

@@ -4,12 +4,14 @@
  * value for every property the schema describes) and mutates them: wrong types, missing required
  * fields, out-of-range numbers, huge strings, unicode and control characters, nulls, extra keys,
  * prototype keys, deep nesting (up to thousands of levels), malformed or non-object JSON, oversized
- * bodies, bad ids and query values. Used by test/emulator/fuzz-openapi.test.ts.
+ * bodies, bad ids and query values. Used by test/emulator/fuzz-openapi.test.ts (/v1) and
+ * v2-fuzz.test.ts (/api/v2).
  *
  * Below the management generator: a job API generator (JobApiFuzzer) and raw-socket requests that
  * no HTTP client would send (malformed HTTP, an oversized body written in full before reading),
- * used by test/emulator/hardening-fuzz.test.ts.
+ * used by test/emulator/hardening-fuzz.test.ts; and the sender both management fuzzers share.
  */
+import { type Agent, request as httpRequest } from "node:http";
 import { z } from "zod";
 
 // ---- the OpenAPI document, validated at the edge (only what the generator reads) ----------------
@@ -655,4 +657,50 @@ export function rawFuzzRequest(rng: Rng, apiKey: string, path: string, limitByte
     // GET may be a 200, 404, 405 or 429 depending on the path: it only has to be answered.
     expect: [[413, 429], [200, 400, 404, 405, 429]],
   };
+}
+
+// ---- sending ----------------------------------------------------------------------------------
+
+export interface FuzzOutcome {
+  status?: number;
+  text?: string;
+  contentType?: string;
+  /** No answer: a socket error before the response, or the timeout. */
+  error?: string;
+  ms: number;
+}
+
+/**
+ * Sends one request over node:http (fetch refuses a GET with a body, which the generator makes on
+ * purpose) and never rejects: a socket error or the timeout is an outcome without a status.
+ */
+export function sendFuzzRequest(base: URL, agent: Agent, req: FuzzRequest, timeoutMs = 5_000): Promise<FuzzOutcome> {
+  const started = Date.now();
+  return new Promise((resolve) => {
+    let settled = false;
+    const done = (o: Omit<FuzzOutcome, "ms">): void => {
+      if (settled) return;
+      settled = true;
+      resolve({ ...o, ms: Date.now() - started });
+    };
+    const headers: Record<string, string | number> = { ...req.headers };
+    if (req.body !== undefined) headers["content-length"] = Buffer.byteLength(req.body);
+    const r = httpRequest(
+      { host: base.hostname, port: base.port, method: req.method, path: `${base.pathname}${req.path}`, headers, agent, timeout: timeoutMs },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => done({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8"), contentType: String(res.headers["content-type"] ?? "") }));
+        res.on("error", (e) => done({ status: res.statusCode ?? 0, error: `response: ${e.message}` }));
+      },
+    );
+    r.on("timeout", () => {
+      done({ error: `no answer within ${timeoutMs} ms` });
+      r.destroy();
+    });
+    // An oversized body may still be in flight when the 413 arrives and the server closes: the
+    // answer counts, a late EPIPE does not.
+    r.on("error", (e: NodeJS.ErrnoException) => done({ error: `${e.code ?? ""} ${e.message}` }));
+    r.end(req.body);
+  });
 }

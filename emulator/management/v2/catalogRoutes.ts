@@ -2,7 +2,7 @@
 import { notFound } from "../../http/errors";
 import type { Operation } from "../../http/router";
 import { CPU_FLAVORS, DATA_CENTER_IDS, GPU_TYPES } from "../catalog";
-import { cpuTypeView, dataCenterView, gpuDataCenters, gpuTypeView, isDataCenter, rentableGpus, supportsGlobalNetworking, volumeTypesOf } from "./catalog";
+import { cpuTypeView, dataCenterView, gpuDataCenters, gpuTypeView, isDataCenter, isPowerOfTwo, rentableGpus, supportsGlobalNetworking, volumeTypesOf } from "./catalog";
 import type { V2Context } from "./context";
 import { defineV2Operation } from "./operation";
 import { ProblemError } from "./problem";
@@ -31,8 +31,13 @@ export function v2CatalogOperations(v: V2Context): Operation[] {
     const { include: _i, product: _p, ...scoped } = query;
     return availabilityOf(query, scoped) ? { count: query.count ?? 1, dataCenterIds: gpuDataCenters(query.countryCodes) } : undefined;
   };
-  const cpuAvailability = (query: CpuCatalogQuery) =>
-    availabilityOf(query, { vcpuCount: query.vcpuCount }) ? { vcpuCount: query.vcpuCount ?? 2 } : undefined;
+  const cpuAvailability = (query: CpuCatalogQuery) => {
+    if (!availabilityOf(query, { vcpuCount: query.vcpuCount })) return undefined;
+    const vcpuCount = query.vcpuCount ?? 2;
+    // A pod or worker takes a power-of-two vCPU count, so no other count can be available.
+    if (!isPowerOfTwo(vcpuCount)) throw badQuery(`invalid query parameter vcpuCount: must be a power of two (2, 4, 8, ...), got ${vcpuCount}`);
+    return { vcpuCount };
+  };
   return [
     defineV2Operation({
       method: "GET",

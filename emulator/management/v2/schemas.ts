@@ -219,12 +219,14 @@ const queryList = <T extends z.ZodType>(item: T) =>
     const parts = Array.isArray(value) ? value : [value];
     return parts.flatMap((part) => (typeof part === "string" ? part.split(",").filter((p) => p !== "") : [part]));
   }, z.array(item).optional());
-const queryInt = (min: number) => z.preprocess((v) => (typeof last(v) === "string" ? Number(last(v)) : last(v)), z.int().min(min).optional());
-const queryBool = () =>
+/** `documented` is the default the handler applies to an absent parameter, for the OpenAPI document. */
+const queryInt = (min: number, documented?: number) =>
+  z.preprocess((v) => (typeof last(v) === "string" ? Number(last(v)) : last(v)), z.int().min(min).optional().meta({ default: documented }));
+const queryBool = (documented?: boolean) =>
   z.preprocess((v) => {
     const text = last(v);
     return text === "true" ? true : text === "false" ? false : text;
-  }, z.boolean().optional());
+  }, z.boolean().optional().meta({ default: documented }));
 const queryText = () => z.preprocess(last, z.string().min(1).optional());
 const queryTime = () =>
   z.preprocess(
@@ -237,7 +239,7 @@ const queryTime = () =>
       .meta({ format: "date-time" }),
   );
 
-export const ListPodsQuery = z.object({ includeClusterPods: queryBool() });
+export const ListPodsQuery = z.object({ includeClusterPods: queryBool(false) });
 
 const billingWindow = {
   startTime: queryTime(),
@@ -254,7 +256,8 @@ export type BillingQuery = z.infer<typeof BillingQuery>;
 export const GpuCatalogQuery = z.object({
   include: queryList(CatalogInclude),
   product: queryList(Product),
-  count: queryInt(1),
+  /** GPUs per pod for availability (default 1). */
+  count: queryInt(1, 1),
   cloud: z.preprocess(last, GpuCloudFilter.optional()),
   countryCodes: queryList(z.string().regex(/^[A-Z]{2}$/, "must be an upper-case two-letter country code")),
   cudaVersions: queryList(cudaVersion),

@@ -6,8 +6,7 @@ import { Router, type RouteInterceptor, type RouterOptions } from "../../http/ro
 import type { FaultRoute } from "../../faults";
 import type { ManagementContext } from "../context";
 import { V2_BASE_PATH } from "./openapi";
-import { sendProblem } from "./problem";
-import { ProblemError } from "./problem";
+import { ProblemError, sendProblem } from "./problem";
 import { RateLimiter } from "./rateLimit";
 import { v2Operations } from "./routes";
 
@@ -45,7 +44,12 @@ export function createV2Surface(ctx: ManagementContext, options: V2RouterOptions
   });
   return {
     router,
-    faultRoutes: operations.map((op) => ({ operationId: op.operationId, method: op.method, path: `${V2_BASE_PATH}${op.path}` })),
+    faultRoutes: operations.map((op) => ({
+      operationId: op.operationId,
+      method: op.method,
+      path: `${V2_BASE_PATH}${op.path}`,
+      sendError: (res, status, message, headers) => sendProblem(res, new ProblemError(status, message, [], headers)),
+    })),
     setServerlessUrl(url) {
       serverlessUrl = url;
     },

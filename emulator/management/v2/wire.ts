@@ -41,6 +41,16 @@ export const PodRuntime = z.object({
   memory: z.object({ util: z.int() }),
   ports: z.array(PodRuntimePort),
 });
+/**
+ * Cluster membership: the reference omits it from a standalone pod, and the emulator has no
+ * clusters, so it is declared (for the document) but never sent.
+ */
+const PodCluster = z.object({
+  id: z.string(),
+  rank: z.int().nullable(),
+  role: z.enum(["SLURM_CONTROLLER", "SLURM_COMPUTE", "RAY_HEAD", "RAY_WORKER"]).optional(),
+  ip: z.string().optional(),
+});
 const PodSshEndpoint = z.object({ host: z.string(), port: z.int(), username: z.string(), command: z.string() });
 
 export const Pod = z.object({
@@ -57,6 +67,7 @@ export const Pod = z.object({
   cudaVersion: z.string().nullable(),
   ssh: z.object({ proxy: PodSshEndpoint.nullable(), direct: PodSshEndpoint.nullable() }),
   template: z.string().nullable(),
+  cluster: PodCluster.optional(),
   cost: z.number(),
   locked: z.boolean(),
   globalNetworking: z.object({ enabled: z.boolean(), ip: z.string().optional(), internalDns: z.string().optional() }),

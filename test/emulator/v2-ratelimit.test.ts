@@ -1,0 +1,101 @@
+/**
+ * The v2 per-account rate limit: RateLimit and RateLimit-Policy on every authenticated answer
+ * (successes and problems alike), 429 with Retry-After once a quota is spent, per account, and
+ * configurable (option `rateLimit`, or off). The windows are checked with a fake clock.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RunningEmulator } from "../../emulator";
+import { DEFAULT_RATE_LIMIT, RateLimiter } from "../../emulator/management/v2/rateLimit";
+import { KEY_B, api, startTestEmulator } from "./managementHelpers";
+import { apiV2, expectProblem } from "./v2-helpers";
+
+describe("over HTTP, with an hourly quota of 5", () => {
+  let emu: RunningEmulator;
+  // The hour window: a minute boundary cannot reset the count halfway through the test.
+  beforeAll(async () => {
+    emu = await startTestEmulator({ rateLimit: { perHour: 5 } });
+  });
+  afterAll(() => emu.close());
+
+  it("counts down on every answer (errors too), then answers 429 with Retry-After; other accounts and /v1 are not affected", async () => {
+    const v2 = apiV2(emu);
+    const answers = [await v2.get("/pods"), await v2.get("/pods/nope"), await v2.post("/pods", { name: "" }), await v2.get("/catalog/gpus"), await v2.get("/templates")];
+    expect(answers.map((r) => r.status)).toEqual([200, 404, 422, 200, 200]);
+    const policy = `"minute";q=${DEFAULT_RATE_LIMIT.perMinute};w=60, "hour";q=5;w=3600, "day";q=${DEFAULT_RATE_LIMIT.perDay};w=86400`;
+    answers.forEach((res, i) => {
+      expect(res.headers.get("ratelimit-policy")).toBe(policy);
+      expect(res.headers.get("ratelimit")).toMatch(new RegExp(`"hour";r=${4 - i};t=\\d+`));
+    });
+
+    const refused = await v2.get("/pods");
+    const problem = expectProblem(refused, 429);
+    expect(problem.detail).toMatch(/^rate limit exceeded for this account; retry after \d+ s/);
+    const retryAfter = Number(refused.headers.get("retry-after"));
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(3600);
+    expect(refused.headers.get("ratelimit")).toMatch(/"hour";r=0;t=\d+/);
+    expect(refused.headers.get("ratelimit-policy")).toBe(policy);
+    // A refused request did not run: a create is refused without creating.
+    expectProblem(await v2.post("/network-volumes", { name: "not made", size: 10, dataCenter: "EU-RO-1" }), 429);
+    expect(emu.inspect().flatMap((a) => a.networkVolumes)).toEqual([]);
+
+    const other = apiV2(emu, KEY_B);
+    const fresh = await other.get("/pods");
+    expect(fresh.status).toBe(200);
+    expect(fresh.headers.get("ratelimit")).toMatch(/"hour";r=4;/);
+    expect((await api(emu).get("/pods")).status).toBe(200);
+    // The public document is not counted or limited.
+    expect((await fetch(`${emu.apiUrlV2}/openapi.json`)).status).toBe(200);
+    // A missing key is a 401, not a 429: the limit is per account.
+    expectProblem(await apiV2(emu, null).get("/pods"), 401);
+  });
+});
+
+describe("configuration", () => {
+  it("is off with rateLimit: false (no headers, no 429)", async () => {
+    const emu = await startTestEmulator({ rateLimit: false });
+    try {
+      const v2 = apiV2(emu);
+      for (let i = 0; i < 3; i++) {
+        const res = await v2.get("/pods");
+        expect(res.status).toBe(200);
+        expect(res.headers.get("ratelimit")).toBeNull();
+        expect(res.headers.get("ratelimit-policy")).toBeNull();
+      }
+    } finally {
+      await emu.close();
+    }
+  });
+
+  it("the default lets a 100-resource update that polls every resource in a tight loop hit it", () => {
+    // 100 creates, then readiness polls of all 100 at 10 ms: 600 requests in well under a minute.
+    expect(DEFAULT_RATE_LIMIT.perMinute).toBeLessThan(100 * 7);
+    // A careful client (creates plus a few backed-off polls per resource) stays under it.
+    expect(DEFAULT_RATE_LIMIT.perMinute).toBeGreaterThanOrEqual(100 * 5);
+  });
+
+  it("refuses a quota that is not a positive integer, naming the option", async () => {
+    await expect(startTestEmulator({ rateLimit: { perMinute: 0 } })).rejects.toThrow(/rateLimit: perMinute must be an integer >= 1, got 0/);
+    expect(() => new RateLimiter({ perDay: 1.5 })).toThrow(/perDay must be an integer >= 1, got 1\.5/);
+  });
+});
+
+describe("the windows (fake clock)", () => {
+  it("resets each fixed window at its boundary and says how long until then", () => {
+    let now = 120_000 + 50_000; // 50 s into a minute window
+    const limiter = new RateLimiter({ perMinute: 2 }, () => now);
+    expect(limiter.take("a").allowed).toBe(true);
+    const second = limiter.take("a");
+    expect(second.headers.ratelimit).toMatch(/^"minute";r=0;t=10, "hour";r=9998;/);
+    const refused = limiter.take("a");
+    expect(refused.allowed).toBe(false);
+    expect(refused.headers["retry-after"]).toBe("10");
+    // Refused requests are not counted against the hour.
+    expect(refused.headers.ratelimit).toMatch(/"hour";r=9998;/);
+    expect(limiter.take("b").allowed).toBe(true);
+    now = 180_000; // the next minute
+    const next = limiter.take("a");
+    expect(next.allowed).toBe(true);
+    expect(next.headers.ratelimit).toMatch(/^"minute";r=1;t=60,/);
+  });
+});
