@@ -11,7 +11,7 @@
 import { randomBytes } from "node:crypto";
 import type { EndpointSpec, ServerlessDeps, ServerlessService, WorkerView } from "./contract";
 import { EndpointRuntime } from "./endpoint";
-import { HandlerRegistry } from "./handlers/registry";
+import { HandlerRegistry, imageListed } from "./handlers/registry";
 import { LbRuntime } from "./lb/lbRuntime";
 import { LbServerRegistry } from "./lb/serverModule";
 import { LongPolls } from "./longPoll";
@@ -47,6 +47,7 @@ export function createServerlessService(deps: ServerlessDeps, options: Serverles
     handlerFor: (imageName) => registry.handlerFor(imageName),
     lbServerFor: (imageName) => lbServers.serverFor(imageName),
     // Short lowercase ids, like the service's worker ids.
+    isExternalImage: (imageName) => imageListed(opts.externalImages, imageName),
     newWorkerId: () => randomBytes(8).readBigUInt64BE().toString(36).padStart(13, "0").slice(0, 13),
   };
 

@@ -89,6 +89,23 @@ export interface ServerlessOptions {
   unhealthyLingerMs?: number;
   /** How soon a worker that could not be placed (throttled) is tried again. Default 5000 ms. */
   throttleRetryMs?: number;
+  /**
+   * Images (exact, or without their tag) whose endpoints are served by external workers only: jobs
+   * wait in the queue for the first worker to ask (no simulated worker runs them). Default none.
+   */
+  externalImages?: readonly string[];
+  /**
+   * An endpoint is served by external workers until none has asked for a job or pinged for this long
+   * (service ms, at least 5 s real). Default 60000.
+   */
+  workerPresenceMs?: number;
+  /**
+   * An external worker holding jobs and not heard from for this long (service ms, at least 3 s real)
+   * is counted unhealthy and its jobs fail. Default 30000.
+   */
+  workerLostMs?: number;
+  /** How long job-take and job-stop hold when there is nothing to give (service ms, held 0.25..60 s real). Default 20000. */
+  workerPollWaitMs?: number;
 }
 
 export const DEFAULT_LIMITS: Record<LimitedRoute, RouteLimit> = {
@@ -146,6 +163,10 @@ export interface ResolvedOptions {
   lbNoWorkerWaitMs: number;
   lbHealthCheckIntervalMs: number;
   lbHealthCheckTimeoutMs: number;
+  externalImages: string[];
+  workerPresenceMs: number;
+  workerLostMs: number;
+  workerPollWaitMs: number;
 }
 
 function mergeLimits(
@@ -196,5 +217,9 @@ export function resolveOptions(o: ServerlessOptions): ResolvedOptions {
     lbNoWorkerWaitMs: o.lbNoWorkerWaitMs ?? 30_000,
     lbHealthCheckIntervalMs: o.lbHealthCheckIntervalMs ?? 1_000,
     lbHealthCheckTimeoutMs: o.lbHealthCheckTimeoutMs ?? 5_000,
+    externalImages: [...(o.externalImages ?? [])],
+    workerPresenceMs: o.workerPresenceMs ?? 60_000,
+    workerLostMs: o.workerLostMs ?? 30_000,
+    workerPollWaitMs: o.workerPollWaitMs ?? 20_000,
   };
 }

@@ -17,4 +17,6 @@ export interface ServiceEnv {
   /** The HTTP server a load-balancing worker runs for this image (built-in echo or a user module). */
   lbServerFor(imageName: string): LbServerSource;
   newWorkerId(): string;
+  /** The image's endpoints are served by external workers only (jobs wait for the first one). */
+  isExternalImage(imageName: string): boolean;
 }
