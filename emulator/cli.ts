@@ -35,6 +35,9 @@ async function main(): Promise<number> {
       `  job API:         ${emulator.serverlessUrl}\n` +
       `${keys}\n` +
       (command.options.statePath ? `  state file:      ${command.options.statePath}\n` : "") +
+      (Object.keys(command.options.workers ?? {}).length > 0
+        ? `  worker logs:     ${command.options.serverless?.workerLogDir ?? "a temp directory (see --worker-log-dir)"}\n`
+        : "") +
       (command.options.faults ? `  faults:          ${formatFaultSpec(toFaultPlan(command.options.faults))}\n` : "") +
       `\nexport GPUCLOUD_API_URL=${emulator.apiUrl} GPUCLOUD_SERVERLESS_URL=${emulator.serverlessUrl} GPUCLOUD_API_KEY=${emulator.apiKey}\n`,
   );

@@ -10,6 +10,8 @@ import { randomUUID } from "node:crypto";
 import type { EndpointSpec, WorkerView } from "./contract";
 import type { JobHandler } from "./handlers/types";
 import { ExternalWorkers, type ExternalHost } from "./external/pool";
+import { SpawnedWorkers, type SpawnHost } from "./external/processes";
+import { RETENTION_REAL_MIN_MS, withRealFloor } from "./external/timing";
 import { HttpError } from "./http";
 import { isFinal, Job, toRecord, type JobOrigin, type JobOwner, type JobStatus } from "./job";
 import { Limiter } from "./limits";
@@ -28,7 +30,7 @@ export interface HealthBody {
   workers: { idle: number; initializing: number; ready: number; running: number; throttled: number; unhealthy: number };
 }
 
-export class EndpointRuntime implements JobOwner, WorkerHost, ExternalHost {
+export class EndpointRuntime implements JobOwner, WorkerHost, ExternalHost, SpawnHost {
   spec: EndpointSpec;
   handler: JobHandler;
   readonly jobs = new Map<string, Job>();
@@ -57,6 +59,8 @@ export class EndpointRuntime implements JobOwner, WorkerHost, ExternalHost {
   readonly limiter: Limiter;
   /** Real workers pulling this endpoint's jobs over HTTP (the worker pull protocol). */
   readonly external: ExternalWorkers;
+  /** Worker processes the emulator starts for images mapped to a command. */
+  readonly spawned: SpawnedWorkers;
   private readonly scaleTask = new Task(() => this.kick());
 
   constructor(
@@ -68,6 +72,7 @@ export class EndpointRuntime implements JobOwner, WorkerHost, ExternalHost {
     this.log = new RequestsLog(env.opts.requestsLogSize);
     this.limiter = new Limiter(env.clock, env.opts);
     this.external = new ExternalWorkers(this, env.isExternalImage(spec.imageName));
+    this.spawned = new SpawnedWorkers(this);
     this.kick();
   }
 
@@ -79,6 +84,18 @@ export class EndpointRuntime implements JobOwner, WorkerHost, ExternalHost {
   }
   get opts() {
     return this.env.opts;
+  }
+  get deps() {
+    return this.env.deps;
+  }
+  newWorkerId(): string {
+    return this.env.newWorkerId();
+  }
+  get workerLogs() {
+    return this.env.workerLogs;
+  }
+  commandFor(imageName: string): string | undefined {
+    return this.env.workerCommandFor(imageName);
   }
   /** Booted workers, simulated and external: the dynamic rate-limit rule's multiplier. */
   get readyWorkers(): number {
@@ -254,7 +271,8 @@ export class EndpointRuntime implements JobOwner, WorkerHost, ExternalHost {
     if (status === "CANCELLED") job.pending = undefined;
     if (status === "COMPLETED") this.completed++;
     else if (status === "FAILED" || status === "TIMED_OUT") this.failed++;
-    this.sched.set(job, now + job.retentionMs);
+    // At small time scales a result must still outlive a client that polls once a second.
+    this.sched.set(job, now + withRealFloor(this.clock, job.retentionMs, RETENTION_REAL_MIN_MS));
     job.notify();
     if (job.webhook !== undefined) {
       this.env.webhooks.send(job.webhook, { ...toRecord(job, now), input: job.input });
@@ -390,6 +408,7 @@ export class EndpointRuntime implements JobOwner, WorkerHost, ExternalHost {
       this.sched.clear(this.scaleTask);
       this.throttled = 0;
       for (const w of [...this.workerMap.values()]) if (w.status === "idle" || w.status === "initializing") w.stop();
+      this.spawned.scale({ queued: this.normal.size, oldestQueued: this.normal.first, running: this.running });
       return;
     }
     const now = this.clock.now();
@@ -455,6 +474,7 @@ export class EndpointRuntime implements JobOwner, WorkerHost, ExternalHost {
     this.dead = true;
     this.sched.clear(this.scaleTask);
     this.external.shutdown();
+    this.spawned.shutdown();
     for (const w of [...this.workerMap.values()]) w.stop();
   }
 
@@ -489,7 +509,7 @@ export class EndpointRuntime implements JobOwner, WorkerHost, ExternalHost {
       },
       workers: {
         idle,
-        initializing: this.initializing,
+        initializing: this.initializing + this.spawned.initializing,
         ready: idle + running,
         running,
         throttled: this.throttled,

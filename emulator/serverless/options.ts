@@ -2,6 +2,9 @@
  * Knobs of the job side, with the service's documented figures as defaults. Every duration is in
  * service-time ms (the Clock scales it); tests shrink limits and windows through these options.
  */
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { DEFAULT_WORKER_ENV_PREFIX } from "./external/workerEnv";
 
 /** Routes that carry their own rate and concurrency limits. */
 export type LimitedRoute =
@@ -106,6 +109,20 @@ export interface ServerlessOptions {
   workerLostMs?: number;
   /** How long job-take and job-stop hold when there is nothing to give (service ms, held 0.25..60 s real). Default 20000. */
   workerPollWaitMs?: number;
+  /**
+   * imageName (exact, or without its tag) -> shell command the emulator runs as each worker of that
+   * image's endpoints (e.g. `python3 handler.py`), with the platform's worker environment. Such
+   * endpoints are served externally. Default none.
+   */
+  workerCommands?: Record<string, string>;
+  /** Prefix of the worker environment variables (PREFIX_POD_ID, ...). Default "GPUCLOUD". */
+  workerEnvPrefix?: string;
+  /** Directory of the worker processes' log files. Default: a new directory under the OS temp dir. */
+  workerLogDir?: string;
+  /** Working directory of worker commands. Default: the emulator's. */
+  workerCwd?: string;
+  /** Also copy every worker process's output to the emulator's stderr, line by line. Default false. */
+  echoWorkerLogs?: boolean;
 }
 
 export const DEFAULT_LIMITS: Record<LimitedRoute, RouteLimit> = {
@@ -167,6 +184,11 @@ export interface ResolvedOptions {
   workerPresenceMs: number;
   workerLostMs: number;
   workerPollWaitMs: number;
+  workerCommands: Record<string, string>;
+  workerEnvPrefix: string;
+  workerLogDir: string;
+  workerCwd: string;
+  echoWorkerLogs: boolean;
 }
 
 function mergeLimits(
@@ -183,6 +205,13 @@ function mergeLimits(
     };
   }
   return out;
+}
+
+function checkedPrefix(prefix: string): string {
+  if (!/^[A-Z][A-Z0-9_]*$/.test(prefix)) {
+    throw new RangeError(`workerEnvPrefix must be upper-case letters, digits and _ (starting with a letter), got ${JSON.stringify(prefix)}`);
+  }
+  return prefix;
 }
 
 export function resolveOptions(o: ServerlessOptions): ResolvedOptions {
@@ -221,5 +250,10 @@ export function resolveOptions(o: ServerlessOptions): ResolvedOptions {
     workerPresenceMs: o.workerPresenceMs ?? 60_000,
     workerLostMs: o.workerLostMs ?? 30_000,
     workerPollWaitMs: o.workerPollWaitMs ?? 20_000,
+    workerCommands: { ...o.workerCommands },
+    workerEnvPrefix: checkedPrefix(o.workerEnvPrefix ?? DEFAULT_WORKER_ENV_PREFIX),
+    workerLogDir: o.workerLogDir ?? join(tmpdir(), `gpucloud-emulator-workers-${process.pid}-${Date.now().toString(36)}`),
+    workerCwd: o.workerCwd ?? process.cwd(),
+    echoWorkerLogs: o.echoWorkerLogs ?? false,
   };
 }

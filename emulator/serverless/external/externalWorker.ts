@@ -38,6 +38,8 @@ export class ExternalWorker {
   lostAt = 0;
   /** The worker asked to be recycled (`stopPod`). */
   retire = false;
+  /** Service ms since when the worker holds no job. */
+  idleSince: number;
 
   constructor(
     readonly id: string,
@@ -45,6 +47,7 @@ export class ExternalWorker {
   ) {
     this.lastSeen = now;
     this.createdAt = now;
+    this.idleSince = now;
   }
 
   get status(): "idle" | "running" | "unhealthy" {

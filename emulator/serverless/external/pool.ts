@@ -246,6 +246,22 @@ export class ExternalWorkers {
     return w !== undefined && w.retire && w.runs.size === 0;
   }
 
+  /** The worker as last heard from, if it is known. */
+  get(id: string): ExternalWorker | undefined {
+    return this.workers.get(id);
+  }
+
+  /**
+   * The worker is gone (its process exited): jobs it held fail with `why` and it is listed unhealthy
+   * for a while; a worker that held nothing is simply forgotten.
+   */
+  gone(id: string, why: string): void {
+    const w = this.workers.get(id);
+    if (!w || w.lostAt > 0) return;
+    if (w.runs.size === 0) this.workers.delete(id);
+    else this.lose(w, why);
+  }
+
   /** Answers every parked request (empty) and stops the clock work. */
   shutdown(): void {
     this.closed = true;
@@ -292,6 +308,15 @@ export class ExternalWorkers {
   private end(run: ExternalRun): void {
     this.host.sched.clear(run);
     run.worker.runs.delete(run.job.id);
+    if (run.worker.runs.size === 0) run.worker.idleSince = this.host.clock.now();
+  }
+
+  private lose(w: ExternalWorker, why: string): void {
+    w.lostAt = this.host.clock.now();
+    for (const run of [...w.runs.values()]) {
+      this.end(run);
+      this.host.jobEnded(run.job, "FAILED", undefined, why);
+    }
   }
 
   private drainStops(w: ExternalWorker): string[] {
@@ -326,17 +351,8 @@ export class ExternalWorkers {
         this.workers.delete(w.id);
         continue;
       }
-      w.lostAt = now;
       const silent = Math.round(now - w.lastSeen);
-      for (const run of [...w.runs.values()]) {
-        this.end(run);
-        this.host.jobEnded(
-          run.job,
-          "FAILED",
-          undefined,
-          `worker ${w.id} stopped answering while it held the job: no request or ping for ${silent} ms (service time)`,
-        );
-      }
+      this.lose(w, `worker ${w.id} stopped answering while it held the job: no request or ping for ${silent} ms (service time)`);
     }
     // Once the window has passed, simulated workers take over the queue.
     if (!this.serving) this.host.kick();

@@ -1,7 +1,8 @@
 /**
- * Real workers live in real time: they ping every whole second at best, and their HTTP client gives
- * up on a job-take after 90 s. The windows the emulator applies to them are service time like every
- * other duration, but bounded in real time so they stay meaningful at any time scale.
+ * Real workers and real clients live in real time: workers ping every whole second at best, their
+ * HTTP client gives up on a job-take after 90 s, and clients poll results about once a second. The
+ * windows the emulator applies to them are service time like every other duration, but bounded in
+ * real time so they stay meaningful at any time scale.
  */
 import type { Clock } from "../../clock";
 
@@ -13,6 +14,9 @@ export const HOLD_REAL_MAX_MS = 60_000;
 export const LOST_REAL_MIN_MS = 3_000;
 /** The external-serving window never ends sooner than this (real ms) after the last request. */
 export const PRESENCE_REAL_MIN_MS = 5_000;
+
+/** A finished job's result is kept at least this long (real ms): a client polling once a second reads it. */
+export const RETENTION_REAL_MIN_MS = 2_000;
 
 /** Real ms to hold a long-poll asked for in service ms, within the bounds above. */
 export function holdRealMs(clock: Clock, serviceMs: number): number {

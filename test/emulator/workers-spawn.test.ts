@@ -1,0 +1,87 @@
+// Worker processes the emulator starts itself (--worker IMAGE=COMMAND / the `workers` option): the
+// scaler starts the command with the platform's worker environment, the process pulls its jobs,
+// it is stopped on scale-down and when the endpoint is deleted, and its log is kept and listed.
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RunningEmulator } from "../../emulator";
+import { api, createServerlessTemplate, startTestEmulator, waitFor, type Api } from "./managementHelpers";
+import { PYTHON_DIR } from "./workers-harness";
+
+const logDir = mkdtempSync(join(tmpdir(), "workers-spawn-"));
+let emu: RunningEmulator;
+let client: Api;
+
+beforeAll(async () => {
+  emu = await startTestEmulator({
+    workers: { "py/spawned": `python3 ${resolve(PYTHON_DIR, "modes_handler.py")}` },
+    serverless: { workerLogDir: logDir, workerEnvPrefix: "SVC" },
+  });
+  client = api(emu);
+});
+afterAll(async () => {
+  await emu.close();
+  rmSync(logDir, { recursive: true, force: true });
+});
+
+async function jobApi(method: string, path: string, body?: unknown): Promise<any> {
+  const res = await fetch(`${emu.serverlessUrl}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${emu.apiKey}`, "content-type": "application/json" },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return res.json();
+}
+
+/** Submits a job and polls it until it has finished (the process takes real time to start). */
+async function job(endpointId: string, input: unknown): Promise<any> {
+  const { id } = await jobApi("POST", `/${endpointId}/run`, { input });
+  return waitFor(`job ${id}`, async () => {
+    const s = await jobApi("GET", `/${endpointId}/status/${id}`);
+    return s.status === "IN_QUEUE" || s.status === "IN_PROGRESS" ? undefined : s;
+  }, 8000);
+}
+
+async function endpoint(over: Record<string, unknown>): Promise<string> {
+  const tpl = await createServerlessTemplate(client);
+  await client.patch(`/templates/${tpl.id}`, { imageName: "py/spawned:1", env: { HANDLER_CONCURRENCY: "1" } });
+  const res = await client.post("/endpoints", { templateId: tpl.id, gpuTypeIds: ["NVIDIA L4"], ...over });
+  expect(res.status).toBe(200);
+  return res.body.id;
+}
+
+const logsOf = (endpointId: string) => emu.inspect().flatMap((a) => a.workerLogs).filter((l) => l.endpointId === endpointId);
+
+describe("worker processes started by the emulator", () => {
+  it("runs the job in the real handler, then stops the idle process; its log is kept and listed", async () => {
+    const ep = await endpoint({ workersMin: 0, workersMax: 2, idleTimeout: 1 });
+    const done = await job(ep, { mode: "sleep", seconds: 0.1 });
+    expect(done).toMatchObject({ status: "COMPLETED", output: { slept: 0.1 } });
+    // The handler read its worker id from the environment under the configured prefix.
+    expect(done.output.worker).toBe(done.workerId);
+    const [log] = logsOf(ep);
+    expect(log).toMatchObject({ workerId: done.workerId, path: join(logDir, `${ep}-${done.workerId}.log`) });
+    expect(readFileSync(log!.path, "utf8")).toContain("worker started");
+    // idleTimeout 1 s: the process is stopped and its exit logged.
+    await waitFor("scale-down", async () => (logsOf(ep).every((l) => !l.running) ? true : undefined), 8000);
+    await waitFor("exit logged", async () => (readFileSync(log!.path, "utf8").includes(`worker ${done.workerId} exited`) ? true : undefined), 3000);
+    const health = await jobApi("GET", `/${ep}/health`);
+    expect(health.workers).toMatchObject({ idle: 0, running: 0, initializing: 0 });
+  }, 20_000);
+
+  it("keeps workersMin processes and stops them when the endpoint is deleted", async () => {
+    // idleTimeout 3600 s (36 s real): only the deletion can stop the process within the test.
+    const ep = await endpoint({ workersMin: 1, workersMax: 1, idleTimeout: 3600 });
+    await waitFor("a worker process up", async () => (logsOf(ep).some((l) => l.running) ? true : undefined), 8000);
+    const view = await waitFor("the worker to report in", async () => {
+      const res = await client.get(`/endpoints/${ep}`, { includeWorkers: "true" });
+      return res.body.workers?.length === 1 && /idle/i.test(res.body.workers[0].lastStatusChange) ? res.body.workers[0] : undefined;
+    }, 8000);
+    expect(view.id).toBe(logsOf(ep)[0]?.workerId);
+    expect((await client.patch(`/endpoints/${ep}`, { workersMin: 0 })).status).toBe(200);
+    expect(logsOf(ep).filter((l) => l.running)).toHaveLength(1);
+    expect((await client.del(`/endpoints/${ep}`)).status).toBeLessThan(300);
+    await waitFor("process stopped", async () => (logsOf(ep).every((l) => !l.running) ? true : undefined), 8000);
+  }, 20_000);
+});
