@@ -483,7 +483,10 @@ export class EndpointRuntime implements JobOwner, WorkerHost, ExternalHost, Spaw
   views(): WorkerView[] {
     const out: WorkerView[] = [];
     for (const w of this.workerMap.values()) if (w.status !== "stopped") out.push(w.view());
-    return [...out, ...this.external.views()];
+    // A started process is listed with its placement; workers started elsewhere have none.
+    const spawned = this.spawned.views();
+    const ids = new Set(spawned.map((v) => v.id));
+    return [...out, ...spawned, ...this.external.views().filter((v) => !ids.has(v.id))];
   }
 
   health(): HealthBody {

@@ -240,12 +240,6 @@ export class ExternalWorkers {
     }));
   }
 
-  /** Whether the worker asked to be recycled (`stopPod`) and holds no job any more. */
-  retiring(id: string): boolean {
-    const w = this.workers.get(id);
-    return w !== undefined && w.retire && w.runs.size === 0;
-  }
-
   /** The worker as last heard from, if it is known. */
   get(id: string): ExternalWorker | undefined {
     return this.workers.get(id);

@@ -9,7 +9,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { createWriteStream, mkdirSync, type WriteStream } from "node:fs";
 import { join } from "node:path";
 import type { Clock } from "../../clock";
-import type { EndpointSpec, Placement, ServerlessDeps } from "../contract";
+import type { EndpointSpec, Placement, ServerlessDeps, WorkerView } from "../contract";
 import type { Job } from "../job";
 import type { ResolvedOptions } from "../options";
 import { desiredWorkers } from "../scaler";
@@ -82,8 +82,21 @@ export class SpawnedWorkers {
     return n;
   }
 
-  get size(): number {
-    return this.procs.size;
+  /** The processes as the management side lists workers (initializing until heard from). */
+  views(): WorkerView[] {
+    const out: WorkerView[] = [];
+    for (const p of this.procs.values()) {
+      out.push({
+        id: p.id,
+        status: this.host.external.get(p.id)?.status ?? "initializing",
+        gpuTypeId: p.placement.gpuTypeId,
+        dataCenterId: p.placement.dataCenterId,
+        costPerHr: p.placement.costPerHr,
+        createdAtMs: p.startedAt,
+        version: p.version,
+      });
+    }
+    return out;
   }
 
   /** Starts processes up to what the scaling rule wants (nothing when the image has no command). */
