@@ -31,8 +31,8 @@ import sys
 import threading
 import time
 import traceback
-import urllib.error
-import urllib.request
+import http.client
+import urllib.parse
 
 PREFIX = os.environ.get("WORKER_ENV_PREFIX", "GPUCLOUD")
 TAKE_TIMEOUT_S = 90
@@ -79,15 +79,47 @@ def _job_url(name, job_id):
     return _with_query(url)
 
 
+_local = threading.local()
+
+
+def _connection(parts, timeout):
+    """One keep-alive connection per thread and server (a new one after any failure)."""
+    key = (parts.scheme, parts.netloc)
+    conns = _local.__dict__.setdefault("conns", {})
+    conn = conns.get(key)
+    if conn is None:
+        cls = http.client.HTTPSConnection if parts.scheme == "https" else http.client.HTTPConnection
+        conn = cls(parts.netloc, timeout=timeout)
+        conns[key] = conn
+    conn.timeout = timeout
+    if conn.sock is not None:
+        conn.sock.settimeout(timeout)
+    return conn
+
+
 def _request(method, url, body=None, timeout=POST_TIMEOUT_S):
+    """Returns (status, body bytes); raises OSError when the server cannot be reached."""
+    parts = urllib.parse.urlsplit(url)
+    target = parts.path + ("?" + parts.query if parts.query else "")
     headers = {"Authorization": _env("AI_API_KEY", ""), "Content-Type": "application/json", "User-Agent": "worker_loop/1"}
     data = None if body is None else json.dumps(body).encode("utf-8")
-    req = urllib.request.Request(url, data=data, headers=headers, method=method)
     try:
-        with urllib.request.urlopen(req, timeout=timeout) as res:
-            return res.status, res.read()
-    except urllib.error.HTTPError as err:
-        return err.code, err.read()
+        return _send(parts, timeout, method, target, data, headers)
+    except (http.client.HTTPException, OSError):
+        # A kept-alive connection the server closed meanwhile: one attempt on a fresh one.
+        return _send(parts, timeout, method, target, data, headers)
+
+
+def _send(parts, timeout, method, target, data, headers):
+    conn = _connection(parts, timeout)
+    try:
+        conn.request(method, target, body=data, headers=headers)
+        res = conn.getresponse()
+        return res.status, res.read()
+    except (http.client.HTTPException, OSError):
+        conn.close()
+        _local.conns.pop((parts.scheme, parts.netloc), None)
+        raise
 
 
 def _post(url, body):
@@ -97,7 +129,7 @@ def _post(url, body):
             status, _ = _request("POST", url, body)
             if status < 500:
                 return status
-        except (urllib.error.URLError, OSError) as err:
+        except (http.client.HTTPException, OSError) as err:
             _log("post failed", url=url, error=str(err))
         time.sleep(0.2 * (attempt + 1))
     return None
@@ -195,7 +227,7 @@ def _ping_loop():
         query = ("&job_id=" + ids if ids else "") + "&worker_version=worker_loop-1"
         try:
             _request("GET", url + query, timeout=10)
-        except (urllib.error.URLError, OSError):
+        except (http.client.HTTPException, OSError):
             pass
 
 
@@ -204,7 +236,7 @@ def _stop_loop(take_url):
     while True:
         try:
             status, body = _request("GET", url, timeout=TAKE_TIMEOUT_S)
-        except (urllib.error.URLError, OSError):
+        except (http.client.HTTPException, OSError):
             time.sleep(1)
             continue
         if status == 200:
@@ -248,7 +280,7 @@ def _serve():
         free = concurrency - busy
         try:
             jobs = _take(take_url, free, busy > 0)
-        except (urllib.error.URLError, OSError) as err:
+        except (http.client.HTTPException, OSError) as err:
             _log("job-take failed", error=str(err))
             time.sleep(1)
             jobs = []
