@@ -283,7 +283,7 @@ export function createRoutes(ctx: RouteContext): (req: IncomingMessage, res: Ser
       return;
     }
     if (isWorkerRoute(opName)) {
-      await handleWorkerRoute(opName, { req, res, rt: ctx.runtimeFor(spec), opts, segments: parts.slice(3) });
+      await handleWorkerRoute({ req, res, rt: ctx.runtimeFor(spec), opts, route: opName, segments: parts.slice(3) });
       return;
     }
     const op = Object.hasOwn(ops, opName) ? ops[opName] : undefined;

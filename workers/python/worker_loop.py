@@ -37,6 +37,8 @@ import urllib.parse
 PREFIX = os.environ.get("WORKER_ENV_PREFIX", "GPUCLOUD")
 TAKE_TIMEOUT_S = 90
 POST_TIMEOUT_S = 30
+# The loop exits when job-take cannot reach the service for this long (seconds).
+GIVE_UP_S = int(os.environ.get("WORKER_LOOP_GIVE_UP_S", "60"))
 
 _stopped_lock = threading.Lock()
 _stopped_ids = set()
@@ -273,6 +275,7 @@ def _serve():
     threading.Thread(target=_stop_loop, args=(take_url,), daemon=True).start()
     slots = threading.Semaphore(concurrency)
     _log("worker started", worker_id=_env("POD_ID", ""), concurrency=concurrency)
+    unreachable_since = None
     while True:
         slots.acquire()
         with _stopped_lock:
@@ -280,7 +283,13 @@ def _serve():
         free = concurrency - busy
         try:
             jobs = _take(take_url, free, busy > 0)
+            unreachable_since = None
         except (http.client.HTTPException, OSError) as err:
+            unreachable_since = unreachable_since or time.time()
+            if time.time() - unreachable_since > GIVE_UP_S:
+                # The service (e.g. an emulator that was killed) is gone: do not poll it forever.
+                _log("job-take failed for %d s, exiting" % GIVE_UP_S, error=str(err))
+                sys.exit(1)
             _log("job-take failed", error=str(err))
             time.sleep(1)
             jobs = []

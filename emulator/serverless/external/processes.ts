@@ -64,6 +64,8 @@ interface Proc {
   startedAt: number;
   log: WorkerLog;
   stopping: boolean;
+  /** Its usage was reported (at exit, or at shutdown before the exit is seen). */
+  billed: boolean;
 }
 
 export class SpawnedWorkers {
@@ -134,7 +136,12 @@ export class SpawnedWorkers {
   shutdown(): void {
     this.closed = true;
     this.host.sched.clear(this.checkTask);
-    for (const p of this.procs.values()) this.kill(p, "SIGKILL");
+    const now = this.host.clock.now();
+    for (const p of this.procs.values()) {
+      this.kill(p, "SIGKILL");
+      // Billed now: the exit is seen only after the service (and its billing) has closed.
+      this.bill(p, now);
+    }
   }
 
   // --- internals -----------------------------------------------------------------------------
@@ -180,7 +187,7 @@ export class SpawnedWorkers {
     // `exec` makes the command the process itself, so a signal to its group reaches it.
     const child = spawn("/bin/sh", ["-c", `exec ${command}`], { env, cwd: opts.workerCwd, detached: true, stdio: ["ignore", "pipe", "pipe"] });
     const log: WorkerLog = { accountId: spec.accountId, endpointId: spec.id, workerId: id, path, running: true };
-    const p: Proc = { id, child, placement, version: spec.version, startedAt: this.host.clock.now(), log, stopping: false };
+    const p: Proc = { id, child, placement, version: spec.version, startedAt: this.host.clock.now(), log, stopping: false, billed: false };
     this.procs.set(id, p);
     this.host.workerLogs.push(log);
     this.pipe(child, file, id);
@@ -208,6 +215,19 @@ export class SpawnedWorkers {
     p.log.running = false;
     this.procs.delete(p.id);
     const now = this.host.clock.now();
+    this.bill(p, now);
+    this.host.external.gone(p.id, `worker ${p.id} exited with ${how} while it held the job (log: ${p.log.path})`);
+    if (!p.stopping && !this.closed) {
+      // A crash: wait before starting another, so a broken command does not restart in a loop.
+      this.holdUntil = now + withRealFloor(this.host.clock, this.host.opts.throttleRetryMs, 1000);
+      this.recheck(this.holdUntil);
+    }
+  }
+
+  /** Reports the process's time for billing, once. */
+  private bill(p: Proc, now: number): void {
+    if (p.billed) return;
+    p.billed = true;
     const spec = this.host.spec;
     this.host.deps.recordWorkerUsage({
       accountId: spec.accountId,
@@ -221,12 +241,6 @@ export class SpawnedWorkers {
       startMs: p.startedAt,
       endMs: now,
     });
-    this.host.external.gone(p.id, `worker ${p.id} exited with ${how} while it held the job (log: ${p.log.path})`);
-    if (!p.stopping && !this.closed) {
-      // A crash: wait before starting another, so a broken command does not restart in a loop.
-      this.holdUntil = now + withRealFloor(this.host.clock, this.host.opts.throttleRetryMs, 1000);
-      this.recheck(this.holdUntil);
-    }
   }
 
   private kill(p: Proc, signal: NodeJS.Signals): void {

@@ -22,6 +22,8 @@ export interface WorkerCall {
   res: ServerResponse;
   rt: EndpointRuntime;
   opts: ResolvedOptions;
+  /** The route name (`job-take`, ...). */
+  route: string;
   /** Path segments after the route name, still percent-encoded. */
   segments: string[];
 }
@@ -56,15 +58,11 @@ function ids(c: WorkerCall, names: readonly string[]): { values: string[]; query
       throw new HttpError(400, `${name} ${JSON.stringify(id)} is not valid percent-encoding`);
     }
     if (decoded === "") {
-      throw new HttpError(400, `missing ${name}: expected /<endpoint_id>/${routeShape(names)}`);
+      throw new HttpError(400, `missing ${name}: expected /<endpoint_id>/${c.route}/${names.map((n) => `<${n}>`).join("/")}`);
     }
     return decoded;
   });
   return { values, query };
-}
-
-function routeShape(names: readonly string[]): string {
-  return names.map((n) => `<${n}>`).join("/");
 }
 
 function noContent(res: ServerResponse): void {
@@ -149,11 +147,11 @@ export function isWorkerRoute(name: string): boolean {
   return Object.hasOwn(routes, name);
 }
 
-export async function handleWorkerRoute(name: string, c: WorkerCall): Promise<void> {
-  const route = routes[name];
-  if (!route) throw new HttpError(404, `unknown worker route ${JSON.stringify(name)}`);
+export async function handleWorkerRoute(c: WorkerCall): Promise<void> {
+  const route = routes[c.route];
+  if (!route) throw new HttpError(404, `unknown worker route ${JSON.stringify(c.route)}`);
   if (c.req.method !== route.method) {
-    throw new HttpError(405, `/${name} accepts ${route.method}, got ${c.req.method ?? "none"}`, { allow: route.method });
+    throw new HttpError(405, `/${c.route} accepts ${route.method}, got ${c.req.method ?? "none"}`, { allow: route.method });
   }
   await route.run(c);
 }
