@@ -207,6 +207,11 @@ function mergeLimits(
   return out;
 }
 
+/** Where worker process logs go when no directory is given: a new directory under the OS temp dir. */
+export function defaultWorkerLogDir(): string {
+  return join(tmpdir(), `gpucloud-emulator-workers-${process.pid}-${Date.now().toString(36)}`);
+}
+
 function checkedPrefix(prefix: string): string {
   if (!/^[A-Z][A-Z0-9_]*$/.test(prefix)) {
     throw new RangeError(`workerEnvPrefix must be upper-case letters, digits and _ (starting with a letter), got ${JSON.stringify(prefix)}`);
@@ -252,7 +257,7 @@ export function resolveOptions(o: ServerlessOptions): ResolvedOptions {
     workerPollWaitMs: o.workerPollWaitMs ?? 20_000,
     workerCommands: { ...o.workerCommands },
     workerEnvPrefix: checkedPrefix(o.workerEnvPrefix ?? DEFAULT_WORKER_ENV_PREFIX),
-    workerLogDir: o.workerLogDir ?? join(tmpdir(), `gpucloud-emulator-workers-${process.pid}-${Date.now().toString(36)}`),
+    workerLogDir: o.workerLogDir ?? defaultWorkerLogDir(),
     workerCwd: o.workerCwd ?? process.cwd(),
     echoWorkerLogs: o.echoWorkerLogs ?? false,
   };

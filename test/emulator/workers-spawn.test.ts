@@ -85,3 +85,19 @@ describe("worker processes started by the emulator", () => {
     await waitFor("process stopped", async () => (logsOf(ep).every((l) => !l.running) ? true : undefined), 8000);
   }, 20_000);
 });
+
+describe("scaling worker processes", () => {
+  it("starts more processes as jobs queue (up to workersMax) and counts them in /health", async () => {
+    const ep = await endpoint({ workersMin: 0, workersMax: 3, idleTimeout: 1, scalerType: "REQUEST_COUNT", scalerValue: 1 });
+    const ids = await Promise.all([0, 1, 2, 3].map(async () => (await jobApi("POST", `/${ep}/run`, { input: { mode: "sleep", seconds: 1 } })).id));
+    const busy = await waitFor("3 processes running jobs", async () => {
+      const h = await jobApi("GET", `/${ep}/health`);
+      return h.workers.running === 3 ? h : undefined;
+    }, 8000);
+    expect(busy.jobs).toMatchObject({ inProgress: 3, inQueue: 1 });
+    expect(logsOf(ep).filter((l) => l.running)).toHaveLength(3);
+    for (const id of ids) {
+      await waitFor(`job ${id}`, async () => ((await jobApi("GET", `/${ep}/status/${id}`)).status === "COMPLETED" ? true : undefined), 8000);
+    }
+  }, 20_000);
+});

@@ -198,15 +198,23 @@ export class SpawnedWorkers {
 
   private pipe(child: ChildProcess, file: WriteStream, id: string): void {
     const echo = this.host.opts.echoWorkerLogs;
-    const forward = (chunk: Buffer): void => {
-      file.write(chunk);
-      if (echo) {
-        const lines = chunk.toString().replace(/\n$/, "").split("\n");
-        process.stderr.write(lines.map((l) => `[worker ${this.host.spec.id}/${id}] ${l}\n`).join(""));
-      }
+    const prefix = `[worker ${this.host.spec.id}/${id}] `;
+    const forward = (stream: NodeJS.ReadableStream | null): void => {
+      // Whole lines only on the emulator's stderr: a chunk may end mid-line.
+      let partial = "";
+      stream?.on("data", (chunk: Buffer) => {
+        file.write(chunk);
+        if (!echo) return;
+        const lines = (partial + chunk.toString()).split("\n");
+        partial = lines.pop() ?? "";
+        if (lines.length > 0) process.stderr.write(lines.map((l) => prefix + l + "\n").join(""));
+      });
+      stream?.on("end", () => {
+        if (echo && partial !== "") process.stderr.write(prefix + partial + "\n");
+      });
     };
-    child.stdout?.on("data", forward);
-    child.stderr?.on("data", forward);
+    forward(child.stdout);
+    forward(child.stderr);
   }
 
   private exited(p: Proc, file: WriteStream, code: number | null, signal: NodeJS.Signals | null): void {
