@@ -43,9 +43,9 @@ async function job(endpointId: string, input: unknown): Promise<any> {
   }, 8000);
 }
 
-async function endpoint(over: Record<string, unknown>): Promise<string> {
+async function endpoint(over: Record<string, unknown>, env: Record<string, string> = {}): Promise<string> {
   const tpl = await createServerlessTemplate(client);
-  await client.patch(`/templates/${tpl.id}`, { imageName: "py/spawned:1", env: { HANDLER_CONCURRENCY: "1" } });
+  await client.patch(`/templates/${tpl.id}`, { imageName: "py/spawned:1", env: { HANDLER_CONCURRENCY: "1", ...env } });
   const res = await client.post("/endpoints", { templateId: tpl.id, gpuTypeIds: ["NVIDIA L4"], ...over });
   expect(res.status).toBe(200);
   return res.body.id;
@@ -99,5 +99,18 @@ describe("scaling worker processes", () => {
     for (const id of ids) {
       await waitFor(`job ${id}`, async () => ((await jobApi("GET", `/${ep}/status/${id}`)).status === "COMPLETED" ? true : undefined), 8000);
     }
+  }, 20_000);
+});
+
+describe("stopPod", () => {
+  it("a worker that asks to be recycled is stopped after its job and replaced for the next", async () => {
+    // idleTimeout 3600 s: only stopPod can stop the first process within the test.
+    const ep = await endpoint({ workersMin: 0, workersMax: 1, idleTimeout: 3600 }, { HANDLER_REFRESH: "1" });
+    const first = await job(ep, { mode: "echo" });
+    expect(first.status).toBe("COMPLETED");
+    await waitFor("the first process stopped", async () => (logsOf(ep).find((l) => l.workerId === first.workerId)?.running === false ? true : undefined), 8000);
+    const second = await job(ep, { mode: "echo" });
+    expect(second.status).toBe("COMPLETED");
+    expect(second.workerId).not.toBe(first.workerId);
   }, 20_000);
 });

@@ -50,4 +50,5 @@ if __name__ == "__main__":
     worker_loop.start({
         "handler": stream_handler if streaming else handler,
         "concurrency": int(os.environ.get("HANDLER_CONCURRENCY", "1")),
+        "refresh_worker": os.environ.get("HANDLER_REFRESH") == "1",
     })

@@ -174,8 +174,7 @@ def _run_job(job):
                 body = {}
             else:
                 body = {"output": result}
-        if not stopped(job):
-            _post(done_url + "&isStream=false", body)
+        _final(job, done_url + "&isStream=false", body)
     finally:
         with _stopped_lock:
             _in_progress.pop(job_id, None)
@@ -211,12 +210,19 @@ def _run_generator(handler, job, done_url):
             _post(stream_url + "&isStream=false", {"output": chunk})
             chunks.append(chunk)
     except Exception as err:
-        if not stopped(job):
-            _post(done_url + "&isStream=true", {"error": "handler: %s \ntraceback: %s" % (err, traceback.format_exc())})
+        _final(job, done_url + "&isStream=true", {"error": "handler: %s \ntraceback: %s" % (err, traceback.format_exc())})
         return
-    if not stopped(job):
-        final = chunks if _config.get("return_aggregate_stream") else []
-        _post(done_url + "&isStream=true", {"output": final})
+    _final(job, done_url + "&isStream=true", {"output": chunks if _config.get("return_aggregate_stream") else []})
+
+
+def _final(job, url, body):
+    """Posts a job's result, unless the job was stopped (the service has already ended it)."""
+    if stopped(job):
+        return
+    if _config.get("refresh_worker"):
+        # Asks the platform to replace this worker once the job is done.
+        body = dict(body, stopPod=True)
+    _post(url, body)
 
 
 def _ping_loop():

@@ -269,8 +269,11 @@ export class SpawnedWorkers {
     setTimeout(() => this.kill(p, "SIGKILL"), KILL_GRACE_MS).unref();
   }
 
+  /** Half the idle timeout, kept within 0.2..1 s real (a recycled worker is noticed within a second). */
   private checkEveryMs(): number {
-    return withRealFloor(this.host.clock, Math.max(1000, (this.host.spec.idleTimeout * 1000) / 2), 200);
+    const clock = this.host.clock;
+    const real = Math.min(1000, Math.max(200, clock.scaled((this.host.spec.idleTimeout * 1000) / 2)));
+    return real / clock.timeScale;
   }
 
   private recheck(at: number): void {

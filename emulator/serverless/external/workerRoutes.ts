@@ -37,13 +37,13 @@ const DonePostSchema = z.looseObject({
 
 const StreamPostSchema = z.looseObject({ output: z.unknown() });
 
-const BatchSize = z.coerce
-  .number({ error: "batch_size must be a whole number from 1 to 1000" })
-  .int({ error: "batch_size must be a whole number from 1 to 1000" })
-  .min(1, { error: "batch_size must be a whole number from 1 to 1000" })
-  .max(1000, { error: "batch_size must be a whole number from 1 to 1000" });
+const BATCH_ERROR = { error: "batch_size must be a whole number from 1 to 1000" };
+const BatchSize = z.coerce.number(BATCH_ERROR).int(BATCH_ERROR).min(1, BATCH_ERROR).max(1000, BATCH_ERROR);
 
-/** Segment `i` up to its first `&`, decoded, plus every `name=value` after it as query parameters. */
+/**
+ * The ids named `names`, one per path segment, each up to its first `&` and decoded; every
+ * `name=value` after a `&` is added to the query parameters.
+ */
 function ids(c: WorkerCall, names: readonly string[]): { values: string[]; query: URLSearchParams } {
   const query = queryOf(c.req.url) ?? new URLSearchParams();
   const values = names.map((name, i) => {
