@@ -311,7 +311,11 @@ def _serve():
                 finally:
                     slots.release()
 
-            threading.Thread(target=run, daemon=True).start()
+            if concurrency == 1:
+                # One job at a time: run it here, on this thread's kept-alive connection.
+                run()
+            else:
+                threading.Thread(target=run, daemon=True).start()
 
 
 def _test_once(argv):
