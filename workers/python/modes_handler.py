@@ -28,8 +28,10 @@ def handler(job):
         deadline = time.time() + 30
         while not worker_loop.stopped(job) and time.time() < deadline:
             time.sleep(0.02)
-        with open(data["marker"], "w") as f:
+        # Written whole, then renamed: a reader never sees it half-written.
+        with open(data["marker"] + ".tmp", "w") as f:
             f.write("stopped" if worker_loop.stopped(job) else "not stopped")
+        os.replace(data["marker"] + ".tmp", data["marker"])
         return {"finished": True}
     if mode == "sleep":
         seconds = float(data.get("seconds", 0.2))
