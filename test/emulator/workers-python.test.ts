@@ -23,7 +23,8 @@ async function setup(o: { stream?: boolean; concurrency?: number } = {}): Promis
   h = await startHarness({
     timeScale: 0.01,
     endpoints: [spec({ id: "py", imageName: "py/worker:1" })],
-    options: { externalImages: ["py/worker"], workerLostMs: 1000 },
+    // A lost worker stays listed as unhealthy for 10 s real, long enough to be seen.
+    options: { externalImages: ["py/worker"], workerLostMs: 1000, unhealthyLingerMs: 1_000_000 },
   });
   workers.push(startPyWorker(h, { endpointId: "py", workerId: "pyw1", ...o }));
   return h;

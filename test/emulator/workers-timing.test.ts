@@ -24,15 +24,16 @@ describe("time scale bounds", () => {
   });
 
   it("a finished job stays readable for 2 s of real time however fast the clock runs", async () => {
-    // runsync retention is 60 s of service time = 60 ms real at this scale.
+    // runsync?wait=1000 retention is 60 s of service time = 60 ms real at this scale.
     const h = await startHarness({ timeScale: 0.001, endpoints: [spec({ workersMin: 1 })] });
     try {
-      const done = await h.call("POST", "/v2/ep1/runsync?wait=60000", { input: { output: "kept" } });
-      expect(done.body.status).toBe("COMPLETED");
+      const sync = await h.call("POST", "/v2/ep1/runsync?wait=1000", { input: { output: "kept" } });
+      const id: string = sync.body.id;
+      await h.until(async () => (await h.call("GET", `/v2/ep1/status/${id}`)).body.status === "COMPLETED", 5000, "completed");
       await new Promise((r) => setTimeout(r, 1200));
-      expect((await h.call("GET", `/v2/ep1/status/${done.body.id}`)).body).toMatchObject({ status: "COMPLETED", output: "kept" });
+      expect((await h.call("GET", `/v2/ep1/status/${id}`)).body).toMatchObject({ status: "COMPLETED", output: "kept" });
       await new Promise((r) => setTimeout(r, 1200));
-      expect((await h.call("GET", `/v2/ep1/status/${done.body.id}`)).status).toBe(404);
+      expect((await h.call("GET", `/v2/ep1/status/${id}`)).status).toBe(404);
     } finally {
       await h.close();
     }
