@@ -16,6 +16,7 @@ let client: Api;
 beforeAll(async () => {
   emu = await startTestEmulator({
     workers: { "py/spawned": `python3 ${resolve(PYTHON_DIR, "modes_handler.py")}` },
+    externalImages: ["ext/manual"],
     serverless: { workerLogDir: logDir, workerEnvPrefix: "SVC" },
   });
   client = api(emu);
@@ -43,9 +44,9 @@ async function job(endpointId: string, input: unknown): Promise<any> {
   }, 8000);
 }
 
-async function endpoint(over: Record<string, unknown>, env: Record<string, string> = {}): Promise<string> {
+async function endpoint(over: Record<string, unknown>, env: Record<string, string> = {}, imageName = "py/spawned:1"): Promise<string> {
   const tpl = await createServerlessTemplate(client);
-  await client.patch(`/templates/${tpl.id}`, { imageName: "py/spawned:1", env: { HANDLER_CONCURRENCY: "1", ...env } });
+  await client.patch(`/templates/${tpl.id}`, { imageName, env: { HANDLER_CONCURRENCY: "1", ...env } });
   const res = await client.post("/endpoints", { templateId: tpl.id, gpuTypeIds: ["NVIDIA L4"], ...over });
   expect(res.status).toBe(200);
   return res.body.id;
@@ -113,4 +114,16 @@ describe("stopPod", () => {
     expect(second.status).toBe("COMPLETED");
     expect(second.workerId).not.toBe(first.workerId);
   }, 20_000);
+});
+
+describe("externalImages", () => {
+  it("jobs of an external image wait for a worker started elsewhere, which takes them with a bare key", async () => {
+    const ep = await endpoint({ workersMin: 1, workersMax: 1 }, {}, "ext/manual:2");
+    const { id } = await jobApi("POST", `/${ep}/run`, { input: { n: 1 } });
+    await new Promise((r) => setTimeout(r, 300)); // 30 s of service time: no simulated worker runs it
+    expect(await jobApi("GET", `/${ep}/status/${id}`)).toMatchObject({ status: "IN_QUEUE" });
+    const take = await fetch(`${emu.serverlessUrl}/${ep}/job-take/mine?gpu=x&job_in_progress=0`, { headers: { authorization: emu.apiKey } });
+    expect(await take.json()).toEqual({ id, input: { n: 1 } });
+    expect(logsOf(ep)).toEqual([]);
+  });
 });
