@@ -136,6 +136,30 @@ describe("job-stop", () => {
   });
 });
 
+describe("job semantics through an external worker", () => {
+  it("a job whose TTL passes while a worker holds it is deleted and handed to job-stop", async () => {
+    const hh = await external();
+    const id = (await hh.call("POST", "/v2/ep1/run", { input: {}, policy: { ttl: 10_000 } })).body.id;
+    expect((await worker("GET", "/ep1/job-take/w1")).body.id).toBe(id);
+    // 10 s of service time = 100 ms real.
+    expect(await worker("GET", "/ep1/job-stop/w1")).toEqual({ status: 200, body: { jobsToStop: [id] } });
+    expect((await hh.call("GET", `/v2/ep1/status/${id}`)).status).toBe(404);
+    expect((await hh.call("GET", "/v2/ep1/health")).body.jobs.inProgress).toBe(0);
+  });
+
+  it("a job a worker failed can be retried, and is taken again", async () => {
+    const hh = await external();
+    const id = (await hh.call("POST", "/v2/ep1/run", { input: { try: 1 } })).body.id;
+    await worker("GET", "/ep1/job-take/w1");
+    await worker("POST", `/ep1/job-done/w1/${id}`, { error: "flaky" });
+    expect((await hh.call("POST", `/v2/ep1/retry/${id}`)).body).toEqual({ id, status: "IN_QUEUE" });
+    expect((await worker("GET", "/ep1/job-take/w2")).body).toEqual({ id, input: { try: 1 } });
+    await worker("POST", `/ep1/job-done/w2/${id}`, { output: "ok" });
+    expect((await hh.call("GET", `/v2/ep1/status/${id}`)).body).toMatchObject({ status: "COMPLETED", output: "ok", workerId: "w2" });
+    expect((await hh.call("GET", "/v2/ep1/health")).body.jobs).toMatchObject({ completed: 1, failed: 0, retried: 1 });
+  });
+});
+
 describe("external workers and the endpoint", () => {
   it("/health and includeWorkers count external workers (idle, running)", async () => {
     const hh = await external();
