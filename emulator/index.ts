@@ -9,7 +9,7 @@ import { type Clock, createClock } from "./clock";
 import { Router } from "./http/router";
 import { createHttpServer } from "./http/server";
 import { FaultInjector, type FaultPlan, type FaultStats, chainInterceptors, toFaultPlan } from "./faults";
-import { createAvailabilityTable } from "./management/availability";
+import { createAvailabilityTable } from "./vocabulary/availability";
 import type { ManagementContext } from "./management/context";
 import { createServerlessDeps, publicEndpointSpec } from "./management/endpointSpec";
 import { endpointView } from "./management/endpoints";
@@ -17,7 +17,7 @@ import { Capacity } from "./management/placement";
 import { podView } from "./management/podView";
 import { restoreState } from "./management/restore";
 import { managementOperations } from "./management/routes";
-import type { ContainerRegistryAuth, Endpoint, NetworkVolume, Pod, Template } from "./management/schemas/wire";
+import type { ContainerRegistryAuth, Endpoint, NetworkVolume, Pod, Template } from "./vocabulary/schemas/wire";
 import { networkVolumeView, registryAuthView, templateView } from "./management/views";
 import { createV2Surface } from "./management/v2/surface";
 import { type EmulatorOptions, resolveOptions } from "./options";
@@ -29,7 +29,7 @@ import { type StateStatus, StateWriter, readStateText, removeStaleTempFiles } fr
 
 export type { EmulatorOptions, QuirkOptions, ServerlessFactory } from "./options";
 export type { EndpointSpec, Placement, ServerlessDeps, ServerlessService, WorkerUsage, WorkerView } from "./serverless/contract";
-export type { AvailabilityOptions, PerDataCenter } from "./management/availability";
+export type { AvailabilityOptions, PerDataCenter } from "./vocabulary/availability";
 export type { InterceptResult, ReplyEvent, RouteInterceptor } from "./http/router";
 export { FaultSpecError, formatFaultSpec, parseFaultSpec } from "./faults";
 export type { FaultKind, FaultPlan, FaultRule, FaultSetting, FaultStats } from "./faults";

@@ -1,7 +1,7 @@
 /** /api/v2/catalog/gpus, /cpus, /datacenters (and one of each by id). */
 import { notFound } from "../../http/errors";
 import type { Operation } from "../../http/router";
-import { CPU_FLAVORS, DATA_CENTER_IDS, GPU_TYPES } from "../catalog";
+import { CPU_FLAVORS, DATA_CENTER_IDS, GPU_TYPES } from "../../vocabulary/catalog";
 import { cpuTypeView, dataCenterView, gpuDataCenters, gpuTypeView, isDataCenter, isPowerOfTwo, rentableGpus, supportsGlobalNetworking, volumeTypesOf } from "./catalog";
 import type { V2Context } from "./context";
 import { defineV2Operation } from "./operation";

@@ -7,12 +7,12 @@
 import { HttpError } from "../../http/errors";
 import type { Operation } from "../../http/router";
 import type { AccountData, PodRecord } from "../../state/model";
-import { CUDA_VERSIONS, DATA_CENTER_IDS, GPU_TYPES } from "../catalog";
+import { CUDA_VERSIONS, DATA_CENTER_IDS, GPU_TYPES } from "../../vocabulary/catalog";
+import { PodCreateInput, type PodUpdateInput } from "../../vocabulary/schemas/pod";
 import { podOf, requireNetworkVolume, requireRegistryAuth, requireTemplate } from "../lookup";
+import { createPod } from "../podCreate";
 import { boot, markRunning, markStopped, reserveForStart, statusEvent } from "../podLifecycle";
 import { updatePod } from "../pods";
-import { createPod } from "../podCreate";
-import { PodCreateInput, type PodUpdateInput } from "../schemas/pod";
 import { isDataCenter, isPowerOfTwo, POD_CPU_IDS, supportsGlobalNetworking } from "./catalog";
 import type { V2Context } from "./context";
 import { defineV2Operation } from "./operation";
