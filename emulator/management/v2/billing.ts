@@ -9,8 +9,7 @@ import type { Operation } from "../../http/router";
 import type { AccountData } from "../../state/model";
 import { HOURS_PER_BILLING_MONTH, NETWORK_VOLUME_PRICE_PER_GB_MONTH, roundMoney } from "../../vocabulary/catalog";
 import type { BucketSize } from "../../vocabulary/schemas/billing";
-import type { V2Context } from "./context";
-import { defineV2Operation } from "./operation";
+import { type V2Context, defineV2Operation } from "./operation";
 import { ProblemError } from "./problem";
 import { type BillingQuery, NetworkVolumeBillingQuery, PodBillingQuery, ServerlessBillingQuery } from "./schemas";
 

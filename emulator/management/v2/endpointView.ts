@@ -10,7 +10,7 @@ import { CPU_FLAVORS } from "../../vocabulary/catalog";
 import { type ManagementContext, isoTime } from "../context";
 import { usableTemplate } from "../lookup";
 import { GPU_POOLS, poolOf } from "./catalog";
-import type { V2Context } from "./context";
+import type { V2Context } from "./operation";
 import { argsOf } from "./podView";
 import type { Endpoint } from "./wire";
 
