@@ -4,6 +4,7 @@
 // pointing a forgotten setting at a real, billed service would be worse than a clear error.
 
 import { stripUserInfo } from "./redact";
+import { GpuCloudError, nameErrorClass } from "./gpuCloudError";
 
 export interface Connection {
   apiKey: string;
@@ -29,7 +30,7 @@ export const ENV_VARS = {
 } as const;
 
 /** A missing or malformed setting. The message names the setting, the value given and the fix. */
-export class ConfigError extends Error {
+export class ConfigError extends GpuCloudError {
   /** The stack config key concerned, e.g. "gpucloud:apiUrl". */
   readonly setting: string;
   constructor(setting: string, message: string) {
@@ -37,7 +38,7 @@ export class ConfigError extends Error {
     this.setting = setting;
   }
 }
-Object.defineProperty(ConfigError.prototype, "name", { value: "ConfigError", writable: true, configurable: true });
+nameErrorClass(ConfigError, "ConfigError");
 
 type Setting = keyof typeof CONFIG_KEYS;
 

@@ -4,6 +4,7 @@
 // All text is redacted here, once, before the Error captures its stack.
 
 import { STATUS_CODES } from "node:http";
+import { GpuCloudError, nameErrorClass } from "./gpuCloudError";
 import { redactText, redactUrl } from "./redact";
 import { shouldRetry, type FailureKind } from "./retry";
 
@@ -29,7 +30,7 @@ export interface ApiErrorFields {
   requestId: string | undefined;
 }
 
-export class ApiError extends Error {
+export class ApiError extends GpuCloudError {
   readonly status: number | undefined;
   readonly serviceMessage: string | undefined;
   readonly operation: string;
@@ -89,8 +90,6 @@ export class TimeoutError extends ApiError {
 export class ResponseValidationError extends ApiError {
 }
 
-// Names live on the prototypes (not as instance fields) so that the stack header, which V8 builds
-// while the base constructor runs, already says "NotFoundError: ..." rather than "Error: ...".
 for (const [ctor, name] of [
   [ApiError, "ApiError"],
   [BadRequestError, "BadRequestError"],
@@ -105,7 +104,7 @@ for (const [ctor, name] of [
   [TimeoutError, "TimeoutError"],
   [ResponseValidationError, "ResponseValidationError"],
 ] as const) {
-  Object.defineProperty(ctor.prototype, "name", { value: name, writable: true, configurable: true });
+  nameErrorClass(ctor, name);
 }
 
 export interface ApiErrorInput {

@@ -5,6 +5,7 @@
  * at most 10 MB, /runsync bodies at most 20 MB.
  */
 import { z } from "zod";
+import { GpuCloudError, nameErrorClass } from "./gpuCloudError";
 
 const SEVEN_DAYS_MS = 7 * 24 * 3_600_000;
 // Decimal megabytes (1 MB = 1,000,000 bytes), as the service states its limits: the stricter
@@ -58,7 +59,7 @@ const KNOWN_KEYS: Record<string, string> = {
 export type ValidJobRequest = z.infer<typeof jobRequestSchema>;
 
 /** A request the job API would refuse, caught before sending. */
-export class JobRequestError extends Error {
+export class JobRequestError extends GpuCloudError {
   /** Where in the request the problem is, e.g. "policy.ttl". */
   readonly path: string;
   constructor(path: string, message: string) {
@@ -66,7 +67,7 @@ export class JobRequestError extends Error {
     this.path = path;
   }
 }
-Object.defineProperty(JobRequestError.prototype, "name", { value: "JobRequestError", configurable: true, writable: true });
+nameErrorClass(JobRequestError, "JobRequestError");
 
 /** Parses a request, or throws a JobRequestError naming the first problem. */
 export function validateJobRequest(request: unknown, route: "run" | "runsync"): ValidJobRequest {

@@ -9,6 +9,7 @@
 
 import { z } from "zod";
 import { JOB_STATUSES } from "./enums";
+import { JobRequestError } from "./jobRequest";
 import { Transport, pathOf, type TransportOptions } from "./transport";
 import { looseEnum, wireList, wireNumber, wireObject } from "./wire";
 
@@ -270,7 +271,7 @@ export class JobApiClient {
    */
   async request(endpointId: string, request: EndpointHttpRequest): Promise<EndpointHttpResponse> {
     if (!request.path.startsWith("/")) {
-      throw new TypeError(`job API: path must start with "/" (got ${JSON.stringify(request.path)}), e.g. "/v1/generate"`);
+      throw new JobRequestError("path", `job API: path must start with "/" (got ${JSON.stringify(request.path)}), e.g. "/v1/generate"`);
     }
     const headers: Record<string, string> = { ...request.headers };
     if (request.workerId !== undefined) headers[WORKER_ID_HEADER] = request.workerId;
@@ -302,7 +303,7 @@ export class JobApiClient {
 
 function req(value: string, name: string): string {
   if (typeof value !== "string" || value.trim() === "") {
-    throw new TypeError(`job API: ${name} must be a non-empty string (got ${JSON.stringify(value)})`);
+    throw new JobRequestError(name, `job API: ${name} must be a non-empty string (got ${JSON.stringify(value)})`);
   }
   return value;
 }

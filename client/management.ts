@@ -43,6 +43,7 @@ import {
   type TemplateUpdateInput,
 } from "./schemas";
 import { Transport, pathOf, type QueryValue, type TransportOptions } from "./transport";
+import { GpuCloudError } from "./gpuCloudError";
 
 export { isNotFound } from "./errors";
 
@@ -51,7 +52,7 @@ type Query = Readonly<Record<string, QueryValue>>;
 function requireId(operation: string, id: string): string {
   // An empty id would turn "GET /pods/" into a list call, or worse "DELETE /pods/": refuse locally.
   if (typeof id !== "string" || id.trim() === "") {
-    throw new TypeError(`${operation}: id must be a non-empty string (got ${JSON.stringify(id)})`);
+    throw new GpuCloudError(`${operation}: id must be a non-empty string (got ${JSON.stringify(id)})`);
   }
   return id;
 }

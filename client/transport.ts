@@ -7,6 +7,7 @@ import { setTimeout as delay } from "node:timers/promises";
 import { Pool, type Dispatcher } from "undici";
 import type { z } from "zod";
 import { parseErrorBody } from "./errorBody";
+import { GpuCloudError } from "./gpuCloudError";
 import { makeApiError, ApiError, type ApiErrorInput } from "./errors";
 import { stripUserInfo } from "./redact";
 import { backoffDelayMs, isIdempotentMethod, parseRetryAfterMs, type FailureKind } from "./retry";
@@ -196,12 +197,12 @@ export class Transport {
     try {
       url = new URL(options.baseUrl);
     } catch {
-      throw new TypeError(`Transport: baseUrl is not a valid URL (got "${stripUserInfo(options.baseUrl)}")`);
+      throw new GpuCloudError(`Transport: baseUrl is not a valid URL (got "${stripUserInfo(options.baseUrl)}")`);
     }
     if (url.protocol !== "http:" && url.protocol !== "https:") {
-      throw new TypeError(`Transport: baseUrl must be http(s) (got "${stripUserInfo(options.baseUrl)}")`);
+      throw new GpuCloudError(`Transport: baseUrl must be http(s) (got "${stripUserInfo(options.baseUrl)}")`);
     }
-    if (!options.apiKey) throw new TypeError("Transport: apiKey is empty");
+    if (!options.apiKey) throw new GpuCloudError("Transport: apiKey is empty");
     this.baseUrl = `${url.origin}${url.pathname.replace(/\/+$/, "")}`;
     this.#basePath = url.pathname.replace(/\/+$/, "");
     this.#apiKey = options.apiKey;

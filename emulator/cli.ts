@@ -3,6 +3,7 @@
 import { USAGE, UsageError, parseCliArgs } from "./cliArgs";
 import { formatFaultSpec, toFaultPlan } from "./faults/spec";
 import { startEmulator } from "./index";
+import { defaultWorkerLogDir } from "./serverless/options";
 
 async function main(): Promise<number> {
   let command;
@@ -18,6 +19,10 @@ async function main(): Promise<number> {
   if (command.help) {
     process.stdout.write(`${USAGE}\n`);
     return 0;
+  }
+  if (command.options.workers && command.options.serverless?.workerLogDir === undefined) {
+    // Chosen here so the banner can print it.
+    command.options.serverless = { ...command.options.serverless, workerLogDir: defaultWorkerLogDir() };
   }
   let emulator;
   try {
@@ -35,6 +40,9 @@ async function main(): Promise<number> {
       `  job API:         ${emulator.serverlessUrl}\n` +
       `${keys}\n` +
       (command.options.statePath ? `  state file:      ${command.options.statePath}\n` : "") +
+      (Object.keys(command.options.workers ?? {}).length > 0
+        ? `  worker logs:     ${command.options.serverless?.workerLogDir ?? ""}\n`
+        : "") +
       (command.options.faults ? `  faults:          ${formatFaultSpec(toFaultPlan(command.options.faults))}\n` : "") +
       `\nexport GPUCLOUD_API_URL=${emulator.apiUrl} GPUCLOUD_SERVERLESS_URL=${emulator.serverlessUrl} GPUCLOUD_API_KEY=${emulator.apiKey}\n`,
   );

@@ -19,6 +19,12 @@ Options:
                               endpoints, a Node request listener for load-balancing ones (repeatable)
   --public-endpoint ID=IMAGE  an endpoint ID running IMAGE, callable with any key (repeatable)
   --rate-limit N|off          /api/v2 requests per account per minute (default 600), or off
+  --worker IMAGE=COMMAND      run COMMAND (e.g. "python3 handler.py") as each worker of IMAGE's
+                              endpoints; it pulls jobs over the worker protocol (repeatable)
+  --external-image IMAGE      IMAGE's endpoints wait for workers you start yourself (repeatable)
+  --worker-env-prefix P       prefix of the worker environment variables (default GPUCLOUD)
+  --worker-log-dir DIR        keep worker process logs in DIR (default: a new temp directory)
+  --worker-logs               also print worker process output on stderr
   --faults SPEC               seeded faults on /v1 and /api/v2, e.g. "seed=42; POST /v1/pods: lost=0.2; *: 503=0.05"
                               (kinds 429 500 502 503 504 reset lost latency; see the emulator README)
   -h, --help                  show this help`;
@@ -63,6 +69,11 @@ export function parseCliArgs(argv: readonly string[], cwd = process.cwd()): CliC
         "boot-delay-ms": { type: "string" },
         handler: { type: "string", multiple: true },
         "public-endpoint": { type: "string", multiple: true },
+        worker: { type: "string", multiple: true },
+        "external-image": { type: "string", multiple: true },
+        "worker-env-prefix": { type: "string" },
+        "worker-log-dir": { type: "string" },
+        "worker-logs": { type: "boolean" },
         faults: { type: "string" },
         "rate-limit": { type: "string" },
         help: { type: "boolean", short: "h" },
@@ -88,6 +99,15 @@ export function parseCliArgs(argv: readonly string[], cwd = process.cwd()): CliC
     const perMinute = rateLimit === "off" ? undefined : number("rate-limit", rateLimit, (n) => Number.isInteger(n) && n >= 1, 'an integer >= 1 or "off"');
     options.rateLimit = perMinute === undefined ? false : { perMinute };
   }
+  // Real workers: only the flags given, so the options stay minimal.
+  if (v.worker?.length) options.workers = pairs("worker", v.worker);
+  if (v["external-image"]?.length) options.externalImages = v["external-image"];
+  const workerSide = {
+    ...(v["worker-env-prefix"] !== undefined ? { workerEnvPrefix: v["worker-env-prefix"] } : {}),
+    ...(v["worker-log-dir"] !== undefined ? { workerLogDir: resolve(cwd, v["worker-log-dir"]) } : {}),
+    ...(v["worker-logs"] === true ? { echoWorkerLogs: true } : {}),
+  };
+  if (options.workers || Object.keys(workerSide).length > 0) options.serverless = { workerCwd: cwd, ...workerSide };
   if (v.faults !== undefined) {
     try {
       options.faults = parseFaultSpec(v.faults);

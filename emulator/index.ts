@@ -22,13 +22,15 @@ import { networkVolumeView, registryAuthView, templateView } from "./management/
 import { createV2Surface } from "./management/v2/surface";
 import { type EmulatorOptions, resolveOptions } from "./options";
 import { createServerlessService } from "./serverless";
-import type { EndpointSpec } from "./serverless/contract";
+import type { EndpointSpec, ServerlessDeps } from "./serverless/contract";
+import type { WorkerLog } from "./serverless/external/processes";
 import { ManagementStore } from "./state/model";
 import { type LoadedState, parseState, serializeState } from "./state/snapshot";
 import { type StateStatus, StateWriter, readStateText, removeStaleTempFiles } from "./state/stateFile";
 
 export type { EmulatorOptions, QuirkOptions, ServerlessFactory } from "./options";
 export type { EndpointSpec, Placement, ServerlessDeps, ServerlessService, WorkerUsage, WorkerView } from "./serverless/contract";
+export type { WorkerLog } from "./serverless/external/processes";
 export type { AvailabilityOptions, PerDataCenter } from "./vocabulary/availability";
 export type { InterceptResult, ReplyEvent, RouteInterceptor } from "./http/router";
 export { FaultSpecError, formatFaultSpec, parseFaultSpec } from "./faults";
@@ -44,6 +46,8 @@ export interface AccountInspection {
   templates: Template[];
   networkVolumes: NetworkVolume[];
   registryAuths: ContainerRegistryAuth[];
+  /** Log files of the worker processes the emulator started for this account's endpoints. */
+  workerLogs: WorkerLog[];
 }
 
 export interface RunningEmulator {
@@ -121,7 +125,16 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     publicEndpoints,
     changed: () => writer?.schedule(),
   };
-  const serverless = (resolved.serverlessFactory ?? createServerlessService)(createServerlessDeps(ctx, accounts), {
+  // Set once listening: worker processes the job side starts need the job API's URL.
+  let workerUrl: string | undefined;
+  const deps: ServerlessDeps = {
+    ...createServerlessDeps(ctx, accounts),
+    workerAccess(accountId) {
+      const apiKey = resolved.apiKeys.find((key) => accountIdOf(key) === accountId) ?? resolved.apiKeys[0];
+      return workerUrl === undefined || apiKey === undefined ? undefined : { serverlessUrl: workerUrl, apiKey };
+    },
+  };
+  const serverless = (resolved.serverlessFactory ?? createServerlessService)(deps, {
     ...resolved.serverless,
     handlers: resolved.handlers,
   });
@@ -183,6 +196,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const port = (server.address() as AddressInfo).port;
   const base = baseUrl(resolved.host, port);
   v2.setServerlessUrl(`${base}/v2`);
+  workerUrl = `${base}/v2`;
 
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
@@ -218,6 +232,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
         templates: [...account.templates.values()].map(templateView),
         networkVolumes: [...account.networkVolumes.values()].map(networkVolumeView),
         registryAuths: [...account.registryAuths.values()].map(registryAuthView),
+        workerLogs: (serverless.workerLogs?.() ?? []).filter((log) => log.accountId === account.accountId),
       }));
     },
     faultStats: () => faults.stats(),

@@ -68,6 +68,14 @@ export interface EmulatorOptions {
   availability?: AvailabilityOptions | undefined;
   /** imageName -> handler module path, for the job side (merged into serverless.handlers). */
   handlers?: Readonly<Record<string, string>> | undefined;
+  /**
+   * imageName -> shell command run as each worker of that image's endpoints (e.g. `python3 handler.py`,
+   * run in the emulator's working directory with the platform's worker environment); merged into
+   * serverless.workerCommands. See "Real workers" in the emulator README.
+   */
+  workers?: Readonly<Record<string, string>> | undefined;
+  /** Images whose endpoints are served by external workers only (jobs wait for the first one); merged into serverless.externalImages. */
+  externalImages?: readonly string[] | undefined;
   /** Endpoint id -> imageName: endpoints callable by every key ("public" account). */
   publicEndpoints?: Readonly<Record<string, string>> | undefined;
   /** Passed through to the job side. */
@@ -163,7 +171,11 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     availability: options.availability ?? {},
     handlers: { ...options.serverless?.handlers, ...options.handlers },
     publicEndpoints: { ...options.publicEndpoints },
-    serverless: { ...options.serverless },
+    serverless: {
+      ...options.serverless,
+      workerCommands: { ...options.serverless?.workerCommands, ...options.workers },
+      externalImages: [...(options.serverless?.externalImages ?? []), ...(options.externalImages ?? [])],
+    },
     quirks,
     bodyLimitBytes,
     stateDebounceMs,

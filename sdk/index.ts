@@ -47,6 +47,8 @@ export {
   type PurgeRecord,
   type RunSyncOptions,
 } from "./jobClient";
+export { GpuCloudError } from "../client/gpuCloudError";
+export { ConfigError } from "../client/config";
 export {
   ApiError,
   AuthenticationError,

@@ -14,6 +14,7 @@ import {
 } from "../client/jobs";
 import type { RetryInfo } from "../client/transport";
 import { validateJobRequest } from "../client/jobRequest";
+import { GpuCloudError, nameErrorClass } from "../client/gpuCloudError";
 
 export type { EndpointHttpRequest, EndpointHttpResponse, HealthRecord, JobRecord, PurgeRecord } from "../client/jobs";
 export { WORKER_ID_HEADER } from "../client/jobs";
@@ -67,7 +68,7 @@ export interface RunSyncOptions {
 }
 
 /** A job that did not reach a final status within the time the caller allowed. */
-export class JobWaitTimeoutError extends Error {
+export class JobWaitTimeoutError extends GpuCloudError {
   readonly jobId: string;
   readonly lastStatus: string;
   constructor(jobId: string, lastStatus: string, waitedMs: number) {
@@ -76,7 +77,7 @@ export class JobWaitTimeoutError extends Error {
     this.lastStatus = lastStatus;
   }
 }
-Object.defineProperty(JobWaitTimeoutError.prototype, "name", { value: "JobWaitTimeoutError", configurable: true, writable: true });
+nameErrorClass(JobWaitTimeoutError, "JobWaitTimeoutError");
 
 const DEFAULT_RUNSYNC_TIMEOUT_MS = 600_000;
 const MAX_WAIT_MS = 300_000;

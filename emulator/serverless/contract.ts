@@ -6,6 +6,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Clock } from "../clock";
+import type { WorkerLog } from "./external/processes";
 
 /** Everything the job side needs to know about one endpoint, resolved from endpoint + template. */
 export interface EndpointSpec {
@@ -83,6 +84,12 @@ export interface ServerlessDeps {
   /** Choose GPU type / CPU flavor / data center for a new worker by the endpoint's priority lists. */
   place(spec: EndpointSpec): Placement | { error: string };
   recordWorkerUsage(usage: WorkerUsage): void;
+  /**
+   * What a worker process the emulator starts needs to reach the job API: its base URL (ending in
+   * /v2) and a key of the endpoint's account. Undefined until the job API listens. Without this
+   * dep, no worker process is started.
+   */
+  workerAccess?(accountId: string): { serverlessUrl: string; apiKey: string } | undefined;
 }
 
 /** What the job side provides to the management side. */
@@ -94,6 +101,8 @@ export interface ServerlessService {
   /** An endpoint was deleted: stop its workers, drop its jobs. */
   endpointDeleted(accountId: string, endpointId: string): void;
   workers(endpointId: string): WorkerView[];
+  /** Log files of the worker processes the service started (none when it starts none). */
+  workerLogs?(): WorkerLog[];
   /** Stops timers and workers; records final usage. */
   close(): Promise<void>;
 }

@@ -9,6 +9,9 @@
 import { randomUUID } from "node:crypto";
 import type { EndpointSpec, WorkerView } from "./contract";
 import type { JobHandler } from "./handlers/types";
+import { ExternalWorkers, type ExternalHost } from "./external/pool";
+import { SpawnedWorkers, type SpawnHost } from "./external/processes";
+import { RETENTION_REAL_MIN_MS, withRealFloor } from "./external/timing";
 import { HttpError } from "./http";
 import { isFinal, Job, toRecord, type JobOrigin, type JobOwner, type JobStatus } from "./job";
 import { Limiter } from "./limits";
@@ -27,7 +30,7 @@ export interface HealthBody {
   workers: { idle: number; initializing: number; ready: number; running: number; throttled: number; unhealthy: number };
 }
 
-export class EndpointRuntime implements JobOwner, WorkerHost {
+export class EndpointRuntime implements JobOwner, WorkerHost, ExternalHost, SpawnHost {
   spec: EndpointSpec;
   handler: JobHandler;
   readonly jobs = new Map<string, Job>();
@@ -54,6 +57,10 @@ export class EndpointRuntime implements JobOwner, WorkerHost {
 
   readonly log: RequestsLog;
   readonly limiter: Limiter;
+  /** Real workers pulling this endpoint's jobs over HTTP (the worker pull protocol). */
+  readonly external: ExternalWorkers;
+  /** Worker processes the emulator starts for images mapped to a command. */
+  readonly spawned: SpawnedWorkers;
   private readonly scaleTask = new Task(() => this.kick());
 
   constructor(
@@ -64,6 +71,8 @@ export class EndpointRuntime implements JobOwner, WorkerHost {
     this.handler = env.handlerFor(spec.imageName);
     this.log = new RequestsLog(env.opts.requestsLogSize);
     this.limiter = new Limiter(env.clock, env.opts);
+    this.external = new ExternalWorkers(this, env.isExternalImage(spec.imageName));
+    this.spawned = new SpawnedWorkers(this);
     this.kick();
   }
 
@@ -75,6 +84,22 @@ export class EndpointRuntime implements JobOwner, WorkerHost {
   }
   get opts() {
     return this.env.opts;
+  }
+  get deps() {
+    return this.env.deps;
+  }
+  newWorkerId(): string {
+    return this.env.newWorkerId();
+  }
+  get workerLogs() {
+    return this.env.workerLogs;
+  }
+  commandFor(imageName: string): string | undefined {
+    return this.env.workerCommandFor(imageName);
+  }
+  /** Booted workers, simulated and external: the dynamic rate-limit rule's multiplier. */
+  get readyWorkers(): number {
+    return this.ready + this.external.ready;
   }
 
   // --- jobs ----------------------------------------------------------------------------------
@@ -127,6 +152,7 @@ export class EndpointRuntime implements JobOwner, WorkerHost {
       const w = job.workerId !== undefined ? this.workerMap.get(job.workerId) : undefined;
       this.endJob(job, "CANCELLED", undefined, undefined);
       w?.detach(job);
+      this.external.release(job);
     }
   }
 
@@ -184,6 +210,7 @@ export class EndpointRuntime implements JobOwner, WorkerHost {
         const w = job.workerId !== undefined ? this.workerMap.get(job.workerId) : undefined;
         job.gone = true;
         w?.detach(job);
+        this.external.release(job);
         break;
       }
       case "COMPLETED":
@@ -244,7 +271,8 @@ export class EndpointRuntime implements JobOwner, WorkerHost {
     if (status === "CANCELLED") job.pending = undefined;
     if (status === "COMPLETED") this.completed++;
     else if (status === "FAILED" || status === "TIMED_OUT") this.failed++;
-    this.sched.set(job, now + job.retentionMs);
+    // At small time scales a result must still outlive a client that polls once a second.
+    this.sched.set(job, now + withRealFloor(this.clock, job.retentionMs, RETENTION_REAL_MIN_MS));
     job.notify();
     if (job.webhook !== undefined) {
       this.env.webhooks.send(job.webhook, { ...toRecord(job, now), input: job.input });
@@ -297,7 +325,7 @@ export class EndpointRuntime implements JobOwner, WorkerHost {
     this.kick();
   }
 
-  jobStarted(job: Job, w: Worker, now: number): void {
+  jobStarted(job: Job, w: { readonly id: string }, now: number): void {
     job.status = "IN_PROGRESS";
     job.startedAt = now;
     job.workerId = w.id;
@@ -327,6 +355,11 @@ export class EndpointRuntime implements JobOwner, WorkerHost {
 
   // --- workers and scaling -------------------------------------------------------------------
 
+  /** ExternalHost: the next waiting job, normal priority first. */
+  nextJob(): Job | undefined {
+    return this.normal.shift() ?? this.low.shift();
+  }
+
   /** Dispatch and rescale soon (once per turn of the event loop however many events asked). */
   kick(): void {
     if (this.kicked || this.dead) return;
@@ -346,6 +379,10 @@ export class EndpointRuntime implements JobOwner, WorkerHost {
    * freed worker takes the next job (LIFO), so surplus workers stay idle long enough to scale down.
    */
   private dispatch(): void {
+    if (this.external.serving) {
+      this.external.dispatch();
+      return;
+    }
     this.dispatching = true;
     try {
       while (this.idle.length > 0) {
@@ -366,6 +403,14 @@ export class EndpointRuntime implements JobOwner, WorkerHost {
   }
 
   private scale(): void {
+    if (this.external.serving) {
+      // External workers serve the queue: simulated ones that are not running a job stop now.
+      this.sched.clear(this.scaleTask);
+      this.throttled = 0;
+      for (const w of [...this.workerMap.values()]) if (w.status === "idle" || w.status === "initializing") w.stop();
+      this.spawned.scale({ queued: this.normal.size, oldestQueued: this.normal.first, running: this.running });
+      return;
+    }
     const now = this.clock.now();
     const d = desiredWorkers({
       spec: this.spec,
@@ -401,6 +446,7 @@ export class EndpointRuntime implements JobOwner, WorkerHost {
   changed(spec: EndpointSpec): void {
     const release = spec.version !== this.spec.version;
     this.spec = spec;
+    this.external.declared = this.env.isExternalImage(spec.imageName);
     if (release) {
       this.handler = this.env.handlerFor(spec.imageName);
       for (const w of [...this.workerMap.values()]) {
@@ -427,6 +473,8 @@ export class EndpointRuntime implements JobOwner, WorkerHost {
   shutdown(): void {
     this.dead = true;
     this.sched.clear(this.scaleTask);
+    this.external.shutdown();
+    this.spawned.shutdown();
     for (const w of [...this.workerMap.values()]) w.stop();
   }
 
@@ -435,7 +483,10 @@ export class EndpointRuntime implements JobOwner, WorkerHost {
   views(): WorkerView[] {
     const out: WorkerView[] = [];
     for (const w of this.workerMap.values()) if (w.status !== "stopped") out.push(w.view());
-    return out;
+    // A started process is listed with its placement; workers started elsewhere have none.
+    const spawned = this.spawned.views();
+    const ids = new Set(spawned.map((v) => v.id));
+    return [...out, ...spawned, ...this.external.views().filter((v) => !ids.has(v.id))];
   }
 
   health(): HealthBody {
@@ -447,6 +498,10 @@ export class EndpointRuntime implements JobOwner, WorkerHost {
       else if (w.status === "running") running++;
       else if (w.status === "unhealthy") unhealthy++;
     }
+    const ext = this.external.counts();
+    idle += ext.idle;
+    running += ext.running;
+    unhealthy += ext.unhealthy;
     return {
       jobs: {
         completed: this.completed,
@@ -457,7 +512,7 @@ export class EndpointRuntime implements JobOwner, WorkerHost {
       },
       workers: {
         idle,
-        initializing: this.initializing,
+        initializing: this.initializing + this.spawned.initializing,
         ready: idle + running,
         running,
         throttled: this.throttled,

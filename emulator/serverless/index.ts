@@ -11,7 +11,7 @@
 import { randomBytes } from "node:crypto";
 import type { EndpointSpec, ServerlessDeps, ServerlessService, WorkerView } from "./contract";
 import { EndpointRuntime } from "./endpoint";
-import { HandlerRegistry } from "./handlers/registry";
+import { HandlerRegistry, imageListed, modulePathFor } from "./handlers/registry";
 import { LbRuntime } from "./lb/lbRuntime";
 import { LbServerRegistry } from "./lb/serverModule";
 import { LongPolls } from "./longPoll";
@@ -26,6 +26,7 @@ export { DEFAULT_LIMITS, DEFAULT_ALLOWANCE } from "./options";
 export type { JobHandler, RunContext } from "./handlers/types";
 export type { UserContext, UserJob } from "./handlers/userModule";
 export type { LbListener } from "./lb/serverModule";
+export type { WorkerLog } from "./external/processes";
 
 export function createServerlessService(deps: ServerlessDeps, options: ServerlessOptions = {}): ServerlessService {
   const opts = resolveOptions(options);
@@ -47,6 +48,11 @@ export function createServerlessService(deps: ServerlessDeps, options: Serverles
     handlerFor: (imageName) => registry.handlerFor(imageName),
     lbServerFor: (imageName) => lbServers.serverFor(imageName),
     // Short lowercase ids, like the service's worker ids.
+    // An image the emulator starts workers for is served externally too.
+    isExternalImage: (imageName) =>
+      imageListed(opts.externalImages, imageName) || modulePathFor(opts.workerCommands, imageName) !== undefined,
+    workerLogs: [],
+    workerCommandFor: (imageName) => modulePathFor(opts.workerCommands, imageName),
     newWorkerId: () => randomBytes(8).readBigUInt64BE().toString(36).padStart(13, "0").slice(0, 13),
   };
 
@@ -112,6 +118,7 @@ export function createServerlessService(deps: ServerlessDeps, options: Serverles
     workers(endpointId: string): WorkerView[] {
       return runtimes.get(endpointId)?.views() ?? [];
     },
+    workerLogs: () => env.workerLogs.map((log) => ({ ...log })),
     async close(): Promise<void> {
       if (closed) return;
       closed = true;

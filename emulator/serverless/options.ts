@@ -4,6 +4,9 @@
  */
 // Payload limits are decimal, as the service states them: 1 MB = 1,000,000 bytes.
 import { MB } from "../http/body";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { DEFAULT_WORKER_ENV_PREFIX } from "./external/workerEnv";
 
 /** Routes that carry their own rate and concurrency limits. */
 export type LimitedRoute =
@@ -91,6 +94,37 @@ export interface ServerlessOptions {
   unhealthyLingerMs?: number;
   /** How soon a worker that could not be placed (throttled) is tried again. Default 5000 ms. */
   throttleRetryMs?: number;
+  /**
+   * Images (exact, or without their tag) whose endpoints are served by external workers only: jobs
+   * wait in the queue for the first worker to ask (no simulated worker runs them). Default none.
+   */
+  externalImages?: readonly string[];
+  /**
+   * An endpoint is served by external workers until none has asked for a job or pinged for this long
+   * (service ms, at least 5 s real). Default 60000.
+   */
+  workerPresenceMs?: number;
+  /**
+   * An external worker holding jobs and not heard from for this long (service ms, at least 3 s real)
+   * is counted unhealthy and its jobs fail. Default 30000.
+   */
+  workerLostMs?: number;
+  /** How long job-take and job-stop hold when there is nothing to give (service ms, held 0.25..60 s real). Default 20000. */
+  workerPollWaitMs?: number;
+  /**
+   * imageName (exact, or without its tag) -> shell command the emulator runs as each worker of that
+   * image's endpoints (e.g. `python3 handler.py`), with the platform's worker environment. Such
+   * endpoints are served externally. Default none.
+   */
+  workerCommands?: Record<string, string>;
+  /** Prefix of the worker environment variables (PREFIX_POD_ID, ...). Default "GPUCLOUD". */
+  workerEnvPrefix?: string;
+  /** Directory of the worker processes' log files. Default: a new directory under the OS temp dir. */
+  workerLogDir?: string;
+  /** Working directory of worker commands. Default: the emulator's. */
+  workerCwd?: string;
+  /** Also copy every worker process's output to the emulator's stderr, line by line. Default false. */
+  echoWorkerLogs?: boolean;
 }
 
 export const DEFAULT_LIMITS: Record<LimitedRoute, RouteLimit> = {
@@ -148,6 +182,15 @@ export interface ResolvedOptions {
   lbNoWorkerWaitMs: number;
   lbHealthCheckIntervalMs: number;
   lbHealthCheckTimeoutMs: number;
+  externalImages: string[];
+  workerPresenceMs: number;
+  workerLostMs: number;
+  workerPollWaitMs: number;
+  workerCommands: Record<string, string>;
+  workerEnvPrefix: string;
+  workerLogDir: string;
+  workerCwd: string;
+  echoWorkerLogs: boolean;
 }
 
 function mergeLimits(
@@ -164,6 +207,18 @@ function mergeLimits(
     };
   }
   return out;
+}
+
+/** Where worker process logs go when no directory is given: a new directory under the OS temp dir. */
+export function defaultWorkerLogDir(): string {
+  return join(tmpdir(), `gpucloud-emulator-workers-${process.pid}-${Date.now().toString(36)}`);
+}
+
+function checkedPrefix(prefix: string): string {
+  if (!/^[A-Z][A-Z0-9_]*$/.test(prefix)) {
+    throw new RangeError(`workerEnvPrefix must be upper-case letters, digits and _ (starting with a letter), got ${JSON.stringify(prefix)}`);
+  }
+  return prefix;
 }
 
 export function resolveOptions(o: ServerlessOptions): ResolvedOptions {
@@ -198,5 +253,14 @@ export function resolveOptions(o: ServerlessOptions): ResolvedOptions {
     lbNoWorkerWaitMs: o.lbNoWorkerWaitMs ?? 30_000,
     lbHealthCheckIntervalMs: o.lbHealthCheckIntervalMs ?? 1_000,
     lbHealthCheckTimeoutMs: o.lbHealthCheckTimeoutMs ?? 5_000,
+    externalImages: [...(o.externalImages ?? [])],
+    workerPresenceMs: o.workerPresenceMs ?? 60_000,
+    workerLostMs: o.workerLostMs ?? 30_000,
+    workerPollWaitMs: o.workerPollWaitMs ?? 20_000,
+    workerCommands: { ...o.workerCommands },
+    workerEnvPrefix: checkedPrefix(o.workerEnvPrefix ?? DEFAULT_WORKER_ENV_PREFIX),
+    workerLogDir: o.workerLogDir ?? defaultWorkerLogDir(),
+    workerCwd: o.workerCwd ?? process.cwd(),
+    echoWorkerLogs: o.echoWorkerLogs ?? false,
   };
 }

@@ -11,6 +11,7 @@ import { HttpError, parseJsonBody, queryOf, readBody, sendError, sendJson } from
 import { isFinal, toRecord, type Job } from "./job";
 import type { LimitedRoute, ResolvedOptions } from "./options";
 import type { LongPolls } from "./longPoll";
+import { handleWorkerRoute, isWorkerRoute } from "./external/workerRoutes";
 import { handleLb } from "./lb/lbRoutes";
 import type { LbRuntime } from "./lb/lbRuntime";
 import {
@@ -282,6 +283,10 @@ export function createRoutes(ctx: RouteContext): (req: IncomingMessage, res: Ser
       await handleLb(ctx.lbRuntimeFor(spec), req, res, accountId, spec, rest);
       return;
     }
+    if (isWorkerRoute(opName)) {
+      await handleWorkerRoute({ req, res, rt: ctx.runtimeFor(spec), opts, route: opName, segments: parts.slice(3) });
+      return;
+    }
     const op = Object.hasOwn(ops, opName) ? ops[opName] : undefined;
     if (!op) {
       throw new HttpError(404, `unknown operation ${JSON.stringify(opName)} on endpoint ${endpointId}; expected one of ${OP_NAMES}`);
@@ -297,7 +302,7 @@ export function createRoutes(ctx: RouteContext): (req: IncomingMessage, res: Ser
     }
 
     const rt = ctx.runtimeFor(spec);
-    const admission = rt.limiter.admit(accountId, op.route, rt.ready);
+    const admission = rt.limiter.admit(accountId, op.route, rt.readyWorkers);
     try {
       await op.run({ req, res, accountId, rt, query: queryOf(req.url), rest });
     } finally {

@@ -3,6 +3,7 @@ import type { Clock } from "../clock";
 import type { ServerlessDeps } from "./contract";
 import type { JobHandler } from "./handlers/types";
 import type { LbServerSource } from "./lb/serverModule";
+import type { WorkerLog } from "./external/processes";
 import type { ResolvedOptions } from "./options";
 import type { Scheduler } from "./scheduler";
 import type { WebhookSender } from "./webhook";
@@ -17,4 +18,10 @@ export interface ServiceEnv {
   /** The HTTP server a load-balancing worker runs for this image (built-in echo or a user module). */
   lbServerFor(imageName: string): LbServerSource;
   newWorkerId(): string;
+  /** Logs of every worker process started, running or not (kept for inspection). */
+  readonly workerLogs: WorkerLog[];
+  /** The image's endpoints are served by external workers only (jobs wait for the first one). */
+  isExternalImage(imageName: string): boolean;
+  /** The shell command the emulator runs as a worker of this image, if any. */
+  workerCommandFor(imageName: string): string | undefined;
 }

@@ -1,3 +1,4 @@
+import { GpuCloudError } from "../../client/gpuCloudError";
 import { afterEach, describe, expect, it } from "vitest";
 import { createResolvingAmbiguity, type AttemptOutcome } from "../../provider/resources/createOnce";
 import {
@@ -101,7 +102,7 @@ describe("ManagementClient calls", () => {
 
   it("an empty id is refused locally (never turns into a list or a collection DELETE)", async () => {
     const { server, client } = await setup(json(200, {}));
-    await expect(client.deletePod("")).rejects.toThrow(TypeError);
+    await expect(client.deletePod("")).rejects.toThrow(GpuCloudError);
     await expect(client.getEndpoint(" ")).rejects.toThrow(/non-empty/);
     expect(server.requests).toHaveLength(0);
   });

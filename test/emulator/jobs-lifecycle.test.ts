@@ -264,7 +264,8 @@ describe("expiry", () => {
     expect(f.body.id).toMatch(/^sync-/);
     const s = await h.call("GET", `${E}/status-sync/${f.body.id}?wait=5000`);
     expect(s.body.status).toBe("FAILED");
-    await new Promise((r) => setTimeout(r, h.real(62_000)));
+    // Retention lasts at least 2 s of real time (a 1 s poller must be able to read the result).
+    await new Promise((r) => setTimeout(r, Math.max(h.real(62_000), 2_100)));
     const retry = await h.call("POST", `${E}/retry/${f.body.id}`);
     expect(retry.status).toBe(404);
     expect(retry.body.error).toMatch(/retention/);

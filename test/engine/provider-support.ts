@@ -42,6 +42,7 @@ export function accountOf(emulator: RunningEmulator, apiKey: string = emulator.a
       templates: [],
       networkVolumes: [],
       registryAuths: [],
+      workerLogs: [],
     }
   );
 }

@@ -9,8 +9,17 @@ import { userModuleHandler } from "./userModule";
 
 /** The module options.handlers maps `imageName` to: the exact name first, then the name without its tag. */
 export function modulePathFor(map: Record<string, string>, imageName: string): string | undefined {
-  const untagged = imageName.replace(/:[^/:@]+$/, "");
-  return map[imageName] ?? map[untagged];
+  return map[imageName] ?? map[untagged(imageName)];
+}
+
+/** The image name without its tag (`repo/img:1.0` -> `repo/img`). */
+function untagged(imageName: string): string {
+  return imageName.replace(/:[^/:@]+$/, "");
+}
+
+/** Whether `imageName` is in `images` (exact, or without its tag). */
+export function imageListed(images: readonly string[], imageName: string): boolean {
+  return images.includes(imageName) || images.includes(untagged(imageName));
 }
 
 export class HandlerRegistry {

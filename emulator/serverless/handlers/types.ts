@@ -3,8 +3,7 @@
  * ended (finished, cancelled, timed out, expired, worker stopped) every call on it is ignored, so a
  * late handler cannot touch a job that moved on.
  *
- * The same surface would back a worker that pulls jobs over HTTP (the worker pull protocol): its
- * job-done / progress / stream posts map onto complete / progress / chunk.
+ * Real workers that pull jobs over HTTP do not go through this: see ../external/.
  */
 import type { S3Config } from "../schemas";
 
