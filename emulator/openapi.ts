@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { type Operation, defineOperation } from "./http/router";
-import * as wire from "./management/schemas/wire";
+import * as wire from "./vocabulary/schemas/wire";
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 

@@ -6,10 +6,10 @@ import { type FaultPlan, toFaultPlan } from "./faults/spec";
 import { MB } from "./http/body";
 import type { ReplyEvent, RouteInterceptor } from "./http/router";
 import { randomId } from "./ids";
-import type { AvailabilityOptions } from "./management/availability";
 import type { RateLimitOptions } from "./management/v2/rateLimit";
 import type { ServerlessOptions } from "./serverless";
 import type { ServerlessDeps, ServerlessService } from "./serverless/contract";
+import type { AvailabilityOptions } from "./vocabulary/availability";
 
 /** Builds the job side; the default is emulator/serverless's createServerlessService. */
 export type ServerlessFactory = (deps: ServerlessDeps, options: ServerlessOptions) => ServerlessService;
@@ -64,7 +64,7 @@ export interface EmulatorOptions {
   timeScale?: number | undefined;
   /** Service-time ms from (re)start until a pod has its public IP and port mappings. Default 2000. */
   bootDelayMs?: number | undefined;
-  /** Free GPUs / vCPUs per type and data center (see management/availability.ts). */
+  /** Free GPUs / vCPUs per type and data center (see vocabulary/availability.ts). */
   availability?: AvailabilityOptions | undefined;
   /** imageName -> handler module path, for the job side (merged into serverless.handlers). */
   handlers?: Readonly<Record<string, string>> | undefined;

@@ -1,7 +1,5 @@
 /** Billing buckets, aligned in UTC (weeks start on Monday, as ISO 8601 weeks do). */
-
-export const BUCKET_SIZES = ["hour", "day", "week", "month", "year"] as const;
-export type BucketSize = (typeof BUCKET_SIZES)[number];
+import type { BucketSize } from "../vocabulary/schemas/billing";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;

@@ -3,9 +3,10 @@
  * requested window, split over UTC buckets and summed per (bucket, group). Only buckets with
  * usage are returned, oldest first.
  */
-import { HOURS_PER_BILLING_MONTH, NETWORK_VOLUME_PRICE_PER_GB_MONTH, roundMoney } from "../management/catalog";
 import type { Ledger } from "../state/model";
-import { type BucketSize, forEachBucket, isoSeconds } from "./buckets";
+import { HOURS_PER_BILLING_MONTH, NETWORK_VOLUME_PRICE_PER_GB_MONTH, roundMoney } from "../vocabulary/catalog";
+import type { BucketSize } from "../vocabulary/schemas/billing";
+import { forEachBucket, isoSeconds } from "./buckets";
 
 const HOUR_MS = 3_600_000;
 

@@ -1,15 +1,22 @@
 /** GET /billing/pods, /billing/endpoints, /billing/networkvolumes. */
+import type { Clock } from "../clock";
 import { badRequest } from "../http/errors";
 import { type Operation, defineOperation } from "../http/router";
-import type { ManagementContext } from "../management/context";
-import { EndpointBillingQuery, NetworkVolumeBillingQuery, PodBillingQuery } from "../management/schemas/billing";
+import type { ManagementStore } from "../state/model";
+import { EndpointBillingQuery, NetworkVolumeBillingQuery, PodBillingQuery } from "../vocabulary/schemas/billing";
 import { isoSeconds } from "./buckets";
 import { type BillingWindow, endpointBilling, networkVolumeBilling, podBilling } from "./reports";
+
+/** What the reports read: the accounts' ledgers and service time (the management context has both). */
+export interface BillingContext {
+  store: Pick<ManagementStore, "account">;
+  clock: Clock;
+}
 
 /** Default window when startTime is not given: the 30 days before endTime. */
 const DEFAULT_WINDOW_MS = 30 * 86_400_000;
 
-function billingWindow(ctx: ManagementContext, query: NetworkVolumeBillingQuery): BillingWindow {
+function billingWindow(ctx: BillingContext, query: NetworkVolumeBillingQuery): BillingWindow {
   const nowMs = ctx.clock.now();
   const endMs = query.endTime ?? nowMs;
   const startMs = query.startTime ?? endMs - DEFAULT_WINDOW_MS;
@@ -19,7 +26,7 @@ function billingWindow(ctx: ManagementContext, query: NetworkVolumeBillingQuery)
   return { startMs, endMs, bucketSize: query.bucketSize, nowMs };
 }
 
-export function billingOperations(ctx: ManagementContext): Operation[] {
+export function billingOperations(ctx: BillingContext): Operation[] {
   const ledger = (accountId: string) => ctx.store.account(accountId).ledger;
   return [
     defineOperation({

@@ -6,10 +6,10 @@ import type { Accounts } from "../auth";
 import { recordWorkerUsage } from "../billing/ledger";
 import type { EndpointSpec, Placement, ServerlessDeps } from "../serverless/contract";
 import type { EndpointRecord } from "../state/model";
-import { DATA_CENTER_IDS } from "./catalog";
+import { DATA_CENTER_IDS } from "../vocabulary/catalog";
 import type { ManagementContext } from "./context";
-import { SERVICE_TEMPLATES } from "./serviceTemplates";
 import { publicTemplates } from "./lookup";
+import { SERVICE_TEMPLATES } from "./serviceTemplates";
 
 export const PUBLIC_ACCOUNT_ID = "public";
 

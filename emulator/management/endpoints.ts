@@ -7,22 +7,22 @@ import { isDeepStrictEqual } from "node:util";
 import { badRequest, conflict } from "../http/errors";
 import { type Operation, defineOperation } from "../http/router";
 import { newId } from "../ids";
-import type { AccountData, EndpointRecord } from "../state/model";
 import type { QuirkOptions } from "../options";
-import { DATA_CENTER_IDS, CPU_FLAVORS } from "./catalog";
-import { type ManagementContext, isoTime } from "./context";
-import { endpointTypeOfName } from "./endpointType";
-import { endpointSpec } from "./endpointSpec";
-import { endpointOf, requireNetworkVolume, requireTemplate, usableTemplate } from "./lookup";
-import { workerPodView } from "./podView";
+import type { AccountData, EndpointRecord } from "../state/model";
+import { DATA_CENTER_IDS, CPU_FLAVORS } from "../vocabulary/catalog";
 import {
   ENDPOINT_RELEASE_FIELDS,
   ENDPOINT_UPDATE_HINTS,
   EndpointCreateInput,
   EndpointQuery,
   EndpointUpdateInput,
-} from "./schemas/endpoint";
-import type { Endpoint } from "./schemas/wire";
+} from "../vocabulary/schemas/endpoint";
+import type { Endpoint } from "../vocabulary/schemas/wire";
+import { type ManagementContext, isoTime } from "./context";
+import { endpointSpec } from "./endpointSpec";
+import { endpointTypeOfName } from "./endpointType";
+import { endpointOf, requireNetworkVolume, requireTemplate, usableTemplate } from "./lookup";
+import { workerPodView } from "./podView";
 import { templateView } from "./views";
 
 const DAY_MS = 86_400_000;

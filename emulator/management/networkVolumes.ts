@@ -8,9 +8,9 @@ import { badRequest, conflict } from "../http/errors";
 import { type Operation, defineOperation } from "../http/router";
 import { newId } from "../ids";
 import type { AccountData, NetworkVolumeRecord } from "../state/model";
+import { NETWORK_VOLUME_UPDATE_HINTS, NetworkVolumeCreateInput, NetworkVolumeUpdateInput } from "../vocabulary/schemas/networkVolume";
 import type { ManagementContext } from "./context";
 import { networkVolumeOf } from "./lookup";
-import { NETWORK_VOLUME_UPDATE_HINTS, NetworkVolumeCreateInput, NetworkVolumeUpdateInput } from "./schemas/networkVolume";
 import { networkVolumeView } from "./views";
 
 export function attachments(account: AccountData, volumeId: string): string[] {

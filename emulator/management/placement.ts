@@ -7,8 +7,8 @@
  * free units wins. `*Priority: "availability"` and `"custom"` both follow the list order: the
  * emulator has no live market to rank by, and a deterministic rule is easier to test against.
  */
-import type { AvailabilityTable } from "./availability";
-import { type CloudType, CPU_FLAVORS, GPU_TYPES, cpuPrice, gpuPrice, machineProfile } from "./catalog";
+import type { AvailabilityTable } from "../vocabulary/availability";
+import { type CloudType, CPU_FLAVORS, GPU_TYPES, cpuPrice, gpuPrice, machineProfile } from "../vocabulary/catalog";
 
 export type ResourceKind = "gpu" | "cpu";
 

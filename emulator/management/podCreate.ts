@@ -5,11 +5,11 @@
 import { badRequest, conflict } from "../http/errors";
 import { newId } from "../ids";
 import type { AccountData, PodRecord } from "../state/model";
-import { CPU_FLAVORS, DATA_CENTER_IDS, DEFAULT_RAM_PER_GPU_GB, DEFAULT_VCPU_PER_GPU, countryOf } from "./catalog";
+import { CPU_FLAVORS, DATA_CENTER_IDS, DEFAULT_RAM_PER_GPU_GB, DEFAULT_VCPU_PER_GPU, countryOf } from "../vocabulary/catalog";
+import { POD_DEFAULTS, type PodCreateInput } from "../vocabulary/schemas/pod";
 import type { ManagementContext } from "./context";
 import { requireNetworkVolume, requireRegistryAuth, requireTemplate } from "./lookup";
 import { markRunning } from "./podLifecycle";
-import { POD_DEFAULTS, type PodCreateInput } from "./schemas/pod";
 
 /** A fixed-per-account stand-in for the SSH key the platform injects. */
 function publicKeyFor(accountId: string): string {

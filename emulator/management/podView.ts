@@ -12,11 +12,11 @@ import {
   machineProfile,
   priceFactor,
   roundMoney,
-} from "./catalog";
+} from "../vocabulary/catalog";
+import type { Machine, Pod } from "../vocabulary/schemas/wire";
 import { type ManagementContext, isoTime } from "./context";
-import { isBooted } from "./podLifecycle";
-import type { Machine, Pod } from "./schemas/wire";
 import { usableTemplate } from "./lookup";
+import { isBooted } from "./podLifecycle";
 import { templateView } from "./views";
 
 export interface PodIncludes {

@@ -8,14 +8,14 @@ import { openPodUsage } from "../billing/ledger";
 import { badRequest, notFound } from "../http/errors";
 import { type Operation, defineOperation } from "../http/router";
 import type { AccountData, PodRecord } from "../state/model";
+import { POD_CREATE_ONLY_HINTS, POD_IN_PLACE_FIELDS, PodCreateInput, PodGetQuery, PodListQuery, PodUpdateInput } from "../vocabulary/schemas/pod";
+import type { Pod } from "../vocabulary/schemas/wire";
 import type { ManagementContext } from "./context";
 import { endpointSpec } from "./endpointSpec";
 import { podOf, requireRegistryAuth } from "./lookup";
 import { createPod } from "./podCreate";
 import { boot, markRunning, markStopped, reserveForStart, statusEvent } from "./podLifecycle";
 import { type PodIncludes, podView, workerPodView } from "./podView";
-import { POD_CREATE_ONLY_HINTS, POD_IN_PLACE_FIELDS, PodCreateInput, PodGetQuery, PodListQuery, PodUpdateInput } from "./schemas/pod";
-import type { Pod } from "./schemas/wire";
 
 /** What the list filters look at, for pods and workers alike. */
 interface PodFacts {

@@ -6,9 +6,9 @@ import { conflict } from "../http/errors";
 import { type Operation, defineOperation } from "../http/router";
 import { newId } from "../ids";
 import type { RegistryAuthRecord } from "../state/model";
+import { ContainerRegistryAuthCreateInput } from "../vocabulary/schemas/registryAuth";
 import type { ManagementContext } from "./context";
 import { registryAuthOf } from "./lookup";
-import { ContainerRegistryAuthCreateInput } from "./schemas/registryAuth";
 import { registryAuthView } from "./views";
 
 export function registryAuthOperations(ctx: ManagementContext): Operation[] {

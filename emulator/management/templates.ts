@@ -7,10 +7,10 @@ import { conflict, notFound } from "../http/errors";
 import { type Operation, defineOperation } from "../http/router";
 import { newId } from "../ids";
 import type { AccountData, TemplateRecord } from "../state/model";
+import { TEMPLATE_UPDATE_HINTS, TemplateCreateInput, TemplateQuery, TemplateUpdateInput } from "../vocabulary/schemas/template";
 import type { ManagementContext } from "./context";
 import { endpointSpec } from "./endpointSpec";
 import { publicTemplates, requireRegistryAuth, templateOf } from "./lookup";
-import { TEMPLATE_UPDATE_HINTS, TemplateCreateInput, TemplateQuery, TemplateUpdateInput } from "./schemas/template";
 import { SERVICE_TEMPLATES } from "./serviceTemplates";
 import { templateView } from "./views";
 

@@ -3,7 +3,7 @@
  * the state file is just these records written out (see snapshot.ts). Wire shapes are built from
  * them by the *View functions in management/; nothing here knows about HTTP.
  */
-import type { CloudType } from "../management/catalog";
+import type { CloudType } from "../vocabulary/catalog";
 
 export type ComputeType = "GPU" | "CPU";
 export type PodStatus = "RUNNING" | "EXITED" | "TERMINATED";

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from "vitest";
 import type { RunningEmulator } from "../../emulator";
-import { createAvailabilityTable } from "../../emulator/management/availability";
 import { Capacity } from "../../emulator/management/placement";
+import { createAvailabilityTable } from "../../emulator/vocabulary/availability";
 import { FakeServerless, GPU_POD, api, startTestEmulator } from "./managementHelpers";
 
 const RTX4090 = "NVIDIA GeForce RTX 4090";

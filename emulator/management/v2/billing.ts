@@ -4,12 +4,12 @@
  * with usage. The window snaps to bucket boundaries: startTime down, endTime up; `lastN` is the
  * last N buckets ending with the current one. Open intervals count up to now (service time).
  */
-import { type BucketSize, bucketStart, forEachBucket, isoSeconds, nextBucket } from "../../billing/buckets";
+import { bucketStart, forEachBucket, isoSeconds, nextBucket } from "../../billing/buckets";
 import type { Operation } from "../../http/router";
 import type { AccountData } from "../../state/model";
-import { HOURS_PER_BILLING_MONTH, NETWORK_VOLUME_PRICE_PER_GB_MONTH, roundMoney } from "../catalog";
-import type { V2Context } from "./context";
-import { defineV2Operation } from "./operation";
+import { HOURS_PER_BILLING_MONTH, NETWORK_VOLUME_PRICE_PER_GB_MONTH, roundMoney } from "../../vocabulary/catalog";
+import type { BucketSize } from "../../vocabulary/schemas/billing";
+import { type V2Context, defineV2Operation } from "./operation";
 import { ProblemError } from "./problem";
 import { type BillingQuery, NetworkVolumeBillingQuery, PodBillingQuery, ServerlessBillingQuery } from "./schemas";
 

@@ -1,9 +1,10 @@
 /**
  * The v2 catalog (GpuType, CpuType, DataCenter) drawn from the same catalog, prices and free
- * capacity that /v1 places pods with (management/catalog.ts, availability.ts, placement.ts).
+ * capacity that /v1 places pods with (vocabulary/catalog.ts and availability.ts, management/placement.ts).
  * What v1 has no notion of is declared here once: the serverless GPU pool of each type, each data
  * center's region, volume tiers, global networking and compliance.
  */
+import type { z } from "zod";
 import {
   CPU_FLAVORS,
   CUDA_VERSIONS,
@@ -15,9 +16,8 @@ import {
   countryOf,
   priceFactor,
   roundMoney,
-} from "../catalog";
+} from "../../vocabulary/catalog";
 import type { Capacity } from "../placement";
-import type { z } from "zod";
 import type { AvailabilityLevel, DataCenterRegion } from "./schemas";
 import type { CpuType, DataCenter, GpuType } from "./wire";
 
@@ -125,7 +125,7 @@ export function gpuTypeView(capacity: Capacity, gpu: CatalogGpu, availability: G
     memory: gpu.memoryInGb,
     secure: true,
     community: true,
-    // Serverless workers are priced as secure on-demand pods (management/catalog.ts).
+    // Serverless workers are priced as secure on-demand pods (vocabulary/catalog.ts).
     price: { secure: gpu.securePrice, community: roundMoney(gpu.securePrice * priceFactor("COMMUNITY", false)), ...(pool ? { serverless: gpu.securePrice } : {}) },
     maxCount: { secure: maxCount(gpu), community: maxCount(gpu) },
   };

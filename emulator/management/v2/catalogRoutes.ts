@@ -1,10 +1,9 @@
 /** /api/v2/catalog/gpus, /cpus, /datacenters (and one of each by id). */
 import { notFound } from "../../http/errors";
 import type { Operation } from "../../http/router";
-import { CPU_FLAVORS, DATA_CENTER_IDS, GPU_TYPES } from "../catalog";
+import { CPU_FLAVORS, DATA_CENTER_IDS, GPU_TYPES } from "../../vocabulary/catalog";
 import { cpuTypeView, dataCenterView, gpuDataCenters, gpuTypeView, isDataCenter, isPowerOfTwo, rentableGpus, supportsGlobalNetworking, volumeTypesOf } from "./catalog";
-import type { V2Context } from "./context";
-import { defineV2Operation } from "./operation";
+import { type V2Context, defineV2Operation } from "./operation";
 import { ProblemError } from "./problem";
 import { CpuCatalogQuery, DataCenterGetQuery, DataCenterQuery, GpuCatalogQuery } from "./schemas";
 

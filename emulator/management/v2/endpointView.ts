@@ -6,11 +6,11 @@
  * template, so later edits of the template it was made from do not reach it.
  */
 import type { AccountData, EndpointRecord, TemplateRecord } from "../../state/model";
-import { CPU_FLAVORS } from "../catalog";
+import { CPU_FLAVORS } from "../../vocabulary/catalog";
 import { type ManagementContext, isoTime } from "../context";
 import { usableTemplate } from "../lookup";
 import { GPU_POOLS, poolOf } from "./catalog";
-import type { V2Context } from "./context";
+import type { V2Context } from "./operation";
 import { argsOf } from "./podView";
 import type { Endpoint } from "./wire";
 

@@ -7,15 +7,14 @@
 import type { Operation } from "../../http/router";
 import { newId } from "../../ids";
 import type { AccountData, EndpointRecord, TemplateRecord } from "../../state/model";
-import { DATA_CENTER_IDS, GPU_TYPES } from "../catalog";
+import { DATA_CENTER_IDS, GPU_TYPES } from "../../vocabulary/catalog";
 import { endpointSpec } from "../endpointSpec";
 import { endpointOf, requireNetworkVolume, requireTemplate } from "../lookup";
 import { ENDPOINT_CPU_IDS, GPU_POOLS, isDataCenter, isPowerOfTwo } from "./catalog";
-import type { V2Context } from "./context";
 import { endpointTemplate, gpuTypeIdsOf, usesIdleTimeout, v2EndpointView } from "./endpointView";
-import { defineV2Operation } from "./operation";
-import { requireV2Registry } from "./pods";
+import { type V2Context, defineV2Operation } from "./operation";
 import { startCmdOf } from "./podView";
+import { requireV2Registry } from "./pods";
 import { fieldProblem } from "./problem";
 import { newRelease, releaseDiff, releasesResponse, workersResponse } from "./releases";
 import { CreateEndpointRequest, type EndpointScaling, UpdateEndpointRequest } from "./schemas";

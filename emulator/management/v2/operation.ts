@@ -1,9 +1,20 @@
 /**
  * A v2 operation: the same route-table entry as v1's (method, path, schemas, docs, handler), with
- * v2 validation (422 problems listing every field) instead of v1's first-field 400.
+ * v2 validation (422 problems listing every field) instead of v1's first-field 400, and the
+ * context every v2 handler is built with.
  */
+import type { z } from "zod";
 import type { Operation, OperationSpec } from "../../http/router";
-import { parseV2 } from "./validation";
+import { issueMessage } from "../../http/validation";
+import type { ManagementContext } from "../context";
+import { ProblemError } from "./problem";
+
+/** What every v2 handler needs: the shared management context (same store as /v1) and the URLs. */
+export interface V2Context {
+  ctx: ManagementContext;
+  /** The job API base (…/v2), known once the server listens; endpoints' requestUrls are built on it. */
+  serverlessUrl(): string;
+}
 
 export function defineV2Operation<Q = undefined, B = undefined>(spec: OperationSpec<Q, B>): Operation {
   const { query, body, unknownFieldHints: _hints, handle, ...doc } = spec;
@@ -18,4 +29,23 @@ export function defineV2Operation<Q = undefined, B = undefined>(spec: OperationS
       return handle({ accountId: raw.accountId, params: raw.params, query: parsedQuery, body: parsedBody });
     },
   };
+}
+
+/**
+ * zod at the v2 edge: a body or query that does not fit its schema is a problem listing every
+ * field at fault (not only the first), each naming the field, what was expected and the value sent.
+ * A query is answered 400, a body 422, as the service does.
+ */
+function parseV2<T>(schema: z.ZodType<T>, raw: unknown, where: "request body" | "query parameter"): T {
+  const result = schema.safeParse(raw);
+  if (result.success) return result.data;
+  const errors = result.error.issues.map((issue) => {
+    if (issue.code === "unrecognized_keys") {
+      const prefix = issue.path.length > 0 ? `${issue.path.join(".")}.` : "";
+      return `unknown field${issue.keys.length > 1 ? "s" : ""} ${issue.keys.map((k) => `"${prefix}${k}"`).join(", ")} in ${where}`;
+    }
+    return issueMessage(issue, raw, where);
+  });
+  const status = where === "query parameter" ? 400 : 422;
+  throw new ProblemError(status, errors.length === 1 ? (errors[0] ?? "") : `${errors.length} problems in the ${where}: ${errors.join("; ")}`, errors);
 }

@@ -8,7 +8,7 @@
  */
 import type { z } from "zod";
 import type { PodRecord } from "../../state/model";
-import { CPU_FLAVORS } from "../catalog";
+import { CPU_FLAVORS } from "../../vocabulary/catalog";
 import { type ManagementContext, isoTime } from "../context";
 import { isBooted } from "../podLifecycle";
 import type { PodAction, PodStatus } from "./schemas";

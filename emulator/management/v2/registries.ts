@@ -7,8 +7,7 @@ import type { Operation } from "../../http/router";
 import { newId } from "../../ids";
 import type { RegistryAuthRecord } from "../../state/model";
 import { registryAuthOf } from "../lookup";
-import type { V2Context } from "./context";
-import { defineV2Operation } from "./operation";
+import { type V2Context, defineV2Operation } from "./operation";
 import { fieldProblem } from "./problem";
 import { CreateRegistryRequest } from "./schemas";
 

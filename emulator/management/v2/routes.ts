@@ -2,10 +2,10 @@
 import type { Operation } from "../../http/router";
 import { v2BillingOperations } from "./billing";
 import { v2CatalogOperations } from "./catalogRoutes";
-import type { V2Context } from "./context";
 import { v2EndpointOperations } from "./endpoints";
 import { v2NetworkVolumeOperations } from "./networkVolumes";
 import { v2DocumentationOperation } from "./openapi";
+import type { V2Context } from "./operation";
 import { v2PodOperations } from "./pods";
 import { v2RegistryOperations } from "./registries";
 import { v2TemplateOperations } from "./templates";

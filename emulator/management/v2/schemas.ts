@@ -5,7 +5,7 @@
  * at fault (validation.ts); checks that need the account's state are 400s in the handlers.
  */
 import { z } from "zod";
-import { BUCKET_SIZES } from "../../billing/buckets";
+import { BUCKET_SIZES } from "../../vocabulary/schemas/billing";
 
 // ---- enums (one declaration each; responses use the same ones) ----
 

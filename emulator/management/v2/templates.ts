@@ -5,17 +5,16 @@
  * does not reach them; endpoints made through /v1 point at the template and roll with it, as in /v1.
  */
 import { isDeepStrictEqual } from "node:util";
+import { notFound } from "../../http/errors";
 import type { Operation } from "../../http/router";
 import { newId } from "../../ids";
 import type { AccountData, TemplateRecord } from "../../state/model";
 import { endpointSpec } from "../endpointSpec";
 import { templateOf, usableTemplate } from "../lookup";
-import { notFound } from "../../http/errors";
 import { SERVICE_TEMPLATES } from "../serviceTemplates";
-import type { V2Context } from "./context";
-import { defineV2Operation } from "./operation";
-import { requireV2Registry } from "./pods";
+import { type V2Context, defineV2Operation } from "./operation";
 import { argsOf, mountsOf, startCmdOf } from "./podView";
+import { requireV2Registry } from "./pods";
 import { fieldProblem } from "./problem";
 import { CreateTemplateRequest, UpdateTemplateRequest } from "./schemas";
 import type { Template } from "./wire";

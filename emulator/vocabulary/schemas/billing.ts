@@ -1,8 +1,11 @@
 /** Billing queries: every documented parameter, enum and default. */
 import { z } from "zod";
-import { BUCKET_SIZES } from "../../billing/buckets";
 import { DATA_CENTER_IDS, GPU_TYPE_IDS } from "../catalog";
 import { queryDateTime, queryEnum, queryEnumWithDefault, queryList, queryString } from "./common";
+
+/** The sizes a billing report can group time by (both API versions accept the same five). */
+export const BUCKET_SIZES = ["hour", "day", "week", "month", "year"] as const;
+export type BucketSize = (typeof BUCKET_SIZES)[number];
 
 const window = {
   bucketSize: queryEnumWithDefault(BUCKET_SIZES, "day"),
