@@ -125,5 +125,11 @@ export const GPU_TYPE_IDS = [
 export const JOB_STATUSES = ["IN_QUEUE", "IN_PROGRESS", "COMPLETED", "FAILED", "CANCELLED", "TIMED_OUT"] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
 
-/** Job statuses after which nothing more will happen to the job. */
-export const TERMINAL_JOB_STATUSES: readonly JobStatus[] = ["COMPLETED", "FAILED", "CANCELLED", "TIMED_OUT"];
+/** Job statuses after which nothing more will happen to the job: the one list, the rest derive from it. */
+export const JOB_FINAL_STATUSES = ["COMPLETED", "FAILED", "TIMED_OUT", "CANCELLED"] as const satisfies readonly JobStatus[];
+export type JobFinalStatus = (typeof JOB_FINAL_STATUSES)[number];
+
+/** True for a status after which the job never changes again (undefined: not known yet). */
+export function isFinalJobStatus(status: string | undefined): status is JobFinalStatus {
+  return (JOB_FINAL_STATUSES as readonly (string | undefined)[]).includes(status);
+}

@@ -42,12 +42,18 @@ export const s3ConfigSchema = z
 
 export const jobRequestSchema = z
   .object({
+    /** The handler's input (required). */
     input: z.record(z.string(), z.unknown(), { error: "input must be an object: the job's input, e.g. { prompt: \"...\" }" }),
+    /** URL that receives one POST with the final record (and the input) when the job finishes, FAILED included. */
     webhook: z.url({ protocol: /^https?$/, error: "webhook must be an absolute http(s) URL" }).optional(),
     policy: jobPolicySchema.optional(),
+    /** Object storage the handler may use for large inputs and outputs. */
     s3Config: s3ConfigSchema.optional(),
   })
   .strict();
+
+/** A job request as callers write it: the job API's own fields. */
+export type JobInput = z.input<typeof jobRequestSchema>;
 
 /** The keys each object of a request takes, for "unknown key" messages. */
 const KNOWN_KEYS: Record<string, string> = {

@@ -8,13 +8,13 @@
 import * as pulumi from "@pulumi/pulumi";
 import { createHash } from "node:crypto";
 import { resolveJobConnection, resolveManagementConnection } from "../client/config";
-import { JobApiClient } from "../client/jobs";
+import { JobClient } from "../client/jobClient";
 import { ManagementClient } from "../client/management";
 import type { RetryInfo } from "../client/transport";
 import { getStackConfig } from "./runtimeConfig";
 
 const managementClients = new Map<string, ManagementClient>();
-const jobClients = new Map<string, JobApiClient>();
+const jobClients = new Map<string, JobClient>();
 
 /** Cache key that never keeps the API key itself in memory longer than needed. */
 function cacheKey(url: string, apiKey: string): string {
@@ -37,12 +37,12 @@ export function managementClient(): ManagementClient {
   return client;
 }
 
-export function jobApiClient(): JobApiClient {
+export function jobClient(): JobClient {
   const { serverlessUrl, apiKey } = resolveJobConnection(getStackConfig(), process.env);
   const key = cacheKey(serverlessUrl, apiKey);
   let client = jobClients.get(key);
   if (!client) {
-    client = new JobApiClient({ baseUrl: serverlessUrl, apiKey, onRetry: logRetry });
+    client = new JobClient({ serverlessUrl, apiKey, onRetry: logRetry });
     jobClients.set(key, client);
   }
   return client;

@@ -16,10 +16,9 @@
  */
 import { Pool } from "undici";
 import { startEmulator, type RunningEmulator } from "../emulator";
-import { JobApiClient } from "../client/jobs";
 import { ManagementClient } from "../client/management";
 import { runQueueCase } from "../provider/smoke/runCase";
-import { JobClient, type JobRetryInfo } from "../sdk/jobClient";
+import { JobClient, type JobRetryInfo } from "../client/jobClient";
 
 const RUNS = Number(process.argv[2] ?? 200);
 const BURST = Number(process.argv[3] ?? 2_000);
@@ -56,7 +55,7 @@ async function warmEndpoint(emu: RunningEmulator, management: ManagementClient, 
     workersMax: workers,
     idleTimeout: 3_600,
   });
-  const jobs = new JobApiClient({ baseUrl: emu.serverlessUrl, apiKey: emu.apiKey });
+  const jobs = new JobClient({ apiKey: emu.apiKey, serverlessUrl: emu.serverlessUrl });
   try {
     const deadline = Date.now() + 30_000;
     for (;;) {
@@ -83,7 +82,6 @@ async function sequential<T>(fn: () => Promise<T>, measure: (result: T, wallMs: 
 }
 
 async function benchOverhead(emu: RunningEmulator, endpointId: string): Promise<void> {
-  const api = new JobApiClient({ baseUrl: emu.serverlessUrl, apiKey: emu.apiKey });
   const client = new JobClient({ apiKey: emu.apiKey, serverlessUrl: emu.serverlessUrl });
   const raw = new Pool(new URL(emu.serverlessUrl).origin, { connections: 1 });
   const rawPath = `${new URL(emu.serverlessUrl).pathname}/${endpointId}/runsync?wait=60000`;
@@ -92,7 +90,7 @@ async function benchOverhead(emu: RunningEmulator, endpointId: string): Promise<
     const queueDelays: number[] = [];
     const caseWall: number[] = [];
     const caseOverhead = await sequential(
-      () => runQueueCase(api, endpointId, { name: "bench", input, expect: { status: "COMPLETED" }, timeoutSeconds: 60 }),
+      () => runQueueCase(client, endpointId, { name: "bench", input, expect: { status: "COMPLETED" }, timeoutSeconds: 60 }),
       (result, wall) => {
         if (!result.passed) throw new Error(`case failed: ${result.problems.join("; ")}`);
         queueDelays.push(result.delayTime ?? NaN);
@@ -132,7 +130,7 @@ async function benchOverhead(emu: RunningEmulator, endpointId: string): Promise<
     console.log(row("raw undici POST /runsync: wall - executionTime", summarize(rawOverhead)));
     console.log(`  goal median < 100 ms: ${overhead.median < 100 ? "met" : "NOT met"} (${ms(overhead.median)})`);
   } finally {
-    await Promise.all([api.close(), client.close(), raw.close()]);
+    await Promise.all([client.close(), raw.close()]);
   }
 }
 

@@ -46,7 +46,7 @@ export {
   type JobRecord,
   type PurgeRecord,
   type RunSyncOptions,
-} from "./jobClient";
+} from "../client/jobClient";
 export { GpuCloudError } from "../client/gpuCloudError";
 export { ConfigError } from "../client/config";
 export {

@@ -7,6 +7,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { createHash } from "node:crypto";
+import type { JobFinalStatus } from "../client/enums";
 import { RESOURCE_MODULE, SMOKE_TEST_TYPE } from "../provider/kinds";
 import smokeTestShim from "../provider/shims/smokeTest";
 import type { CaseResult } from "../provider/smoke/runCase";
@@ -14,7 +15,8 @@ import { preloadSqliteQuietly } from "./quietSerializer";
 
 preloadSqliteQuietly();
 
-export type JobStatus = "COMPLETED" | "FAILED" | "TIMED_OUT" | "CANCELLED";
+/** A final job status: COMPLETED, FAILED, TIMED_OUT or CANCELLED. */
+export type JobStatus = JobFinalStatus;
 
 /** A check on one value inside the job's output. */
 export interface OutputPredicate {

@@ -3,9 +3,8 @@
  * smoke-test provider validates it in `check` (so a malformed case fails at preview, not mid-deploy).
  */
 import { z } from "zod";
+import { JOB_FINAL_STATUSES } from "../../client/enums";
 import { jobPolicySchema } from "../../client/jobRequest";
-
-export const JOB_FINAL_STATUSES = ["COMPLETED", "FAILED", "TIMED_OUT", "CANCELLED"] as const;
 
 export const PREDICATE_OPS = [
   "equals",

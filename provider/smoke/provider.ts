@@ -9,7 +9,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
-import { jobApiClient } from "../connection";
+import { jobClient } from "../connection";
 import { containsUnknown, isUnknown } from "../resources/values";
 import { closest, failure } from "../resources/validation";
 import { deepEqual } from "../resources/values";
@@ -62,7 +62,7 @@ function argsOf(props: Record<string, unknown>): Record<string, unknown> {
 }
 
 async function runAll(inputs: SmokeTestInputs): Promise<SmokeTestOutputs> {
-  const client = jobApiClient();
+  const client = jobClient();
   const cases = casesSchema.parse(inputs.cases); // check already refused invalid cases; this types them
   // Cases are independent: run them side by side so a deploy waits for the slowest, not the sum.
   const results = await Promise.all(

@@ -4,7 +4,7 @@
  * the case's own time limit passes. Never busy-polls. A case that runs out of time is cancelled so
  * it does not hold a worker after the deploy has moved on.
  */
-import type { JobApiClient, JobRecord } from "../../client/jobs";
+import { JobWaitTimeoutError, type JobClient, type JobRecord } from "../../client/jobClient";
 import { DEFAULT_CASE_TIMEOUT_SECONDS, type QueueCase } from "./caseSchema";
 import { unmetExpectations } from "./expectations";
 
@@ -35,35 +35,20 @@ export interface CaseResult {
   problems: string[];
 }
 
-const FINAL = new Set(["COMPLETED", "FAILED", "TIMED_OUT", "CANCELLED"]);
-const MIN_WAIT_MS = 1_000;
-const MAX_WAIT_MS = 300_000;
-
-const clampWait = (ms: number): number => Math.min(MAX_WAIT_MS, Math.max(MIN_WAIT_MS, Math.ceil(ms)));
-
-export async function runQueueCase(
-  client: JobApiClient,
-  endpointId: string,
-  testCase: QueueCase,
-  now: () => number = Date.now,
-): Promise<CaseResult> {
+export async function runQueueCase(client: JobClient, endpointId: string, testCase: QueueCase): Promise<CaseResult> {
   const budgetMs = (testCase.timeoutSeconds ?? DEFAULT_CASE_TIMEOUT_SECONDS) * 1000;
-  const deadline = now() + budgetMs;
-  let record: JobRecord = await client.runSync(
-    endpointId,
-    { input: testCase.input, ...(testCase.policy ? { policy: testCase.policy } : {}) },
-    { waitMs: clampWait(budgetMs) }, // the whole budget: /runsync answers as soon as the job is done
-  );
-  while (!FINAL.has(record.status) && now() < deadline) {
-    record = await client.statusSync(endpointId, record.id, { waitMs: clampWait(deadline - now()) });
-  }
-  if (!FINAL.has(record.status)) {
-    await client.cancel(endpointId, record.id).catch(() => undefined); // best effort: the verdict stands either way
-    return toResult(testCase, record, [
-      `did not finish within timeoutSeconds=${testCase.timeoutSeconds ?? DEFAULT_CASE_TIMEOUT_SECONDS} (last status ${record.status}); the job was cancelled`,
+  const job = { input: testCase.input, ...(testCase.policy ? { policy: testCase.policy } : {}) };
+  try {
+    // The whole budget as the /runsync wait too: /runsync answers as soon as the job is done.
+    const record = await client.runSync(endpointId, job, { waitMs: budgetMs, timeoutMs: budgetMs });
+    return toResult(testCase, record, unmetExpectations(record, testCase.expect));
+  } catch (error) {
+    if (!(error instanceof JobWaitTimeoutError)) throw error;
+    await client.cancel(endpointId, error.jobId).catch(() => undefined); // best effort: the verdict stands either way
+    return toResult(testCase, error.lastRecord ?? { id: error.jobId, status: error.lastStatus }, [
+      `did not finish within timeoutSeconds=${testCase.timeoutSeconds ?? DEFAULT_CASE_TIMEOUT_SECONDS} (last status ${error.lastStatus}); the job was cancelled`,
     ]);
   }
-  return toResult(testCase, record, unmetExpectations(record, testCase.expect));
 }
 
 function toResult(testCase: QueueCase, record: JobRecord, problems: string[]): CaseResult {

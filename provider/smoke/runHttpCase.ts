@@ -6,12 +6,12 @@
  */
 import { isDeepStrictEqual } from "node:util";
 import { ApiError } from "../../client/errors";
-import type { EndpointHttpResponse, JobApiClient } from "../../client/jobs";
+import type { EndpointHttpResponse, JobClient } from "../../client/jobClient";
 import { DEFAULT_CASE_TIMEOUT_SECONDS, type HttpCase, type HttpExpectation } from "./caseSchema";
 import { excerpt, predicateFailure, subsetMismatch } from "./expectations";
 import type { CaseResult } from "./runCase";
 
-export async function runHttpCase(client: JobApiClient, endpointId: string, testCase: HttpCase, now: () => number = Date.now): Promise<CaseResult> {
+export async function runHttpCase(client: JobClient, endpointId: string, testCase: HttpCase, now: () => number = Date.now): Promise<CaseResult> {
   const method = testCase.request.method ?? "GET";
   const target = `${method} ${testCase.request.path}`;
   const started = now();

@@ -12,7 +12,7 @@ import { startEmulator, type RunningEmulator } from "../../emulator/index";
 import { NotFoundError } from "../../client/errors";
 import { ManagementClient } from "../../client/management";
 import type { Endpoint } from "../../client/schemas";
-import { JobClient, WORKER_ID_HEADER, type EndpointHttpResponse } from "../../sdk/jobClient";
+import { JobClient, WORKER_ID_HEADER, type EndpointHttpResponse } from "../../client/jobClient";
 
 const STATUS_SERVER_IMAGE = "acme/lb-status-server:1";
 const ECHO_IMAGE = "acme/echo-server:1";

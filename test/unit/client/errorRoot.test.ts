@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import * as sdk from "../../../sdk/index";
 import { GpuCloudError } from "../../../client/gpuCloudError";
-import { JobClient } from "../../../sdk/jobClient";
+import { JobClient } from "../../../client/jobClient";
 
 const exportedErrorClasses = Object.entries(sdk).filter(([name, value]) => name.endsWith("Error") && typeof value === "function");
 

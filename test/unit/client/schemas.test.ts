@@ -10,7 +10,7 @@ import {
   TemplateSchema,
   type Pod,
 } from "../../../client/schemas";
-import { HealthRecordSchema, JobRecordSchema, JobStreamRecordSchema, PurgeRecordSchema } from "../../../client/jobs";
+import { HealthRecordSchema, JobRecordSchema, JobStreamRecordSchema, PurgeRecordSchema } from "../../../client/jobRecords";
 
 describe("Pod schema tolerance", () => {
   it("reads the documented shape", () => {

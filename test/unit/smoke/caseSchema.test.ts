@@ -4,11 +4,11 @@ import {
   casesSchema,
   DEFAULT_CASE_TIMEOUT_SECONDS,
   expectationSchema,
-  JOB_FINAL_STATUSES,
   PREDICATE_OPS,
   predicateSchema,
   queueCaseSchema,
 } from "../../../provider/smoke/caseSchema";
+import { JOB_FINAL_STATUSES } from "../../../client/enums";
 import { predicateFailure } from "../../../provider/smoke/expectations";
 
 /** Issues as "path: message" lines ("(root)" for the top). */

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
 import { makeApiError } from "../../../client/errors";
-import { JobApiClient, type EndpointHttpRequest, type EndpointHttpResponse } from "../../../client/jobs";
+import { JobClient, type EndpointHttpRequest, type EndpointHttpResponse } from "../../../client/jobClient";
 import { casesSchema, HTTP_METHODS, httpCaseSchema, isHttpCase, type HttpCase, type SmokeCase } from "../../../provider/smoke/caseSchema";
 import { failureMessage } from "../../../provider/smoke/report";
 import { runHttpCase, unmetHttpExpectations } from "../../../provider/smoke/runHttpCase";
@@ -123,7 +123,7 @@ describe("httpCaseSchema", () => {
   });
 });
 
-/** An answer as JobApiClient.request gives it, with `body` as runHttpCase computes it. */
+/** An answer as JobClient.request gives it, with `body` as runHttpCase computes it. */
 function answerOf(status: number, text: string, json?: unknown): { answer: { status: number; text: string; json: unknown }; body: unknown } {
   return { answer: { status, text, json }, body: json !== undefined ? json : text };
 }
@@ -256,11 +256,11 @@ describe("unmetHttpExpectations", () => {
   });
 });
 
-/** A JobApiClient whose request() answers from a script, recording what it was asked. */
-class ScriptedJobClient extends JobApiClient {
+/** A JobClient whose request() answers from a script, recording what it was asked. */
+class ScriptedJobClient extends JobClient {
   readonly seen: { endpointId: string; request: EndpointHttpRequest }[] = [];
   constructor(private readonly answer: () => Promise<EndpointHttpResponse>) {
-    super({ baseUrl: "http://127.0.0.1:9/v2", apiKey: "unused-key" });
+    super({ serverlessUrl: "http://127.0.0.1:9/v2", apiKey: "unused-key" });
   }
   override async request(endpointId: string, request: EndpointHttpRequest): Promise<EndpointHttpResponse> {
     this.seen.push({ endpointId, request });

@@ -1,139 +1,21 @@
-// JobClient (sdk/jobClient.ts) and runQueueCase (provider/smoke/runCase.ts) against a real HTTP
-// server on port 0 that plays the job API's wire format: `{serverlessUrl}/<endpointId>/<action>[/<id>]`,
-// HTTP 200 JSON for successes, `{"error": "..."}` bodies for failures, long polls held server-side.
+// JobClient (client/jobClient.ts) against a scripted job API on a real HTTP server: the calls and
+// their paths, the runSync wait loop and its bounds, streaming, retries, request validation, and
+// where the key and URL come from.
 
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ConfigError } from "../../client/config";
-import { RateLimitError } from "../../client/errors";
-import { JobApiClient } from "../../client/jobs";
-import { failureMessage } from "../../provider/smoke/report";
-import { runQueueCase } from "../../provider/smoke/runCase";
-import { JobClient, JobRequestError, JobWaitTimeoutError } from "../../sdk/jobClient";
+import { BadRequestError, ConnectionError, RateLimitError, ServerError } from "../../client/errors";
+import { JobRequestError, JobWaitTimeoutError, JobClient } from "../../client/jobClient";
+import { Transport } from "../../client/transport";
+import { dropConnection, json, startScriptedServer, type ScriptedServer, type Step } from "./scriptedServer";
+import { closeAll, closeLater, completed, EP, failureOf, jobClient, KEY, quietJobClient, startJobApi } from "../support/scriptedJobApi";
 
-const KEY = "test-key-5e1f";
-const EP = "ep-abc";
+const WIRE_KEY = "jobs-key-SECRET-7";
 
-// ---- a scripted job API ------------------------------------------------------------------------
-
-interface Seen {
-  method: string;
-  /** Path without the query, e.g. "/v2/ep-abc/status-sync/job-1". */
-  path: string;
-  /** Path + query as received. */
-  url: string;
-  query: URLSearchParams;
-  headers: http.IncomingHttpHeaders;
-  body: string;
-  /** Arrival time (ms, performance.now()). */
-  at: number;
-}
-
-interface Reply {
-  status?: number;
-  body?: unknown;
-  headers?: Record<string, string>;
-  /** Hold the answer this long (a long poll). */
-  delayMs?: number;
-}
-
-/** Answers one request; `n` counts the calls to this route so far, from 0. */
-type Route = (req: Seen, n: number) => Reply;
-
-interface JobApi {
-  /** "http://127.0.0.1:<port>/v2" */
-  url: string;
-  requests: Seen[];
-  /** "METHOD /path?query" of every request, in order. */
-  lines(): string[];
-  close(): Promise<void>;
-}
-
-const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
   vi.unstubAllEnvs();
-  while (cleanups.length > 0) await cleanups.pop()!();
+  await closeAll();
 });
-
-/**
- * Routes are keyed "METHOD action", where action is the segment after the endpoint id
- * ("POST run", "GET status-sync", ...). An unscripted route answers 404 like the service.
- */
-async function startJobApi(routes: Record<string, Route>): Promise<JobApi> {
-  const requests: Seen[] = [];
-  const counts = new Map<string, number>();
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      const parsed = new URL(req.url ?? "/", "http://x");
-      const seen: Seen = {
-        method: req.method ?? "",
-        path: parsed.pathname,
-        url: req.url ?? "",
-        query: parsed.searchParams,
-        headers: req.headers,
-        body: Buffer.concat(chunks).toString("utf8"),
-        at: performance.now(),
-      };
-      requests.push(seen);
-      const action = parsed.pathname.split("/")[3] ?? "";
-      const key = `${seen.method} ${action}`;
-      const route = routes[key];
-      const n = counts.get(key) ?? 0;
-      counts.set(key, n + 1);
-      const reply: Reply = route ? route(seen, n) : { status: 404, body: { error: `no route ${key}` } };
-      const send = () => {
-        if (res.destroyed) return;
-        res.writeHead(reply.status ?? 200, { "content-type": "application/json", ...reply.headers });
-        res.end(reply.body === undefined ? undefined : JSON.stringify(reply.body));
-      };
-      if (reply.delayMs) setTimeout(send, reply.delayMs).unref();
-      else send();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  const api: JobApi = {
-    url: `http://127.0.0.1:${port}/v2`,
-    requests,
-    lines: () => requests.map((r) => `${r.method} ${r.url}`),
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-  cleanups.push(api.close);
-  return api;
-}
-
-function jobClient(api: JobApi, options: ConstructorParameters<typeof JobClient>[0] = {}): JobClient {
-  const client = new JobClient({ apiKey: KEY, serverlessUrl: api.url, ...options });
-  cleanups.push(() => client.close());
-  return client;
-}
-
-function apiClient(api: JobApi): JobApiClient {
-  const client = new JobApiClient({ baseUrl: api.url, apiKey: KEY, maxRetries: 0, sleep: async () => undefined });
-  cleanups.push(() => client.close());
-  return client;
-}
-
-/** Runs fn and returns what it threw or rejected with (synchronous throws included). */
-async function failureOf(fn: () => unknown): Promise<unknown> {
-  try {
-    await fn();
-  } catch (e) {
-    return e;
-  }
-  throw new Error("expected a failure");
-}
-
-const completed = (id: string, output: unknown) => ({ id, status: "COMPLETED", output, delayTime: 12, executionTime: 340, workerId: "w-1" });
-
-// ---- JobClient -----------------------------------------------------------------------------------
 
 describe("JobClient.runSync", () => {
   it("a job that finishes inside the /runsync window takes one request and returns the full record", async () => {
@@ -219,6 +101,7 @@ describe("JobClient.runSync", () => {
     expect(e.name).toBe("JobWaitTimeoutError");
     expect(e.jobId).toBe("sync-9");
     expect(e.lastStatus).toBe("IN_PROGRESS");
+    expect(e.lastRecord).toEqual({ id: "sync-9", status: "IN_PROGRESS" });
     expect(e.message).toBe("job sync-9 did not finish within 300 ms (last status IN_PROGRESS); it keeps running: call status(), or cancel() it");
     expect(elapsed).toBeGreaterThanOrEqual(290);
     expect(elapsed).toBeLessThan(3_000);
@@ -394,7 +277,7 @@ describe("JobClient credentials and URL", () => {
     vi.stubEnv("GPUCLOUD_API_KEY", "env-key-123");
     vi.stubEnv("GPUCLOUD_SERVERLESS_URL", `${api.url}/`);
     const client = new JobClient();
-    cleanups.push(() => client.close());
+    closeLater(client);
     await client.health(EP);
     expect(api.requests).toHaveLength(1);
     expect(api.requests[0]!.headers["authorization"]).toBe("Bearer env-key-123");
@@ -418,7 +301,7 @@ describe("JobClient credentials and URL", () => {
     vi.stubEnv("GPUCLOUD_API_KEY", "env-key-only");
     vi.stubEnv("GPUCLOUD_SERVERLESS_URL", undefined);
     const client = new JobClient({ serverlessUrl: api.url });
-    cleanups.push(() => client.close());
+    closeLater(client);
     await client.health(EP);
     expect(api.requests[0]!.headers["authorization"]).toBe("Bearer env-key-only");
   });
@@ -496,129 +379,107 @@ describe("JobClient other calls", () => {
   });
 });
 
-// ---- runQueueCase ----------------------------------------------------------------------------------
+// ---- retries and wire details, on a server that answers a script of steps in order -------------
 
-describe("runQueueCase", () => {
-  it("a passing case: one /runsync carrying input and policy, and a passed result", async () => {
-    const api = await startJobApi({ "POST runsync": () => ({ body: completed("job-ok", { text: "hello world", tokens: 2 }) }) });
-    const result = await runQueueCase(apiClient(api), EP, {
-      name: "greets",
-      input: { prompt: "hello" },
-      policy: { executionTimeout: 30_000 },
-      expect: { outputSubset: { text: "hello world" }, outputPredicates: [{ path: "tokens", op: "gte", value: 1 }] },
-      timeoutSeconds: 20,
-    });
-    expect(result).toEqual({
-      name: "greets",
-      jobId: "job-ok",
-      status: "COMPLETED",
-      output: { text: "hello world", tokens: 2 },
-      delayTime: 12,
-      executionTime: 340,
-      passed: true,
-      problems: [],
-    });
-    expect(api.lines()).toEqual([`POST /v2/${EP}/runsync?wait=20000`]);
-    expect(JSON.parse(api.requests[0]!.body)).toEqual({ input: { prompt: "hello" }, policy: { executionTimeout: 30_000 } });
+describe("JobClient on the wire", () => {
+  let server: ScriptedServer | undefined;
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
   });
 
-  it("without timeoutSeconds the /runsync wait is the 300 s default", async () => {
-    const api = await startJobApi({ "POST runsync": () => ({ body: completed("j", null) }) });
-    const result = await runQueueCase(apiClient(api), EP, { name: "n", input: {} });
-    expect(result.passed).toBe(true);
-    expect(api.requests[0]!.query.get("wait")).toBe("300000");
-    expect(JSON.parse(api.requests[0]!.body)).toEqual({ input: {} });
+  async function setup(steps: Step[] | Step) {
+    server = await startScriptedServer(steps);
+    const client = new JobClient(new Transport({ baseUrl: `${server.origin}/v2`, apiKey: WIRE_KEY, sleep: async () => undefined }));
+    closeLater(client);
+    return { server, client };
+  }
+
+  it("run posts the validated request, undefined fields left out, with the key as a bearer token", async () => {
+    const { server, client } = await setup(json(200, { id: "job-1", status: "IN_QUEUE" }));
+    const rec = await client.run("ep1", { input: { prompt: "hi" }, webhook: "http://hook", policy: { ttl: 60000, executionTimeout: undefined } });
+    expect(rec).toEqual({ id: "job-1", status: "IN_QUEUE" });
+    const req = server.requests[0]!;
+    expect(`${req.method} ${req.url}`).toBe("POST /v2/ep1/run");
+    expect(req.headers["authorization"]).toBe(`Bearer ${WIRE_KEY}`);
+    expect(JSON.parse(req.body)).toEqual({ input: { prompt: "hi" }, webhook: "http://hook", policy: { ttl: 60000 } });
   });
 
-  it("a failing case: FAILED with an error gives passed=false, the error, and a report naming job, status and error", async () => {
-    const api = await startJobApi({
-      "POST runsync": () => ({ body: { id: "job-bad", status: "FAILED", error: "CUDA error: out of memory", delayTime: 5, executionTime: 80 } }),
-    });
-    const result = await runQueueCase(apiClient(api), EP, { name: "oom", input: { size: "xl" }, expect: { outputSubset: { ok: true } }, timeoutSeconds: 5 });
-    expect(result.passed).toBe(false);
-    expect(result.status).toBe("FAILED");
-    expect(result.jobId).toBe("job-bad");
-    expect(result.error).toBe("CUDA error: out of memory");
-    expect(result).not.toHaveProperty("output");
-    expect(result.problems).toEqual(["status is FAILED, expected COMPLETED", "output is undefined, expected an object"]);
-    const message = failureMessage(EP, [result])!;
-    expect(message).toContain(`smoke tests failed on endpoint ${EP}: 1 of 1 case(s) failed`);
-    expect(message).toContain('case "oom": job job-bad ended FAILED');
-    expect(message).toContain('error: "CUDA error: out of memory"');
-    expect(api.requests.filter((r) => r.path.includes("/cancel/"))).toEqual([]);
+  it("runSync reads numbers the service sends as strings", async () => {
+    const { client } = await setup(json(200, { id: "j", status: "COMPLETED", output: { text: "ok" }, delayTime: 12, executionTime: "340", workerId: "w1" }));
+    const done = await client.runSync("ep1", { input: {} }, { waitMs: 5000 });
+    expect(done).toEqual({ id: "j", status: "COMPLETED", output: { text: "ok" }, delayTime: 12, executionTime: 340, workerId: "w1" });
   });
 
-  it("a case that expects the failure passes", async () => {
-    const api = await startJobApi({ "POST runsync": () => ({ body: { id: "job-e", status: "FAILED", error: "ValueError: prompt is empty" } }) });
-    const result = await runQueueCase(apiClient(api), EP, { name: "rejects-empty", input: { prompt: "" }, expect: { status: "FAILED", errorContains: "prompt is empty" } });
-    expect(result.passed).toBe(true);
-    expect(result.problems).toEqual([]);
+  it("waitForStatus outside the wait range: the service's 400 message comes through", async () => {
+    const { client } = await setup(json(400, { error: "wait is invalid; must be between 1000 and 300000" }));
+    const e = await client.waitForStatus("ep1", "j", { waitMs: 5 }).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(BadRequestError);
+    expect((e as Error).message).toBe("JobStatusSync failed: 400 Bad Request: wait is invalid; must be between 1000 and 300000");
   });
 
-  it("a job that outlives /runsync is followed on /status-sync until it finishes", async () => {
-    const api = await startJobApi({
-      "POST runsync": () => ({ body: { id: "sync-5", status: "IN_QUEUE" } }),
-      "GET status-sync": (_req, n) => (n === 0 ? { body: { id: "sync-5", status: "IN_PROGRESS" }, delayMs: 80 } : { body: completed("sync-5", "fine") }),
-    });
-    const result = await runQueueCase(apiClient(api), EP, { name: "later", input: {}, expect: { output: "fine" }, timeoutSeconds: 30 });
-    expect(result.passed).toBe(true);
-    expect(result.jobId).toBe("sync-5");
-    expect(api.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
-      `POST /v2/${EP}/runsync`,
-      `GET /v2/${EP}/status-sync/sync-5`,
-      `GET /v2/${EP}/status-sync/sync-5`,
+  it("run is not retried on 500 or after a reset (could double-submit), but is on 429", async () => {
+    const { server, client } = await setup([json(500, { error: "x" }), dropConnection, json(429, {}), json(200, { id: "j", status: "IN_QUEUE" })]);
+    await expect(client.run("ep1", { input: {} })).rejects.toBeInstanceOf(ServerError);
+    await expect(client.run("ep1", { input: {} })).rejects.toBeInstanceOf(ConnectionError);
+    await expect(client.run("ep1", { input: {} })).resolves.toMatchObject({ id: "j" });
+    expect(server.requests).toHaveLength(4);
+  });
+
+  it("status, waitForStatus, stream, cancel, retry, purgeQueue, health: paths, bodies and content type", async () => {
+    const { server, client } = await setup([
+      json(200, { id: "j", status: "FAILED", error: "boom" }),
+      json(200, { id: "j", status: "COMPLETED", output: 1 }),
+      json(200, { status: "IN_PROGRESS", stream: [{ output: "a" }, { output: "b" }] }),
+      json(200, { status: "COMPLETED", stream: [] }),
+      json(200, { id: "j", status: "CANCELLED" }),
+      json(200, { id: "j", status: "IN_QUEUE" }),
+      json(200, { removed: 3, status: "completed" }),
+      json(200, {
+        jobs: { completed: 1, failed: 0, inProgress: 2, inQueue: 3, retried: 0 },
+        workers: { idle: 1, initializing: 0, ready: 1, running: 2, throttled: 0, unhealthy: 0 },
+      }),
     ]);
-    for (const r of api.requests) {
-      const wait = Number(r.query.get("wait"));
-      expect(wait).toBeGreaterThanOrEqual(1_000);
-      expect(wait).toBeLessThanOrEqual(30_000);
+    expect(await client.status("ep1", "j", { ttlMs: 1000 })).toEqual({ id: "j", status: "FAILED", error: "boom" });
+    expect((await client.waitForStatus("ep1", "j", { waitMs: 2000 })).output).toBe(1);
+    const chunks: unknown[] = [];
+    for await (const chunk of client.stream("ep1", "j")) chunks.push(chunk);
+    expect(chunks).toEqual(["a", "b"]);
+    expect((await client.cancel("ep1", "j")).status).toBe("CANCELLED");
+    expect((await client.retry("ep1", "j")).status).toBe("IN_QUEUE");
+    expect(await client.purgeQueue("ep1")).toEqual({ removed: 3, status: "completed" });
+    expect((await client.health("ep1")).workers.running).toBe(2);
+    expect(server.requests.map((r) => `${r.method} ${r.url}`)).toEqual([
+      "GET /v2/ep1/status/j?ttl=1000",
+      "GET /v2/ep1/status-sync/j?wait=2000",
+      "GET /v2/ep1/stream/j",
+      "GET /v2/ep1/stream/j",
+      "POST /v2/ep1/cancel/j",
+      "POST /v2/ep1/retry/j",
+      "POST /v2/ep1/purge-queue",
+      "GET /v2/ep1/health",
+    ]);
+    // the state-setting POSTs arrive with {} and a JSON content type, as the public clients send them
+    for (const r of server.requests.filter((x) => x.method === "POST")) {
+      expect(r.body).toBe("{}");
+      expect(r.headers["content-type"]).toBe("application/json");
     }
   });
 
-  it("a case that runs past timeoutSeconds is cancelled (POST /cancel/<id>) and fails with the reason", async () => {
-    const api = await startJobApi({
-      "POST runsync": () => ({ body: { id: "sync-slow", status: "IN_QUEUE" } }),
-      "GET status-sync": () => ({ body: { id: "sync-slow", status: "IN_PROGRESS" }, delayMs: 120 }),
-      "POST cancel": () => ({ body: { id: "sync-slow", status: "CANCELLED" } }),
-    });
-    const started = performance.now();
-    const result = await runQueueCase(apiClient(api), EP, { name: "slow", input: {}, timeoutSeconds: 0.3 });
-    expect(performance.now() - started).toBeLessThan(3_000);
-    expect(result.passed).toBe(false);
-    expect(result.jobId).toBe("sync-slow");
-    expect(result.status).toBe("IN_PROGRESS");
-    expect(result.problems).toEqual(["did not finish within timeoutSeconds=0.3 (last status IN_PROGRESS); the job was cancelled"]);
-    const cancels = api.requests.filter((r) => r.method === "POST" && r.path === `/v2/${EP}/cancel/sync-slow`);
-    expect(cancels).toHaveLength(1);
-    expect(api.requests.at(-1)!.path).toBe(`/v2/${EP}/cancel/sync-slow`);
-    expect(failureMessage(EP, [result])).toContain('case "slow": job sync-slow ended IN_PROGRESS; did not finish within timeoutSeconds=0.3');
+  it("cancel and status are retried (idempotent)", async () => {
+    const { server, client } = await setup([json(503), json(200, { id: "j", status: "CANCELLED" }), dropConnection, json(200, { id: "j", status: "IN_QUEUE" })]);
+    await client.cancel("ep1", "j");
+    await client.status("ep1", "j");
+    expect(server.requests).toHaveLength(4);
   });
 
-  it("a failed cancel does not change the verdict", async () => {
-    const api = await startJobApi({
-      "POST runsync": () => ({ body: { id: "sync-c", status: "IN_PROGRESS" } }),
-      "GET status-sync": () => ({ body: { id: "sync-c", status: "IN_PROGRESS" }, delayMs: 100 }),
-      "POST cancel": () => ({ status: 500, body: { error: "internal" } }),
-    });
-    const result = await runQueueCase(apiClient(api), EP, { name: "c", input: {}, timeoutSeconds: 0.15 });
-    expect(result.passed).toBe(false);
-    expect(result.problems[0]).toMatch(/^did not finish within timeoutSeconds=0\.15/);
-    expect(api.requests.some((r) => r.path === `/v2/${EP}/cancel/sync-c`)).toBe(true);
-  });
-
-  it("the deadline comes from the injected clock: an expired case is cancelled without another poll", async () => {
-    const api = await startJobApi({
-      "POST runsync": () => ({ body: { id: "sync-t", status: "IN_QUEUE" } }),
-      "POST cancel": () => ({ body: { id: "sync-t", status: "CANCELLED" } }),
-    });
-    let clock = 1_000_000;
-    const now = () => {
-      const t = clock;
-      clock += 11_000; // every reading of the clock is past the case's whole 10 s budget
-      return t;
-    };
-    const result = await runQueueCase(apiClient(api), EP, { name: "t", input: {}, timeoutSeconds: 10 }, now);
-    expect(result.passed).toBe(false);
-    expect(api.requests.map((r) => `${r.method} ${r.path}`)).toEqual([`POST /v2/${EP}/runsync`, `POST /v2/${EP}/cancel/sync-t`]);
+  it("a blank endpoint or job id is refused before any request, naming the argument", async () => {
+    const { server, client } = await setup(json(200, { id: "j", status: "IN_QUEUE" }));
+    const blankEndpoint = await failureOf(() => client.run(" ", { input: {} }));
+    expect(blankEndpoint).toBeInstanceOf(JobRequestError);
+    expect((blankEndpoint as JobRequestError).path).toBe("endpointId");
+    const blankJob = await failureOf(() => client.cancel("ep1", ""));
+    expect((blankJob as Error).message).toBe('job API: jobId must be a non-empty string (got "")');
+    expect(server.requests).toEqual([]);
   });
 });

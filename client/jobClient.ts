@@ -1,0 +1,315 @@
+/**
+ * A client for the service's queue-based job API (`{serverlessUrl}/<endpointId>/...`, the URL ends
+ * in /v2), usable with or without Pulumi: in scripts, tests, services and the JobRunner's smoke
+ * tests alike. It shares the management client's transport, so it has the same timeouts, retries
+ * with backoff (429 included) and typed errors (`ApiError` subclasses).
+ *
+ * Idempotency: /run and /runsync submit work, and a retried submit after a lost answer could run
+ * the job twice, so they are only retried when the service refused before acting (429) or the
+ * connection never opened. /retry re-queues a failed job, and is treated the same way. Status,
+ * status-sync, stream, health, cancel and purge-queue are retried like GETs (cancel and purge set a
+ * state; a retried stream read can only return chunks the lost answer did not deliver).
+ */
+import type { z } from "zod";
+import { CONFIG_KEYS, ConfigError, ENV_VARS, normalizeBaseUrl, resolveJobConnection } from "./config";
+import { isFinalJobStatus, JOB_FINAL_STATUSES } from "./enums";
+import { GpuCloudError, nameErrorClass } from "./gpuCloudError";
+import {
+  HealthRecordSchema,
+  JobRecordSchema,
+  JobStreamRecordSchema,
+  PurgeRecordSchema,
+  type HealthRecord,
+  type JobRecord,
+  type PurgeRecord,
+} from "./jobRecords";
+import { JobRequestError, validateJobRequest, type JobInput } from "./jobRequest";
+import { pathOf, Transport, type RetryInfo } from "./transport";
+
+export type { HealthRecord, JobRecord, PurgeRecord } from "./jobRecords";
+export { JobRequestError, type JobInput } from "./jobRequest";
+
+/** The statuses after which a job never changes again. */
+export const FINAL_JOB_STATUSES: ReadonlySet<string> = new Set<string>(JOB_FINAL_STATUSES);
+
+/** What `onRetry` is told about one retry: operation, method, url (redacted), attempt, delayMs, error. */
+export type JobRetryInfo = RetryInfo;
+
+export interface JobClientOptions {
+  /** API key. Default: the GPUCLOUD_API_KEY environment variable. */
+  apiKey?: string;
+  /** Job API base URL, ending in /v2. Default: the GPUCLOUD_SERVERLESS_URL environment variable. */
+  serverlessUrl?: string;
+  /** Per-request timeout in milliseconds (long polls get their wait on top). Default 30000. */
+  timeoutMs?: number;
+  /** Retries after the first attempt for retryable failures (408, 429, 5xx, connection). Default 4. */
+  maxRetries?: number;
+  /**
+   * Called before every retry with the failure being retried (`error.status` is 429 when the
+   * service rate-limited the call) and how long the client will wait (`delayMs`, honouring
+   * Retry-After), so callers can log or count retries. The client itself never logs. Default: none.
+   */
+  onRetry?: (info: JobRetryInfo) => void;
+}
+
+export interface RunSyncOptions {
+  /** How long /runsync itself waits, 1000..300000 ms. Default 90000. */
+  waitMs?: number;
+  /** Total time to wait for a final status, falling back to /status-sync long polls. Default 600000 (10 min). */
+  timeoutMs?: number;
+}
+
+export interface EndpointHttpRequest {
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  /** The worker's own path, starting with "/", e.g. "/v1/generate". */
+  path: string;
+  query?: Readonly<Record<string, string | number | boolean>> | undefined;
+  headers?: Readonly<Record<string, string>> | undefined;
+  /** A string is sent as is; anything else as JSON. */
+  body?: unknown;
+  /** Pins the request to this worker (the `X-Service-Worker-Id` of an earlier answer). */
+  workerId?: string | undefined;
+  /** Per-request timeout in ms; default the client's (30 s). */
+  timeoutMs?: number | undefined;
+}
+
+export interface EndpointHttpResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  /** The body as text. */
+  text: string;
+  /** The body parsed as JSON when it is JSON; undefined otherwise. */
+  json: unknown;
+  /** The worker that answered (its `X-Service-Worker-Id`), to pin follow-up requests. */
+  workerId?: string;
+}
+
+/** The header that pins a request to one worker of a load-balancing endpoint, and names it in answers. */
+export const WORKER_ID_HEADER = "X-Service-Worker-Id";
+
+/** A job that did not reach a final status within the time the caller allowed. */
+export class JobWaitTimeoutError extends GpuCloudError {
+  readonly jobId: string;
+  readonly lastStatus: string;
+  /** The last record read (its `output` may hold partial progress); undefined when none was given. */
+  readonly lastRecord: JobRecord | undefined;
+  constructor(jobId: string, lastStatus: string, waitedMs: number, lastRecord?: JobRecord) {
+    super(`job ${jobId} did not finish within ${waitedMs} ms (last status ${lastStatus}); it keeps running: call status(), or cancel() it`);
+    this.jobId = jobId;
+    this.lastStatus = lastStatus;
+    this.lastRecord = lastRecord;
+  }
+}
+nameErrorClass(JobWaitTimeoutError, "JobWaitTimeoutError");
+
+// The wait bounds, once: the service's accepted range for runsync / status-sync `wait`, the
+// default sync window, and the default total time runSync follows a job.
+const MIN_WAIT_MS = 1_000;
+const MAX_WAIT_MS = 300_000;
+const DEFAULT_WAIT_MS = 90_000;
+const DEFAULT_RUNSYNC_TIMEOUT_MS = 600_000;
+/** A long poll answers at `wait`; allow this much more for the answer to arrive. */
+const LONG_POLL_MARGIN_MS = 15_000;
+
+export class JobClient {
+  readonly #transport: Transport;
+
+  /**
+   * Options win over the GPUCLOUD_* environment variables; errors name whichever source was used.
+   * A Transport (base URL ending in /v2) is used as it is, sharing its connections.
+   */
+  constructor(options: JobClientOptions | Transport = {}) {
+    this.#transport = options instanceof Transport ? options : new Transport(transportOptions(options));
+  }
+
+  /** Queues a job; resolves with `{id, status: "IN_QUEUE"}` as soon as it is accepted. */
+  async run(endpointId: string, job: JobInput): Promise<JobRecord> {
+    const body = validateJobRequest(job, "run");
+    return this.#transport.request({
+      method: "POST",
+      path: pathOf(nonEmpty(endpointId, "endpointId"), "run"),
+      operation: "RunJob",
+      body,
+      idempotent: false,
+      schema: JobRecordSchema,
+    });
+  }
+
+  /**
+   * Runs a job and resolves with its final record. Uses /runsync, which answers the moment the job
+   * finishes; a job that outlives the sync window is followed with /status-sync long polls.
+   * Throws JobWaitTimeoutError when `timeoutMs` passes first (the job is left running).
+   */
+  async runSync(endpointId: string, job: JobInput, options: RunSyncOptions = {}): Promise<JobRecord> {
+    const body = validateJobRequest(job, "runsync");
+    const started = Date.now();
+    const timeoutMs = options.timeoutMs ?? DEFAULT_RUNSYNC_TIMEOUT_MS;
+    const waitFor = (remaining: number) => Math.ceil(Math.max(MIN_WAIT_MS, Math.min(options.waitMs ?? DEFAULT_WAIT_MS, MAX_WAIT_MS, remaining)));
+    const firstWait = waitFor(timeoutMs);
+    let record = await this.#transport.request({
+      method: "POST",
+      path: pathOf(nonEmpty(endpointId, "endpointId"), "runsync"),
+      query: { wait: firstWait },
+      operation: "RunSyncJob",
+      body,
+      idempotent: false,
+      timeoutMs: this.#longPollTimeout(firstWait),
+      schema: JobRecordSchema,
+    });
+    while (!isFinalJobStatus(record.status)) {
+      const remaining = timeoutMs - (Date.now() - started);
+      if (remaining <= 0) throw new JobWaitTimeoutError(record.id, record.status, timeoutMs, record);
+      record = await this.waitForStatus(endpointId, record.id, { waitMs: waitFor(remaining) });
+    }
+    return record;
+  }
+
+  /** The job's record; `ttlMs` resets how long the job is kept. */
+  async status(endpointId: string, jobId: string, options: { ttlMs?: number } = {}): Promise<JobRecord> {
+    return this.#transport.request({
+      method: "GET",
+      path: pathOf(nonEmpty(endpointId, "endpointId"), "status", nonEmpty(jobId, "jobId")),
+      query: { ttl: options.ttlMs },
+      operation: "JobStatus",
+      schema: JobRecordSchema,
+    });
+  }
+
+  /** Long-polls until the job finishes or `waitMs` (1000..300000, default 90000) passes, then returns its record. */
+  async waitForStatus(endpointId: string, jobId: string, options: { waitMs?: number } = {}): Promise<JobRecord> {
+    const waitMs = options.waitMs ?? DEFAULT_WAIT_MS;
+    return this.#transport.request({
+      method: "GET",
+      path: pathOf(nonEmpty(endpointId, "endpointId"), "status-sync", nonEmpty(jobId, "jobId")),
+      query: { wait: waitMs },
+      operation: "JobStatusSync",
+      timeoutMs: this.#longPollTimeout(waitMs),
+      schema: JobRecordSchema,
+    });
+  }
+
+  /**
+   * The job's streamed outputs, one chunk at a time, in order, until the job finishes; returns the
+   * final status. Each read drains what the service holds and long-polls (~10 s) when nothing is
+   * ready: no busy loop.
+   */
+  async *stream(endpointId: string, jobId: string): AsyncGenerator<unknown, string, undefined> {
+    const path = pathOf(nonEmpty(endpointId, "endpointId"), "stream", nonEmpty(jobId, "jobId"));
+    for (;;) {
+      const page = await this.#transport.request({ method: "GET", path, operation: "JobStream", schema: JobStreamRecordSchema });
+      for (const chunk of page.stream) yield chunk.output;
+      if (isFinalJobStatus(page.status)) return page.status;
+    }
+  }
+
+  /** Cancels a queued or running job. */
+  async cancel(endpointId: string, jobId: string): Promise<JobRecord> {
+    return this.#post(endpointId, ["cancel", jobId], "CancelJob", true, JobRecordSchema);
+  }
+
+  /** Queues a FAILED or TIMED_OUT job again, same id and input. */
+  async retry(endpointId: string, jobId: string): Promise<JobRecord> {
+    return this.#post(endpointId, ["retry", jobId], "RetryJob", false, JobRecordSchema);
+  }
+
+  /** Removes every job still waiting in the queue (running jobs are left alone); answers `{removed, status: "completed"}`. */
+  async purgeQueue(endpointId: string): Promise<PurgeRecord> {
+    return this.#post(endpointId, ["purge-queue"], "PurgeQueue", true, PurgeRecordSchema);
+  }
+
+  /** Job and worker counts of the endpoint. */
+  async health(endpointId: string): Promise<HealthRecord> {
+    return this.#transport.request({
+      method: "GET",
+      path: pathOf(nonEmpty(endpointId, "endpointId"), "health"),
+      operation: "EndpointHealth",
+      schema: HealthRecordSchema,
+    });
+  }
+
+  /**
+   * Sends one HTTP request to a load-balancing endpoint's workers (`type: "LOAD_BALANCER"`), on a
+   * path the worker's server defines: `<serverlessUrl>/<endpointId><path>`. The answer is returned
+   * whatever its status; `workerId` names the worker that answered: pass it back as `workerId` to
+   * pin follow-up requests to that worker. Nothing is retried but a 429 (refused by the service
+   * before a worker saw it) and a connection that never opened: the service itself does not retry
+   * on these endpoints, and neither does the client.
+   */
+  async request(endpointId: string, request: EndpointHttpRequest): Promise<EndpointHttpResponse> {
+    if (!request.path.startsWith("/")) {
+      throw new JobRequestError("path", `job API: path must start with "/" (got ${JSON.stringify(request.path)}), e.g. "/v1/generate"`);
+    }
+    const headers: Record<string, string> = { ...request.headers };
+    if (request.workerId !== undefined) headers[WORKER_ID_HEADER] = request.workerId;
+    let rawBody: string | undefined;
+    if (typeof request.body === "string") rawBody = request.body;
+    else if (request.body !== undefined) {
+      rawBody = JSON.stringify(request.body);
+      headers["content-type"] ??= "application/json";
+    }
+    const answer = await this.#transport.requestRaw({
+      method: request.method,
+      path: `${pathOf(nonEmpty(endpointId, "endpointId"))}${request.path}`,
+      query: request.query,
+      headers,
+      rawBody,
+      operation: "EndpointRequest",
+      idempotent: false,
+      ...(request.timeoutMs !== undefined ? { timeoutMs: request.timeoutMs } : {}),
+    });
+    const workerHeader = answer.headers[WORKER_ID_HEADER.toLowerCase()];
+    const workerId = Array.isArray(workerHeader) ? workerHeader[0] : workerHeader;
+    return { status: answer.status, headers: answer.headers, text: answer.text, json: parseJsonBody(answer), ...(workerId ? { workerId } : {}) };
+  }
+
+  /** Closes the keep-alive connections. */
+  async close(): Promise<void> {
+    return this.#transport.close();
+  }
+
+  /** The state-setting POSTs: an empty JSON object as the body. */
+  async #post<T>(endpointId: string, action: [string, string?], operation: string, idempotent: boolean, schema: z.ZodType<T>): Promise<T> {
+    const [verb, jobId] = action;
+    const segments = jobId === undefined ? [verb] : [verb, nonEmpty(jobId, "jobId")];
+    return this.#transport.request({ method: "POST", path: pathOf(nonEmpty(endpointId, "endpointId"), ...segments), operation, body: {}, idempotent, schema });
+  }
+
+  #longPollTimeout(waitMs: number): number {
+    return Math.max(this.#transport.timeoutMs, waitMs + LONG_POLL_MARGIN_MS);
+  }
+}
+
+function transportOptions(options: JobClientOptions) {
+  const apiKey = options.apiKey ?? process.env[ENV_VARS.apiKey];
+  if (!apiKey) {
+    throw new ConfigError("apiKey", `JobClient needs an API key: pass { apiKey } or set the environment variable ${ENV_VARS.apiKey}.`);
+  }
+  const baseUrl =
+    options.serverlessUrl !== undefined
+      ? normalizeBaseUrl(options.serverlessUrl, "/v2", "serverlessUrl", "the JobClient option serverlessUrl")
+      : resolveJobConnection({ [CONFIG_KEYS.apiKey]: apiKey }, process.env).serverlessUrl;
+  return {
+    baseUrl,
+    apiKey,
+    ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+    ...(options.maxRetries !== undefined ? { maxRetries: options.maxRetries } : {}),
+    ...(options.onRetry !== undefined ? { onRetry: options.onRetry } : {}),
+  };
+}
+
+function nonEmpty(value: string, name: string): string {
+  if (typeof value !== "string" || value.trim() === "") {
+    throw new JobRequestError(name, `job API: ${name} must be a non-empty string (got ${JSON.stringify(value)})`);
+  }
+  return value;
+}
+
+function parseJsonBody(answer: { text: string; headers: Record<string, string | string[] | undefined> }): unknown {
+  const type = String(answer.headers["content-type"] ?? "");
+  if (!type.includes("json") || answer.text.trim() === "") return undefined;
+  try {
+    return JSON.parse(answer.text) as unknown;
+  } catch {
+    return undefined;
+  }
+}

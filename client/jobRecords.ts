@@ -1,0 +1,64 @@
+// What the job API answers, as zod schemas: job records, stream pages, health counts and purges.
+// Successes are HTTP 200 JSON; wire schemas accept what the service may add later.
+
+import { z } from "zod";
+import { JOB_STATUSES } from "./enums";
+import { looseEnum, wireList, wireNumber, wireObject } from "./wire";
+
+/** `error` is a string on the wire; a structured error is kept readable as JSON text. */
+const jobError = z.preprocess(
+  (value: unknown) => (typeof value === "string" || value === undefined ? value : JSON.stringify(value)),
+  z.string(),
+);
+
+export const JobRecordSchema = wireObject({
+  id: z.string(),
+  status: looseEnum(JOB_STATUSES),
+  /** Final output, or partial progress while the job runs. */
+  output: z.unknown().optional(),
+  /** Set on FAILED jobs. */
+  error: jobError.optional(),
+  /** Milliseconds queued before a worker took the job. */
+  delayTime: wireNumber.optional(),
+  /** Milliseconds the worker ran it. */
+  executionTime: wireNumber.optional(),
+  workerId: z.string().optional(),
+});
+export type JobRecord = z.output<typeof JobRecordSchema>;
+
+export const JobStreamChunkSchema = wireObject({ output: z.unknown().optional() });
+export const JobStreamRecordSchema = wireObject({
+  id: z.string().optional(),
+  status: looseEnum(JOB_STATUSES).optional(),
+  /** Chunks not yet returned by an earlier call (reading drains them); [] when none arrived. */
+  stream: wireList(JobStreamChunkSchema).optional().default([]),
+});
+export type JobStreamChunk = z.output<typeof JobStreamChunkSchema>;
+export type JobStreamRecord = z.output<typeof JobStreamRecordSchema>;
+
+const count = wireNumber.optional().default(0);
+export const HealthRecordSchema = wireObject({
+  jobs: wireObject({
+    completed: count,
+    failed: count,
+    inProgress: count,
+    inQueue: count,
+    retried: count,
+  }),
+  workers: wireObject({
+    idle: count,
+    initializing: count,
+    ready: count,
+    running: count,
+    throttled: count,
+    unhealthy: count,
+  }),
+});
+export type HealthRecord = z.output<typeof HealthRecordSchema>;
+
+export const PurgeRecordSchema = wireObject({
+  removed: wireNumber,
+  /** "completed" (lower-case) on the wire. */
+  status: z.string().optional(),
+});
+export type PurgeRecord = z.output<typeof PurgeRecordSchema>;
