@@ -64,7 +64,9 @@ export class ExternalWorker {
    * `job_in_progress=0`). A job it was told to stop but still lists is told again: the service's
    * worker SDK ignores a stop that arrives before it has started the job it just took.
    */
-  reported(inProgress: ReadonlySet<string>): void {
+  reported(inProgress: ReadonlySet<string>, now: number): void {
+    // The worker's idle time starts when it is done with the last job it was told to stop.
+    if (this.lingering.size > 0 && this.runs.size === 0) this.idleSince = now;
     this.lingering.clear();
     for (const id of [...this.told]) {
       if (!inProgress.has(id)) {
