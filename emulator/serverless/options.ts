@@ -67,7 +67,7 @@ export interface ServerlessOptions {
   maxPayloadBytes?: Partial<Record<"run" | "runsync" | "openai" | "other", number>>;
   /** Largest stream item; bigger outputs are split into several items. Default 1 MiB. */
   streamChunkMaxBytes?: number;
-  /** How long /stream waits for a chunk before answering an empty stream. Default 10000 ms. */
+  /** How long /stream waits for a chunk before answering an empty stream. Default 10000 ms, held at most 8 s real (under the job client's 10 s read timeout). */
   streamWaitMs?: number;
   /** /runsync `wait` when none is given. Default 90000 ms. */
   runsyncDefaultWaitMs?: number;

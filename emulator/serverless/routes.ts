@@ -11,6 +11,7 @@ import { HttpError, parseJsonBody, queryOf, readBody, sendError, sendJson } from
 import { isFinal, toRecord, type Job } from "./job";
 import type { LimitedRoute, ResolvedOptions } from "./options";
 import type { LongPolls } from "./longPoll";
+import { streamHoldMs } from "./external/timing";
 import { handleWorkerRoute, isWorkerRoute } from "./external/workerRoutes";
 import { handleLb } from "./lb/lbRoutes";
 import type { LbRuntime } from "./lb/lbRuntime";
@@ -171,7 +172,7 @@ export function createRoutes(ctx: RouteContext): (req: IncomingMessage, res: Ser
       async run(c) {
         await ignoreBody(c);
         const j = job(c);
-        await polls.wait(j, opts.streamWaitMs, (x) => c.rt.streamReady(x), c.res);
+        await polls.wait(j, streamHoldMs(c.rt.clock, opts.streamWaitMs), (x) => c.rt.streamReady(x), c.res);
         if (j.gone) throw new HttpError(404, `job ${j.id} was deleted (its TTL passed or its endpoint was deleted)`);
         const items = c.rt.takeStream(j);
         const body: { status: string; stream: { output: unknown }[]; error?: string } = {

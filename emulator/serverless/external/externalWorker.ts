@@ -30,6 +30,10 @@ export class ExternalWorker {
   readonly runs = new Map<string, ExternalRun>();
   /** Job ids to hand out on the next job-stop (cancelled or timed out while held here). */
   stops: string[] = [];
+  /** Ids handed out through job-stop; kept while the worker's pings still list them as in progress. */
+  readonly told = new Set<string>();
+  /** Stopped jobs the last ping still listed: the worker is still busy with them. */
+  readonly lingering = new Set<string>();
   /** Wakes a parked job-stop. */
   stopWaiter: (() => void) | undefined = undefined;
   /** Requests of this worker being held right now (a held request means the worker is alive). */
@@ -52,7 +56,26 @@ export class ExternalWorker {
 
   get status(): "idle" | "running" | "unhealthy" {
     if (this.lostAt > 0) return "unhealthy";
-    return this.runs.size > 0 ? "running" : "idle";
+    return this.runs.size > 0 || this.lingering.size > 0 ? "running" : "idle";
+  }
+
+  /**
+   * What the worker says it runs (a ping's `job_id`, or none from a job-take with
+   * `job_in_progress=0`). A job it was told to stop but still lists is told again: the service's
+   * worker SDK ignores a stop that arrives before it has started the job it just took.
+   */
+  reported(inProgress: ReadonlySet<string>, now: number): void {
+    // The worker's idle time starts when it is done with the last job it was told to stop.
+    if (this.lingering.size > 0 && this.runs.size === 0) this.idleSince = now;
+    this.lingering.clear();
+    for (const id of [...this.told]) {
+      if (!inProgress.has(id)) {
+        this.told.delete(id);
+        continue;
+      }
+      this.lingering.add(id);
+      if (!this.stops.includes(id)) this.stop(id);
+    }
   }
 
   /** Queues `jobId` for job-stop and wakes a parked job-stop. */

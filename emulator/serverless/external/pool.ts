@@ -316,6 +316,7 @@ export class ExternalWorkers {
   private drainStops(w: ExternalWorker): string[] {
     const ids = w.stops;
     w.stops = [];
+    for (const id of ids) w.told.add(id);
     return ids;
   }
 

@@ -15,6 +15,12 @@ export const LOST_REAL_MIN_MS = 3_000;
 /** The external-serving window never ends sooner than this (real ms) after the last request. */
 export const PRESENCE_REAL_MIN_MS = 5_000;
 
+/**
+ * Longest real hold of an empty /stream (ms): the service's job client reads /stream with a 10 s
+ * timeout, so a hold of 10 s makes it time out and resend; this leaves it a 2 s margin.
+ */
+export const STREAM_HOLD_REAL_MAX_MS = 8_000;
+
 /** A finished job's result is kept at least this long (real ms): a client polling once a second reads it. */
 export const RETENTION_REAL_MIN_MS = 2_000;
 
@@ -26,4 +32,9 @@ export function holdRealMs(clock: Clock, serviceMs: number): number {
 /** A service-time window that lasts at least `realFloorMs` of real time. */
 export function withRealFloor(clock: Clock, serviceMs: number, realFloorMs: number): number {
   return Math.max(serviceMs, realFloorMs / clock.timeScale);
+}
+
+/** Service ms to hold an empty /stream asked for `serviceMs`, at most STREAM_HOLD_REAL_MAX_MS real. */
+export function streamHoldMs(clock: Clock, serviceMs: number): number {
+  return Math.min(serviceMs, STREAM_HOLD_REAL_MAX_MS / clock.timeScale);
 }

@@ -86,6 +86,7 @@ async function take(c: WorkerCall, batch: boolean): Promise<void> {
   const { values, query } = ids(c, ["worker_id"]);
   const pool = c.rt.external;
   const w = pool.seen(values[0] as string);
+  if (query.get("job_in_progress") === "0") w.reported(new Set(), c.rt.clock.now());
   let max = 1;
   if (batch) {
     const r = BatchSize.safeParse(query.get("batch_size") ?? "1");
@@ -126,7 +127,10 @@ const routes: Record<string, { method: typeof GET | typeof POST; run: WorkerRout
   ping: {
     method: GET,
     run(c) {
-      ids(c, ["worker_id"]).values.forEach((id) => c.rt.external.seen(id));
+      const { values, query } = ids(c, ["worker_id"]);
+      // `job_id`: the comma-joined ids the worker is running (absent when idle).
+      const inProgress = (query.get("job_id") ?? "").split(",").filter((id) => id !== "");
+      c.rt.external.seen(values[0] as string).reported(new Set(inProgress), c.rt.clock.now());
       sendJson(c.res, 200, {});
     },
   },
