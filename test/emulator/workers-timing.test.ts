@@ -61,6 +61,7 @@ describe("the worker environment", () => {
       SVC_PING_INTERVAL: "1000",
       SVC_AI_API_KEY: "k",
       SVC_POD_ID: "w1",
+      SVC_POD_HOSTNAME: "w1-worker",
       SVC_ENDPOINT_ID: "ep1",
       SVC_SKIP_GPU_CHECK: "true",
       SVC_SKIP_AUTO_SYSTEM_CHECKS: "true",

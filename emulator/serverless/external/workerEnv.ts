@@ -33,6 +33,8 @@ export function workerEnvironment(w: WorkerEnvInput): Record<string, string> {
     [`${p}_PING_INTERVAL`]: String(Math.max(1000, Math.round(w.pingIntervalMs))),
     [`${p}_AI_API_KEY`]: w.apiKey,
     [`${p}_POD_ID`]: w.workerId,
+    // Not in the reference's table, but the worker SDK reports it as the host of a handler's error.
+    [`${p}_POD_HOSTNAME`]: `${w.workerId}-worker`,
     [`${p}_ENDPOINT_ID`]: w.endpointId,
     // Offline: the SDK's start-up checks would run nvidia-smi and reach a public DNS server.
     [`${p}_SKIP_GPU_CHECK`]: "true",
