@@ -23,8 +23,8 @@ export interface EndpointArgs {
    * every request to `<serverlessUrl>/<endpointId>/<path>` goes straight to a worker's own HTTP
    * server (env `PORT`, default 80; health checks on `PORT_HEALTH` at `HEALTH_CHECK_PATH`, default
    * `/ping`), with no queue and no retries; it needs `scalerType: "REQUEST_COUNT"`. Fixed at
-   * create: a change replaces the endpoint. (The v1 API has no type field: the provider carries it
-   * as a ` -lb` suffix of the service-side name, which you never see in outputs.)
+   * create: a change replaces the endpoint. `"LOAD_BALANCER"` needs the v2 API (apiUrl ending in
+   * /v2), where it is the service's own `type`; on the v1 API it fails at preview.
    */
   type?: pulumi.Input<"QUEUE" | "LOAD_BALANCER">;
   /**
@@ -73,10 +73,12 @@ export interface EndpointArgs {
   /** Parameter of `scalerType`: seconds of queue delay, or jobs per worker. 1 or more, default 4. In place. */
   scalerValue?: pulumi.Input<number>;
   /**
-   * Flash boot (faster cold starts). The service ignores `false` on create, so the provider sets it
-   * with an update right after creating. In place.
+   * Flash boot (faster cold starts): `true` or `false` (default off), or on the v2 API one of its
+   * levels `"OFF"`, `"FLASHBOOT"` (same as `true`) and `"PRIORITY_FLASHBOOT"` (with priority
+   * capacity). A level on the v1 API fails at preview. The v1 service ignores `false` on create, so
+   * the provider sets it with an update right after creating. In place on both.
    */
-  flashboot?: pulumi.Input<boolean>;
+  flashboot?: pulumi.Input<boolean | "OFF" | "FLASHBOOT" | "PRIORITY_FLASHBOOT">;
 
   // ---- provider arguments (not sent to the service) ----
 
@@ -154,7 +156,7 @@ export class Endpoint extends pulumi.dynamic.Resource {
   /** Scaler value (when declared). */
   declare readonly scalerValue: pulumi.Output<number | undefined>;
   /** Flash boot (when declared). */
-  declare readonly flashboot: pulumi.Output<boolean | undefined>;
+  declare readonly flashboot: pulumi.Output<boolean | "PRIORITY_FLASHBOOT" | undefined>;
 
   constructor(name: string, args: EndpointArgs, opts?: pulumi.CustomResourceOptions) {
     const props = registeredProps(endpointTable, args, { name: args.name ?? name });

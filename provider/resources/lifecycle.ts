@@ -11,7 +11,7 @@ import { createWithoutDuplicates } from "./createOnce";
 import { buildOutputs, declaredInputs, mergeEnv, refreshFromLive } from "./declared";
 import type { ManagementApi, ProviderDeps } from "./deps";
 import { computeDiff } from "./diffEngine";
-import { createBodyOf, inputFields, sensitiveFields, type ResourceTable } from "./fieldTable";
+import { backendFailures, createBodyOf, inputFields, sensitiveFields, tableForBackend, type Backend, type ResourceTable } from "./fieldTable";
 import { isPlaceholderId, pendingCreateOf, rememberPendingCreate, ResourceInitError, wasTakenOver, withProvider } from "./partialCreate";
 import { adoptionPlan, changedFields, forgottenFields, serviceUpdates } from "./updates";
 import { runSchema } from "./validation";
@@ -77,9 +77,36 @@ export interface ResourceSpec<Args, L extends { id: string; name?: string | unde
 /** How an existing resource came to be adopted: the user's adoptId, or an earlier create of ours. */
 export type AdoptionOrigin = "adoptId" | "earlierCreate";
 
-export function resourceProvider<Args extends { adoptId?: string | undefined; name?: string | undefined }, L extends { id: string; name?: string | undefined }, Create>(
+type ArgsBase = { adoptId?: string | undefined; name?: string | undefined };
+
+/**
+ * The provider of one kind. Each call goes to the backend the connection settings pick at that
+ * moment (apiUrl ending in /v1 or /v2): the table's change kinds and the arguments check accepts
+ * depend on it.
+ */
+export function resourceProvider<Args extends ArgsBase, L extends { id: string; name?: string | undefined }, Create>(
   spec: ResourceSpec<Args, L, Create>,
   deps: ProviderDeps,
+): pulumi.dynamic.ResourceProvider {
+  const byBackend = {
+    v1: providerOn({ ...spec, table: tableForBackend(spec.table, "v1") }, deps, "v1"),
+    v2: providerOn({ ...spec, table: tableForBackend(spec.table, "v2") }, deps, "v2"),
+  };
+  const current = () => byBackend[deps.backend?.() ?? "v1"];
+  return {
+    check: (olds, news) => current().check!(olds, news),
+    diff: (id, olds, news) => current().diff!(id, olds, news),
+    read: (id, props) => current().read!(id, props),
+    create: (inputs) => current().create(inputs),
+    update: (id, olds, news) => current().update!(id, olds, news),
+    delete: (id, props) => current().delete!(id, props),
+  };
+}
+
+function providerOn<Args extends ArgsBase, L extends { id: string; name?: string | undefined }, Create>(
+  spec: ResourceSpec<Args, L, Create>,
+  deps: ProviderDeps,
+  backend: Backend,
 ): pulumi.dynamic.ResourceProvider {
   const { table } = spec;
   const noun = table.noun;
@@ -146,10 +173,10 @@ export function resourceProvider<Args extends { adoptId?: string | undefined; na
       const args = withoutUnset(news);
       const previous = withoutUnset(olds ?? {});
       const outcome = runSchema<Args>(table.schema, noun, args);
-      const failures = [...outcome.failures];
+      const failures = [...outcome.failures, ...backendFailures(table, args, backend)];
       const warnings: string[] = [];
       if (table.crossCheck) {
-        const cross = table.crossCheck(args, previous);
+        const cross = table.crossCheck(args, previous, backend);
         // Cross-field rules only make sense once every field is individually valid.
         if (failures.length === 0) failures.push(...cross.failures);
         warnings.push(...cross.warnings);

@@ -13,9 +13,15 @@ function expectsPublicIp(args: PodArgs): boolean {
   return !(args.cloudType === "COMMUNITY" && args.supportPublicIp !== true);
 }
 
+/** The pod's state: v2's `status` (PROVISIONING, STARTING, ...) where reported, else v1's desiredStatus. */
+function stateOf(pod: Pod): string {
+  const status = (pod as { status?: unknown }).status;
+  return typeof status === "string" ? status : (pod.desiredStatus ?? "unknown");
+}
+
 export function podPendingState(args: PodArgs, pod: Pod): string | undefined {
   const desired = args.desiredStatus ?? "RUNNING";
-  const status = pod.desiredStatus ?? "unknown";
+  const status = stateOf(pod);
   if (desired === "EXITED") return status === "EXITED" ? undefined : `status ${status}, stopping`;
   if (status !== "RUNNING") return `status ${status}`;
   if (!expectsPublicIp(args)) return undefined;
@@ -41,6 +47,11 @@ export function waitForPod(deps: ProviderDeps, id: string, subject: string, args
     timeoutSeconds,
     poll: () => client.getPod(id, POD_READ_INCLUDE),
     pending: (pod) => podPendingState(args, pod),
-    fatal: (pod) => (pod.desiredStatus === "TERMINATED" ? "the service terminated it" : undefined),
+    fatal: (pod) =>
+      pod.desiredStatus === "TERMINATED"
+        ? "the service terminated it"
+        : stateOf(pod) === "ERROR" && (args.desiredStatus ?? "RUNNING") === "RUNNING"
+          ? "the service reports status ERROR (the container failed to start); check its image, start command and logs"
+          : undefined,
   });
 }
