@@ -3,14 +3,17 @@
  * life: up of all five together, a preview with no changes, in-place updates, a replacement that
  * carries its dependent pod along, deletion behind Pulumi's back (refresh, then up recreates), and
  * destroy. Along the way: what the state file holds (no credentials, secrets as ciphertext, small
- * `__provider` texts).
+ * `__provider` texts). Once per management API version (apiUrl ending in /v1, then /v2): the same
+ * program, except that a v2 pod takes one GPU type.
  */
 import * as pulumi from "@pulumi/pulumi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator/index";
 import { ManagementClient } from "../../client/management";
+import { ManagementClientV2 } from "../../client/managementV2";
 import { createEngineStack, declaredResources, type EngineStack } from "../support/engineStack";
 import {
+  API_VERSIONS,
   accountOf,
   countsOf,
   emulatorConfig,
@@ -34,7 +37,7 @@ interface Phase {
 const KINDS = ["RegistryAuth", "NetworkVolume", "Template", "Pod", "Endpoint"] as const;
 type Kind = (typeof KINDS)[number];
 
-describe("the provider through the real engine", { timeout: 300_000 }, () => {
+describe.each(API_VERSIONS)("the provider through the real engine on the %s API", { timeout: 300_000 }, (api) => {
   const tag = marker();
   const apiKey = `gpc_emu_lifecycle_key_${tag}`;
   const registryUsername = `robot-username-${tag}`;
@@ -45,6 +48,19 @@ describe("the provider through the real engine", { timeout: 300_000 }, () => {
   let emulator: RunningEmulator;
   let engine: EngineStack;
   let client: ManagementClient;
+  let clientV2: ManagementClientV2;
+
+  /**
+   * The user's templates: on v2 each endpoint also has its own bound copy of the template it was
+   * made from (the v1 client shows it as a template), which is not the user's.
+   */
+  function userTemplates(account = accountOf(emulator, apiKey)) {
+    return api === "v1" ? account.templates : account.templates.filter((t) => !account.endpoints.some((e) => e.templateId === t.id));
+  }
+  function counts() {
+    const account = accountOf(emulator, apiKey);
+    return { ...countsOf(account), templates: userTemplates(account).length };
+  }
 
   /** The ids the state holds, per kind. */
   async function stateIds(): Promise<Partial<Record<Kind, string>>> {
@@ -60,9 +76,10 @@ describe("the provider through the real engine", { timeout: 300_000 }, () => {
   beforeAll(async () => {
     emulator = await startEmulator({ port: 0, timeScale: 0.01, apiKeys: [apiKey] });
     client = new ManagementClient({ baseUrl: emulator.apiUrl, apiKey, maxRetries: 0 });
+    clientV2 = new ManagementClientV2({ baseUrl: emulator.apiUrlV2, apiKey, maxRetries: 0 });
     engine = await createEngineStack({
-      projectName: "provider-lifecycle",
-      config: emulatorConfig(emulator, apiKey),
+      projectName: `provider-lifecycle-${api}`,
+      config: emulatorConfig(emulator, apiKey, api),
       program: async () => {
         const auth = new gpucloud.RegistryAuth("creds", {
           name: `ghcr-${tag}`,
@@ -78,7 +95,7 @@ describe("the provider through the real engine", { timeout: 300_000 }, () => {
         });
         const pod = new gpucloud.Pod("trainer", {
           imageName: phase.podImage,
-          gpuTypeIds: ["NVIDIA GeForce RTX 4090", "NVIDIA L40S", "NVIDIA A40", "NVIDIA L4"],
+          gpuTypeIds: api === "v1" ? ["NVIDIA GeForce RTX 4090", "NVIDIA L40S", "NVIDIA A40", "NVIDIA L4"] : ["NVIDIA GeForce RTX 4090"],
           networkVolumeId: volume.id,
           containerRegistryAuthId: auth.id,
           env: { LOG_LEVEL: "info" },
@@ -97,12 +114,13 @@ describe("the provider through the real engine", { timeout: 300_000 }, () => {
   afterAll(async () => {
     try {
       // A failed test must not leave resources (and their provider processes' work) behind.
-      if (engine && countsOf(accountOf(emulator, apiKey)).pods + countsOf(accountOf(emulator, apiKey)).endpoints > 0) {
+      if (engine && counts().pods + counts().endpoints > 0) {
         await engine.stack.destroy().catch(() => undefined);
       }
     } finally {
       await engine?.dispose();
       await client?.close();
+      await clientV2?.close();
       await emulator?.close();
     }
   });
@@ -113,17 +131,20 @@ describe("the provider through the real engine", { timeout: 300_000 }, () => {
     expect(up.summary.resourceChanges).toEqual({ create: 6 });
 
     const account = accountOf(emulator, apiKey);
-    expect(countsOf(account)).toEqual({ pods: 1, endpoints: 1, templates: 1, networkVolumes: 1, registryAuths: 1 });
+    expect(counts()).toEqual({ pods: 1, endpoints: 1, templates: 1, networkVolumes: 1, registryAuths: 1 });
     const [pod] = account.pods;
     const [endpoint] = account.endpoints;
     const [volume] = account.networkVolumes;
     const [auth] = account.registryAuths;
-    const [template] = account.templates;
+    const [template] = userTemplates(account);
     expect(pod).toMatchObject({ imageName: "ghcr.io/acme/trainer:1", desiredStatus: "RUNNING", containerRegistryAuthId: auth?.id });
     expect(pod?.env).toMatchObject({ LOG_LEVEL: "info" });
     expect(pod?.publicIp).toEqual(expect.any(String));
     expect((await client.getPod(pod?.id ?? "", { includeNetworkVolume: true })).networkVolume?.id).toBe(volume?.id);
-    expect(endpoint).toMatchObject({ templateId: template?.id, workersMax: 2, workersMin: 0 });
+    expect(endpoint).toMatchObject({ workersMax: 2, workersMin: 0 });
+    // v1 keeps the template reference; v2 copies its settings into the endpoint's own.
+    if (api === "v1") expect(endpoint?.templateId).toBe(template?.id);
+    else expect(account.templates.find((t) => t.id === endpoint?.templateId)?.env).toMatchObject({ MODEL: "llama-3-8b" });
     expect(template?.env).toMatchObject({ MODEL: "llama-3-8b", API_TOKEN: templateSecret });
     expect(volume).toMatchObject({ name: "data", size: 10, dataCenterId: "EU-RO-1" });
 
@@ -227,9 +248,11 @@ describe("the provider through the real engine", { timeout: 300_000 }, () => {
 
   it("notices resources deleted behind its back on refresh, and up recreates them", async () => {
     const before = await stateIds();
-    await client.deleteEndpoint(before.Endpoint ?? "");
+    // Through the API the stack uses (a v2 delete also removes the endpoint's bound template).
+    if (api === "v1") await client.deleteEndpoint(before.Endpoint ?? "");
+    else await clientV2.endpoints.delete(before.Endpoint ?? "");
     await client.deletePod(before.Pod ?? "");
-    expect(countsOf(accountOf(emulator, apiKey))).toMatchObject({ pods: 0, endpoints: 0 });
+    expect(counts()).toMatchObject({ pods: 0, endpoints: 0, templates: 1 });
 
     const refresh = await engine.stack.refresh();
     expect(refresh.summary.result).toBe("succeeded");
@@ -243,12 +266,13 @@ describe("the provider through the real engine", { timeout: 300_000 }, () => {
     expect(up.summary.resourceChanges).toEqual({ create: 2, same: 4 });
     const after = await stateIds();
     const account = accountOf(emulator, apiKey);
-    expect(countsOf(account)).toEqual({ pods: 1, endpoints: 1, templates: 1, networkVolumes: 1, registryAuths: 1 });
+    expect(counts()).toEqual({ pods: 1, endpoints: 1, templates: 1, networkVolumes: 1, registryAuths: 1 });
     expect(account.pods[0]?.id).toBe(after.Pod);
     expect(account.endpoints[0]?.id).toBe(after.Endpoint);
     expect(after.Pod).not.toBe(before.Pod);
     expect(after.Endpoint).not.toBe(before.Endpoint);
-    expect(account.endpoints[0]).toMatchObject({ templateId: after.Template, workersMax: 3 });
+    expect(account.endpoints[0]).toMatchObject({ workersMax: 3 });
+    if (api === "v1") expect(account.endpoints[0]?.templateId).toBe(after.Template);
   });
 
   it("destroy leaves the emulator empty", async () => {
