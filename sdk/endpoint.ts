@@ -5,6 +5,7 @@ import { RESOURCE_MODULE, RESOURCE_TYPES } from "../provider/kinds";
 import endpointShim from "../provider/shims/endpoint";
 import { endpointTable } from "../provider/resources/endpointFields";
 import { registeredProps } from "./props";
+import { revisionOfTemplateId } from "./template";
 
 /**
  * Arguments of an {@link Endpoint} (a serverless, queue-based endpoint). Field names are the
@@ -83,6 +84,14 @@ export interface EndpointArgs {
   // ---- provider arguments (not sent to the service) ----
 
   /**
+   * The template's `revision` (v2 API). v2 copies a template's settings into the endpoint when it is
+   * created; when the revision changes, the endpoint re-applies `templateId` in place (a new
+   * release, rolled out within `readyTimeoutSeconds`). Default: followed automatically when
+   * `templateId` is a Template's `id` output; give it for a template id from elsewhere. Unused on v1,
+   * where template changes reach endpoints by themselves.
+   */
+  templateRevision?: pulumi.Input<string>;
+  /**
    * How long create and update wait for `workersMin` workers to be up, in seconds. Default 600; 0
    * skips the wait. When the deadline passes the endpoint stays in the stack and the operation
    * fails; the next `pulumi up` waits again. Also bounds how long delete waits for workers to stop.
@@ -159,7 +168,9 @@ export class Endpoint extends pulumi.dynamic.Resource {
   declare readonly flashboot: pulumi.Output<boolean | "PRIORITY_FLASHBOOT" | undefined>;
 
   constructor(name: string, args: EndpointArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = registeredProps(endpointTable, args, { name: args.name ?? name });
+    // Following the template's revision (v2) unless one is given.
+    const revision = args.templateRevision ?? revisionOfTemplateId(args.templateId);
+    const props = registeredProps(endpointTable, args, { name: args.name ?? name, ...(revision !== undefined ? { templateRevision: revision } : {}) });
     super(endpointShim, name, props, opts, RESOURCE_MODULE, RESOURCE_TYPES.endpoint);
   }
 }

@@ -97,8 +97,23 @@ export class Template extends pulumi.dynamic.Resource {
   /** Readme (when declared). */
   declare readonly readme: pulumi.Output<string | undefined>;
 
+  /**
+   * The revision of the container settings on the v2 API (undefined on v1). An Endpoint given this
+   * template's `id` follows it on its own: a new revision re-applies the template to the endpoint.
+   */
+  declare readonly revision: pulumi.Output<string | undefined>;
+
   constructor(name: string, args: TemplateArgs, opts?: pulumi.CustomResourceOptions) {
     const props = registeredProps(templateTable, args);
     super(templateShim, name, props, opts, RESOURCE_MODULE, RESOURCE_TYPES.template);
+    templateRevisions.set(this.id, this.revision);
   }
+}
+
+/** Each Template's `id` output -> its `revision` output, so that an Endpoint given `template.id` follows the revision. */
+export const templateRevisions = new WeakMap<object, pulumi.Output<string | undefined>>();
+
+/** The revision of the template whose `id` output this is, if it is one. */
+export function revisionOfTemplateId(templateId: unknown): pulumi.Output<string | undefined> | undefined {
+  return typeof templateId === "object" && templateId !== null ? templateRevisions.get(templateId) : undefined;
 }

@@ -6,7 +6,7 @@ import { ENDPOINT_TYPES, nameEndsWithTypeMarker } from "../../client/endpointTyp
 import { COMPUTE_TYPES, CUDA_VERSIONS, DATA_CENTER_IDS, ENDPOINT_CPU_FLAVOR_IDS, GPU_TYPE_IDS, SCALER_TYPES } from "../../client/enums";
 import type { EndpointCreateInput } from "../../client/inputs";
 import type { Endpoint } from "../../client/schemas";
-import { adoptIdRow, defineTable, readyTimeoutSecondsRow, rowsFor, type ArgsOf, type CrossCheckResult } from "./fieldTable";
+import { adoptIdRow, defineTable, readyTimeoutSecondsRow, rowsFor, triggerSame, type ArgsOf, type CrossCheckResult } from "./fieldTable";
 import { bool, failure, list, num, oneOf, str, unknownIdWarnings } from "./validation";
 import { isRecord, isUnknown, type Props } from "./values";
 import type { Backend } from "./fieldTable";
@@ -26,7 +26,7 @@ const cpuIdsOf = (w: Props): unknown => (Array.isArray(w["cpu"]) ? w["cpu"].map(
 const vcpuOf = (w: Props): unknown => (Array.isArray(w["cpu"]) && isRecord(w["cpu"][0]) ? w["cpu"][0]["vcpuCount"] : undefined);
 const volumesOf = (w: Props): unknown => (Array.isArray(w["networkVolumes"]) ? w["networkVolumes"] : undefined);
 
-const { update, replace, output } = rowsFor<Endpoint>();
+const { update, replace, local, output } = rowsFor<Endpoint>();
 
 const rows = {
   templateId: update(str({ nonEmpty: true, example: "template.id" }), { observe: (e) => e.templateId, v2: { path: "templateId" } }),
@@ -74,6 +74,11 @@ const rows = {
     v2: { path: "type" },
   }),
   // Provider arguments.
+  /**
+   * The template's `revision` (v2): v2 copies a template's settings into the endpoint at create,
+   * so a new revision re-applies templateId (a new release). Any new value asks for it.
+   */
+  templateRevision: local("update", str({ example: "template.revision" }).optional(), { same: triggerSame }),
   readyTimeoutSeconds: readyTimeoutSecondsRow,
   adoptId: adoptIdRow,
   // What the service reports.

@@ -52,6 +52,8 @@ export interface ResourceSpec<Args, L extends { id: string; name?: string | unde
   create(client: ManagementApi, body: Create, args: Args): Promise<L>;
   /** Steps right after a create (fix-ups the create cannot express). */
   afterCreate?(op: Operation<Args, L>): Promise<void>;
+  /** The body to PATCH for the changes, when a provider argument asks for more (default: changes.body). */
+  updateBody?(changes: Changes, args: Args): Props;
   /** The service's update call (absent: nothing updates in place). */
   update?(client: ManagementApi, id: string, body: Props, args: Args): Promise<L>;
   /** What an in-place update does, for the progress line: "a rolling release of the workers". */
@@ -120,9 +122,10 @@ function providerOn<Args extends ArgsBase, L extends { id: string; name?: string
     try {
       if (justCreated) await spec.afterCreate?.(op);
       else if (spec.converge) await spec.converge(op, changes);
-      else if (Object.keys(changes.body).length > 0 && spec.update) {
-        deps.log.info(`${op.subject}: updating ${Object.keys(changes.body).join(", ")}${spec.updateNote ? ` (${spec.updateNote})` : ""}`);
-        op.live = await spec.update(op.client, op.id, changes.body, op.args);
+      else if (spec.update && Object.keys(spec.updateBody?.(changes, op.args) ?? changes.body).length > 0) {
+        const body = spec.updateBody?.(changes, op.args) ?? changes.body;
+        deps.log.info(`${op.subject}: updating ${Object.keys(body).join(", ")}${spec.updateNote ? ` (${spec.updateNote})` : ""}`);
+        op.live = await spec.update(op.client, op.id, body, op.args);
         op.mutated = true;
       }
       const live = spec.ready ? await spec.ready(op) : (op.live ?? (await spec.get(op.client, op.id)));

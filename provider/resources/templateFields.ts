@@ -1,14 +1,26 @@
 // A template's field table. The service's PATCH accepts every field except category and
 // isServerless. Names are unique: a replacement that keeps the name deletes first.
 
+import { createHash } from "node:crypto";
 import { TEMPLATE_CATEGORIES } from "../../client/enums";
 import type { TemplateCreateInput } from "../../client/inputs";
 import type { Template } from "../../client/schemas";
 import { adoptIdRow, defineTable, rowsFor, type ArgsOf } from "./fieldTable";
 import { argv, bool, envMap, list, num, oneOf, port, str } from "./validation";
+import type { Props } from "./values";
 import { argsFromWire, argsToWire, mountPathOf, persistentSizeOf, persistentSizeRefusal, persistentSizeToWire } from "./wireV2";
 
-const { update, replace } = rowsFor<Template>();
+const { update, replace, output } = rowsFor<Template>();
+
+/**
+ * The revision of a template's container settings on v2, where an endpoint copies them at create
+ * and keeps its copy: an endpoint built from the template re-applies it when this changes (see the
+ * endpoint's templateRevision). v1 rolls template changes out to endpoints itself: no revision.
+ */
+function containerRevisionOf(wire: Props): string {
+  const settings = ["image", "args", "disk", "env", "ports", "registry"].map((key) => wire[key] ?? null);
+  return createHash("sha256").update(JSON.stringify(settings)).digest("hex").slice(0, 16);
+}
 
 const rows = {
   name: update(str({ nonEmpty: true, maxLength: 191, example: '"worker-template"' }), { observe: (t) => t.name, v2: { path: "name" } }),
@@ -40,6 +52,8 @@ const rows = {
   category: replace(oneOf(TEMPLATE_CATEGORIES).optional(), { default: "NVIDIA", observe: (t) => t.category, v2: { path: "category", kind: "update" } }),
   isServerless: replace(bool({ example: "true" }).optional(), { default: false, observe: (t) => t.isServerless, v2: { path: "serverless", kind: "update" } }),
   adoptId: adoptIdRow,
+  // What the service reports.
+  revision: output(() => undefined, { v2: { read: containerRevisionOf } }),
 };
 
 export const templateTable = defineTable<TemplateCreateInput, Template>()({ noun: "template", rows, deleteBeforeReplaceWhenSame: ["name"] });

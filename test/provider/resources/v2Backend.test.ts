@@ -134,6 +134,26 @@ describe("templates and endpoints on v2", () => {
     expect([live.workersMax, live.scalerType, live.scalerValue]).toEqual([3, "REQUEST_COUNT", 2]);
   });
 
+  it("a new template revision re-applies the template to the endpoint (v2 copies it at create)", async () => {
+    const nextTemplate = { ...template, imageName: "ghcr.io/acme/worker:2" };
+    const updated = await h.providers.template.update!(templateId, templateOuts, await checked(h.providers.template, nextTemplate, template));
+    expect(updated.outs?.["revision"]).toEqual(expect.any(String));
+    expect(updated.outs?.["revision"]).not.toBe(templateOuts["revision"]);
+    templateOuts = updated.outs as Outs;
+    const before = { ...endpoint(), workersMax: 3, scalerType: "REQUEST_COUNT", scalerValue: 2, templateRevision: endpointOuts["templateRevision"] ?? "r0" };
+    const next = { ...before, templateRevision: templateOuts["revision"] };
+    const diff = await h.providers.endpoint.diff!(endpointId, { ...endpointOuts, templateRevision: before.templateRevision }, next);
+    expect(diff.changes).toBe(true);
+    expect(diff.replaces ?? []).toEqual([]);
+    h.calls.length = 0;
+    const applied = await h.providers.endpoint.update!(endpointId, { ...endpointOuts, templateRevision: before.templateRevision }, await checked(h.providers.endpoint, next, before));
+    endpointOuts = applied.outs as Outs;
+    expect(h.calls).toContain("updateEndpoint");
+    expect(h.calls).toContain("endpointRollout");
+    const live = await h.client.getEndpoint(endpointId, { includeTemplate: true });
+    expect(live.template?.imageName).toBe("ghcr.io/acme/worker:2");
+  });
+
   it("a LOAD_BALANCER endpoint is native: no name suffix", async () => {
     const lb = { name: "lb", templateId, type: "LOAD_BALANCER", scalerType: "REQUEST_COUNT", scalerValue: 1, __provider: "shim" };
     const created = await h.providers.endpoint.create(await checked(h.providers.endpoint, lb));
