@@ -25,8 +25,10 @@ export function podPendingState(args: PodArgs, pod: Pod): string | undefined {
   if (desired === "EXITED") return status === "EXITED" ? undefined : `status ${status}, stopping`;
   if (status !== "RUNNING") return `status ${status}`;
   if (!expectsPublicIp(args)) return undefined;
-  if (!pod.publicIp) return "RUNNING, no public IP yet";
   const ports = args.ports ?? pod.ports ?? [];
+  // v2 reports addresses per exposed port (runtime.ports): a pod exposing none has no address to wait for.
+  if (typeof (pod as { status?: unknown }).status === "string" && ports.length === 0) return undefined;
+  if (!pod.publicIp) return "RUNNING, no public IP yet";
   if (ports.length > 0 && Object.keys(pod.portMappings ?? {}).length === 0) return "RUNNING, no port mappings yet";
   return undefined;
 }

@@ -70,7 +70,8 @@ describe("a load-balancing endpoint through the real engine", { timeout: 300_000
     client = new ManagementClient({ baseUrl: emulator.apiUrl, apiKey: emulator.apiKey, maxRetries: 0 });
     engine = await createEngineStack({
       projectName: "lb-endpoint",
-      config: emulatorConfig(emulator),
+      // Load-balancing endpoints are native on the v2 API (refused on v1).
+      config: emulatorConfig(emulator, emulator.apiKey, "v2"),
       program: async () => {
         const template = new gpucloud.Template("server", {
           name: `lb-server-${tag}`,
