@@ -7,7 +7,8 @@
  * else GPUCLOUD_API_KEY / GPUCLOUD_API_URL, unless given in `options`.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { apiVersionOf, CONFIG_KEYS, resolveManagementConnection } from "../client/config";
+import { apiVersionOf } from "../client/config";
+import { lookupConnection, type LookupOptions } from "./connection";
 import type { BillingBucketSize, EndpointBillingGrouping, PodBillingGrouping } from "../client/enums";
 import { ManagementClient } from "../client/management";
 import { ManagementClientV2 } from "../client/managementV2";
@@ -79,27 +80,15 @@ export interface GetBillingResult<K extends BillingKind = BillingKind> {
   totalAmount: number;
 }
 
-export interface BillingOptions {
-  /** API key; default: stack config `gpucloud:apiKey`, then GPUCLOUD_API_KEY. */
-  apiKey?: string;
-  /**
-   * Management API base URL ending in /v2 (today's API) or /v1; default: stack config
-   * `gpucloud:apiUrl`, then GPUCLOUD_API_URL. On v2, the grouping and the GPU type, data center,
-   * image and template filters do not exist: giving one is an error.
-   */
-  apiUrl?: string;
-}
+/**
+ * Where to look the billing up (see LookupOptions). On v2, the grouping and the GPU type, data
+ * center, image and template filters do not exist: giving one is an error.
+ */
+export type BillingOptions = LookupOptions;
 
 export async function getBilling<A extends GetBillingArgs>(args: A, options: BillingOptions = {}): Promise<GetBillingResult<A["kind"]>> {
   const query = parseBillingQuery(args);
-  const { apiKey, apiUrl } = resolveManagementConnection(
-    {
-      // Raw lookups: the typed Config API would warn about reading a secret as plain text.
-      [CONFIG_KEYS.apiKey]: options.apiKey ?? pulumi.runtime.getConfig(CONFIG_KEYS.apiKey),
-      [CONFIG_KEYS.apiUrl]: options.apiUrl ?? pulumi.runtime.getConfig(CONFIG_KEYS.apiUrl),
-    },
-    process.env,
-  );
+  const { apiKey, apiUrl } = lookupConnection(options);
   if (apiVersionOf(apiUrl) === "v2") return getBillingV2(query, apiUrl, apiKey) as Promise<GetBillingResult<A["kind"]>>;
   const client = new ManagementClient({ baseUrl: apiUrl, apiKey });
   try {

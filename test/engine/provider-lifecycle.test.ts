@@ -32,6 +32,8 @@ interface Phase {
   podImage: string;
   workersMax: number;
   volumeDataCenterId: string;
+  /** A volume made outside the stack, to bring under management with adoptId. */
+  adoptVolumeId?: string;
 }
 
 const KINDS = ["RegistryAuth", "NetworkVolume", "Template", "Pod", "Endpoint"] as const;
@@ -106,6 +108,9 @@ describe.each(API_VERSIONS)("the provider through the real engine on the %s API"
           workersMin: 0,
           workersMax: phase.workersMax,
         });
+        if (phase.adoptVolumeId) {
+          new gpucloud.NetworkVolume("adopted", { name: "adopted", size: 20, dataCenterId: "EU-RO-1", adoptId: phase.adoptVolumeId });
+        }
         return { podId: pod.id, endpointId: endpoint.endpointId, volumeId: volume.id };
       },
     });
@@ -275,10 +280,22 @@ describe.each(API_VERSIONS)("the provider through the real engine on the %s API"
     if (api === "v1") expect(account.endpoints[0]?.templateId).toBe(after.Template);
   });
 
+  it("adopts a volume made outside the stack by adoptId, growing it to the declared size", async () => {
+    const made = api === "v1" ? await client.createNetworkVolume({ name: "adopted", size: 10, dataCenterId: "EU-RO-1" }) : await clientV2.networkVolumes.create({ name: "adopted", size: 10, dataCenter: "EU-RO-1" });
+    phase.adoptVolumeId = made.id;
+    const up = await engine.stack.up();
+    expect(up.summary.resourceChanges).toEqual({ create: 1, same: 6 });
+    const adopted = declaredResources(await engine.exportState()).find((r) => r.urn.endsWith("::adopted"));
+    expect(adopted?.id).toBe(made.id);
+    expect(accountOf(emulator, apiKey).networkVolumes.find((v) => v.id === made.id)?.size).toBe(20);
+    const preview = await engine.stack.preview({ expectNoChanges: true });
+    expect(preview.changeSummary).toEqual({ same: 7 });
+  });
+
   it("destroy leaves the emulator empty", async () => {
     const destroy = await engine.stack.destroy();
     expect(destroy.summary.result).toBe("succeeded");
-    expect(destroy.summary.resourceChanges).toEqual({ delete: 6 });
+    expect(destroy.summary.resourceChanges).toEqual({ delete: 7 });
     expect(countsOf(accountOf(emulator, apiKey))).toEqual({ pods: 0, endpoints: 0, templates: 0, networkVolumes: 0, registryAuths: 0 });
     expect(declaredResources(await engine.exportState())).toEqual([]);
     // Nothing the engine printed in the whole run carried a credential.
