@@ -1,7 +1,9 @@
 /**
  * Benchmark of the provider through the real engine (prints figures; not a test).
  *
- *   npx tsc -p tsconfig.json && node dist/scripts/bench-provider.js [--count 100] [--runs 5]
+ *   npx tsc -p tsconfig.json && node dist/scripts/bench-provider.js [--count 100] [--runs 5] [--api v1|v2]
+ *
+ * `--api` picks the management API the provider speaks (default v2, today's API; v1 the earlier one).
  *
  * Against an in-process emulator (timeScale 0.01), on a temporary file backend:
  *   1. `pulumi up` creating a template and `count` endpoints (time).
@@ -146,21 +148,23 @@ const seconds = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { count: { type: "string", default: "100" }, runs: { type: "string", default: "5" } },
+    options: { count: { type: "string", default: "100" }, runs: { type: "string", default: "5" }, api: { type: "string", default: "v2" } },
     strict: true,
   });
   const count = Number(values.count);
   const runs = Number(values.runs);
   if (!Number.isInteger(count) || count < 1 || !Number.isInteger(runs) || runs < 1) throw new Error("--count and --runs must be positive integers");
+  const api = values.api;
+  if (api !== "v1" && api !== "v2") throw new Error(`--api must be v1 or v2 (got ${JSON.stringify(api)})`);
 
   const cli = ensurePulumiCli();
   const emulator = await startEmulator({ port: 0, timeScale: 0.01, apiKeys: [API_KEY] });
   const base = fs.mkdtempSync(path.join(os.tmpdir(), "gpucloud-bench-provider-"));
-  console.log(`Pulumi CLI ${cli.version}, Node ${process.version}, ${os.cpus().length} CPUs; ${count} resources per stack, ${runs} previews each\n`);
+  console.log(`Pulumi CLI ${cli.version}, Node ${process.version}, ${os.cpus().length} CPUs; ${count} resources per stack, ${runs} previews each; management API ${api}\n`);
 
   try {
     const config = {
-      "gpucloud:apiUrl": { value: emulator.apiUrl },
+      "gpucloud:apiUrl": { value: api === "v2" ? emulator.apiUrlV2 : emulator.apiUrl },
       "gpucloud:serverlessUrl": { value: emulator.serverlessUrl },
       "gpucloud:apiKey": { value: API_KEY, secret: true },
     };

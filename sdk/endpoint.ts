@@ -30,7 +30,9 @@ export interface EndpointArgs {
   type?: pulumi.Input<"QUEUE" | "LOAD_BALANCER">;
   /**
    * GPU types acceptable for workers, in order of preference, e.g. `["NVIDIA L4", "NVIDIA A40"]`.
-   * An id this package does not know is passed on with a warning. In place.
+   * An id this package does not know is passed on with a warning. In place. On v2 the types become
+   * the catalog's pools they belong to minus the pools' other types (`gpu.pools`, `gpu.excludedTypes`):
+   * v2 keeps no order of preference (check warns), and the types are not read back on refresh.
    */
   gpuTypeIds?: pulumi.Input<pulumi.Input<string>[]>;
   /** GPUs per worker, 1 or more. Default 1. In place. */
@@ -61,9 +63,12 @@ export interface EndpointArgs {
    * `pulumi up` restores it. In place.
    */
   workersMax?: pulumi.Input<number>;
-  /** Seconds an idle worker waits for a job before it is scaled down, 1 to 3600. Default 5. In place. */
+  /**
+   * Seconds an idle worker waits for a job before it is scaled down, 1 to 3600. Default 5 (v1), 10
+   * (v2; not used by queue endpoints scaling on REQUEST_COUNT there). In place.
+   */
   idleTimeout?: pulumi.Input<number>;
-  /** Longest a single job may run, in milliseconds, before it is failed. In place. */
+  /** Longest a single job may run, in milliseconds, before it is failed. Default: the service's (300000 on v2). In place. */
   executionTimeoutMs?: pulumi.Input<number>;
   /**
    * `"QUEUE_DELAY"` (default: add a worker when a job has waited `scalerValue` seconds) or

@@ -23,7 +23,8 @@ export const endpointSpec: ResourceSpec<EndpointArgs, Endpoint, EndpointCreateIn
     }
   },
   // A new template revision re-applies the template (v2 copies it only at create).
-  updateBody: ({ body, changed }, args) => (changed.has("templateRevision") && body["templateId"] === undefined ? { ...body, templateId: args.templateId } : body),
+  updateBody: ({ body, changed }, args) =>
+    changed.has("templateRevision") && args.templateRevision && body["templateId"] === undefined ? { ...body, templateId: args.templateId } : body,
   // The type is fixed; the client needs it only to keep it on a renamed endpoint.
   update: (client, id, body, args) => client.updateEndpoint(id, { ...body, type: args.type ?? "QUEUE" }),
   updateNote: "a rolling release of the workers",

@@ -114,7 +114,11 @@ function crossCheck(args: Props, _olds: Props, backend: Backend = "v1"): CrossCh
       ),
     );
   }
+  const gpuTypes = args["gpuTypeIds"];
   const warnings = [
+    ...(backend === "v2" && Array.isArray(gpuTypes) && gpuTypes.length > 1 && !isUnknown(gpuTypes)
+      ? ["endpoint gpuTypeIds: the v2 API chooses GPUs by pool and cannot keep an order of preference; workers may run on any of the listed types"]
+      : []),
     ...unknownIdWarnings("endpoint", "gpuTypeIds", args["gpuTypeIds"], GPU_TYPE_IDS),
     ...unknownIdWarnings("endpoint", "dataCenterIds", args["dataCenterIds"], DATA_CENTER_IDS),
   ];

@@ -15,7 +15,7 @@ const { update, replace, output } = rowsFor<Template>();
 /**
  * The revision of a template's container settings on v2, where an endpoint copies them at create
  * and keeps its copy: an endpoint built from the template re-applies it when this changes (see the
- * endpoint's templateRevision). v1 rolls template changes out to endpoints itself: no revision.
+ * endpoint's templateRevision). v1 rolls template changes out to endpoints itself: its revision is "".
  */
 function containerRevisionOf(wire: Props): string {
   const settings = ["image", "args", "disk", "env", "ports", "registry"].map((key) => wire[key] ?? null);
@@ -53,7 +53,8 @@ const rows = {
   isServerless: replace(bool({ example: "true" }).optional(), { default: false, observe: (t) => t.isServerless, v2: { path: "serverless", kind: "update" } }),
   adoptId: adoptIdRow,
   // What the service reports.
-  revision: output(() => undefined, { v2: { read: containerRevisionOf } }),
+  // "" on v1 (a known value, so that a preview does not see it as unknown and plan endpoint updates).
+  revision: output(() => "", { v2: { read: containerRevisionOf } }),
 };
 
 export const templateTable = defineTable<TemplateCreateInput, Template>()({ noun: "template", rows, deleteBeforeReplaceWhenSame: ["name"] });
