@@ -171,6 +171,11 @@ export class Endpoint extends pulumi.dynamic.Resource {
   declare readonly scalerValue: pulumi.Output<number | undefined>;
   /** Flash boot (when declared). */
   declare readonly flashboot: pulumi.Output<boolean | "PRIORITY_FLASHBOOT" | undefined>;
+  /**
+   * v2 API only: where requests go. Queue endpoints: the job API's URLs (`run`, `runSync`, `status`,
+   * ...); load-balancing endpoints: `base` (on a per-endpoint host on the live service) and `health`.
+   */
+  declare readonly requestUrls: pulumi.Output<Record<string, string> | undefined>;
 
   constructor(name: string, args: EndpointArgs, opts?: pulumi.CustomResourceOptions) {
     // Following the template's revision (v2) unless one is given.

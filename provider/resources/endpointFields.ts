@@ -85,6 +85,8 @@ const rows = {
   endpointId: output((e) => e.id, { v2: { path: "id" } }),
   version: output((e) => e.version),
   createdAt: output((e) => e.createdAt, { v2: { path: "createdAt" } }),
+  // v2: where requests go (queue: the job API's URLs; load balancer: `base` on a per-endpoint host).
+  requestUrls: output(() => undefined, { v2: { path: "requestUrls" } }),
 };
 
 function crossCheck(args: Props, _olds: Props, backend: Backend = "v1"): CrossCheckResult {

@@ -270,7 +270,7 @@ function podOf(wire: PodV2): Pod {
 }
 
 function endpointOf(wire: EndpointV2, workers?: readonly Props[]): Endpoint {
-  return EndpointSchema.parse({ ...fromWireV2(endpointTable, wire), requestUrls: wire.requestUrls, ...(workers ? { workers } : {}) });
+  return EndpointSchema.parse({ ...fromWireV2(endpointTable, wire), ...(workers ? { workers } : {}) });
 }
 
 function volumeOf(wire: Props): NetworkVolume {

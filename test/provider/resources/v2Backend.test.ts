@@ -120,6 +120,7 @@ describe("templates and endpoints on v2", () => {
     expect(endpointOuts["endpointId"]).toBe(endpointId);
     expect(endpointOuts["flashboot"]).toBe("PRIORITY_FLASHBOOT");
     expect(endpointOuts["workersMax"]).toBe(2);
+    expect(endpointOuts["requestUrls"]).toMatchObject({ run: expect.stringContaining(`/${endpointId}/run`) });
     const live = await h.client.getEndpoint(endpointId);
     expect(live.gpuTypeIds).toEqual(["NVIDIA L4"]);
     const read = await h.providers.endpoint.read!(endpointId, endpointOuts);
