@@ -7,10 +7,9 @@ import { COMPUTE_TYPES, CUDA_VERSIONS, DATA_CENTER_IDS, ENDPOINT_CPU_FLAVOR_IDS,
 import type { EndpointCreateInput } from "../../client/inputs";
 import type { Endpoint } from "../../client/schemas";
 import { adoptIdRow, defineTable, readyTimeoutSecondsRow, rowsFor, triggerSame, type ArgsOf, type CrossCheckResult } from "./fieldTable";
-import { bool, failure, list, num, oneOf, str, unknownIdWarnings } from "./validation";
+import { boolOrLevel, failure, list, num, oneOf, str, unknownIdWarnings } from "./validation";
 import { isRecord, isUnknown, type Props } from "./values";
 import type { Backend } from "./fieldTable";
-import { z } from "zod";
 
 /** v2's FlashBoot levels; `flashboot: true` is FLASHBOOT, `false` is OFF. */
 export const FLASHBOOT_LEVELS = ["OFF", "FLASHBOOT", "PRIORITY_FLASHBOOT"] as const;
@@ -55,7 +54,7 @@ const rows = {
   executionTimeoutMs: update(num({ min: 1, unit: "ms", example: "600000" }).optional(), { observe: (e) => e.executionTimeoutMs, v2: { path: "timeout", default: 300_000 } }),
   scalerType: update(oneOf(SCALER_TYPES).optional(), { default: "QUEUE_DELAY", observe: (e) => e.scalerType, v2: { path: "scaling.type" } }),
   scalerValue: update(num({ min: 1, example: "4" }).optional(), { default: 4, observe: (e) => e.scalerValue, v2: { path: "scaling.value", read: scalerValueOf } }),
-  flashboot: update(z.union([bool({ example: "true" }), oneOf(FLASHBOOT_LEVELS)]).optional(), {
+  flashboot: update(boolOrLevel(FLASHBOOT_LEVELS, { example: "true" }).optional(), {
     observe: (e) => e.flashboot,
     same: sameFlashboot,
     v1Refuse: (v) => (typeof v === "string" ? `FlashBoot levels need the v2 API; on v1 use true or false, or set gpucloud:apiUrl to the /v2 URL` : undefined),

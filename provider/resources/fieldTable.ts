@@ -218,7 +218,7 @@ export function backendFailures<L>(table: Pick<ResourceTable<L>, "fields" | "nou
     if (backend === "v1") reason = row.v1Refuse?.(value);
     else if (row.v2 && "unsupported" in row.v2) reason = asksForNothing(value, row as FieldRow<unknown>) ? undefined : `the service's v2 API has no equivalent; ${row.v2.unsupported}`;
     else reason = row.v2?.refuse?.(value);
-    if (reason !== undefined) failures.push({ property: name, reason: `${table.noun} ${name} ${shown}: ${reason} (apiUrl ends in /${backend})` });
+    if (reason !== undefined) failures.push({ property: name, reason: `${name}: ${shown} cannot be used with the ${backend} API (apiUrl ends in /${backend}): ${reason}` });
   }
   return failures;
 }

@@ -176,7 +176,9 @@ function providerOn<Args extends ArgsBase, L extends { id: string; name?: string
       const args = withoutUnset(news);
       const previous = withoutUnset(olds ?? {});
       const outcome = runSchema<Args>(table.schema, noun, args);
-      const failures = [...outcome.failures, ...backendFailures(table, args, backend)];
+      // What the API cannot express is said only of values that are valid in themselves.
+      const invalid = new Set(outcome.failures.map((f) => f.property.split(/[.[]/)[0]));
+      const failures = [...outcome.failures, ...backendFailures(table, args, backend).filter((f) => !invalid.has(f.property))];
       const warnings: string[] = [];
       if (table.crossCheck) {
         const cross = table.crossCheck(args, previous, backend);

@@ -75,7 +75,7 @@ describe("pods on v2", () => {
   it("check refuses what v2 cannot express, naming the field, the value and the fix", async () => {
     const result = await h.providers.pod.check!({}, { ...podBase, interruptible: true, gpuTypeIds: ["NVIDIA L4", "NVIDIA A40"], countryCodes: ["US"], volumeInGb: 5, resetTrigger: "1" });
     const byField = Object.fromEntries((result.failures ?? []).map((f) => [f.property, f.reason]));
-    expect(byField["interruptible"]).toMatch(/pod interruptible true: .*no spot.*apiUrl ends in \/v2/);
+    expect(byField["interruptible"]).toMatch(/^interruptible: true cannot be used with the v2 API \(apiUrl ends in \/v2\): .*no spot.*remove interruptible/);
     expect(byField["gpuTypeIds"]).toMatch(/one type.*\["NVIDIA L4"\]/);
     expect(byField["countryCodes"]).toMatch(/dataCenterIds/);
     expect(byField["volumeInGb"]).toMatch(/at least 10 GB/);

@@ -7,6 +7,9 @@ import { networkVolumeTable } from "../../../provider/resources/networkVolumeFie
 import { podTable } from "../../../provider/resources/podFields";
 import { templateTable } from "../../../provider/resources/templateFields";
 import { fromWireV2, getPath, setPath, toWireV2 } from "../../../provider/resources/wireV2";
+import { endpointSpec } from "../../../provider/resources/endpoint";
+import { resourceProvider } from "../../../provider/resources/lifecycle";
+import { recordingDeps } from "./fakes";
 
 describe("paths", () => {
   it("set and get nested objects and list items", () => {
@@ -108,8 +111,8 @@ describe("endpoint fields on the v2 wire", () => {
 describe("what each backend refuses at check", () => {
   it("v1: load-balancing endpoints, FlashBoot levels and volume tiers", () => {
     expect(backendFailures(endpointTable, { type: "LOAD_BALANCER", flashboot: "PRIORITY_FLASHBOOT" }, "v1")).toEqual([
-      { property: "flashboot", reason: expect.stringMatching(/^endpoint flashboot "PRIORITY_FLASHBOOT": FlashBoot levels need the v2 API.*\(apiUrl ends in \/v1\)$/) },
-      { property: "type", reason: expect.stringMatching(/^endpoint type "LOAD_BALANCER": load-balancing endpoints need the service's v2 API: set gpucloud:apiUrl/) },
+      { property: "flashboot", reason: expect.stringMatching(/^flashboot: "PRIORITY_FLASHBOOT" cannot be used with the v1 API \(apiUrl ends in \/v1\): FlashBoot levels need the v2 API/) },
+      { property: "type", reason: expect.stringMatching(/^type: "LOAD_BALANCER" cannot be used with the v1 API .*: load-balancing endpoints need the service's v2 API: set gpucloud:apiUrl/) },
     ]);
     expect(backendFailures(endpointTable, { type: "QUEUE", flashboot: true }, "v1")).toEqual([]);
     expect(backendFailures(networkVolumeTable, { type: "HIGH_PERFORMANCE" }, "v1")[0]?.reason).toMatch(/storage tiers need the service's v2 API/);
@@ -130,5 +133,20 @@ describe("what each backend refuses at check", () => {
   it("a sensitive field's value is never shown", () => {
     const table = { noun: "x", fields: { password: { kind: "replace" as const, sensitive: true, v2: { unsupported: "remove it" } } } };
     expect(backendFailures(table, { password: "hunter2" }, "v2")[0]?.reason).not.toContain("hunter2");
+  });
+});
+
+describe("check on each backend", () => {
+  const on = (backend: "v1" | "v2") => resourceProvider(endpointSpec, recordingDeps({}, { backend: () => backend }));
+
+  it("an invalid value gets its own message only, not the backend's as well", async () => {
+    const result = await on("v1").check!({}, { templateId: "t", flashboot: "yes" });
+    expect(result.failures).toEqual([{ property: "flashboot", reason: expect.stringContaining('expected true or false, got "yes"') }]);
+  });
+
+  it("the same arguments pass on v2 and fail on v1 for what only v2 has", async () => {
+    const args = { templateId: "t", type: "LOAD_BALANCER", scalerType: "REQUEST_COUNT", flashboot: "PRIORITY_FLASHBOOT" };
+    expect((await on("v2").check!({}, args)).failures).toEqual([]);
+    expect((await on("v1").check!({}, args)).failures?.map((f) => f.property)).toEqual(["flashboot", "type"]);
   });
 });
