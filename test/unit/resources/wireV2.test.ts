@@ -9,6 +9,7 @@ import { templateTable } from "../../../provider/resources/templateFields";
 import { fromWireV2, getPath, setPath, toWireV2 } from "../../../provider/resources/wireV2";
 import { endpointSpec } from "../../../provider/resources/endpoint";
 import { resourceProvider } from "../../../provider/resources/lifecycle";
+import { podPendingState, waitForPod } from "../../../provider/resources/podReadiness";
 import { recordingDeps } from "./fakes";
 
 describe("paths", () => {
@@ -148,5 +149,20 @@ describe("check on each backend", () => {
     const args = { templateId: "t", type: "LOAD_BALANCER", scalerType: "REQUEST_COUNT", flashboot: "PRIORITY_FLASHBOOT" };
     expect((await on("v2").check!({}, args)).failures).toEqual([]);
     expect((await on("v1").check!({}, args)).failures?.map((f) => f.property)).toEqual(["flashboot", "type"]);
+  });
+});
+
+describe("pod readiness from v2's status", () => {
+  const pod = (status: string, extra: Record<string, unknown> = {}) => ({ id: "p1", desiredStatus: status === "EXITED" ? "EXITED" : "RUNNING", status, ...extra }) as never;
+
+  it("waits through PROVISIONING and STARTING, naming the state", () => {
+    expect(podPendingState({} as never, pod("PROVISIONING"))).toBe("status PROVISIONING");
+    expect(podPendingState({ ports: ["22/tcp"] } as never, pod("RUNNING"))).toBe("RUNNING, no public IP yet");
+    expect(podPendingState({} as never, pod("RUNNING", { ports: [] }))).toBeUndefined();
+  });
+
+  it("fails at once when the service reports ERROR, with the pod's state", async () => {
+    const deps = recordingDeps({ getPod: async () => pod("ERROR") });
+    await expect(waitForPod(deps, "p1", 'pod "a" (id p1)', {} as never, 60)).rejects.toThrow(/status ERROR/);
   });
 });
