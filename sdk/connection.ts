@@ -4,7 +4,7 @@
  * else GPUCLOUD_API_KEY / GPUCLOUD_API_URL.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { CONFIG_KEYS, resolveManagementConnection } from "../client/config";
+import { CONFIG_KEYS, configuredApiVersion, resolveManagementConnection, type ApiVersion } from "../client/config";
 
 export interface LookupOptions {
   /** API key; default: stack config `gpucloud:apiKey`, then GPUCLOUD_API_KEY. */
@@ -25,4 +25,9 @@ export function lookupConnection(options: LookupOptions): { apiKey: string; apiU
     },
     process.env,
   );
+}
+
+/** The management API version the program's stack config (or environment) picks; v1 while none is set. */
+export function programApiVersion(): ApiVersion {
+  return configuredApiVersion({ [CONFIG_KEYS.apiUrl]: pulumi.runtime.getConfig(CONFIG_KEYS.apiUrl) }, process.env);
 }

@@ -5,6 +5,7 @@ import { RESOURCE_MODULE, RESOURCE_TYPES } from "../provider/kinds";
 import endpointShim from "../provider/shims/endpoint";
 import { endpointTable } from "../provider/resources/endpointFields";
 import { registeredProps } from "./props";
+import { programApiVersion } from "./connection";
 import { revisionOfTemplateId } from "./template";
 
 /**
@@ -178,8 +179,8 @@ export class Endpoint extends pulumi.dynamic.Resource {
   declare readonly requestUrls: pulumi.Output<Record<string, string> | undefined>;
 
   constructor(name: string, args: EndpointArgs, opts?: pulumi.CustomResourceOptions) {
-    // Following the template's revision (v2) unless one is given.
-    const revision = args.templateRevision ?? revisionOfTemplateId(args.templateId);
+    // On v2, following the template's revision unless one is given (v1 rolls template changes out itself).
+    const revision = args.templateRevision ?? (programApiVersion() === "v2" ? revisionOfTemplateId(args.templateId) : undefined);
     const props = registeredProps(endpointTable, args, { name: args.name ?? name, ...(revision !== undefined ? { templateRevision: revision } : {}) });
     super(endpointShim, name, props, opts, RESOURCE_MODULE, RESOURCE_TYPES.endpoint);
   }

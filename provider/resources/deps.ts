@@ -20,6 +20,8 @@ export interface RolloutState {
 export type ManagementApi = ManagementCalls & {
   /** The rollout of the endpoint's latest release, where the API reports one (v2). */
   endpointRollout?(id: string): Promise<RolloutState>;
+  /** Deleting an endpoint terminates its workers itself (v2): no scale-to-0 first. */
+  readonly deleteTerminatesWorkers?: boolean;
 };
 
 type ManagementCalls = Pick<

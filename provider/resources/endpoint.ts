@@ -31,12 +31,13 @@ export const endpointSpec: ResourceSpec<EndpointArgs, Endpoint, EndpointCreateIn
   ready: (op) => waitForEndpoint(op.deps, op.id, op.subject, op.args.workersMin ?? 0, readyTimeoutOf(op.args.readyTimeoutSeconds)),
   adoptRemedy: "computeType can only be set when an endpoint is created: declare the live value to adopt it, or remove adoptId to create a new endpoint.",
   /**
-   * Scale to 0 first (the service may refuse to delete an endpoint with running workers), then
-   * delete; if it still refuses, wait for the workers to go and try once more.
+   * Scale to 0 first (the v1 service may refuse to delete an endpoint with running workers; a v2
+   * delete terminates them itself), then delete; if it still refuses, wait for the workers to go
+   * and try once more.
    */
   async delete({ deps, client, id, subject }, props) {
     try {
-      await client.updateEndpoint(id, { workersMin: 0, workersMax: 0 });
+      if (!client.deleteTerminatesWorkers) await client.updateEndpoint(id, { workersMin: 0, workersMax: 0 });
     } catch (error) {
       if (isNotFound(error)) return;
       throw error;

@@ -38,6 +38,7 @@ import { fromWireV2, getPath, toWireV2 } from "./wireV2";
 const DEFAULT_MOUNT_PATH = "/workspace";
 
 export class V2Backend implements ManagementApi {
+  readonly deleteTerminatesWorkers = true;
   readonly #v2: ManagementClientV2;
   #gpuCatalog: Promise<ReadonlyMap<string, string>> | undefined;
 

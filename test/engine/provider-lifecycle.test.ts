@@ -32,6 +32,7 @@ interface Phase {
   podImage: string;
   workersMax: number;
   volumeDataCenterId: string;
+  templateImage: string;
   /** A volume made outside the stack, to bring under management with adoptId. */
   adoptVolumeId?: string;
 }
@@ -45,7 +46,7 @@ describe.each(API_VERSIONS)("the provider through the real engine on the %s API"
   const registryUsername = `robot-username-${tag}`;
   const registryPassword = `registry-password-${tag}`;
   const templateSecret = `template-secret-${tag}`;
-  const phase: Phase = { podImage: "ghcr.io/acme/trainer:1", workersMax: 2, volumeDataCenterId: "EU-RO-1" };
+  const phase: Phase = { podImage: "ghcr.io/acme/trainer:1", workersMax: 2, volumeDataCenterId: "EU-RO-1", templateImage: "ghcr.io/acme/worker:1.0" };
 
   let emulator: RunningEmulator;
   let engine: EngineStack;
@@ -91,7 +92,7 @@ describe.each(API_VERSIONS)("the provider through the real engine on the %s API"
         const volume = new gpucloud.NetworkVolume("data", { name: "data", size: 10, dataCenterId: phase.volumeDataCenterId });
         const template = new gpucloud.Template("worker", {
           name: `worker-${tag}`,
-          imageName: "ghcr.io/acme/worker:1.0",
+          imageName: phase.templateImage,
           isServerless: true,
           env: { MODEL: "llama-3-8b", API_TOKEN: pulumi.secret(templateSecret) },
         });
@@ -224,6 +225,21 @@ describe.each(API_VERSIONS)("the provider through the real engine on the %s API"
     expect(account.endpoints.map((e) => [e.id, e.workersMax])).toEqual([[before.Endpoint, 3]]);
     // Only the declared env key was written: the key the platform injected is still there.
     expect(Object.keys(account.pods[0]?.env ?? {})).toEqual(expect.arrayContaining(["LOG_LEVEL", "PUBLIC_KEY"]));
+  });
+
+  it("rolls a template's new image out to the endpoint built from it", async () => {
+    const before = await stateIds();
+    phase.templateImage = "ghcr.io/acme/worker:1.1";
+    const preview = await engine.stack.preview();
+    // v2 copies a template into the endpoint at create: the endpoint follows the template's revision.
+    expect(preview.changeSummary).toEqual(api === "v1" ? { update: 1, same: 5 } : { update: 2, same: 4 });
+    const up = await engine.stack.up();
+    expect(up.summary.result).toBe("succeeded");
+    expect(await stateIds()).toEqual(before);
+    const account = accountOf(emulator, apiKey);
+    const workerTemplateId = api === "v1" ? before.Template : account.endpoints[0]?.templateId;
+    expect(account.templates.find((t) => t.id === workerTemplateId)?.imageName).toBe("ghcr.io/acme/worker:1.1");
+    expect((await engine.stack.preview({ expectNoChanges: true })).changeSummary).toEqual({ same: 6 });
   });
 
   it("replaces a network volume whose data center changes, and the pod attached to it with it", async () => {

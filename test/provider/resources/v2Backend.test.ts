@@ -163,8 +163,10 @@ describe("templates and endpoints on v2", () => {
     await h.providers.endpoint.delete!(created.id, created.outs as Outs);
   });
 
-  it("deletes the endpoint, then the template", async () => {
+  it("deletes the endpoint (v2 terminates its workers: no scale-to-0 first), then the template", async () => {
+    h.calls.length = 0;
     await h.providers.endpoint.delete!(endpointId, endpointOuts);
+    expect(h.calls).toEqual(["deleteEndpoint"]);
     expect(await h.providers.endpoint.read!(endpointId, endpointOuts)).toEqual({});
     await h.providers.template.delete!(templateId, templateOuts);
     expect(await h.providers.template.read!(templateId, templateOuts)).toEqual({});
