@@ -29,9 +29,9 @@ export function rolloutPendingState(rollout: RolloutState | undefined): string |
   return `rolling out the latest release: ${rollout.workersOnLatest} of ${rollout.workersTotal} workers on it`;
 }
 
-export function waitForEndpoint(deps: ProviderDeps, id: string, subject: string, workersMin: number, timeoutSeconds: number): Promise<Endpoint> {
+export function waitForEndpoint(deps: ProviderDeps, id: string, subject: string, workersMin: number, timeoutSeconds: number, options: { rollout?: boolean } = {}): Promise<Endpoint> {
   const client = deps.client();
-  const rolloutOf = client.endpointRollout?.bind(client);
+  const rolloutOf = options.rollout === false ? undefined : client.endpointRollout?.bind(client);
   return waitFor(deps, {
     subject,
     goal: workersMin > 0 ? `running its ${workersMin} minimum workers${rolloutOf ? " on the latest release" : ""}` : rolloutOf ? "rolled out to every worker" : "available",

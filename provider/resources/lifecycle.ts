@@ -30,6 +30,8 @@ export interface Operation<Args, L> {
   live: L | undefined;
   /** Set once the operation changed something: a failure after it is a partial update. */
   mutated: boolean;
+  /** The operation created the resource (rather than updating or adopting one). */
+  created?: boolean;
 }
 
 /** In-place changes of one update or adoption. */
@@ -240,6 +242,7 @@ function providerOn<Args extends ArgsBase, L extends { id: string; name?: string
       const op = operation(outcome.resource.id, args, outcome.resource.name, outcome.resource);
       // The resource exists: any failure from here on is recorded as a partial create.
       op.mutated = true;
+      op.created = true;
       deps.log.info(`${op.subject}: created`);
       const declared = declaredInputs(table, withoutUnset(inputs));
       return { id: op.id, outs: await converge(op, { body: {}, changed: new Set() }, declared, inputs, true) };

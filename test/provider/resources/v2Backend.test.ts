@@ -113,7 +113,7 @@ describe("templates and endpoints on v2", () => {
     expect(computeDiff(templateTable, templateOuts, next, { id: templateId }).replaces).toEqual(["category"]);
   });
 
-  it("creates an endpoint with pools from the catalog and a FlashBoot level, ready once rolled out", async () => {
+  it("creates an endpoint with pools from the catalog and a FlashBoot level", async () => {
     const created = await h.providers.endpoint.create(await checked(h.providers.endpoint, endpoint()));
     endpointId = created.id;
     endpointOuts = created.outs as Outs;
