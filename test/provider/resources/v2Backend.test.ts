@@ -72,6 +72,18 @@ describe("pods on v2", () => {
     expect(await h.providers.pod.read!(id, outs)).toEqual({});
   });
 
+  it("adopts a pod made outside the stack, updating what differs in place", async () => {
+    const made = await h.client.createPod({ name: "outside", imageName: "pytorch:2.4", gpuTypeIds: ["NVIDIA L4"], ports: ["22/tcp"] });
+    const args = { ...podBase, name: "outside", ports: ["22/tcp"], adoptId: made.id };
+    const adopted = await h.providers.pod.create(await checked(h.providers.pod, args));
+    expect(adopted.id).toBe(made.id);
+    expect(adopted.outs).toMatchObject({ name: "outside", env: { LOG_LEVEL: "info" }, desiredStatus: "RUNNING", publicIp: expect.any(String) });
+    expect((await h.client.getPod(made.id)).env).toMatchObject({ LOG_LEVEL: "info" });
+    const mismatch = await h.providers.pod.create(await checked(h.providers.pod, { ...args, gpuTypeIds: ["NVIDIA A40"] })).catch((e: unknown) => e);
+    expect(String(mismatch)).toMatch(/cannot adopt pod .*gpuTypeIds/);
+    await h.providers.pod.delete!(made.id, adopted.outs as Outs);
+  });
+
   it("check refuses what v2 cannot express, naming the field, the value and the fix", async () => {
     const result = await h.providers.pod.check!({}, { ...podBase, interruptible: true, gpuTypeIds: ["NVIDIA L4", "NVIDIA A40"], countryCodes: ["US"], volumeInGb: 5, resetTrigger: "1" });
     const byField = Object.fromEntries((result.failures ?? []).map((f) => [f.property, f.reason]));
