@@ -96,3 +96,25 @@ export function parseBillingQuery(args: unknown): BillingQuery {
   });
   throw new BillingQueryError(`invalid billing lookup: ${problems.join("; ")}`);
 }
+
+/** Filters of the v1 histories that the v2 API's billing has no equivalent for. */
+const V1_ONLY_FILTERS = ["grouping", "gpuTypeId", "dataCenterId", "imageName", "templateId"] as const;
+
+/**
+ * A billing lookup as the v2 API takes it: which history (`serverless` is the endpoints' history;
+ * v2's `/billing/endpoints` is a different one) and the query. v2 filters by one resource id only:
+ * the other v1 filters are refused, naming the argument, the value and the fix.
+ */
+export function v2BillingRequest(query: BillingQuery): { history: "pods" | "serverless" | "network-volumes"; query: Record<string, string | undefined> } {
+  const given = V1_ONLY_FILTERS.filter((f) => (query as Record<string, unknown>)[f] !== undefined);
+  if (given.length > 0) {
+    const shown = given.map((f) => `${f} ${JSON.stringify((query as Record<string, unknown>)[f])}`).join(", ");
+    throw new BillingQueryError(
+      `invalid billing lookup: ${shown}: the service's v2 API has no such filter or grouping (it filters by one ${query.kind === "pods" ? "podId" : query.kind === "endpoints" ? "endpointId" : "volume"} only); remove it, or use the v1 API URL`,
+    );
+  }
+  const window = { startTime: query.startTime?.toISOString(), endTime: query.endTime?.toISOString(), bucketSize: query.bucketSize };
+  if (query.kind === "pods") return { history: "pods", query: { ...window, podId: query.podId } };
+  if (query.kind === "endpoints") return { history: "serverless", query: { ...window, serverlessId: query.endpointId } };
+  return { history: "network-volumes", query: window };
+}

@@ -8,7 +8,10 @@ import { GpuCloudError, nameErrorClass } from "./gpuCloudError";
 
 export interface Connection {
   apiKey: string;
-  /** Management API base, ends in /v1 (no trailing slash). */
+  /**
+   * Management API base, no trailing slash. Its ending picks the API version the provider speaks:
+   * /v2 (today's API) or /v1 (the earlier API, kept for compatibility and offline use).
+   */
   apiUrl: string;
   /** Job API base, ends in /v2 (no trailing slash). */
   serverlessUrl: string;
@@ -66,8 +69,25 @@ export function resolveApiKey(config: StackConfig, env: Env = process.env): stri
 // No port is assumed: the emulator prints its own URLs when it starts.
 const EXAMPLE_PORT = "<port>";
 
+/** The management API versions the provider speaks, picked by the ending of apiUrl. */
+export type ApiVersion = "v1" | "v2";
+
+/** The API version a normalized management URL speaks (see resolveManagementConnection). */
+export function apiVersionOf(apiUrl: string): ApiVersion {
+  return apiUrl.endsWith("/v2") ? "v2" : "v1";
+}
+
+/**
+ * The API version the management URL in force picks, without requiring the other settings
+ * (check runs before anything is called); v1 while no URL is set.
+ */
+export function configuredApiVersion(config: StackConfig, env: Env = process.env): ApiVersion {
+  const found = lookup("apiUrl", config, env);
+  return found ? apiVersionOf(found.value.replace(/\/+$/, "")) : "v1";
+}
+
 function resolveUrl(setting: "apiUrl" | "serverlessUrl", config: StackConfig, env: Env): string {
-  const version = setting === "apiUrl" ? "/v1" : "/v2";
+  const version = "/v2";
   const what = setting === "apiUrl" ? "management API" : "job API";
   const found = lookup(setting, config, env);
   if (!found) {
@@ -75,8 +95,14 @@ function resolveUrl(setting: "apiUrl" | "serverlessUrl", config: StackConfig, en
       CONFIG_KEYS[setting],
       `No ${what} URL: run \`pulumi config set ${CONFIG_KEYS[setting]} <url>\` or set the environment variable ` +
         `${ENV_VARS[setting]}, e.g. to the ${what} URL the emulator prints when it starts ` +
-        `(like "http://127.0.0.1:${EXAMPLE_PORT}${version}"). The URL ends in ${version}.`,
+        `(like "http://127.0.0.1:${EXAMPLE_PORT}${setting === "apiUrl" ? "/api" : ""}${version}"). ` +
+        (setting === "apiUrl" ? "The URL ends in /v2 (today's API) or /v1 (the earlier API)." : `The URL ends in ${version}.`),
     );
+  }
+  if (setting === "apiUrl") {
+    // Either version: the ending picks the backend.
+    const trimmed = found.value.trim().replace(/\/+$/, "");
+    return normalizeBaseUrl(found.value, trimmed.endsWith("/v1") ? "/v1" : "/v2", CONFIG_KEYS[setting], found.source, true);
   }
   return normalizeBaseUrl(found.value, version, CONFIG_KEYS[setting], found.source);
 }
@@ -85,7 +111,7 @@ function resolveUrl(setting: "apiUrl" | "serverlessUrl", config: StackConfig, en
  * Validates an http(s) base URL ending in `version` ("/v1" or "/v2"), strips trailing slashes.
  * Exported for tests and for callers that take URLs from elsewhere.
  */
-export function normalizeBaseUrl(value: string, version: "/v1" | "/v2", setting: string, source = setting): string {
+export function normalizeBaseUrl(value: string, version: "/v1" | "/v2", setting: string, source = setting, eitherVersion = false): string {
   const shown = stripUserInfo(value);
   let url: URL;
   try {
@@ -105,6 +131,12 @@ export function normalizeBaseUrl(value: string, version: "/v1" | "/v2", setting:
   const trimmed = `${url.origin}${url.pathname.replace(/\/+$/, "")}`;
   if (!trimmed.endsWith(version)) {
     const other = version === "/v1" ? "/v2" : "/v1";
+    if (eitherVersion) {
+      throw new ConfigError(
+        setting,
+        `${source} must end in /v2 (today's management API) or /v1 (the earlier one) (got "${shown}"). Append /v2, e.g. "${stripUserInfo(trimmed)}/v2".`,
+      );
+    }
     const hint = trimmed.endsWith(other)
       ? ` It ends in ${other}: that is the ${other === "/v1" ? "management API" : "job API"}'s URL; check that the two settings are not swapped.`
       : ` Append ${version}, e.g. "${stripUserInfo(trimmed)}${version}".`;

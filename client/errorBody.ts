@@ -1,7 +1,8 @@
 // Extracting the service's own explanation from an error answer. The description documents no
 // error schema; observed bodies are `{"error": "..."}` (with a `status` echo), `{"message": "..."}`
 // (401s), validation lists (`{"detail": [{"loc": [...], "msg": "..."}]}` for rejected keys), or
-// plain text from a proxy. Whatever the shape, callers get one readable line.
+// plain text from a proxy; the v2 API answers RFC 9457 problem+json `{title, status, detail,
+// errors?}`. Whatever the shape, callers get one readable line.
 
 const MAX_MESSAGE_CHARS = 500;
 
@@ -27,6 +28,11 @@ function messageFrom(value: unknown): string | undefined {
   }
   if (value === null || typeof value !== "object") return undefined;
   const record = value as Record<string, unknown>;
+  // RFC 9457 problem+json (the v2 API): the detail, then each validation failure it lists.
+  if (typeof record["title"] === "string" && typeof record["detail"] === "string") {
+    const errors = Array.isArray(record["errors"]) ? record["errors"].filter((e): e is string => typeof e === "string") : [];
+    return errors.length > 0 ? `${record["detail"]}: ${errors.join("; ")}` : record["detail"] || record["title"];
+  }
   // Validation item: {"loc": ["body", "foo"], "msg": "extra fields not permitted"}.
   if (typeof record["msg"] === "string") {
     const loc = Array.isArray(record["loc"]) ? record["loc"].map(String).join(".") : undefined;

@@ -99,3 +99,64 @@ export function isIdempotentMethod(method: string): boolean {
   // (no increments or appends), so applying one twice leaves the same state.
   return ["GET", "HEAD", "OPTIONS", "PUT", "DELETE", "PATCH"].includes(method.toUpperCase());
 }
+
+// ---- pacing by the service's rate-limit headers (RateLimit / RateLimit-Policy) -----------------
+
+/** One window of `RateLimit` (`"minute";r=599;t=42`) joined with its `RateLimit-Policy` quota. */
+export interface RateLimitWindow {
+  name: string;
+  /** Requests left in the window. */
+  remaining: number;
+  /** Seconds until the window resets. */
+  resetSeconds: number;
+  /** The window's quota, when the policy header gave it. */
+  quota?: number | undefined;
+}
+
+/** Parses a structured-field list `"minute";r=599;t=42, "hour";r=9999;t=1842` into its members' parameters. */
+function parseMembers(header: string | undefined): Map<string, Record<string, number>> {
+  const out = new Map<string, Record<string, number>>();
+  if (!header) return out;
+  for (const member of header.split(",")) {
+    const [rawName, ...params] = member.split(";").map((p) => p.trim());
+    if (!rawName) continue;
+    const values: Record<string, number> = {};
+    for (const param of params) {
+      const [key, value] = param.split("=");
+      if (key && value !== undefined && Number.isFinite(Number(value))) values[key.trim()] = Number(value);
+    }
+    out.set(rawName.replace(/^"|"$/g, ""), values);
+  }
+  return out;
+}
+
+export function parseRateLimit(rateLimit: string | undefined, policy: string | undefined): RateLimitWindow[] {
+  const quotas = parseMembers(policy);
+  const windows: RateLimitWindow[] = [];
+  for (const [name, params] of parseMembers(rateLimit)) {
+    if (params["r"] === undefined || params["t"] === undefined) continue;
+    windows.push({ name, remaining: params["r"], resetSeconds: params["t"], quota: quotas.get(name)?.["q"] });
+  }
+  return windows;
+}
+
+/** Requests a window keeps in reserve before pacing starts: room for the calls already in flight. */
+export const MIN_RATE_LIMIT_RESERVE = 8;
+
+/**
+ * How to pace the next requests given the windows the last answer reported: while a window has
+ * plenty left, no pacing (bursts are free); within its reserve (5% of the quota, at least 8), spread
+ * what is left evenly over the time to its reset; with nothing left, wait for the reset. The
+ * tightest window wins. So a long run slows down before the service refuses it, rather than after.
+ */
+export function paceFor(windows: readonly RateLimitWindow[]): { intervalMs: number; waitMs: number } {
+  let intervalMs = 0;
+  let waitMs = 0;
+  for (const w of windows) {
+    const resetMs = Math.max(0, w.resetSeconds) * 1000;
+    const reserve = Math.max(MIN_RATE_LIMIT_RESERVE, Math.ceil((w.quota ?? 0) * 0.05));
+    if (w.remaining <= 0) waitMs = Math.max(waitMs, resetMs);
+    else if (w.remaining <= reserve) intervalMs = Math.max(intervalMs, resetMs / w.remaining);
+  }
+  return { intervalMs: Math.round(intervalMs), waitMs: Math.round(waitMs) };
+}

@@ -131,7 +131,8 @@ export const EndpointSchema = wireObject({
   dataCenterIds: wireStringList.optional(),
   env: wireEnv.optional(),
   executionTimeoutMs: wireNumber.optional(),
-  flashboot: wireBoolean.optional(),
+  /** A boolean on v1; v2 also reports the level PRIORITY_FLASHBOOT. */
+  flashboot: z.union([wireBoolean, z.string()]).optional(),
   gpuCount: wireNumber.optional(),
   gpuTypeIds: wireStringList.optional(),
   idleTimeout: wireNumber.optional(),

@@ -10,7 +10,7 @@ import { parseErrorBody } from "./errorBody";
 import { GpuCloudError } from "./gpuCloudError";
 import { makeApiError, ApiError, type ApiErrorInput } from "./errors";
 import { stripUserInfo } from "./redact";
-import { backoffDelayMs, isIdempotentMethod, parseRetryAfterMs, type FailureKind } from "./retry";
+import { backoffDelayMs, isIdempotentMethod, paceFor, parseRateLimit, parseRetryAfterMs, type FailureKind } from "./retry";
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 export const DEFAULT_MAX_RETRIES = 4;
@@ -46,6 +46,8 @@ export interface TransportOptions {
   random?: (() => number) | undefined;
   /** Told about every retry, so callers can log or count them (the transport never logs). */
   onRetry?: ((info: RetryInfo) => void) | undefined;
+  /** The clock pacing reads; injectable for tests. */
+  now?: (() => number) | undefined;
 }
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -191,6 +193,10 @@ export class Transport {
   readonly #basePath: string;
   readonly #userAgent: string;
   readonly #onRetry: ((info: RetryInfo) => void) | undefined;
+  /** Pacing from the service's RateLimit headers (paceFor): the earliest start of the next request, and the spacing. */
+  #nextSlotMs = 0;
+  #intervalMs = 0;
+  readonly #now: () => number;
 
   constructor(options: TransportOptions) {
     let url: URL;
@@ -212,6 +218,7 @@ export class Transport {
     this.sleep = options.sleep ?? ((ms: number) => delay(ms).then(() => undefined));
     this.random = options.random ?? Math.random;
     this.#onRetry = options.onRetry;
+    this.#now = options.now ?? Date.now;
     // One keep-alive pool per transport, i.e. per origin. Timeouts are enforced per request below.
     this.#pool = new Pool(url.origin, { connections: options.connections ?? 8 });
   }
@@ -241,6 +248,7 @@ export class Transport {
     const maxRetries = spec.maxRetries ?? this.maxRetries;
     for (let attempt = 0; ; attempt++) {
       spec.signal?.throwIfAborted();
+      await this.#paced(spec.signal);
       try {
         return await this.#attempt(spec, idempotent, onSuccess);
       } catch (thrown) {
@@ -260,6 +268,24 @@ export class Transport {
         await untilAborted(this.sleep(delayMs), spec.signal);
       }
     }
+  }
+
+  /** Waits for this request's slot when the service's rate-limit headers asked for pacing. */
+  async #paced(signal: AbortSignal | undefined): Promise<void> {
+    const now = this.#now();
+    const at = Math.max(now, this.#nextSlotMs);
+    this.#nextSlotMs = at + this.#intervalMs;
+    if (at > now) await untilAborted(this.sleep(at - now), signal);
+  }
+
+  /** Reads RateLimit / RateLimit-Policy from an answer (any status) and sets the pacing. */
+  #observeRateLimit(headers: Record<string, string | string[] | undefined>): void {
+    const windows = parseRateLimit(header(headers, "ratelimit"), header(headers, "ratelimit-policy"));
+    if (windows.length === 0) return;
+    const pace = paceFor(windows);
+    this.#intervalMs = pace.intervalMs;
+    // The next request already waits its turn: the slot it took before this answer came is pushed back.
+    this.#nextSlotMs = Math.max(this.#nextSlotMs, this.#now() + Math.max(pace.waitMs, pace.intervalMs));
   }
 
   async #attempt<T>(spec: SendSpec, idempotent: boolean, onSuccess: OnSuccess<T>): Promise<T> {
@@ -328,6 +354,7 @@ export class Transport {
         });
       }
 
+      this.#observeRateLimit(responseHeaders);
       const requestId = header(responseHeaders, "x-request-id");
       const ok = spec.anyStatus ? status !== 429 : spec.okStatuses ? spec.okStatuses.includes(status) : status >= 200 && status <= 299;
       if (ok) {

@@ -7,13 +7,16 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { createHash } from "node:crypto";
-import { resolveJobConnection, resolveManagementConnection } from "../client/config";
+import { apiVersionOf, configuredApiVersion, resolveJobConnection, resolveManagementConnection, type ApiVersion } from "../client/config";
 import { JobClient } from "../client/jobClient";
 import { ManagementClient } from "../client/management";
+import { ManagementClientV2 } from "../client/managementV2";
+import type { ManagementApi } from "./resources/deps";
+import { V2Backend } from "./resources/v2Backend";
 import type { RetryInfo } from "../client/transport";
 import { getStackConfig } from "./runtimeConfig";
 
-const managementClients = new Map<string, ManagementClient>();
+const managementClients = new Map<string, { api: ManagementApi; close(): Promise<void> }>();
 const jobClients = new Map<string, JobClient>();
 
 /** Cache key that never keeps the API key itself in memory longer than needed. */
@@ -26,15 +29,28 @@ function logRetry(info: RetryInfo): void {
   void pulumi.log.info(`retry ${info.attempt} of ${info.operation} in ${Math.round(info.delayMs)} ms: ${info.error.message}`);
 }
 
-export function managementClient(): ManagementClient {
+/** The management API for the settings in force: v1 as is, or v2 mapped to the same calls. */
+export function managementClient(): ManagementApi {
   const { apiUrl, apiKey } = resolveManagementConnection(getStackConfig(), process.env);
   const key = cacheKey(apiUrl, apiKey);
-  let client = managementClients.get(key);
-  if (!client) {
-    client = new ManagementClient({ baseUrl: apiUrl, apiKey, onRetry: logRetry });
-    managementClients.set(key, client);
+  let entry = managementClients.get(key);
+  if (!entry) {
+    const options = { baseUrl: apiUrl, apiKey, onRetry: logRetry };
+    if (apiVersionOf(apiUrl) === "v2") {
+      const v2 = new ManagementClientV2(options);
+      entry = { api: new V2Backend(v2), close: () => v2.close() };
+    } else {
+      const v1 = new ManagementClient(options);
+      entry = { api: v1, close: () => v1.close() };
+    }
+    managementClients.set(key, entry);
   }
-  return client;
+  return entry.api;
+}
+
+/** The API version the settings in force pick (v1 while no URL is set). */
+export function currentBackend(): ApiVersion {
+  return configuredApiVersion(getStackConfig(), process.env);
 }
 
 export function jobClient(): JobClient {

@@ -1,7 +1,9 @@
 /**
  * Benchmark of the provider through the real engine (prints figures; not a test).
  *
- *   npx tsc -p tsconfig.json && node dist/scripts/bench-provider.js [--count 100] [--runs 5]
+ *   npx tsc -p tsconfig.json && node dist/scripts/bench-provider.js [--count 100] [--runs 5] [--api v1|v2]
+ *
+ * `--api` picks the management API the provider speaks (default v2, today's API; v1 the earlier one).
  *
  * Against an in-process emulator (timeScale 0.01), on a temporary file backend:
  *   1. `pulumi up` creating a template and `count` endpoints (time).
@@ -12,10 +14,14 @@
  *   3. Where the provider's share of a preview goes: loading its code into the provider process
  *      (which has @pulumi/pulumi loaded already), and `count` checks and diffs of an endpoint.
  *
+ *   4. Management API calls per resource for up, preview, refresh and destroy, and the 429s seen,
+ *      counted by a small proxy between the provider and the emulator.
+ *
  * The machine may be shared: previews are timed `runs` times each, alternating, and both the
  * median and the best run are reported (the best is the least disturbed by other load).
  */
 import { execFileSync } from "node:child_process";
+import * as http from "node:http";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -62,7 +68,7 @@ class Noop extends pulumi.dynamic.Resource {
 
 interface BenchStack {
   stack: Stack;
-  timed(op: "up" | "preview" | "destroy", expectNoChanges?: boolean): Promise<number>;
+  timed(op: "up" | "preview" | "refresh" | "destroy", expectNoChanges?: boolean): Promise<number>;
 }
 
 async function openStack(cli: PulumiCli, base: string, name: string, program: PulumiFn, config: Record<string, { value: string; secret?: boolean }>): Promise<BenchStack> {
@@ -100,6 +106,7 @@ async function openStack(cli: PulumiCli, base: string, name: string, program: Pu
       try {
         if (op === "up") await stack.up({ onOutput });
         else if (op === "preview") await stack.preview({ onOutput, expectNoChanges });
+        else if (op === "refresh") await stack.refresh({ onOutput });
         else await stack.destroy({ onOutput });
       } catch (error) {
         process.stderr.write(log.join(""));
@@ -107,6 +114,39 @@ async function openStack(cli: PulumiCli, base: string, name: string, program: Pu
       }
       return performance.now() - start;
     },
+  };
+}
+
+/** Management API calls and 429 answers seen by the counting proxy. */
+interface CallCount {
+  calls: number;
+  tooMany: number;
+}
+
+/** A proxy in front of the emulator that counts the management API calls (and 429s) passing through. */
+async function countingProxy(target: string): Promise<{ url: string; reset(): CallCount; close(): Promise<void> }> {
+  const origin = new URL(target);
+  let count: CallCount = { calls: 0, tooMany: 0 };
+  const server = http.createServer((req, res) => {
+    count.calls++;
+    const upstream = http.request({ host: origin.hostname, port: origin.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
+      if (answer.statusCode === 429) count.tooMany++;
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    upstream.on("error", () => res.destroy());
+    req.pipe(upstream);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as { port: number }).port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    reset() {
+      const seen = count;
+      count = { calls: 0, tooMany: 0 };
+      return seen;
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
 
@@ -146,21 +186,26 @@ const seconds = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { count: { type: "string", default: "100" }, runs: { type: "string", default: "5" } },
+    options: { count: { type: "string", default: "100" }, runs: { type: "string", default: "5" }, api: { type: "string", default: "v2" } },
     strict: true,
   });
   const count = Number(values.count);
   const runs = Number(values.runs);
   if (!Number.isInteger(count) || count < 1 || !Number.isInteger(runs) || runs < 1) throw new Error("--count and --runs must be positive integers");
+  const api = values.api;
+  if (api !== "v1" && api !== "v2") throw new Error(`--api must be v1 or v2 (got ${JSON.stringify(api)})`);
 
   const cli = ensurePulumiCli();
   const emulator = await startEmulator({ port: 0, timeScale: 0.01, apiKeys: [API_KEY] });
+  const proxy = await countingProxy(emulator.apiUrl);
+  const apiPath = new URL(api === "v2" ? emulator.apiUrlV2 : emulator.apiUrl).pathname;
+  const callsOf = (seen: CallCount): string => `${(seen.calls / count).toFixed(2)} calls per endpoint, ${seen.tooMany} 429s`;
   const base = fs.mkdtempSync(path.join(os.tmpdir(), "gpucloud-bench-provider-"));
-  console.log(`Pulumi CLI ${cli.version}, Node ${process.version}, ${os.cpus().length} CPUs; ${count} resources per stack, ${runs} previews each\n`);
+  console.log(`Pulumi CLI ${cli.version}, Node ${process.version}, ${os.cpus().length} CPUs; ${count} resources per stack, ${runs} previews each; management API ${api}\n`);
 
   try {
     const config = {
-      "gpucloud:apiUrl": { value: emulator.apiUrl },
+      "gpucloud:apiUrl": { value: `${proxy.url}${apiPath}` },
       "gpucloud:serverlessUrl": { value: emulator.serverlessUrl },
       "gpucloud:apiKey": { value: API_KEY, secret: true },
     };
@@ -176,15 +221,20 @@ async function main(): Promise<void> {
       }
     }, {});
 
+    proxy.reset();
     const upEndpoints = await endpoints.timed("up");
+    const upCalls = proxy.reset();
     const created = emulator.inspect().reduce((n, a) => n + a.endpoints.length, 0);
     if (created !== count) throw new Error(`expected ${count} endpoints in the emulator after up, found ${created}`);
     const upFloor = await floor.timed("up");
     console.log(`pulumi up, ${count} endpoints (+1 template) created on the emulator: ${seconds(upEndpoints)}`);
-    console.log(`pulumi up, ${count} no-op dynamic resources (floor):                 ${seconds(upFloor)}\n`);
+    console.log(`pulumi up, ${count} no-op dynamic resources (floor):                 ${seconds(upFloor)}; ratio ${(upEndpoints / upFloor).toFixed(2)}x`);
+    console.log(`  management API during up: ${callsOf(upCalls)}\n`);
 
     // One untimed preview each warms the file cache and the CLI binary.
+    proxy.reset();
     await endpoints.timed("preview", true);
+    const previewCalls = proxy.reset();
     await floor.timed("preview", true);
     const endpointTimes: number[] = [];
     const floorTimes: number[] = [];
@@ -199,7 +249,13 @@ async function main(): Promise<void> {
     const ratio = e / f;
     console.log(`pulumi preview, ${count} unchanged endpoints: median ${seconds(e)}, best ${seconds(eBest)}  (runs: ${endpointTimes.map(seconds).join(", ")})`);
     console.log(`pulumi preview, ${count} no-op resources:     median ${seconds(f)}, best ${seconds(fBest)}  (runs: ${floorTimes.map(seconds).join(", ")})`);
-    console.log(`ratio: median ${ratio.toFixed(2)}x, best ${(eBest / fBest).toFixed(2)}x the floor (goal: at most ${GOAL_RATIO}x) -> ${ratio <= GOAL_RATIO ? "met" : "MISSED"}\n`);
+    console.log(`ratio: median ${ratio.toFixed(2)}x, best ${(eBest / fBest).toFixed(2)}x the floor (goal: at most ${GOAL_RATIO}x) -> ${ratio <= GOAL_RATIO ? "met" : "MISSED"}`);
+    console.log(`  management API during a preview: ${callsOf(previewCalls)}`);
+    proxy.reset();
+    const refreshEndpoints = await endpoints.timed("refresh");
+    const refreshCalls = proxy.reset();
+    const refreshFloor = await floor.timed("refresh");
+    console.log(`pulumi refresh: ${seconds(refreshEndpoints)} (floor ${seconds(refreshFloor)}, ${(refreshEndpoints / refreshFloor).toFixed(2)}x); management API: ${callsOf(refreshCalls)}\n`);
 
     const load = providerLoadMs();
     const perResource = await checkAndDiffMs(count);
@@ -208,11 +264,14 @@ async function main(): Promise<void> {
     console.log(`  ${count} endpoint checks: ${perResource.check.toFixed(1)} ms; ${count} diffs: ${perResource.diff.toFixed(1)} ms`);
     console.log(`  preview difference to the floor: median ${((e - f) / 1000).toFixed(2)} s, best ${((eBest - fBest) / 1000).toFixed(2)} s\n`);
 
+    proxy.reset();
     const destroyEndpoints = await endpoints.timed("destroy");
+    const destroyCalls = proxy.reset();
     await floor.timed("destroy");
     const left = emulator.inspect().reduce((n, a) => n + a.endpoints.length + a.templates.length, 0);
-    console.log(`pulumi destroy, ${count} endpoints (+1 template): ${seconds(destroyEndpoints)}; left in the emulator: ${left}`);
+    console.log(`pulumi destroy, ${count} endpoints (+1 template): ${seconds(destroyEndpoints)}; left in the emulator: ${left}; management API: ${callsOf(destroyCalls)}`);
   } finally {
+    await proxy.close();
     await emulator.close();
     fs.rmSync(base, { recursive: true, force: true });
   }

@@ -7,11 +7,13 @@
  * else GPUCLOUD_API_KEY / GPUCLOUD_API_URL, unless given in `options`.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { CONFIG_KEYS, resolveManagementConnection } from "../client/config";
+import { apiVersionOf } from "../client/config";
+import { lookupConnection, type LookupOptions } from "./connection";
 import type { BillingBucketSize, EndpointBillingGrouping, PodBillingGrouping } from "../client/enums";
 import { ManagementClient } from "../client/management";
+import { ManagementClientV2 } from "../client/managementV2";
 import type { BillingRecord, NetworkVolumeBillingRecord } from "../client/schemas";
-import { parseBillingQuery } from "../client/billing";
+import { parseBillingQuery, v2BillingRequest, type BillingQuery } from "../client/billing";
 import type { EndpointBillingQuery, PodBillingQuery } from "../client/inputs";
 
 export type { BillingRecord, NetworkVolumeBillingRecord } from "../client/schemas";
@@ -65,29 +67,29 @@ export type BillingKind = GetBillingArgs["kind"];
 export interface GetBillingResult<K extends BillingKind = BillingKind> {
   /** Which history the records come from. */
   kind: K;
-  /** The service's records, oldest bucket first. */
+  /**
+   * The service's records, oldest bucket first. Both APIs fill `time` (the bucket's start) and
+   * `amount` (USD). v1 also fills `timeBilledMs`, `diskSpaceBilledGb` and the grouping's id
+   * (`podId`, `endpointId` or `gpuTypeId`). v2 fills `podId` or `endpointId` (one record per
+   * resource per bucket), `endTime`, and its cost components in USD: `gpuAmount`, `cpuAmount`,
+   * `diskAmount` (and `feeAmount` for endpoints; `standardAmount` and `highPerformanceStorageAmount`
+   * for network volumes).
+   */
   records: K extends "networkvolumes" ? NetworkVolumeBillingRecord[] : BillingRecord[];
   /** Sum of the records' `amount`, in USD. */
   totalAmount: number;
 }
 
-export interface BillingOptions {
-  /** API key; default: stack config `gpucloud:apiKey`, then GPUCLOUD_API_KEY. */
-  apiKey?: string;
-  /** Management API base URL ending in /v1; default: stack config `gpucloud:apiUrl`, then GPUCLOUD_API_URL. */
-  apiUrl?: string;
-}
+/**
+ * Where to look the billing up (see LookupOptions). On v2, the grouping and the GPU type, data
+ * center, image and template filters do not exist: giving one is an error.
+ */
+export type BillingOptions = LookupOptions;
 
 export async function getBilling<A extends GetBillingArgs>(args: A, options: BillingOptions = {}): Promise<GetBillingResult<A["kind"]>> {
   const query = parseBillingQuery(args);
-  const { apiKey, apiUrl } = resolveManagementConnection(
-    {
-      // Raw lookups: the typed Config API would warn about reading a secret as plain text.
-      [CONFIG_KEYS.apiKey]: options.apiKey ?? pulumi.runtime.getConfig(CONFIG_KEYS.apiKey),
-      [CONFIG_KEYS.apiUrl]: options.apiUrl ?? pulumi.runtime.getConfig(CONFIG_KEYS.apiUrl),
-    },
-    process.env,
-  );
+  const { apiKey, apiUrl } = lookupConnection(options);
+  if (apiVersionOf(apiUrl) === "v2") return getBillingV2(query, apiUrl, apiKey) as Promise<GetBillingResult<A["kind"]>>;
   const client = new ManagementClient({ baseUrl: apiUrl, apiKey });
   try {
     const { kind: _kind, ...wire } = query;
@@ -99,6 +101,34 @@ export async function getBilling<A extends GetBillingArgs>(args: A, options: Bil
           : await client.networkVolumeBilling(wire);
     const totalAmount = records.reduce((sum, r) => sum + (r.amount ?? 0), 0);
     return { kind: query.kind, records, totalAmount } as GetBillingResult<A["kind"]>;
+  } finally {
+    await client.close();
+  }
+}
+
+/** The lookup on the v2 API, its records given v1's `time` and `amount` beside v2's own fields. */
+async function getBillingV2(query: BillingQuery, apiUrl: string, apiKey: string): Promise<GetBillingResult> {
+  const request = v2BillingRequest(query);
+  const client = new ManagementClientV2({ baseUrl: apiUrl, apiKey });
+  try {
+    const answer =
+      request.history === "pods"
+        ? await client.podBilling(request.query)
+        : request.history === "serverless"
+          ? await client.serverlessBilling(request.query)
+          : await client.networkVolumeBilling(request.query);
+    const records = answer.records.map((r: Record<string, unknown>) => {
+      const { startTime, totalAmount, serverlessId, highPerformanceAmount, ...rest } = r;
+      return {
+        ...rest,
+        time: startTime as string,
+        amount: totalAmount as number,
+        ...(serverlessId !== undefined ? { endpointId: serverlessId as string } : {}),
+        ...(highPerformanceAmount !== undefined ? { highPerformanceStorageAmount: highPerformanceAmount as number } : {}),
+      };
+    });
+    const totalAmount = records.reduce((sum, r) => sum + (r.amount ?? 0), 0);
+    return { kind: query.kind, records, totalAmount };
   } finally {
     await client.close();
   }

@@ -5,6 +5,8 @@ import { RESOURCE_MODULE, RESOURCE_TYPES } from "../provider/kinds";
 import endpointShim from "../provider/shims/endpoint";
 import { endpointTable } from "../provider/resources/endpointFields";
 import { registeredProps } from "./props";
+import { programApiVersion } from "./connection";
+import { revisionOfTemplateId } from "./template";
 
 /**
  * Arguments of an {@link Endpoint} (a serverless, queue-based endpoint). Field names are the
@@ -23,13 +25,15 @@ export interface EndpointArgs {
    * every request to `<serverlessUrl>/<endpointId>/<path>` goes straight to a worker's own HTTP
    * server (env `PORT`, default 80; health checks on `PORT_HEALTH` at `HEALTH_CHECK_PATH`, default
    * `/ping`), with no queue and no retries; it needs `scalerType: "REQUEST_COUNT"`. Fixed at
-   * create: a change replaces the endpoint. (The v1 API has no type field: the provider carries it
-   * as a ` -lb` suffix of the service-side name, which you never see in outputs.)
+   * create: a change replaces the endpoint. `"LOAD_BALANCER"` needs the v2 API (apiUrl ending in
+   * /v2), where it is the service's own `type`; on the v1 API it fails at preview.
    */
   type?: pulumi.Input<"QUEUE" | "LOAD_BALANCER">;
   /**
    * GPU types acceptable for workers, in order of preference, e.g. `["NVIDIA L4", "NVIDIA A40"]`.
-   * An id this package does not know is passed on with a warning. In place.
+   * An id this package does not know is passed on with a warning. In place. On v2 the types become
+   * the catalog's pools they belong to minus the pools' other types (`gpu.pools`, `gpu.excludedTypes`):
+   * v2 keeps no order of preference (check warns), and the types are not read back on refresh.
    */
   gpuTypeIds?: pulumi.Input<pulumi.Input<string>[]>;
   /** GPUs per worker, 1 or more. Default 1. In place. */
@@ -60,9 +64,12 @@ export interface EndpointArgs {
    * `pulumi up` restores it. In place.
    */
   workersMax?: pulumi.Input<number>;
-  /** Seconds an idle worker waits for a job before it is scaled down, 1 to 3600. Default 5. In place. */
+  /**
+   * Seconds an idle worker waits for a job before it is scaled down, 1 to 3600. Default 5 (v1), 10
+   * (v2; not used by queue endpoints scaling on REQUEST_COUNT there). In place.
+   */
   idleTimeout?: pulumi.Input<number>;
-  /** Longest a single job may run, in milliseconds, before it is failed. In place. */
+  /** Longest a single job may run, in milliseconds, before it is failed. Default: the service's (300000 on v2). In place. */
   executionTimeoutMs?: pulumi.Input<number>;
   /**
    * `"QUEUE_DELAY"` (default: add a worker when a job has waited `scalerValue` seconds) or
@@ -73,13 +80,23 @@ export interface EndpointArgs {
   /** Parameter of `scalerType`: seconds of queue delay, or jobs per worker. 1 or more, default 4. In place. */
   scalerValue?: pulumi.Input<number>;
   /**
-   * Flash boot (faster cold starts). The service ignores `false` on create, so the provider sets it
-   * with an update right after creating. In place.
+   * Flash boot (faster cold starts): `true` or `false` (default off), or on the v2 API one of its
+   * levels `"OFF"`, `"FLASHBOOT"` (same as `true`) and `"PRIORITY_FLASHBOOT"` (with priority
+   * capacity). A level on the v1 API fails at preview. The v1 service ignores `false` on create, so
+   * the provider sets it with an update right after creating. In place on both.
    */
-  flashboot?: pulumi.Input<boolean>;
+  flashboot?: pulumi.Input<boolean | "OFF" | "FLASHBOOT" | "PRIORITY_FLASHBOOT">;
 
   // ---- provider arguments (not sent to the service) ----
 
+  /**
+   * The template's `revision` (v2 API). v2 copies a template's settings into the endpoint when it is
+   * created; when the revision changes, the endpoint re-applies `templateId` in place (a new
+   * release, rolled out within `readyTimeoutSeconds`). Default: followed automatically when
+   * `templateId` is a Template's `id` output; give it for a template id from elsewhere. Unused on v1,
+   * where template changes reach endpoints by themselves.
+   */
+  templateRevision?: pulumi.Input<string>;
   /**
    * How long create and update wait for `workersMin` workers to be up, in seconds. Default 600; 0
    * skips the wait. When the deadline passes the endpoint stays in the stack and the operation
@@ -154,10 +171,17 @@ export class Endpoint extends pulumi.dynamic.Resource {
   /** Scaler value (when declared). */
   declare readonly scalerValue: pulumi.Output<number | undefined>;
   /** Flash boot (when declared). */
-  declare readonly flashboot: pulumi.Output<boolean | undefined>;
+  declare readonly flashboot: pulumi.Output<boolean | "PRIORITY_FLASHBOOT" | undefined>;
+  /**
+   * v2 API only: where requests go. Queue endpoints: the job API's URLs (`run`, `runSync`, `status`,
+   * ...); load-balancing endpoints: `base` (on a per-endpoint host on the live service) and `health`.
+   */
+  declare readonly requestUrls: pulumi.Output<Record<string, string> | undefined>;
 
   constructor(name: string, args: EndpointArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = registeredProps(endpointTable, args, { name: args.name ?? name });
+    // On v2, following the template's revision unless one is given (v1 rolls template changes out itself).
+    const revision = args.templateRevision ?? (programApiVersion() === "v2" ? revisionOfTemplateId(args.templateId) : undefined);
+    const props = registeredProps(endpointTable, args, { name: args.name ?? name, ...(revision !== undefined ? { templateRevision: revision } : {}) });
     super(endpointShim, name, props, opts, RESOURCE_MODULE, RESOURCE_TYPES.endpoint);
   }
 }

@@ -20,6 +20,18 @@ export {
   type PodBillingArgs,
 } from "./billing";
 export {
+  getGpuTypes,
+  getGpuTypesOutput,
+  getCpuTypes,
+  getCpuTypesOutput,
+  getDataCenters,
+  getDataCentersOutput,
+  type CpuType,
+  type DataCenter,
+  type GpuType,
+} from "./catalog";
+export type { LookupOptions } from "./connection";
+export {
   JobRunner,
   type JobExpectation,
   type JobRunnerArgs,

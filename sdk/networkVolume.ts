@@ -11,8 +11,9 @@ export interface NetworkVolumeArgs {
   /** A name for the volume; need not be unique. Required. Renamed in place. */
   name: pulumi.Input<string>;
   /**
-   * Size in GB, 0 to 4000. Required. Grows in place; it can never shrink: a smaller value than the
-   * current size fails at preview, naming both sizes (create a new volume to start smaller).
+   * Size in GB: 0 to 4000 on the v1 API, 10 to 4000 on v2 (a smaller one fails at preview). Required.
+   * Grows in place on both; it can never shrink: a smaller value than the current size fails at
+   * preview, naming both sizes (create a new volume to start smaller).
    */
   size: pulumi.Input<number>;
   /**
@@ -20,6 +21,12 @@ export interface NetworkVolumeArgs {
    * there. Required. Changing it replaces the volume (a new, empty volume).
    */
   dataCenterId: pulumi.Input<string>;
+  /**
+   * Storage tier, v2 API only: `"STANDARD"` (default) or `"HIGH_PERFORMANCE"`. Fixed at create: a
+   * change replaces the volume (a new, empty volume). On the v1 API only `"STANDARD"` (or leaving it
+   * out) is accepted; another value fails at preview.
+   */
+  type?: pulumi.Input<"STANDARD" | "HIGH_PERFORMANCE">;
   /**
    * Id of an existing volume to manage instead of creating one (`pulumi import` does not work for
    * this package's resources). Its data center must match; name and size are updated to the declared
@@ -41,6 +48,8 @@ export class NetworkVolume extends pulumi.dynamic.Resource {
   declare readonly size: pulumi.Output<number>;
   /** The data center holding the volume. */
   declare readonly dataCenterId: pulumi.Output<string>;
+  /** The storage tier (when declared). */
+  declare readonly type: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: NetworkVolumeArgs, opts?: pulumi.CustomResourceOptions) {
     super(networkVolumeShim, name, registeredProps(networkVolumeTable, args), opts, RESOURCE_MODULE, RESOURCE_TYPES.networkVolume);

@@ -10,7 +10,9 @@ import { registeredProps } from "./props";
  * Arguments of a {@link Pod}. Field names are the service's own. Fields marked "in place" are
  * changed by an update of the running pod (the service may reset it: the container disk is wiped,
  * the pod volume and network volumes are kept); every other service field can only be set when the
- * pod is created, so changing it replaces the pod (a new pod, new id, new IP).
+ * pod is created, so changing it replaces the pod (a new pod, new id, new IP). The same holds on
+ * both management APIs (apiUrl ending in /v1 or /v2); "v1 only" marks arguments the v2 API cannot
+ * express: on v2 giving one (other than its default) fails at preview, naming the fix.
  */
 export interface PodArgs {
   /** A name for the pod; need not be unique. Default: the Pulumi resource name. In place. */
@@ -27,10 +29,10 @@ export interface PodArgs {
   /**
    * GPU types acceptable for a GPU pod, in order of preference (see `gpuTypePriority`), e.g.
    * `["NVIDIA GeForce RTX 4090", "NVIDIA L40S"]`. Default: any. An id this package does not know is
-   * passed on with a warning. Replaces the pod.
+   * passed on with a warning. Replaces the pod. On v2: exactly one type, required for a GPU pod.
    */
   gpuTypeIds?: pulumi.Input<pulumi.Input<string>[]>;
-  /** `"availability"` (default: whichever listed GPU type is free) or `"custom"` (strictly in list order). Replaces the pod. */
+  /** `"availability"` (default: whichever listed GPU type is free) or `"custom"` (strictly in list order). Replaces the pod. v1 only. */
   gpuTypePriority?: pulumi.Input<"availability" | "custom">;
   /** Number of GPUs for a GPU pod, 1 or more. Default 1. Replaces the pod. */
   gpuCount?: pulumi.Input<number>;
@@ -38,20 +40,20 @@ export interface PodArgs {
   allowedCudaVersions?: pulumi.Input<pulumi.Input<string>[]>;
   /**
    * CPU flavors acceptable for a CPU pod, in order of preference: `"cpu3c"`, `"cpu3g"`, `"cpu3m"`,
-   * `"cpu5c"`, `"cpu5g"`, `"cpu5m"`. Replaces the pod.
+   * `"cpu5c"`, `"cpu5g"`, `"cpu5m"`. Replaces the pod. On v2: exactly one, required for a CPU pod.
    */
   cpuFlavorIds?: pulumi.Input<pulumi.Input<string>[]>;
-  /** `"availability"` (default) or `"custom"` (strictly in `cpuFlavorIds` order). Replaces the pod. */
+  /** `"availability"` (default) or `"custom"` (strictly in `cpuFlavorIds` order). Replaces the pod. v1 only. */
   cpuFlavorPriority?: pulumi.Input<"availability" | "custom">;
-  /** vCPUs of a CPU pod. Default 2. Replaces the pod. */
+  /** vCPUs of a CPU pod. Default 2 (on v2: a power of two). Replaces the pod. */
   vcpuCount?: pulumi.Input<number>;
   /** Data centers the pod may be placed in, e.g. `["EU-RO-1", "US-TX-3"]`. Default: all. Replaces the pod. */
   dataCenterIds?: pulumi.Input<pulumi.Input<string>[]>;
-  /** `"availability"` (default) or `"custom"` (strictly in `dataCenterIds` order). Replaces the pod. */
+  /** `"availability"` (default) or `"custom"` (strictly in `dataCenterIds` order). Replaces the pod. v1 only. */
   dataCenterPriority?: pulumi.Input<"availability" | "custom">;
-  /** Two-letter country codes the pod may be placed in, e.g. `["US", "CA"]`. Default: any. Replaces the pod. */
+  /** Two-letter country codes the pod may be placed in, e.g. `["US", "CA"]`. Default: any. Replaces the pod. v1 only. */
   countryCodes?: pulumi.Input<pulumi.Input<string>[]>;
-  /** Rent as an interruptible (spot) pod: cheaper, but may be stopped at any time. Default false. Replaces the pod. */
+  /** Rent as an interruptible (spot) pod: cheaper, but may be stopped at any time. Default false. Replaces the pod. v1 only. */
   interruptible?: pulumi.Input<boolean>;
   /**
    * Lock the pod: the service then refuses stop and reset. Default false. In place (no reset).
@@ -66,6 +68,7 @@ export interface PodArgs {
   /**
    * Pod volume size, in GB (0 for none); kept across restarts and resets, mounted at
    * `volumeMountPath`. Default 20 (or the template's). In place. Removing the argument sets it back to 20.
+   * On v2: 0 or 10 and more.
    */
   volumeInGb?: pulumi.Input<number>;
   /** Absolute path where the pod volume or network volume is mounted. Default `"/workspace"`. In place. */
@@ -91,26 +94,29 @@ export interface PodArgs {
    * the template's). In place (resets the pod). Removing the argument sets the default back.
    */
   ports?: pulumi.Input<pulumi.Input<string>[]>;
-  /** Overrides the image's ENTRYPOINT; `[]` (default) keeps the image's. In place (resets the pod). */
+  /** Overrides the image's ENTRYPOINT; `[]` (default) keeps the image's. In place (resets the pod). v1 only. */
   dockerEntrypoint?: pulumi.Input<pulumi.Input<string>[]>;
-  /** Overrides the image's CMD; `[]` (default) keeps the image's. In place (resets the pod). */
+  /**
+   * Overrides the image's CMD; `[]` (default) keeps the image's. In place (resets the pod). On v2
+   * it travels as one string (`args`), its items joined by blanks.
+   */
   dockerStartCmd?: pulumi.Input<pulumi.Input<string>[]>;
   /** Enable global networking (on-demand GPU pods in some secure-cloud data centers). Default false. In place. */
   globalNetworking?: pulumi.Input<boolean>;
   /**
    * Community cloud only: require a public IP. Without it a community pod may have none (and the
-   * readiness wait then does not wait for one). Replaces the pod.
+   * readiness wait then does not wait for one). Replaces the pod. v1 only.
    */
   supportPublicIp?: pulumi.Input<boolean>;
-  /** Minimum RAM per GPU, in GB. Default 8. Replaces the pod. */
+  /** Minimum RAM per GPU, in GB. Default 8. Replaces the pod. v1 only. */
   minRAMPerGPU?: pulumi.Input<number>;
-  /** Minimum vCPUs per GPU. Default 2. Replaces the pod. */
+  /** Minimum vCPUs per GPU. Default 2. Replaces the pod. v1 only. */
   minVCPUPerGPU?: pulumi.Input<number>;
-  /** Minimum disk bandwidth of the host, in MB per second. Default: none. Replaces the pod. */
+  /** Minimum disk bandwidth of the host, in MB per second. Default: none. Replaces the pod. v1 only. */
   minDiskBandwidthMBps?: pulumi.Input<number>;
-  /** Minimum download speed of the host, in Mbit per second. Default: none. Replaces the pod. */
+  /** Minimum download speed of the host, in Mbit per second. Default: none. Replaces the pod. v1 only. */
   minDownloadMbps?: pulumi.Input<number>;
-  /** Minimum upload speed of the host, in Mbit per second. Default: none. Replaces the pod. */
+  /** Minimum upload speed of the host, in Mbit per second. Default: none. Replaces the pod. v1 only. */
   minUploadMbps?: pulumi.Input<number>;
 
   // ---- provider arguments (not sent to the service) ----
@@ -118,7 +124,7 @@ export interface PodArgs {
   /**
    * `"RUNNING"` (default) keeps the pod running: a pod found stopped is started. `"EXITED"` keeps it
    * stopped (no GPU billing; the pod volume is kept): a new pod is stopped right after create, a
-   * running one is stopped. Changed in place.
+   * running one is stopped. Changed in place (on v2 through the pod's start and stop actions).
    */
   desiredStatus?: pulumi.Input<"RUNNING" | "EXITED">;
   /**
@@ -132,7 +138,7 @@ export interface PodArgs {
   restartTrigger?: pulumi.Input<string>;
   /**
    * Any string; each time it changes, the pod is reset in place (restarted with a fresh container
-   * disk). Takes precedence over `restartTrigger` when both change.
+   * disk). Takes precedence over `restartTrigger` when both change. v1 only (v2 pods have no reset).
    */
   resetTrigger?: pulumi.Input<string>;
   /**

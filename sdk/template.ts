@@ -9,7 +9,11 @@ import { registeredProps } from "./props";
 /**
  * Arguments of a {@link Template}: the container settings pods and serverless workers start from.
  * Field names are the service's own. Every field except `category` and `isServerless` is changed
- * in place (endpoints using the template roll out the change); those two replace the template.
+ * in place (endpoints using the template roll out the change); those two replace the template on
+ * the v1 API and change in place on v2 (apiUrl ending in /v2). On v2 an endpoint keeps its own copy
+ * of the template's settings: an Endpoint given this template's `id` follows its `revision` and
+ * re-applies it. "v1 only" marks arguments v2 cannot express (other than their default they fail
+ * at preview, naming the fix).
  */
 export interface TemplateArgs {
   /**
@@ -21,21 +25,21 @@ export interface TemplateArgs {
   name: pulumi.Input<string>;
   /** The container image, e.g. `"ghcr.io/acme/worker:1.4.2"`. Required. In place. */
   imageName: pulumi.Input<string>;
-  /** `"NVIDIA"` (default), `"AMD"` or `"CPU"`: the compute the template is meant for. Replaces the template. */
+  /** `"NVIDIA"` (default), `"AMD"` or `"CPU"`: the compute the template is meant for. Replaces the template (v1); in place (v2). */
   category?: pulumi.Input<"NVIDIA" | "AMD" | "CPU">;
-  /** True for a serverless worker template (for endpoints), false (default) for pods. Replaces the template. */
+  /** True for a serverless worker template (for endpoints), false (default) for pods. Replaces the template (v1); in place (v2). */
   isServerless?: pulumi.Input<boolean>;
   /** Make a pod template visible to other users. Default false. In place. */
   isPublic?: pulumi.Input<boolean>;
   /** Container disk size, in GB (1 or more); wiped on restart. Default 50. In place. */
   containerDiskInGb?: pulumi.Input<number>;
-  /** Pod volume size, in GB (0 for none); kept across restarts. Default 20. In place. */
+  /** Pod volume size, in GB (0 for none); kept across restarts. Default 20 (v1), none (v2; there 0 or 10 and more). In place. */
   volumeInGb?: pulumi.Input<number>;
   /** Absolute path where a volume is mounted. Default `"/workspace"`. In place. */
   volumeMountPath?: pulumi.Input<string>;
   /** Id of registry credentials for a private image, e.g. `registryAuth.id`. In place. */
   containerRegistryAuthId?: pulumi.Input<string>;
-  /** Overrides the image's ENTRYPOINT; `[]` (default) keeps the image's. In place. */
+  /** Overrides the image's ENTRYPOINT; `[]` (default) keeps the image's. In place. v1 only. */
   dockerEntrypoint?: pulumi.Input<pulumi.Input<string>[]>;
   /** Overrides the image's CMD; `[]` (default) keeps the image's. In place. */
   dockerStartCmd?: pulumi.Input<pulumi.Input<string>[]>;
@@ -51,7 +55,7 @@ export interface TemplateArgs {
    * In place; removing the argument sets the default back.
    */
   ports?: pulumi.Input<pulumi.Input<string>[]>;
-  /** Markdown shown with the template in the console. Default `""`. In place. */
+  /** Markdown shown with the template in the console. Default `""`. In place. v1 only. */
   readme?: pulumi.Input<string>;
   /**
    * Id of an existing template to manage instead of creating one (`pulumi import` does not work for
@@ -97,8 +101,24 @@ export class Template extends pulumi.dynamic.Resource {
   /** Readme (when declared). */
   declare readonly readme: pulumi.Output<string | undefined>;
 
+  /**
+   * The revision of the container settings on the v2 API (`""` on v1, which rolls template changes
+   * out to endpoints by itself). An Endpoint given this
+   * template's `id` follows it on its own: a new revision re-applies the template to the endpoint.
+   */
+  declare readonly revision: pulumi.Output<string>;
+
   constructor(name: string, args: TemplateArgs, opts?: pulumi.CustomResourceOptions) {
     const props = registeredProps(templateTable, args);
     super(templateShim, name, props, opts, RESOURCE_MODULE, RESOURCE_TYPES.template);
+    templateRevisions.set(this.id, this.revision);
   }
+}
+
+/** Each Template's `id` output -> its `revision` output, so that an Endpoint given `template.id` follows the revision. */
+export const templateRevisions = new WeakMap<object, pulumi.Output<string>>();
+
+/** The revision of the template whose `id` output this is, if it is one. */
+export function revisionOfTemplateId(templateId: unknown): pulumi.Output<string> | undefined {
+  return typeof templateId === "object" && templateId !== null ? templateRevisions.get(templateId) : undefined;
 }

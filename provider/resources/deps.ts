@@ -3,10 +3,28 @@
 
 import * as pulumi from "@pulumi/pulumi";
 import type { ManagementClient } from "../../client/management";
-import { managementClient } from "../connection";
+import { currentBackend, managementClient } from "../connection";
+import type { Backend } from "./fieldTable";
 
-/** The management calls the resources use (a ManagementClient, or a fake in tests). */
-export type ManagementApi = Pick<
+/** How far an endpoint's latest release has reached its workers (v2 only). */
+export interface RolloutState {
+  inProgress: boolean;
+  workersOnLatest: number;
+  workersTotal: number;
+}
+
+/**
+ * The management calls the resources use, in the v1 field names (a ManagementClient, the v2
+ * backend that maps them, or a fake in tests).
+ */
+export type ManagementApi = ManagementCalls & {
+  /** The rollout of the endpoint's latest release, where the API reports one (v2). */
+  endpointRollout?(id: string): Promise<RolloutState>;
+  /** Deleting an endpoint terminates its workers itself (v2): no scale-to-0 first. */
+  readonly deleteTerminatesWorkers?: boolean;
+};
+
+type ManagementCalls = Pick<
   ManagementClient,
   | "createPod" | "listPods" | "getPod" | "updatePod" | "deletePod" | "startPod" | "stopPod" | "resetPod" | "restartPod"
   | "createEndpoint" | "listEndpoints" | "getEndpoint" | "updateEndpoint" | "deleteEndpoint"
@@ -34,6 +52,8 @@ export interface PollSettings {
 export interface ProviderDeps {
   /** Resolved at call time: configuration may arrive (configure) after the provider is built. */
   client(): ManagementApi;
+  /** The API version the connection settings pick at call time (default v1). */
+  backend?(): Backend;
   log: ProgressLog;
   sleep(ms: number): Promise<void>;
   now(): number;
@@ -54,6 +74,7 @@ const pulumiLog: ProgressLog = {
 export function defaultDeps(): ProviderDeps {
   return {
     client: managementClient,
+    backend: currentBackend,
     log: pulumiLog,
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     now: Date.now,

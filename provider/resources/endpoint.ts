@@ -22,18 +22,24 @@ export const endpointSpec: ResourceSpec<EndpointArgs, Endpoint, EndpointCreateIn
       op.live = await op.client.updateEndpoint(op.id, { flashboot: false });
     }
   },
+  // A new template revision re-applies the template (v2 copies it only at create).
+  updateBody: ({ body, changed }, args) =>
+    changed.has("templateRevision") && args.templateRevision && body["templateId"] === undefined ? { ...body, templateId: args.templateId } : body,
   // The type is fixed; the client needs it only to keep it on a renamed endpoint.
   update: (client, id, body, args) => client.updateEndpoint(id, { ...body, type: args.type ?? "QUEUE" }),
   updateNote: "a rolling release of the workers",
-  ready: (op) => waitForEndpoint(op.deps, op.id, op.subject, op.args.workersMin ?? 0, readyTimeoutOf(op.args.readyTimeoutSeconds)),
+  // A new endpoint without minimum workers has no worker to roll a release out to.
+  ready: (op) =>
+    waitForEndpoint(op.deps, op.id, op.subject, op.args.workersMin ?? 0, readyTimeoutOf(op.args.readyTimeoutSeconds), { rollout: !(op.created && (op.args.workersMin ?? 0) === 0) }),
   adoptRemedy: "computeType can only be set when an endpoint is created: declare the live value to adopt it, or remove adoptId to create a new endpoint.",
   /**
-   * Scale to 0 first (the service may refuse to delete an endpoint with running workers), then
-   * delete; if it still refuses, wait for the workers to go and try once more.
+   * Scale to 0 first (the v1 service may refuse to delete an endpoint with running workers; a v2
+   * delete terminates them itself), then delete; if it still refuses, wait for the workers to go
+   * and try once more.
    */
   async delete({ deps, client, id, subject }, props) {
     try {
-      await client.updateEndpoint(id, { workersMin: 0, workersMax: 0 });
+      if (!client.deleteTerminatesWorkers) await client.updateEndpoint(id, { workersMin: 0, workersMax: 0 });
     } catch (error) {
       if (isNotFound(error)) return;
       throw error;

@@ -6,51 +6,93 @@ import { ENDPOINT_TYPES, nameMarkerOf } from "../../client/endpointType";
 import { COMPUTE_TYPES, CUDA_VERSIONS, DATA_CENTER_IDS, ENDPOINT_CPU_FLAVOR_IDS, GPU_TYPE_IDS, SCALER_TYPES } from "../../client/enums";
 import type { EndpointCreateInput } from "../../client/inputs";
 import type { Endpoint } from "../../client/schemas";
-import { adoptIdRow, defineTable, readyTimeoutSecondsRow, rowsFor, type ArgsOf, type CrossCheckResult } from "./fieldTable";
-import { bool, failure, list, num, oneOf, str, unknownIdWarnings } from "./validation";
-import { isUnknown, type Props } from "./values";
+import { adoptIdRow, defineTable, readyTimeoutSecondsRow, rowsFor, triggerSame, type ArgsOf, type CrossCheckResult } from "./fieldTable";
+import { boolOrLevel, failure, list, num, oneOf, str, unknownIdWarnings } from "./validation";
+import { isRecord, isUnknown, type Props } from "./values";
+import type { Backend } from "./fieldTable";
 
-const { update, replace, output } = rowsFor<Endpoint>();
+/** v2's FlashBoot levels; `flashboot: true` is FLASHBOOT, `false` is OFF. */
+export const FLASHBOOT_LEVELS = ["OFF", "FLASHBOOT", "PRIORITY_FLASHBOOT"] as const;
+
+const flashbootToWire = (v: unknown): unknown => (v === true ? "FLASHBOOT" : v === false ? "OFF" : v);
+const flashbootFromWire = (v: unknown): unknown => (v === "OFF" ? false : v === "FLASHBOOT" ? true : v);
+/** true and "FLASHBOOT", false and "OFF" are the same setting. */
+const sameFlashboot = (a: unknown, b: unknown): boolean => (a === undefined || b === undefined ? a === b : flashbootToWire(a) === flashbootToWire(b));
+
+/** The v2 scaling value, whichever signal it scales on. */
+const scalerValueOf = (w: Props): unknown => (isRecord(w["scaling"]) ? (w["scaling"]["queueDelay"] ?? w["scaling"]["requestCount"]) : undefined);
+const cpuIdsOf = (w: Props): unknown => (Array.isArray(w["cpu"]) ? w["cpu"].map((c: unknown) => (isRecord(c) ? c["id"] : undefined)) : undefined);
+const vcpuOf = (w: Props): unknown => (Array.isArray(w["cpu"]) && isRecord(w["cpu"][0]) ? w["cpu"][0]["vcpuCount"] : undefined);
+const volumesOf = (w: Props): unknown => (Array.isArray(w["networkVolumes"]) ? w["networkVolumes"] : undefined);
+
+const { update, replace, local, output } = rowsFor<Endpoint>();
 
 const rows = {
-  templateId: update(str({ nonEmpty: true, example: "template.id" }), { observe: (e) => e.templateId }),
-  name: update(str({ maxLength: 191, example: '"inference"' }).optional(), { observe: (e) => e.name }),
-  // Compared in order: the order is the priority the service tries the types in.
-  gpuTypeIds: update(list(str({ nonEmpty: true, example: '"NVIDIA L4"' }), { example: '["NVIDIA L4"]', unique: true }).optional(), { observe: (e) => e.gpuTypeIds }),
-  gpuCount: update(num({ min: 1, unit: "GPUs", example: "1" }).optional(), { default: 1, observe: (e) => e.gpuCount }),
+  templateId: update(str({ nonEmpty: true, example: "template.id" }), { observe: (e) => e.templateId, v2: { path: "templateId" } }),
+  name: update(str({ maxLength: 191, example: '"inference"' }).optional(), { observe: (e) => e.name, v2: { path: "name" } }),
+  // Compared in order: the order is the priority the service tries the types in (v1).
+  gpuTypeIds: update(list(str({ nonEmpty: true, example: '"NVIDIA L4"' }), { example: '["NVIDIA L4"]', unique: true }).optional(), {
+    observe: (e) => e.gpuTypeIds,
+    // Sent as pools minus excluded types through the catalog (v2Backend.ts); not read back, since
+    // v2 keeps no order.
+    v2: { path: "gpu.types" },
+  }),
+  gpuCount: update(num({ min: 1, unit: "GPUs", example: "1" }).optional(), { default: 1, observe: (e) => e.gpuCount, v2: { path: "gpu.count" } }),
   // CUDA versions and CPU flavors grow in the service's own list: unknown ones warn (crossCheck).
-  allowedCudaVersions: update(list(str({ nonEmpty: true, example: '"12.4"' }), { example: '["12.4"]', unique: true }).optional(), { unordered: true, observe: (e) => e.allowedCudaVersions }),
-  minCudaVersion: update(str({ nonEmpty: true, example: '"12.4"' }).optional(), { observe: (e) => e.minCudaVersion }),
-  cpuFlavorIds: update(list(str({ nonEmpty: true, example: '"cpu3c"' }), { example: '["cpu3c"]', unique: true }).optional(), { observe: (e) => e.cpuFlavorIds }),
-  vcpuCount: update(num({ min: 1, unit: "vCPUs", example: "2" }).optional(), { default: 2, observe: (e) => e.vcpuCount }),
+  allowedCudaVersions: update(list(str({ nonEmpty: true, example: '"12.4"' }), { example: '["12.4"]', unique: true }).optional(), { unordered: true, observe: (e) => e.allowedCudaVersions, v2: { path: "gpu.allowedCudaVersions" } }),
+  minCudaVersion: update(str({ nonEmpty: true, example: '"12.4"' }).optional(), { observe: (e) => e.minCudaVersion, v2: { path: "gpu.minCudaVersion" } }),
+  cpuFlavorIds: update(list(str({ nonEmpty: true, example: '"cpu3c"' }), { example: '["cpu3c"]', unique: true }).optional(), { observe: (e) => e.cpuFlavorIds, v2: { read: cpuIdsOf } }),
+  vcpuCount: update(num({ min: 1, unit: "vCPUs", example: "2" }).optional(), { default: 2, observe: (e) => e.vcpuCount, v2: { read: vcpuOf } }),
   // The service has been seen to return these sorted (and as a comma-separated string, which the
   // wire schema splits): the order carries no meaning, so it is compared as a set.
-  dataCenterIds: update(list(str({ nonEmpty: true, example: '"EU-RO-1"' }), { example: '["EU-RO-1"]', unique: true }).optional(), { unordered: true, observe: (e) => e.dataCenterIds }),
-  networkVolumeId: update(str({ nonEmpty: true, example: "volume.id" }).optional(), { observe: (e) => e.networkVolumeId }),
+  dataCenterIds: update(list(str({ nonEmpty: true, example: '"EU-RO-1"' }), { example: '["EU-RO-1"]', unique: true }).optional(), { unordered: true, observe: (e) => e.dataCenterIds, v2: { path: "dataCenterIds" } }),
+  networkVolumeId: update(str({ nonEmpty: true, example: "volume.id" }).optional(), { observe: (e) => e.networkVolumeId, v2: { read: (w) => (volumesOf(w) as string[] | undefined)?.[0] } }),
   networkVolumeIds: update(list(str({ nonEmpty: true, example: "volume.id" }), { example: "[volumeA.id, volumeB.id]", unique: true }).optional(), {
     unordered: true,
     observe: (e) => e.networkVolumeIds,
+    v2: { read: volumesOf },
   }),
-  workersMin: update(num({ min: 0, unit: "workers", example: "0" }).optional(), { default: 0, observe: (e) => e.workersMin }),
-  workersMax: update(num({ min: 0, unit: "workers", example: "3" }).optional(), { observe: (e) => e.workersMax }),
-  idleTimeout: update(num({ min: 1, max: 3600, unit: "seconds", example: "5" }).optional(), { default: 5, observe: (e) => e.idleTimeout }),
-  executionTimeoutMs: update(num({ min: 1, unit: "ms", example: "600000" }).optional(), { observe: (e) => e.executionTimeoutMs }),
-  scalerType: update(oneOf(SCALER_TYPES).optional(), { default: "QUEUE_DELAY", observe: (e) => e.scalerType }),
-  scalerValue: update(num({ min: 1, example: "4" }).optional(), { default: 4, observe: (e) => e.scalerValue }),
-  flashboot: update(bool({ example: "true" }).optional(), { observe: (e) => e.flashboot }),
+  workersMin: update(num({ min: 0, unit: "workers", example: "0" }).optional(), { default: 0, observe: (e) => e.workersMin, v2: { path: "workers.min" } }),
+  workersMax: update(num({ min: 0, unit: "workers", example: "3" }).optional(), { observe: (e) => e.workersMax, v2: { path: "workers.max" } }),
+  idleTimeout: update(num({ min: 1, max: 3600, unit: "seconds", example: "5" }).optional(), { default: 5, observe: (e) => e.idleTimeout, v2: { path: "workers.idleTimeout", default: 10 } }),
+  executionTimeoutMs: update(num({ min: 1, unit: "ms", example: "600000" }).optional(), { observe: (e) => e.executionTimeoutMs, v2: { path: "timeout", default: 300_000 } }),
+  scalerType: update(oneOf(SCALER_TYPES).optional(), { default: "QUEUE_DELAY", observe: (e) => e.scalerType, v2: { path: "scaling.type" } }),
+  scalerValue: update(num({ min: 1, example: "4" }).optional(), { default: 4, observe: (e) => e.scalerValue, v2: { path: "scaling.value", read: scalerValueOf } }),
+  flashboot: update(boolOrLevel(FLASHBOOT_LEVELS, { example: "true" }).optional(), {
+    observe: (e) => e.flashboot,
+    same: sameFlashboot,
+    v1Refuse: (v) => (typeof v === "string" ? `FlashBoot levels need the v2 API; on v1 use true or false, or set gpucloud:apiUrl to the /v2 URL` : undefined),
+    v2: { path: "flashboot", toWire: flashbootToWire, fromWire: flashbootFromWire },
+  }),
   // The create-only fields. `type` has no v1 body field: the client carries it in the name.
-  computeType: replace(oneOf(COMPUTE_TYPES).optional(), { default: "GPU", observe: (e) => e.computeType }),
-  type: replace(oneOf(ENDPOINT_TYPES).optional(), { default: "QUEUE", observe: (e) => e.type }),
+  computeType: replace(oneOf(COMPUTE_TYPES).optional(), {
+    default: "GPU",
+    observe: (e) => e.computeType,
+    v2: { read: (w) => (Array.isArray(w["cpu"]) && w["cpu"].length > 0 ? "CPU" : "GPU") },
+  }),
+  type: replace(oneOf(ENDPOINT_TYPES).optional(), {
+    default: "QUEUE",
+    observe: (e) => e.type,
+    v1Refuse: (v) => (v === "LOAD_BALANCER" ? "load-balancing endpoints need the service's v2 API: set gpucloud:apiUrl to the management API's /v2 URL" : undefined),
+    v2: { path: "type" },
+  }),
   // Provider arguments.
+  /**
+   * The template's `revision` (v2): v2 copies a template's settings into the endpoint at create,
+   * so a new revision re-applies templateId (a new release). Any new value asks for it.
+   */
+  templateRevision: local("update", str({ example: "template.revision" }).optional(), { same: triggerSame }),
   readyTimeoutSeconds: readyTimeoutSecondsRow,
   adoptId: adoptIdRow,
   // What the service reports.
-  endpointId: output((e) => e.id),
+  endpointId: output((e) => e.id, { v2: { path: "id" } }),
   version: output((e) => e.version),
-  createdAt: output((e) => e.createdAt),
+  createdAt: output((e) => e.createdAt, { v2: { path: "createdAt" } }),
+  // v2: where requests go (queue: the job API's URLs; load balancer: `base` on a per-endpoint host).
+  requestUrls: output(() => undefined, { v2: { path: "requestUrls" } }),
 };
 
-function crossCheck(args: Props): CrossCheckResult {
+function crossCheck(args: Props, _olds: Props, backend: Backend = "v1"): CrossCheckResult {
   const failures = [];
   const min = args["workersMin"];
   const max = args["workersMax"];
@@ -59,12 +101,13 @@ function crossCheck(args: Props): CrossCheckResult {
   }
   const name = args["name"];
   const marker = typeof name === "string" && !isUnknown(name) ? nameMarkerOf(name) : undefined;
-  if (marker !== undefined) {
+  // " -fb" is taken off every name read back; " -lb" marks load-balancing endpoints on v1 only.
+  if (marker === " -fb" || (marker === " -lb" && backend === "v1")) {
     failures.push(
       failure(
         ["name"],
-        `${JSON.stringify(name)} ends in ${JSON.stringify(marker)}, which the service uses to mark ${marker === " -lb" ? "load-balancing" : "FlashBoot"} endpoints and which is taken off names read back; ` +
-          `choose a name that does not end in ${JSON.stringify(marker)} (${marker === " -lb" ? 'set type: "LOAD_BALANCER" for a load-balancing endpoint' : "set flashboot: true for FlashBoot"})`,
+        `${JSON.stringify(name)} ends in ${JSON.stringify(marker)}, which the service uses to mark ${marker === " -lb" ? "load-balancing endpoints on its v1 API" : "FlashBoot endpoints"} and which is taken off names read back; ` +
+          `choose a name that does not end in ${JSON.stringify(marker)} (${marker === " -lb" ? 'load-balancing endpoints are made with type: "LOAD_BALANCER" on the /v2 API URL' : "set flashboot for FlashBoot"})`,
       ),
     );
   }
@@ -78,7 +121,11 @@ function crossCheck(args: Props): CrossCheckResult {
       ),
     );
   }
+  const gpuTypes = args["gpuTypeIds"];
   const warnings = [
+    ...(backend === "v2" && Array.isArray(gpuTypes) && gpuTypes.length > 1 && !isUnknown(gpuTypes)
+      ? ["endpoint gpuTypeIds: the v2 API chooses GPUs by pool and cannot keep an order of preference; workers may run on any of the listed types"]
+      : []),
     ...unknownIdWarnings("endpoint", "gpuTypeIds", args["gpuTypeIds"], GPU_TYPE_IDS),
     ...unknownIdWarnings("endpoint", "dataCenterIds", args["dataCenterIds"], DATA_CENTER_IDS),
     ...unknownIdWarnings("endpoint", "allowedCudaVersions", args["allowedCudaVersions"], CUDA_VERSIONS),

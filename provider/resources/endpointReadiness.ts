@@ -6,7 +6,7 @@
 // unhealthy (the service words these events in lastStatusChange).
 
 import type { Endpoint, Pod } from "../../client/schemas";
-import type { ProviderDeps } from "./deps";
+import type { ProviderDeps, RolloutState } from "./deps";
 import { waitFor } from "./waitFor";
 
 export function isWorkerUp(worker: Pod): boolean {
@@ -23,14 +23,24 @@ export function endpointPendingState(workersMin: number, endpoint: Endpoint): st
   return up >= workersMin ? undefined : `${up} of ${workersMin} minimum workers up`;
 }
 
-export function waitForEndpoint(deps: ProviderDeps, id: string, subject: string, workersMin: number, timeoutSeconds: number): Promise<Endpoint> {
+/** Where the API reports rollouts (v2): how far the latest release is from every worker. */
+export function rolloutPendingState(rollout: RolloutState | undefined): string | undefined {
+  if (!rollout?.inProgress) return undefined;
+  return `rolling out the latest release: ${rollout.workersOnLatest} of ${rollout.workersTotal} workers on it`;
+}
+
+export function waitForEndpoint(deps: ProviderDeps, id: string, subject: string, workersMin: number, timeoutSeconds: number, options: { rollout?: boolean } = {}): Promise<Endpoint> {
   const client = deps.client();
+  const rolloutOf = options.rollout === false ? undefined : client.endpointRollout?.bind(client);
   return waitFor(deps, {
     subject,
-    goal: workersMin > 0 ? `running its ${workersMin} minimum workers` : "available",
+    goal: workersMin > 0 ? `running its ${workersMin} minimum workers${rolloutOf ? " on the latest release" : ""}` : rolloutOf ? "rolled out to every worker" : "available",
     timeoutSeconds,
-    poll: () => client.getEndpoint(id, { includeWorkers: workersMin > 0 }),
-    pending: (endpoint) => endpointPendingState(workersMin, endpoint),
+    poll: async () => {
+      const endpoint = await client.getEndpoint(id, { includeWorkers: workersMin > 0 });
+      return rolloutOf ? { ...endpoint, rollout: await rolloutOf(id) } : endpoint;
+    },
+    pending: (endpoint) => endpointPendingState(workersMin, endpoint) ?? rolloutPendingState((endpoint as { rollout?: RolloutState }).rollout),
   });
 }
 

@@ -15,7 +15,7 @@
 import { z } from "zod";
 import type { CheckFailure } from "@pulumi/pulumi/dynamic";
 import { num, str } from "./validation";
-import type { Json, Props } from "./values";
+import { deepEqual, isUnknown, type Json, type Props } from "./values";
 
 /**
  * - update: the service's update operation can change the field in place.
@@ -32,19 +32,28 @@ export interface DiffContext {
 
 /**
  * Where a field travels on the v2 management API, for a backend that speaks it: a dotted path into
- * v2's nested body (`"gpu.count"`, `"runtime.ports"`, `"mounts.persistent.size"`), with converters
- * where the value's shape differs (v1 `dockerStartCmd: string[]` -> v2 `args: string`), and the
- * change kind where v2 differs from v1 (a template's `category` is updatable on v2). A field v2
- * cannot express names the fix instead (`unsupported`), so check can refuse it at preview.
+ * v2's nested body (`"gpu.count"`, `"workers.min"`, `"mounts.persistent.size"`; a number picks a
+ * list item), with converters where the value's shape differs (v1 `dockerStartCmd: string[]` -> v2
+ * `args: string`), `read` for a value derived from the whole v2 object (a pod's `publicIp` from
+ * `runtime.ports`), the change kind or default where v2 differs from v1 (a template's `category`
+ * is updatable on v2), and `refuse` for values v2 cannot take (one GPU type per pod). A field v2
+ * cannot express at all names the fix instead (`unsupported`), so check refuses it at preview.
+ * `path` absent with `read` present: the field is reported but sent through another one.
  */
 export type WireMapping =
   | {
-      readonly path: string;
+      readonly path?: string;
       readonly toWire?: (value: unknown) => unknown;
       readonly fromWire?: (value: unknown) => unknown;
+      readonly read?: (wire: Props) => unknown;
       readonly kind?: FieldKind;
+      readonly default?: Json;
+      readonly refuse?: (value: unknown) => string | undefined;
     }
   | { readonly unsupported: string };
+
+/** The management API versions the provider speaks (picked by the ending of apiUrl). */
+export type Backend = "v1" | "v2";
 
 export interface FieldRow<L = unknown> {
   readonly kind: FieldKind;
@@ -91,6 +100,10 @@ export interface FieldRow<L = unknown> {
   readonly local?: boolean;
   /** The field on the v2 management API (see WireMapping); v1 uses the field's own name. */
   readonly v2?: WireMapping;
+  /** A setting only the v2 API has: never sent on v1 (v1Refuse says what v1 does instead). */
+  readonly v2Only?: boolean;
+  /** Refuses values the v1 API cannot take (v2-only settings): the reason and the fix. */
+  readonly v1Refuse?: (value: unknown) => string | undefined;
 }
 
 /** A row the service's create input takes: changed in place or by replacement, never provider-only. */
@@ -113,7 +126,7 @@ export interface ResourceTable<L = unknown, Args = unknown> {
   /** zod object of the arguments, computed from the rows. */
   readonly schema: z.ZodObject;
   /** Rules across fields or against the previous inputs (e.g. a volume may only grow). */
-  readonly crossCheck?: (args: Props, olds: Props) => CrossCheckResult;
+  readonly crossCheck?: (args: Props, olds: Props, backend?: Backend) => CrossCheckResult;
   /** Only for the type parameter. */
   readonly _args?: Args;
 }
@@ -130,7 +143,7 @@ export function rowsFor<L>() {
     /** A provider-only argument: `kind` says whether a change runs an update, a replacement, or nothing. */
     local: <S extends z.ZodType>(kind: "update" | "replace" | "ignore", arg: S, options: Options<L> = {}) => ({ kind, arg, local: true as const, ...options }),
     /** A value the service computes and reports. */
-    output: (observe: (live: L) => unknown, options: Pick<FieldRow<L>, "v2"> = {}): FieldRow<L> => ({ kind: "serverManaged", observe, ...options }),
+    output: (observe: (live: L) => unknown, options: Pick<FieldRow<L>, "v2"> = {}) => ({ kind: "serverManaged" as const, observe, ...options }),
   };
 }
 
@@ -148,7 +161,7 @@ export function defineTable<Create, L>() {
     noun: string;
     rows: Rows & { readonly [K in keyof Required<Create>]: ServiceRow<L> };
     deleteBeforeReplaceWhenSame?: readonly (keyof Rows & string)[];
-    crossCheck?: (args: Props, olds: Props) => CrossCheckResult;
+    crossCheck?: (args: Props, olds: Props, backend?: Backend) => CrossCheckResult;
   }): ResourceTable<L, ArgsOf<Rows>> => {
     const shape: Record<string, z.ZodType> = {};
     for (const [name, row] of Object.entries(def.rows)) if (row.arg) shape[name] = row.arg;
@@ -160,6 +173,61 @@ export function defineTable<Create, L>() {
       ...(def.crossCheck ? { crossCheck: def.crossCheck } : {}),
     };
   };
+}
+
+/**
+ * The table as one backend sees it. v1: settings only v2 has are never sent (check refuses them).
+ * v2: the rows' change kinds and defaults where v2 differs, and each mapped field read back under
+ * its own name (the v2 backend hands the lifecycle objects in the provider's field names).
+ * Computed once per table and backend.
+ */
+export function tableForBackend<L, Args>(table: ResourceTable<L, Args>, backend: Backend): ResourceTable<L, Args> {
+  const cache = backend === "v1" ? v1Tables : v2Tables;
+  const cached = cache.get(table);
+  if (cached) return cached as ResourceTable<L, Args>;
+  const fields: Record<string, FieldRow<L>> = {};
+  for (const [name, row] of Object.entries(table.fields)) {
+    const m = row.v2;
+    if (backend === "v1") fields[name] = row.v2Only ? { ...row, local: true } : row;
+    else if (!m || "unsupported" in m) fields[name] = row;
+    else {
+      fields[name] = {
+        ...row,
+        ...(m.kind ? { kind: m.kind } : {}),
+        ...(m.default !== undefined ? { default: m.default } : {}),
+        ...(m.read || m.path !== undefined ? { observe: (live: L) => (live as Props)[name] } : {}),
+      };
+    }
+  }
+  const derived = { ...table, fields };
+  cache.set(table, derived);
+  return derived;
+}
+const v1Tables = new WeakMap<object, ResourceTable<never, unknown>>();
+const v2Tables = new WeakMap<object, ResourceTable<never, unknown>>();
+
+/** A value that asks for nothing the service would have to do: absent, the default, off or empty. */
+function asksForNothing(value: unknown, row: FieldRow<unknown>): boolean {
+  return value === undefined || value === null || value === false || (Array.isArray(value) && value.length === 0) || deepEqual(value, row.default);
+}
+
+/**
+ * Arguments the backend's API cannot express, as check failures naming the field, the value and
+ * the fix (preview refuses them rather than the service, or worse, silently ignoring them).
+ */
+export function backendFailures<L>(table: Pick<ResourceTable<L>, "fields" | "noun">, args: Props, backend: Backend): CheckFailure[] {
+  const failures: CheckFailure[] = [];
+  for (const [name, row] of Object.entries(table.fields)) {
+    const value = args[name];
+    if (value === undefined || isUnknown(value)) continue;
+    const shown = row.sensitive ? "the value given" : JSON.stringify(value);
+    let reason: string | undefined;
+    if (backend === "v1") reason = row.v1Refuse?.(value);
+    else if (row.v2 && "unsupported" in row.v2) reason = asksForNothing(value, row as FieldRow<unknown>) ? undefined : `the service's v2 API has no equivalent; ${row.v2.unsupported}`;
+    else reason = row.v2?.refuse?.(value);
+    if (reason !== undefined) failures.push({ property: name, reason: `${name}: ${shown} cannot be used with the ${backend} API (apiUrl ends in /${backend}): ${reason}` });
+  }
+  return failures;
 }
 
 /** Fields the user can set (everything but server-managed outputs). */

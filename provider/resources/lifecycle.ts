@@ -11,7 +11,7 @@ import { createWithoutDuplicates } from "./createOnce";
 import { buildOutputs, declaredInputs, mergeEnv, refreshFromLive } from "./declared";
 import type { ManagementApi, ProviderDeps } from "./deps";
 import { computeDiff } from "./diffEngine";
-import { createBodyOf, inputFields, sensitiveFields, type ResourceTable } from "./fieldTable";
+import { backendFailures, createBodyOf, inputFields, sensitiveFields, tableForBackend, type Backend, type ResourceTable } from "./fieldTable";
 import { isPlaceholderId, pendingCreateOf, rememberPendingCreate, ResourceInitError, wasTakenOver, withProvider } from "./partialCreate";
 import { adoptionPlan, changedFields, forgottenFields, serviceUpdates } from "./updates";
 import { runSchema } from "./validation";
@@ -30,6 +30,8 @@ export interface Operation<Args, L> {
   live: L | undefined;
   /** Set once the operation changed something: a failure after it is a partial update. */
   mutated: boolean;
+  /** The operation created the resource (rather than updating or adopting one). */
+  created?: boolean;
 }
 
 /** In-place changes of one update or adoption. */
@@ -52,6 +54,8 @@ export interface ResourceSpec<Args, L extends { id: string; name?: string | unde
   create(client: ManagementApi, body: Create, args: Args): Promise<L>;
   /** Steps right after a create (fix-ups the create cannot express). */
   afterCreate?(op: Operation<Args, L>): Promise<void>;
+  /** The body to PATCH for the changes, when a provider argument asks for more (default: changes.body). */
+  updateBody?(changes: Changes, args: Args): Props;
   /** The service's update call (absent: nothing updates in place). */
   update?(client: ManagementApi, id: string, body: Props, args: Args): Promise<L>;
   /** What an in-place update does, for the progress line: "a rolling release of the workers". */
@@ -77,9 +81,36 @@ export interface ResourceSpec<Args, L extends { id: string; name?: string | unde
 /** How an existing resource came to be adopted: the user's adoptId, or an earlier create of ours. */
 export type AdoptionOrigin = "adoptId" | "earlierCreate";
 
-export function resourceProvider<Args extends { adoptId?: string | undefined; name?: string | undefined }, L extends { id: string; name?: string | undefined }, Create>(
+type ArgsBase = { adoptId?: string | undefined; name?: string | undefined };
+
+/**
+ * The provider of one kind. Each call goes to the backend the connection settings pick at that
+ * moment (apiUrl ending in /v1 or /v2): the table's change kinds and the arguments check accepts
+ * depend on it.
+ */
+export function resourceProvider<Args extends ArgsBase, L extends { id: string; name?: string | undefined }, Create>(
   spec: ResourceSpec<Args, L, Create>,
   deps: ProviderDeps,
+): pulumi.dynamic.ResourceProvider {
+  const byBackend = {
+    v1: providerOn({ ...spec, table: tableForBackend(spec.table, "v1") }, deps, "v1"),
+    v2: providerOn({ ...spec, table: tableForBackend(spec.table, "v2") }, deps, "v2"),
+  };
+  const current = () => byBackend[deps.backend?.() ?? "v1"];
+  return {
+    check: (olds, news) => current().check!(olds, news),
+    diff: (id, olds, news) => current().diff!(id, olds, news),
+    read: (id, props) => current().read!(id, props),
+    create: (inputs) => current().create(inputs),
+    update: (id, olds, news) => current().update!(id, olds, news),
+    delete: (id, props) => current().delete!(id, props),
+  };
+}
+
+function providerOn<Args extends ArgsBase, L extends { id: string; name?: string | undefined }, Create>(
+  spec: ResourceSpec<Args, L, Create>,
+  deps: ProviderDeps,
+  backend: Backend,
 ): pulumi.dynamic.ResourceProvider {
   const { table } = spec;
   const noun = table.noun;
@@ -93,9 +124,10 @@ export function resourceProvider<Args extends { adoptId?: string | undefined; na
     try {
       if (justCreated) await spec.afterCreate?.(op);
       else if (spec.converge) await spec.converge(op, changes);
-      else if (Object.keys(changes.body).length > 0 && spec.update) {
-        deps.log.info(`${op.subject}: updating ${Object.keys(changes.body).join(", ")}${spec.updateNote ? ` (${spec.updateNote})` : ""}`);
-        op.live = await spec.update(op.client, op.id, changes.body, op.args);
+      else if (spec.update && Object.keys(spec.updateBody?.(changes, op.args) ?? changes.body).length > 0) {
+        const body = spec.updateBody?.(changes, op.args) ?? changes.body;
+        deps.log.info(`${op.subject}: updating ${Object.keys(body).join(", ")}${spec.updateNote ? ` (${spec.updateNote})` : ""}`);
+        op.live = await spec.update(op.client, op.id, body, op.args);
         op.mutated = true;
       }
       const live = spec.ready ? await spec.ready(op) : (op.live ?? (await spec.get(op.client, op.id)));
@@ -146,10 +178,12 @@ export function resourceProvider<Args extends { adoptId?: string | undefined; na
       const args = withoutUnset(news);
       const previous = withoutUnset(olds ?? {});
       const outcome = runSchema<Args>(table.schema, noun, args);
-      const failures = [...outcome.failures];
+      // What the API cannot express is said only of values that are valid in themselves.
+      const invalid = new Set(outcome.failures.map((f) => f.property.split(/[.[]/)[0]));
+      const failures = [...outcome.failures, ...backendFailures(table, args, backend).filter((f) => !invalid.has(f.property))];
       const warnings: string[] = [];
       if (table.crossCheck) {
-        const cross = table.crossCheck(args, previous);
+        const cross = table.crossCheck(args, previous, backend);
         // Cross-field rules only make sense once every field is individually valid.
         if (failures.length === 0) failures.push(...cross.failures);
         warnings.push(...cross.warnings);
@@ -208,6 +242,7 @@ export function resourceProvider<Args extends { adoptId?: string | undefined; na
       const op = operation(outcome.resource.id, args, outcome.resource.name, outcome.resource);
       // The resource exists: any failure from here on is recorded as a partial create.
       op.mutated = true;
+      op.created = true;
       deps.log.info(`${op.subject}: created`);
       const declared = declaredInputs(table, withoutUnset(inputs));
       return { id: op.id, outs: await converge(op, { body: {}, changed: new Set() }, declared, inputs, true) };

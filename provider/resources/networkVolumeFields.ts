@@ -5,17 +5,35 @@ import { DATA_CENTER_IDS } from "../../client/enums";
 import type { NetworkVolumeCreateInput } from "../../client/inputs";
 import type { NetworkVolume } from "../../client/schemas";
 import { adoptIdRow, defineTable, rowsFor, type ArgsOf, type CrossCheckResult } from "./fieldTable";
-import { failure, num, str, unknownIdWarnings } from "./validation";
+import { failure, num, oneOf, str, unknownIdWarnings } from "./validation";
 import { containsUnknown, deepEqual, isPresent, type Props } from "./values";
 
 export const MAX_NETWORK_VOLUME_GB = 4000;
 
 const { update, replace } = rowsFor<NetworkVolume>();
 
+/** v2's storage tiers (the volume's `type`, fixed at create). */
+export const VOLUME_TYPES = ["STANDARD", "HIGH_PERFORMANCE"] as const;
+/** The smallest volume v2 creates, in GB. */
+export const MIN_NETWORK_VOLUME_GB_V2 = 10;
+
 const rows = {
-  name: update(str({ nonEmpty: true, example: '"models"' }), { observe: (v) => v.name }),
-  size: update(num({ min: 0, max: MAX_NETWORK_VOLUME_GB, unit: "GB", example: "100" }), { observe: (v) => v.size }),
-  dataCenterId: replace(str({ nonEmpty: true, example: '"EU-RO-1"' }), { observe: (v) => v.dataCenterId }),
+  name: update(str({ nonEmpty: true, example: '"models"' }), { observe: (v) => v.name, v2: { path: "name" } }),
+  size: update(num({ min: 0, max: MAX_NETWORK_VOLUME_GB, unit: "GB", example: "100" }), {
+    observe: (v) => v.size,
+    v2: {
+      path: "size",
+      refuse: (v) => (typeof v === "number" && v < MIN_NETWORK_VOLUME_GB_V2 ? `v2 volumes are ${MIN_NETWORK_VOLUME_GB_V2} GB or more; set size to ${MIN_NETWORK_VOLUME_GB_V2} or more` : undefined),
+    },
+  }),
+  dataCenterId: replace(str({ nonEmpty: true, example: '"EU-RO-1"' }), { observe: (v) => v.dataCenterId, v2: { path: "dataCenter" } }),
+  // v2 only: the storage tier.
+  type: replace(oneOf(VOLUME_TYPES).optional(), {
+    default: "STANDARD",
+    v2Only: true,
+    v1Refuse: (v) => (v !== "STANDARD" ? "storage tiers need the service's v2 API: set gpucloud:apiUrl to the /v2 URL, or remove type" : undefined),
+    v2: { path: "type" },
+  }),
   adoptId: adoptIdRow,
 };
 

@@ -5,9 +5,21 @@
 import { CLOUD_TYPES, COMPUTE_TYPES, CUDA_VERSIONS, DATA_CENTER_IDS, GPU_TYPE_IDS, POD_CPU_FLAVOR_IDS, RENT_PRIORITIES } from "../../client/enums";
 import type { PodCreateInput } from "../../client/inputs";
 import type { Pod } from "../../client/schemas";
-import { adoptIdRow, defineTable, readyTimeoutSecondsRow, rowsFor, triggerSame, type ArgsOf, type CrossCheckResult } from "./fieldTable";
+import { adoptIdRow, defineTable, type Backend, readyTimeoutSecondsRow, rowsFor, triggerSame, type ArgsOf, type CrossCheckResult } from "./fieldTable";
 import { argv, bool, envMap, failure, list, num, oneOf, port, str, unknownIdWarnings } from "./validation";
 import { isPresent, isRecord, isUnknown, type Props } from "./values";
+import {
+  argsFromWire,
+  argsToWire,
+  atMostOne,
+  firstOf,
+  getPath,
+  listOfOne,
+  mountPathOf,
+  persistentSizeOf,
+  persistentSizeRefusal,
+  persistentSizeToWire,
+} from "./wireV2";
 
 export const POD_DESIRED_STATUSES = ["RUNNING", "EXITED"] as const;
 
@@ -16,82 +28,153 @@ const id = (example: string) => str({ nonEmpty: true, example }).optional();
 const gpuOf = (pod: Pod): Record<string, unknown> | undefined => (isRecord(pod.gpu) ? pod.gpu : undefined);
 const machineOf = (pod: Pod): Record<string, unknown> | undefined => (isRecord(pod.machine) ? pod.machine : undefined);
 const stringOr = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined);
-const gpuTypeOf = (pod: Pod): string | undefined => stringOr(machineOf(pod)?.["gpuTypeId"]) ?? stringOr(gpuOf(pod)?.["id"]);
-const dataCenterOf = (pod: Pod): string | undefined => stringOr(machineOf(pod)?.["dataCenterId"]);
+// The GPU type and data center a pod got: v1 reports them in `machine` (or `gpu`); the v2 backend
+// hands the lifecycle objects under the provider's output names (`gpuTypeId`, `dataCenterId`).
+const gpuTypeOf = (pod: Pod): string | undefined => stringOr(machineOf(pod)?.["gpuTypeId"]) ?? stringOr(gpuOf(pod)?.["id"]) ?? stringOr((pod as Props)["gpuTypeId"]);
+const dataCenterOf = (pod: Pod): string | undefined => stringOr(machineOf(pod)?.["dataCenterId"]) ?? stringOr((pod as Props)["dataCenterId"]);
 const secureCloudOf = (pod: Pod): string | undefined => {
   const secure = machineOf(pod)?.["secureCloud"];
   return typeof secure === "boolean" ? (secure ? "SECURE" : "COMMUNITY") : undefined;
 };
 
+/** What v2 cannot express for pods, and what to do instead. */
+const noMachineConstraints = { unsupported: "v2 places pods by GPU type and data center only: remove it and choose gpuTypeIds and dataCenterIds instead" };
+const onePlacement = { unsupported: "v2 takes one GPU type or CPU flavor and any of dataCenterIds, without a priority: remove it" };
+
+/** v2's pod status as the provider's desiredStatus (a pod on its way up is meant to run). */
+function desiredStatusOf(wire: Props): unknown {
+  const status = wire["status"];
+  return status === "EXITED" || status === "TERMINATED" ? status : status === undefined ? undefined : "RUNNING";
+}
+
+/** The address v2 reports in runtime.ports (null until RUNNING). */
+function publicIpOf(wire: Props): unknown {
+  const ports = getPath(wire, "runtime.ports");
+  if (!Array.isArray(ports)) return undefined;
+  return ports.map((p: unknown) => (isRecord(p) ? p["ip"] : undefined)).find((ip) => typeof ip === "string" && ip !== "");
+}
+
+/** runtime.ports as v1's portMappings: private port -> public port. */
+function portMappingsOf(wire: Props): unknown {
+  const ports = getPath(wire, "runtime.ports");
+  if (!Array.isArray(ports)) return undefined;
+  const out: Record<string, number> = {};
+  for (const p of ports) if (isRecord(p) && typeof p["public"] === "number") out[String(p["private"])] = p["public"];
+  return out;
+}
+
 const rows = {
   // PATCH accepts these (a PATCH may reset the pod: the container disk is wiped).
-  name: update(str({ maxLength: 191, example: '"trainer"' }).optional(), { observe: (p) => p.name }),
-  imageName: update(str({ nonEmpty: true, example: '"pytorch/pytorch:2.4.0-cuda12.4-cudnn9-runtime"' }).optional(), { observe: (p) => p.imageName }),
+  name: update(str({ maxLength: 191, example: '"trainer"' }).optional(), { observe: (p) => p.name, v2: { path: "name" } }),
+  imageName: update(str({ nonEmpty: true, example: '"pytorch/pytorch:2.4.0-cuda12.4-cudnn9-runtime"' }).optional(), { observe: (p) => p.imageName, v2: { path: "image" } }),
   // env values may be secrets (pulumi.secret): never printed.
-  env: update(envMap.optional(), { envMap: true, sensitive: true, observe: (p) => p.env }),
-  ports: update(list(port, { example: '["8888/http", "22/tcp"]', unique: true }).optional(), { unordered: true, resetTo: ["8888/http", "22/tcp"], observe: (p) => p.ports }),
-  containerDiskInGb: update(num({ min: 1, unit: "GB", example: "50" }).optional(), { resetTo: 50, observe: (p) => p.containerDiskInGb }),
-  volumeInGb: update(num({ min: 0, unit: "GB", example: "20" }).optional(), { resetTo: 20, observe: (p) => p.volumeInGb }),
+  env: update(envMap.optional(), { envMap: true, sensitive: true, observe: (p) => p.env, v2: { path: "env" } }),
+  ports: update(list(port, { example: '["8888/http", "22/tcp"]', unique: true }).optional(), { unordered: true, resetTo: ["8888/http", "22/tcp"], observe: (p) => p.ports, v2: { path: "ports" } }),
+  containerDiskInGb: update(num({ min: 1, unit: "GB", example: "50" }).optional(), { resetTo: 50, observe: (p) => p.containerDiskInGb, v2: { path: "disk" } }),
+  volumeInGb: update(num({ min: 0, unit: "GB", example: "20" }).optional(), {
+    resetTo: 20,
+    observe: (p) => p.volumeInGb,
+    v2: { path: "mounts.persistent.size", toWire: persistentSizeToWire, read: persistentSizeOf, refuse: persistentSizeRefusal },
+  }),
   volumeMountPath: update(str({ example: '"/workspace"', pattern: { re: /^\//, hint: 'is not an absolute path; start it with "/", e.g. "/workspace"' } }).optional(), {
     resetTo: "/workspace",
     observe: (p) => p.volumeMountPath,
+    v2: { path: "mounts.persistent.path", read: mountPathOf },
   }),
-  dockerEntrypoint: update(argv('["bash", "-c"]').optional(), { resetTo: [], observe: (p) => p.dockerEntrypoint }),
-  dockerStartCmd: update(argv('["python", "train.py"]').optional(), { resetTo: [], observe: (p) => p.dockerStartCmd }),
-  containerRegistryAuthId: update(id('"clzdaifot0001l90809257ynb"'), { observe: (p) => p.containerRegistryAuthId }),
-  globalNetworking: update(bool({ example: "true" }).optional(), { default: false, observe: (p) => p.globalNetworking }),
-  locked: update(bool({ example: "false" }).optional(), { default: false, observe: (p) => p.locked }),
+  dockerEntrypoint: update(argv('["bash", "-c"]').optional(), {
+    resetTo: [],
+    observe: (p) => p.dockerEntrypoint,
+    v2: { unsupported: "v2 runs the image's own entrypoint: bake it into the image, or put the whole command in dockerStartCmd" },
+  }),
+  dockerStartCmd: update(argv('["python", "train.py"]').optional(), { resetTo: [], observe: (p) => p.dockerStartCmd, v2: { path: "args", toWire: argsToWire, fromWire: argsFromWire } }),
+  containerRegistryAuthId: update(id('"clzdaifot0001l90809257ynb"'), { observe: (p) => p.containerRegistryAuthId, v2: { path: "registry" } }),
+  globalNetworking: update(bool({ example: "true" }).optional(), {
+    default: false,
+    observe: (p) => p.globalNetworking,
+    v2: { path: "globalNetworking", fromWire: (v) => (isRecord(v) ? v["enabled"] : v) },
+  }),
+  locked: update(bool({ example: "false" }).optional(), { default: false, observe: (p) => p.locked, v2: { path: "locked" } }),
   // Create-only: a change means a new pod.
-  computeType: replace(oneOf(COMPUTE_TYPES).optional(), { default: "GPU", observe: (p) => p.computeType ?? (gpuOf(p) ? "GPU" : p.cpuFlavorId ? "CPU" : undefined) }),
-  cloudType: replace(oneOf(CLOUD_TYPES).optional(), { default: "SECURE", observe: (p) => p.cloudType ?? secureCloudOf(p) }),
+  computeType: replace(oneOf(COMPUTE_TYPES).optional(), { default: "GPU", observe: (p) => p.computeType ?? (gpuOf(p) ? "GPU" : p.cpuFlavorId ? "CPU" : undefined),
+    // Sent as the choice of `gpu` or `cpu` (v2Backend.ts).
+    v2: { read: (w) => (isRecord(w["cpu"]) ? "CPU" : isRecord(w["gpu"]) ? "GPU" : undefined) },
+  }),
+  cloudType: replace(oneOf(CLOUD_TYPES).optional(), { default: "SECURE", observe: (p) => p.cloudType ?? secureCloudOf(p), v2: { path: "cloud" } }),
   // gpuTypeIds, cpuFlavorIds and dataCenterIds are options the service picks one of; it reports the
   // pick, never the list, so adoption checks the pick is among them (and refresh keeps the list).
-  gpuTypeIds: replace(list(str({ nonEmpty: true, example: '"NVIDIA GeForce RTX 4090"' }), { example: '["NVIDIA GeForce RTX 4090"]', unique: true }).optional(), { chosen: gpuTypeOf }),
-  gpuTypePriority: replace(oneOf(RENT_PRIORITIES).optional(), { default: "availability" }),
-  gpuCount: replace(num({ min: 1, unit: "GPUs", example: "1" }).optional(), { default: 1, observe: (p) => p.gpuCount ?? gpuOf(p)?.["count"] }),
-  allowedCudaVersions: replace(list(str({ nonEmpty: true, example: '"12.4"' }), { example: '["12.4"]', unique: true }).optional(), { unordered: true }),
-  cpuFlavorIds: replace(list(str({ nonEmpty: true, example: '"cpu3c"' }), { example: '["cpu3c"]', unique: true }).optional(), { chosen: (p) => p.cpuFlavorId }),
-  cpuFlavorPriority: replace(oneOf(RENT_PRIORITIES).optional(), { default: "availability" }),
+  gpuTypeIds: replace(list(str({ nonEmpty: true, example: '"NVIDIA GeForce RTX 4090"' }), { example: '["NVIDIA GeForce RTX 4090"]', unique: true }).optional(), {
+    chosen: gpuTypeOf,
+    v2: { path: "gpu.id", toWire: firstOf, fromWire: listOfOne, refuse: atMostOne("pod (gpu.id)") },
+  }),
+  gpuTypePriority: replace(oneOf(RENT_PRIORITIES).optional(), { default: "availability", v2: onePlacement }),
+  gpuCount: replace(num({ min: 1, unit: "GPUs", example: "1" }).optional(), { default: 1, observe: (p) => p.gpuCount ?? gpuOf(p)?.["count"], v2: { path: "gpu.count" } }),
+  allowedCudaVersions: replace(list(str({ nonEmpty: true, example: '"12.4"' }), { example: '["12.4"]', unique: true }).optional(), { unordered: true, v2: { path: "gpu.allowedCudaVersions" } }),
+  cpuFlavorIds: replace(list(str({ nonEmpty: true, example: '"cpu3c"' }), { example: '["cpu3c"]', unique: true }).optional(), {
+    chosen: (p) => p.cpuFlavorId,
+    v2: { path: "cpu.id", toWire: firstOf, fromWire: listOfOne, refuse: atMostOne("CPU pod (cpu.id)") },
+  }),
+  cpuFlavorPriority: replace(oneOf(RENT_PRIORITIES).optional(), { default: "availability", v2: onePlacement }),
   // Reported for every pod, but it is the request only on a CPU pod (a GPU pod reports its host's share).
-  vcpuCount: replace(num({ min: 1, unit: "vCPUs", example: "2" }).optional(), { default: 2, observe: (p) => (p.cpuFlavorId ? p.vcpuCount : undefined) }),
-  dataCenterIds: replace(list(str({ nonEmpty: true, example: '"EU-RO-1"' }), { example: '["EU-RO-1"]', unique: true }).optional(), { chosen: dataCenterOf }),
-  dataCenterPriority: replace(oneOf(RENT_PRIORITIES).optional(), { default: "availability" }),
+  vcpuCount: replace(num({ min: 1, unit: "vCPUs", example: "2" }).optional(), {
+    default: 2,
+    observe: (p) => (p.cpuFlavorId ? p.vcpuCount : undefined),
+    v2: { path: "cpu.vcpuCount", refuse: (v) => (typeof v === "number" && (v < 2 || (v & (v - 1)) !== 0) ? "v2 takes a power of two, 2 or more; set vcpuCount to 2, 4, 8, ..." : undefined) },
+  }),
+  dataCenterIds: replace(list(str({ nonEmpty: true, example: '"EU-RO-1"' }), { example: '["EU-RO-1"]', unique: true }).optional(), { chosen: dataCenterOf, v2: { path: "dataCenterIds" } }),
+  dataCenterPriority: replace(oneOf(RENT_PRIORITIES).optional(), { default: "availability", v2: onePlacement }),
   countryCodes: replace(
     list(str({ example: '"US"', pattern: { re: /^[A-Z]{2}$/, hint: 'is not a two-letter country code; use upper case, e.g. "US"' } }), { example: '["US", "CA"]', unique: true }).optional(),
-    { unordered: true },
+    { unordered: true, v2: { unsupported: "v2 places pods by data center: remove countryCodes and list the data centers in dataCenterIds (see getDataCenters)" } },
   ),
-  interruptible: replace(bool({ example: "false" }).optional(), { default: false, observe: (p) => p.interruptible }),
-  networkVolumeId: replace(id('"agv6w2qcg7"'), { observe: (p) => p.networkVolumeId ?? stringOr(p.networkVolume?.id) }),
-  templateId: replace(id('"30zmvf89kd"'), { observe: (p) => p.templateId }),
-  supportPublicIp: replace(bool({ example: "true" }).optional()),
-  minRAMPerGPU: replace(num({ min: 1, unit: "GB", example: "8" }).optional(), { default: 8 }),
-  minVCPUPerGPU: replace(num({ min: 1, unit: "vCPUs", example: "2" }).optional(), { default: 2 }),
-  minDiskBandwidthMBps: replace(num({ min: 0, unit: "MBps", integer: false, example: "500" }).optional()),
-  minDownloadMbps: replace(num({ min: 0, unit: "Mbps", integer: false, example: "1000" }).optional()),
-  minUploadMbps: replace(num({ min: 0, unit: "Mbps", integer: false, example: "1000" }).optional()),
+  interruptible: replace(bool({ example: "false" }).optional(), {
+    default: false,
+    observe: (p) => p.interruptible,
+    v2: { unsupported: "v2 has no spot (interruptible) pods: remove interruptible, or keep using the v1 URL for spot pods" },
+  }),
+  networkVolumeId: replace(id('"agv6w2qcg7"'), {
+    observe: (p) => p.networkVolumeId ?? stringOr(p.networkVolume?.id),
+    // Mounted at volumeMountPath (v2Backend.ts adds the path).
+    v2: { path: "mounts.network.0.volumeId" },
+  }),
+  templateId: replace(id('"30zmvf89kd"'), { observe: (p) => p.templateId, v2: { path: "templateId", read: (w) => w["template"] ?? undefined } }),
+  supportPublicIp: replace(bool({ example: "true" }).optional(), { v2: { unsupported: "v2 gives secure-cloud pods a public IP; remove supportPublicIp" } }),
+  minRAMPerGPU: replace(num({ min: 1, unit: "GB", example: "8" }).optional(), { default: 8, v2: noMachineConstraints }),
+  minVCPUPerGPU: replace(num({ min: 1, unit: "vCPUs", example: "2" }).optional(), { default: 2, v2: noMachineConstraints }),
+  minDiskBandwidthMBps: replace(num({ min: 0, unit: "MBps", integer: false, example: "500" }).optional(), { v2: noMachineConstraints }),
+  minDownloadMbps: replace(num({ min: 0, unit: "Mbps", integer: false, example: "1000" }).optional(), { v2: noMachineConstraints }),
+  minUploadMbps: replace(num({ min: 0, unit: "Mbps", integer: false, example: "1000" }).optional(), { v2: noMachineConstraints }),
   // Provider arguments.
   readyTimeoutSeconds: readyTimeoutSecondsRow,
-  desiredStatus: local("update", oneOf(POD_DESIRED_STATUSES).optional(), { default: "RUNNING", alwaysObserved: true, observe: (p) => p.desiredStatus }),
+  desiredStatus: local("update", oneOf(POD_DESIRED_STATUSES).optional(), { default: "RUNNING", alwaysObserved: true, observe: (p) => p.desiredStatus, v2: { read: desiredStatusOf } }),
   restartTrigger: local("update", str({ example: '"2024-07-01"' }).optional(), { same: triggerSame }),
-  resetTrigger: local("update", str({ example: '"2024-07-01"' }).optional(), { same: triggerSame }),
+  resetTrigger: local("update", str({ example: '"2024-07-01"' }).optional(), {
+    same: triggerSame,
+    v2: { unsupported: "v2 pods have no reset: use restartTrigger (restarts the container) or replace the pod for a fresh disk" },
+  }),
   adoptId: adoptIdRow,
   // What the service reports.
-  publicIp: output((p) => p.publicIp),
-  portMappings: output((p) => (p.portMappings && Object.keys(p.portMappings).length > 0 ? p.portMappings : undefined)),
-  costPerHr: output((p) => p.costPerHr),
+  publicIp: output((p) => p.publicIp, { v2: { read: publicIpOf } }),
+  portMappings: output((p) => (p.portMappings && Object.keys(p.portMappings).length > 0 ? p.portMappings : undefined), { v2: { read: portMappingsOf } }),
+  costPerHr: output((p) => p.costPerHr, { v2: { path: "cost" } }),
   adjustedCostPerHr: output((p) => p.adjustedCostPerHr),
   machineId: output((p) => p.machineId),
-  gpuTypeId: output(gpuTypeOf),
+  gpuTypeId: output(gpuTypeOf, { v2: { path: "gpu.id" } }),
   gpuDisplayName: output((p) => stringOr(gpuOf(p)?.["displayName"]) ?? stringOr(machineOf(p)?.["gpuDisplayName"])),
-  cpuFlavorId: output((p) => p.cpuFlavorId),
-  dataCenterId: output(dataCenterOf),
-  memoryInGb: output((p) => p.memoryInGb),
-  lastStartedAt: output((p) => p.lastStartedAt),
+  cpuFlavorId: output((p) => p.cpuFlavorId, { v2: { path: "cpu.id" } }),
+  dataCenterId: output(dataCenterOf, { v2: { path: "dataCenterId" } }),
+  memoryInGb: output((p) => p.memoryInGb, { v2: { path: "cpu.memory" } }),
+  lastStartedAt: output((p) => p.lastStartedAt, { v2: { path: "startedAt" } }),
   lastStatusChange: output((p) => p.lastStatusChange),
 };
 
-function crossCheck(args: Props): CrossCheckResult {
+function crossCheck(args: Props, _olds: Props, backend: Backend = "v1"): CrossCheckResult {
   const failures = [];
+  if (backend === "v2" && args["computeType"] !== "CPU" && !isPresent(args, "gpuTypeIds")) {
+    failures.push(failure(["gpuTypeIds"], 'is required for a GPU pod on the v2 API, which takes one GPU type (gpu.id); set it, e.g. ["NVIDIA GeForce RTX 4090"] (see getGpuTypes)'));
+  }
+  if (backend === "v2" && args["computeType"] === "CPU" && !isPresent(args, "cpuFlavorIds")) {
+    failures.push(failure(["cpuFlavorIds"], 'is required for a CPU pod on the v2 API, which takes one CPU flavor (cpu.id); set it, e.g. ["cpu3c"]'));
+  }
   if (!isPresent(args, "imageName") && !isPresent(args, "templateId")) {
     failures.push(failure(["imageName"], 'is required unless templateId is set; set the container image, e.g. "pytorch/pytorch:2.4.0-cuda12.4-cudnn9-runtime"'));
   }

@@ -13,14 +13,23 @@ function expectsPublicIp(args: PodArgs): boolean {
   return !(args.cloudType === "COMMUNITY" && args.supportPublicIp !== true);
 }
 
+/** The pod's state: v2's `status` (PROVISIONING, STARTING, ...) where reported, else v1's desiredStatus. */
+function stateOf(pod: Pod): string {
+  const status = (pod as { status?: unknown }).status;
+  return typeof status === "string" ? status : (pod.desiredStatus ?? "unknown");
+}
+
 export function podPendingState(args: PodArgs, pod: Pod): string | undefined {
   const desired = args.desiredStatus ?? "RUNNING";
-  const status = pod.desiredStatus ?? "unknown";
+  const status = stateOf(pod);
   if (desired === "EXITED") return status === "EXITED" ? undefined : `status ${status}, stopping`;
   if (status !== "RUNNING") return `status ${status}`;
   if (!expectsPublicIp(args)) return undefined;
+  const ports = args.ports ?? pod.ports ?? [];
+  // v2 reports addresses per exposed port (runtime.ports): a pod exposing none has no address to wait for.
+  if (typeof (pod as { status?: unknown }).status === "string" && ports.length === 0) return undefined;
   if (!pod.publicIp) return "RUNNING, no public IP yet";
-  const unmapped = mappedPorts(args.ports ?? pod.ports ?? []).filter((port) => pod.portMappings?.[port] === undefined);
+  const unmapped = mappedPorts(ports).filter((port) => pod.portMappings?.[port] === undefined);
   if (unmapped.length > 0) return `RUNNING, no port mapping yet for ${unmapped.map((port) => `${port}/tcp`).join(", ")}`;
   return undefined;
 }
@@ -52,6 +61,11 @@ export function waitForPod(deps: ProviderDeps, id: string, subject: string, args
     timeoutSeconds,
     poll: () => client.getPod(id, POD_READ_INCLUDE),
     pending: (pod) => podPendingState(args, pod),
-    fatal: (pod) => (pod.desiredStatus === "TERMINATED" ? "the service terminated it" : undefined),
+    fatal: (pod) =>
+      pod.desiredStatus === "TERMINATED"
+        ? "the service terminated it"
+        : stateOf(pod) === "ERROR" && (args.desiredStatus ?? "RUNNING") === "RUNNING"
+          ? "the service reports status ERROR (the container failed to start); check its image, start command and logs"
+          : undefined,
   });
 }

@@ -10,9 +10,9 @@ import { str } from "./validation";
 const { replace } = rowsFor<ContainerRegistryAuth>();
 
 const rows = {
-  name: replace(str({ nonEmpty: true, maxLength: 191, example: '"ghcr-readonly"' }), { observe: (a) => a.name }),
-  username: replace(str({ nonEmpty: true, example: '"deploy-bot"', sensitive: true }), { sensitive: true }),
-  password: replace(str({ nonEmpty: true, example: 'config.requireSecret("registryToken")', sensitive: true }), { sensitive: true }),
+  name: replace(str({ nonEmpty: true, maxLength: 191, example: '"ghcr-readonly"' }), { observe: (a) => a.name, v2: { path: "name" } }),
+  username: replace(str({ nonEmpty: true, example: '"deploy-bot"', sensitive: true }), { sensitive: true, v2: { path: "username" } }),
+  password: replace(str({ nonEmpty: true, example: 'config.requireSecret("registryToken")', sensitive: true }), { sensitive: true, v2: { path: "password" } }),
   adoptId: adoptIdRow,
 };
 

@@ -1,35 +1,60 @@
 // A template's field table. The service's PATCH accepts every field except category and
 // isServerless. Names are unique: a replacement that keeps the name deletes first.
 
+import { createHash } from "node:crypto";
 import { TEMPLATE_CATEGORIES } from "../../client/enums";
 import type { TemplateCreateInput } from "../../client/inputs";
 import type { Template } from "../../client/schemas";
 import { adoptIdRow, defineTable, rowsFor, type ArgsOf } from "./fieldTable";
 import { argv, bool, envMap, list, num, oneOf, port, str } from "./validation";
+import type { Props } from "./values";
+import { argsFromWire, argsToWire, mountPathOf, persistentSizeOf, persistentSizeRefusal, persistentSizeToWire } from "./wireV2";
 
-const { update, replace } = rowsFor<Template>();
+const { update, replace, output } = rowsFor<Template>();
+
+/**
+ * The revision of a template's container settings on v2, where an endpoint copies them at create
+ * and keeps its copy: an endpoint built from the template re-applies it when this changes (see the
+ * endpoint's templateRevision). v1 rolls template changes out to endpoints itself: its revision is "".
+ */
+function containerRevisionOf(wire: Props): string {
+  const settings = ["image", "args", "disk", "env", "ports", "registry"].map((key) => wire[key] ?? null);
+  return createHash("sha256").update(JSON.stringify(settings)).digest("hex").slice(0, 16);
+}
 
 const rows = {
-  name: update(str({ nonEmpty: true, maxLength: 191, example: '"worker-template"' }), { observe: (t) => t.name }),
-  imageName: update(str({ nonEmpty: true, example: '"ghcr.io/acme/worker:1.4.2"' }), { observe: (t) => t.imageName }),
-  isPublic: update(bool({ example: "false" }).optional(), { default: false, observe: (t) => t.isPublic }),
-  containerDiskInGb: update(num({ min: 1, unit: "GB", example: "50" }).optional(), { default: 50, observe: (t) => t.containerDiskInGb }),
-  volumeInGb: update(num({ min: 0, unit: "GB", example: "20" }).optional(), { default: 20, observe: (t) => t.volumeInGb }),
+  name: update(str({ nonEmpty: true, maxLength: 191, example: '"worker-template"' }), { observe: (t) => t.name, v2: { path: "name" } }),
+  imageName: update(str({ nonEmpty: true, example: '"ghcr.io/acme/worker:1.4.2"' }), { observe: (t) => t.imageName, v2: { path: "image" } }),
+  isPublic: update(bool({ example: "false" }).optional(), { default: false, observe: (t) => t.isPublic, v2: { path: "public" } }),
+  containerDiskInGb: update(num({ min: 1, unit: "GB", example: "50" }).optional(), { default: 50, observe: (t) => t.containerDiskInGb, v2: { path: "disk" } }),
+  volumeInGb: update(num({ min: 0, unit: "GB", example: "20" }).optional(), {
+    default: 20,
+    observe: (t) => t.volumeInGb,
+    v2: { path: "mounts.persistent.size", toWire: persistentSizeToWire, read: persistentSizeOf, refuse: persistentSizeRefusal, default: 0 },
+  }),
   volumeMountPath: update(str({ example: '"/workspace"', pattern: { re: /^\//, hint: 'is not an absolute path; start it with "/", e.g. "/workspace"' } }).optional(), {
     default: "/workspace",
     observe: (t) => t.volumeMountPath,
+    v2: { path: "mounts.persistent.path", read: mountPathOf },
   }),
-  containerRegistryAuthId: update(str({ nonEmpty: true, example: "registryAuth.id" }).optional(), { observe: (t) => t.containerRegistryAuthId }),
-  dockerEntrypoint: update(argv('["bash", "-c"]').optional(), { default: [], observe: (t) => t.dockerEntrypoint }),
-  dockerStartCmd: update(argv('["python", "handler.py"]').optional(), { default: [], observe: (t) => t.dockerStartCmd }),
+  containerRegistryAuthId: update(str({ nonEmpty: true, example: "registryAuth.id" }).optional(), { observe: (t) => t.containerRegistryAuthId, v2: { path: "registry" } }),
+  dockerEntrypoint: update(argv('["bash", "-c"]').optional(), {
+    default: [],
+    observe: (t) => t.dockerEntrypoint,
+    v2: { unsupported: "v2 runs the image's own entrypoint: bake it into the image, or put the whole command in dockerStartCmd" },
+  }),
+  dockerStartCmd: update(argv('["python", "handler.py"]').optional(), { default: [], observe: (t) => t.dockerStartCmd, v2: { path: "args", toWire: argsToWire, fromWire: argsFromWire } }),
   // env values may be secrets (pulumi.secret): never printed.
-  env: update(envMap.optional(), { envMap: true, sensitive: true, observe: (t) => t.env }),
+  env: update(envMap.optional(), { envMap: true, sensitive: true, observe: (t) => t.env, v2: { path: "env" } }),
   // Serverless templates may default to other ports than pod templates: always apply a declared list.
-  ports: update(list(port, { example: '["8888/http", "22/tcp"]', unique: true }).optional(), { unordered: true, resetTo: ["8888/http", "22/tcp"], observe: (t) => t.ports }),
-  readme: update(str({ example: '"# My template"' }).optional(), { default: "", observe: (t) => t.readme }),
-  category: replace(oneOf(TEMPLATE_CATEGORIES).optional(), { default: "NVIDIA", observe: (t) => t.category }),
-  isServerless: replace(bool({ example: "true" }).optional(), { default: false, observe: (t) => t.isServerless }),
+  ports: update(list(port, { example: '["8888/http", "22/tcp"]', unique: true }).optional(), { unordered: true, resetTo: ["8888/http", "22/tcp"], observe: (t) => t.ports, v2: { path: "ports" } }),
+  readme: update(str({ example: '"# My template"' }).optional(), { default: "", observe: (t) => t.readme, v2: { unsupported: "v2 templates have no readme: remove it" } }),
+  category: replace(oneOf(TEMPLATE_CATEGORIES).optional(), { default: "NVIDIA", observe: (t) => t.category, v2: { path: "category", kind: "update" } }),
+  isServerless: replace(bool({ example: "true" }).optional(), { default: false, observe: (t) => t.isServerless, v2: { path: "serverless", kind: "update" } }),
   adoptId: adoptIdRow,
+  // What the service reports.
+  // "" on v1 (a known value, so that a preview does not see it as unknown and plan endpoint updates).
+  revision: output(() => "", { v2: { read: containerRevisionOf } }),
 };
 
 export const templateTable = defineTable<TemplateCreateInput, Template>()({ noun: "template", rows, deleteBeforeReplaceWhenSame: ["name"] });

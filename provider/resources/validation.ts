@@ -57,6 +57,15 @@ export function bool(options: Common): z.ZodType<boolean> {
   });
 }
 
+/** true or false, or one of the named levels a newer API has (FlashBoot's "OFF", "FLASHBOOT", ...). */
+export function boolOrLevel<const T extends readonly string[]>(levels: T, options: Common): z.ZodType<boolean | T[number]> {
+  return field((value) => {
+    if (value === undefined) return bad(required(options));
+    if (typeof value === "boolean" || (typeof value === "string" && (levels as readonly string[]).includes(value))) return ok(value as boolean | T[number]);
+    return bad(`expected true or false, got ${quote(value)}; or one of ${levels.map((l) => quote(l)).join(", ")}`);
+  });
+}
+
 export interface NumberOptions extends Common {
   min?: number;
   max?: number;

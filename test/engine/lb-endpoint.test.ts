@@ -1,9 +1,9 @@
 /**
  * A load-balancing endpoint through the real engine against the emulator: a serverless Template,
  * an Endpoint with type LOAD_BALANCER (scalerType REQUEST_COUNT, workersMin 1) and a JobRunner whose
- * HTTP cases hit the built-in echo worker. The " -lb" marker the provider puts on the service-side
- * name never shows: the state holds the declared name, and preview and refresh find nothing to
- * change, also after a rename. Smoke tests that fail (an unmet expectation; a user server module
+ * HTTP cases hit the built-in echo worker. The stack uses the v2 API, where the type is the
+ * service's own field: the service stores the declared name as it is (no " -lb" marker), and
+ * preview and refresh find nothing to change, also after a rename. Smoke tests that fail (an unmet expectation; a user server module
  * answering 500) fail `pulumi up` with the request, the status and the response in the message.
  * Changing `type` plans a replacement; LOAD_BALANCER with scalerType QUEUE_DELAY fails at preview.
  */
@@ -12,6 +12,7 @@ import type { EngineEvent } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator/index";
 import { ManagementClient } from "../../client/management";
+import { ManagementClientV2 } from "../../client/managementV2";
 import type { JobRunnerCaseResult, JobRunnerHttpCase } from "../../sdk/index";
 import { createEngineStack, declaredResources, type EngineStack } from "../support/engineStack";
 import { accountOf, emulatorConfig, loadSdk, marker, resourceOfType } from "./provider-support";
@@ -61,6 +62,7 @@ describe("a load-balancing endpoint through the real engine", { timeout: 300_000
   let emulator: RunningEmulator;
   let engine: EngineStack;
   let client: ManagementClient;
+  let clientV2: ManagementClientV2;
 
   beforeAll(async () => {
     emulator = await startEmulator({
@@ -68,9 +70,11 @@ describe("a load-balancing endpoint through the real engine", { timeout: 300_000
       handlers: { [STATUS_SERVER_IMAGE]: path.join(__dirname, "..", "provider", "fixtures", "lb-status-server.cjs") },
     });
     client = new ManagementClient({ baseUrl: emulator.apiUrl, apiKey: emulator.apiKey, maxRetries: 0 });
+    clientV2 = new ManagementClientV2({ baseUrl: emulator.apiUrlV2, apiKey: emulator.apiKey, maxRetries: 0 });
     engine = await createEngineStack({
       projectName: "lb-endpoint",
-      config: emulatorConfig(emulator),
+      // Load-balancing endpoints are native on the v2 API (refused on v1).
+      config: emulatorConfig(emulator, emulator.apiKey, "v2"),
       program: async () => {
         const template = new gpucloud.Template("server", {
           name: `lb-server-${tag}`,
@@ -116,6 +120,7 @@ describe("a load-balancing endpoint through the real engine", { timeout: 300_000
     } finally {
       await engine?.dispose();
       await client?.close();
+      await clientV2?.close();
       await emulator?.close();
     }
   });
@@ -125,9 +130,10 @@ describe("a load-balancing endpoint through the real engine", { timeout: 300_000
     return declaredResources(await engine.exportState()).find((r) => r.type === ENDPOINT_TYPE && r.urn.endsWith(`::${name}`))?.id;
   }
 
-  /** The name the emulator stores for an endpoint: the wire name, marker included. */
-  function storedName(endpointId: string | undefined): string | undefined {
-    return accountOf(emulator).endpoints.find((e) => e.id === endpointId)?.name;
+  /** The name and type the service holds for an endpoint (read through the v2 API: no marker involved). */
+  async function stored(endpointId: string | undefined): Promise<{ name: string | undefined; type: string | undefined }> {
+    const endpoint = await clientV2.endpoints.get(endpointId ?? "");
+    return { name: endpoint.name, type: endpoint.type };
   }
 
   /** Runs `up`, expects it to fail, and returns the error's message. */
@@ -173,10 +179,10 @@ describe("a load-balancing endpoint through the real engine", { timeout: 300_000
     expect(endpointId).toEqual(await endpointIdInState());
     expect(up.outputs["endpointName"]?.value).toBe(phase.endpointName);
     expect(up.outputs["endpointType"]?.value).toBe("LOAD_BALANCER");
-    // The service got the marker (so it made a load-balancing endpoint); nothing else shows it.
-    expect(storedName(endpointId)).toBe(`${phase.endpointName} -lb`);
+    // The service made a load-balancing endpoint under the declared name.
+    expect(await stored(endpointId)).toEqual({ name: phase.endpointName, type: "LOAD_BALANCER" });
     const live = await client.getEndpoint(endpointId, { includeWorkers: true });
-    expect(live).toMatchObject({ name: phase.endpointName, type: "LOAD_BALANCER", scalerType: "REQUEST_COUNT", workersMin: 1 });
+    expect(live).toMatchObject({ name: phase.endpointName, scalerType: "REQUEST_COUNT", workersMin: 1 });
     const workerIds = (live.workers ?? []).map((w) => w.id);
     expect(workerIds.length).toBeGreaterThanOrEqual(1);
 
@@ -238,8 +244,7 @@ describe("a load-balancing endpoint through the real engine", { timeout: 300_000
     expect(up.summary.result).toBe("succeeded");
     expect(up.summary.resourceChanges).toMatchObject({ update: 2 }); // the endpoint, and its smoke run again
     expect(await endpointIdInState()).toBe(before);
-    expect(storedName(before)).toBe(`${phase.endpointName} -lb`);
-    expect(await client.getEndpoint(before ?? "")).toMatchObject({ name: phase.endpointName, type: "LOAD_BALANCER" });
+    expect(await stored(before)).toEqual({ name: phase.endpointName, type: "LOAD_BALANCER" });
     const results = up.outputs["results"]?.value as JobRunnerCaseResult[];
     expect(results.map((r) => [r.name, r.httpStatus, r.passed])).toEqual([
       ["generate", 200, true],
@@ -283,7 +288,7 @@ describe("a load-balancing endpoint through the real engine", { timeout: 300_000
     phase.userServerCases = undefined;
     const userEndpointId = await endpointIdInState("user");
     expect(userEndpointId).toBeDefined();
-    expect(storedName(userEndpointId)).toBe(`lb-user-${tag} -lb`);
+    expect(await stored(userEndpointId)).toEqual({ name: `lb-user-${tag}`, type: "LOAD_BALANCER" });
     expect(message).toContain(`smoke tests failed on endpoint ${userEndpointId}: 1 of 2 case(s) failed`);
     expect(message).toContain('case "generate": POST /fail/500 answered HTTP 500; status is 500, expected 200');
     expect(message).toContain('response: {"error":"the worker answered 500 on purpose","code":500,"method":"POST"}');
@@ -324,7 +329,7 @@ describe("a load-balancing endpoint through the real engine", { timeout: 300_000
     expect(plan.stdout).toMatch(/\+-\s+pulumi-nodejs:dynamic\/gpucloud:Endpoint\s+chat\s+replace\s+\[diff: ~type\]/);
     // A preview changes nothing.
     expect(await endpointIdInState()).toBe(before);
-    expect((await client.getEndpoint(before ?? "")).type).toBe("LOAD_BALANCER");
+    expect((await stored(before)).type).toBe("LOAD_BALANCER");
   });
 
   it("fails preview for a LOAD_BALANCER endpoint with scalerType QUEUE_DELAY, naming scalerType", async () => {

@@ -22,10 +22,14 @@ export function loadSdk(fromDir: string = path.resolve(__dirname, "..", "..")): 
   return createRequire(path.join(fromDir, "index.js"))("pulumi-gpucloud") as GpucloudSdk;
 }
 
-/** Stack config that points the provider at the emulator, the API key as a secret. */
-export function emulatorConfig(emulator: RunningEmulator, apiKey: string = emulator.apiKey): ConfigMap {
+/** The management API versions engine tests run the provider on. */
+export const API_VERSIONS = ["v1", "v2"] as const;
+export type ApiVersion = (typeof API_VERSIONS)[number];
+
+/** Stack config that points the provider at the emulator's v1 or v2 API, the API key as a secret. */
+export function emulatorConfig(emulator: RunningEmulator, apiKey: string = emulator.apiKey, api: ApiVersion = "v1"): ConfigMap {
   return {
-    "gpucloud:apiUrl": { value: emulator.apiUrl },
+    "gpucloud:apiUrl": { value: api === "v2" ? emulator.apiUrlV2 : emulator.apiUrl },
     "gpucloud:serverlessUrl": { value: emulator.serverlessUrl },
     "gpucloud:apiKey": { value: apiKey, secret: true },
   };

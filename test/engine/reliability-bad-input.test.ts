@@ -3,7 +3,8 @@
  * Template, RegistryAuth, JobRunner) is rejected at `pulumi preview` through the real engine, and the
  * engine's error names the property path and carries a useful message. The unit tests
  * (test/unit/resources/check.test.ts) call check directly; this proves the failures surface at
- * preview, before anything is sent to the service.
+ * preview, before anything is sent to the service. Once per management API version: the corpus is
+ * invalid on both (on v2 a pod's base arguments name its one GPU type, which v2 requires).
  */
 import type { EngineEvent } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -11,14 +12,21 @@ import * as gpucloud from "../../sdk";
 import { BAD_INPUTS, type BadKind, packRounds, type Round } from "../support/badInputs";
 import { createEngineStack, type EngineStack } from "../support/engineStack";
 import { findSecrets, rawBackendFiles } from "../support/reliability";
+import { API_VERSIONS, type ApiVersion } from "./provider-support";
 
 const API_KEY = "bad-input-test-key-5e8a1c";
 
 /** A message that helps: says what is wrong and, mostly, what to do. Not empty, not a bare "Invalid". */
 const USEFUL = /e\.g\.|use |set |did you mean|is required|must |at most|at least|or more|expected|quote it|without quotes|listed twice|is not a|is used twice|give at least|compares numbers|takes |needs a value|Unrecognized key|Invalid option/;
 
-function declare(round: Round): void {
-  const args = round.args as never;
+/** The round's arguments as declared on `api`: a v2 GPU pod takes exactly one GPU type. */
+function argsOn(api: ApiVersion, round: Round): Record<string, unknown> {
+  const v2Pod = api === "v2" && round.kind === "pod" && round.args["gpuTypeIds"] === undefined && round.args["computeType"] !== "CPU";
+  return v2Pod ? { ...round.args, gpuTypeIds: ["NVIDIA L4"] } : round.args;
+}
+
+function declare(api: ApiVersion, round: Round): void {
+  const args = argsOn(api, round) as never;
   const constructors: Record<BadKind, () => void> = {
     pod: () => new gpucloud.Pod(round.name, args),
     endpoint: () => new gpucloud.Endpoint(round.name, args),
@@ -46,7 +54,7 @@ function parseCheckFailure(message: string): Failure | undefined {
   return bare ? { property: bare[1] ?? "", reason: `${bare[1]}: ${(bare[2] ?? "").trim()}`, raw: message } : undefined;
 }
 
-describe("invalid arguments are rejected at preview through the real engine", { timeout: 600_000 }, () => {
+describe.each(API_VERSIONS)("invalid arguments are rejected at preview through the real engine on the %s API", { timeout: 600_000 }, (api) => {
   const rounds = packRounds(BAD_INPUTS);
   let current: Round | undefined;
   let engine: EngineStack;
@@ -54,14 +62,14 @@ describe("invalid arguments are rejected at preview through the real engine", { 
 
   beforeAll(async () => {
     engine = await createEngineStack({
-      projectName: "bad-input",
+      projectName: `bad-input-${api}`,
       program: async () => {
-        if (current) declare(current);
+        if (current) declare(api, current);
         return {};
       },
       // Nothing is sent anywhere: check runs before any call to the service.
       config: {
-        "gpucloud:apiUrl": { value: "http://127.0.0.1:9/v1" },
+        "gpucloud:apiUrl": { value: `http://127.0.0.1:9/${api}` },
         "gpucloud:serverlessUrl": { value: "http://127.0.0.1:9/v2" },
         "gpucloud:apiKey": { value: API_KEY, secret: true },
       },
@@ -69,7 +77,7 @@ describe("invalid arguments are rejected at preview through the real engine", { 
   });
   afterAll(async () => {
     const total = seen.reduce((a, r) => a + r.failures.length, 0);
-    console.log(`[reliability bad-input] ${BAD_INPUTS.length} bad inputs in ${rounds.length} previews; ${total} check failures reported by the engine`);
+    console.log(`[reliability bad-input, ${api}] ${BAD_INPUTS.length} bad inputs in ${rounds.length} previews; ${total} check failures reported by the engine`);
     await engine?.dispose();
   });
 

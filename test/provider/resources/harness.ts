@@ -1,7 +1,12 @@
-// Provider methods against a real emulator on port 0: a real ManagementClient, a recording log, a
-// fast poll schedule, and a record of every management call the providers made.
+// Provider methods against a real emulator on port 0: the backend of the API version asked for (a
+// ManagementClient on /v1, the v2 backend on /api/v2), a recording log, a fast poll schedule, and a
+// record of every management call the providers made. `client` is always a v1 client: the two
+// versions share the emulator's store, so tests inspect and disturb resources through it.
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../../emulator/index";
 import { ManagementClient } from "../../../client/management";
+import { ManagementClientV2 } from "../../../client/managementV2";
+import type { Backend } from "../../../provider/resources/fieldTable";
+import { V2Backend } from "../../../provider/resources/v2Backend";
 import type { ManagementApi, ProviderDeps } from "../../../provider/resources/deps";
 import { buildResourceProviders } from "../../../provider/resources/registry";
 import type { RecordingLog } from "../../unit/resources/fakes";
@@ -17,11 +22,13 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function startHarness(options: EmulatorOptions = {}): Promise<Harness> {
+export async function startHarness(options: EmulatorOptions = {}, api: Backend = "v1"): Promise<Harness> {
   const emulator = await startEmulator({ port: 0, timeScale: 0.001, ...options });
   const client = new ManagementClient({ baseUrl: emulator.apiUrl, apiKey: emulator.apiKey, maxRetries: 1, sleep: async () => undefined });
+  const v2 = new ManagementClientV2({ baseUrl: emulator.apiUrlV2, apiKey: emulator.apiKey, maxRetries: 1, sleep: async () => undefined });
+  const backend: ManagementApi = api === "v2" ? new V2Backend(v2) : client;
   const calls: string[] = [];
-  const recorded = new Proxy(client, {
+  const recorded = new Proxy(backend, {
     get(target, property, receiver) {
       const value: unknown = Reflect.get(target, property, receiver);
       if (typeof value !== "function") return value;
@@ -34,6 +41,7 @@ export async function startHarness(options: EmulatorOptions = {}): Promise<Harne
   const lines: RecordingLog = { info: [], warn: [] };
   const deps: ProviderDeps = {
     client: () => recorded,
+    backend: () => api,
     log: { info: (m) => void lines.info.push(m), warn: (m) => void lines.warn.push(m) },
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     now: Date.now,
@@ -48,6 +56,7 @@ export async function startHarness(options: EmulatorOptions = {}): Promise<Harne
     providers: buildResourceProviders(deps),
     async close() {
       await client.close();
+      await v2.close();
       await emulator.close();
     },
   };

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import {
   ConfigError,
+  apiVersionOf,
+  configuredApiVersion,
   normalizeBaseUrl,
   resolveConnection,
   resolveJobConnection,
@@ -83,19 +85,28 @@ describe("resolveConnection", () => {
     });
   });
 
-  it("a URL without /v1: names the value, the source and the fix", () => {
+  it("a management URL without /v1 or /v2: names the value, the source and the fix", () => {
     const e = errorOf(() => resolveConnection({ ...full, "gpucloud:apiUrl": "http://127.0.0.1:4000/" }, {}));
     expect(e.message).toBe(
-      'stack config gpucloud:apiUrl must end in /v1 (got "http://127.0.0.1:4000/"). Append /v1, e.g. "http://127.0.0.1:4000/v1".',
+      'stack config gpucloud:apiUrl must end in /v2 (today\'s management API) or /v1 (the earlier one) (got "http://127.0.0.1:4000/"). Append /v2, e.g. "http://127.0.0.1:4000/v2".',
     );
     expect(e.message).not.toContain(KEY);
+  });
+
+  it("the management URL's ending picks the API version", () => {
+    const v2 = resolveManagementConnection({}, { GPUCLOUD_API_KEY: "k", GPUCLOUD_API_URL: "http://h/api/v2/" });
+    expect(v2.apiUrl).toBe("http://h/api/v2");
+    expect(apiVersionOf(v2.apiUrl)).toBe("v2");
+    expect(apiVersionOf(resolveManagementConnection({}, { GPUCLOUD_API_KEY: "k", GPUCLOUD_API_URL: "http://h/v1" }).apiUrl)).toBe("v1");
+    expect(configuredApiVersion({ "gpucloud:apiUrl": "http://h/v2" }, {})).toBe("v2");
+    expect(configuredApiVersion({}, { GPUCLOUD_API_URL: "http://h/v1/" })).toBe("v1");
   });
 
   it("swapped URLs are called out", () => {
     const e = errorOf(() =>
       resolveConnection({}, { GPUCLOUD_API_KEY: "k", GPUCLOUD_API_URL: "http://h/v2", GPUCLOUD_SERVERLESS_URL: "http://h/v1" }),
     );
-    expect(e.message).toContain("environment variable GPUCLOUD_API_URL must end in /v1");
+    expect(e.message).toContain("environment variable GPUCLOUD_SERVERLESS_URL must end in /v2");
     expect(e.message).toContain("swapped");
   });
 

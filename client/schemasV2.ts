@@ -1,0 +1,160 @@
+// Zod schemas of the management API v2's answers (management-api-v2-schemas.txt): the nested
+// shapes, read tolerantly like the v1 ones (wire.ts): only `id` is required where the reference
+// requires it, null means absent, and fields not listed pass through.
+
+import { z } from "zod";
+import { looseEnum, wireBoolean, wireEnv, wireNumber, wireStringList } from "./wire";
+
+const loose = <S extends z.core.$ZodLooseShape>(shape: S) => z.looseObject(shape);
+const optional = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === null ? undefined : v), schema.optional());
+
+const container = {
+  image: optional(z.string()),
+  args: optional(z.string()),
+  disk: optional(wireNumber),
+  env: optional(wireEnv),
+  ports: optional(wireStringList),
+  registry: optional(z.string()),
+};
+
+export const PodStatusesV2 = ["PROVISIONING", "STARTING", "RUNNING", "EXITED", "ERROR", "TERMINATED"] as const;
+
+export const RuntimePortV2Schema = loose({
+  private: wireNumber,
+  public: optional(wireNumber),
+  type: optional(z.string()),
+  ip: optional(z.string()),
+});
+
+export const MountsV2Schema = loose({
+  persistent: optional(loose({ size: optional(wireNumber), path: optional(z.string()) })),
+  network: optional(z.array(loose({ volumeId: z.string(), path: optional(z.string()) }))),
+});
+
+export const PodV2Schema = loose({
+  id: z.string(),
+  name: optional(z.string()),
+  status: optional(looseEnum(PodStatusesV2)),
+  ...container,
+  mounts: optional(MountsV2Schema),
+  gpu: optional(loose({ id: optional(z.string()), count: optional(wireNumber) })),
+  cpu: optional(loose({ id: optional(z.string()), vcpuCount: optional(wireNumber), memory: optional(wireNumber) })),
+  cloud: optional(z.string()),
+  dataCenterId: optional(z.string()),
+  template: optional(z.string()),
+  cost: optional(wireNumber),
+  locked: optional(wireBoolean),
+  globalNetworking: optional(loose({ enabled: optional(wireBoolean) })),
+  runtime: optional(loose({ ports: optional(z.array(RuntimePortV2Schema)) })),
+  createdAt: optional(z.string()),
+  startedAt: optional(z.string()),
+});
+
+export const EndpointV2Schema = loose({
+  id: z.string(),
+  name: optional(z.string()),
+  type: optional(z.string()),
+  requestUrls: optional(z.record(z.string(), z.string())),
+  ...container,
+  gpu: optional(
+    loose({
+      pools: optional(wireStringList),
+      excludedTypes: optional(wireStringList),
+      count: optional(wireNumber),
+      allowedCudaVersions: optional(wireStringList),
+      minCudaVersion: optional(z.string()),
+    }),
+  ),
+  cpu: optional(z.array(loose({ id: z.string(), vcpuCount: optional(wireNumber) }))),
+  workers: optional(loose({ min: optional(wireNumber), max: optional(wireNumber), idleTimeout: optional(wireNumber) })),
+  scaling: optional(loose({ type: z.string(), queueDelay: optional(wireNumber), requestCount: optional(wireNumber) })),
+  dataCenterIds: optional(wireStringList),
+  networkVolumes: optional(wireStringList),
+  timeout: optional(wireNumber),
+  flashboot: optional(z.string()),
+  createdAt: optional(z.string()),
+});
+
+export const WorkerV2Schema = loose({ id: z.string(), status: z.string(), isStale: optional(wireBoolean) });
+export const WorkersV2Schema = loose({ workers: z.array(WorkerV2Schema) });
+export const RolloutV2Schema = loose({
+  inProgress: wireBoolean,
+  workersOnLatest: wireNumber,
+  workersTotal: wireNumber,
+  percentOnLatest: optional(wireNumber),
+});
+export const ReleasesV2Schema = loose({ endpointVersion: optional(wireNumber), rollout: RolloutV2Schema });
+
+export const TemplateV2Schema = loose({
+  id: z.string(),
+  name: optional(z.string()),
+  ...container,
+  mounts: optional(MountsV2Schema),
+  serverless: optional(wireBoolean),
+  public: optional(wireBoolean),
+  category: optional(z.string()),
+});
+
+export const NetworkVolumeV2Schema = loose({
+  id: z.string(),
+  name: optional(z.string()),
+  size: optional(wireNumber),
+  dataCenter: optional(z.string()),
+  type: optional(z.string()),
+});
+
+export const RegistryV2Schema = loose({ id: z.string(), name: optional(z.string()) });
+
+export const GpuTypeV2Schema = loose({ id: z.string(), name: optional(z.string()), pool: optional(z.string()), memory: optional(wireNumber) });
+export const CpuTypeV2Schema = loose({ id: z.string(), name: optional(z.string()), group: optional(z.string()) });
+export const DataCenterV2Schema = loose({ id: z.string(), name: optional(z.string()), region: optional(z.string()) });
+
+const amounts = { totalAmount: wireNumber };
+const window = { startTime: z.string(), endTime: z.string() };
+export const PodBillingRecordV2Schema = loose({ ...window, ...amounts, podId: optional(z.string()), gpuAmount: optional(wireNumber), cpuAmount: optional(wireNumber), diskAmount: optional(wireNumber) });
+export const ServerlessBillingRecordV2Schema = loose({
+  ...window,
+  ...amounts,
+  serverlessId: optional(z.string()),
+  gpuAmount: optional(wireNumber),
+  cpuAmount: optional(wireNumber),
+  diskAmount: optional(wireNumber),
+  feeAmount: optional(wireNumber),
+});
+export const NetworkVolumeBillingRecordV2Schema = loose({
+  ...window,
+  ...amounts,
+  networkVolumeId: optional(z.string()),
+  standardAmount: optional(wireNumber),
+  highPerformanceAmount: optional(wireNumber),
+});
+const billing = <T extends z.ZodType>(record: T) => loose({ records: z.array(record) });
+
+/** A list answer `{"<key>": [...]}`, unwrapped to its items. */
+const listOf = <T extends z.ZodType>(key: string, item: T) => loose({ [key]: z.array(item) }).transform((body) => body[key] as z.output<T>[]);
+
+export const PodListV2Schema = listOf("pods", PodV2Schema);
+export const EndpointListV2Schema = listOf("endpoints", EndpointV2Schema);
+export const TemplateListV2Schema = listOf("templates", TemplateV2Schema);
+export const NetworkVolumeListV2Schema = listOf("networkVolumes", NetworkVolumeV2Schema);
+export const RegistryListV2Schema = listOf("registries", RegistryV2Schema);
+export const GpuTypeListV2Schema = listOf("gpus", GpuTypeV2Schema);
+export const CpuTypeListV2Schema = listOf("cpus", CpuTypeV2Schema);
+export const DataCenterListV2Schema = listOf("dataCenters", DataCenterV2Schema);
+export const PodBillingV2Schema = billing(PodBillingRecordV2Schema);
+export const ServerlessBillingV2Schema = billing(ServerlessBillingRecordV2Schema);
+export const NetworkVolumeBillingV2Schema = billing(NetworkVolumeBillingRecordV2Schema);
+
+export type PodV2 = z.output<typeof PodV2Schema>;
+export type EndpointV2 = z.output<typeof EndpointV2Schema>;
+export type TemplateV2 = z.output<typeof TemplateV2Schema>;
+export type NetworkVolumeV2 = z.output<typeof NetworkVolumeV2Schema>;
+export type RegistryV2 = z.output<typeof RegistryV2Schema>;
+export type WorkerV2 = z.output<typeof WorkerV2Schema>;
+export type RolloutV2 = z.output<typeof RolloutV2Schema>;
+export type GpuTypeV2 = z.output<typeof GpuTypeV2Schema>;
+export type CpuTypeV2 = z.output<typeof CpuTypeV2Schema>;
+export type DataCenterV2 = z.output<typeof DataCenterV2Schema>;
+export type PodBillingRecordV2 = z.output<typeof PodBillingRecordV2Schema>;
+export type ServerlessBillingRecordV2 = z.output<typeof ServerlessBillingRecordV2Schema>;
+export type NetworkVolumeBillingRecordV2 = z.output<typeof NetworkVolumeBillingRecordV2Schema>;

@@ -1,0 +1,96 @@
+// The generic half of the v2 backend: moving a resource's fields between the provider's names (the
+// service's v1 names, which the resources keep) and v2's nested shapes, through the `v2` column of
+// the resource's field table. What one field cannot say alone (a pod's GPU-or-CPU choice, an
+// endpoint's scaling pair) is composed per kind in v2Backend.ts.
+
+import type { ResourceTable } from "./fieldTable";
+import { isRecord, type Props } from "./values";
+
+/** The value at a dotted path ("gpu.count", "mounts.network.0.volumeId"), or undefined. */
+export function getPath(source: unknown, path: string): unknown {
+  let at: unknown = source;
+  for (const key of path.split(".")) {
+    if (Array.isArray(at)) at = at[Number(key)];
+    else if (isRecord(at)) at = at[key];
+    else return undefined;
+  }
+  return at === null ? undefined : at;
+}
+
+/** Sets a dotted path, creating objects (or arrays, for a numeric segment) on the way. */
+export function setPath(target: Props, path: string, value: unknown): void {
+  const keys = path.split(".");
+  let at: Record<string, unknown> | unknown[] = target;
+  keys.forEach((key, i) => {
+    const last = i === keys.length - 1;
+    const slot = Array.isArray(at) ? Number(key) : key;
+    const container = at as Record<string | number, unknown>;
+    if (last) {
+      container[slot] = value;
+      return;
+    }
+    if (!isRecord(container[slot]) && !Array.isArray(container[slot])) container[slot] = /^\d+$/.test(keys[i + 1] ?? "") ? [] : {};
+    at = container[slot] as Record<string, unknown> | unknown[];
+  });
+}
+
+/** A v1-named body (create or update) in v2's shape; fields without a path are left to the kind. */
+export function toWireV2<L>(table: Pick<ResourceTable<L>, "fields">, body: Props): Props {
+  const out: Props = {};
+  for (const [name, value] of Object.entries(body)) {
+    const m = table.fields[name]?.v2;
+    if (value === undefined || !m || "unsupported" in m || m.path === undefined) continue;
+    const wire = m.toWire ? m.toWire(value) : value;
+    if (wire !== undefined) setPath(out, m.path, wire);
+  }
+  return out;
+}
+
+/** A v2 object read back under the provider's field names (the rows' `read` or `path`). */
+export function fromWireV2<L>(table: Pick<ResourceTable<L>, "fields">, wire: Props): Props {
+  const out: Props = { id: wire["id"] };
+  for (const [name, row] of Object.entries(table.fields)) {
+    const m = row.v2;
+    if (!m || "unsupported" in m) continue;
+    let value: unknown;
+    if (m.read) value = m.read(wire);
+    else if (m.path !== undefined) {
+      const raw = getPath(wire, m.path);
+      value = raw === undefined ? undefined : m.fromWire ? m.fromWire(raw) : raw;
+    }
+    if (value !== undefined) out[name] = value;
+  }
+  return out;
+}
+
+/** v1's argv list as v2's one `args` string, and back (split on blanks, as the service does). */
+export const argsToWire = (value: unknown): unknown => (Array.isArray(value) ? value.join(" ") : value);
+export const argsFromWire = (value: unknown): unknown => (typeof value === "string" ? value.split(/\s+/).filter((part) => part !== "") : value);
+
+/** A one-item v2 field (`gpu.id`) from a v1 list, and back. */
+export const firstOf = (value: unknown): unknown => (Array.isArray(value) ? value[0] : value);
+export const listOfOne = (value: unknown): unknown => (typeof value === "string" ? [value] : value);
+
+/** Refuses a list longer than one where v2 takes one item. */
+export function atMostOne(what: string): (value: unknown) => string | undefined {
+  return (value) =>
+    Array.isArray(value) && value.length > 1 ? `a v2 ${what} takes one type, not a list in priority order; declare one, e.g. [${JSON.stringify(value[0])}]` : undefined;
+}
+
+/** v2 mounts keep persistent storage of 10 GB or more (0: none). */
+export function persistentSizeRefusal(value: unknown): string | undefined {
+  return typeof value === "number" && value > 0 && value < 10 ? "v2 keeps persistent storage of at least 10 GB; set it to 0 (none) or to 10 or more" : undefined;
+}
+export const persistentSizeToWire = (value: unknown): unknown => (value === 0 ? undefined : value);
+
+/** The persistent volume size a v2 object reports (0 when it has none and no network volume). */
+export function persistentSizeOf(wire: Props): unknown {
+  const size = getPath(wire, "mounts.persistent.size");
+  if (size !== undefined) return size;
+  return getPath(wire, "mounts.network.0.volumeId") === undefined && isRecord(wire["mounts"]) ? 0 : undefined;
+}
+
+/** The mount path a v2 object reports (persistent or network volume). */
+export function mountPathOf(wire: Props): unknown {
+  return getPath(wire, "mounts.persistent.path") ?? getPath(wire, "mounts.network.0.path");
+}

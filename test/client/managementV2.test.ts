@@ -1,0 +1,94 @@
+// The v2 client: lists unwrapped, problem+json errors as the same typed ApiError classes as v1, and
+// pacing by the RateLimit headers in the one transport (scripted answers, recorded sleeps), then the
+// whole client against the emulator's /api/v2 under a small rate limit without a single 429.
+import { afterEach, describe, expect, it } from "vitest";
+import { startEmulator, type RunningEmulator } from "../../emulator/index";
+import { ApiError, BadRequestError, NotFoundError } from "../../client/errors";
+import { ManagementClientV2 } from "../../client/managementV2";
+import { paceFor, parseRateLimit } from "../../client/retry";
+import { json, startScriptedServer, type ScriptedServer, type Step } from "./scriptedServer";
+
+let server: ScriptedServer | undefined;
+let emulator: RunningEmulator | undefined;
+let client: ManagementClientV2 | undefined;
+afterEach(async () => {
+  await client?.close();
+  await server?.close();
+  await emulator?.close();
+  client = server = emulator = undefined;
+});
+
+async function scripted(steps: Step[] | Step, now: () => number = Date.now) {
+  server = await startScriptedServer(steps);
+  const sleeps: number[] = [];
+  client = new ManagementClientV2({ baseUrl: `${server.origin}/v2`, apiKey: "k", sleep: async (ms) => void sleeps.push(ms), random: () => 0, now });
+  return { server, client, sleeps };
+}
+
+const limit = (r: number, t: number) => ({ RateLimit: `"minute";r=${r};t=${t}, "hour";r=9000;t=3000`, "RateLimit-Policy": `"minute";q=100;w=60, "hour";q=10000;w=3600` });
+const pod = { id: "p1", name: "a", status: "RUNNING" };
+
+describe("RateLimit headers", () => {
+  it("parse into windows with their quotas", () => {
+    expect(parseRateLimit(limit(5, 30).RateLimit, limit(5, 30)["RateLimit-Policy"])).toEqual([
+      { name: "minute", remaining: 5, resetSeconds: 30, quota: 100 },
+      { name: "hour", remaining: 9000, resetSeconds: 3000, quota: 10000 },
+    ]);
+    expect(parseRateLimit(undefined, undefined)).toEqual([]);
+  });
+
+  it("no pacing with plenty left; spread within the reserve; wait for the reset at zero", () => {
+    expect(paceFor([{ name: "minute", remaining: 50, resetSeconds: 30, quota: 100 }])).toEqual({ intervalMs: 0, waitMs: 0 });
+    expect(paceFor([{ name: "minute", remaining: 5, resetSeconds: 30, quota: 100 }])).toEqual({ intervalMs: 6000, waitMs: 0 });
+    expect(paceFor([{ name: "minute", remaining: 0, resetSeconds: 12, quota: 100 }])).toEqual({ intervalMs: 0, waitMs: 12000 });
+  });
+});
+
+describe("ManagementClientV2 against scripted answers", () => {
+  it("unwraps lists and reads problem+json errors into typed ApiErrors", async () => {
+    const problem = { title: "Unprocessable Entity", status: 422, detail: "the body does not fit CreatePodRequest", errors: ["gpu.count: must be >= 1"] };
+    const { client } = await scripted([
+      json(200, { pods: [pod] }),
+      json(422, problem, { "content-type": "application/problem+json" }),
+      json(404, { title: "Not Found", status: 404, detail: "no pod p9" }, { "content-type": "application/problem+json" }),
+    ]);
+    expect((await client.pods.list()).map((p) => p.id)).toEqual(["p1"]);
+    const bad = await client.pods.create({ name: "x" }).catch((e: unknown) => e);
+    expect(bad).toBeInstanceOf(BadRequestError);
+    expect(bad).toBeInstanceOf(ApiError);
+    expect((bad as ApiError).message).toBe("createPod failed: 422 Unprocessable Entity: the body does not fit CreatePodRequest: gpu.count: must be >= 1");
+    const missing = await client.pods.get("p9").catch((e: unknown) => e);
+    expect(missing).toBeInstanceOf(NotFoundError);
+    expect((missing as ApiError).serviceMessage).toBe("no pod p9");
+  });
+
+  it("paces the following requests once the minute window runs low, and waits for the reset at zero", async () => {
+    let now = 1_000_000;
+    const { client, sleeps } = await scripted(
+      [json(200, pod, limit(50, 30)), json(200, pod, limit(4, 20)), json(200, pod, limit(3, 20)), json(200, pod, limit(0, 15)), json(200, pod, limit(99, 60))],
+      () => now,
+    );
+    await client.pods.get("p1");
+    await client.pods.get("p1");
+    expect(sleeps).toEqual([]);
+    await client.pods.get("p1"); // 4 left for 20 s: one every 5 s
+    expect(sleeps).toEqual([5000]);
+    now += 5000;
+    await client.pods.get("p1"); // 3 left: still spread; then none left: wait the 15 s to the reset
+    await client.pods.get("p1");
+    expect(sleeps).toEqual([5000, 5000, 15000]);
+  });
+});
+
+describe("ManagementClientV2 against the emulator", () => {
+  it("stays under a small rate limit without a 429", { timeout: 30_000 }, async () => {
+    emulator = await startEmulator({ port: 0, timeScale: 0.001, rateLimit: { perMinute: 30 } });
+    let retries = 0;
+    client = new ManagementClientV2({ baseUrl: emulator.apiUrlV2, apiKey: emulator.apiKey, onRetry: () => void retries++ });
+    const created = await client.networkVolumes.create({ name: "v", size: 10, dataCenter: "EU-RO-1" });
+    // 25 more calls in a 30-per-minute window: the last ones are spread, none is refused.
+    for (let i = 0; i < 24; i++) await client.networkVolumes.get(created.id);
+    expect((await client.networkVolumes.list()).map((v) => v.id)).toEqual([created.id]);
+    expect(retries).toBe(0);
+  });
+});
