@@ -146,7 +146,7 @@ describe("check accepts valid arguments and preview unknowns", () => {
 
   it("refuses an endpoint name ending in a marker the service reads back off the name", async () => {
     const result = await check("endpoint", { ...endpoint, name: "inference -fb" });
-    expect((result.failures ?? []).map((f) => f.reason).join("\n")).toMatch(/"inference -fb" ends in " -fb", which the service uses to mark FlashBoot endpoints.*set flashboot: true/);
+    expect((result.failures ?? []).map((f) => f.reason).join("\n")).toMatch(/"inference -fb" ends in " -fb", which the service uses to mark FlashBoot endpoints.*set flashboot for FlashBoot/);
   });
 
   it("warns when an update field without a default stops being declared", async () => {
