@@ -6,7 +6,7 @@ import { ENDPOINT_TYPES, nameMarkerOf } from "../../client/endpointType";
 import { COMPUTE_TYPES, CUDA_VERSIONS, DATA_CENTER_IDS, ENDPOINT_CPU_FLAVOR_IDS, GPU_TYPE_IDS, SCALER_TYPES } from "../../client/enums";
 import type { EndpointCreateInput } from "../../client/inputs";
 import type { Endpoint } from "../../client/schemas";
-import { adoptIdRow, defineTable, readyTimeoutSecondsRow, rowsFor, triggerSame, type ArgsOf, type CrossCheckResult } from "./fieldTable";
+import { adoptIdRow, defineTable, readyTimeoutSecondsRow, rowsFor, triggerSame, type ArgsOf, type CrossCheckResult, type OutputArgumentKeys } from "./fieldTable";
 import { boolOrLevel, failure, list, num, oneOf, str, unknownIdWarnings } from "./validation";
 import { isRecord, isUnknown, type Props } from "./values";
 import type { Backend } from "./fieldTable";
@@ -137,3 +137,5 @@ function crossCheck(args: Props, _olds: Props, backend: Backend = "v1"): CrossCh
 
 export const endpointTable = defineTable<EndpointCreateInput, Endpoint>()({ noun: "endpoint", rows, crossCheck });
 export type EndpointArgs = ArgsOf<typeof rows>;
+/** The arguments also registered as outputs (see sdk/props.ts ArgumentOutputs). */
+export type EndpointOutputArguments = OutputArgumentKeys<typeof rows>;

@@ -5,7 +5,7 @@
 import { CLOUD_TYPES, COMPUTE_TYPES, CUDA_VERSIONS, DATA_CENTER_IDS, GPU_TYPE_IDS, POD_CPU_FLAVOR_IDS, RENT_PRIORITIES } from "../../client/enums";
 import type { PodCreateInput } from "../../client/inputs";
 import type { Pod } from "../../client/schemas";
-import { adoptIdRow, defineTable, type Backend, readyTimeoutSecondsRow, rowsFor, triggerSame, type ArgsOf, type CrossCheckResult } from "./fieldTable";
+import { adoptIdRow, defineTable, type Backend, readyTimeoutSecondsRow, rowsFor, triggerSame, type ArgsOf, type CrossCheckResult, type OutputArgumentKeys } from "./fieldTable";
 import { argv, bool, envMap, failure, list, num, oneOf, port, str, unknownIdWarnings } from "./validation";
 import { isPresent, isRecord, isUnknown, type Props } from "./values";
 import {
@@ -192,3 +192,5 @@ function crossCheck(args: Props, _olds: Props, backend: Backend = "v1"): CrossCh
 
 export const podTable = defineTable<PodCreateInput, Pod>()({ noun: "pod", rows, crossCheck });
 export type PodArgs = ArgsOf<typeof rows>;
+/** The arguments also registered as outputs (see sdk/props.ts ArgumentOutputs). */
+export type PodOutputArguments = OutputArgumentKeys<typeof rows>;

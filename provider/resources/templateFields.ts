@@ -5,7 +5,7 @@ import { createHash } from "node:crypto";
 import { TEMPLATE_CATEGORIES } from "../../client/enums";
 import type { TemplateCreateInput } from "../../client/inputs";
 import type { Template } from "../../client/schemas";
-import { adoptIdRow, defineTable, rowsFor, type ArgsOf } from "./fieldTable";
+import { adoptIdRow, defineTable, rowsFor, type ArgsOf, type OutputArgumentKeys } from "./fieldTable";
 import { argv, bool, envMap, list, num, oneOf, port, str } from "./validation";
 import type { Props } from "./values";
 import { argsFromWire, argsToWire, mountPathOf, persistentSizeOf, persistentSizeRefusal, persistentSizeToWire } from "./wireV2";
@@ -59,3 +59,5 @@ const rows = {
 
 export const templateTable = defineTable<TemplateCreateInput, Template>()({ noun: "template", rows, deleteBeforeReplaceWhenSame: ["name"] });
 export type TemplateArgs = ArgsOf<typeof rows>;
+/** The arguments also registered as outputs (see sdk/props.ts ArgumentOutputs). */
+export type TemplateOutputArguments = OutputArgumentKeys<typeof rows>;
