@@ -41,6 +41,7 @@ const rows = {
   // CUDA versions and CPU flavors grow in the service's own list: unknown ones warn (crossCheck).
   allowedCudaVersions: update(list(str({ nonEmpty: true, example: '"12.4"' }), { example: '["12.4"]', unique: true }).optional(), { unordered: true, observe: (e) => e.allowedCudaVersions, v2: { path: "gpu.allowedCudaVersions" } }),
   minCudaVersion: update(str({ nonEmpty: true, example: '"12.4"' }).optional(), { observe: (e) => e.minCudaVersion, v2: { path: "gpu.minCudaVersion" } }),
+  // Compared in order, like gpuTypeIds: the order is the preference among flavors.
   cpuFlavorIds: update(list(str({ nonEmpty: true, example: '"cpu3c"' }), { example: '["cpu3c"]', unique: true }).optional(), { observe: (e) => e.cpuFlavorIds, v2: { read: cpuIdsOf } }),
   vcpuCount: update(num({ min: 1, unit: "vCPUs", example: "2" }).optional(), { default: 2, observe: (e) => e.vcpuCount, v2: { read: vcpuOf } }),
   // The service has been seen to return these sorted (and as a comma-separated string, which the

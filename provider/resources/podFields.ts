@@ -69,6 +69,7 @@ const rows = {
   imageName: update(str({ nonEmpty: true, example: '"pytorch/pytorch:2.4.0-cuda12.4-cudnn9-runtime"' }).optional(), { observe: (p) => p.imageName, v2: { path: "image" } }),
   // env values may be secrets (pulumi.secret): never printed.
   env: update(envMap.optional(), { envMap: true, sensitive: true, observe: (p) => p.env, v2: { path: "env" } }),
+  // Compared as a set: the service keeps no order. Numbers read back as strings are parsed at the wire.
   ports: update(list(port, { example: '["8888/http", "22/tcp"]', unique: true }).optional(), { unordered: true, resetTo: ["8888/http", "22/tcp"], observe: (p) => p.ports, v2: { path: "ports" } }),
   containerDiskInGb: update(num({ min: 1, unit: "GB", example: "50" }).optional(), { resetTo: 50, observe: (p) => p.containerDiskInGb, v2: { path: "disk" } }),
   volumeInGb: update(num({ min: 0, unit: "GB", example: "20" }).optional(), {
@@ -76,6 +77,7 @@ const rows = {
     observe: (p) => p.volumeInGb,
     v2: { path: "mounts.persistent.size", toWire: persistentSizeToWire, read: persistentSizeOf, refuse: persistentSizeRefusal },
   }),
+  // Compared exactly: a trailing slash names the same directory, but the service stores the string as given.
   volumeMountPath: update(str({ example: '"/workspace"', pattern: { re: /^\//, hint: 'is not an absolute path; start it with "/", e.g. "/workspace"' } }).optional(), {
     resetTo: "/workspace",
     observe: (p) => p.volumeMountPath,

@@ -47,6 +47,7 @@ const rows = {
   // env values may be secrets (pulumi.secret): never printed.
   env: update(envMap.optional(), { envMap: true, sensitive: true, observe: (t) => t.env, v2: { path: "env" } }),
   // Serverless templates may default to other ports than pod templates: always apply a declared list.
+  // Compared as a set: the service keeps no order.
   ports: update(list(port, { example: '["8888/http", "22/tcp"]', unique: true }).optional(), { unordered: true, resetTo: ["8888/http", "22/tcp"], observe: (t) => t.ports, v2: { path: "ports" } }),
   readme: update(str({ example: '"# My template"' }).optional(), { default: "", observe: (t) => t.readme, v2: { unsupported: "v2 templates have no readme: remove it" } }),
   category: replace(oneOf(TEMPLATE_CATEGORIES).optional(), { default: "NVIDIA", observe: (t) => t.category, v2: { path: "category", kind: "update" } }),
