@@ -23,7 +23,7 @@ import {
   type JobRecord,
   type PurgeRecord,
 } from "./jobRecords";
-import { JobRequestError, validateJobRequest, type JobInput } from "./jobRequest";
+import { JobRequestError, validateJobRequest, validateStatusTtl, type JobInput } from "./jobRequest";
 import { pathOf, Transport, type RetryInfo } from "./transport";
 
 export type { HealthRecord, JobRecord, PurgeRecord } from "./jobRecords";
@@ -164,8 +164,9 @@ export class JobClient {
     return record;
   }
 
-  /** The job's record; `ttlMs` resets how long the job is kept. */
+  /** The job's record; `ttlMs` (10000..604800000, checked before sending) resets how long the job is kept. */
   async status(endpointId: string, jobId: string, options: { ttlMs?: number } = {}): Promise<JobRecord> {
+    validateStatusTtl(options.ttlMs);
     return this.#transport.request({
       method: "GET",
       path: pathOf(nonEmpty(endpointId, "endpointId"), "status", nonEmpty(jobId, "jobId")),

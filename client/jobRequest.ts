@@ -76,6 +76,16 @@ export class JobRequestError extends GpuCloudError {
 nameErrorClass(JobRequestError, "JobRequestError");
 
 /** Parses a request, or throws a JobRequestError naming the first problem. */
+/** The `ttl` a /status call may set: the same range as a job's `policy.ttl`, 10 s..7 d. */
+const statusTtlSchema = millis("ttl", 10_000, SEVEN_DAYS_MS);
+
+/** Refuses a /status `ttl` the job API would refuse, naming the value and the range. */
+export function validateStatusTtl(ttlMs: number | undefined): void {
+  if (ttlMs === undefined) return;
+  const parsed = statusTtlSchema.safeParse(ttlMs);
+  if (!parsed.success) throw new JobRequestError("ttl", `invalid status ttl: ${parsed.error.issues[0]?.message ?? "invalid"}; use 10000..604800000 ms`);
+}
+
 export function validateJobRequest(request: unknown, route: "run" | "runsync"): ValidJobRequest {
   const parsed = jobRequestSchema.safeParse(request, { reportInput: true });
   if (!parsed.success) {
