@@ -22,8 +22,7 @@ import { Task } from "./scheduler";
 import type { JobRequest } from "./schemas";
 import type { ServiceEnv } from "./serviceEnv";
 import { splitOutput } from "./streamChunks";
-import type { WorkerHost } from "./workerHost";
-import { Worker, type WorkerStatus } from "./workers";
+import { Worker, type WorkerHost, type WorkerStatus } from "./workers";
 
 export interface HealthBody {
   jobs: { completed: number; failed: number; inProgress: number; inQueue: number; retried: number };

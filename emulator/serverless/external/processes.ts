@@ -9,7 +9,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { createWriteStream, mkdirSync, type WriteStream } from "node:fs";
 import { join } from "node:path";
 import type { Clock } from "../../clock";
-import type { EndpointSpec, Placement, ServerlessDeps, WorkerView } from "../contract";
+import type { EndpointSpec, Placement, ServerlessDeps, WorkerLog, WorkerView } from "../contract";
 import type { Job } from "../job";
 import type { ResolvedOptions } from "../options";
 import { desiredWorkers } from "../scaler";
@@ -18,17 +18,6 @@ import type { ExternalWorkers } from "./pool";
 import { LOST_REAL_MIN_MS, withRealFloor } from "./timing";
 import { workerEnvironment } from "./workerEnv";
 import { PYTHON_LOOP_DIR } from "./workerLoopDir";
-
-/** One worker process's log, as `emu.inspect()` lists it. */
-export interface WorkerLog {
-  accountId: string;
-  endpointId: string;
-  workerId: string;
-  /** Absolute path of the file holding the process's stdout and stderr. */
-  path: string;
-  /** Still running. */
-  running: boolean;
-}
 
 export interface SpawnHost {
   readonly clock: Clock;
