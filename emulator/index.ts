@@ -22,15 +22,21 @@ import { networkVolumeView, registryAuthView, templateView } from "./management/
 import { createV2Surface } from "./management/v2/surface";
 import { type EmulatorOptions, resolveOptions } from "./options";
 import { createServerlessService } from "./serverless";
-import type { EndpointSpec, ServerlessDeps } from "./serverless/contract";
-import type { WorkerLog } from "./serverless/external/processes";
+import type { EndpointSpec, ServerlessDeps, WorkerLog } from "./serverless/contract";
 import { ManagementStore } from "./state/model";
 import { type LoadedState, parseState, serializeState } from "./state/snapshot";
 import { type StateStatus, StateWriter, readStateText, removeStaleTempFiles } from "./state/stateFile";
 
 export type { EmulatorOptions, QuirkOptions, ServerlessFactory } from "./options";
-export type { EndpointSpec, Placement, ServerlessDeps, ServerlessService, WorkerUsage, WorkerView } from "./serverless/contract";
-export type { WorkerLog } from "./serverless/external/processes";
+export type {
+  EndpointSpec,
+  Placement,
+  ServerlessDeps,
+  ServerlessService,
+  WorkerLog,
+  WorkerUsage,
+  WorkerView,
+} from "./serverless/contract";
 export type { AvailabilityOptions, PerDataCenter } from "./vocabulary/availability";
 export type { InterceptResult, ReplyEvent, RouteInterceptor } from "./http/router";
 export { FaultSpecError, formatFaultSpec, parseFaultSpec } from "./faults";

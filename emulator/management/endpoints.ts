@@ -20,12 +20,22 @@ import {
 import type { Endpoint } from "../vocabulary/schemas/wire";
 import { type ManagementContext, isoTime } from "./context";
 import { endpointSpec } from "./endpointSpec";
-import { endpointTypeOfName } from "./endpointType";
 import { endpointOf, requireNetworkVolume, requireTemplate, usableTemplate } from "./lookup";
 import { workerPodView } from "./podView";
 import { templateView } from "./views";
 
 const DAY_MS = 86_400_000;
+
+/**
+ * The management API v1 has no type field (the service's newer API has `type`), so a load-balancing
+ * endpoint is created with this marker at the end of its name, the way the service marks flashboot
+ * endpoints with a " -fb" suffix. The type is fixed at create: a later rename does not change it.
+ */
+const LOAD_BALANCER_NAME_SUFFIX = " -lb";
+
+function endpointTypeOfName(name: string): EndpointRecord["type"] {
+  return name.endsWith(LOAD_BALANCER_NAME_SUFFIX) ? "LOAD_BALANCER" : "QUEUE";
+}
 
 /** Reported: after 3 idle days workersMax drops to 2, after 7 to 0 (quirk, off by default). */
 function applyIdleDecay(ctx: ManagementContext, endpoint: EndpointRecord): void {

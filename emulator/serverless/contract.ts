@@ -6,7 +6,6 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Clock } from "../clock";
-import type { WorkerLog } from "./external/processes";
 
 /** Everything the job side needs to know about one endpoint, resolved from endpoint + template. */
 export interface EndpointSpec {
@@ -105,4 +104,15 @@ export interface ServerlessService {
   workerLogs?(): WorkerLog[];
   /** Stops timers and workers; records final usage. */
   close(): Promise<void>;
+}
+
+/** One worker process's log, as `emu.inspect()` lists it. */
+export interface WorkerLog {
+  accountId: string;
+  endpointId: string;
+  workerId: string;
+  /** Absolute path of the file holding the process's stdout and stderr. */
+  path: string;
+  /** Still running. */
+  running: boolean;
 }

@@ -22,8 +22,7 @@ import { Task } from "./scheduler";
 import type { JobRequest } from "./schemas";
 import type { ServiceEnv } from "./serviceEnv";
 import { splitOutput } from "./streamChunks";
-import type { WorkerHost } from "./workerHost";
-import { Worker, type WorkerStatus } from "./workers";
+import { Worker, type WorkerHost, type WorkerStatus } from "./workers";
 
 export interface HealthBody {
   jobs: { completed: number; failed: number; inProgress: number; inQueue: number; retried: number };
@@ -113,7 +112,20 @@ export class EndpointRuntime implements JobOwner, WorkerHost, ExternalHost, Spaw
       (this.spec.executionTimeoutMs > 0 ? this.spec.executionTimeoutMs : this.opts.defaultExecutionTimeoutMs);
     const lowPriority = policy?.lowPriority ?? false;
     const id = origin === "runsync" ? `sync-${randomUUID()}` : randomUUID();
-    const job = new Job(id, this, accountId, req.input, origin, now, ttl, exec, lowPriority, retentionMs, req.webhook, req.s3Config);
+    const job = new Job({
+      id,
+      owner: this,
+      accountId,
+      input: req.input,
+      origin,
+      submittedAt: now,
+      ttlMs: ttl,
+      executionTimeoutMs: exec,
+      lowPriority,
+      retentionMs,
+      webhook: req.webhook,
+      s3Config: req.s3Config,
+    });
     this.jobs.set(id, job);
     this.sched.set(job, now + ttl);
     (lowPriority ? this.low : this.normal).push(job);

@@ -26,7 +26,7 @@ export { DEFAULT_LIMITS, DEFAULT_ALLOWANCE } from "./options";
 export type { JobHandler, RunContext } from "./handlers/types";
 export type { UserContext, UserJob } from "./handlers/userModule";
 export type { LbListener } from "./lb/serverModule";
-export type { WorkerLog } from "./external/processes";
+export type { WorkerLog } from "./contract";
 
 export function createServerlessService(deps: ServerlessDeps, options: ServerlessOptions = {}): ServerlessService {
   const opts = resolveOptions(options);

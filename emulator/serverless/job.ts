@@ -20,6 +20,26 @@ export interface JobOwner {
   expire(job: Job): void;
 }
 
+/** What a new job is made of (all times and durations in service ms). */
+export interface JobInit {
+  id: string;
+  owner: JobOwner;
+  /** The submitting account: jobs on a shared (public) endpoint are visible only to it. */
+  accountId: string;
+  input: Record<string, unknown>;
+  origin: JobOrigin;
+  /** Submission time; a retry resets it. */
+  submittedAt: number;
+  /** How long the job may wait in the queue before it expires. */
+  ttlMs: number;
+  executionTimeoutMs: number;
+  lowPriority: boolean;
+  /** How long its result is kept once finished. */
+  retentionMs: number;
+  webhook: string | undefined;
+  s3Config: S3Config | undefined;
+}
+
 export class Job implements Timed {
   /** Expiry deadline (service ms): submission + TTL while active, finish + retention after. */
   at = 0;
@@ -46,23 +66,34 @@ export class Job implements Timed {
   /** Set once deleted (TTL, retention, endpoint deleted): lookups answer 404. */
   gone = false;
 
-  constructor(
-    readonly id: string,
-    readonly owner: JobOwner,
-    /** The submitting account: jobs on a shared (public) endpoint are visible only to it. */
-    readonly accountId: string,
-    readonly input: Record<string, unknown>,
-    readonly origin: JobOrigin,
-    /** Submission (service ms); reset by a retry. */
-    public submittedAt: number,
-    public ttlMs: number,
-    readonly executionTimeoutMs: number,
-    readonly lowPriority: boolean,
-    readonly retentionMs: number,
-    readonly webhook: string | undefined,
-    readonly s3Config: S3Config | undefined,
-  ) {
-    this.enqueuedAt = submittedAt;
+  readonly id: string;
+  readonly owner: JobOwner;
+  readonly accountId: string;
+  readonly input: Record<string, unknown>;
+  readonly origin: JobOrigin;
+  submittedAt: number;
+  ttlMs: number;
+  readonly executionTimeoutMs: number;
+  readonly lowPriority: boolean;
+  readonly retentionMs: number;
+  readonly webhook: string | undefined;
+  readonly s3Config: S3Config | undefined;
+
+  // Copies the fields rather than keeping `init`, so every job has the same small, flat shape.
+  constructor(init: JobInit) {
+    this.id = init.id;
+    this.owner = init.owner;
+    this.accountId = init.accountId;
+    this.input = init.input;
+    this.origin = init.origin;
+    this.submittedAt = init.submittedAt;
+    this.ttlMs = init.ttlMs;
+    this.executionTimeoutMs = init.executionTimeoutMs;
+    this.lowPriority = init.lowPriority;
+    this.retentionMs = init.retentionMs;
+    this.webhook = init.webhook;
+    this.s3Config = init.s3Config;
+    this.enqueuedAt = init.submittedAt;
   }
 
   fire(): void {

@@ -1,9 +1,8 @@
 /** What every endpoint runtime shares: the deps from the management side, one clock, one scheduler. */
 import type { Clock } from "../clock";
-import type { ServerlessDeps } from "./contract";
+import type { ServerlessDeps, WorkerLog } from "./contract";
 import type { JobHandler } from "./handlers/types";
 import type { LbServerSource } from "./lb/serverModule";
-import type { WorkerLog } from "./external/processes";
 import type { ResolvedOptions } from "./options";
 import type { Scheduler } from "./scheduler";
 import type { WebhookSender } from "./webhook";

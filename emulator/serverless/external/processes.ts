@@ -6,10 +6,10 @@
  * any external worker. Each process's stdout and stderr go to its own log file.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { createWriteStream, mkdirSync, type WriteStream } from "node:fs";
-import { join } from "node:path";
+import { createWriteStream, existsSync, mkdirSync, type WriteStream } from "node:fs";
+import { join, resolve } from "node:path";
 import type { Clock } from "../../clock";
-import type { EndpointSpec, Placement, ServerlessDeps, WorkerView } from "../contract";
+import type { EndpointSpec, Placement, ServerlessDeps, WorkerLog, WorkerView } from "../contract";
 import type { Job } from "../job";
 import type { ResolvedOptions } from "../options";
 import { desiredWorkers } from "../scaler";
@@ -17,18 +17,17 @@ import { Task, type Scheduler } from "../scheduler";
 import type { ExternalWorkers } from "./pool";
 import { LOST_REAL_MIN_MS, withRealFloor } from "./timing";
 import { workerEnvironment } from "./workerEnv";
-import { PYTHON_LOOP_DIR } from "./workerLoopDir";
 
-/** One worker process's log, as `emu.inspect()` lists it. */
-export interface WorkerLog {
-  accountId: string;
-  endpointId: string;
-  workerId: string;
-  /** Absolute path of the file holding the process's stdout and stderr. */
-  path: string;
-  /** Still running. */
-  running: boolean;
+/** Where our Python worker loop (workers/python/worker_loop.py) is, from the sources or from dist/. */
+function findPythonLoopDir(): string {
+  for (const up of ["../../..", "../../../.."]) {
+    const dir = resolve(__dirname, up, "workers/python");
+    if (existsSync(join(dir, "worker_loop.py"))) return dir;
+  }
+  return resolve(__dirname, "../../../workers/python");
 }
+
+const PYTHON_LOOP_DIR = findPythonLoopDir();
 
 export interface SpawnHost {
   readonly clock: Clock;

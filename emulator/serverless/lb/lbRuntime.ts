@@ -21,8 +21,7 @@ import { HttpError } from "../http";
 import { Limiter } from "../limits";
 import { Task } from "../scheduler";
 import type { ServiceEnv } from "../serviceEnv";
-import { LbWorker, type LbWorkerState } from "./lbWorker";
-import type { LbWorkerHost } from "./lbWorkerHost";
+import { LbWorker, type LbWorkerHost, type LbWorkerState } from "./lbWorker";
 import type { LbServerSource } from "./serverModule";
 import { WorkerWaiters } from "./waiters";
 

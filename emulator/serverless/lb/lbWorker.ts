@@ -17,14 +17,33 @@
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import { Pool } from "undici";
+import type { Clock } from "../../clock";
 import type { EndpointSpec, Placement, WorkerView } from "../contract";
-import { Task } from "../scheduler";
-import type { LbWorkerHost } from "./lbWorkerHost";
+import type { ResolvedOptions } from "../options";
+import { type Scheduler, Task } from "../scheduler";
 import { memoryConnector } from "./memoryConnect";
 import type { LbListener, LbServerSource } from "./serverModule";
 import { lbWorkerEnv, type LbWorkerEnv } from "./workerEnv";
 
 export type LbWorkerState = "initializing" | "healthy" | "unhealthy" | "stopped";
+
+/** What a load-balancing worker needs from its endpoint: time, settings, and a callback per transition. */
+export interface LbWorkerHost {
+  readonly clock: Clock;
+  readonly sched: Scheduler;
+  readonly opts: ResolvedOptions;
+  /** The endpoint's current spec (idle timeout, workersMin). */
+  readonly spec: EndpointSpec;
+  /** Its health check answered 200 (first time, or again after failing). */
+  workerHealthy(w: LbWorker): void;
+  workerUnhealthy(w: LbWorker): void;
+  /** It has no request in flight (it may be stopped now if it belongs to an older release). */
+  workerIdle(w: LbWorker): void;
+  /** It stopped (`w.startError` set when it could not start); `was` is its state before. */
+  workerStopped(w: LbWorker, was: LbWorkerState): void;
+  /** May this worker stop now its idle timeout passed? */
+  mayStopIdle(w: LbWorker): boolean;
+}
 
 /** Below this a local HTTP round trip is not reliably possible, whatever the time scale. */
 const MIN_REAL_TIMEOUT_MS = 1000;
