@@ -1,42 +1,21 @@
 // /openai/* with "stream": true over real HTTP: SSE framing, order, incremental delivery, the
 // [DONE] terminator, errors before and after the first byte; and /requests listing those jobs.
-import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { KEY, spec, startHarness, type Harness } from "./jobs-harness";
 
 let h: Harness;
-let dir: string;
 
 beforeAll(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), "jobs-openai-"));
-  // One scripted handler: openai_input.mode picks the behaviour.
-  fs.writeFileSync(
-    path.join(dir, "sse.js"),
-    `async function* gen(mode, ctx) {
-       if (mode === "failFirst") throw new Error("refused before any chunk");
-       if (mode === "framed") { yield 'data: {"x":1}\\n\\n'; yield "data: [DONE]\\n\\n"; return; }
-       yield { n: 1 };
-       if (mode === "slow") { await ctx.sleep(30000); yield { n: 2 }; await ctx.sleep(30000); yield { n: 3 }; return; }
-       if (mode === "fail") throw new Error("boom mid-stream");
-       yield { n: 2 };
-     }
-     exports.handler = (job, ctx) => {
-       const mode = job.input.openai_input.mode;
-       return mode === "whole" ? { whole: true } : gen(mode, ctx);
-     };`,
-  );
   h = await startHarness({
     timeScale: 0.01,
     endpoints: [spec({ id: "s", workersMin: 1 }), spec({ id: "x", imageName: "acme/sse", workersMin: 1, workersMax: 1 })],
-    options: { handlers: { "acme/sse": path.join(dir, "sse.js") } },
+    options: { handlers: { "acme/sse": path.join(__dirname, "fixtures", "openai-sse.cjs") } },
   });
   await h.until(async () => (await h.call("GET", "/v2/x/health")).body.workers.idle === 1);
 });
 afterAll(async () => {
   await h.close();
-  fs.rmSync(dir, { recursive: true, force: true });
 });
 
 function post(ep: string, route: string, body: unknown): Promise<Response> {
@@ -77,7 +56,7 @@ describe("/openai streamed", () => {
     expect(streamed.map((e) => (e === "data: [DONE]" ? "DONE" : JSON.parse(e.slice(6)).choices[0].text))).toEqual(["a ", "b", "", "DONE"]);
     const plain = await post("s", "/v1/completions", { prompt: "a b" });
     expect(plain.headers.get("content-type")).toBe("application/json");
-    expect((await plain.json()).choices[0].text).toBe("a b");
+    expect(((await plain.json()) as { choices: { text: string }[] }).choices[0]!.text).toBe("a b");
   });
 
   it("writes each chunk as the handler yields it, in order", async () => {
@@ -115,7 +94,7 @@ describe("/openai streamed", () => {
     const r = await post("x", "/v1/chat/completions", { mode: "failFirst", stream: true });
     expect(r.status).toBe(500);
     expect(r.headers.get("content-type")).toBe("application/json");
-    expect((await r.json()).error).toContain("refused before any chunk");
+    expect(((await r.json()) as { error: string }).error).toContain("refused before any chunk");
   });
 
   it("passes handler-framed text through verbatim and does not repeat [DONE]", async () => {
