@@ -440,7 +440,7 @@ describe("JobClient on the wire", () => {
         workers: { idle: 1, initializing: 0, ready: 1, running: 2, throttled: 0, unhealthy: 0 },
       }),
     ]);
-    expect(await client.status("ep1", "j", { ttlMs: 1000 })).toEqual({ id: "j", status: "FAILED", error: "boom" });
+    expect(await client.status("ep1", "j", { ttlMs: 60_000 })).toEqual({ id: "j", status: "FAILED", error: "boom" });
     expect((await client.waitForStatus("ep1", "j", { waitMs: 2000 })).output).toBe(1);
     const chunks: unknown[] = [];
     for await (const chunk of client.stream("ep1", "j")) chunks.push(chunk);
@@ -450,7 +450,7 @@ describe("JobClient on the wire", () => {
     expect(await client.purgeQueue("ep1")).toEqual({ removed: 3, status: "completed" });
     expect((await client.health("ep1")).workers.running).toBe(2);
     expect(server.requests.map((r) => `${r.method} ${r.url}`)).toEqual([
-      "GET /v2/ep1/status/j?ttl=1000",
+      "GET /v2/ep1/status/j?ttl=60000",
       "GET /v2/ep1/status-sync/j?wait=2000",
       "GET /v2/ep1/stream/j",
       "GET /v2/ep1/stream/j",
