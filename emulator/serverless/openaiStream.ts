@@ -84,20 +84,26 @@ export async function sendOpenAiStream(a: OpenAiAnswer): Promise<void> {
   if (clientGone()) return;
   if (chunks.length === 0 && (job.gone || job.status !== "COMPLETED")) throw unfinishedError(job, a.waitMs);
   res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" });
-  let last = "";
-  for (;;) {
-    for (const chunk of chunks) {
-      last = sseFrame(chunk);
-      res.write(last);
+  // From here on a failure can only be reported in the stream, and the answer must always end.
+  try {
+    let last = "";
+    for (;;) {
+      for (const chunk of chunks) {
+        last = sseFrame(chunk);
+        res.write(last);
+      }
+      if (job.gone || isFinal(job.status) || rt.clock.now() >= deadline) break;
+      chunks = await next();
+      if (clientGone()) return;
     }
-    if (job.gone || isFinal(job.status) || rt.clock.now() >= deadline) break;
-    chunks = await next();
-    if (clientGone()) return;
+    if (job.status === "COMPLETED" && !job.gone) {
+      if (!last.includes("[DONE]")) res.write(SSE_DONE);
+    } else {
+      res.write(errorFrame(unfinishedError(job, a.waitMs)));
+    }
+  } catch (err) {
+    res.write(errorFrame(new HttpError(500, `internal error in the job service: ${err instanceof Error ? err.message : String(err)}`)));
+  } finally {
+    res.end();
   }
-  if (job.status === "COMPLETED" && !job.gone) {
-    if (!last.includes("[DONE]")) res.write(SSE_DONE);
-  } else {
-    res.write(errorFrame(unfinishedError(job, a.waitMs)));
-  }
-  res.end();
 }

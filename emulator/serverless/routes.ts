@@ -1,6 +1,7 @@
 /**
  * The /v2/<endpoint_id>/... job API: authentication, endpoint lookup, limits, body and query
- * validation, then one small function per operation. Every answer is JSON; every failure is
+ * validation, then one small function per operation. Every answer is JSON (but a streamed
+ * /openai answer, which is server-sent events: openaiStream.ts); every failure is
  * `{"error": "..."}` with a 4xx that names the bad value (bad input never yields a 500).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
