@@ -6,8 +6,9 @@
  *
  * Idempotency: /run and /runsync submit work, and a retried submit after a lost answer could run
  * the job twice, so they are only retried when the service refused before acting (429) or the
- * connection never opened. /retry re-queues a failed job, and is treated the same way. Status,
- * status-sync, stream, health, cancel and purge-queue are retried like GETs (cancel and purge set a
+ * connection never opened. /retry and POSTs to /openai/* (each one runs a job) are treated the
+ * same way; a streamed /openai answer is never retried once it has started. Status, status-sync,
+ * stream, requests, health, cancel and purge-queue are retried like GETs (cancel and purge set a
  * state; a retried stream read can only return chunks the lost answer did not deliver).
  */
 import { z } from "zod";
