@@ -28,6 +28,8 @@ export interface ApiErrorFields {
   retryAfterMs: number | undefined;
   /** The service's request id header, useful in support requests. */
   requestId: string | undefined;
+  /** The answer's headers (lower-case names, values redacted); empty when no answer arrived. */
+  headers: Readonly<Record<string, string>>;
 }
 
 export class ApiError extends GpuCloudError {
@@ -40,6 +42,8 @@ export class ApiError extends GpuCloudError {
   readonly kind: FailureKind | undefined;
   readonly retryAfterMs: number | undefined;
   readonly requestId: string | undefined;
+  /** The answer's headers (lower-case names, redacted): RateLimit, Retry-After, request ids, ... */
+  readonly headers: Readonly<Record<string, string>>;
 
   /** Prefer makeApiError, which picks the subclass and redacts; this only stores what it is given. */
   constructor(message: string, fields: ApiErrorFields, options?: { cause?: Error }) {
@@ -53,6 +57,7 @@ export class ApiError extends GpuCloudError {
     this.kind = fields.kind;
     this.retryAfterMs = fields.retryAfterMs;
     this.requestId = fields.requestId;
+    this.headers = fields.headers;
   }
 }
 
@@ -123,6 +128,8 @@ export interface ApiErrorInput {
   detail?: string | undefined;
   retryAfterMs?: number | undefined;
   requestId?: string | undefined;
+  /** The answer's headers as received (multi-valued ones joined with ", "). */
+  headers?: Readonly<Record<string, string | string[] | undefined>> | undefined;
   /** The underlying error; kept as a redacted copy so it cannot carry the key around. */
   cause?: unknown;
   /** Strings that must never appear in the error (the API key). */
@@ -186,10 +193,20 @@ export function makeApiError(input: ApiErrorInput): ApiError {
     kind: input.kind,
     retryAfterMs: input.retryAfterMs,
     requestId: scrub(input.requestId),
+    headers: redactedHeaders(input.headers, secrets),
   };
   const cause = sanitizeCause(input.cause, secrets);
   const ErrorClass = classFor(input.status, input.kind);
   return new ErrorClass(redactText(message, secrets), fields, cause === undefined ? undefined : { cause });
+}
+
+function redactedHeaders(headers: ApiErrorInput["headers"], secrets: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers ?? {})) {
+    if (value === undefined) continue;
+    out[name.toLowerCase()] = redactText(Array.isArray(value) ? value.join(", ") : value, secrets);
+  }
+  return out;
 }
 
 function statusLine(status: number | undefined): string {

@@ -26,7 +26,7 @@ import {
   type PurgeRecord,
   type RequestEntry,
 } from "./jobRecords";
-import { JobRequestError, validateJobRequest, validateTtlMs, type JobInput } from "./jobRequest";
+import { JobRequestError, validateJobRequest, validateStatusTtl, type JobInput } from "./jobRequest";
 import { openAiPath, readOpenAiEvents, streamedBody, unstreamedBody, type OpenAiRequest } from "./openAiRoute";
 import type { ServerSentEvent } from "./serverSentEvents";
 import { pathOf, Transport, type RetryInfo } from "./transport";
@@ -171,16 +171,13 @@ export class JobClient {
     return record;
   }
 
-  /**
-   * The job's record; `ttlMs` (10000..604800000 ms, i.e. 10 s..7 d) resets how long the job is kept.
-   * A ttlMs outside that range throws a JobRequestError before anything is sent.
-   */
+  /** The job's record; `ttlMs` (10000..604800000, checked before sending) resets how long the job is kept. */
   async status(endpointId: string, jobId: string, options: { ttlMs?: number } = {}): Promise<JobRecord> {
-    const ttl = validateTtlMs(options.ttlMs);
+    validateStatusTtl(options.ttlMs);
     return this.#transport.request({
       method: "GET",
       path: pathOf(nonEmpty(endpointId, "endpointId"), "status", nonEmpty(jobId, "jobId")),
-      query: { ttl },
+      query: { ttl: options.ttlMs },
       operation: "JobStatus",
       schema: JobRecordSchema,
     });

@@ -20,9 +20,6 @@ const millis = (what: string, min: number, max: number) =>
     .min(min, `${what} must be at least ${min} ms (${min / 1000} s)`)
     .max(max, `${what} must be at most ${max} ms (7 days)`);
 
-/** The range the service accepts for a job's ttl (policy.ttl, and /status?ttl=). */
-const TTL_MIN_MS = 10_000;
-
 export const jobPolicySchema = z
   .object({
     /** Milliseconds a job may run before it is TIMED_OUT; 5 s..7 d; default the endpoint's (600000). */
@@ -30,7 +27,7 @@ export const jobPolicySchema = z
     /** A low-priority job does not make the endpoint scale up. */
     lowPriority: z.boolean().optional(),
     /** Milliseconds the job lives from submission, queue and execution included; 10 s..7 d; default 24 h. */
-    ttl: millis("policy.ttl", TTL_MIN_MS, SEVEN_DAYS_MS).optional(),
+    ttl: millis("policy.ttl", 10_000, SEVEN_DAYS_MS).optional(),
   })
   .strict();
 
@@ -79,6 +76,20 @@ export class JobRequestError extends GpuCloudError {
 nameErrorClass(JobRequestError, "JobRequestError");
 
 /** Parses a request, or throws a JobRequestError naming the first problem. */
+/** The `ttl` a /status call may set: the same range as a job's `policy.ttl`, 10 s..7 d. */
+const statusTtlSchema = millis("ttl", 10_000, SEVEN_DAYS_MS);
+
+/** Refuses a /status `ttl` the job API would refuse, naming the value and the range. */
+export function validateStatusTtl(ttlMs: number | undefined): void {
+  if (ttlMs === undefined) return;
+  const parsed = statusTtlSchema.safeParse(ttlMs);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]?.message ?? "invalid";
+    const got = issue.includes("(got ") ? "" : ` (got ${preview(ttlMs)})`;
+    throw new JobRequestError("ttl", `invalid status ttl: ${issue}${got}; use 10000..604800000 ms`);
+  }
+}
+
 export function validateJobRequest(request: unknown, route: "run" | "runsync"): ValidJobRequest {
   const parsed = jobRequestSchema.safeParse(request, { reportInput: true });
   if (!parsed.success) {
@@ -108,14 +119,4 @@ export function validateJobRequest(request: unknown, route: "run" | "runsync"): 
 function preview(value: unknown): string {
   const text = JSON.stringify(value) ?? String(value);
   return text.length > 80 ? `${text.slice(0, 80)}...` : text;
-}
-
-/** Checks a /status `ttl` (10 s..7 d in ms) before sending; throws a JobRequestError naming the value and the range. */
-export function validateTtlMs(ttlMs: number | undefined): number | undefined {
-  if (ttlMs === undefined) return undefined;
-  const parsed = millis("ttlMs", TTL_MIN_MS, SEVEN_DAYS_MS).safeParse(ttlMs, { reportInput: true });
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0]?.message ?? "ttlMs is invalid";
-  const got = issue.includes("(got ") ? "" : ` (got ${preview(ttlMs)})`;
-  throw new JobRequestError("ttlMs", `job API: ${issue}${got}; pass a ttlMs between ${TTL_MIN_MS} and ${SEVEN_DAYS_MS}, or leave it out to keep the job's current TTL`);
 }

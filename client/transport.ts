@@ -393,7 +393,7 @@ export class Transport {
         }
       }
       if (status >= 200 && status <= 299) {
-        throw fail({ status, kind: "invalid_response", detail: `status ${status} is not one of ${spec.okStatuses?.join(", ")}`, requestId });
+        throw fail({ status, kind: "invalid_response", detail: `status ${status} is not one of ${spec.okStatuses?.join(", ")}`, requestId, headers: responseHeaders });
       }
       const retryAfterHeader = header(responseHeaders, "retry-after");
       throw fail(
@@ -402,6 +402,7 @@ export class Transport {
           serviceMessage: parseErrorBody(text),
           retryAfterMs: parseRetryAfterMs(retryAfterHeader),
           requestId,
+          headers: responseHeaders,
         },
         retryAfterHeader,
       );

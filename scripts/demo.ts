@@ -2,6 +2,7 @@
  * `npm run demo`: starts the local emulator, deploys the demo stack (scripts/demo/program.ts) with
  * the real Pulumi engine on a local file backend, and prints the stack's outputs, the smoke-test
  * verdicts and a billing summary. `npm run demo -- --destroy` tears everything down again.
+ * The provider speaks the management API v2 (today's API); `npm run demo -- --api v1` uses v1.
  *
  * Everything the demo keeps lives in `.demo/` (engine state, emulator state, PULUMI_HOME), so a
  * second run updates the same stack, and `--destroy` leaves the checkout as it was.
@@ -45,9 +46,16 @@ function paths(): DemoPaths {
   };
 }
 
-async function openStack(p: DemoPaths, emulator: RunningEmulator): Promise<Stack> {
+/** The management API the demo's provider speaks: v2 (today's API) unless `--api v1` asks for the brief's. */
+type ApiVersion = "v1" | "v2";
+
+function managementUrl(emulator: RunningEmulator, api: ApiVersion): string {
+  return api === "v2" ? emulator.apiUrlV2 : emulator.apiUrl;
+}
+
+async function openStack(p: DemoPaths, emulator: RunningEmulator, api: ApiVersion): Promise<Stack> {
   const cli = ensurePulumiCli();
-  console.log(`Pulumi CLI ${cli.version}; emulator at ${emulator.apiUrl} (time scale ${TIME_SCALE})`);
+  console.log(`Pulumi CLI ${cli.version}; emulator management API at ${managementUrl(emulator, api)} (time scale ${TIME_SCALE})`);
   for (const dir of [p.backendDir, p.pulumiHome]) fs.mkdirSync(dir, { recursive: true });
   const stack = await LocalWorkspace.createOrSelectStack(
     { stackName: STACK, projectName: PROJECT, program: async () => demoProgram() },
@@ -66,7 +74,7 @@ async function openStack(p: DemoPaths, emulator: RunningEmulator): Promise<Stack
     },
   );
   await stack.setAllConfig({
-    "gpucloud:apiUrl": { value: emulator.apiUrl },
+    "gpucloud:apiUrl": { value: managementUrl(emulator, api) },
     "gpucloud:serverlessUrl": { value: emulator.serverlessUrl },
     "gpucloud:apiKey": { value: API_KEY, secret: true },
   });
@@ -94,28 +102,28 @@ async function startDemoEmulator(p: DemoPaths): Promise<RunningEmulator> {
   return emulator;
 }
 
-async function deploy(p: DemoPaths): Promise<void> {
+async function deploy(p: DemoPaths, api: ApiVersion): Promise<void> {
   const emulator = await startDemoEmulator(p);
   try {
-    const stack = await openStack(p, emulator);
+    const stack = await openStack(p, emulator, api);
     console.log("\n$ pulumi up\n");
     const up = await stack.up({ onOutput: (out) => process.stdout.write(out) });
     printOutputs(Object.fromEntries(Object.entries(up.outputs).map(([k, v]) => [k, v.value])));
-    await printBilling(emulator);
+    await printBilling(emulator, api);
     console.log(`\nTear down with: npm run demo -- --destroy`);
   } finally {
     await emulator.close();
   }
 }
 
-async function destroy(p: DemoPaths): Promise<void> {
+async function destroy(p: DemoPaths, api: ApiVersion): Promise<void> {
   if (!fs.existsSync(p.backendDir)) {
     console.log("Nothing to destroy: no demo stack in .demo/.");
     return;
   }
   const emulator = await startDemoEmulator(p);
   try {
-    const stack = await openStack(p, emulator);
+    const stack = await openStack(p, emulator, api);
     console.log("\n$ pulumi destroy\n");
     await stack.destroy({ onOutput: (out) => process.stdout.write(out) });
     await stack.workspace.removeStack(STACK);
@@ -145,8 +153,8 @@ function printOutputs(outputs: Record<string, unknown>): void {
   }
 }
 
-async function printBilling(emulator: RunningEmulator): Promise<void> {
-  const options = { apiKey: API_KEY, apiUrl: emulator.apiUrl };
+async function printBilling(emulator: RunningEmulator, api: ApiVersion): Promise<void> {
+  const options = { apiKey: API_KEY, apiUrl: managementUrl(emulator, api) };
   console.log("\nBilling so far (service time, USD):");
   for (const kind of ["pods", "endpoints", "networkvolumes"] as const) {
     const bill = await getBilling({ kind, bucketSize: "hour" }, options);
@@ -155,10 +163,12 @@ async function printBilling(emulator: RunningEmulator): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { destroy: { type: "boolean", default: false } }, strict: true });
+  const { values } = parseArgs({ options: { destroy: { type: "boolean", default: false }, api: { type: "string", default: "v2" } }, strict: true });
+  const api = values.api;
+  if (api !== "v1" && api !== "v2") throw new Error(`--api ${JSON.stringify(api)} is not a management API version; use --api v2 (today's API, the default) or --api v1`);
   const p = paths();
-  if (values.destroy) await destroy(p);
-  else await deploy(p);
+  if (values.destroy) await destroy(p, api);
+  else await deploy(p, api);
 }
 
 main().catch((e: unknown) => {

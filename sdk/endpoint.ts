@@ -3,8 +3,8 @@ import { RESOURCE_MODULE, RESOURCE_TYPES } from "../provider/kinds";
 // Default import of an `export =` module: the shim object itself (module.exports), so a copy
 // installed under node_modules serializes as a bare require (see provider/shims/shim.ts).
 import endpointShim from "../provider/shims/endpoint";
-import { endpointTable } from "../provider/resources/endpointFields";
-import { registeredProps } from "./props";
+import { endpointTable, type EndpointOutputArguments } from "../provider/resources/endpointFields";
+import { registeredProps, type ArgumentOutputs } from "./props";
 import { programApiVersion } from "./connection";
 import { revisionOfTemplateId } from "./template";
 
@@ -114,6 +114,9 @@ export interface EndpointArgs {
   adoptId?: pulumi.Input<string>;
 }
 
+/** The outputs named like the arguments (each documented on EndpointArgs). */
+export interface Endpoint extends ArgumentOutputs<EndpointArgs, Exclude<Extract<keyof EndpointArgs, EndpointOutputArguments>, "name">> {}
+
 /**
  * A serverless endpoint: a queue of jobs served by autoscaled workers running a template. Jobs are
  * sent to `<serverlessUrl>/<endpointId>/run` (see JobClient). Delete scales the endpoint to 0
@@ -132,46 +135,8 @@ export class Endpoint extends pulumi.dynamic.Resource {
   declare readonly version: pulumi.Output<number | undefined>;
   /** When the endpoint was created (ISO 8601, UTC). */
   declare readonly createdAt: pulumi.Output<string | undefined>;
-  /** The template the workers run. */
-  declare readonly templateId: pulumi.Output<string>;
   /** The endpoint's name. */
   declare readonly name: pulumi.Output<string>;
-  /** `"GPU"` or `"CPU"` (when declared). */
-  declare readonly computeType: pulumi.Output<string | undefined>;
-  /** `"QUEUE"` or `"LOAD_BALANCER"` (when declared). */
-  declare readonly type: pulumi.Output<string | undefined>;
-  /** Acceptable GPU types (when declared). */
-  declare readonly gpuTypeIds: pulumi.Output<string[] | undefined>;
-  /** GPUs per worker (when declared). */
-  declare readonly gpuCount: pulumi.Output<number | undefined>;
-  /** CUDA versions acceptable on a worker's host, e.g. `["12.4"]` (when declared), as last read from the service. */
-  declare readonly allowedCudaVersions: pulumi.Output<string[] | undefined>;
-  /** The lowest CUDA version acceptable on a worker's host, e.g. `"12.4"` (when declared), as last read from the service. */
-  declare readonly minCudaVersion: pulumi.Output<string | undefined>;
-  /** CPU flavors of a CPU endpoint's workers, e.g. `["cpu3c"]` (when declared), as last read from the service. */
-  declare readonly cpuFlavorIds: pulumi.Output<string[] | undefined>;
-  /** vCPUs per worker of a CPU endpoint (when declared), as last read from the service. */
-  declare readonly vcpuCount: pulumi.Output<number | undefined>;
-  /** Data centers (when declared). */
-  declare readonly dataCenterIds: pulumi.Output<string[] | undefined>;
-  /** Attached network volume (when declared). */
-  declare readonly networkVolumeId: pulumi.Output<string | undefined>;
-  /** Attached network volumes (when declared). */
-  declare readonly networkVolumeIds: pulumi.Output<string[] | undefined>;
-  /** Minimum workers (when declared), as last read from the service. */
-  declare readonly workersMin: pulumi.Output<number | undefined>;
-  /** Maximum workers (when declared), as last read from the service. */
-  declare readonly workersMax: pulumi.Output<number | undefined>;
-  /** Idle timeout in seconds (when declared). */
-  declare readonly idleTimeout: pulumi.Output<number | undefined>;
-  /** Job execution timeout in ms (when declared). */
-  declare readonly executionTimeoutMs: pulumi.Output<number | undefined>;
-  /** Scaler type (when declared). */
-  declare readonly scalerType: pulumi.Output<string | undefined>;
-  /** Scaler value (when declared). */
-  declare readonly scalerValue: pulumi.Output<number | undefined>;
-  /** Flash boot (when declared). */
-  declare readonly flashboot: pulumi.Output<boolean | "PRIORITY_FLASHBOOT" | undefined>;
   /**
    * v2 API only: where requests go. Queue endpoints: the job API's URLs (`run`, `runSync`, `status`,
    * ...); load-balancing endpoints: `base` (on a per-endpoint host on the live service) and `health`.

@@ -3,8 +3,8 @@ import { RESOURCE_MODULE, RESOURCE_TYPES } from "../provider/kinds";
 // Default import of an `export =` module: the shim object itself (module.exports), so a copy
 // installed under node_modules serializes as a bare require (see provider/shims/shim.ts).
 import networkVolumeShim from "../provider/shims/networkVolume";
-import { networkVolumeTable } from "../provider/resources/networkVolumeFields";
-import { registeredProps } from "./props";
+import { networkVolumeTable, type NetworkVolumeOutputArguments } from "../provider/resources/networkVolumeFields";
+import { registeredProps, type ArgumentOutputs } from "./props";
 
 /** Arguments of a {@link NetworkVolume}. Field names are the service's own. */
 export interface NetworkVolumeArgs {
@@ -36,6 +36,9 @@ export interface NetworkVolumeArgs {
   adoptId?: pulumi.Input<string>;
 }
 
+/** The outputs named like the arguments (each documented on NetworkVolumeArgs). */
+export interface NetworkVolume extends ArgumentOutputs<NetworkVolumeArgs, Exclude<Extract<keyof NetworkVolumeArgs, NetworkVolumeOutputArguments>, "name">> {}
+
 /**
  * A network volume: persistent storage in one data center, attachable to pods (`networkVolumeId`)
  * and endpoints. Ready as soon as it is created. A volume still attached to a pod or endpoint cannot
@@ -44,12 +47,6 @@ export interface NetworkVolumeArgs {
 export class NetworkVolume extends pulumi.dynamic.Resource {
   /** The volume's name. */
   declare readonly name: pulumi.Output<string>;
-  /** Size in GB, as last read from the service. */
-  declare readonly size: pulumi.Output<number>;
-  /** The data center holding the volume. */
-  declare readonly dataCenterId: pulumi.Output<string>;
-  /** The storage tier (when declared). */
-  declare readonly type: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: NetworkVolumeArgs, opts?: pulumi.CustomResourceOptions) {
     super(networkVolumeShim, name, registeredProps(networkVolumeTable, args), opts, RESOURCE_MODULE, RESOURCE_TYPES.networkVolume);

@@ -3,8 +3,8 @@ import { RESOURCE_MODULE, RESOURCE_TYPES } from "../provider/kinds";
 // Default import of an `export =` module: the shim object itself (module.exports), so a copy
 // installed under node_modules serializes as a bare require (see provider/shims/shim.ts).
 import podShim from "../provider/shims/pod";
-import { podTable } from "../provider/resources/podFields";
-import { registeredProps } from "./props";
+import { podTable, type PodOutputArguments } from "../provider/resources/podFields";
+import { registeredProps, type ArgumentOutputs } from "./props";
 
 /**
  * Arguments of a {@link Pod}. Field names are the service's own. Fields marked "in place" are
@@ -154,6 +154,9 @@ export interface PodArgs {
 
 /** Outputs the service computes (input fields are also available as outputs, see the class). */
 /** Input fields also declared as outputs below (registered even when not given). */
+/** The outputs named like the arguments (each documented on PodArgs). */
+export interface Pod extends ArgumentOutputs<PodArgs, Exclude<Extract<keyof PodArgs, PodOutputArguments>, "name">> {}
+
 /**
  * A pod: a container on a rented GPU (or CPU) machine. Create waits until the pod is running with a
  * public IP and port mappings (see `readyTimeoutSeconds`).
@@ -164,40 +167,6 @@ export interface PodArgs {
 export class Pod extends pulumi.dynamic.Resource {
   /** The pod's name. */
   declare readonly name: pulumi.Output<string>;
-  /** The image the pod runs (when declared). */
-  declare readonly imageName: pulumi.Output<string | undefined>;
-  /** The declared environment variables (declared keys only; injected keys such as PUBLIC_KEY are not included). */
-  declare readonly env: pulumi.Output<Record<string, string> | undefined>;
-  /** The declared ports. */
-  declare readonly ports: pulumi.Output<string[] | undefined>;
-  /** Container disk size in GB (when declared). */
-  declare readonly containerDiskInGb: pulumi.Output<number | undefined>;
-  /** Pod volume size in GB (when declared). */
-  declare readonly volumeInGb: pulumi.Output<number | undefined>;
-  /** Mount path of the pod volume or network volume (when declared). */
-  declare readonly volumeMountPath: pulumi.Output<string | undefined>;
-  /** ENTRYPOINT override (when declared). */
-  declare readonly dockerEntrypoint: pulumi.Output<string[] | undefined>;
-  /** CMD override (when declared). */
-  declare readonly dockerStartCmd: pulumi.Output<string[] | undefined>;
-  /** Registry credentials id (when declared). */
-  declare readonly containerRegistryAuthId: pulumi.Output<string | undefined>;
-  /** Whether the pod is locked (when declared). */
-  declare readonly locked: pulumi.Output<boolean | undefined>;
-  /** `"GPU"` or `"CPU"` (when declared). */
-  declare readonly computeType: pulumi.Output<string | undefined>;
-  /** `"SECURE"` or `"COMMUNITY"` (when declared). */
-  declare readonly cloudType: pulumi.Output<string | undefined>;
-  /** The acceptable GPU types (when declared); `gpuTypeId` is the one rented. */
-  declare readonly gpuTypeIds: pulumi.Output<string[] | undefined>;
-  /** Number of GPUs (when declared). */
-  declare readonly gpuCount: pulumi.Output<number | undefined>;
-  /** Whether the pod is interruptible (when declared). */
-  declare readonly interruptible: pulumi.Output<boolean | undefined>;
-  /** Attached network volume id (when declared). */
-  declare readonly networkVolumeId: pulumi.Output<string | undefined>;
-  /** Template id (when declared). */
-  declare readonly templateId: pulumi.Output<string | undefined>;
   /** The pod's status as the service reports it: `"RUNNING"`, `"EXITED"` (stopped) or `"TERMINATED"`. */
   declare readonly desiredStatus: pulumi.Output<string>;
   /** Public IPv4 address; undefined while the pod starts, when stopped, or for community pods without one. */

@@ -1,5 +1,6 @@
 // The property bag a resource class registers: every output the field table names (undefined until
 // the provider fills it, so that each is an Output of the class) with the user's arguments on top.
+import type * as pulumi from "@pulumi/pulumi";
 import { outputNames, type ResourceTable } from "../provider/resources/fieldTable";
 import { preloadSqliteQuietly } from "./quietSerializer";
 
@@ -10,3 +11,14 @@ export function registeredProps(table: ResourceTable<never>, args: object, overr
   for (const key of outputNames(table)) props[key] = undefined;
   return Object.assign(props, args, overrides);
 }
+
+/**
+ * The outputs named like a resource's arguments (`Keys`: those its field table registers), typed
+ * from the Args interface so that each carries the argument's own doc comment: what was declared,
+ * as last read back from the service; undefined for an optional argument that was not set. A
+ * resource class merges them in with `interface Pod extends ArgumentOutputs<...> {}`, so adding an
+ * argument is one field-table row plus one documented Args property.
+ */
+export type ArgumentOutputs<Args, Keys extends keyof Args> = {
+  readonly [K in Keys]-?: pulumi.Output<{} extends Pick<Args, K> ? pulumi.Unwrap<NonNullable<Args[K]>> | undefined : pulumi.Unwrap<Args[K]>>;
+};

@@ -3,8 +3,8 @@ import { RESOURCE_MODULE, RESOURCE_TYPES } from "../provider/kinds";
 // Default import of an `export =` module: the shim object itself (module.exports), so a copy
 // installed under node_modules serializes as a bare require (see provider/shims/shim.ts).
 import registryAuthShim from "../provider/shims/registryAuth";
-import { registryAuthTable } from "../provider/resources/registryAuthFields";
-import { registeredProps } from "./props";
+import { registryAuthTable, type RegistryAuthOutputArguments } from "../provider/resources/registryAuthFields";
+import { registeredProps, type ArgumentOutputs } from "./props";
 
 /**
  * Arguments of a {@link RegistryAuth}. The service has no update operation for credentials: any
@@ -35,6 +35,9 @@ export interface RegistryAuthArgs {
   adoptId?: pulumi.Input<string>;
 }
 
+/** The outputs named like the arguments (each documented on RegistryAuthArgs). */
+export interface RegistryAuth extends ArgumentOutputs<RegistryAuthArgs, Exclude<Extract<keyof RegistryAuthArgs, RegistryAuthOutputArguments>, "name">> {}
+
 /**
  * Container registry credentials, for pods and templates with private images
  * (`containerRegistryAuthId: registryAuth.id`). Ready as soon as created.
@@ -42,10 +45,6 @@ export interface RegistryAuthArgs {
 export class RegistryAuth extends pulumi.dynamic.Resource {
   /** The credentials' name. */
   declare readonly name: pulumi.Output<string>;
-  /** The user name (secret). */
-  declare readonly username: pulumi.Output<string>;
-  /** The password (secret). */
-  declare readonly password: pulumi.Output<string>;
 
   constructor(name: string, args: RegistryAuthArgs, opts?: pulumi.CustomResourceOptions) {
     const props = registeredProps(registryAuthTable, args, {

@@ -3,8 +3,8 @@ import { RESOURCE_MODULE, RESOURCE_TYPES } from "../provider/kinds";
 // Default import of an `export =` module: the shim object itself (module.exports), so a copy
 // installed under node_modules serializes as a bare require (see provider/shims/shim.ts).
 import templateShim from "../provider/shims/template";
-import { templateTable } from "../provider/resources/templateFields";
-import { registeredProps } from "./props";
+import { templateTable, type TemplateOutputArguments } from "../provider/resources/templateFields";
+import { registeredProps, type ArgumentOutputs } from "./props";
 
 /**
  * Arguments of a {@link Template}: the container settings pods and serverless workers start from.
@@ -66,6 +66,9 @@ export interface TemplateArgs {
   adoptId?: pulumi.Input<string>;
 }
 
+/** The outputs named like the arguments (each documented on TemplateArgs). */
+export interface Template extends ArgumentOutputs<TemplateArgs, Exclude<Extract<keyof TemplateArgs, TemplateOutputArguments>, "name">> {}
+
 /**
  * A template: image, env, ports and disks that pods (`templateId`) and serverless endpoints start
  * from. Ready as soon as it is created. Input-named outputs hold what you declared, as last read back
@@ -74,32 +77,6 @@ export interface TemplateArgs {
 export class Template extends pulumi.dynamic.Resource {
   /** The template's name. */
   declare readonly name: pulumi.Output<string>;
-  /** The container image. */
-  declare readonly imageName: pulumi.Output<string>;
-  /** Category (when declared). */
-  declare readonly category: pulumi.Output<string | undefined>;
-  /** Whether it is a serverless template (when declared). */
-  declare readonly isServerless: pulumi.Output<boolean | undefined>;
-  /** Whether it is public (when declared). */
-  declare readonly isPublic: pulumi.Output<boolean | undefined>;
-  /** Container disk size in GB (when declared). */
-  declare readonly containerDiskInGb: pulumi.Output<number | undefined>;
-  /** Volume size in GB (when declared). */
-  declare readonly volumeInGb: pulumi.Output<number | undefined>;
-  /** Volume mount path (when declared). */
-  declare readonly volumeMountPath: pulumi.Output<string | undefined>;
-  /** Registry credentials id (when declared). */
-  declare readonly containerRegistryAuthId: pulumi.Output<string | undefined>;
-  /** ENTRYPOINT override (when declared). */
-  declare readonly dockerEntrypoint: pulumi.Output<string[] | undefined>;
-  /** CMD override (when declared). */
-  declare readonly dockerStartCmd: pulumi.Output<string[] | undefined>;
-  /** The declared environment variables (declared keys only). */
-  declare readonly env: pulumi.Output<Record<string, string> | undefined>;
-  /** Ports (when declared). */
-  declare readonly ports: pulumi.Output<string[] | undefined>;
-  /** Readme (when declared). */
-  declare readonly readme: pulumi.Output<string | undefined>;
 
   /**
    * The revision of the container settings on the v2 API (`""` on v1, which rolls template changes

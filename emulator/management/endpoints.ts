@@ -45,6 +45,16 @@ function reportedDataCenterIds(quirks: QuirkOptions, ids: readonly string[]): st
   return quirks.endpointDataCenterIdsAsString ? ordered.join(",") : ordered;
 }
 
+/**
+ * Deletes an endpoint through either API: its workers stop, and the template a v2 create bound to
+ * it (its own copy of the container settings) goes with it.
+ */
+export function removeEndpoint(ctx: ManagementContext, accountId: string, acct: AccountData, endpoint: EndpointRecord): void {
+  acct.endpoints.delete(endpoint.id);
+  ctx.serverless.endpointDeleted(accountId, endpoint.id);
+  for (const template of [...acct.templates.values()]) if (template.boundEndpointId === endpoint.id) acct.templates.delete(template.id);
+}
+
 export function endpointView(ctx: ManagementContext, account: AccountData, endpoint: EndpointRecord, query: EndpointQuery): Endpoint {
   applyIdleDecay(ctx, endpoint);
   const quirks = ctx.options.quirks;
@@ -241,8 +251,7 @@ export function endpointOperations(ctx: ManagementContext): Operation[] {
               "scale workersMin to 0 first (PATCH {\"workersMin\": 0}), then delete it",
           );
         }
-        acct.endpoints.delete(endpoint.id);
-        ctx.serverless.endpointDeleted(accountId, endpoint.id);
+        removeEndpoint(ctx, accountId, acct, endpoint);
         return { status: ctx.options.quirks.deleteStatus };
       },
     }),

@@ -20,7 +20,7 @@ export function program() {
   const notebook = new gpucloud.Pod("notebook", {
     name: `${prefix}-notebook`,
     imageName: "example/pytorch:2.4.0-cuda12.4-runtime",
-    gpuTypeIds: ["NVIDIA GeForce RTX 4090", "NVIDIA RTX A5000"], // in order of preference
+    gpuTypeIds: ["NVIDIA GeForce RTX 4090"], // one type on v2; v1 also takes a list in order of preference
     gpuCount: 1,
     networkVolumeId: models.id, // mounted at /workspace
     dataCenterIds: [dataCenterId], // a pod must run where its volume is

@@ -6,7 +6,7 @@ import { ENDPOINT_TYPES, nameMarkerOf } from "../../client/endpointType";
 import { COMPUTE_TYPES, CUDA_VERSIONS, DATA_CENTER_IDS, ENDPOINT_CPU_FLAVOR_IDS, GPU_TYPE_IDS, SCALER_TYPES } from "../../client/enums";
 import type { EndpointCreateInput } from "../../client/inputs";
 import type { Endpoint } from "../../client/schemas";
-import { adoptIdRow, defineTable, readyTimeoutSecondsRow, rowsFor, triggerSame, type ArgsOf, type CrossCheckResult } from "./fieldTable";
+import { adoptIdRow, defineTable, readyTimeoutSecondsRow, rowsFor, triggerSame, type ArgsOf, type CrossCheckResult, type OutputArgumentKeys } from "./fieldTable";
 import { boolOrLevel, failure, list, num, oneOf, str, unknownIdWarnings } from "./validation";
 import { isRecord, isUnknown, type Props } from "./values";
 import type { Backend } from "./fieldTable";
@@ -41,6 +41,7 @@ const rows = {
   // CUDA versions and CPU flavors grow in the service's own list: unknown ones warn (crossCheck).
   allowedCudaVersions: update(list(str({ nonEmpty: true, example: '"12.4"' }), { example: '["12.4"]', unique: true }).optional(), { unordered: true, observe: (e) => e.allowedCudaVersions, v2: { path: "gpu.allowedCudaVersions" } }),
   minCudaVersion: update(str({ nonEmpty: true, example: '"12.4"' }).optional(), { observe: (e) => e.minCudaVersion, v2: { path: "gpu.minCudaVersion" } }),
+  // Compared in order, like gpuTypeIds: the order is the preference among flavors.
   cpuFlavorIds: update(list(str({ nonEmpty: true, example: '"cpu3c"' }), { example: '["cpu3c"]', unique: true }).optional(), { observe: (e) => e.cpuFlavorIds, v2: { read: cpuIdsOf } }),
   vcpuCount: update(num({ min: 1, unit: "vCPUs", example: "2" }).optional(), { default: 2, observe: (e) => e.vcpuCount, v2: { read: vcpuOf } }),
   // The service has been seen to return these sorted (and as a comma-separated string, which the
@@ -137,3 +138,5 @@ function crossCheck(args: Props, _olds: Props, backend: Backend = "v1"): CrossCh
 
 export const endpointTable = defineTable<EndpointCreateInput, Endpoint>()({ noun: "endpoint", rows, crossCheck });
 export type EndpointArgs = ArgsOf<typeof rows>;
+/** The arguments also registered as outputs (see sdk/props.ts ArgumentOutputs). */
+export type EndpointOutputArguments = OutputArgumentKeys<typeof rows>;

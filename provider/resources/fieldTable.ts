@@ -149,6 +149,8 @@ export function rowsFor<L>() {
 
 /** The zod shape of the rows that take an argument. */
 type ShapeOf<Rows> = { [K in keyof Rows as Rows[K] extends { arg: z.ZodType } ? K : never]: Rows[K] extends { arg: infer S extends z.ZodType } ? S : never };
+/** The argument names a resource registers as outputs: every row's but the provider-only ones'. */
+export type OutputArgumentKeys<Rows> = { [K in keyof Rows]: Rows[K] extends { readonly local: true } ? never : K }[keyof Rows];
 /** The parsed arguments of a table's rows. */
 export type ArgsOf<Rows> = ShapeOf<Rows> extends infer S extends z.core.$ZodShape ? z.output<z.ZodObject<S>> : never;
 

@@ -4,7 +4,7 @@
 import { DATA_CENTER_IDS } from "../../client/enums";
 import type { NetworkVolumeCreateInput } from "../../client/inputs";
 import type { NetworkVolume } from "../../client/schemas";
-import { adoptIdRow, defineTable, rowsFor, type ArgsOf, type CrossCheckResult } from "./fieldTable";
+import { adoptIdRow, defineTable, rowsFor, type ArgsOf, type CrossCheckResult, type OutputArgumentKeys } from "./fieldTable";
 import { failure, num, oneOf, str, unknownIdWarnings } from "./validation";
 import { containsUnknown, deepEqual, isPresent, type Props } from "./values";
 
@@ -61,3 +61,5 @@ function crossCheck(args: Props, olds: Props): CrossCheckResult {
 
 export const networkVolumeTable = defineTable<NetworkVolumeCreateInput, NetworkVolume>()({ noun: "network volume", rows, crossCheck });
 export type NetworkVolumeArgs = ArgsOf<typeof rows>;
+/** The arguments also registered as outputs (see sdk/props.ts ArgumentOutputs). */
+export type NetworkVolumeOutputArguments = OutputArgumentKeys<typeof rows>;

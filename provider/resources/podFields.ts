@@ -5,7 +5,7 @@
 import { CLOUD_TYPES, COMPUTE_TYPES, CUDA_VERSIONS, DATA_CENTER_IDS, GPU_TYPE_IDS, POD_CPU_FLAVOR_IDS, RENT_PRIORITIES } from "../../client/enums";
 import type { PodCreateInput } from "../../client/inputs";
 import type { Pod } from "../../client/schemas";
-import { adoptIdRow, defineTable, type Backend, readyTimeoutSecondsRow, rowsFor, triggerSame, type ArgsOf, type CrossCheckResult } from "./fieldTable";
+import { adoptIdRow, defineTable, type Backend, readyTimeoutSecondsRow, rowsFor, triggerSame, type ArgsOf, type CrossCheckResult, type OutputArgumentKeys } from "./fieldTable";
 import { argv, bool, envMap, failure, list, num, oneOf, port, str, unknownIdWarnings } from "./validation";
 import { isPresent, isRecord, isUnknown, type Props } from "./values";
 import {
@@ -69,6 +69,7 @@ const rows = {
   imageName: update(str({ nonEmpty: true, example: '"pytorch/pytorch:2.4.0-cuda12.4-cudnn9-runtime"' }).optional(), { observe: (p) => p.imageName, v2: { path: "image" } }),
   // env values may be secrets (pulumi.secret): never printed.
   env: update(envMap.optional(), { envMap: true, sensitive: true, observe: (p) => p.env, v2: { path: "env" } }),
+  // Compared as a set: the service keeps no order. Numbers read back as strings are parsed at the wire.
   ports: update(list(port, { example: '["8888/http", "22/tcp"]', unique: true }).optional(), { unordered: true, resetTo: ["8888/http", "22/tcp"], observe: (p) => p.ports, v2: { path: "ports" } }),
   containerDiskInGb: update(num({ min: 1, unit: "GB", example: "50" }).optional(), { resetTo: 50, observe: (p) => p.containerDiskInGb, v2: { path: "disk" } }),
   volumeInGb: update(num({ min: 0, unit: "GB", example: "20" }).optional(), {
@@ -76,6 +77,7 @@ const rows = {
     observe: (p) => p.volumeInGb,
     v2: { path: "mounts.persistent.size", toWire: persistentSizeToWire, read: persistentSizeOf, refuse: persistentSizeRefusal },
   }),
+  // Compared exactly: a trailing slash names the same directory, but the service stores the string as given.
   volumeMountPath: update(str({ example: '"/workspace"', pattern: { re: /^\//, hint: 'is not an absolute path; start it with "/", e.g. "/workspace"' } }).optional(), {
     resetTo: "/workspace",
     observe: (p) => p.volumeMountPath,
@@ -192,3 +194,5 @@ function crossCheck(args: Props, _olds: Props, backend: Backend = "v1"): CrossCh
 
 export const podTable = defineTable<PodCreateInput, Pod>()({ noun: "pod", rows, crossCheck });
 export type PodArgs = ArgsOf<typeof rows>;
+/** The arguments also registered as outputs (see sdk/props.ts ArgumentOutputs). */
+export type PodOutputArguments = OutputArgumentKeys<typeof rows>;

@@ -4,7 +4,7 @@
 
 import type { ContainerRegistryAuthCreateInput } from "../../client/inputs";
 import type { ContainerRegistryAuth } from "../../client/schemas";
-import { adoptIdRow, defineTable, rowsFor, type ArgsOf } from "./fieldTable";
+import { adoptIdRow, defineTable, rowsFor, type ArgsOf, type OutputArgumentKeys } from "./fieldTable";
 import { str } from "./validation";
 
 const { replace } = rowsFor<ContainerRegistryAuth>();
@@ -18,3 +18,5 @@ const rows = {
 
 export const registryAuthTable = defineTable<ContainerRegistryAuthCreateInput, ContainerRegistryAuth>()({ noun: "registry auth", rows, deleteBeforeReplaceWhenSame: ["name"] });
 export type RegistryAuthArgs = ArgsOf<typeof rows>;
+/** The arguments also registered as outputs (see sdk/props.ts ArgumentOutputs). */
+export type RegistryAuthOutputArguments = OutputArgumentKeys<typeof rows>;

@@ -5,7 +5,7 @@ import { createHash } from "node:crypto";
 import { TEMPLATE_CATEGORIES } from "../../client/enums";
 import type { TemplateCreateInput } from "../../client/inputs";
 import type { Template } from "../../client/schemas";
-import { adoptIdRow, defineTable, rowsFor, type ArgsOf } from "./fieldTable";
+import { adoptIdRow, defineTable, rowsFor, type ArgsOf, type OutputArgumentKeys } from "./fieldTable";
 import { argv, bool, envMap, list, num, oneOf, port, str } from "./validation";
 import type { Props } from "./values";
 import { argsFromWire, argsToWire, mountPathOf, persistentSizeOf, persistentSizeRefusal, persistentSizeToWire } from "./wireV2";
@@ -47,6 +47,7 @@ const rows = {
   // env values may be secrets (pulumi.secret): never printed.
   env: update(envMap.optional(), { envMap: true, sensitive: true, observe: (t) => t.env, v2: { path: "env" } }),
   // Serverless templates may default to other ports than pod templates: always apply a declared list.
+  // Compared as a set: the service keeps no order.
   ports: update(list(port, { example: '["8888/http", "22/tcp"]', unique: true }).optional(), { unordered: true, resetTo: ["8888/http", "22/tcp"], observe: (t) => t.ports, v2: { path: "ports" } }),
   readme: update(str({ example: '"# My template"' }).optional(), { default: "", observe: (t) => t.readme, v2: { unsupported: "v2 templates have no readme: remove it" } }),
   category: replace(oneOf(TEMPLATE_CATEGORIES).optional(), { default: "NVIDIA", observe: (t) => t.category, v2: { path: "category", kind: "update" } }),
@@ -59,3 +60,5 @@ const rows = {
 
 export const templateTable = defineTable<TemplateCreateInput, Template>()({ noun: "template", rows, deleteBeforeReplaceWhenSame: ["name"] });
 export type TemplateArgs = ArgsOf<typeof rows>;
+/** The arguments also registered as outputs (see sdk/props.ts ArgumentOutputs). */
+export type TemplateOutputArguments = OutputArgumentKeys<typeof rows>;

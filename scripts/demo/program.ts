@@ -19,7 +19,7 @@ export function demoProgram(): Record<string, unknown> {
   const notebook = new gpucloud.Pod("notebook", {
     name: "demo-notebook",
     imageName: "example/pytorch:2.1.0-py3.10-cuda11.8.0-devel-ubuntu22.04",
-    gpuTypeIds: ["NVIDIA GeForce RTX 4090", "NVIDIA RTX A5000"],
+    gpuTypeIds: ["NVIDIA GeForce RTX 4090"], // one type: a v2 pod takes one (a v1 pod also takes a priority list)
     gpuCount: 1,
     networkVolumeId: models.id,
     dataCenterIds: [models.dataCenterId],

@@ -226,6 +226,13 @@ describe("JobClient request validation", () => {
     const noInput = await failureOf(() => client.run(EP, {} as never));
     expect((noInput as JobRequestError).path).toBe("input");
 
+    for (const ttlMs of [9_999, 604_800_001, 1.5e4 + 0.5]) {
+      const statusTtl = await failureOf(() => client.status(EP, "j", { ttlMs }));
+      expect(statusTtl).toBeInstanceOf(JobRequestError);
+      expect((statusTtl as JobRequestError).path).toBe("ttl");
+      expect((statusTtl as Error).message).toMatch(/invalid status ttl: .*; use 10000\.\.604800000 ms/);
+    }
+
     expect(api.requests).toEqual([]);
   });
 
@@ -440,7 +447,7 @@ describe("JobClient on the wire", () => {
         workers: { idle: 1, initializing: 0, ready: 1, running: 2, throttled: 0, unhealthy: 0 },
       }),
     ]);
-    expect(await client.status("ep1", "j", { ttlMs: 60_000 })).toEqual({ id: "j", status: "FAILED", error: "boom" });
+    expect(await client.status("ep1", "j", { ttlMs: 60000 })).toEqual({ id: "j", status: "FAILED", error: "boom" });
     expect((await client.waitForStatus("ep1", "j", { waitMs: 2000 })).output).toBe(1);
     const chunks: unknown[] = [];
     for await (const chunk of client.stream("ep1", "j")) chunks.push(chunk);

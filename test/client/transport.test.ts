@@ -53,6 +53,15 @@ async function rejection(p: Promise<unknown>): Promise<ApiError> {
 }
 
 describe("Transport against a scripted server", () => {
+  it("keeps the answer's headers on the error, names in lower case and the key redacted", async () => {
+    const { transport } = await setup(json(409, { error: "name taken" }, { "X-Request-Id": "req-7", "X-Echo": `Bearer ${KEY}`, RateLimit: '"default";r=3;t=20' }));
+    const error = await rejection(transport.request({ method: "GET", path: "/pods/p", operation: "GetPod", schema: Thing }));
+    expect(error.headers["x-request-id"]).toBe("req-7");
+    expect(error.headers["ratelimit"]).toBe('"default";r=3;t=20');
+    expect(error.headers["x-echo"]).not.toContain(KEY);
+    expect(error.requestId).toBe("req-7");
+  });
+
   it("sends Bearer auth, JSON headers, base path, query; parses the body", async () => {
     const { server, transport } = await setup(json(201, { id: "p1", extra: true }));
     const result = await transport.request({

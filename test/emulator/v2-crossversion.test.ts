@@ -66,8 +66,11 @@ describe("serverless endpoints", () => {
     const releases = (await v2.get(`/serverless/${made.id}/releases`)).body;
     expect(releases.endpointVersion).toBeGreaterThanOrEqual(1);
     expect(releases.releases).toHaveLength(releases.endpointVersion + 1);
+    const templatesBefore = emu.inspect()[0]?.templates.length ?? 0;
     expect((await v1.del(`/endpoints/${made.id}`)).status).toBe(204);
     expectProblem(await v2.get(`/serverless/${made.id}`), 404);
+    // The template the /v2 create bound to the endpoint goes with it, whichever API deletes it.
+    expect(emu.inspect()[0]?.templates.length).toBe(templatesBefore - 1);
   });
 });
 

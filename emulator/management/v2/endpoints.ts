@@ -8,6 +8,7 @@ import type { Operation } from "../../http/router";
 import { newId } from "../../ids";
 import type { AccountData, EndpointRecord, TemplateRecord } from "../../state/model";
 import { DATA_CENTER_IDS, GPU_TYPES } from "../../vocabulary/catalog";
+import { removeEndpoint } from "../endpoints";
 import { endpointSpec } from "../endpointSpec";
 import { endpointOf, requireNetworkVolume, requireTemplate } from "../lookup";
 import { ENDPOINT_CPU_IDS, GPU_POOLS, isDataCenter, isPowerOfTwo } from "./catalog";
@@ -350,9 +351,7 @@ export function v2EndpointOperations(v: V2Context): Operation[] {
       handle({ accountId, params }) {
         const { acct, endpoint } = target(accountId, params.id);
         // Workers are terminated by the delete itself (v1 asks for workersMin 0 first).
-        acct.endpoints.delete(endpoint.id);
-        ctx.serverless.endpointDeleted(accountId, endpoint.id);
-        for (const template of [...acct.templates.values()]) if (template.boundEndpointId === endpoint.id) acct.templates.delete(template.id);
+        removeEndpoint(ctx, accountId, acct, endpoint);
         return { status: 204 };
       },
     }),
