@@ -123,3 +123,50 @@ describe("/requests", () => {
     expect((await h.call("GET", "/v2/s/requests?limit=0")).status).toBe(400);
   });
 });
+
+describe("/openai streamed from a worker on the pull protocol", () => {
+  it("each job-stream post becomes an event as it arrives; a generator error ends the answer with an error event", async () => {
+    const ext = await startHarness({
+      timeScale: 0.01,
+      endpoints: [spec({ id: "ext", imageName: "ext/vllm:1" })],
+      options: { externalImages: ["ext/vllm"], workerPollWaitMs: 30_000 },
+    });
+    try {
+      // A worker's request: the bare key and JSON labelled as a form, as the service's SDK sends it.
+      const worker = (method: string, p: string, body?: unknown) =>
+        fetch(`${ext.url}/v2/ext${p}`, {
+          method,
+          headers: { authorization: KEY, "content-type": "application/x-www-form-urlencoded" },
+          ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+        });
+      for (const outcome of ["ok", "error"] as const) {
+        const answer = fetch(`${ext.url}/v2/ext/openai/v1/chat/completions`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${KEY}`, "content-type": "application/json" },
+          body: JSON.stringify({ model: "m", stream: true }),
+        });
+        const taken = (await (await worker("GET", "/job-take/w1?job_in_progress=0")).json()) as { id: string; input: unknown };
+        expect(taken.input).toEqual({ openai_route: "/v1/chat/completions", openai_input: { model: "m", stream: true } });
+        // OpenAI-compatible workers yield text already framed as events.
+        await worker("POST", `/job-stream/w1/${taken.id}?isStream=false`, { output: 'data: {"part":1}\n\n' });
+        const r = await answer;
+        expect(r.status).toBe(200);
+        const reader = r.body!.getReader();
+        expect(new TextDecoder().decode((await reader.read()).value)).toBe('data: {"part":1}\n\n');
+        await worker("POST", `/job-stream/w1/${taken.id}?isStream=false`, { output: { part: 2 } });
+        const done = outcome === "ok" ? { output: [] } : { error: "handler: out of memory \ntraceback: ..." };
+        await worker("POST", `/job-done/w1/${taken.id}?isStream=true`, done);
+        let rest = "";
+        for (let piece = await reader.read(); !piece.done; piece = await reader.read()) rest += new TextDecoder().decode(piece.value);
+        if (outcome === "ok") expect(rest).toBe('data: {"part":2}\n\ndata: [DONE]\n\n');
+        else {
+          expect(rest.startsWith('data: {"part":2}\n\nevent: error\ndata: ')).toBe(true);
+          expect(rest).toContain("out of memory");
+          expect(rest).not.toContain("[DONE]");
+        }
+      }
+    } finally {
+      await ext.close();
+    }
+  });
+});
