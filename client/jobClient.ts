@@ -278,8 +278,9 @@ export class JobClient {
    * `JSON.parse(event.data)`). The iteration ends at `data: [DONE]` (not yielded) or when the
    * answer ends. An `event: error`, or a `data` object with an `error` key, throws an
    * OpenAiStreamError after the events before it were yielded. Errors before the first event are
-   * the usual ApiErrors. `timeoutMs` (default the client's, 30 s) bounds the wait for the answer
-   * to start and each silence between events. Breaking out of the loop closes the connection.
+   * the usual ApiErrors. `timeoutMs` (default 315000, as for `openai`: the first event may wait for
+   * a cold worker) bounds the wait for the answer to start and each silence between two events.
+   * Breaking out of the loop closes the connection.
    */
   async *openaiStream(endpointId: string, route: string, body: Record<string, unknown>, options: OpenAiRequest = {}): AsyncGenerator<ServerSentEvent, void, undefined> {
     const answer = await this.#transport.requestStream({
@@ -289,7 +290,7 @@ export class JobClient {
       headers: { accept: "text/event-stream" },
       operation: "OpenAiStream",
       idempotent: false,
-      ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+      timeoutMs: options.timeoutMs ?? this.#longPollTimeout(MAX_WAIT_MS),
     });
     yield* readOpenAiEvents(answer.body, route);
   }

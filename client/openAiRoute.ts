@@ -11,9 +11,9 @@ import { pathOf } from "./transport";
 
 export interface OpenAiRequest {
   /**
-   * Milliseconds. For `openai`: the whole call (default 315000: the service waits up to 300 s for
-   * the job). For `openaiStream`: the wait for the answer to start and each silence between two
-   * events (default the client's timeoutMs, 30000).
+   * Milliseconds; default 315000 (the service waits up to 300 s for the job, plus a margin), or
+   * the client's timeoutMs when that is longer. For `openai`: the whole call. For `openaiStream`:
+   * the wait for the first event and each silence between two events.
    */
   timeoutMs?: number;
 }
