@@ -6,11 +6,12 @@
  *
  * Idempotency: /run and /runsync submit work, and a retried submit after a lost answer could run
  * the job twice, so they are only retried when the service refused before acting (429) or the
- * connection never opened. /retry re-queues a failed job, and is treated the same way. Status,
- * status-sync, stream, health, cancel and purge-queue are retried like GETs (cancel and purge set a
+ * connection never opened. /retry and POSTs to /openai/* (each one runs a job) are treated the
+ * same way; a streamed /openai answer is never retried once it has started. Status, status-sync,
+ * stream, requests, health, cancel and purge-queue are retried like GETs (cancel and purge set a
  * state; a retried stream read can only return chunks the lost answer did not deliver).
  */
-import type { z } from "zod";
+import { z } from "zod";
 import { CONFIG_KEYS, ConfigError, ENV_VARS, normalizeBaseUrl, resolveJobConnection } from "./config";
 import { isFinalJobStatus, JOB_FINAL_STATUSES } from "./enums";
 import { GpuCloudError, nameErrorClass } from "./gpuCloudError";
@@ -19,14 +20,20 @@ import {
   JobRecordSchema,
   JobStreamRecordSchema,
   PurgeRecordSchema,
+  RequestsRecordSchema,
   type HealthRecord,
   type JobRecord,
   type PurgeRecord,
+  type RequestEntry,
 } from "./jobRecords";
 import { JobRequestError, validateJobRequest, validateStatusTtl, type JobInput } from "./jobRequest";
+import { openAiPath, readOpenAiEvents, streamedBody, unstreamedBody, type OpenAiRequest } from "./openAiRoute";
+import type { ServerSentEvent } from "./serverSentEvents";
 import { pathOf, Transport, type RetryInfo } from "./transport";
 
-export type { HealthRecord, JobRecord, PurgeRecord } from "./jobRecords";
+export type { HealthRecord, JobRecord, PurgeRecord, RequestEntry } from "./jobRecords";
+export { OpenAiStreamError, type OpenAiRequest } from "./openAiRoute";
+export type { ServerSentEvent } from "./serverSentEvents";
 export { JobRequestError, type JobInput } from "./jobRequest";
 
 /** The statuses after which a job never changes again. */
@@ -226,6 +233,66 @@ export class JobClient {
       operation: "EndpointHealth",
       schema: HealthRecordSchema,
     });
+  }
+
+  /** The endpoint's most recent jobs, newest first (`limit`: 1..1000; default the service's). */
+  async requests(endpointId: string, options: { limit?: number } = {}): Promise<RequestEntry[]> {
+    const limit = options.limit;
+    if (limit !== undefined && (!Number.isInteger(limit) || limit < 1 || limit > 1000)) {
+      throw new JobRequestError("limit", `job API: limit must be a whole number between 1 and 1000 (got ${JSON.stringify(limit)}); leave it out for the service's default`);
+    }
+    const page = await this.#transport.request({
+      method: "GET",
+      path: pathOf(nonEmpty(endpointId, "endpointId"), "requests"),
+      query: { limit },
+      operation: "ListRequests",
+      schema: RequestsRecordSchema,
+    });
+    return page.requests;
+  }
+
+  /**
+   * Sends an OpenAI-style request to a queue endpoint's worker (`<serverlessUrl>/<endpointId>/openai<route>`)
+   * and resolves with the answer body as the service passes it through (parsed JSON, not checked).
+   * `route` is the worker's route, e.g. "/v1/chat/completions"; a request without `body` is a GET
+   * (e.g. "/v1/models"). A body with `"stream": true` belongs to `openaiStream`. The call waits
+   * up to `timeoutMs` (default 315000: the service's 300 s plus a margin); a POST is only retried
+   * when the service refused before acting (429) or the connection never opened.
+   */
+  async openai(endpointId: string, route: string, body?: Record<string, unknown>, options: OpenAiRequest = {}): Promise<unknown> {
+    const method = body === undefined ? "GET" : "POST";
+    return this.#transport.request({
+      method,
+      path: openAiPath(nonEmpty(endpointId, "endpointId"), route),
+      body: unstreamedBody(body),
+      operation: "OpenAiRequest",
+      idempotent: method === "GET",
+      timeoutMs: options.timeoutMs ?? this.#longPollTimeout(MAX_WAIT_MS),
+      schema: z.unknown(),
+    });
+  }
+
+  /**
+   * Sends an OpenAI-style request with `"stream": true` and yields the answer's server-sent events
+   * as they arrive, in order: `data` is the event's text as sent (an OpenAI chunk is JSON:
+   * `JSON.parse(event.data)`). The iteration ends at `data: [DONE]` (not yielded) or when the
+   * answer ends. An `event: error`, or a `data` object with an `error` key, throws an
+   * OpenAiStreamError after the events before it were yielded. Errors before the first event are
+   * the usual ApiErrors. `timeoutMs` (default 315000, as for `openai`: the first event may wait for
+   * a cold worker) bounds the wait for the answer to start and each silence between two events.
+   * Breaking out of the loop closes the connection.
+   */
+  async *openaiStream(endpointId: string, route: string, body: Record<string, unknown>, options: OpenAiRequest = {}): AsyncGenerator<ServerSentEvent, void, undefined> {
+    const answer = await this.#transport.requestStream({
+      method: "POST",
+      path: openAiPath(nonEmpty(endpointId, "endpointId"), route),
+      body: streamedBody(body),
+      headers: { accept: "text/event-stream" },
+      operation: "OpenAiStream",
+      idempotent: false,
+      timeoutMs: options.timeoutMs ?? this.#longPollTimeout(MAX_WAIT_MS),
+    });
+    yield* readOpenAiEvents(answer.body, route);
   }
 
   /**

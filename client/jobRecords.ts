@@ -62,3 +62,23 @@ export const PurgeRecordSchema = wireObject({
   status: z.string().optional(),
 });
 export type PurgeRecord = z.output<typeof PurgeRecordSchema>;
+
+/** One recent job of the endpoint, as GET /requests lists it (newest first). */
+export const RequestEntrySchema = wireObject({
+  id: z.string(),
+  status: looseEnum(JOB_STATUSES),
+  /** How the job was submitted: "run", "runsync" or "openai". */
+  origin: z.string().optional(),
+  lowPriority: z.boolean().optional(),
+  /** ISO 8601 times; null until the job started or finished. */
+  submittedAt: z.string().nullable().optional(),
+  startedAt: z.string().nullable().optional(),
+  finishedAt: z.string().nullable().optional(),
+  /** Milliseconds queued before a worker took the job. */
+  delayTime: wireNumber.optional(),
+  /** Milliseconds the worker ran it. */
+  executionTime: wireNumber.optional(),
+  workerId: z.string().optional(),
+});
+export type RequestEntry = z.output<typeof RequestEntrySchema>;
+export const RequestsRecordSchema = wireObject({ requests: wireList(RequestEntrySchema).optional().default([]) });

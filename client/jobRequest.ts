@@ -83,7 +83,11 @@ const statusTtlSchema = millis("ttl", 10_000, SEVEN_DAYS_MS);
 export function validateStatusTtl(ttlMs: number | undefined): void {
   if (ttlMs === undefined) return;
   const parsed = statusTtlSchema.safeParse(ttlMs);
-  if (!parsed.success) throw new JobRequestError("ttl", `invalid status ttl: ${parsed.error.issues[0]?.message ?? "invalid"}; use 10000..604800000 ms`);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]?.message ?? "invalid";
+    const got = issue.includes("(got ") ? "" : ` (got ${preview(ttlMs)})`;
+    throw new JobRequestError("ttl", `invalid status ttl: ${issue}${got}; use 10000..604800000 ms`);
+  }
 }
 
 export function validateJobRequest(request: unknown, route: "run" | "runsync"): ValidJobRequest {

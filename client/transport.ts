@@ -95,6 +95,14 @@ export interface RawResponse {
   text: string;
 }
 
+/** A 2xx answer whose body is read as it arrives (server-sent events). */
+export interface StreamResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  /** The body, piece by piece; stopping the iteration early closes the connection. */
+  body: AsyncIterable<Uint8Array>;
+}
+
 export interface TypedRequestSpec<T> extends RequestSpec {
   /** Validates the 2xx body; an empty body is parsed as undefined. */
   schema: z.ZodType<T>;
@@ -172,8 +180,15 @@ function header(headers: Record<string, string | string[] | undefined>, name: st
 }
 
 /** What #send takes: a JSON request, or a raw one that accepts any status. */
-type SendSpec = RequestSpec & { rawBody?: string | undefined; anyStatus?: boolean };
-type OnSuccess<T> = (text: string, status: number, url: string, headers: Record<string, string | string[] | undefined>) => T;
+type SendSpec = RequestSpec & { rawBody?: string | undefined; anyStatus?: boolean; streamBody?: boolean };
+/** `stream` is the unread body when the spec asked for `streamBody` (then `text` is ""). */
+type OnSuccess<T> = (
+  text: string,
+  status: number,
+  url: string,
+  headers: Record<string, string | string[] | undefined>,
+  stream?: AsyncIterable<Uint8Array>,
+) => T;
 
 /** Thrown inside an attempt; carries what the retry loop needs besides the error itself. */
 interface AttemptFailure {
@@ -231,6 +246,15 @@ export class Transport {
   /** Sends a request and returns its answer, any status but 429 (see RawRequestSpec). */
   async requestRaw(spec: RawRequestSpec): Promise<RawResponse> {
     return this.#send({ ...spec, anyStatus: true }, (text, status, _url, headers) => ({ status, headers, text }));
+  }
+
+  /**
+   * Sends a request and returns its 2xx answer without reading the body, for answers that stream.
+   * Failures before the answer starts are retried and typed as for `request`; once it has started,
+   * `timeoutMs` bounds the silence between two pieces of the body, not the whole answer.
+   */
+  async requestStream(spec: RequestSpec): Promise<StreamResponse> {
+    return this.#send({ ...spec, streamBody: true }, (_text, status, _url, headers, body) => ({ status, headers, body: body ?? emptyBody() }));
   }
 
   /** Sends a request whose answer body does not matter (deletes, start/stop): any 2xx resolves. */
@@ -317,7 +341,8 @@ export class Transport {
     }
 
     // One deadline for the whole exchange, headers and body, so a service that trickles its body
-    // cannot hold a call forever. The caller's signal is chained in.
+    // cannot hold a call forever (a streamed body is bounded by bodyTimeout, the silence between
+    // pieces, instead). The caller's signal is chained in.
     const controller = new AbortController();
     let timedOut = false;
     const timer = setTimeout(() => {
@@ -330,7 +355,8 @@ export class Transport {
     try {
       let status: number;
       let responseHeaders: Record<string, string | string[] | undefined>;
-      let text: string;
+      let text = "";
+      let stream: AsyncIterable<Uint8Array> | undefined;
       try {
         const response: Dispatcher.ResponseData = await this.#pool.request({
           method,
@@ -343,7 +369,8 @@ export class Transport {
         });
         status = response.statusCode;
         responseHeaders = response.headers;
-        text = await response.body.text();
+        if (spec.streamBody && status >= 200 && status <= 299) stream = response.body;
+        else text = await response.body.text();
       } catch (error) {
         if (spec.signal?.aborted) throw spec.signal.reason;
         const kind = classifyNetworkError(error, timedOut);
@@ -359,7 +386,7 @@ export class Transport {
       const ok = spec.anyStatus ? status !== 429 : spec.okStatuses ? spec.okStatuses.includes(status) : status >= 200 && status <= 299;
       if (ok) {
         try {
-          return onSuccess(text, status, pathAndQuery, responseHeaders);
+          return onSuccess(text, status, pathAndQuery, responseHeaders, stream);
         } catch (error) {
           if (error instanceof ApiError) throw { error, retryAfterHeader: undefined } satisfies AttemptFailure;
           throw error;
@@ -421,6 +448,8 @@ export function formatIssues(issues: readonly z.core.$ZodIssue[]): string {
   const more = issues.length > 5 ? ` (+${issues.length - 5} more)` : "";
   return `${shown.join("; ")}${more}`;
 }
+
+async function* emptyBody(): AsyncGenerator<Uint8Array, void, undefined> {}
 
 /** Resolves with `wait`, or rejects with the signal's reason as soon as it aborts. */
 function untilAborted(wait: Promise<void>, signal: AbortSignal | undefined): Promise<void> {

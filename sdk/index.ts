@@ -47,6 +47,7 @@ export {
   JobClient,
   JobRequestError,
   JobWaitTimeoutError,
+  OpenAiStreamError,
   FINAL_JOB_STATUSES,
   WORKER_ID_HEADER,
   type EndpointHttpRequest,
@@ -56,8 +57,11 @@ export {
   type JobRetryInfo,
   type JobInput,
   type JobRecord,
+  type OpenAiRequest,
   type PurgeRecord,
+  type RequestEntry,
   type RunSyncOptions,
+  type ServerSentEvent,
 } from "../client/jobClient";
 export { GpuCloudError } from "../client/gpuCloudError";
 export { ConfigError } from "../client/config";

@@ -1,6 +1,7 @@
 /**
  * The /v2/<endpoint_id>/... job API: authentication, endpoint lookup, limits, body and query
- * validation, then one small function per operation. Every answer is JSON; every failure is
+ * validation, then one small function per operation. Every answer is JSON (but a streamed
+ * /openai answer, which is server-sent events: openaiStream.ts); every failure is
  * `{"error": "..."}` with a 4xx that names the bad value (bad input never yields a 500).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -11,6 +12,7 @@ import { HttpError, parseJsonBody, queryOf, readBody, sendError, sendJson } from
 import { isFinal, toRecord, type Job } from "./job";
 import type { LimitedRoute, ResolvedOptions } from "./options";
 import type { LongPolls } from "./longPoll";
+import { sendOpenAiJson, sendOpenAiStream, wantsStream } from "./openaiStream";
 import { streamHoldMs } from "./external/timing";
 import { handleWorkerRoute, isWorkerRoute } from "./external/workerRoutes";
 import { handleLb } from "./lb/lbRoutes";
@@ -245,15 +247,8 @@ export function createRoutes(ctx: RouteContext): (req: IncomingMessage, res: Ser
         if (body !== undefined) input["openai_input"] = body;
         const wait = opts.openaiWaitMs;
         const j = c.rt.submit(c.accountId, { input }, "openai", syncRetention(wait));
-        await polls.wait(j, wait, (x) => isFinal(x.status), c.res);
-        if (j.gone) throw new HttpError(404, `job ${j.id} was deleted before it finished (its TTL passed)`);
-        if (j.status === "COMPLETED") {
-          sendJson(c.res, 200, j.output ?? null);
-        } else if (isFinal(j.status)) {
-          throw new HttpError(500, `the handler did not complete the request: job ${j.id} is ${j.status}${j.error ? `: ${j.error}` : ""}`);
-        } else {
-          throw new HttpError(504, `job ${j.id} did not finish within ${wait} ms; it is ${j.status} (poll /status/${j.id})`);
-        }
+        const answer = { job: j, rt: c.rt, polls, res: c.res, waitMs: wait };
+        await (wantsStream(body) ? sendOpenAiStream(answer) : sendOpenAiJson(answer));
       },
     },
   };

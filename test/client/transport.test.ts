@@ -313,3 +313,53 @@ describe("Transport retry waits", () => {
     expect(server.requests).toHaveLength(1);
   });
 });
+
+describe("Transport.requestStream", () => {
+  async function readAll(body: AsyncIterable<Uint8Array>): Promise<string> {
+    let out = "";
+    for await (const piece of body) out += Buffer.from(piece).toString("utf8");
+    return out;
+  }
+  /** Four events, `gapMs` apart. */
+  const events =
+    (gapMs: number): Step =>
+    (_req, res) => {
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      let n = 0;
+      const next = (): void => {
+        n++;
+        if (n < 4) {
+          res.write(`data: ${n}\n\n`);
+          setTimeout(next, gapMs);
+        } else res.end(`data: ${n}\n\n`);
+      };
+      next();
+    };
+  const ALL = "data: 1\n\ndata: 2\n\ndata: 3\n\ndata: 4\n\n";
+
+  it("hands back the body unread, piece by piece, after retrying a failure before the answer started", async () => {
+    const { transport: t, retries } = await setup([json(503, { error: "warming up" }), events(20)]);
+    const answer = await t.requestStream({ method: "GET", path: "/events", operation: "Events" });
+    expect(answer.status).toBe(200);
+    expect(answer.headers["content-type"]).toBe("text/event-stream");
+    expect(await readAll(answer.body)).toBe(ALL);
+    expect(retries).toHaveLength(1);
+  });
+
+  it("timeoutMs bounds the silence between pieces, not the whole answer", async () => {
+    const { transport: t } = await setup([events(60), events(1500)], { timeoutMs: 120 });
+    // 3 x 60 ms: longer than timeoutMs in all, but never silent for that long.
+    const steady = await t.requestStream({ method: "GET", path: "/events", operation: "Events" });
+    expect(await readAll(steady.body)).toBe(ALL);
+    // The HTTP library checks idle bodies on a coarse tick (about 1 s), hence the long stall.
+    const stalled = await t.requestStream({ method: "GET", path: "/events", operation: "Events" });
+    await expect(readAll(stalled.body)).rejects.toThrow(/timeout/i);
+  });
+
+  it("a non-2xx answer is the usual typed error with the service's message", async () => {
+    const { transport: t } = await setup(json(400, { error: "model is required" }));
+    const error = await t.requestStream({ method: "POST", path: "/events", operation: "Events", body: {} }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(BadRequestError);
+    expect((error as Error).message).toContain("model is required");
+  });
+});

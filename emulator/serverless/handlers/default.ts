@@ -6,9 +6,11 @@
  *   crash     the worker dies halfway through delayMs; the job fails and the worker is replaced
  *   stream    chunks emitted one at a time over delayMs; the output is then the list of chunks
  *   progress  updates shown as the partial output in /status, spaced over delayMs
- * /openai/* jobs (input.openai_route) get an OpenAI-shaped answer (see openai.ts).
+ * /openai/* jobs (input.openai_route) get an OpenAI-shaped answer, streamed in chunks when the
+ * request asks for `"stream": true` (see openai.ts).
  */
-import { openaiOutput } from "./openai";
+import { wantsStream } from "../openaiStream";
+import { openaiChunks, openaiOutput } from "./openai";
 import type { JobHandler, RunContext } from "./types";
 
 interface Step {
@@ -26,7 +28,12 @@ export const defaultHandler: JobHandler = {
     const input = ctx.input;
     const route = input["openai_route"];
     if (typeof route === "string") {
-      ctx.complete(openaiOutput(route, input["openai_input"], ctx.id, ctx.now()));
+      const body = input["openai_input"];
+      if (wantsStream(body)) {
+        const chunks = openaiChunks(route, body, ctx.id, ctx.now());
+        for (const chunk of chunks) ctx.chunk(chunk);
+        ctx.complete(chunks);
+      } else ctx.complete(openaiOutput(route, body, ctx.id, ctx.now()));
       return;
     }
     const delayRaw = input["delayMs"];
