@@ -1,7 +1,7 @@
 // The lookups of existing resources against the emulator on both APIs: resources made through the
 // v1 client (the versions share one store) are read back by id, templates and registry auths also
 // by name, with the resource classes' output names; missing ids fail naming the kind and the id.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator/index";
 import { ManagementClient } from "../../client/management";
 import { NotFoundError } from "../../client/errors";
@@ -17,6 +17,9 @@ import {
   getTemplate,
   LookupArgsError,
   LookupNotFoundError,
+  type EndpointInfo,
+  type PodInfo,
+  type RegistryAuthInfo,
 } from "../../sdk/lookups";
 
 let emulator: RunningEmulator;
@@ -89,6 +92,17 @@ describe.each(["v1", "v2"] as const)("lookups on %s", (version) => {
     const error = await getTemplate({ name: "nobody-made-this" }, options()).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(LookupNotFoundError);
     expect((error as Error).message).toMatch(/^getTemplate: no template with name "nobody-made-this" \(the service lists none by that name\)/);
+  });
+});
+
+describe("lookup result types", () => {
+  it("are the resource classes' outputs as plain values", () => {
+    expectTypeOf<PodInfo["id"]>().toEqualTypeOf<string>();
+    expectTypeOf<PodInfo["publicIp"]>().toEqualTypeOf<string | undefined>();
+    expectTypeOf<PodInfo["portMappings"]>().toEqualTypeOf<Record<string, number> | undefined>();
+    expectTypeOf<EndpointInfo["workersMax"]>().toEqualTypeOf<number | undefined>();
+    expectTypeOf<PodInfo>().not.toHaveProperty("urn");
+    expectTypeOf<keyof RegistryAuthInfo>().toEqualTypeOf<"id" | "name">();
   });
 });
 
