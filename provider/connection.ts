@@ -13,7 +13,7 @@ import { ManagementClient } from "../client/management";
 import { ManagementClientV2 } from "../client/managementV2";
 import type { ManagementApi } from "./resources/deps";
 import { V2Backend } from "./resources/v2Backend";
-import type { RetryInfo } from "../client/transport";
+import type { RetryInfo, TransportOptions } from "../client/transport";
 import { getStackConfig } from "./runtimeConfig";
 
 const managementClients = new Map<string, { api: ManagementApi; close(): Promise<void> }>();
@@ -35,17 +35,20 @@ export function managementClient(): ManagementApi {
   const key = cacheKey(apiUrl, apiKey);
   let entry = managementClients.get(key);
   if (!entry) {
-    const options = { baseUrl: apiUrl, apiKey, onRetry: logRetry };
-    if (apiVersionOf(apiUrl) === "v2") {
-      const v2 = new ManagementClientV2(options);
-      entry = { api: new V2Backend(v2), close: () => v2.close() };
-    } else {
-      const v1 = new ManagementClient(options);
-      entry = { api: v1, close: () => v1.close() };
-    }
+    entry = openManagementApi({ baseUrl: apiUrl, apiKey, onRetry: logRetry });
     managementClients.set(key, entry);
   }
   return entry.api;
+}
+
+/** A management API for one connection, by its URL's version: v1 as is, or v2 mapped to the same calls. */
+export function openManagementApi(options: TransportOptions): { api: ManagementApi; backend: ApiVersion; close(): Promise<void> } {
+  if (apiVersionOf(options.baseUrl) === "v2") {
+    const v2 = new ManagementClientV2(options);
+    return { api: new V2Backend(v2), backend: "v2", close: () => v2.close() };
+  }
+  const v1 = new ManagementClient(options);
+  return { api: v1, backend: "v1", close: () => v1.close() };
 }
 
 /** The API version the settings in force pick (v1 while no URL is set). */

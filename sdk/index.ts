@@ -32,6 +32,28 @@ export {
 } from "./catalog";
 export type { LookupOptions } from "./connection";
 export {
+  getPod,
+  getPodOutput,
+  getEndpoint,
+  getEndpointOutput,
+  getNetworkVolume,
+  getNetworkVolumeOutput,
+  getTemplate,
+  getTemplateOutput,
+  getRegistryAuth,
+  getRegistryAuthOutput,
+  LookupArgsError,
+  LookupNotFoundError,
+  type ByIdArgs,
+  type ByIdOrNameArgs,
+  type EndpointInfo,
+  type LookupInputs,
+  type NetworkVolumeInfo,
+  type PodInfo,
+  type RegistryAuthInfo,
+  type TemplateInfo,
+} from "./lookups";
+export {
   JobRunner,
   type JobExpectation,
   type JobRunnerArgs,

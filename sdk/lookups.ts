@@ -1,0 +1,117 @@
+/**
+ * Lookups of existing resources: a pod, endpoint, network volume, template or registry auth made
+ * by another stack or in the console, read by id (templates and registry auths also by name, which
+ * the service keeps unique). Each result holds the values its resource class reports as outputs
+ * (same names and units), read from the service; fields the service does not report are absent.
+ * The result's `id` is what a resource's `adoptId` takes to manage that resource from this stack.
+ *
+ * Each has a Promise form (inside or outside a program) and an `...Output` form taking Inputs, for
+ * use with other stacks' outputs. The Output form is secret when the result holds a sensitive
+ * value (a pod's or template's `env`). Both backends (apiUrl ending in
+ * /v1 or /v2) give the same fields. A missing id or name fails with a LookupNotFoundError (a
+ * NotFoundError) naming the kind and the id.
+ *
+ * Connection: see LookupOptions (the options, else stack config, else GPUCLOUD_* env).
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import { GpuCloudError, nameErrorClass } from "../client/gpuCloudError";
+import { openManagementApi } from "../provider/connection";
+import type { ResourceKind } from "../provider/kinds";
+import { namesAreUnique, nounOf, readExisting, sensitiveOf, type LookupKey } from "../provider/resources/lookup";
+import { lookupConnection, type LookupOptions } from "./connection";
+import type { Endpoint } from "./endpoint";
+import type { NetworkVolume } from "./networkVolume";
+import type { Pod } from "./pod";
+import type { RegistryAuth } from "./registryAuth";
+import type { Template } from "./template";
+
+export { LookupNotFoundError, type LookupKey } from "../provider/resources/lookup";
+
+/** Arguments a lookup cannot take (no id, an empty id, a name where names are not unique). */
+export class LookupArgsError extends GpuCloudError {}
+nameErrorClass(LookupArgsError, "LookupArgsError");
+
+/** A resource class's outputs as plain values: what a lookup of that kind returns. */
+export type Resolved<R> = {
+  [K in keyof R as K extends "urn" ? never : R[K] extends pulumi.Output<unknown> ? K : never]: R[K] extends pulumi.Output<infer T> ? T : never;
+};
+
+export type PodInfo = Resolved<Pod>;
+export type EndpointInfo = Resolved<Endpoint>;
+export type NetworkVolumeInfo = Resolved<NetworkVolume>;
+export type TemplateInfo = Resolved<Template>;
+/** The service never returns a registry auth's credentials: a lookup gives its id and name. */
+export type RegistryAuthInfo = Pick<Resolved<RegistryAuth>, "id" | "name">;
+
+/** By id: the resource's `id` (a stack output, or the id the console shows). */
+export interface ByIdArgs {
+  id: string;
+}
+/** By id, or by name for kinds whose names are unique. */
+export type ByIdOrNameArgs = ByIdArgs | { name: string };
+
+/** A lookup's arguments with each field an Input, e.g. `{ id: otherStack.getOutput("podId") }`. */
+export type LookupInputs<A> = A extends unknown ? { [K in keyof A]: pulumi.Input<A[K]> } : never;
+
+function lookupName(kind: ResourceKind): string {
+  return `get${kind[0]?.toUpperCase() ?? ""}${kind.slice(1)}`;
+}
+
+function parseKey(kind: ResourceKind, args: unknown): LookupKey {
+  const lookup = lookupName(kind);
+  const id = z.object({ id: z.string().trim().min(1) }).strict().safeParse(args);
+  if (id.success) return id.data;
+  const byName = namesAreUnique(kind) ? z.object({ name: z.string().trim().min(1) }).strict().safeParse(args) : undefined;
+  if (byName?.success) return byName.data;
+  const wanted = namesAreUnique(kind) ? `{ id: "<${nounOf(kind)} id>" } or { name: "<its name>" }` : `{ id: "<${nounOf(kind)} id>" }`;
+  throw new LookupArgsError(`${lookup}: ${JSON.stringify(args) ?? String(args)} is not a lookup key: give ${wanted}, each a non-empty string.`);
+}
+
+async function lookUp(kind: ResourceKind, args: unknown, options: LookupOptions): Promise<Record<string, unknown>> {
+  const key = parseKey(kind, args);
+  const { apiKey, apiUrl } = lookupConnection(options);
+  const { api, backend, close } = openManagementApi({ baseUrl: apiUrl, apiKey });
+  try {
+    return await readExisting(kind, api, backend, key, lookupName(kind));
+  } finally {
+    await close();
+  }
+}
+
+function promiseForm<A, R>(kind: ResourceKind): (args: A, options?: LookupOptions) => Promise<R> {
+  return (args, options = {}) => lookUp(kind, args, options) as Promise<R>;
+}
+
+function outputForm<A, R>(kind: ResourceKind): (args: LookupInputs<A> | pulumi.Input<A>, options?: LookupOptions) => pulumi.Output<R> {
+  const sensitive = sensitiveOf(kind);
+  return (args, options = {}) => {
+    const result = pulumi.output(args as pulumi.Input<A>).apply((resolved) => lookUp(kind, resolved, options));
+    return result.apply((r) => (sensitive.some((f) => r[f] !== undefined) ? pulumi.secret(r) : r)) as unknown as pulumi.Output<R>;
+  };
+}
+
+/** A pod by id: status, `publicIp`, `portMappings`, GPU, prices (USD per hour), sizes (GB) and the rest of Pod's outputs. */
+export const getPod = promiseForm<ByIdArgs, PodInfo>("pod");
+/** {@link getPod} taking Inputs; secret when the pod reports env. */
+export const getPodOutput = outputForm<ByIdArgs, PodInfo>("pod");
+
+/** An endpoint by id: workers (counts), `idleTimeout` (seconds), GPU types, template and the rest of Endpoint's outputs. */
+export const getEndpoint = promiseForm<ByIdArgs, EndpointInfo>("endpoint");
+/** {@link getEndpoint} taking Inputs. */
+export const getEndpointOutput = outputForm<ByIdArgs, EndpointInfo>("endpoint");
+
+/** A network volume by id: `name`, `size` (GB), `dataCenterId` and the rest of NetworkVolume's outputs. */
+export const getNetworkVolume = promiseForm<ByIdArgs, NetworkVolumeInfo>("networkVolume");
+/** {@link getNetworkVolume} taking Inputs. */
+export const getNetworkVolumeOutput = outputForm<ByIdArgs, NetworkVolumeInfo>("networkVolume");
+
+/** A template by id or by name (unique per account): image, disk sizes (GB), ports, env and the rest of Template's outputs. */
+export const getTemplate = promiseForm<ByIdOrNameArgs, TemplateInfo>("template");
+/** {@link getTemplate} taking Inputs; secret when the template reports env. */
+export const getTemplateOutput = outputForm<ByIdOrNameArgs, TemplateInfo>("template");
+
+/** Registry credentials by id or by name (unique per account): `id` and `name` (the service never returns the password). */
+export const getRegistryAuth = promiseForm<ByIdOrNameArgs, RegistryAuthInfo>("registryAuth");
+/** {@link getRegistryAuth} taking Inputs. */
+export const getRegistryAuthOutput = outputForm<ByIdOrNameArgs, RegistryAuthInfo>("registryAuth");
