@@ -104,5 +104,5 @@ function observed(table: ResourceTable<unknown>, live: unknown): Props {
 
 /** The error fields of a not-found decided here rather than by a 404 from the service. */
 function noAnswer(operation: string): ApiErrorFields {
-  return { status: undefined, serviceMessage: undefined, operation, method: "GET", url: "", retryable: false, kind: undefined, retryAfterMs: undefined, requestId: undefined };
+  return { status: undefined, serviceMessage: undefined, operation, method: "GET", url: "", retryable: false, kind: undefined, retryAfterMs: undefined, requestId: undefined, headers: {} };
 }
