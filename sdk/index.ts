@@ -5,6 +5,8 @@ export { NetworkVolume, type NetworkVolumeArgs } from "./networkVolume";
 export { Template, type TemplateArgs } from "./template";
 export { RegistryAuth, type RegistryAuthArgs } from "./registryAuth";
 export type { CostEstimate, PriceUsed } from "../provider/cost/estimate";
+export { CostReport, type CostReportArgs, type PricedResource } from "./costReport";
+export type { CostBudget } from "../provider/cost/summary";
 export {
   getBilling,
   getBillingOutput,
