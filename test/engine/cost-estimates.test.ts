@@ -2,7 +2,7 @@
  * Cost estimates through the real engine against the emulator's v2 API: a preview of a new stack
  * shows each resource's estimate and the CostReport's sum without creating anything; a budget below
  * the estimate fails the preview naming the dearest resource; after an up and one hour of service
- * time (the emulator's clock runs 1000x fast), the pod's estimate agrees with what the emulator bills; a
+ * time (the emulator's clock runs 1000x fast), the pod's and the endpoint's estimates agree with what the emulator bills; a
  * change of GPU count shows the new sum at preview.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -24,6 +24,8 @@ describe("cost estimates at preview, on v2", { timeout: 300_000 }, () => {
   let engine: EngineStack;
   let client: ManagementClientV2;
   let gpuCount = 1;
+  /** The endpoint the up created, for the last test. */
+  let endpoint: { id: string; estimate: CostEstimate } | undefined;
 
   beforeAll(async () => {
     emulator = await startEmulator({ port: 0, timeScale: 0.001, apiKeys: [apiKey] });
@@ -78,7 +80,7 @@ describe("cost estimates at preview, on v2", { timeout: 300_000 }, () => {
     }
   });
 
-  it("agrees within 1% with what the emulator bills for an hour of service time", async () => {
+  it("the pod's estimate agrees within 1% with what the emulator bills for an hour of service time", async () => {
     const up = await engine.stack.up();
     const podEstimate = up.outputs["podEstimate"]?.value as CostEstimate;
     const endpointEstimate = up.outputs["endpointEstimate"]?.value as CostEstimate;
@@ -99,6 +101,7 @@ describe("cost estimates at preview, on v2", { timeout: 300_000 }, () => {
     const after = await billedSoFar();
     const billedPerHour = (after.amount - before.amount) / ((after.at - before.at) / HOUR_MS);
     expect(Math.abs(billedPerHour - podEstimate.perHour!) / podEstimate.perHour!).toBeLessThan(0.01);
+    endpoint = { id: String(up.outputs["endpointId"]?.value), estimate: endpointEstimate };
   });
 
   it("shows the new sum at preview when the GPU count changes", async () => {
@@ -107,5 +110,19 @@ describe("cost estimates at preview, on v2", { timeout: 300_000 }, () => {
     expect(preview.stdout).toContain(`estimated cost: ${L4_PRICE * 3} USD/hour always-on`);
     // The report's outputs, exported, show the change against the last up.
     expect(preview.stdout).toMatch(new RegExp(`perHour\\s*:\\s*${L4_PRICE * 2}\\s*=>\\s*${L4_PRICE * 3}`));
+  });
+
+  it("bills the endpoint's always-on worker at its estimate once the worker has stopped", async () => {
+    expect(endpoint).toBeDefined();
+    const { id, estimate } = endpoint!;
+    // The emulator records a worker's usage when it stops: destroying the stack stops it. The v1
+    // history is read because its records carry the billed time (v2's carry amounts only).
+    await engine.stack.destroy();
+    const workers = await gpucloud.getBilling({ kind: "endpoints", endpointId: id, grouping: "podId", bucketSize: "day" }, { apiKey, apiUrl: emulator.apiUrl });
+    const billedMs = workers.records.reduce((sum, r) => sum + (r.timeBilledMs ?? 0), 0);
+    const amount = workers.records.reduce((sum, r) => sum + (r.amount ?? 0), 0);
+    expect(billedMs).toBeGreaterThanOrEqual(HOUR_MS);
+    // One always-on worker (workersMin 1): the billed rate is the estimate's always-on rate.
+    expect(Math.abs(amount / (billedMs / HOUR_MS) - estimate.perHour!) / estimate.perHour!).toBeLessThan(0.01);
   });
 });
