@@ -7,6 +7,7 @@ import { endpointTable, type EndpointOutputArguments } from "../provider/resourc
 import { registeredProps, type ArgumentOutputs } from "./props";
 import { programApiVersion } from "./connection";
 import { revisionOfTemplateId } from "./template";
+import type { CostEstimate } from "../provider/cost/estimate";
 
 /**
  * Arguments of an {@link Endpoint} (a serverless, queue-based endpoint). Field names are the
@@ -142,6 +143,14 @@ export class Endpoint extends pulumi.dynamic.Resource {
    * ...); load-balancing endpoints: `base` (on a per-endpoint host on the live service) and `health`.
    */
   declare readonly requestUrls: pulumi.Output<Record<string, string> | undefined>;
+  /**
+   * Cost estimate at list prices, in USD, known at preview once the arguments are: `perHour` (a pod's
+   * rate while running; an endpoint's always-on rate with workersMin workers), `ceilingPerHour` (an
+   * endpoint with workersMax workers), `perMonth` (a volume), the catalog prices used and when they
+   * were read (`pricesReadAt`). `status` is "unavailable" with a `reason` on the v1 API or without a
+   * catalog price, and "pending" while an argument it needs is unknown.
+   */
+  declare readonly costEstimate: pulumi.Output<CostEstimate | undefined>;
 
   constructor(name: string, args: EndpointArgs, opts?: pulumi.CustomResourceOptions) {
     // On v2, following the template's revision unless one is given (v1 rolls template changes out itself).

@@ -5,6 +5,7 @@ import { RESOURCE_MODULE, RESOURCE_TYPES } from "../provider/kinds";
 import networkVolumeShim from "../provider/shims/networkVolume";
 import { networkVolumeTable, type NetworkVolumeOutputArguments } from "../provider/resources/networkVolumeFields";
 import { registeredProps, type ArgumentOutputs } from "./props";
+import type { CostEstimate } from "../provider/cost/estimate";
 
 /** Arguments of a {@link NetworkVolume}. Field names are the service's own. */
 export interface NetworkVolumeArgs {
@@ -47,6 +48,14 @@ export interface NetworkVolume extends ArgumentOutputs<NetworkVolumeArgs, Exclud
 export class NetworkVolume extends pulumi.dynamic.Resource {
   /** The volume's name. */
   declare readonly name: pulumi.Output<string>;
+  /**
+   * Cost estimate at list prices, in USD, known at preview once the arguments are: `perHour` (a pod's
+   * rate while running; an endpoint's always-on rate with workersMin workers), `ceilingPerHour` (an
+   * endpoint with workersMax workers), `perMonth` (a volume), the catalog prices used and when they
+   * were read (`pricesReadAt`). `status` is "unavailable" with a `reason` on the v1 API or without a
+   * catalog price, and "pending" while an argument it needs is unknown.
+   */
+  declare readonly costEstimate: pulumi.Output<CostEstimate | undefined>;
 
   constructor(name: string, args: NetworkVolumeArgs, opts?: pulumi.CustomResourceOptions) {
     super(networkVolumeShim, name, registeredProps(networkVolumeTable, args), opts, RESOURCE_MODULE, RESOURCE_TYPES.networkVolume);

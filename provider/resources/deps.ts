@@ -5,6 +5,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type { ManagementClient } from "../../client/management";
 import { currentBackend, managementClient } from "../connection";
 import type { Backend } from "./fieldTable";
+import { pricesOf, type CatalogLists, type PriceLookup } from "../cost/priceSheet";
 
 /** How far an endpoint's latest release has reached its workers (v2 only). */
 export interface RolloutState {
@@ -20,6 +21,8 @@ export interface RolloutState {
 export type ManagementApi = ManagementCalls & {
   /** The rollout of the endpoint's latest release, where the API reports one (v2). */
   endpointRollout?(id: string): Promise<RolloutState>;
+  /** The price catalog's lists, where the API has one (v2). */
+  catalogLists?(): Promise<CatalogLists>;
   /** Deleting an endpoint terminates its workers itself (v2): no scale-to-0 first. */
   readonly deleteTerminatesWorkers?: boolean;
 };
@@ -54,6 +57,8 @@ export interface ProviderDeps {
   client(): ManagementApi;
   /** The API version the connection settings pick at call time (default v1). */
   backend?(): Backend;
+  /** The list prices for cost estimates (absent: estimates say they are unavailable). */
+  prices?(): Promise<PriceLookup>;
   log: ProgressLog;
   sleep(ms: number): Promise<void>;
   now(): number;
@@ -75,6 +80,7 @@ export function defaultDeps(): ProviderDeps {
   return {
     client: managementClient,
     backend: currentBackend,
+    prices: () => pricesOf(managementClient()),
     log: pulumiLog,
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     now: Date.now,

@@ -10,6 +10,7 @@ import { endpointTable, type EndpointArgs } from "./endpointFields";
 import { waitForEndpoint, waitForNoWorkers } from "./endpointReadiness";
 import { readyTimeoutOf } from "./fieldTable";
 import { deleteIgnoringMissing, type ResourceSpec } from "./lifecycle";
+import { estimateEndpoint } from "../cost/estimate";
 
 export const endpointSpec: ResourceSpec<EndpointArgs, Endpoint, EndpointCreateInput & EndpointTypeInput> = {
   table: endpointTable,
@@ -17,6 +18,7 @@ export const endpointSpec: ResourceSpec<EndpointArgs, Endpoint, EndpointCreateIn
   list: (client) => client.listEndpoints(),
   matches: (e, args) => e.name === args.name && e.templateId === args.templateId,
   create: (client, body) => client.createEndpoint(body),
+  estimate: estimateEndpoint,
   async afterCreate(op) {
     if (op.args.flashboot === false && op.live?.flashboot !== false) {
       op.live = await op.client.updateEndpoint(op.id, { flashboot: false });

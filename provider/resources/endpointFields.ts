@@ -10,6 +10,7 @@ import { adoptIdRow, defineTable, readyTimeoutSecondsRow, rowsFor, triggerSame, 
 import { boolOrLevel, failure, list, num, oneOf, str, unknownIdWarnings } from "./validation";
 import { isRecord, isUnknown, type Props } from "./values";
 import type { Backend } from "./fieldTable";
+import { COST_ESTIMATE } from "../cost/attach";
 
 /** v2's FlashBoot levels; `flashboot: true` is FLASHBOOT, `false` is OFF. */
 export const FLASHBOOT_LEVELS = ["OFF", "FLASHBOOT", "PRIORITY_FLASHBOOT"] as const;
@@ -86,6 +87,8 @@ const rows = {
   readyTimeoutSeconds: readyTimeoutSecondsRow,
   adoptId: adoptIdRow,
   // What the service reports.
+  // Computed by check from the catalog (provider/cost), never read from the service.
+  [COST_ESTIMATE]: output(() => undefined),
   endpointId: output((e) => e.id, { v2: { path: "id" } }),
   version: output((e) => e.version),
   createdAt: output((e) => e.createdAt, { v2: { path: "createdAt" } }),

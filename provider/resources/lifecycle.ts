@@ -17,6 +17,8 @@ import { adoptionPlan, changedFields, forgottenFields, serviceUpdates } from "./
 import { runSchema } from "./validation";
 import { isPresent, messageOf, withoutUnset, type Props } from "./values";
 import { ReadinessTimeoutError } from "./waitFor";
+import type { Estimator } from "../cost/estimate";
+import { COST_ESTIMATE, withEstimate } from "../cost/attach";
 
 /** What a kind's specifics get to work with while one operation runs. */
 export interface Operation<Args, L> {
@@ -74,6 +76,8 @@ export interface ResourceSpec<Args, L extends { id: string; name?: string | unde
   refuseAdoption?(live: L): string | undefined;
   /** What to log when adopting: by default, a warning naming what cannot be verified. */
   adoptNote?(origin: AdoptionOrigin, unverifiable: readonly string[]): { level: "info" | "warn"; text: string } | undefined;
+  /** The kind's cost estimate from its checked arguments (recorded as the `costEstimate` output). */
+  estimate?: Estimator;
   /** The service's delete, with the kind's explanations; 404 already counts as done. */
   delete(op: Omit<Operation<Args, L>, "args" | "live" | "mutated">, props: Props): Promise<void>;
 }
@@ -131,7 +135,7 @@ function providerOn<Args extends ArgsBase, L extends { id: string; name?: string
         op.mutated = true;
       }
       const live = spec.ready ? await spec.ready(op) : (op.live ?? (await spec.get(op.client, op.id)));
-      return buildOutputs(table, declared, live);
+      return { ...buildOutputs(table, declared, live), ...estimateOf(inputs) };
     } catch (error) {
       // Nothing changed yet: a plain failure keeps the previous state, which is still true.
       if (!op.mutated && !(error instanceof ReadinessTimeoutError)) throw error;
@@ -197,7 +201,9 @@ function providerOn<Args extends ArgsBase, L extends { id: string; name?: string
       for (const w of warnings) deps.log.warn(w);
       // The parsed arguments become the inputs: create and update use them without parsing again.
       const checked = failures.length === 0 && outcome.value !== undefined ? (outcome.value as Props) : args;
-      return { inputs: { ...withoutUnset(checked), __provider: news["__provider"] }, failures: failures.map((f) => withoutSecretValue(f)) };
+      // The estimate rides on the inputs: at preview the engine shows a new resource's inputs as its outputs.
+      const estimated = failures.length === 0 && spec.estimate ? await withEstimate(spec.estimate, withoutUnset(checked), deps) : withoutUnset(checked);
+      return { inputs: { ...estimated, __provider: news["__provider"] }, failures: failures.map((f) => withoutSecretValue(f)) };
     },
 
     async diff(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
@@ -219,7 +225,7 @@ function providerOn<Args extends ArgsBase, L extends { id: string; name?: string
       }
       if (spec.gone?.(live)) return {};
       const refreshed = refreshFromLive(table, withoutUnset(props ?? {}), live);
-      return { id, props: refreshed.props, inputs: refreshed.inputs };
+      return { id, props: { ...refreshed.props, ...estimateOf(props ?? {}) }, inputs: refreshed.inputs };
     },
 
     async create(inputs: Props): Promise<pulumi.dynamic.CreateResult> {
@@ -303,6 +309,11 @@ function providerOn<Args extends ArgsBase, L extends { id: string; name?: string
     const field = f.property.split(/[.[]/)[0] ?? "";
     return sensitiveFields(table).includes(field) ? { property: "", reason: f.reason } : f;
   }
+}
+
+/** The recorded estimate of a property bag, to carry over into outputs. */
+function estimateOf(props: Props): Props {
+  return props[COST_ESTIMATE] === undefined ? {} : { [COST_ESTIMATE]: props[COST_ESTIMATE] };
 }
 
 /** `pod "trainer" (id abc123)` */

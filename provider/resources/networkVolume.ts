@@ -6,6 +6,7 @@ import type { ManagementApi } from "./deps";
 import { deleteIgnoringMissing, subjectOf, type ResourceSpec } from "./lifecycle";
 import { networkVolumeTable, type NetworkVolumeArgs } from "./networkVolumeFields";
 import { messageOf } from "./values";
+import { estimateNetworkVolume } from "../cost/estimate";
 
 export const networkVolumeSpec: ResourceSpec<NetworkVolumeArgs, NetworkVolume, NetworkVolumeCreateInput> = {
   table: networkVolumeTable,
@@ -13,6 +14,7 @@ export const networkVolumeSpec: ResourceSpec<NetworkVolumeArgs, NetworkVolume, N
   list: (client) => client.listNetworkVolumes(),
   matches: (v, args) => v.name === args.name && v.dataCenterId === args.dataCenterId && v.size === args.size,
   create: (client, body) => client.createNetworkVolume(body),
+  estimate: estimateNetworkVolume,
   update: (client, id, body) => client.updateNetworkVolume(id, body),
   readBeforeUpdate: ({ body }) => body["size"] !== undefined,
   guard({ subject, live, args }) {

@@ -7,10 +7,11 @@ import type { NetworkVolume } from "../../client/schemas";
 import { adoptIdRow, defineTable, rowsFor, type ArgsOf, type CrossCheckResult, type OutputArgumentKeys } from "./fieldTable";
 import { failure, num, oneOf, str, unknownIdWarnings } from "./validation";
 import { containsUnknown, deepEqual, isPresent, type Props } from "./values";
+import { COST_ESTIMATE } from "../cost/attach";
 
 export const MAX_NETWORK_VOLUME_GB = 4000;
 
-const { update, replace } = rowsFor<NetworkVolume>();
+const { update, replace, output } = rowsFor<NetworkVolume>();
 
 /** v2's storage tiers (the volume's `type`, fixed at create). */
 export const VOLUME_TYPES = ["STANDARD", "HIGH_PERFORMANCE"] as const;
@@ -35,6 +36,8 @@ const rows = {
     v2: { path: "type" },
   }),
   adoptId: adoptIdRow,
+  // Computed by check from the catalog (provider/cost), never read from the service.
+  [COST_ESTIMATE]: output(() => undefined),
 };
 
 /** A shrink is refused at preview, unless the volume is being replaced anyway (new data center). */

@@ -23,6 +23,7 @@
 
 import { createHash, randomBytes } from "node:crypto";
 import { isRecord, withoutUnset, type Props } from "./values";
+import { COST_ESTIMATE } from "../cost/attach";
 
 export class ResourceInitError extends Error {
   readonly id: string;
@@ -88,7 +89,8 @@ const taken = new Set<string>();
 
 /** Same kind and the same checked inputs (diff's news and create's inputs are one check's output). */
 function keyOf(noun: string, inputs: Props): string {
-  const { [PENDING_CREATE_FIELD]: _record, ...rest } = withoutUnset(inputs);
+  // The estimate is derived from the other inputs (and carries the time prices were read): not part of the key.
+  const { [PENDING_CREATE_FIELD]: _record, [COST_ESTIMATE]: _estimate, ...rest } = withoutUnset(inputs);
   // Hashed: the inputs may hold a password, which has no business sitting around as a map key.
   return `${noun}\u0000${createHash("sha256").update(canonicalJson(rest)).digest("hex")}`;
 }

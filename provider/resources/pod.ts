@@ -9,6 +9,7 @@ import { readyTimeoutOf } from "./fieldTable";
 import { deleteIgnoringMissing, type Changes, type Operation, type ResourceSpec } from "./lifecycle";
 import { podTable, type PodArgs } from "./podFields";
 import { POD_READ_INCLUDE, waitForPod } from "./podReadiness";
+import { estimatePod } from "../cost/estimate";
 
 export const podSpec: ResourceSpec<PodArgs, Pod, PodCreateInput> = {
   table: podTable,
@@ -32,6 +33,7 @@ export const podSpec: ResourceSpec<PodArgs, Pod, PodCreateInput> = {
     if (op.args.locked === true) op.live = await op.client.updatePod(op.id, { locked: true });
   },
   readBeforeUpdate: () => true,
+  estimate: estimatePod,
   converge,
   ready: (op) => waitForPod(op.deps, op.id, op.subject, op.args, readyTimeoutOf(op.args.readyTimeoutSeconds)),
   adoptRemedy: "These fields can only be set when a pod is created: declare the live values to adopt this pod, or remove adoptId to create a new pod.",

@@ -8,6 +8,7 @@ import type { Pod } from "../../client/schemas";
 import { adoptIdRow, defineTable, type Backend, readyTimeoutSecondsRow, rowsFor, triggerSame, type ArgsOf, type CrossCheckResult, type OutputArgumentKeys } from "./fieldTable";
 import { argv, bool, envMap, failure, list, num, oneOf, port, str, unknownIdWarnings } from "./validation";
 import { isPresent, isRecord, isUnknown, type Props } from "./values";
+import { COST_ESTIMATE } from "../cost/attach";
 import {
   argsFromWire,
   argsToWire,
@@ -157,6 +158,8 @@ const rows = {
   // What the service reports.
   publicIp: output((p) => p.publicIp, { v2: { read: publicIpOf } }),
   portMappings: output((p) => (p.portMappings && Object.keys(p.portMappings).length > 0 ? p.portMappings : undefined), { v2: { read: portMappingsOf } }),
+  // Computed by check from the catalog (provider/cost), never read from the service.
+  [COST_ESTIMATE]: output(() => undefined),
   costPerHr: output((p) => p.costPerHr, { v2: { path: "cost" } }),
   adjustedCostPerHr: output((p) => p.adjustedCostPerHr),
   machineId: output((p) => p.machineId),

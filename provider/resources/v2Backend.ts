@@ -34,6 +34,7 @@ import { registryAuthTable } from "./registryAuthFields";
 import { templateTable } from "./templateFields";
 import { isRecord, type Props } from "./values";
 import { fromWireV2, getPath, toWireV2 } from "./wireV2";
+import type { CatalogLists } from "../cost/priceSheet";
 
 const DEFAULT_MOUNT_PATH = "/workspace";
 
@@ -254,6 +255,12 @@ export class V2Backend implements ManagementApi {
     if (unknown.length > 0) throw new Error(`GPU types ${unknown.map((t) => JSON.stringify(t)).join(", ")} are not in the service's catalog of serverless pools; see getGpuTypes for the ids`);
     const excludedTypes = [...poolOf].filter(([id, pool]) => pools.includes(pool) && !types.includes(id)).map(([id]) => id);
     return excludedTypes.length > 0 ? { pools, excludedTypes } : { pools };
+  }
+
+  /** The catalog's GPU types and CPU flavors with their list prices (cost estimates read them once). */
+  async catalogLists(): Promise<CatalogLists> {
+    const [gpus, cpus] = await Promise.all([this.#v2.gpuTypes(), this.#v2.cpuTypes()]);
+    return { gpus, cpus };
   }
 
   /** GPU type id -> serverless pool, read once per backend from the catalog. */

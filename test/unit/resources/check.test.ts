@@ -101,10 +101,12 @@ describe("check rejects invalid arguments with the property path, the value and 
 });
 
 describe("check accepts valid arguments and preview unknowns", () => {
-  it("returns the inputs as written (no defaults filled in), without nulls, with __provider", async () => {
+  it("returns the inputs as written (no defaults filled in), without nulls, with __provider and the cost estimate", async () => {
     const result = await check("pod", { ...pod, ports: ["22/tcp"], volumeInGb: null, __provider: "shim" });
     expect(result.failures).toEqual([]);
-    expect(result.inputs).toEqual({ ...pod, ports: ["22/tcp"], __provider: "shim" });
+    // The fake deps have no price catalog: the estimate says so rather than guessing.
+    const costEstimate = { status: "unavailable", reason: "no price catalog is configured", currency: "USD" };
+    expect(result.inputs).toEqual({ ...pod, ports: ["22/tcp"], __provider: "shim", costEstimate });
   });
 
   it("lets unknown values through anywhere in the tree", async () => {

@@ -1,0 +1,23 @@
+// Puts a kind's cost estimate on its checked inputs, under the one output name all kinds share.
+
+import type { ProviderDeps } from "../resources/deps";
+import { messageOf, type Props } from "../resources/values";
+import type { PriceLookup } from "./priceSheet";
+import type { Estimator } from "./estimate";
+
+/** The output (and checked input) every priced resource records its estimate under. */
+export const COST_ESTIMATE = "costEstimate";
+
+export async function withEstimate(estimate: Estimator, args: Props, deps: Pick<ProviderDeps, "prices">): Promise<Props> {
+  return { ...args, [COST_ESTIMATE]: estimate(args, await pricesFrom(deps)) };
+}
+
+/** The prices, or why there are none; an estimate never makes check fail (e.g. before an API key is set). */
+async function pricesFrom(deps: Pick<ProviderDeps, "prices">): Promise<PriceLookup> {
+  if (!deps.prices) return { unavailable: "no price catalog is configured" };
+  try {
+    return await deps.prices();
+  } catch (error) {
+    return { unavailable: `the price catalog could not be reached: ${messageOf(error)}` };
+  }
+}

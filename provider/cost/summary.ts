@@ -1,0 +1,87 @@
+// A stack's cost summary from its resources' estimates, and the budget check on it. Pure, so the
+// same sums are tested without an engine.
+
+import { z } from "zod";
+import { roundUsd, type CostEstimate } from "./estimate";
+
+/** One resource's estimate, named as the report prints it. */
+export interface NamedEstimate {
+  name: string;
+  estimate: CostEstimate | undefined;
+}
+
+export interface CostSummary {
+  /** USD per hour of everything always on: running pods and endpoints' workersMin workers. */
+  perHour: number;
+  /** USD per hour with every endpoint at workersMax workers (pods count at their rate). */
+  ceilingPerHour: number;
+  /** USD per month of storage. */
+  perMonth: number;
+  /** Resources left out of the sums, with the reason. */
+  unpriced: string[];
+  /** Priced resources, dearest first (by ceiling). */
+  ranked: Array<{ name: string; perHour: number; ceilingPerHour: number }>;
+}
+
+export function summarize(entries: readonly NamedEstimate[]): CostSummary {
+  const summary: CostSummary = { perHour: 0, ceilingPerHour: 0, perMonth: 0, unpriced: [], ranked: [] };
+  for (const { name, estimate } of entries) {
+    if (estimate?.status !== "estimated") {
+      summary.unpriced.push(`${name}: ${estimate?.reason ?? "no estimate"}`);
+      continue;
+    }
+    summary.perMonth += estimate.perMonth ?? 0;
+    if (estimate.perHour === undefined) continue;
+    const ceiling = estimate.ceilingPerHour ?? estimate.perHour;
+    summary.perHour += estimate.perHour;
+    summary.ceilingPerHour += ceiling;
+    summary.ranked.push({ name, perHour: estimate.perHour, ceilingPerHour: ceiling });
+  }
+  summary.perHour = roundUsd(summary.perHour);
+  summary.ceilingPerHour = roundUsd(summary.ceilingPerHour);
+  summary.perMonth = roundUsd(summary.perMonth);
+  summary.ranked.sort((a, b) => b.ceilingPerHour - a.ceilingPerHour || b.perHour - a.perHour);
+  return summary;
+}
+
+/** The stack's budget, USD per hour; either limit may be absent. */
+export interface CostBudget {
+  /** Most the always-on rate may be (running pods plus endpoints' workersMin workers). */
+  perHour?: number | undefined;
+  /** Most the ceiling may be (every endpoint at workersMax). */
+  ceilingPerHour?: number | undefined;
+}
+
+/** Stack config keys of the budget (`pulumi config set gpucloud:budgetPerHour 5`). */
+export const BUDGET_KEYS = { perHour: "budgetPerHour", ceilingPerHour: "budgetCeilingPerHour" } as const;
+
+const limit = z.coerce.number().finite().positive();
+
+/** The budget from config values as strings; a bad value is an error naming the key and the fix. */
+export function budgetFromConfig(get: (key: string) => string | undefined): CostBudget {
+  const budget: CostBudget = {};
+  for (const [field, key] of Object.entries(BUDGET_KEYS) as Array<[keyof CostBudget, string]>) {
+    const raw = get(key);
+    if (raw === undefined || raw === "") continue;
+    const parsed = limit.safeParse(raw);
+    if (!parsed.success) throw new Error(`gpucloud:${key} must be a positive number of USD per hour (got ${JSON.stringify(raw)}); set it with \`pulumi config set gpucloud:${key} 10\` or remove it`);
+    budget[field] = parsed.data;
+  }
+  return budget;
+}
+
+/** Why the summary exceeds the budget, naming the dearest resources; undefined within budget. */
+export function budgetExcess(summary: CostSummary, budget: CostBudget, top = 3): string | undefined {
+  const over: string[] = [];
+  if (budget.perHour !== undefined && summary.perHour > budget.perHour) over.push(`always-on ${summary.perHour} USD/hour exceeds gpucloud:${BUDGET_KEYS.perHour} ${budget.perHour}`);
+  if (budget.ceilingPerHour !== undefined && summary.ceilingPerHour > budget.ceilingPerHour) over.push(`ceiling ${summary.ceilingPerHour} USD/hour exceeds gpucloud:${BUDGET_KEYS.ceilingPerHour} ${budget.ceilingPerHour}`);
+  if (over.length === 0) return undefined;
+  const dearest = summary.ranked.slice(0, top).map((r) => `${r.name} (${r.perHour} USD/hour always-on, ${r.ceilingPerHour} ceiling)`);
+  return `the stack's estimated cost is over budget: ${over.join("; ")}. Costing most: ${dearest.join(", ")}. Reduce these or raise the budget.`;
+}
+
+/** The report's one-line summary for the preview's output. */
+export function summaryLine(summary: CostSummary): string {
+  const unpriced = summary.unpriced.length > 0 ? `; not priced: ${summary.unpriced.join("; ")}` : "";
+  return `estimated cost: ${summary.perHour} USD/hour always-on, ${summary.ceilingPerHour} USD/hour ceiling, ${summary.perMonth} USD/month storage${unpriced}`;
+}
