@@ -4,6 +4,7 @@ export { Endpoint, type EndpointArgs } from "./endpoint";
 export { NetworkVolume, type NetworkVolumeArgs } from "./networkVolume";
 export { Template, type TemplateArgs } from "./template";
 export { RegistryAuth, type RegistryAuthArgs } from "./registryAuth";
+export { EndpointRollout, type EndpointRolloutArgs, type RolloutEndpointArgs, type RolloutTemplateArgs } from "./endpointRollout";
 export {
   getBilling,
   getBillingOutput,

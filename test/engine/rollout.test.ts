@@ -1,0 +1,152 @@
+/**
+ * EndpointRollout through the real engine against the emulator's v2 API: a good version rolls out
+ * (cases pass on the canary, the serving endpoint moves, the old template is deleted); a broken
+ * version fails the up before the serving endpoint is touched (same template, same release, and
+ * jobs sent to it during and after the up still complete with the old version's output); going
+ * back to the good version passes, a preview after it plans nothing, and destroy leaves nothing.
+ */
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startEmulator, type RunningEmulator } from "../../emulator";
+import * as gpucloud from "../../sdk";
+import { createEngineStack, type EngineStack } from "../support/engineStack";
+import { accountOf, countsOf, emulatorConfig } from "./provider-support";
+
+const IMAGES = {
+  "1.0": "example/rollout-model:1.0",
+  "2.0": "example/rollout-model:2.0",
+  "3.0": "example/rollout-model:3.0-broken",
+} as const;
+type Version = keyof typeof IMAGES;
+const FIXTURES = path.join(__dirname, "fixtures");
+
+describe("EndpointRollout, through the real engine (v2)", { timeout: 300_000 }, () => {
+  let emu: RunningEmulator;
+  let engine: EngineStack;
+  let jobs: gpucloud.JobClient;
+  let version: Version = "1.0";
+
+  beforeAll(async () => {
+    emu = await startEmulator({
+      timeScale: 0.02,
+      serverless: { coldStartMs: 500 },
+      handlers: {
+        [IMAGES["1.0"]]: path.join(FIXTURES, "rollout-v1.cjs"),
+        [IMAGES["2.0"]]: path.join(FIXTURES, "rollout-v2.cjs"),
+        [IMAGES["3.0"]]: path.join(FIXTURES, "rollout-broken.cjs"),
+      },
+    });
+    jobs = new gpucloud.JobClient({ apiKey: emu.apiKey, serverlessUrl: emu.serverlessUrl });
+    engine = await createEngineStack({
+      projectName: "endpoint-rollout",
+      config: emulatorConfig(emu, emu.apiKey, "v2"),
+      program: async () => {
+        const rollout = new gpucloud.EndpointRollout("inference", {
+          version,
+          template: { name: "rollout-model", imageName: IMAGES[version], isServerless: true },
+          endpoint: { workersMin: 1, workersMax: 2, idleTimeout: 5, gpuTypeIds: ["NVIDIA L4"] },
+          cases: [{ name: "answers", input: { prompt: "hello" }, expect: { outputSubset: { prompt: "hello" } }, timeoutSeconds: 60 }],
+        });
+        return {
+          endpointId: rollout.endpointId,
+          canaryEndpointId: rollout.canaryEndpointId,
+          servingTemplateId: rollout.servingTemplateId,
+          candidateResults: rollout.candidateResults,
+        };
+      },
+    });
+  });
+
+  afterAll(async () => {
+    await engine?.stack.destroy().catch(() => undefined);
+    await engine?.dispose();
+    await jobs?.close();
+    await emu?.close();
+  });
+
+  function serving() {
+    const endpoint = accountOf(emu).endpoints.find((e) => e.name === "inference");
+    if (!endpoint) throw new Error(`no serving endpoint in ${JSON.stringify(accountOf(emu).endpoints.map((e) => e.name))}`);
+    return endpoint;
+  }
+
+  function templateIdOf(v: Version): string | undefined {
+    return accountOf(emu).templates.find((t) => t.name === `rollout-model-${v}`)?.id;
+  }
+
+  async function answer(endpointId: string): Promise<unknown> {
+    const job = await jobs.runSync(endpointId, { input: { prompt: "hello" } });
+    expect(job.status, JSON.stringify(job)).toBe("COMPLETED");
+    return job.output;
+  }
+
+  it("deploys the first version through the canary", async () => {
+    const result = await engine.stack.up();
+    expect(result.outputs["candidateResults"]?.value).toMatchObject([{ name: "answers", passed: true }]);
+    expect(serving().templateId).toBe(templateIdOf("1.0"));
+    expect(await answer(serving().id)).toEqual({ version: "1.0", prompt: "hello" });
+  });
+
+  it("rolls a good version out and deletes the previous template", async () => {
+    version = "2.0";
+    const before = serving();
+    const result = await engine.stack.up();
+    const after = serving();
+    expect(after.id).toBe(before.id);
+    expect(after.templateId).toBe(templateIdOf("2.0"));
+    expect(result.outputs["servingTemplateId"]?.value).toBe(after.templateId);
+    expect(after.version).toBeGreaterThan(before.version ?? 0);
+    expect(templateIdOf("1.0")).toBeUndefined();
+    expect(await answer(after.id)).toEqual({ version: "2.0", prompt: "hello" });
+  });
+
+  it("fails the up on a broken version before touching the serving endpoint, which keeps answering", async () => {
+    version = "3.0";
+    const before = serving();
+    // Jobs sent to the serving endpoint while the up runs.
+    let upDone = false;
+    const during: unknown[] = [];
+    const traffic = (async () => {
+      while (!upDone) during.push(await answer(before.id));
+    })();
+    let thrown: unknown;
+    try {
+      await engine.stack.up();
+    } catch (error) {
+      thrown = error;
+    } finally {
+      upDone = true;
+    }
+    await traffic;
+    expect(thrown, "pulumi up should have failed").toBeInstanceOf(Error);
+    const message = (thrown as Error).message;
+    const canaryId = accountOf(emu).endpoints.find((e) => e.name === "inference-canary")?.id;
+    expect(message).toContain(`smoke tests failed on endpoint ${canaryId}`);
+    expect(message).toMatch(/case "answers": job \S+ ended FAILED/);
+    expect(message).toContain("model weights not found in the image");
+
+    const after = serving();
+    expect(after.templateId).toBe(before.templateId);
+    expect(after.version).toBe(before.version);
+    expect(after.workersMin).toBe(before.workersMin);
+    expect(during.length).toBeGreaterThan(0);
+    for (const output of during) expect(output).toEqual({ version: "2.0", prompt: "hello" });
+    expect(await answer(after.id)).toEqual({ version: "2.0", prompt: "hello" });
+  });
+
+  it("goes back to the good version, and a preview after it plans nothing", async () => {
+    version = "2.0";
+    const before = serving();
+    await engine.stack.up();
+    const after = serving();
+    expect(after.templateId).toBe(before.templateId);
+    expect(templateIdOf("3.0")).toBeUndefined();
+    const preview = await engine.stack.preview({ expectNoChanges: true });
+    expect(Object.keys(preview.changeSummary).filter((op) => op !== "same")).toEqual([]);
+  });
+
+  it("leaves nothing behind after destroy", async () => {
+    await engine.stack.destroy();
+    expect(countsOf(accountOf(emu))).toMatchObject({ endpoints: 0, templates: 0 });
+  });
+});
