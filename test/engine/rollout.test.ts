@@ -70,6 +70,12 @@ describe("EndpointRollout, through the real engine (v2)", { timeout: 300_000 }, 
     return endpoint;
   }
 
+  /** The image the serving endpoint runs (on v2 an endpoint runs its own copy of the template it was given). */
+  function servingImage(): string | undefined {
+    const endpoint = serving();
+    return accountOf(emu).templates.find((t) => t.id === endpoint.templateId)?.imageName;
+  }
+
   function templateIdOf(v: Version): string | undefined {
     return accountOf(emu).templates.find((t) => t.name === `rollout-model-${v}`)?.id;
   }
@@ -83,7 +89,8 @@ describe("EndpointRollout, through the real engine (v2)", { timeout: 300_000 }, 
   it("deploys the first version through the canary", async () => {
     const result = await engine.stack.up();
     expect(result.outputs["candidateResults"]?.value).toMatchObject([{ name: "answers", passed: true }]);
-    expect(serving().templateId).toBe(templateIdOf("1.0"));
+    expect(result.outputs["servingTemplateId"]?.value).toBe(templateIdOf("1.0"));
+    expect(servingImage()).toBe(IMAGES["1.0"]);
     expect(await answer(serving().id)).toEqual({ version: "1.0", prompt: "hello" });
   });
 
@@ -93,8 +100,8 @@ describe("EndpointRollout, through the real engine (v2)", { timeout: 300_000 }, 
     const result = await engine.stack.up();
     const after = serving();
     expect(after.id).toBe(before.id);
-    expect(after.templateId).toBe(templateIdOf("2.0"));
-    expect(result.outputs["servingTemplateId"]?.value).toBe(after.templateId);
+    expect(result.outputs["servingTemplateId"]?.value).toBe(templateIdOf("2.0"));
+    expect(servingImage()).toBe(IMAGES["2.0"]);
     expect(after.version).toBeGreaterThan(before.version ?? 0);
     expect(templateIdOf("1.0")).toBeUndefined();
     expect(await answer(after.id)).toEqual({ version: "2.0", prompt: "hello" });
@@ -127,6 +134,7 @@ describe("EndpointRollout, through the real engine (v2)", { timeout: 300_000 }, 
 
     const after = serving();
     expect(after.templateId).toBe(before.templateId);
+    expect(servingImage()).toBe(IMAGES["2.0"]);
     expect(after.version).toBe(before.version);
     expect(after.workersMin).toBe(before.workersMin);
     expect(during.length).toBeGreaterThan(0);
@@ -137,9 +145,12 @@ describe("EndpointRollout, through the real engine (v2)", { timeout: 300_000 }, 
   it("goes back to the good version, and a preview after it plans nothing", async () => {
     version = "2.0";
     const before = serving();
-    await engine.stack.up();
+    const result = await engine.stack.up();
     const after = serving();
-    expect(after.templateId).toBe(before.templateId);
+    // The serving endpoint was never moved, so it has nothing to do: same release.
+    expect(after.version).toBe(before.version);
+    expect(servingImage()).toBe(IMAGES["2.0"]);
+    expect(result.outputs["servingTemplateId"]?.value).toBe(templateIdOf("2.0"));
     expect(templateIdOf("3.0")).toBeUndefined();
     const preview = await engine.stack.preview({ expectNoChanges: true });
     expect(Object.keys(preview.changeSummary).filter((op) => op !== "same")).toEqual([]);
