@@ -1,5 +1,5 @@
 /**
- * EndpointRollout through the real engine against the emulator's v2 API: a good version rolls out
+ * EndpointRollout through the real engine against the emulator, on the v1 and the v2 API: a good version rolls out
  * (cases pass on the canary, the serving endpoint moves, the old template is deleted); a broken
  * version fails the up before the serving endpoint is touched (same template, same release, and
  * jobs sent to it during and after the up still complete with the old version's output); going
@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import * as gpucloud from "../../sdk";
 import { createEngineStack, type EngineStack } from "../support/engineStack";
-import { accountOf, countsOf, emulatorConfig } from "./provider-support";
+import { accountOf, API_VERSIONS, countsOf, emulatorConfig } from "./provider-support";
 
 const IMAGES = {
   "1.0": "example/rollout-model:1.0",
@@ -20,7 +20,7 @@ const IMAGES = {
 type Version = keyof typeof IMAGES;
 const FIXTURES = path.join(__dirname, "fixtures");
 
-describe("EndpointRollout, through the real engine (v2)", { timeout: 300_000 }, () => {
+describe.each(API_VERSIONS)("EndpointRollout, through the real engine (%s)", { timeout: 300_000 }, (api) => {
   let emu: RunningEmulator;
   let engine: EngineStack;
   let jobs: gpucloud.JobClient;
@@ -38,8 +38,8 @@ describe("EndpointRollout, through the real engine (v2)", { timeout: 300_000 }, 
     });
     jobs = new gpucloud.JobClient({ apiKey: emu.apiKey, serverlessUrl: emu.serverlessUrl });
     engine = await createEngineStack({
-      projectName: "endpoint-rollout",
-      config: emulatorConfig(emu, emu.apiKey, "v2"),
+      projectName: `endpoint-rollout-${api}`,
+      config: emulatorConfig(emu, emu.apiKey, api),
       program: async () => {
         const rollout = new gpucloud.EndpointRollout("inference", {
           version,
