@@ -143,13 +143,26 @@ export class EndpointRollout extends pulumi.ComponentResource {
 
 /** A version name from the template settings, so that any change of them is a new version. */
 function digestOf(name: string, settings: RolloutTemplateArgs): string {
-  const json = JSON.stringify(settings, (key, value: unknown) => {
-    if (pulumi.Output.isInstance(value)) {
-      throw new Error(
-        `EndpointRollout ${name}: template.${key} is an Output, so no version can be derived from the settings; give \`version\` (e.g. "2.1.0") and change it with the settings`,
-      );
-    }
-    return value;
-  });
-  return `v${createHash("sha256").update(json).digest("hex").slice(0, 10)}`;
+  return `v${createHash("sha256").update(plainJson(name, "template", settings)).digest("hex").slice(0, 10)}`;
+}
+
+/**
+ * JSON of plain settings. An Output cannot be read at construction (and JSON.stringify would turn it
+ * into its toJSON warning text, the same for every value), so it is refused with the fix.
+ */
+function plainJson(name: string, path: string, value: unknown): string {
+  if (pulumi.Output.isInstance(value) || value instanceof Promise) {
+    throw new Error(
+      `EndpointRollout ${name}: ${path} is an Output, so no version can be derived from the settings; give \`version\` (e.g. "2.1.0") and change it with the settings`,
+    );
+  }
+  if (Array.isArray(value)) return `[${value.map((item, i) => plainJson(name, `${path}.${i}`, item)).join(",")}]`;
+  if (value !== null && typeof value === "object") {
+    const entries = Object.keys(value)
+      .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${plainJson(name, `${path}.${k}`, (value as Record<string, unknown>)[k])}`);
+    return `{${entries.join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "null";
 }
