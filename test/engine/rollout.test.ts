@@ -1,7 +1,8 @@
 /**
  * EndpointRollout through the real engine against the emulator, on the v1 and the v2 API: a good version rolls out
- * (cases pass on the canary, the serving endpoint moves, the old template is deleted); a broken
- * version fails the up before the serving endpoint is touched (same template, same release, and
+ * (cases pass on the canary, the serving endpoint moves, on v2 every worker is on the new release,
+ * the old template is deleted); a preview of a broken version plans the rollout and runs no job; it
+ * fails the up before the serving endpoint is touched (same template, same release, and
  * jobs sent to it during and after the up still complete with the old version's output); going
  * back to the good version passes, a preview after it plans nothing, and destroy leaves nothing.
  */
@@ -80,6 +81,20 @@ describe.each(API_VERSIONS)("EndpointRollout, through the real engine (%s)", { t
     return accountOf(emu).templates.find((t) => t.name === `rollout-model-${v}`)?.id;
   }
 
+  /** v2: the serving endpoint's rollout summary (how many workers run its latest release). */
+  async function rolloutSummary(endpointId: string): Promise<{ inProgress: boolean; workersOnLatest: number; workersTotal: number }> {
+    const res = await fetch(`${emu.apiUrlV2}/serverless/${endpointId}/releases`, { headers: { authorization: `Bearer ${emu.apiKey}` } });
+    expect(res.status).toBe(200);
+    return ((await res.json()) as { rollout: { inProgress: boolean; workersOnLatest: number; workersTotal: number } }).rollout;
+  }
+
+  /** Jobs the emulator holds for an endpoint (the job log, GET /requests). */
+  async function jobCount(endpointId: string): Promise<number> {
+    const res = await fetch(`${emu.serverlessUrl}/${endpointId}/requests?limit=100`, { headers: { authorization: `Bearer ${emu.apiKey}` } });
+    expect(res.status).toBe(200);
+    return ((await res.json()) as { requests: unknown[] }).requests.length;
+  }
+
   async function answer(endpointId: string): Promise<unknown> {
     const job = await jobs.runSync(endpointId, { input: { prompt: "hello" } });
     expect(job.status, JSON.stringify(job)).toBe("COMPLETED");
@@ -104,12 +119,21 @@ describe.each(API_VERSIONS)("EndpointRollout, through the real engine (%s)", { t
     expect(servingImage()).toBe(IMAGES["2.0"]);
     expect(after.version).toBeGreaterThan(before.version ?? 0);
     expect(templateIdOf("1.0")).toBeUndefined();
+    // The up returned once every worker ran the new release (v2 reports it; v1 keeps no releases).
+    if (api === "v2") expect(await rolloutSummary(after.id)).toMatchObject({ inProgress: false, workersTotal: 1, workersOnLatest: 1 });
     expect(await answer(after.id)).toEqual({ version: "2.0", prompt: "hello" });
   });
 
   it("fails the up on a broken version before touching the serving endpoint, which keeps answering", async () => {
     version = "3.0";
     const before = serving();
+    // A preview shows the rollout (a new template, the canary moved, the gate re-run, the serving
+    // endpoint moved) and runs no job.
+    const canary = accountOf(emu).endpoints.find((e) => e.name === "inference-canary");
+    const jobsBefore = await jobCount(canary!.id);
+    const preview = await engine.stack.preview();
+    expect(preview.changeSummary).toMatchObject({ create: 1, update: 3, delete: 1 });
+    expect(await jobCount(canary!.id)).toBe(jobsBefore);
     // Jobs sent to the serving endpoint while the up runs.
     let upDone = false;
     const during: unknown[] = [];
