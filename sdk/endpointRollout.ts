@@ -41,7 +41,11 @@ export interface EndpointRolloutArgs {
   /**
    * Names the version (letters, digits, `.`, `_`, `-`; at most 40 characters), e.g. `"2.1.0"`. It
    * names the template, so change it whenever the template settings change. Default: a digest of
-   * the template settings, which then must be plain values (not Outputs).
+   * the template settings, which then must be plain values (not Outputs). Settings changed under
+   * the same version update that version's template in place: on v2 that is gated like a new
+   * version (the serving endpoint follows the template's revision through the gate), but on v1,
+   * where endpoints run their template's current settings, it reaches the serving endpoint
+   * ungated. Keep the default, or change `version` with the settings.
    */
   version?: string;
   /** The serving endpoint's settings. The canary copies them except its worker counts. */

@@ -26,6 +26,8 @@ describe.each(API_VERSIONS)("EndpointRollout, through the real engine (%s)", { t
   let engine: EngineStack;
   let jobs: gpucloud.JobClient;
   let version: Version = "1.0";
+  /** An image other than the version's own, to change the settings under the same version. */
+  let imageOverride: string | undefined;
 
   beforeAll(async () => {
     emu = await startEmulator({
@@ -44,7 +46,7 @@ describe.each(API_VERSIONS)("EndpointRollout, through the real engine (%s)", { t
       program: async () => {
         const rollout = new gpucloud.EndpointRollout("inference", {
           version,
-          template: { name: "rollout-model", imageName: IMAGES[version], isServerless: true },
+          template: { name: "rollout-model", imageName: imageOverride ?? IMAGES[version], isServerless: true },
           endpoint: { workersMin: 1, workersMax: 2, idleTimeout: 5, gpuTypeIds: ["NVIDIA L4"] },
           cases: [{ name: "answers", input: { prompt: "hello" }, expect: { outputSubset: { prompt: "hello" } }, timeoutSeconds: 60 }],
         });
@@ -178,6 +180,27 @@ describe.each(API_VERSIONS)("EndpointRollout, through the real engine (%s)", { t
     expect(templateIdOf("3.0")).toBeUndefined();
     const preview = await engine.stack.preview({ expectNoChanges: true });
     expect(Object.keys(preview.changeSummary).filter((op) => op !== "same")).toEqual([]);
+  });
+
+  // v2 only: on v1 an endpoint runs its template's current settings, so such a change is not gated
+  // (documented on EndpointRolloutArgs.version).
+  it.runIf(api === "v2")("gates settings changed under the same version (the template's revision goes through the canary)", async () => {
+    imageOverride = IMAGES["3.0"];
+    const before = serving();
+    let thrown: unknown;
+    try {
+      await engine.stack.up();
+    } catch (error) {
+      thrown = error;
+    } finally {
+      imageOverride = undefined;
+    }
+    expect(thrown, "pulumi up should have failed").toBeInstanceOf(Error);
+    const message = (thrown as Error).message;
+    expect(message).toContain("model weights not found in the image");
+    expect(serving().version).toBe(before.version);
+    expect(servingImage()).toBe(IMAGES["2.0"]);
+    expect(await answer(before.id)).toEqual({ version: "2.0", prompt: "hello" });
   });
 
   it("leaves nothing behind after destroy", async () => {
