@@ -97,6 +97,13 @@ describe.each(API_VERSIONS)("EndpointRollout, through the real engine (%s)", { t
     return ((await res.json()) as { requests: unknown[] }).requests.length;
   }
 
+  /** Runs `up`, expects it to fail, and returns the error's message (the engine's diagnostics). */
+  async function failingUp(): Promise<string> {
+    const thrown = await engine.stack.up().then(() => undefined, (error: unknown) => error);
+    expect(thrown, "pulumi up should have failed").toBeInstanceOf(Error);
+    return (thrown as Error).message;
+  }
+
   async function answer(endpointId: string): Promise<unknown> {
     const job = await jobs.runSync(endpointId, { input: { prompt: "hello" } });
     expect(job.status, JSON.stringify(job)).toBe("COMPLETED");
@@ -142,17 +149,10 @@ describe.each(API_VERSIONS)("EndpointRollout, through the real engine (%s)", { t
     const traffic = (async () => {
       while (!upDone) during.push(await answer(before.id));
     })();
-    let thrown: unknown;
-    try {
-      await engine.stack.up();
-    } catch (error) {
-      thrown = error;
-    } finally {
+    const message = await failingUp().finally(() => {
       upDone = true;
-    }
+    });
     await traffic;
-    expect(thrown, "pulumi up should have failed").toBeInstanceOf(Error);
-    const message = (thrown as Error).message;
     const canaryId = accountOf(emu).endpoints.find((e) => e.name === "inference-canary")?.id;
     expect(message).toContain(`smoke tests failed on endpoint ${canaryId}`);
     expect(message).toMatch(/case "answers": job \S+ ended FAILED/);
@@ -187,16 +187,9 @@ describe.each(API_VERSIONS)("EndpointRollout, through the real engine (%s)", { t
   it.runIf(api === "v2")("gates settings changed under the same version (the template's revision goes through the canary)", async () => {
     imageOverride = IMAGES["3.0"];
     const before = serving();
-    let thrown: unknown;
-    try {
-      await engine.stack.up();
-    } catch (error) {
-      thrown = error;
-    } finally {
+    const message = await failingUp().finally(() => {
       imageOverride = undefined;
-    }
-    expect(thrown, "pulumi up should have failed").toBeInstanceOf(Error);
-    const message = (thrown as Error).message;
+    });
     expect(message).toContain("model weights not found in the image");
     expect(serving().version).toBe(before.version);
     expect(servingImage()).toBe(IMAGES["2.0"]);
