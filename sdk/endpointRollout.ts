@@ -42,10 +42,11 @@ export interface EndpointRolloutArgs {
    * Names the version (letters, digits, `.`, `_`, `-`; at most 40 characters), e.g. `"2.1.0"`. It
    * names the template, so change it whenever the template settings change. Default: a digest of
    * the template settings, which then must be plain values (not Outputs). Settings changed under
-   * the same version update that version's template in place: on v2 that is gated like a new
-   * version (the serving endpoint follows the template's revision through the gate), but on v1,
-   * where endpoints run their template's current settings, it reaches the serving endpoint
-   * ungated. Keep the default, or change `version` with the settings.
+   * the same version: on v2 they update that version's template in place, gated like a new version
+   * (the serving endpoint follows the template's revision through the gate); on v1, where endpoints
+   * run their template's current settings, the up fails (template name taken) before anything
+   * serving changes, except when a setting is an Output: then the change is not gated. Keep the
+   * default, or change `version` with the settings.
    */
   version?: string;
   /** The serving endpoint's settings. The canary copies them except its worker counts. */
@@ -97,7 +98,7 @@ export class EndpointRollout extends pulumi.ComponentResource {
     this.version = version;
     const { name: templateBase, ...templateSettings } = args.template;
     this.template = new Template(
-      `${name}-${version}`,
+      templateResourceName(name, version, args),
       { ...templateSettings, name: `${templateBase ?? name}-${version}` },
       { parent: this },
     );
@@ -143,6 +144,23 @@ export class EndpointRollout extends pulumi.ComponentResource {
       candidateResults: this.candidateResults,
     });
   }
+}
+
+/**
+ * The Pulumi name of a version's template. On v1 an endpoint runs its template's current settings,
+ * so an in-place change of the serving version's template would reach it ungated. With an explicit
+ * version and plain settings, v1 names the resource after the settings too: changed settings are a
+ * new resource whose create fails (the template name is taken) before anything serving changes.
+ */
+function templateResourceName(name: string, version: string, args: EndpointRolloutArgs): string {
+  if (programApiVersion() !== "v1" || args.version === undefined) return `${name}-${version}`;
+  let settings: string;
+  try {
+    settings = digestOf(name, args.template);
+  } catch {
+    return `${name}-${version}`; // Outputs in the settings: documented on `version`
+  }
+  return `${name}-${version}-${settings}`;
 }
 
 /** A version name from the template settings, so that any change of them is a new version. */
