@@ -7,6 +7,7 @@ export { RegistryAuth, type RegistryAuthArgs } from "./registryAuth";
 export type { CostEstimate, PriceUsed } from "../provider/cost/estimate";
 export { CostReport, type CostReportArgs, type PricedResource } from "./costReport";
 export type { CostBudget } from "../provider/cost/summary";
+export { EndpointRollout, type EndpointRolloutArgs, type RolloutEndpointArgs, type RolloutTemplateArgs } from "./endpointRollout";
 export {
   getBilling,
   getBillingOutput,

@@ -1,41 +1,21 @@
 import * as pulumi from "@pulumi/pulumi";
 import { beforeAll, describe, expect, it } from "vitest";
+import { recordResources, valueOf, type Registered } from "../../support/pulumiMocks";
 
-interface Registered {
-  type: string;
-  name: string;
-  inputs: Record<string, unknown>;
-}
-
-const registered: Registered[] = [];
+let registered: Registered[] = [];
 
 beforeAll(() => {
-  pulumi.runtime.setMocks(
-    {
-      newResource: (args) => {
-        registered.push({ type: args.type, name: args.name, inputs: args.inputs as Record<string, unknown> });
-        return { id: `${args.name}-id`, state: { ...args.inputs, endpointId: `${args.name}-id` } };
-      },
-      call: () => ({}),
-    },
-    "project",
-    "stack",
-    false,
-  );
+  registered = recordResources((name) => ({ endpointId: `${name}-id` }));
 });
-
-async function value<T>(output: pulumi.Output<T>): Promise<T> {
-  return new Promise((resolve) => output.apply((v) => resolve(v)));
-}
 
 describe("SDK classes", () => {
   it("register under the package's type tokens, with the resource name as the default name", async () => {
     const gpucloud = await import("../../../sdk/index");
     const pod = new gpucloud.Pod("trainer", { imageName: "img", ports: ["22/tcp"] });
     const endpoint = new gpucloud.Endpoint("infer", { templateId: "t1", workersMax: 2 });
-    expect(await value(pod.name)).toBe("trainer");
-    expect(await value(endpoint.name)).toBe("infer");
-    expect(await value(endpoint.endpointId)).toBe("infer-id");
+    expect(await valueOf(pod.name)).toBe("trainer");
+    expect(await valueOf(endpoint.name)).toBe("infer");
+    expect(await valueOf(endpoint.endpointId)).toBe("infer-id");
     const types = registered.map((r) => r.type);
     expect(types).toContain("pulumi-nodejs:dynamic/gpucloud:Pod");
     expect(types).toContain("pulumi-nodejs:dynamic/gpucloud:Endpoint");
