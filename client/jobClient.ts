@@ -91,6 +91,15 @@ export interface EndpointHttpResponse {
   workerId?: string;
 }
 
+/**
+ * The load-balancing endpoint a request goes to: its id, or the endpoint itself as the management
+ * API describes it (`{ id, requestUrls }`, e.g. an Endpoint resource's outputs). With v2's
+ * `requestUrls.base` the request goes there (the live service serves each load-balancing endpoint
+ * on a host of its own, `https://<id>.<host>`); without it, to `<serverlessUrl>/<id>` (the v1 API,
+ * the emulator).
+ */
+export type EndpointTarget = string | { readonly id: string; readonly requestUrls?: Readonly<Record<string, string>> | null | undefined };
+
 /** The header that pins a request to one worker of a load-balancing endpoint, and names it in answers. */
 export const WORKER_ID_HEADER = "X-Service-Worker-Id";
 
@@ -120,6 +129,8 @@ const LONG_POLL_MARGIN_MS = 15_000;
 
 export class JobClient {
   readonly #transport: Transport;
+  /** Transports to load-balancing endpoints' own base URLs (requestUrls.base), by URL; closed with the client. */
+  readonly #byBaseUrl = new Map<string, Transport>();
 
   /**
    * Options win over the GPUCLOUD_* environment variables; errors name whichever source was used.
@@ -297,13 +308,15 @@ export class JobClient {
 
   /**
    * Sends one HTTP request to a load-balancing endpoint's workers (`type: "LOAD_BALANCER"`), on a
-   * path the worker's server defines: `<serverlessUrl>/<endpointId><path>`. The answer is returned
+   * path the worker's server defines: `<requestUrls.base><path>` when `endpoint` carries the v2
+   * `requestUrls`, else `<serverlessUrl>/<endpointId><path>` (see EndpointTarget); the API key goes
+   * along either way. The answer is returned
    * whatever its status; `workerId` names the worker that answered: pass it back as `workerId` to
    * pin follow-up requests to that worker. Nothing is retried but a 429 (refused by the service
    * before a worker saw it) and a connection that never opened: the service itself does not retry
    * on these endpoints, and neither does the client.
    */
-  async request(endpointId: string, request: EndpointHttpRequest): Promise<EndpointHttpResponse> {
+  async request(endpoint: EndpointTarget, request: EndpointHttpRequest): Promise<EndpointHttpResponse> {
     if (!request.path.startsWith("/")) {
       throw new JobRequestError("path", `job API: path must start with "/" (got ${JSON.stringify(request.path)}), e.g. "/v1/generate"`);
     }
@@ -315,9 +328,10 @@ export class JobClient {
       rawBody = JSON.stringify(request.body);
       headers["content-type"] ??= "application/json";
     }
-    const answer = await this.#transport.requestRaw({
+    const route = this.#routeOf(endpoint);
+    const answer = await route.transport.requestRaw({
       method: request.method,
-      path: `${pathOf(nonEmpty(endpointId, "endpointId"))}${request.path}`,
+      path: `${route.prefix}${request.path}`,
       query: request.query,
       headers,
       rawBody,
@@ -332,7 +346,23 @@ export class JobClient {
 
   /** Closes the keep-alive connections. */
   async close(): Promise<void> {
-    return this.#transport.close();
+    const own = [...this.#byBaseUrl.values()];
+    this.#byBaseUrl.clear();
+    await Promise.all([this.#transport, ...own].map((t) => t.close()));
+  }
+
+  /** Where a load-balancing endpoint's requests go: its requestUrls.base when known, else the job API's path form. */
+  #routeOf(endpoint: EndpointTarget): { transport: Transport; prefix: string } {
+    const id = nonEmpty(typeof endpoint === "string" ? endpoint : endpoint.id, "endpointId");
+    const base = typeof endpoint === "string" ? undefined : endpoint.requestUrls?.base;
+    if (base === undefined) return { transport: this.#transport, prefix: pathOf(id) };
+    const url = checkedBaseUrl(base);
+    let transport = this.#byBaseUrl.get(url);
+    if (transport === undefined) {
+      transport = this.#transport.withBaseUrl(url);
+      this.#byBaseUrl.set(url, transport);
+    }
+    return { transport, prefix: "" };
   }
 
   /** The state-setting POSTs: an empty JSON object as the body. */
@@ -363,6 +393,20 @@ function transportOptions(options: JobClientOptions) {
     ...(options.maxRetries !== undefined ? { maxRetries: options.maxRetries } : {}),
     ...(options.onRetry !== undefined ? { onRetry: options.onRetry } : {}),
   };
+}
+
+const BaseUrlSchema = z.url({ protocol: /^https?$/ });
+
+/** requestUrls.base, checked: an http(s) URL, without a trailing slash. */
+function checkedBaseUrl(base: string): string {
+  const parsed = BaseUrlSchema.safeParse(base);
+  if (!parsed.success) {
+    throw new JobRequestError(
+      "requestUrls.base",
+      `job API: requestUrls.base must be an http(s) URL (got ${JSON.stringify(base)}); pass the endpoint's requestUrls as the management API returned them, or only its id to use <serverlessUrl>/<id>`,
+    );
+  }
+  return parsed.data.replace(/\/+$/, "");
 }
 
 function nonEmpty(value: string, name: string): string {

@@ -212,6 +212,7 @@ export class Transport {
   #nextSlotMs = 0;
   #intervalMs = 0;
   readonly #now: () => number;
+  readonly #options: TransportOptions;
 
   constructor(options: TransportOptions) {
     let url: URL;
@@ -236,6 +237,15 @@ export class Transport {
     this.#now = options.now ?? Date.now;
     // One keep-alive pool per transport, i.e. per origin. Timeouts are enforced per request below.
     this.#pool = new Pool(url.origin, { connections: options.connections ?? 8 });
+    this.#options = options;
+  }
+
+  /**
+   * A transport to another base URL (e.g. a load-balancing endpoint's own host) with this one's key,
+   * timeouts, retries and hooks, and connections of its own. The caller closes it.
+   */
+  withBaseUrl(baseUrl: string): Transport {
+    return new Transport({ ...this.#options, baseUrl });
   }
 
   /** Sends a request and returns the validated 2xx body. */

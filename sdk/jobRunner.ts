@@ -111,6 +111,13 @@ export interface JobRunnerArgs {
   cases: pulumi.Input<JobRunnerCase[]>;
   /** Any value; when it changes, the cases run again even if nothing else changed. */
   trigger?: pulumi.Input<string>;
+  /**
+   * Where HTTP cases reach a load-balancing endpoint: its v2 `requestUrls` (their `base`; the live
+   * service serves each such endpoint on a host of its own). Default: the Endpoint resource's
+   * `requestUrls` output when `endpoint` is one; without a `base` (v1 API, emulator, or an endpoint
+   * given by id) requests go to `<serverlessUrl>/<endpointId>`.
+   */
+  requestUrls?: pulumi.Input<Record<string, string>>;
 }
 
 /** The dynamic resource that holds the verdict; its create/update run the cases. */
@@ -138,11 +145,13 @@ export class JobRunner extends pulumi.ComponentResource {
     super("gpucloud:index:JobRunner", name, {}, opts);
     const endpointResource = args.endpoint instanceof pulumi.CustomResource ? args.endpoint : undefined;
     const endpointId = endpointResource ? endpointResource.id : pulumi.output(args.endpoint as pulumi.Input<string>);
+    const requestUrls = args.requestUrls ?? requestUrlsOf(endpointResource);
     const watched = [endpointResource, args.template].filter((r): r is pulumi.CustomResource => r !== undefined);
     const run = new SmokeTestRun(
       `${name}-run`,
       {
         endpointId,
+        ...(requestUrls !== undefined ? { requestUrls } : {}),
         cases: args.cases,
         revision: revisionOf(watched),
         ...(args.trigger !== undefined ? { trigger: args.trigger } : {}),
@@ -154,6 +163,12 @@ export class JobRunner extends pulumi.ComponentResource {
     this.ranAt = run.ranAt;
     this.registerOutputs({ endpointId, results: run.results, ranAt: run.ranAt });
   }
+}
+
+/** The resource's `requestUrls` output, when it has one (an Endpoint on the v2 API fills it). */
+function requestUrlsOf(resource: pulumi.CustomResource | undefined): pulumi.Output<Record<string, string> | undefined> | undefined {
+  const output: unknown = resource === undefined ? undefined : (resource as unknown as { requestUrls?: unknown }).requestUrls;
+  return pulumi.Output.isInstance(output) ? (output as pulumi.Output<Record<string, string> | undefined>) : undefined;
 }
 
 /**

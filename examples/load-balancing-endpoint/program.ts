@@ -1,6 +1,6 @@
 /**
- * A load-balancing serverless endpoint: no job queue, every request to
- * `<serverlessUrl>/<endpointId>/<path>` goes straight to one worker's own HTTP server. The template
+ * A load-balancing serverless endpoint: no job queue, every request to the endpoint's
+ * `requestUrls.base` + `<path>` goes straight to one worker's own HTTP server. The template
  * says where that server listens (PORT) and where it answers health checks (PORT_HEALTH,
  * HEALTH_CHECK_PATH); a JobRunner sends real HTTP requests after each deploy and fails the deploy
  * when an answer is not what the cases expect.
@@ -62,12 +62,17 @@ export function program() {
     trigger: config.get("smokeTrigger") ?? "",
   });
 
-  // Where to send requests: `<serverlessUrl>/<endpointId>/<your path>`.
+  // Where to send requests: `<endpointUrl>/<your path>`. The v2 API says where (`requestUrls.base`,
+  // a host of the endpoint's own on the live service); without it, `<serverlessUrl>/<endpointId>`.
   const serverlessUrl = new pulumi.Config("gpucloud").get("serverlessUrl") ?? process.env["GPUCLOUD_SERVERLESS_URL"];
+  const endpointUrl = pulumi
+    .all([endpoint.id, endpoint.requestUrls])
+    .apply(([id, urls]) => urls?.["base"] ?? (serverlessUrl === undefined ? undefined : `${serverlessUrl.replace(/\/+$/, "")}/${id}`));
 
   return {
     endpointId: endpoint.id,
-    endpointUrl: serverlessUrl === undefined ? undefined : pulumi.interpolate`${serverlessUrl.replace(/\/+$/, "")}/${endpoint.id}`,
+    requestUrls: endpoint.requestUrls,
+    endpointUrl,
     smokeTests: smoke.results.apply((results) =>
       results.map((r) => ({ name: r.name, passed: r.passed, status: r.status, workerId: r.workerId, ms: r.executionTime })),
     ),

@@ -16,7 +16,9 @@ export const endpointSpec: ResourceSpec<EndpointArgs, Endpoint, EndpointCreateIn
   table: endpointTable,
   get: (client, id) => client.getEndpoint(id),
   list: (client) => client.listEndpoints(),
-  matches: (e, args) => e.name === args.name && e.templateId === args.templateId,
+  // v2 answers carry no templateId (it is a snapshot there): the name must do, or a create whose
+  // answer was lost would never find the endpoint it made and would make a second one.
+  matches: (e, args) => e.name === args.name && (e.templateId === undefined || e.templateId === args.templateId),
   create: (client, body) => client.createEndpoint(body),
   estimate: estimateEndpoint,
   async afterCreate(op) {

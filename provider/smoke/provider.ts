@@ -22,6 +22,7 @@ const PROVIDER_KEY = "__provider";
 
 const smokeTestArgsSchema = z.object({
   endpointId: z.string().min(1, "endpointId must not be empty"),
+  requestUrls: z.record(z.string(), z.string()).optional(),
   cases: casesSchema,
   revision: z.string().optional(),
   trigger: z.string().optional(),
@@ -29,6 +30,8 @@ const smokeTestArgsSchema = z.object({
 
 export interface SmokeTestInputs {
   endpointId: string;
+  /** The endpoint's v2 requestUrls; HTTP cases go to its `base` when there is one. */
+  requestUrls?: Record<string, string>;
   cases: SmokeCase[];
   revision?: string;
   trigger?: string;
@@ -41,7 +44,7 @@ export interface SmokeTestOutputs extends SmokeTestInputs {
   ranAt: string;
 }
 
-/** Inputs that, when changed, mean the cases must run again. */
+/** Inputs that, when changed, mean the cases must run again (requestUrls only follows the endpoint, whose revision is watched). */
 const RERUN_KEYS = ["endpointId", "cases", "revision", "trigger"] as const;
 
 /** True when the value at `path` contains an unknown, or any value on the way to it is unknown. */
@@ -66,7 +69,7 @@ async function runAll(inputs: SmokeTestInputs): Promise<SmokeTestOutputs> {
   const cases = casesSchema.parse(inputs.cases); // check already refused invalid cases; this types them
   // Cases are independent: run them side by side so a deploy waits for the slowest, not the sum.
   const results = await Promise.all(
-    cases.map((c) => (isHttpCase(c) ? runHttpCase(client, inputs.endpointId, c) : runQueueCase(client, inputs.endpointId, c))),
+    cases.map((c) => (isHttpCase(c) ? runHttpCase(client, { id: inputs.endpointId, requestUrls: inputs.requestUrls }, c) : runQueueCase(client, inputs.endpointId, c))),
   );
   const message = failureMessage(inputs.endpointId, results);
   if (message) throw new Error(message);

@@ -1,23 +1,23 @@
 /**
  * Runs one smoke-test case against a load-balancing endpoint: a single HTTP request to the workers'
- * own server (cold start included in the time limit), judged on the answer's status and body.
+ * own server (at the endpoint's requestUrls.base when known; cold start included in the time limit), judged on the answer's status and body.
  * Nothing is retried: the service does not retry on these endpoints, and a smoke test should see
  * what a user would see.
  */
 import { isDeepStrictEqual } from "node:util";
 import { ApiError } from "../../client/errors";
-import type { EndpointHttpResponse, JobClient } from "../../client/jobClient";
+import type { EndpointHttpResponse, EndpointTarget, JobClient } from "../../client/jobClient";
 import { DEFAULT_CASE_TIMEOUT_SECONDS, type HttpCase, type HttpExpectation } from "./caseSchema";
 import { excerpt, predicateFailure, subsetMismatch } from "./expectations";
 import type { CaseResult } from "./runCase";
 
-export async function runHttpCase(client: JobClient, endpointId: string, testCase: HttpCase, now: () => number = Date.now): Promise<CaseResult> {
+export async function runHttpCase(client: JobClient, endpoint: EndpointTarget, testCase: HttpCase, now: () => number = Date.now): Promise<CaseResult> {
   const method = testCase.request.method ?? "GET";
   const target = `${method} ${testCase.request.path}`;
   const started = now();
   let answer: EndpointHttpResponse;
   try {
-    answer = await client.request(endpointId, {
+    answer = await client.request(endpoint, {
       method,
       path: testCase.request.path,
       headers: testCase.request.headers,

@@ -1,7 +1,8 @@
 /**
  * examples/quickstart through the real engine against the emulator: the example's own program
  * (examples/quickstart/program.ts, which imports `pulumi-gpucloud`, resolved here to this checkout
- * through node_modules/pulumi-gpucloud) deploys, is stable on a second look, and destroys cleanly.
+ * through node_modules/pulumi-gpucloud) deploys, is stable on a second look, and destroys cleanly,
+ * through the management API v2 as the example's README configures it.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -32,7 +33,7 @@ describe("examples/quickstart, through the real engine", { timeout: 300_000 }, (
       stackName: "dev",
       program: async () => program(),
       config: {
-        "gpucloud:apiUrl": { value: emu.apiUrl },
+        "gpucloud:apiUrl": { value: emu.apiUrlV2 },
         "gpucloud:serverlessUrl": { value: emu.serverlessUrl },
         "gpucloud:apiKey": { value: emu.apiKey, secret: true },
         "gpucloud-quickstart:jupyterToken": { value: "engine-test-token", secret: true },
@@ -53,11 +54,14 @@ describe("examples/quickstart, through the real engine", { timeout: 300_000 }, (
     const [account] = emu.inspect();
     expect(account?.networkVolumes).toHaveLength(1);
     expect(account?.pods).toHaveLength(1);
-    expect(account?.templates).toHaveLength(1);
     expect(account?.endpoints).toHaveLength(1);
     const volume = account!.networkVolumes[0]!;
     const pod = account!.pods[0]!;
     const endpoint = account!.endpoints[0]!;
+    // v2 copies the template into one the endpoint owns (templateId is a snapshot there).
+    const templateNames = account?.templates.map((t) => t.name);
+    expect(templateNames).toHaveLength(2);
+    expect(templateNames).toEqual(expect.arrayContaining(["quickstart-dev-worker", expect.stringContaining(endpoint.id)]));
     expect(volume).toMatchObject({ name: "quickstart-dev-models", size: 50, dataCenterId: "EU-RO-1" });
     expect(pod).toMatchObject({ name: "quickstart-dev-notebook", desiredStatus: "RUNNING" });
     expect(pod.env).toMatchObject({ JUPYTER_TOKEN: "engine-test-token" });

@@ -1,6 +1,7 @@
 /**
- * The reliability soak (part of `npm test`): 20 seeded runs of the quickstart stack through the
- * real engine with faults on (429 with Retry-After, 500, 503, latency, resets, lost answers on
+ * The reliability soak (part of `npm test`): seeded runs of the quickstart stack through the
+ * real engine, on each management API (20 runs on v1, 6 on v2 to keep the suite short; the seeds
+ * differ, so together they cover more fault sequences) with faults on (429 with Retry-After, 500, 503, latency, resets, lost answers on
  * creates and deletes). Each run: up (converges, or fails with a clear error), a second up (must
  * converge), one create per resource name, the emulator's resources are exactly the state's, then
  * destroy and the emulator is empty. The figures are printed at the end; the secret scan covers
@@ -10,14 +11,27 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../emulator";
 import { createEngineStack, type EngineStack } from "../support/engineStack";
 import { QUICKSTART_REGISTRY_PASSWORD, quickstartNames, quickstartProgram } from "../support/quickstart";
-import { CreateCounter, type CycleReport, everythingLive, faultedCycle, findSecrets, rawBackendFiles, summarize } from "../support/reliability";
+import {
+  CreateCounter,
+  type CycleReport,
+  everythingLive,
+  faultedCycle,
+  findSecrets,
+  type ManagementApiVersion,
+  rawBackendFiles,
+  summarize,
+} from "../support/reliability";
 
 const API_KEY = "reliability-soak-api-key-83c2e5a1f7d9";
-const RUNS = 20;
-const SEEDS = Array.from({ length: RUNS }, (_, i) => 1000 + i * 7919);
 
-describe(`reliability soak: ${RUNS} seeded faulted runs of the quickstart stack`, () => {
-  const names = quickstartNames("soak");
+const SOAKS: { api: ManagementApiVersion; runs: number; firstSeed: number }[] = [
+  { api: "v1", runs: 20, firstSeed: 1000 },
+  { api: "v2", runs: 6, firstSeed: 2000 },
+];
+
+for (const { api, runs: RUNS, firstSeed } of SOAKS) describe(`reliability soak on ${api}: ${RUNS} seeded faulted runs of the quickstart stack`, () => {
+  const SEEDS = Array.from({ length: RUNS }, (_, i) => firstSeed + i * 7919);
+  const names = quickstartNames(`soak-${api}`);
   const counter = new CreateCounter();
   const collected: string[] = [];
   const reports: CycleReport[] = [];
@@ -27,10 +41,10 @@ describe(`reliability soak: ${RUNS} seeded faulted runs of the quickstart stack`
   beforeAll(async () => {
     emulator = await startEmulator({ timeScale: 0.01, apiKeys: [API_KEY], onReply: counter.onReply });
     engine = await createEngineStack({
-      projectName: "reliability-soak",
+      projectName: `reliability-soak-${api}`,
       program: async () => quickstartProgram(names),
       config: {
-        "gpucloud:apiUrl": { value: emulator.apiUrl },
+        "gpucloud:apiUrl": { value: api === "v2" ? emulator.apiUrlV2 : emulator.apiUrl },
         "gpucloud:serverlessUrl": { value: emulator.serverlessUrl },
         "gpucloud:apiKey": { value: API_KEY, secret: true },
       },
@@ -44,12 +58,12 @@ describe(`reliability soak: ${RUNS} seeded faulted runs of the quickstart stack`
 
   it("every run converges or fails clearly, a second up converges; 0 orphans, 0 duplicates", { timeout: 1_800_000 }, async () => {
     for (const seed of SEEDS) {
-      const report = await faultedCycle({ emulator, engine, names, counter, collected }, seed);
+      const report = await faultedCycle({ emulator, engine, names, counter, collected, api }, seed);
       reports.push(report);
-      console.log(`[reliability soak] run ${reports.length}/${RUNS} seed ${seed}: ${JSON.stringify({ ...report, creates: undefined })}`);
+      console.log(`[reliability soak ${api}] run ${reports.length}/${RUNS} seed ${seed}: ${JSON.stringify({ ...report, creates: undefined })}`);
     }
     const figures = summarize(reports);
-    console.log(`[reliability soak] FIGURES ${JSON.stringify(figures)}`);
+    console.log(`[reliability soak ${api}] FIGURES ${JSON.stringify(figures)}`);
     expect(figures["runs"]).toBe(RUNS);
     expect(figures["duplicates"]).toBe(0);
     expect(everythingLive(emulator)).toEqual([]);

@@ -49,7 +49,7 @@ export function quickstartProgram(names: QuickstartNames = quickstartNames()): R
   const pod = new gpucloud.Pod("notebook", {
     name: names.pod,
     imageName: "example/pytorch:2.1.0",
-    gpuTypeIds: ["NVIDIA GeForce RTX 4090", "NVIDIA RTX A5000"],
+    gpuTypeIds: ["NVIDIA GeForce RTX 4090"], // one type: what a v2 pod takes
     gpuCount: 1,
     networkVolumeId: models.id,
     dataCenterIds: [models.dataCenterId],

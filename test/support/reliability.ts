@@ -12,31 +12,44 @@ import type { AccountInspection, FaultKind, FaultStats, ReplyEvent, RunningEmula
 import { declaredResources, type EngineStack } from "./engineStack";
 import type { QuickstartNames } from "./quickstart";
 
+/** The management API a reliability run deploys through (the apiUrl ending it configures). */
+export type ManagementApiVersion = "v1" | "v2";
+
+/** Each API's create operation ids per quickstart kind, and the path its deletes go to. */
+const API_ROUTES: Readonly<Record<ManagementApiVersion, { creates: Readonly<Record<keyof QuickstartNames, string>>; deletes: string }>> = {
+  v1: {
+    creates: { pod: "CreatePod", endpoint: "CreateEndpoint", template: "CreateTemplate", networkVolume: "CreateNetworkVolume", registryAuth: "CreateContainerRegistryAuth" },
+    deletes: "DELETE /v1/*/*",
+  },
+  v2: {
+    creates: { pod: "createPod", endpoint: "createEndpoint", template: "createTemplate", networkVolume: "createNetworkVolume", registryAuth: "createRegistry" },
+    deletes: "DELETE /api/v2/*/*",
+  },
+};
+
 /**
  * The faults of a seeded run: every create may lose its answer (the create happened) or be reset
  * before it runs; every route sees 429 with a short Retry-After, 500, 503, resets and latency.
  * Small probabilities, so that a run mostly converges and retries stay short.
  */
-export function soakFaultSpec(seed: number): string {
+export function soakFaultSpec(seed: number, api: ManagementApiVersion = "v1"): string {
+  const { creates, deletes } = API_ROUTES[api];
   return [
     `seed=${seed}`,
-    "POST /v1/pods: lost=0.15, reset=0.05, 500=0.04",
-    "CreateEndpoint: lost=0.15, 503=0.04",
-    "CreateTemplate: lost=0.15",
-    "CreateNetworkVolume: lost=0.15",
-    "CreateContainerRegistryAuth: lost=0.15",
-    "DELETE /v1/*/*: lost=0.1",
+    `${creates.pod}: lost=0.15, reset=0.05, 500=0.04`,
+    `${creates.endpoint}: lost=0.15, 503=0.04`,
+    `${creates.template}: lost=0.15`,
+    `${creates.networkVolume}: lost=0.15`,
+    `${creates.registryAuth}: lost=0.15`,
+    `${deletes}: lost=0.1`,
     "*: 429=0.05@50ms, 500=0.03, 503=0.04@100ms, reset=0.03, latency=0.08@50ms",
   ].join("; ");
 }
 
-const CREATE_OPERATIONS: Readonly<Record<string, keyof QuickstartNames>> = {
-  CreatePod: "pod",
-  CreateEndpoint: "endpoint",
-  CreateTemplate: "template",
-  CreateNetworkVolume: "networkVolume",
-  CreateContainerRegistryAuth: "registryAuth",
-};
+/** Create operation id (either API) -> quickstart kind. */
+const CREATE_OPERATIONS: Readonly<Record<string, keyof QuickstartNames>> = Object.fromEntries(
+  Object.values(API_ROUTES).flatMap(({ creates }) => Object.entries(creates).map(([kind, operation]) => [operation, kind as keyof QuickstartNames])),
+);
 
 /** Counts creates the emulator carried out (answer sent or lost), per kind and name. */
 export class CreateCounter {
@@ -82,8 +95,12 @@ const KIND_LISTS: Readonly<Record<keyof QuickstartNames, keyof Omit<AccountInspe
 export function liveByName(emulator: RunningEmulator): Record<string, string[]> {
   const out: Record<string, string[]> = {};
   for (const account of emulator.inspect()) {
+    // An endpoint created through v2 owns a copy of its template ("<name> (endpoint <id>)"), deleted
+    // with it and held by no state: part of the endpoint, not a resource of its own.
+    const endpointCopies = new Set(account.endpoints.map((e) => `${e.name} (endpoint ${e.id})`));
     for (const [kind, list] of Object.entries(KIND_LISTS)) {
       for (const resource of account[list] as { id: string; name?: string | null }[]) {
+        if (kind === "template" && endpointCopies.has(resource.name ?? "")) continue;
         (out[`${kind}:${resource.name ?? "(no name)"}`] ??= []).push(resource.id);
       }
     }
@@ -125,9 +142,9 @@ export class Diagnostics {
   }
 }
 
-/** "CreatePod failed: 503 Service Unavailable: ..." or "... failed: could not connect / connection lost ...". */
+/** "CreatePod failed: 503 Service Unavailable: ..." (v2: "createPod ...") or "... failed: could not connect / connection lost ...". */
 const CLEAR_ERROR =
-  /\b[A-Z][A-Za-z]+ failed: (\d{3} [A-Z][A-Za-z ]+|could not connect to the service|connection lost before the service answered|no complete answer within \d+ ms)/;
+  /\b[A-Za-z]+ failed: (\d{3} [A-Z][A-Za-z ]+|could not connect to the service|connection lost before the service answered|no complete answer within \d+ ms)/;
 
 /**
  * A failed run must say which operation failed and how (HTTP status or connection failure), and
@@ -209,7 +226,7 @@ export interface CycleReport {
   /** The first up converged (else it failed with a clear error and the second up repaired it). */
   firstUpConverged: boolean;
   destroyFirstTry: boolean;
-  /** /v1 requests that went through the fault injector. */
+  /** Management API requests that went through the fault injector. */
   requests: number;
   faults: Record<FaultKind, number>;
   retries: number;
@@ -229,6 +246,8 @@ export interface CycleContext {
   counter: CreateCounter;
   /** Every error message and diagnostic of the cycle is appended here, for the secret scans. */
   collected: string[];
+  /** The API the stack's apiUrl points at, so the faults hit its routes. Default v1. */
+  api?: ManagementApiVersion;
 }
 
 /**
@@ -244,7 +263,7 @@ export async function faultedCycle(ctx: CycleContext, seed: number): Promise<Cyc
   const before = emulator.faultStats();
   const lostBefore = counter.lostAnswers;
   counter.reset();
-  emulator.setFaults(soakFaultSpec(seed));
+  emulator.setFaults(soakFaultSpec(seed, ctx.api));
   const errors: string[] = [];
   try {
     let firstUpConverged = true;

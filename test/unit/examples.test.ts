@@ -79,18 +79,18 @@ describe("examples/", () => {
       expect(read("program.ts")).not.toMatch(/from "\.\.\//);
     });
 
-    it("says how to run it against the emulator", () => {
+    it("says how to run it against the emulator, through the management API v2", () => {
       const readme = read("README.md");
       expect(readme).toMatch(/npm run emulator|npx gpucloud-emulator/);
       expect(readme).toContain("pulumi up");
       // Either the stack config is set by hand, or the stack files carry it (gitops).
       const stackFiles = fs.readdirSync(dir).filter((f) => /^Pulumi\.[^.]+\.yaml$/.test(f));
       if (stackFiles.length === 0) {
-        expect(readme).toContain("pulumi config set gpucloud:apiUrl");
+        expect(readme).toMatch(/pulumi config set gpucloud:apiUrl \S+\/v2\b/);
         expect(readme).toContain("pulumi config set gpucloud:serverlessUrl");
         expect(readme).toContain("pulumi config set --secret gpucloud:apiKey");
       } else {
-        for (const file of stackFiles) expect(read(file)).toMatch(/gpucloud:apiUrl: .*\/v1\n/);
+        for (const file of stackFiles) expect(read(file)).toMatch(/gpucloud:apiUrl: \S+\/v2\b/);
       }
     });
   });

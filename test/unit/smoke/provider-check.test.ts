@@ -91,7 +91,13 @@ describe("smokeTestProvider.check", () => {
     const { failures } = await check({ ...good, triger: "x" });
     expect(failures).toEqual([{ property: "triger", reason: "triger: is not a JobRunner argument; did you mean trigger?" }]);
     const other = await check({ ...good, somethingElse: 1 });
-    expect(other.failures[0]!.reason).toBe("somethingElse: is not a JobRunner argument; the arguments are endpointId, cases, revision, trigger");
+    expect(other.failures[0]!.reason).toBe("somethingElse: is not a JobRunner argument; the arguments are endpointId, requestUrls, cases, revision, trigger");
+  });
+
+  it("takes the endpoint's requestUrls as a map of strings", async () => {
+    expect((await check({ ...good, requestUrls: { base: "https://ep.example", health: "https://ep.example/ping" } })).failures).toEqual([]);
+    const bad = await check({ ...good, requestUrls: { base: 7 } });
+    expect(bad.failures.map((f) => f.property)).toEqual(["requestUrls.base"]);
   });
 
   describe("preview unknowns", () => {
