@@ -81,6 +81,11 @@ describe("pods on v2", () => {
     expect((await h.client.getPod(made.id)).env).toMatchObject({ LOG_LEVEL: "info" });
     const mismatch = await h.providers.pod.create(await checked(h.providers.pod, { ...args, gpuTypeIds: ["NVIDIA A40"] })).catch((e: unknown) => e);
     expect(String(mismatch)).toMatch(/cannot adopt pod .*gpuTypeIds/);
+    // v2 pods report the data center they got, never the list asked for: the pick must be among the declared ones.
+    const placed = String(adopted.outs?.["dataCenterId"]);
+    const elsewhere = placed === "EU-RO-1" ? "US-TX-3" : "EU-RO-1";
+    const misplaced = await h.providers.pod.create(await checked(h.providers.pod, { ...args, dataCenterIds: [elsewhere] })).catch((e: unknown) => e);
+    expect(String(misplaced)).toContain(`dataCenterIds: the live resource has "${placed}", which is not among the declared ["${elsewhere}"]`);
     await h.providers.pod.delete!(made.id, adopted.outs as Outs);
   });
 
