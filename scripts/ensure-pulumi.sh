@@ -105,14 +105,16 @@ log "compiling pulumi (go build; no output until it is done)"
 started=$(date +%s)
 ( while sleep 30; do log "still compiling pulumi ($(( ($(date +%s) - started) / 60 )) min $(( ($(date +%s) - started) % 60 )) s so far)"; done ) &
 heartbeat=$!
-trap 'kill $heartbeat 2>/dev/null' EXIT
+# `|| true`: the heartbeat is usually gone by exit, and under `set -e` a failing kill in the EXIT
+# trap would become the script's exit status (a fresh machine's first run then failed after building).
+trap 'kill $heartbeat 2>/dev/null || true' EXIT
 go build -trimpath -tags osusergo,grpcnotrace \
   -ldflags "-X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v$PULUMI_VERSION" \
   -o "$tmp_bin/pulumi" github.com/pulumi/pulumi/pkg/v3/cmd/pulumi >&2
 mkdir -p "$(dirname "$bin_dir")"
 rm -rf "$bin_dir.partial"
 mv "$tmp_bin" "$bin_dir.partial"
-kill $heartbeat 2>/dev/null
+kill $heartbeat 2>/dev/null || true
 mv "$bin_dir.partial" "$bin_dir" # rename last so a half-built cache is never taken as complete
 install_provider_host
 log "built $("$bin_dir/pulumi" version)"
