@@ -10,7 +10,7 @@ import { startEmulator, type RunningEmulator } from "../../emulator";
 import { program } from "../../examples/gated-rollout/program";
 import { JobClient } from "../../client/jobClient";
 import { createEngineStack, type EngineStack } from "../support/engineStack";
-import { accountOf, countsOf } from "./provider-support";
+import { accountOf, countsOf, emulatorConfig } from "./provider-support";
 
 const HANDLERS = path.join(__dirname, "..", "..", "examples", "gated-rollout", "handlers");
 
@@ -29,11 +29,7 @@ describe("examples/gated-rollout, through the real engine", { timeout: 300_000 }
       projectName: "gpucloud-gated-rollout",
       stackName: "dev",
       program: async () => program(),
-      config: {
-        "gpucloud:apiUrl": { value: emu.apiUrlV2 },
-        "gpucloud:serverlessUrl": { value: emu.serverlessUrl },
-        "gpucloud:apiKey": { value: emu.apiKey, secret: true },
-      },
+      config: emulatorConfig(emu, emu.apiKey, "v2"),
     });
   });
 
