@@ -19,9 +19,12 @@ export function argsOf(props: Props): Props {
   return rest;
 }
 
-/** The outputs to record: the results with the provider carried over from the inputs. */
-export function keepingProvider(outs: Props, inputs: Props): Props {
-  return { ...outs, [PROVIDER_KEY]: inputs[PROVIDER_KEY] };
+/**
+ * The outputs to record: the inputs as given (the next diff compares them with the next inputs, so
+ * never a parsed form that could differ) and the results, with the provider carried over.
+ */
+export function outputsOf(inputs: Props, results: object): Props {
+  return { ...inputs, ...results, [PROVIDER_KEY]: inputs[PROVIDER_KEY] };
 }
 
 export function checkComponentArgs(schema: z.ZodObject, component: string, news: Props): CheckFailure[] {

@@ -15,7 +15,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
-import { argsOf, checkComponentArgs, keepingProvider } from "../componentArgs";
+import { argsOf, checkComponentArgs, outputsOf } from "../componentArgs";
 import { isPlaceholderId, ResourceInitError } from "../resources/partialCreate";
 import { containsUnknown, deepEqual, messageOf, type Props } from "../resources/values";
 import { casesSchema } from "../smoke/caseSchema";
@@ -128,7 +128,7 @@ export function rolloutCandidateProvider(deps: RolloutDeps): pulumi.dynamic.Reso
       canaryEndpointId: canaryId,
       history: steps.steps,
     };
-    return keepingProvider({ ...args, ...outs }, inputs);
+    return outputsOf(inputs, outs);
   }
 
   return {

@@ -14,7 +14,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
-import { argsOf, checkComponentArgs, keepingProvider } from "../componentArgs";
+import { argsOf, checkComponentArgs, outputsOf } from "../componentArgs";
 import { waitForEndpoint } from "../resources/endpointReadiness";
 import { readyTimeoutOf } from "../resources/fieldTable";
 import { ResourceInitError } from "../resources/partialCreate";
@@ -125,7 +125,7 @@ export function rolloutSwitchProvider(deps: RolloutDeps): pulumi.dynamic.Resourc
         verifyResults: this.verifyResults,
         history: this.steps.steps,
       };
-      return keepingProvider({ ...this.args, ...outs }, this.inputs);
+      return outputsOf(this.inputs, outs);
     }
 
     /** A failure to record: the state says what serves now, and the engine retries the next up. */
