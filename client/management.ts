@@ -65,6 +65,13 @@ const podAction = {
   restart: "RestartPod",
 } as const;
 
+/** How far an endpoint's latest version has reached its workers (v2 reports it; v1 derives it). */
+export interface EndpointRollout {
+  inProgress: boolean;
+  workersOnLatest: number;
+  workersTotal: number;
+}
+
 /** The endpoint type, given beside the v1 fields (the v1 body has no field for it). */
 export interface EndpointTypeInput {
   /** QUEUE (default) or LOAD_BALANCER; fixed at create. */
@@ -182,6 +189,18 @@ export class ManagementClient {
       body,
       schema: EndpointSchema,
     });
+  }
+
+  /**
+   * How far the endpoint's latest version has reached its workers. v1 keeps no releases, but each
+   * worker reports the endpoint version it was started with (`slsVersion`); a rolling release
+   * replaces the older ones.
+   */
+  async endpointRollout(id: string): Promise<EndpointRollout> {
+    const endpoint = await this.getEndpoint(id, { includeWorkers: true });
+    const workers = endpoint.workers ?? [];
+    const onLatest = workers.filter((w) => w.slsVersion === undefined || endpoint.version === undefined || w.slsVersion === endpoint.version).length;
+    return { inProgress: onLatest < workers.length, workersOnLatest: onLatest, workersTotal: workers.length };
   }
 
   /** May be refused (409/400) while workers run; scale workersMin/Max to 0 first. */

@@ -6,6 +6,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { isProviderKind, type ProviderKind } from "./kinds";
 import { setStackConfig } from "./runtimeConfig";
 import { resourceProviders } from "./resources/registry";
+import { rolloutProviders } from "./rollout/registry";
 import { smokeTestProvider } from "./smoke/provider";
 
 type ProviderMethod = "check" | "diff" | "create" | "read" | "update" | "delete" | "configure";
@@ -31,7 +32,9 @@ export async function dispatch(shim: { k: unknown }, method: ProviderMethod, arg
 }
 
 function providerFor(kind: ProviderKind): pulumi.dynamic.ResourceProvider {
-  return kind === "smokeTest" ? smokeTestProvider : resourceProviders[kind];
+  if (kind === "smokeTest") return smokeTestProvider;
+  if (kind === "rolloutCandidate" || kind === "rolloutSwitch") return rolloutProviders()[kind];
+  return resourceProviders[kind];
 }
 
 const CONFIG_KEYS = ["gpucloud:apiKey", "gpucloud:apiUrl", "gpucloud:serverlessUrl"] as const;

@@ -16,12 +16,16 @@ export const RESOURCE_TYPES: Record<ResourceKind, string> = {
 };
 
 export const SMOKE_TEST_TYPE = "SmokeTest";
+/** The two steps of an EndpointRollout: the candidate check on a canary, and the switch of the serving endpoint. */
+export const ROLLOUT_CANDIDATE_TYPE = "RolloutCandidate";
+export const ROLLOUT_SWITCH_TYPE = "RolloutSwitch";
 
 /**
- * Everything a shim can dispatch to: the five resources plus the smoke-test run behind the JobRunner
- * component (a dynamic resource too, so its cases run in the provider process during `up` only).
+ * Everything a shim can dispatch to: the five resources plus the components' own dynamic resources
+ * (JobRunner's smoke-test run, EndpointRollout's candidate check and switch), so that their work
+ * runs in the provider process during `up` only.
  */
-export const PROVIDER_KINDS = [...RESOURCE_KINDS, "smokeTest"] as const;
+export const PROVIDER_KINDS = [...RESOURCE_KINDS, "smokeTest", "rolloutCandidate", "rolloutSwitch"] as const;
 export type ProviderKind = (typeof PROVIDER_KINDS)[number];
 
 export function isProviderKind(value: unknown): value is ProviderKind {

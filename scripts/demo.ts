@@ -3,6 +3,7 @@
  * the real Pulumi engine on a local file backend, and prints the stack's outputs, the smoke-test
  * verdicts and a billing summary. `npm run demo -- --destroy` tears everything down again.
  * The provider speaks the management API v2 (today's API); `npm run demo -- --api v1` uses v1.
+ * `npm run demo -- --rollout-version 1.1` rolls the gated endpoint ("chat") out to another version.
  *
  * Everything the demo keeps lives in `.demo/` (engine state, emulator state, PULUMI_HOME), so a
  * second run updates the same stack, and `--destroy` leaves the checkout as it was.
@@ -53,12 +54,12 @@ function managementUrl(emulator: RunningEmulator, api: ApiVersion): string {
   return api === "v2" ? emulator.apiUrlV2 : emulator.apiUrl;
 }
 
-async function openStack(p: DemoPaths, emulator: RunningEmulator, api: ApiVersion): Promise<Stack> {
+async function openStack(p: DemoPaths, emulator: RunningEmulator, api: ApiVersion, rolloutVersion?: string): Promise<Stack> {
   const cli = ensurePulumiCli();
   console.log(`Pulumi CLI ${cli.version}; emulator management API at ${managementUrl(emulator, api)} (time scale ${TIME_SCALE})`);
   for (const dir of [p.backendDir, p.pulumiHome]) fs.mkdirSync(dir, { recursive: true });
   const stack = await LocalWorkspace.createOrSelectStack(
-    { stackName: STACK, projectName: PROJECT, program: async () => demoProgram() },
+    { stackName: STACK, projectName: PROJECT, program: async () => demoProgram(rolloutVersion !== undefined ? { rolloutVersion } : {}) },
     {
       // The repo root holds Pulumi.yaml; the provider process resolves pulumi-gpucloud from here.
       workDir: p.root,
@@ -102,10 +103,10 @@ async function startDemoEmulator(p: DemoPaths): Promise<RunningEmulator> {
   return emulator;
 }
 
-async function deploy(p: DemoPaths, api: ApiVersion): Promise<void> {
+async function deploy(p: DemoPaths, api: ApiVersion, rolloutVersion: string | undefined): Promise<void> {
   const emulator = await startDemoEmulator(p);
   try {
-    const stack = await openStack(p, emulator, api);
+    const stack = await openStack(p, emulator, api, rolloutVersion);
     console.log("\n$ pulumi up\n");
     const up = await stack.up({ onOutput: (out) => process.stdout.write(out) });
     printOutputs(Object.fromEntries(Object.entries(up.outputs).map(([k, v]) => [k, v.value])));
@@ -140,7 +141,7 @@ async function destroy(p: DemoPaths, api: ApiVersion): Promise<void> {
 function printOutputs(outputs: Record<string, unknown>): void {
   console.log("\nStack outputs:");
   for (const [key, value] of Object.entries(outputs)) {
-    if (key === "smokeTests") continue;
+    if (key === "smokeTests" || key === "chatRollout") continue;
     console.log(`  ${key.padEnd(18)} ${JSON.stringify(value)}`);
   }
   const results = (outputs["smokeTests"] ?? []) as { name: string; jobId: string; status: string; passed: boolean; delayTime?: number; executionTime?: number; output?: unknown }[];
@@ -151,6 +152,9 @@ function printOutputs(outputs: Record<string, unknown>): void {
         `(queued ${r.delayTime ?? "?"} ms, ran ${r.executionTime ?? "?"} ms) output ${JSON.stringify(r.output)}`,
     );
   }
+  const steps = (outputs["chatRollout"] ?? []) as { step: string; version: string; outcome: string; detail?: string }[];
+  console.log(`\nGated rollout of "chat" (serving version ${JSON.stringify(outputs["chatServingVersion"])}), its last steps:`);
+  for (const s of steps) console.log(`  ${s.step.padEnd(10)} ${s.version.padEnd(6)} ${s.outcome}${s.detail ? ` (${s.detail})` : ""}`);
 }
 
 async function printBilling(emulator: RunningEmulator, api: ApiVersion): Promise<void> {
@@ -163,12 +167,15 @@ async function printBilling(emulator: RunningEmulator, api: ApiVersion): Promise
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { destroy: { type: "boolean", default: false }, api: { type: "string", default: "v2" } }, strict: true });
+  const { values } = parseArgs({
+    options: { destroy: { type: "boolean", default: false }, api: { type: "string", default: "v2" }, "rollout-version": { type: "string" } },
+    strict: true,
+  });
   const api = values.api;
   if (api !== "v1" && api !== "v2") throw new Error(`--api ${JSON.stringify(api)} is not a management API version; use --api v2 (today's API, the default) or --api v1`);
   const p = paths();
   if (values.destroy) await destroy(p, api);
-  else await deploy(p, api);
+  else await deploy(p, api, values["rollout-version"]);
 }
 
 main().catch((e: unknown) => {

@@ -99,6 +99,14 @@ export interface EndpointArgs {
    */
   templateRevision?: pulumi.Input<string>;
   /**
+   * Who applies a change of `templateId` to the service. `"endpoint"` (default): this resource's
+   * update does (a rolling release). `"rollout"`: an EndpointRollout does, with its switch,
+   * only after the new version passed its smoke tests (and it moves the endpoint back when a check
+   * after the switch fails); this resource then only records `templateId`. Set by EndpointRollout
+   * for its serving endpoint; changing it changes nothing by itself.
+   */
+  templateAppliedBy?: pulumi.Input<"endpoint" | "rollout">;
+  /**
    * How long create and update wait for `workersMin` workers to be up, in seconds. Default 600; 0
    * skips the wait. When the deadline passes the endpoint stays in the stack and the operation
    * fails; the next `pulumi up` waits again. Also bounds how long delete waits for workers to stop.

@@ -145,7 +145,8 @@ export function workerPodView(ctx: ManagementContext, spec: EndpointSpec, worker
     templateId: spec.templateId,
     endpointId: spec.id,
     aiApiId: spec.id,
-    slsVersion: spec.version,
+    // The version this worker was started with: older ones are still running a rolling release out.
+    slsVersion: worker.version ?? spec.version,
   };
   if (gpu) view.gpu = gpuTypeSheet(gpu, spec.gpuCount);
   if (include.includeMachine) {

@@ -2,24 +2,20 @@
 // fake client, a recording log and a fast clock, while the registry wires the real ones.
 
 import * as pulumi from "@pulumi/pulumi";
-import type { ManagementClient } from "../../client/management";
+import type { EndpointRollout, ManagementClient } from "../../client/management";
 import { currentBackend, managementClient } from "../connection";
 import type { Backend } from "./fieldTable";
 import { pricesOf, type CatalogLists, type PriceLookup } from "../cost/priceSheet";
 
-/** How far an endpoint's latest release has reached its workers (v2 only). */
-export interface RolloutState {
-  inProgress: boolean;
-  workersOnLatest: number;
-  workersTotal: number;
-}
+/** How far an endpoint's latest release has reached its workers. */
+export type RolloutState = EndpointRollout;
 
 /**
  * The management calls the resources use, in the v1 field names (a ManagementClient, the v2
  * backend that maps them, or a fake in tests).
  */
 export type ManagementApi = ManagementCalls & {
-  /** The rollout of the endpoint's latest release, where the API reports one (v2). */
+  /** The rollout of the endpoint's latest release (v2 reports it; v1 derives it from its workers). */
   endpointRollout?(id: string): Promise<RolloutState>;
   /** The price catalog's lists, where the API has one (v2). */
   catalogLists?(): Promise<CatalogLists>;

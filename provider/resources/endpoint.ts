@@ -26,9 +26,15 @@ export const endpointSpec: ResourceSpec<EndpointArgs, Endpoint, EndpointCreateIn
       op.live = await op.client.updateEndpoint(op.id, { flashboot: false });
     }
   },
-  // A new template revision re-applies the template (v2 copies it only at create).
-  updateBody: ({ body, changed }, args) =>
-    changed.has("templateRevision") && args.templateRevision && body["templateId"] === undefined ? { ...body, templateId: args.templateId } : body,
+  updateBody: ({ body, changed }, args) => {
+    // An EndpointRollout's switch moves the template once the new version passed its checks.
+    if (args.templateAppliedBy === "rollout") {
+      const { templateId: _appliedByTheRollout, ...rest } = body;
+      return rest;
+    }
+    // A new template revision re-applies the template (v2 copies it only at create).
+    return changed.has("templateRevision") && args.templateRevision && body["templateId"] === undefined ? { ...body, templateId: args.templateId } : body;
+  },
   // The type is fixed; the client needs it only to keep it on a renamed endpoint.
   update: (client, id, body, args) => client.updateEndpoint(id, { ...body, type: args.type ?? "QUEUE" }),
   updateNote: "a rolling release of the workers",

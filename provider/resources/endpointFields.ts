@@ -12,6 +12,9 @@ import { isRecord, isUnknown, type Props } from "./values";
 import type { Backend } from "./fieldTable";
 import { COST_ESTIMATE } from "../cost/attach";
 
+/** Who applies a change of an endpoint's templateId (see the templateAppliedBy row). */
+export const TEMPLATE_APPLIERS = ["endpoint", "rollout"] as const;
+
 /** v2's FlashBoot levels; `flashboot: true` is FLASHBOOT, `false` is OFF. */
 export const FLASHBOOT_LEVELS = ["OFF", "FLASHBOOT", "PRIORITY_FLASHBOOT"] as const;
 
@@ -84,6 +87,12 @@ const rows = {
    * so a new revision re-applies templateId (a new release). Any new value asks for it.
    */
   templateRevision: local("update", str({ example: "template.revision" }).optional(), { same: triggerSame }),
+  /**
+   * Who applies a change of templateId to the service: the endpoint's own update ("endpoint"), or an
+   * EndpointRollout's switch once the new version passed its smoke tests ("rollout"; the endpoint
+   * then only records it). Changing it changes nothing by itself.
+   */
+  templateAppliedBy: local("ignore", oneOf(TEMPLATE_APPLIERS).optional()),
   readyTimeoutSeconds: readyTimeoutSecondsRow,
   adoptId: adoptIdRow,
   // What the service reports.

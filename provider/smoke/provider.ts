@@ -9,16 +9,13 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
+import { argsOf, checkComponentArgs } from "../componentArgs";
 import { jobClient } from "../connection";
-import { containsUnknown, isUnknown } from "../resources/values";
-import { closest, failure } from "../resources/validation";
-import { deepEqual } from "../resources/values";
-import { casesSchema, isHttpCase, type SmokeCase } from "./caseSchema";
-import { runHttpCase } from "./runHttpCase";
+import { containsUnknown, deepEqual } from "../resources/values";
+import { casesSchema, type SmokeCase } from "./caseSchema";
 import { failureMessage } from "./report";
-import { runQueueCase, type CaseResult } from "./runCase";
-
-const PROVIDER_KEY = "__provider";
+import type { CaseResult } from "./runCase";
+import { runCases } from "./runCases";
 
 const smokeTestArgsSchema = z.object({
   endpointId: z.string().min(1, "endpointId must not be empty"),
@@ -47,30 +44,9 @@ export interface SmokeTestOutputs extends SmokeTestInputs {
 /** Inputs that, when changed, mean the cases must run again (requestUrls only follows the endpoint, whose revision is watched). */
 const RERUN_KEYS = ["endpointId", "cases", "revision", "trigger"] as const;
 
-/** True when the value at `path` contains an unknown, or any value on the way to it is unknown. */
-function liesOnUnknown(root: unknown, path: readonly PropertyKey[]): boolean {
-  let current: unknown = root;
-  for (const step of path) {
-    if (isUnknown(current)) return true;
-    if (current === null || typeof current !== "object") return false;
-    current = (current as Record<PropertyKey, unknown>)[step];
-  }
-  return containsUnknown(current);
-}
-
-
-function argsOf(props: Record<string, unknown>): Record<string, unknown> {
-  const { [PROVIDER_KEY]: _provider, ...rest } = props;
-  return rest;
-}
-
 async function runAll(inputs: SmokeTestInputs): Promise<SmokeTestOutputs> {
-  const client = jobClient();
   const cases = casesSchema.parse(inputs.cases); // check already refused invalid cases; this types them
-  // Cases are independent: run them side by side so a deploy waits for the slowest, not the sum.
-  const results = await Promise.all(
-    cases.map((c) => (isHttpCase(c) ? runHttpCase(client, { id: inputs.endpointId, requestUrls: inputs.requestUrls }, c) : runQueueCase(client, inputs.endpointId, c))),
-  );
+  const results = await runCases(jobClient(), { id: inputs.endpointId, requestUrls: inputs.requestUrls }, cases);
   const message = failureMessage(inputs.endpointId, results);
   if (message) throw new Error(message);
   return { ...inputs, results, ranAt: new Date().toISOString() };
@@ -78,18 +54,7 @@ async function runAll(inputs: SmokeTestInputs): Promise<SmokeTestOutputs> {
 
 export const smokeTestProvider: pulumi.dynamic.ResourceProvider = {
   async check(_olds: Record<string, unknown>, news: Record<string, unknown>) {
-    // During preview some values may be unknown (the endpoint id, a value inside a case): validate
-    // everything, then drop only the complaints that sit on, or inside, an unknown value.
-    const args = argsOf(news);
-    const known = Object.keys(smokeTestArgsSchema.shape);
-    const unknownArgs = Object.keys(args).filter((key) => !known.includes(key));
-    const typos = unknownArgs.map((key) => {
-      const near = closest(key, known);
-      return failure([key], `is not a JobRunner argument${near ? `; did you mean ${near}?` : `; the arguments are ${known.join(", ")}`}`);
-    });
-    const parsed = smokeTestArgsSchema.safeParse(args, { reportInput: true });
-    const issues = parsed.success ? [] : parsed.error.issues.filter((issue) => !liesOnUnknown(args, issue.path));
-    return { inputs: news, failures: [...typos, ...issues.map((issue) => failure(issue.path, issue.message))] };
+    return { inputs: news, failures: checkComponentArgs(smokeTestArgsSchema, "JobRunner", news) };
   },
 
   async diff(_id: string, olds: Record<string, unknown>, news: Record<string, unknown>) {

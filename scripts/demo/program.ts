@@ -1,15 +1,16 @@
 /**
  * The demo stack: what a platform team's first GPU stack looks like. A network volume for model
- * weights, a GPU pod that mounts it, a serverless endpoint on a template, and smoke tests that gate
- * the endpoint's rollout. It runs against the local emulator (see scripts/demo.ts), or against the
+ * weights, a GPU pod that mounts it, a serverless endpoint on a template with smoke tests after each
+ * deploy, and a second endpoint rolled out through a gate (scripts/demo/rollout.ts). It runs against the local emulator (see scripts/demo.ts), or against the
  * service when the gpucloud:* stack config points there.
  */
 import * as gpucloud from "../../sdk";
+import { demoRollout } from "./rollout";
 
 /** The image the demo's workers run; the emulator's built-in handler serves any image. */
 const WORKER_IMAGE = "example/echo-worker:1.0";
 
-export function demoProgram(): Record<string, unknown> {
+export function demoProgram(options: { rolloutVersion?: string } = {}): Record<string, unknown> {
   const models = new gpucloud.NetworkVolume("models", {
     name: "demo-models",
     size: 50,
@@ -66,5 +67,6 @@ export function demoProgram(): Record<string, unknown> {
     templateId: workerTemplate.id,
     endpointId: inference.id,
     smokeTests: smoke.results,
+    ...demoRollout(options.rolloutVersion ?? "1.0"),
   };
 }

@@ -132,6 +132,26 @@ describe("read", () => {
   });
 });
 
+describe("rolling releases", () => {
+  test("each worker reports the endpoint version it was started with (slsVersion), the endpoint its latest", async () => {
+    const tpl = await createServerlessTemplate(client);
+    const endpoint = (await client.post("/endpoints", { templateId: tpl.id, gpuTypeIds: ["NVIDIA L4"] })).body;
+    const next = await createServerlessTemplate(client);
+    const released = await client.patch(`/endpoints/${endpoint.id}`, { templateId: next.id });
+    expect(released.status, released.text).toBe(200);
+    expect(released.body.version).toBe(1);
+    const worker = (id: string, version: number) => ({ id, status: "running" as const, gpuTypeId: "NVIDIA L4", dataCenterId: "EU-RO-1", costPerHr: 0.43, createdAtMs: emu.clock.now(), version });
+    // One worker still runs version 0 (busy when the release came), one runs the new version.
+    fake.workerList.set(endpoint.id, [worker("worker0000000a", 0), worker("worker0000000b", 1)]);
+    const full = await client.get(`/endpoints/${endpoint.id}`, { includeWorkers: "true" });
+    expect(full.body.version).toBe(1);
+    expect(full.body.workers.map((w: { id: string; slsVersion: number }) => [w.id, w.slsVersion])).toEqual([
+      ["worker0000000a", 0],
+      ["worker0000000b", 1],
+    ]);
+  });
+});
+
 describe("update", () => {
   test("PATCH bumps version only when workers must change; every change reaches the job side", async () => {
     const tpl = await createServerlessTemplate(client);

@@ -1,11 +1,18 @@
 /**
- * EndpointRollout through the real engine against the emulator, on the v1 and the v2 API: a good version rolls out
- * (cases pass on the canary, the serving endpoint moves, on v2 every worker is on the new release,
- * the old template is deleted); a preview of a broken version plans the rollout and runs no job; it
- * fails the up before the serving endpoint is touched (same template, same release, and
- * jobs sent to it during and after the up still complete with the old version's output); going
- * back to the good version passes, a preview after it plans nothing, and destroy leaves nothing.
+ * EndpointRollout through the real engine against the emulator, on the v1 and the v2 API:
+ * - a good version rolls out: the cases pass on a canary (which is then deleted), the serving
+ *   endpoint moves, every worker runs the new version, the old template is deleted;
+ * - a preview of a broken version plans the rollout and runs no job; its up fails before the
+ *   serving endpoint is touched, and jobs sent to it during and after the up complete with the old
+ *   version's output;
+ * - going back to the good version passes without touching the serving endpoint, and a preview
+ *   after it plans nothing;
+ * - a version that passes its candidate check but fails after the switch is moved back
+ *   automatically with verifyAfterSwitch;
+ * - settings changed under the same version are gated (v2) or refused (v1);
+ * - destroy leaves nothing, no canary included.
  */
+import { createRequire } from "node:module";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator";
@@ -17,15 +24,18 @@ const IMAGES = {
   "1.0": "example/rollout-model:1.0",
   "2.0": "example/rollout-model:2.0",
   "3.0": "example/rollout-model:3.0-broken",
+  "4.0": "example/rollout-model:4.0-degrades",
 } as const;
 type Version = keyof typeof IMAGES;
 const FIXTURES = path.join(__dirname, "fixtures");
+const degrades = createRequire(__filename)(path.join(FIXTURES, "rollout-degrades.cjs")) as { reset(served?: number): void };
 
 describe.each(API_VERSIONS)("EndpointRollout, through the real engine (%s)", { timeout: 300_000 }, (api) => {
   let emu: RunningEmulator;
   let engine: EngineStack;
   let jobs: gpucloud.JobClient;
   let version: Version = "1.0";
+  let verifyAfterSwitch = false;
   /** An image other than the version's own, to change the settings under the same version. */
   let imageOverride: string | undefined;
 
@@ -38,6 +48,7 @@ describe.each(API_VERSIONS)("EndpointRollout, through the real engine (%s)", { t
         [IMAGES["1.0"]]: path.join(FIXTURES, "rollout-v1.cjs"),
         [IMAGES["2.0"]]: path.join(FIXTURES, "rollout-v2.cjs"),
         [IMAGES["3.0"]]: path.join(FIXTURES, "rollout-broken.cjs"),
+        [IMAGES["4.0"]]: path.join(FIXTURES, "rollout-degrades.cjs"),
       },
     });
     jobs = new gpucloud.JobClient({ apiKey: emu.apiKey, serverlessUrl: emu.serverlessUrl });
@@ -50,12 +61,14 @@ describe.each(API_VERSIONS)("EndpointRollout, through the real engine (%s)", { t
           template: { name: "rollout-model", imageName: imageOverride ?? IMAGES[version], isServerless: true },
           endpoint: { workersMin: 1, workersMax: 2, idleTimeout: 5, gpuTypeIds: ["NVIDIA L4"] },
           cases: [{ name: "answers", input: { prompt: "hello" }, expect: { outputSubset: { prompt: "hello" } }, timeoutSeconds: 60 }],
+          verifyAfterSwitch,
         });
         return {
           endpointId: rollout.endpointId,
-          canaryEndpointId: rollout.canaryEndpointId,
+          servingVersion: rollout.servingVersion,
           servingTemplateId: rollout.servingTemplateId,
           candidateResults: rollout.candidateResults,
+          history: rollout.history,
         };
       },
     });
@@ -74,6 +87,8 @@ describe.each(API_VERSIONS)("EndpointRollout, through the real engine (%s)", { t
     return endpoint;
   }
 
+  const canaries = () => accountOf(emu).endpoints.filter((e) => e.name === "inference-canary");
+
   /** The image the serving endpoint runs (on v2 an endpoint runs its own copy of the template it was given). */
   function servingImage(): string | undefined {
     const endpoint = serving();
@@ -84,11 +99,18 @@ describe.each(API_VERSIONS)("EndpointRollout, through the real engine (%s)", { t
     return accountOf(emu).templates.find((t) => t.name === `rollout-model-${v}`)?.id;
   }
 
-  /** v2: the serving endpoint's rollout summary (how many workers run its latest release). */
-  async function rolloutSummary(endpointId: string): Promise<{ inProgress: boolean; workersOnLatest: number; workersTotal: number }> {
-    const res = await fetch(`${emu.apiUrlV2}/serverless/${endpointId}/releases`, { headers: { authorization: `Bearer ${emu.apiKey}` } });
+  /** How far the serving endpoint's latest version has reached its workers, as each API reports it. */
+  async function rolloutOf(endpointId: string): Promise<{ inProgress: boolean; workersOnLatest: number; workersTotal: number }> {
+    if (api === "v2") {
+      const res = await fetch(`${emu.apiUrlV2}/serverless/${endpointId}/releases`, { headers: { authorization: `Bearer ${emu.apiKey}` } });
+      expect(res.status).toBe(200);
+      return ((await res.json()) as { rollout: { inProgress: boolean; workersOnLatest: number; workersTotal: number } }).rollout;
+    }
+    const res = await fetch(`${emu.apiUrl}/endpoints/${endpointId}?includeWorkers=true`, { headers: { authorization: `Bearer ${emu.apiKey}` } });
     expect(res.status).toBe(200);
-    return ((await res.json()) as { rollout: { inProgress: boolean; workersOnLatest: number; workersTotal: number } }).rollout;
+    const endpoint = (await res.json()) as { version: number; workers: Array<{ slsVersion: number }> };
+    const onLatest = endpoint.workers.filter((w) => w.slsVersion === endpoint.version).length;
+    return { inProgress: onLatest < endpoint.workers.length, workersOnLatest: onLatest, workersTotal: endpoint.workers.length };
   }
 
   /** Jobs the emulator holds for an endpoint (the job log, GET /requests). */
@@ -111,51 +133,68 @@ describe.each(API_VERSIONS)("EndpointRollout, through the real engine (%s)", { t
     return job.output;
   }
 
-  it("deploys the first version through the canary", async () => {
+  /** Sends jobs to the serving endpoint until `during` settles; returns what each job ended with. */
+  async function trafficDuring<T>(endpointId: string, during: Promise<T>): Promise<{ jobs: Array<{ status: string; output?: unknown; error?: string }>; result: T }> {
+    let done = false;
+    const seen: Array<{ status: string; output?: unknown; error?: string }> = [];
+    const traffic = (async () => {
+      while (!done) {
+        const job = await jobs.runSync(endpointId, { input: { prompt: "hello" } });
+        seen.push({ status: job.status, ...(job.output !== undefined ? { output: job.output } : {}), ...(job.error !== undefined ? { error: job.error } : {}) });
+      }
+    })();
+    const result = await during.finally(() => {
+      done = true;
+    });
+    await traffic;
+    return { jobs: seen, result };
+  }
+
+  it("deploys the first version through a canary that is gone afterwards", async () => {
     const result = await engine.stack.up();
     expect(result.outputs["candidateResults"]?.value).toMatchObject([{ name: "answers", passed: true }]);
     expect(result.outputs["servingTemplateId"]?.value).toBe(templateIdOf("1.0"));
+    expect(result.outputs["servingVersion"]?.value).toBe("1.0");
+    const steps = (result.outputs["history"]?.value as Array<{ step: string }>).map((s) => s.step);
+    expect(steps).toEqual(["canary", "candidate", "cleanup", "switch"]);
     expect(servingImage()).toBe(IMAGES["1.0"]);
+    expect(canaries()).toEqual([]);
     expect(await answer(serving().id)).toEqual({ version: "1.0", prompt: "hello" });
   });
 
-  it("rolls a good version out and deletes the previous template", async () => {
+  it("rolls a good version out to every worker and deletes the previous template", async () => {
     version = "2.0";
     const before = serving();
     const result = await engine.stack.up();
     const after = serving();
     expect(after.id).toBe(before.id);
     expect(result.outputs["servingTemplateId"]?.value).toBe(templateIdOf("2.0"));
+    expect(result.outputs["servingVersion"]?.value).toBe("2.0");
     expect(servingImage()).toBe(IMAGES["2.0"]);
     expect(after.version).toBeGreaterThan(before.version ?? 0);
     expect(templateIdOf("1.0")).toBeUndefined();
-    // The up returned once every worker ran the new release (v2 reports it; v1 keeps no releases).
-    if (api === "v2") expect(await rolloutSummary(after.id)).toMatchObject({ inProgress: false, workersTotal: 1, workersOnLatest: 1 });
+    expect(canaries()).toEqual([]);
+    const steps = (result.outputs["history"]?.value as Array<{ step: string }>).map((s) => s.step);
+    expect(steps).toEqual(["canary", "candidate", "cleanup", "switch", "rolledOut"]);
+    // The up returned once every worker ran the new version (v2: the releases' summary; v1: workers' slsVersion).
+    expect(await rolloutOf(after.id)).toMatchObject({ inProgress: false, workersTotal: 1, workersOnLatest: 1 });
     expect(await answer(after.id)).toEqual({ version: "2.0", prompt: "hello" });
   });
 
   it("fails the up on a broken version before touching the serving endpoint, which keeps answering", async () => {
     version = "3.0";
     const before = serving();
-    // A preview shows the rollout (a new template, the canary moved, the gate re-run, the serving
-    // endpoint moved) and runs no job.
-    const canary = accountOf(emu).endpoints.find((e) => e.name === "inference-canary");
-    const jobsBefore = await jobCount(canary!.id);
+    // A preview shows the rollout (a new template, the candidate check, the serving endpoint's
+    // template, the switch, the old template's deletion) and runs no job: no canary, no job.
+    const jobsBefore = await jobCount(before.id);
     const preview = await engine.stack.preview();
     expect(preview.changeSummary).toMatchObject({ create: 1, update: 3, delete: 1 });
-    expect(await jobCount(canary!.id)).toBe(jobsBefore);
-    // Jobs sent to the serving endpoint while the up runs.
-    let upDone = false;
-    const during: unknown[] = [];
-    const traffic = (async () => {
-      while (!upDone) during.push(await answer(before.id));
-    })();
-    const message = await failingUp().finally(() => {
-      upDone = true;
-    });
-    await traffic;
-    const canaryId = accountOf(emu).endpoints.find((e) => e.name === "inference-canary")?.id;
-    expect(message).toContain(`smoke tests failed on endpoint ${canaryId}`);
+    expect(preview.stdout).toContain("version 3.0 (serving: 2.0) is checked on a canary first");
+    expect(canaries()).toEqual([]);
+    expect(await jobCount(before.id)).toBe(jobsBefore);
+
+    const { jobs: during, result: message } = await trafficDuring(before.id, failingUp());
+    expect(message).toContain('rollout "inference": version 3.0 failed its candidate check, so the serving endpoint was not touched');
     expect(message).toMatch(/case "answers": job \S+ ended FAILED/);
     expect(message).toContain("model weights not found in the image");
 
@@ -164,8 +203,9 @@ describe.each(API_VERSIONS)("EndpointRollout, through the real engine (%s)", { t
     expect(servingImage()).toBe(IMAGES["2.0"]);
     expect(after.version).toBe(before.version);
     expect(after.workersMin).toBe(before.workersMin);
+    expect(canaries()).toEqual([]);
     expect(during.length).toBeGreaterThan(0);
-    for (const output of during) expect(output).toEqual({ version: "2.0", prompt: "hello" });
+    for (const job of during) expect(job).toEqual({ status: "COMPLETED", output: { version: "2.0", prompt: "hello" } });
     expect(await answer(after.id)).toEqual({ version: "2.0", prompt: "hello" });
   });
 
@@ -179,8 +219,40 @@ describe.each(API_VERSIONS)("EndpointRollout, through the real engine (%s)", { t
     expect(servingImage()).toBe(IMAGES["2.0"]);
     expect(result.outputs["servingTemplateId"]?.value).toBe(templateIdOf("2.0"));
     expect(templateIdOf("3.0")).toBeUndefined();
+    const preview = await engine.stack.preview({ diff: true });
+    expect(Object.keys(preview.changeSummary).filter((op) => op !== "same"), preview.stdout).toEqual([]);
+  });
+
+  it("moves back by itself when a version passes its candidate check but fails after the switch (verifyAfterSwitch)", async () => {
+    version = "4.0";
+    verifyAfterSwitch = true;
+    degrades.reset();
+    const before = serving();
+    const { jobs: during, result: message } = await trafficDuring(before.id, failingUp());
+    expect(message).toContain('rollout "inference": version 4.0 failed its check on the serving endpoint after the switch, so the endpoint was moved back to version 2.0');
+    expect(message).toContain("CUDA out of memory after the first request");
+    expect(servingImage()).toBe(IMAGES["2.0"]);
+    expect(await rolloutOf(before.id)).toMatchObject({ inProgress: false, workersOnLatest: 1 });
+    expect(await answer(before.id)).toEqual({ version: "2.0", prompt: "hello" });
+    // Jobs sent while it ran met the old version, or the failing one between the switch and the rollback.
+    const outcomes = [
+      { status: "COMPLETED", output: { version: "2.0", prompt: "hello" } },
+      { status: "COMPLETED", output: { version: "4.0", prompt: "hello" } },
+      { status: "FAILED", error: "CUDA out of memory after the first request" },
+    ];
+    expect(during.length).toBeGreaterThan(0);
+    for (const job of during) expect(outcomes).toContainEqual(job);
+    expect(canaries()).toEqual([]);
+
+    // Declaring the serving version again settles it: the switch moves nothing.
+    version = "2.0";
+    const back = await engine.stack.up();
+    expect(back.outputs["servingVersion"]?.value).toBe("2.0");
+    expect(templateIdOf("4.0")).toBeUndefined();
+    expect(await answer(before.id)).toEqual({ version: "2.0", prompt: "hello" });
     const preview = await engine.stack.preview({ expectNoChanges: true });
     expect(Object.keys(preview.changeSummary).filter((op) => op !== "same")).toEqual([]);
+    verifyAfterSwitch = false;
   });
 
   it("refuses settings changed under the same version unless they pass (v2: the canary; v1: the up fails)", async () => {

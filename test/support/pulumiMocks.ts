@@ -11,13 +11,13 @@ export interface Registered {
 }
 
 /** Installs the mocks; the returned list fills as resources register. */
-export function recordResources(extraState: (name: string) => Record<string, unknown>): Registered[] {
+export function recordResources(extraState: (name: string, inputs: Record<string, unknown>) => Record<string, unknown>): Registered[] {
   const registered: Registered[] = [];
   pulumi.runtime.setMocks(
     {
       newResource: (args) => {
         registered.push({ type: args.type, name: args.name, inputs: args.inputs as Record<string, unknown> });
-        return { id: `${args.name}-id`, state: { ...args.inputs, ...extraState(args.name) } };
+        return { id: `${args.name}-id`, state: { ...args.inputs, ...extraState(args.name, args.inputs as Record<string, unknown>) } };
       },
       call: () => ({}),
     },

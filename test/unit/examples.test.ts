@@ -17,7 +17,7 @@ const examples = fs
   .map((entry) => entry.name)
   .sort();
 
-const EXPECTED = ["adopt-existing-endpoint", "billing-report", "gitops", "load-balancing-endpoint", "private-registry", "python-worker", "quickstart", "rollout", "serverless-smoke-tests"];
+const EXPECTED = ["adopt-existing-endpoint", "billing-report", "gated-rollout", "gitops", "load-balancing-endpoint", "private-registry", "python-worker", "quickstart", "serverless-smoke-tests"];
 
 function compilerOptions(): ts.CompilerOptions {
   const configPath = path.join(repoRoot, "tsconfig.json");

@@ -1,7 +1,8 @@
 /**
- * EndpointRollout's wiring, under Pulumi's mocks: one template per version (named after it), a
- * canary and a serving endpoint on the same settings, the version derived from the settings when
- * none is given, and bad versions refused with what was wrong and the fix.
+ * EndpointRollout's wiring, under Pulumi's mocks: one template per version (named after it); a
+ * candidate check whose canary copies the serving endpoint's settings; the serving endpoint and the
+ * switch taking the template only from the check's verdict; the version derived from the settings
+ * when none is given; bad versions refused with what was wrong and the fix.
  */
 import * as pulumi from "@pulumi/pulumi";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -10,26 +11,38 @@ import { recordResources, valueOf, type Registered } from "../../support/pulumiM
 let registered: Registered[] = [];
 
 beforeAll(() => {
-  registered = recordResources(() => ({ results: [], revision: "r1" }));
+  registered = recordResources((name, inputs) => {
+    // What the real providers add: the candidate approves its template, the switch records it.
+    if (name.endsWith("-candidate")) return { approvedTemplateId: inputs["templateId"], results: [], history: [] };
+    if (name.endsWith("-switch")) return { servingVersion: inputs["version"], servingTemplateId: inputs["templateId"], verifyResults: [], history: [] };
+    return { results: [], revision: "r1" };
+  });
 });
 
 const cases = [{ name: "answers", input: { prompt: "hi" } }];
 const template = { name: "model", imageName: "me/model:2.0", isServerless: true };
 
 describe("EndpointRollout", () => {
-  it("puts the canary and, after the gate, the serving endpoint on the version's template", async () => {
+  it("checks the version's template on a canary; the serving endpoint and the switch take it from the verdict", async () => {
     const gpucloud = await import("../../../sdk/index");
-    const rollout = new gpucloud.EndpointRollout("infer", { version: "2.0", template, endpoint: { workersMax: 3 }, cases });
+    const rollout = new gpucloud.EndpointRollout("infer", { version: "2.0", template, endpoint: { workersMin: 1, workersMax: 3 }, cases, verifyAfterSwitch: true });
     // The mocks have no apiUrl, so this is the v1 API: the template's resource name carries the
     // settings' digest too (a settings change under the same version is then a new resource).
     const templateId = await valueOf(rollout.servingTemplateId);
     expect(templateId).toMatch(/^infer-2\.0-v[0-9a-f]{10}-id$/);
-    expect(await valueOf(rollout.canaryEndpointId)).toBe("infer-canary-id");
+    expect(await valueOf(rollout.servingVersion)).toBe("2.0");
     const byName = (name: string) => registered.find((r) => r.name === name && r.type.startsWith("pulumi-nodejs:dynamic/"))?.inputs ?? {};
     expect(byName(templateId.replace(/-id$/, ""))).toMatchObject({ name: "model-2.0", imageName: "me/model:2.0" });
-    expect(byName("infer-canary")).toMatchObject({ name: "infer-canary", templateId, workersMin: 0, workersMax: 1 });
-    expect(byName("infer")).toMatchObject({ name: "infer", templateId, workersMax: 3 });
-    expect(registered.map((r) => r.name)).toContain("infer-gate-run");
+    expect(byName("infer-candidate")).toMatchObject({
+      rollout: "infer",
+      version: "2.0",
+      templateId,
+      canary: { name: "infer-canary", templateId, workersMin: 0, workersMax: 1 },
+      cases,
+    });
+    expect(byName("infer")).toMatchObject({ name: "infer", templateId, templateAppliedBy: "rollout", workersMin: 1, workersMax: 3 });
+    expect(byName("infer-switch")).toMatchObject({ rollout: "infer", endpointId: "infer-id", version: "2.0", templateId, verifyAfterSwitch: true, workersMin: 1, cases });
+    expect(registered.map((r) => r.type)).toEqual(expect.arrayContaining(["pulumi-nodejs:dynamic/gpucloud:RolloutCandidate", "pulumi-nodejs:dynamic/gpucloud:RolloutSwitch"]));
   });
 
   it("derives the version from the settings: the same settings, the same version; others, another", async () => {

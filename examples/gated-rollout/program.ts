@@ -1,7 +1,9 @@
 /**
- * A serverless endpoint rolled out through a canary: each `pulumi up` that changes the version runs
- * the smoke-test cases on a canary endpoint first, and moves the serving endpoint to the new version
- * only when every case passed. A failing case fails the up; the serving endpoint is not touched.
+ * A serverless endpoint rolled out through smoke tests: each `pulumi up` that changes the version
+ * checks it on a canary endpoint first, and moves the serving endpoint to it only when every case
+ * passed; after the switch the cases run again on the serving endpoint, and a failure moves it back
+ * to the previous version by itself. A failing case fails the up; the serving endpoint keeps
+ * answering with the version that passed.
  */
 import * as pulumi from "@pulumi/pulumi";
 import * as gpucloud from "pulumi-gpucloud";
@@ -22,12 +24,13 @@ export function program() {
         timeoutSeconds: 120, // queue + the canary's cold start + run
       },
     ],
+    verifyAfterSwitch: config.getBoolean("verifyAfterSwitch") ?? true,
   });
 
   return {
     endpointId: rollout.endpointId,
-    canaryEndpointId: rollout.canaryEndpointId,
-    servingTemplateId: rollout.servingTemplateId,
+    servingVersion: rollout.servingVersion,
     candidateResults: rollout.candidateResults.apply((results) => results.map((r) => ({ name: r.name, passed: r.passed, jobId: r.jobId, status: r.status }))),
+    history: rollout.history.apply((steps) => steps.map((s) => `${s.step} ${s.version}: ${s.outcome}${s.detail ? ` (${s.detail})` : ""}`)),
   };
 }
