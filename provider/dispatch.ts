@@ -7,6 +7,7 @@ import { isProviderKind, type ProviderKind } from "./kinds";
 import { setStackConfig } from "./runtimeConfig";
 import { resourceProviders } from "./resources/registry";
 import { smokeTestProvider } from "./smoke/provider";
+import { OWN_PRICES_KEY } from "./cost/ownPrices";
 
 type ProviderMethod = "check" | "diff" | "create" | "read" | "update" | "delete" | "configure";
 
@@ -34,7 +35,7 @@ function providerFor(kind: ProviderKind): pulumi.dynamic.ResourceProvider {
   return kind === "smokeTest" ? smokeTestProvider : resourceProviders[kind];
 }
 
-const CONFIG_KEYS = ["gpucloud:apiKey", "gpucloud:apiUrl", "gpucloud:serverlessUrl"] as const;
+const CONFIG_KEYS = ["gpucloud:apiKey", "gpucloud:apiUrl", "gpucloud:serverlessUrl", OWN_PRICES_KEY] as const;
 
 /** The dynamic provider host passes a Config object (`get(key)`); tests may pass a plain record. */
 function readConfigureRequest(request: unknown): Record<string, string> {

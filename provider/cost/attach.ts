@@ -8,8 +8,14 @@ import type { Estimator } from "./estimate";
 /** The output (and checked input) every priced resource records its estimate under. */
 export const COST_ESTIMATE = "costEstimate";
 
-export async function withEstimate(estimate: Estimator, args: Props, deps: Pick<ProviderDeps, "prices">): Promise<Props> {
-  return { ...args, [COST_ESTIMATE]: estimate(args, await pricesFrom(deps)) };
+/**
+ * The checked inputs with the estimate. The user's own prices are read first: a bad
+ * `gpucloud:prices` value fails check with its message (it is the user's to fix, unlike a catalog
+ * that cannot be reached).
+ */
+export async function withEstimate(estimate: Estimator, args: Props, deps: Pick<ProviderDeps, "prices" | "ownPrices">): Promise<Props> {
+  const own = deps.ownPrices?.();
+  return { ...args, [COST_ESTIMATE]: estimate(args, { catalog: await pricesFrom(deps), own }) };
 }
 
 /** The prices, or why there are none; an estimate never makes check fail (e.g. before an API key is set). */
