@@ -8,6 +8,7 @@ import { setStackConfig } from "./runtimeConfig";
 import { resourceProviders } from "./resources/registry";
 import { smokeTestProvider } from "./smoke/provider";
 import { OWN_PRICES_KEY } from "./cost/ownPrices";
+import { costSummaryProvider } from "./cost/summaryProvider";
 
 type ProviderMethod = "check" | "diff" | "create" | "read" | "update" | "delete" | "configure";
 
@@ -32,6 +33,7 @@ export async function dispatch(shim: { k: unknown }, method: ProviderMethod, arg
 }
 
 function providerFor(kind: ProviderKind): pulumi.dynamic.ResourceProvider {
+  if (kind === "costSummary") return costSummaryProvider;
   return kind === "smokeTest" ? smokeTestProvider : resourceProviders[kind];
 }
 

@@ -16,12 +16,15 @@ export const RESOURCE_TYPES: Record<ResourceKind, string> = {
 };
 
 export const SMOKE_TEST_TYPE = "SmokeTest";
+/** The CostReport component's record of the stack's cost (its check prints the change against the last up). */
+export const COST_SUMMARY_TYPE = "CostSummary";
 
 /**
  * Everything a shim can dispatch to: the five resources plus the smoke-test run behind the JobRunner
- * component (a dynamic resource too, so its cases run in the provider process during `up` only).
+ * component (a dynamic resource too, so its cases run in the provider process during `up` only) and
+ * the cost summary behind the CostReport component.
  */
-export const PROVIDER_KINDS = [...RESOURCE_KINDS, "smokeTest"] as const;
+export const PROVIDER_KINDS = [...RESOURCE_KINDS, "smokeTest", "costSummary"] as const;
 export type ProviderKind = (typeof PROVIDER_KINDS)[number];
 
 export function isProviderKind(value: unknown): value is ProviderKind {
