@@ -1,4 +1,6 @@
 // Puts a kind's cost estimate on its checked inputs, under the one output name all kinds share.
+// The field tables read COST_ESTIMATE while they load: keep this module's value imports to leaf
+// modules (values.ts), or a table may load first and record its row under "undefined".
 
 import type { ProviderDeps } from "../resources/deps";
 import { messageOf, type Props } from "../resources/values";

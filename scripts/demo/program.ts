@@ -1,7 +1,7 @@
 /**
  * The demo stack: what a platform team's first GPU stack looks like. A network volume for model
- * weights, a GPU pod that mounts it, a serverless endpoint on a template, and smoke tests that gate
- * the endpoint's rollout. It runs against the local emulator (see scripts/demo.ts), or against the
+ * weights, a GPU pod that mounts it, a serverless endpoint on a template, smoke tests that gate
+ * the endpoint's rollout, and a cost report that prints the estimate in every preview. It runs against the local emulator (see scripts/demo.ts), or against the
  * service when the gpucloud:* stack config points there.
  */
 import * as gpucloud from "../../sdk";
@@ -56,6 +56,9 @@ export function demoProgram(): Record<string, unknown> {
       },
     ],
   });
+
+  // Declared last: it sums every priced resource declared before it.
+  new gpucloud.CostReport("cost");
 
   return {
     networkVolumeId: models.id,

@@ -5,8 +5,9 @@
  * stack's priced resources by itself and warns of one declared after it; a budget below the
  * estimate fails the preview naming the dearest resource; after an up and one hour of service time
  * (the emulator's clock runs 1000x fast), the pod's, the volume's and the endpoint's estimates agree
- * with what the emulator bills; the next preview is clean, and a change of GPU count shows the
- * difference against the last up in the preview's output, without any stack output exported.
+ * with what the emulator bills; the next preview is clean, and a change of GPU count (or of the
+ * user's storage price) shows the difference against the last up in the preview's output, without
+ * any stack output exported.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator/index";
@@ -14,6 +15,7 @@ import { NETWORK_VOLUME_PRICE_PER_GB_MONTH } from "../../emulator/vocabulary/cat
 import { ManagementClientV2 } from "../../client/managementV2";
 import type { CostEstimate } from "../../provider/cost/estimate";
 import { createEngineStack, type EngineStack } from "../support/engineStack";
+import { EMULATOR_PRICES_CONFIG } from "../../scripts/lib/emulatorPrices";
 import { accountOf, countsOf, emulatorConfig, loadSdk } from "./provider-support";
 
 const gpucloud = loadSdk();
@@ -25,8 +27,6 @@ const L4_PRICE = 0.43;
 const VOLUME_GB = 100;
 /** The volume's storage per month at the emulator's rate, as the estimate rounds it. */
 const VOLUME_PER_MONTH = Math.round(VOLUME_GB * NETWORK_VOLUME_PRICE_PER_GB_MONTH * 1e6) / 1e6;
-/** What the emulator bills (emulator/README.md): network volumes at its storage rate, pod disks not at all. */
-const EMULATOR_PRICES = JSON.stringify({ networkVolumePerGbMonth: NETWORK_VOLUME_PRICE_PER_GB_MONTH, containerDiskPerGbMonth: 0, podVolumePerGbMonth: 0 });
 
 describe("cost estimates at preview, on v2", { timeout: 300_000 }, () => {
   const apiKey = "cost-estimates-key";
@@ -44,7 +44,7 @@ describe("cost estimates at preview, on v2", { timeout: 300_000 }, () => {
     client = new ManagementClientV2({ baseUrl: emulator.apiUrlV2, apiKey, maxRetries: 0 });
     engine = await createEngineStack({
       projectName: "cost-estimates",
-      config: { ...emulatorConfig(emulator, apiKey, "v2"), "gpucloud:prices": { value: EMULATOR_PRICES } },
+      config: { ...emulatorConfig(emulator, apiKey, "v2"), "gpucloud:prices": { value: EMULATOR_PRICES_CONFIG } },
       program: async () => {
         const pod = new gpucloud.Pod("trainer", { imageName: "example/pytorch:2.4", gpuTypeIds: [L4], gpuCount, dataCenterIds: ["EU-RO-1"] });
         const template = new gpucloud.Template("worker", { name: "cost-worker", imageName: "example/echo-worker:1.0", isServerless: true });
@@ -162,6 +162,26 @@ describe("cost estimates at preview, on v2", { timeout: 300_000 }, () => {
       expect(preview.stdout).toContain(`${VOLUME_PER_MONTH} USD/month storage (no change since the last up)`);
     } finally {
       lateVolume = false;
+    }
+  });
+
+  it("takes a new price of gpucloud:prices into an unchanged resource's estimate, touching nothing in the service", async () => {
+    const doubled = JSON.stringify({ ...JSON.parse(EMULATOR_PRICES_CONFIG), networkVolumePerGbMonth: NETWORK_VOLUME_PRICE_PER_GB_MONTH * 2 });
+    await engine.stack.setConfig("gpucloud:prices", { value: doubled });
+    try {
+      const preview = await engine.stack.preview();
+      expect(preview.stdout).toContain(`${VOLUME_PER_MONTH * 2} USD/month storage (+${VOLUME_PER_MONTH} USD/month storage vs the last up: ${VOLUME_PER_MONTH})`);
+      expect(preview.stdout).toMatch(/gpucloud:NetworkVolume\s+models\s+update\s+\[diff: ~costEstimate\]/);
+      expect(preview.changeSummary).toMatchObject({ update: 2 });
+      // The up records the new estimate; the service's pod and volume stay exactly as they were.
+      const before = accountOf(emulator, apiKey);
+      const up = await engine.stack.up();
+      expect(up.outputs["volumeEstimate"]?.value).toMatchObject({ perMonth: VOLUME_PER_MONTH * 2 });
+      const after = accountOf(emulator, apiKey);
+      expect(after.networkVolumes).toEqual(before.networkVolumes);
+      expect(after.pods).toEqual(before.pods);
+    } finally {
+      await engine.stack.setConfig("gpucloud:prices", { value: EMULATOR_PRICES_CONFIG });
     }
   });
 
