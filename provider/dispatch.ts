@@ -8,6 +8,8 @@ import { setStackConfig } from "./runtimeConfig";
 import { resourceProviders } from "./resources/registry";
 import { rolloutProviders } from "./rollout/registry";
 import { smokeTestProvider } from "./smoke/provider";
+import { OWN_PRICES_KEY } from "./cost/ownPrices";
+import { costSummaryProvider } from "./cost/summaryProvider";
 
 type ProviderMethod = "check" | "diff" | "create" | "read" | "update" | "delete" | "configure";
 
@@ -33,11 +35,12 @@ export async function dispatch(shim: { k: unknown }, method: ProviderMethod, arg
 
 function providerFor(kind: ProviderKind): pulumi.dynamic.ResourceProvider {
   if (kind === "smokeTest") return smokeTestProvider;
+  if (kind === "costSummary") return costSummaryProvider;
   if (kind === "rolloutCandidate" || kind === "rolloutSwitch") return rolloutProviders()[kind];
   return resourceProviders[kind];
 }
 
-const CONFIG_KEYS = ["gpucloud:apiKey", "gpucloud:apiUrl", "gpucloud:serverlessUrl"] as const;
+const CONFIG_KEYS = ["gpucloud:apiKey", "gpucloud:apiUrl", "gpucloud:serverlessUrl", OWN_PRICES_KEY] as const;
 
 /** The dynamic provider host passes a Config object (`get(key)`); tests may pass a plain record. */
 function readConfigureRequest(request: unknown): Record<string, string> {

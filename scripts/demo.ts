@@ -1,7 +1,8 @@
 /**
- * `npm run demo`: starts the local emulator, deploys the demo stack (scripts/demo/program.ts) with
- * the real Pulumi engine on a local file backend, and prints the stack's outputs, the smoke-test
- * verdicts and a billing summary. `npm run demo -- --destroy` tears everything down again.
+ * `npm run demo`: starts the local emulator, previews the demo stack (scripts/demo/program.ts) with
+ * the real Pulumi engine on a local file backend, printing its cost estimate, deploys it, and prints
+ * the stack's outputs, the smoke-test verdicts, each resource's estimate beside what the emulator
+ * bills for it, and a billing summary. `npm run demo -- --destroy` tears everything down again.
  * The provider speaks the management API v2 (today's API); `npm run demo -- --api v1` uses v1.
  * `npm run demo -- --rollout-version 1.1` rolls the gated endpoint ("chat") out to another version.
  *
@@ -15,6 +16,8 @@ import { LocalWorkspace, PulumiCommand, type Stack } from "@pulumi/pulumi/automa
 import { startEmulator, type RunningEmulator } from "../emulator";
 import { getBilling } from "../sdk/billing";
 import { demoProgram } from "./demo/program";
+import { plannedCostCollector, printEstimateAgainstBilling, type BilledResource } from "./demo/costCheck";
+import { EMULATOR_PRICES_CONFIG } from "./lib/emulatorPrices";
 import { enginePath, ensurePulumiCli } from "./lib/pulumiCli";
 import { repoRoot } from "./lib/repoRoot";
 
@@ -23,6 +26,8 @@ const PROJECT = "gpucloud-demo";
 const API_KEY = "demo-api-key";
 /** The demo's emulator runs 10x faster than real time: boots, cold starts and jobs take a tenth. */
 const TIME_SCALE = 0.1;
+/** Service time the billed rates are measured over after the up (36 s of real time). */
+const BILLING_WINDOW_MS = 6 * 60_000;
 
 interface DemoPaths {
   root: string;
@@ -78,6 +83,8 @@ async function openStack(p: DemoPaths, emulator: RunningEmulator, api: ApiVersio
     "gpucloud:apiUrl": { value: managementUrl(emulator, api) },
     "gpucloud:serverlessUrl": { value: emulator.serverlessUrl },
     "gpucloud:apiKey": { value: API_KEY, secret: true },
+    // The emulator's rates for what the catalog does not price (emulator/README.md), for the estimates.
+    "gpucloud:prices": { value: EMULATOR_PRICES_CONFIG },
   });
   return stack;
 }
@@ -107,9 +114,15 @@ async function deploy(p: DemoPaths, api: ApiVersion, rolloutVersion: string | un
   const emulator = await startDemoEmulator(p);
   try {
     const stack = await openStack(p, emulator, api, rolloutVersion);
+    console.log("\n$ pulumi preview\n");
+    const cost = plannedCostCollector();
+    await stack.preview({ onOutput: (out) => process.stdout.write(out), onEvent: cost.onEvent });
     console.log("\n$ pulumi up\n");
     const up = await stack.up({ onOutput: (out) => process.stdout.write(out) });
-    printOutputs(Object.fromEntries(Object.entries(up.outputs).map(([k, v]) => [k, v.value])));
+    const outputs = Object.fromEntries(Object.entries(up.outputs).map(([k, v]) => [k, v.value]));
+    printOutputs(outputs);
+    const options = { apiKey: API_KEY, apiUrl: managementUrl(emulator, api) };
+    await printEstimateAgainstBilling(cost.planned(), pricedResources(outputs), options, emulator.clock, BILLING_WINDOW_MS);
     await printBilling(emulator, api);
     console.log(`\nTear down with: npm run demo -- --destroy`);
   } finally {
@@ -155,6 +168,16 @@ function printOutputs(outputs: Record<string, unknown>): void {
   const steps = (outputs["chatRollout"] ?? []) as { step: string; version: string; outcome: string; detail?: string }[];
   console.log(`\nGated rollout of "chat" (serving version ${JSON.stringify(outputs["chatServingVersion"])}), its last steps:`);
   for (const s of steps) console.log(`  ${s.step.padEnd(10)} ${s.version.padEnd(6)} ${s.outcome}${s.detail ? ` (${s.detail})` : ""}`);
+}
+
+/** The demo's priced resources (scripts/demo/program.ts), by their Pulumi names. */
+function pricedResources(outputs: Record<string, unknown>): BilledResource[] {
+  return [
+    { name: "notebook", kind: "pods", id: String(outputs["podId"]) },
+    { name: "inference", kind: "endpoints", id: String(outputs["endpointId"]) },
+    { name: "chat", kind: "endpoints", id: String(outputs["chatEndpointId"]) },
+    { name: "models", kind: "networkvolumes", id: String(outputs["networkVolumeId"]) },
+  ];
 }
 
 async function printBilling(emulator: RunningEmulator, api: ApiVersion): Promise<void> {

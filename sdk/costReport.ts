@@ -1,16 +1,18 @@
 import * as pulumi from "@pulumi/pulumi";
-import type { CostEstimate } from "../provider/cost/estimate";
-import { budgetExcess, budgetFromConfig, summarize, summaryLine, type CostBudget, type CostSummary } from "../provider/cost/summary";
+import { COST_SUMMARY_TYPE, RESOURCE_MODULE } from "../provider/kinds";
+import costSummaryShim from "../provider/shims/costSummary";
+import { budgetFromConfig, figuresOf, type CostBudget } from "../provider/cost/summary";
+import { pricedSoFar, type PricedResource } from "./costRegistry";
 
-/** A resource with a cost estimate: a Pod, Endpoint or NetworkVolume. */
-export interface PricedResource {
-  readonly urn: pulumi.Output<string>;
-  readonly costEstimate: pulumi.Output<CostEstimate | undefined>;
-}
+export type { PricedResource } from "./costRegistry";
 
 export interface CostReportArgs {
-  /** The resources to sum (a component cannot list the stack by itself: pass each priced resource). */
-  resources: PricedResource[];
+  /**
+   * The resources to sum. Default: every Pod, Endpoint and NetworkVolume the program declared
+   * before this report, inside components too (an EndpointRollout's endpoints count). Declare the
+   * report last: a priced resource declared after it is left out, with a warning naming both.
+   */
+  resources?: PricedResource[];
   /**
    * Budget in USD per hour. Default: stack config `gpucloud:budgetPerHour` (always-on rate) and
    * `gpucloud:budgetCeilingPerHour` (every endpoint at workersMax); no limit when neither is set.
@@ -18,39 +20,53 @@ export interface CostReportArgs {
   budget?: CostBudget;
 }
 
+/** The record of the stack's figures behind the report; its check prints them (provider/cost/summaryProvider.ts). */
+class CostSummaryRecord extends pulumi.dynamic.Resource {
+  declare readonly perHour: pulumi.Output<number>;
+  declare readonly ceilingPerHour: pulumi.Output<number>;
+  declare readonly perMonth: pulumi.Output<number>;
+  declare readonly unpriced: pulumi.Output<string[]>;
+  constructor(name: string, props: Record<string, pulumi.Input<unknown>>, opts: pulumi.CustomResourceOptions) {
+    super(costSummaryShim, name, { ...props, perHour: undefined, ceilingPerHour: undefined, perMonth: undefined, unpriced: undefined }, opts, RESOURCE_MODULE, COST_SUMMARY_TYPE);
+  }
+}
+
 /**
- * The stack's cost at list prices, summed from its resources' estimates and printed in the preview's
- * output. With a budget, a preview whose estimate exceeds it fails naming the resources that cost
- * most; as `pulumi up` previews first, nothing is created (not so with `--skip-preview`). Export
- * `perHour` / `ceilingPerHour` as stack outputs to see the change against the last up in the preview.
+ * The stack's cost at list prices (and the user's own prices, `gpucloud:prices`), summed from its
+ * resources' estimates. Every preview and up prints one line with the sums and the change against
+ * the last up: `estimated cost: 1.29 USD/hour always-on, ... (+0.43 USD/hour always-on vs the last
+ * up: 0.86)`. With a budget, a preview whose sum exceeds it fails naming the resources that cost
+ * most; as `pulumi up` previews first, nothing is created (not so with `--skip-preview`, where the
+ * check runs once the priced resources exist).
  */
 export class CostReport extends pulumi.ComponentResource {
   /** USD per hour always on: running pods plus endpoints' workersMin workers. */
   declare readonly perHour: pulumi.Output<number>;
   /** USD per hour with every endpoint at workersMax workers. */
   declare readonly ceilingPerHour: pulumi.Output<number>;
-  /** USD per month of storage (network volumes have no catalog price: 0 today). */
+  /** USD per month of network volume storage (at the prices in `gpucloud:prices`). */
   declare readonly perMonth: pulumi.Output<number>;
   /** The resources left out, with the reason ("unavailable" or "pending" estimates). */
   declare readonly unpriced: pulumi.Output<string[]>;
 
-  constructor(name: string, args: CostReportArgs, opts?: pulumi.ComponentResourceOptions) {
+  constructor(name: string, args: CostReportArgs = {}, opts?: pulumi.ComponentResourceOptions) {
     super("gpucloud:index:CostReport", name, {}, opts);
     const budget = args.budget ?? budgetFromConfig((key) => new pulumi.Config("gpucloud").get(key));
-    const entries = args.resources.map((r) => pulumi.all([r.urn, r.costEstimate]).apply(([urn, estimate]) => ({ name: urn.split("::").pop() ?? urn, estimate })));
-    const summary: pulumi.Output<CostSummary> = pulumi.all(entries).apply((all) => {
-      const s = summarize(all);
-      void pulumi.log.info(summaryLine(s), this);
-      const excess = budgetExcess(s, budget);
-      if (excess) throw new pulumi.RunError(excess);
-      return s;
-    });
-    Object.assign(this, {
-      perHour: summary.apply((s) => s.perHour),
-      ceilingPerHour: summary.apply((s) => s.ceilingPerHour),
-      perMonth: summary.apply((s) => s.perMonth),
-      unpriced: summary.apply((s) => s.unpriced),
-    });
+    const priced = args.resources ? args.resources.map((resource) => ({ name: resource.urn.apply(nameOfUrn), resource })) : pricedSoFar(name);
+    // One entry per resource, each its own Output: one estimate unknown at preview leaves the others summed.
+    const resources = priced.map(({ name: resourceName, resource }) => ({ name: resourceName, estimate: resource.costEstimate.apply(figuresOf) }));
+    const record = new CostSummaryRecord(`${name}-summary`, { report: name, resources, budget: definedOnly(budget) }, { parent: this });
+    Object.assign(this, { perHour: record.perHour, ceilingPerHour: record.ceilingPerHour, perMonth: record.perMonth, unpriced: record.unpriced });
     this.registerOutputs({ perHour: this.perHour, ceilingPerHour: this.ceilingPerHour, perMonth: this.perMonth, unpriced: this.unpriced });
   }
+}
+
+/** The resource's name: the last part of `urn:pulumi:stack::project::type::name`. */
+function nameOfUrn(urn: string): string {
+  return urn.split("::").pop() ?? urn;
+}
+
+/** The budget without absent limits (undefined is not a value a resource input can carry). */
+function definedOnly(budget: CostBudget): CostBudget {
+  return Object.fromEntries(Object.entries(budget).filter(([, v]) => v !== undefined));
 }

@@ -8,6 +8,7 @@ import { registeredProps, type ArgumentOutputs } from "./props";
 import { programApiVersion } from "./connection";
 import { revisionOfTemplateId } from "./template";
 import type { CostEstimate } from "../provider/cost/estimate";
+import { declarePriced } from "./costRegistry";
 
 /**
  * Arguments of an {@link Endpoint} (a serverless, queue-based endpoint). Field names are the
@@ -151,13 +152,7 @@ export class Endpoint extends pulumi.dynamic.Resource {
    * ...); load-balancing endpoints: `base` (on a per-endpoint host on the live service) and `health`.
    */
   declare readonly requestUrls: pulumi.Output<Record<string, string> | undefined>;
-  /**
-   * Cost estimate at list prices, in USD, known at preview once the arguments are: `perHour` (a pod's
-   * rate while running; an endpoint's always-on rate with workersMin workers), `ceilingPerHour` (an
-   * endpoint with workersMax workers), `perMonth` (a volume), the catalog prices used and when they
-   * were read (`pricesReadAt`). `status` is "unavailable" with a `reason` on the v1 API or without a
-   * catalog price, and "pending" while an argument it needs is unknown.
-   */
+  /** Cost estimate in USD (see {@link CostEstimate}), known at preview once the arguments it needs are. */
   declare readonly costEstimate: pulumi.Output<CostEstimate | undefined>;
 
   constructor(name: string, args: EndpointArgs, opts?: pulumi.CustomResourceOptions) {
@@ -165,5 +160,6 @@ export class Endpoint extends pulumi.dynamic.Resource {
     const revision = args.templateRevision ?? (programApiVersion() === "v2" ? revisionOfTemplateId(args.templateId) : undefined);
     const props = registeredProps(endpointTable, args, { name: args.name ?? name, ...(revision !== undefined ? { templateRevision: revision } : {}) });
     super(endpointShim, name, props, opts, RESOURCE_MODULE, RESOURCE_TYPES.endpoint);
+    declarePriced({ type: RESOURCE_TYPES.endpoint, name, resource: this });
   }
 }

@@ -4,7 +4,7 @@ export { Endpoint, type EndpointArgs } from "./endpoint";
 export { NetworkVolume, type NetworkVolumeArgs } from "./networkVolume";
 export { Template, type TemplateArgs } from "./template";
 export { RegistryAuth, type RegistryAuthArgs } from "./registryAuth";
-export type { CostEstimate, PriceUsed } from "../provider/cost/estimate";
+export type { CostEstimate, PriceSource, PriceUsed } from "../provider/cost/estimate";
 export { CostReport, type CostReportArgs, type PricedResource } from "./costReport";
 export type { CostBudget } from "../provider/cost/summary";
 export { EndpointRollout, type EndpointRolloutArgs, type RolloutEndpointArgs, type RolloutTemplateArgs } from "./endpointRollout";

@@ -6,6 +6,7 @@ import networkVolumeShim from "../provider/shims/networkVolume";
 import { networkVolumeTable, type NetworkVolumeOutputArguments } from "../provider/resources/networkVolumeFields";
 import { registeredProps, type ArgumentOutputs } from "./props";
 import type { CostEstimate } from "../provider/cost/estimate";
+import { declarePriced } from "./costRegistry";
 
 /** Arguments of a {@link NetworkVolume}. Field names are the service's own. */
 export interface NetworkVolumeArgs {
@@ -48,16 +49,11 @@ export interface NetworkVolume extends ArgumentOutputs<NetworkVolumeArgs, Exclud
 export class NetworkVolume extends pulumi.dynamic.Resource {
   /** The volume's name. */
   declare readonly name: pulumi.Output<string>;
-  /**
-   * Cost estimate at list prices, in USD, known at preview once the arguments are: `perHour` (a pod's
-   * rate while running; an endpoint's always-on rate with workersMin workers), `ceilingPerHour` (an
-   * endpoint with workersMax workers), `perMonth` (a volume), the catalog prices used and when they
-   * were read (`pricesReadAt`). `status` is "unavailable" with a `reason` on the v1 API or without a
-   * catalog price, and "pending" while an argument it needs is unknown.
-   */
+  /** Cost estimate in USD (see {@link CostEstimate}), known at preview once the arguments it needs are. */
   declare readonly costEstimate: pulumi.Output<CostEstimate | undefined>;
 
   constructor(name: string, args: NetworkVolumeArgs, opts?: pulumi.CustomResourceOptions) {
     super(networkVolumeShim, name, registeredProps(networkVolumeTable, args), opts, RESOURCE_MODULE, RESOURCE_TYPES.networkVolume);
+    declarePriced({ type: RESOURCE_TYPES.networkVolume, name, resource: this });
   }
 }

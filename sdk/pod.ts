@@ -6,6 +6,7 @@ import podShim from "../provider/shims/pod";
 import { podTable, type PodOutputArguments } from "../provider/resources/podFields";
 import { registeredProps, type ArgumentOutputs } from "./props";
 import type { CostEstimate } from "../provider/cost/estimate";
+import { declarePriced } from "./costRegistry";
 
 /**
  * Arguments of a {@link Pod}. Field names are the service's own. Fields marked "in place" are
@@ -174,13 +175,7 @@ export class Pod extends pulumi.dynamic.Resource {
   declare readonly publicIp: pulumi.Output<string | undefined>;
   /** Internal port -> public port on `publicIp`, e.g. `{ "22": 10341 }`; undefined until the pod is up. */
   declare readonly portMappings: pulumi.Output<Record<string, number> | undefined>;
-  /**
-   * Cost estimate at list prices, in USD, known at preview once the arguments are: `perHour` (a pod's
-   * rate while running; an endpoint's always-on rate with workersMin workers), `ceilingPerHour` (an
-   * endpoint with workersMax workers), `perMonth` (a volume), the catalog prices used and when they
-   * were read (`pricesReadAt`). `status` is "unavailable" with a `reason` on the v1 API or without a
-   * catalog price, and "pending" while an argument it needs is unknown.
-   */
+  /** Cost estimate in USD (see {@link CostEstimate}), known at preview once the arguments it needs are. */
   declare readonly costEstimate: pulumi.Output<CostEstimate | undefined>;
   /** List price of the running pod, in credits (USD) per hour. */
   declare readonly costPerHr: pulumi.Output<number | undefined>;
@@ -206,5 +201,6 @@ export class Pod extends pulumi.dynamic.Resource {
   constructor(name: string, args: PodArgs, opts?: pulumi.CustomResourceOptions) {
     const props = registeredProps(podTable, args, { name: args.name ?? name });
     super(podShim, name, props, opts, RESOURCE_MODULE, RESOURCE_TYPES.pod);
+    declarePriced({ type: RESOURCE_TYPES.pod, name, resource: this });
   }
 }

@@ -1,23 +1,38 @@
-// Cost estimates from declared arguments and the catalog's list prices. Pure: the same arguments
-// and sheet always give the same estimate. An estimate never guesses: a price the catalog does not
-// quote, or an argument not known until apply, makes it "unavailable" or "pending" with the reason.
+// Cost estimates from declared arguments, the catalog's list prices and the user's own prices for
+// what the catalog does not quote (ownPrices.ts). Pure: the same arguments and prices always give
+// the same estimate. An estimate never guesses: a price nobody quoted, or an argument not known
+// until apply, makes it "unavailable" or "pending" with the reason, or is named in its notes.
 
+import { podTable } from "../resources/podFields";
 import { isUnknown, type Props } from "../resources/values";
+import { HOURS_PER_MONTH, OWN_PRICES_KEY, STORAGE_TIERS, type OwnPrices, type StorageTier } from "./ownPrices";
 import type { PriceLookup, PriceSheet } from "./priceSheet";
+
+/** Where a price came from: the service's catalog, or the user's own sheet in stack config. */
+export type PriceSource = "catalog" | typeof OWN_PRICES_KEY;
 
 /** One price an estimate used: `unitPrice` USD per `unit`, times `quantity`. */
 export interface PriceUsed {
   item: string;
   unitPrice: number;
+  /** "GPU-hour", "vCPU-hour" or "GB-month" (a month being 30 days). */
   unit: string;
   quantity: number;
+  source: PriceSource;
+  /** When the price was read (ISO 8601): the catalog's read, or this process's read of the config. */
+  readAt: string;
 }
 
 /**
- * A resource's cost estimate, in USD at list prices (negotiated discounts are not reflected).
- * - `perHour`: a pod's rate while it runs; an endpoint's always-on rate (`workersMin` workers).
+ * A resource's cost estimate, in USD: the catalog's list prices (negotiated discounts are not
+ * reflected) and, for what the catalog does not quote (storage, pod disks), the user's own prices
+ * from stack config `gpucloud:prices`.
+ * - `perHour`: a pod's rate while it runs (its disks included when priced); an endpoint's always-on
+ *   rate (`workersMin` workers).
  * - `ceilingPerHour`: an endpoint's rate with `workersMax` workers busy.
  * - `perMonth`: a network volume's storage (a month being 30 days).
+ * `status` is "unavailable" with a `reason` when a price it needs is quoted nowhere (the v1 API has
+ * no catalog), and "pending" while an argument it needs is unknown at preview.
  */
 export interface CostEstimate {
   status: "estimated" | "pending" | "unavailable";
@@ -27,15 +42,19 @@ export interface CostEstimate {
   perHour?: number;
   ceilingPerHour?: number;
   perMonth?: number;
-  /** The catalog prices the figures were computed from. */
+  /** The prices the figures were computed from, each with its source and when it was read. */
   prices?: PriceUsed[];
-  /** When those prices were read from the catalog (ISO 8601). */
-  pricesReadAt?: string;
   /** What the figures leave out. */
   notes?: string[];
 }
 
-export type Estimator = (args: Props, prices: PriceLookup) => CostEstimate;
+/** The prices an estimate may use: the catalog's (or why there are none) and the user's own. */
+export interface Prices {
+  catalog: PriceLookup;
+  own?: OwnPrices | undefined;
+}
+
+export type Estimator = (args: Props, prices: Prices) => CostEstimate;
 
 /** Money to 1e-6 USD, as the service quotes it (0.69, not 0.6900000001). */
 export function roundUsd(value: number): number {
@@ -58,43 +77,101 @@ function numberOr(value: unknown, fallback: number): number {
   return typeof value === "number" ? value : fallback;
 }
 
-function sheetOf(prices: PriceLookup): PriceSheet | CostEstimate {
-  return "sheet" in prices ? prices.sheet : unavailable(prices.unavailable);
+function sheetOf(prices: Prices): PriceSheet | CostEstimate {
+  return "sheet" in prices.catalog ? prices.catalog.sheet : unavailable(prices.catalog.unavailable);
 }
 
-const DISK_NOTE = "disks (containerDiskInGb, volumeInGb) are not included: the catalog quotes no disk price";
+/** A catalog price, named with the sheet's read time. */
+function fromCatalog(sheet: PriceSheet, used: Omit<PriceUsed, "source" | "readAt">): PriceUsed {
+  return { ...used, source: "catalog", readAt: sheet.readAt };
+}
 
-/** A pod's rate while it runs: GPU price x gpuCount on its cloud, or vCPU price x vcpuCount. */
-export const estimatePod: Estimator = (args, prices) => {
-  const wait = pending(args, ["computeType", "cloudType", "gpuTypeIds", "gpuCount", "cpuFlavorIds", "vcpuCount"]);
-  if (wait) return wait;
-  const sheet = sheetOf(prices);
-  if (!("readAt" in sheet)) return sheet;
+/** USD per hour of one price used (GB-month prices spread over a 30-day month). */
+function hourlyOf(used: PriceUsed): number {
+  return (used.unitPrice * used.quantity) / (used.unit === "GB-month" ? HOURS_PER_MONTH : 1);
+}
+
+const COMPUTE_FIELDS = ["computeType", "cloudType", "gpuTypeIds", "gpuCount", "cpuFlavorIds", "vcpuCount"] as const;
+
+/** The price of a pod's GPUs or vCPUs, or why there is none. */
+function podCompute(args: Props, sheet: PriceSheet): PriceUsed | CostEstimate {
   const cloud = args["cloudType"] === "COMMUNITY" ? "community" : "secure";
   if (args["interruptible"] === true) return unavailable("the catalog quotes no spot (interruptible) price");
-  let used: PriceUsed;
   if (args["computeType"] === "CPU") {
     const [flavor] = strings(args["cpuFlavorIds"]);
     if (flavor === undefined) return unavailable("no cpuFlavorIds given: the flavor decides the price");
     const p = sheet.cpus.get(flavor);
     if (!p) return unavailable(`CPU flavor ${JSON.stringify(flavor)} is not in the catalog`);
     if (cloud === "community") return unavailable("the catalog quotes CPU flavors for secure cloud only");
-    used = { item: `${flavor} (secure cloud)`, unitPrice: p.securePerVcpu, unit: "vCPU-hour", quantity: numberOr(args["vcpuCount"], 2) };
-  } else {
-    const types = strings(args["gpuTypeIds"]);
-    if (types.length !== 1) return unavailable(types.length === 0 ? "no gpuTypeIds given: the GPU type decides the price" : "several gpuTypeIds: the price depends on which one the service places the pod on");
-    const [type] = types as [string];
-    const p = sheet.gpus.get(type);
-    if (!p) return unavailable(`GPU type ${JSON.stringify(type)} is not in the catalog`);
-    used = { item: `${type} (${cloud} cloud)`, unitPrice: p[cloud], unit: "GPU-hour", quantity: numberOr(args["gpuCount"], 1) };
+    return fromCatalog(sheet, { item: `${flavor} (secure cloud)`, unitPrice: p.securePerVcpu, unit: "vCPU-hour", quantity: numberOr(args["vcpuCount"], 2) });
   }
+  const types = strings(args["gpuTypeIds"]);
+  if (types.length !== 1) return unavailable(types.length === 0 ? "no gpuTypeIds given: the GPU type decides the price" : "several gpuTypeIds: the price depends on which one the service places the pod on");
+  const [type] = types as [string];
+  const p = sheet.gpus.get(type);
+  if (!p) return unavailable(`GPU type ${JSON.stringify(type)} is not in the catalog`);
+  return fromCatalog(sheet, { item: `${type} (${cloud} cloud)`, unitPrice: p[cloud], unit: "GPU-hour", quantity: numberOr(args["gpuCount"], 1) });
+}
+
+/** A pod's two disks: the argument giving the size, and the key of gpucloud:prices that prices it. */
+const POD_DISKS = [
+  { field: "containerDiskInGb", label: "container disk", priceKey: "containerDiskPerGbMonth" },
+  { field: "volumeInGb", label: "pod volume", priceKey: "podVolumePerGbMonth" },
+] as const;
+
+/** The size of a pod disk in GB; undefined when it comes from the template (not known here). */
+function diskSize(args: Props, field: (typeof POD_DISKS)[number]["field"]): number | undefined {
+  // A network volume takes the pod volume's place; it is estimated as a resource of its own.
+  if (field === "volumeInGb" && typeof args["networkVolumeId"] === "string") return 0;
+  if (typeof args[field] === "number") return args[field];
+  if (typeof args["templateId"] === "string") return undefined;
+  // The service's size when none is declared (the field table's, which update also resets to).
+  const size = podTable.fields[field]?.resetTo;
+  return typeof size === "number" ? size : undefined;
+}
+
+/** The prices of a pod's disks from the user's sheet, and notes naming each disk left out. */
+function podDisks(args: Props, own: OwnPrices | undefined): { used: PriceUsed[]; notes: string[] } {
+  const used: PriceUsed[] = [];
+  const notes: string[] = [];
+  const missing: Array<(typeof POD_DISKS)[number]> = [];
+  for (const disk of POD_DISKS) {
+    const size = diskSize(args, disk.field);
+    if (size === 0) continue;
+    if (size === undefined) {
+      notes.push(`the ${disk.label} (${disk.field}) comes from the template and is not included`);
+      continue;
+    }
+    const price = own?.[disk.priceKey];
+    if (price === undefined) missing.push(disk);
+    else used.push({ item: disk.label, unitPrice: price, unit: "GB-month", quantity: size, source: OWN_PRICES_KEY, readAt: own!.readAt });
+  }
+  if (missing.length > 0) {
+    notes.push(
+      `${missing.map((d) => `${d.label} (${d.field})`).join(" and ")} not included: the catalog quotes no disk price; ` +
+        `set ${missing.map((d) => d.priceKey).join(" and ")} in ${OWN_PRICES_KEY} to include ${missing.length > 1 ? "them" : "it"}`,
+    );
+  }
+  return { used, notes };
+}
+
+/** A pod's rate while it runs: GPU price x gpuCount (or vCPU price x vcpuCount), plus its disks at the user's prices. */
+export const estimatePod: Estimator = (args, prices) => {
+  const diskFields = POD_DISKS.filter((d) => prices.own?.[d.priceKey] !== undefined).map((d) => d.field);
+  const wait = pending(args, [...COMPUTE_FIELDS, ...diskFields]);
+  if (wait) return wait;
+  const sheet = sheetOf(prices);
+  if (!("readAt" in sheet)) return sheet;
+  const compute = podCompute(args, sheet);
+  if (!("unitPrice" in compute)) return compute;
+  const disks = podDisks(args, prices.own);
+  const used = [compute, ...disks.used];
   return {
     status: "estimated",
     currency: "USD",
-    perHour: roundUsd(used.unitPrice * used.quantity),
-    prices: [used],
-    pricesReadAt: sheet.readAt,
-    notes: [DISK_NOTE],
+    perHour: roundUsd(used.reduce((sum, u) => sum + hourlyOf(u), 0)),
+    prices: used,
+    ...(disks.notes.length > 0 ? { notes: disks.notes } : {}),
   };
 };
 
@@ -124,20 +201,33 @@ export const estimateEndpoint: Estimator = (args, prices) => {
     currency: "USD",
     perHour: roundUsd(perWorker * workersMin),
     ceilingPerHour: roundUsd(perWorker * workersMax),
-    prices: [{ item: `${dearest.id} (serverless)`, unitPrice: dearest.rate ?? 0, unit: cpu ? "vCPU-hour" : "GPU-hour", quantity: perWorkerUnits }],
-    pricesReadAt: sheet.readAt,
+    prices: [fromCatalog(sheet, { item: `${dearest.id} (serverless)`, unitPrice: dearest.rate ?? 0, unit: cpu ? "vCPU-hour" : "GPU-hour", quantity: perWorkerUnits })],
     notes: [
       `per worker: ${roundUsd(perWorker)} USD/hour; ${workersMin} always-on, up to ${workersMax} when busy`,
       ...(rates.length > 1 ? ["several worker types: priced at the dearest"] : []),
-      "disks and network volumes are not included",
+      "worker disks and network volumes are not included",
     ],
   };
 };
 
-/** A network volume's storage per month: unavailable, as the catalog quotes no storage price. */
+/**
+ * A network volume's storage per month, at the user's price for its tier (the catalog quotes no
+ * storage price). Needs no catalog, so it is estimated on the v1 API too.
+ */
 export const estimateNetworkVolume: Estimator = (args, prices) => {
   const wait = pending(args, ["size", "type"]);
   if (wait) return wait;
-  if (!("sheet" in prices)) return unavailable(prices.unavailable);
-  return unavailable("the catalog quotes no network volume storage price");
+  const tier: StorageTier = STORAGE_TIERS.find((t) => t === args["type"]) ?? "STANDARD";
+  const own = prices.own;
+  const price = own?.networkVolumePerGbMonth[tier];
+  if (own === undefined || price === undefined) {
+    return unavailable(`the catalog quotes no storage price: set networkVolumePerGbMonth (${tier}) in ${OWN_PRICES_KEY} to your price per GB-month`);
+  }
+  const size = numberOr(args["size"], 0);
+  return {
+    status: "estimated",
+    currency: "USD",
+    perMonth: roundUsd(price * size),
+    prices: [{ item: `${tier} network volume storage`, unitPrice: price, unit: "GB-month", quantity: size, source: OWN_PRICES_KEY, readAt: own.readAt }],
+  };
 };

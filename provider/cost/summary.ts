@@ -4,10 +4,25 @@
 import { z } from "zod";
 import { roundUsd, type CostEstimate } from "./estimate";
 
+/** The figures of an estimate a summary sums (no prices, so no read times: they are the same every run). */
+export type EstimateFigures = Pick<CostEstimate, "status" | "reason" | "perHour" | "ceilingPerHour" | "perMonth">;
+
+/** An estimate's figures; a resource without an estimate (state from an older version) is unpriced. */
+export function figuresOf(estimate: CostEstimate | undefined): EstimateFigures {
+  if (estimate === undefined) return { status: "unavailable", reason: "no estimate" };
+  const { status, reason, perHour, ceilingPerHour, perMonth } = estimate;
+  const figures: EstimateFigures = { status };
+  if (reason !== undefined) figures.reason = reason;
+  if (perHour !== undefined) figures.perHour = perHour;
+  if (ceilingPerHour !== undefined) figures.ceilingPerHour = ceilingPerHour;
+  if (perMonth !== undefined) figures.perMonth = perMonth;
+  return figures;
+}
+
 /** One resource's estimate, named as the report prints it. */
 export interface NamedEstimate {
   name: string;
-  estimate: CostEstimate | undefined;
+  estimate: EstimateFigures | undefined;
 }
 
 export interface CostSummary {
@@ -80,8 +95,26 @@ export function budgetExcess(summary: CostSummary, budget: CostBudget, top = 3):
   return `the stack's estimated cost is over budget: ${over.join("; ")}. Costing most: ${dearest.join(", ")}. Reduce these or raise the budget.`;
 }
 
-/** The report's one-line summary for the preview's output. */
-export function summaryLine(summary: CostSummary): string {
+/** The summed figures, in the order and words the summary line prints them. */
+const FIGURES = [
+  { key: "perHour", unit: "USD/hour", label: "always-on" },
+  { key: "ceilingPerHour", unit: "USD/hour", label: "ceiling" },
+  { key: "perMonth", unit: "USD/month", label: "storage" },
+] as const;
+
+/** What changed against the last up's summary: `+0.43 USD/hour always-on vs the last up: 0.86`. */
+export function changeAgainst(last: CostSummary | undefined, now: CostSummary): string {
+  if (last === undefined) return "no earlier up to compare with";
+  const changes = FIGURES.filter((f) => now[f.key] !== last[f.key]).map((f) => {
+    const delta = roundUsd(now[f.key] - last[f.key]);
+    return `${delta > 0 ? "+" : ""}${delta} ${f.unit} ${f.label} vs the last up: ${last[f.key]}`;
+  });
+  return changes.length > 0 ? changes.join("; ") : "no change since the last up";
+}
+
+/** The report's one-line summary for the preview's output, with the change (changeAgainst) in parentheses. */
+export function summaryLine(summary: CostSummary, change?: string): string {
+  const figures = FIGURES.map((f) => `${summary[f.key]} ${f.unit} ${f.label}`).join(", ");
   const unpriced = summary.unpriced.length > 0 ? `; not priced: ${summary.unpriced.join("; ")}` : "";
-  return `estimated cost: ${summary.perHour} USD/hour always-on, ${summary.ceilingPerHour} USD/hour ceiling, ${summary.perMonth} USD/month storage${unpriced}`;
+  return `estimated cost: ${figures}${change === undefined ? "" : ` (${change})`}${unpriced}`;
 }

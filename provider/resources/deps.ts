@@ -6,6 +6,8 @@ import type { EndpointRollout, ManagementClient } from "../../client/management"
 import { currentBackend, managementClient } from "../connection";
 import type { Backend } from "./fieldTable";
 import { pricesOf, type CatalogLists, type PriceLookup } from "../cost/priceSheet";
+import { ownPricesOf, type OwnPrices } from "../cost/ownPrices";
+import { getStackConfig } from "../runtimeConfig";
 
 /** How far an endpoint's latest release has reached its workers. */
 export type RolloutState = EndpointRollout;
@@ -55,6 +57,8 @@ export interface ProviderDeps {
   backend?(): Backend;
   /** The list prices for cost estimates (absent: estimates say they are unavailable). */
   prices?(): Promise<PriceLookup>;
+  /** The user's prices for what the catalog does not quote (`gpucloud:prices`); throws on a bad value. */
+  ownPrices?(): OwnPrices | undefined;
   log: ProgressLog;
   sleep(ms: number): Promise<void>;
   now(): number;
@@ -67,7 +71,7 @@ export const DEFAULT_POLL: PollSettings = { initialMs: 1_000, maxMs: 10_000, fac
  * Progress goes through Pulumi's log. In the provider process the engine address is not set, so
  * the SDK writes to stdout/stderr, which the engine shows; never pass secrets to these.
  */
-const pulumiLog: ProgressLog = {
+export const pulumiLog: ProgressLog = {
   info: (message) => void pulumi.log.info(message).catch(() => undefined),
   warn: (message) => void pulumi.log.warn(message).catch(() => undefined),
 };
@@ -77,6 +81,7 @@ export function defaultDeps(): ProviderDeps {
     client: managementClient,
     backend: currentBackend,
     prices: () => pricesOf(managementClient()),
+    ownPrices: () => ownPricesOf(getStackConfig()),
     log: pulumiLog,
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     now: Date.now,

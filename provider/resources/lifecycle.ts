@@ -19,6 +19,7 @@ import { isPresent, messageOf, withoutUnset, type Props } from "./values";
 import { ReadinessTimeoutError } from "./waitFor";
 import type { Estimator } from "../cost/estimate";
 import { COST_ESTIMATE, withEstimate } from "../cost/attach";
+import { estimateRefreshed } from "../cost/refresh";
 
 /** What a kind's specifics get to work with while one operation runs. */
 export interface Operation<Args, L> {
@@ -209,7 +210,8 @@ function providerOn<Args extends ArgsBase, L extends { id: string; name?: string
     async diff(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
       if (isPlaceholderId(id)) return replacePlaceholder(id, olds, news);
       const outcome = computeDiff(table, withoutUnset(olds), withoutUnset(news), { id });
-      return { changes: outcome.changes, replaces: outcome.replaces, deleteBeforeReplace: outcome.deleteBeforeReplace };
+      // A new estimate alone (new prices) is an update that only records it (see update).
+      return { changes: outcome.changes || estimateRefreshed(olds, news), replaces: outcome.replaces, deleteBeforeReplace: outcome.deleteBeforeReplace };
     },
 
     async read(id: string, props?: Props): Promise<pulumi.dynamic.ReadResult> {
@@ -258,6 +260,8 @@ function providerOn<Args extends ArgsBase, L extends { id: string; name?: string
       const args = withoutUnset(news) as Args;
       const outcome = computeDiff(table, withoutUnset(olds), withoutUnset(news), { id });
       if (outcome.replaces.length > 0) throw new Error(`pulumi-gpucloud: ${noun} ${id}: ${outcome.replaces.join(", ")} can only change by replacement, not in an update`);
+      // Nothing declared changed, only the estimate: record it without calling the service.
+      if (!outcome.changes) return { outs: { ...withoutUnset(olds), ...estimateOf(news) } };
       const changed = changedFields(outcome);
       const changes: Changes = { body: serviceUpdates(table, outcome, withoutUnset(news)), changed };
       const op = operation(id, args, olds["name"]);

@@ -1,7 +1,8 @@
 /**
  * The demo stack: what a platform team's first GPU stack looks like. A network volume for model
  * weights, a GPU pod that mounts it, a serverless endpoint on a template with smoke tests after each
- * deploy, and a second endpoint rolled out through a gate (scripts/demo/rollout.ts). It runs against the local emulator (see scripts/demo.ts), or against the
+ * deploy, a second endpoint rolled out through a gate (scripts/demo/rollout.ts), and a cost report
+ * that prints the estimate in every preview. It runs against the local emulator (see scripts/demo.ts), or against the
  * service when the gpucloud:* stack config points there.
  */
 import * as gpucloud from "../../sdk";
@@ -58,6 +59,11 @@ export function demoProgram(options: { rolloutVersion?: string } = {}): Record<s
     ],
   });
 
+  const chat = demoRollout(options.rolloutVersion ?? "1.0");
+
+  // Declared last: it sums every priced resource declared before it.
+  new gpucloud.CostReport("cost");
+
   return {
     networkVolumeId: models.id,
     podId: notebook.id,
@@ -67,6 +73,6 @@ export function demoProgram(options: { rolloutVersion?: string } = {}): Record<s
     templateId: workerTemplate.id,
     endpointId: inference.id,
     smokeTests: smoke.results,
-    ...demoRollout(options.rolloutVersion ?? "1.0"),
+    ...chat,
   };
 }

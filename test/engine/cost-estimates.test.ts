@@ -1,22 +1,32 @@
 /**
- * Cost estimates through the real engine against the emulator's v2 API: a preview of a new stack
- * shows each resource's estimate and the CostReport's sum without creating anything; a budget below
- * the estimate fails the preview naming the dearest resource; after an up and one hour of service
- * time (the emulator's clock runs 1000x fast), the pod's and the endpoint's estimates agree with what the emulator bills; a
- * change of GPU count shows the new sum at preview.
+ * Cost estimates through the real engine against the emulator's v2 API, with the emulator's storage
+ * and disk rates as the user's own prices (`gpucloud:prices`). A preview of a new stack shows each
+ * resource's estimate and the CostReport's sum without creating anything; the report finds the
+ * stack's priced resources by itself and warns of one declared after it; a budget below the
+ * estimate fails the preview naming the dearest resource; after an up and one hour of service time
+ * (the emulator's clock runs 1000x fast), the pod's, the volume's and the endpoint's estimates agree
+ * with what the emulator bills; the next preview is clean, and a change of GPU count (or of the
+ * user's storage price) shows the difference against the last up in the preview's output, without
+ * any stack output exported.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator/index";
+import { NETWORK_VOLUME_PRICE_PER_GB_MONTH } from "../../emulator/vocabulary/catalog";
 import { ManagementClientV2 } from "../../client/managementV2";
 import type { CostEstimate } from "../../provider/cost/estimate";
 import { createEngineStack, type EngineStack } from "../support/engineStack";
+import { EMULATOR_PRICES_CONFIG } from "../../scripts/lib/emulatorPrices";
 import { accountOf, countsOf, emulatorConfig, loadSdk } from "./provider-support";
 
 const gpucloud = loadSdk();
 const HOUR_MS = 3_600_000;
+const HOURS_PER_MONTH = 720;
 const L4 = "NVIDIA L4";
 /** The emulator's list price of an L4 (emulator/vocabulary/catalog.ts), USD per GPU per hour. */
 const L4_PRICE = 0.43;
+const VOLUME_GB = 100;
+/** The volume's storage per month at the emulator's rate, as the estimate rounds it. */
+const VOLUME_PER_MONTH = Math.round(VOLUME_GB * NETWORK_VOLUME_PRICE_PER_GB_MONTH * 1e6) / 1e6;
 
 describe("cost estimates at preview, on v2", { timeout: 300_000 }, () => {
   const apiKey = "cost-estimates-key";
@@ -24,6 +34,8 @@ describe("cost estimates at preview, on v2", { timeout: 300_000 }, () => {
   let engine: EngineStack;
   let client: ManagementClientV2;
   let gpuCount = 1;
+  /** Declares a priced resource after the report, which it cannot see. */
+  let lateVolume = false;
   /** The endpoint the up created, for the last test. */
   let endpoint: { id: string; estimate: CostEstimate } | undefined;
 
@@ -32,21 +44,22 @@ describe("cost estimates at preview, on v2", { timeout: 300_000 }, () => {
     client = new ManagementClientV2({ baseUrl: emulator.apiUrlV2, apiKey, maxRetries: 0 });
     engine = await createEngineStack({
       projectName: "cost-estimates",
-      config: emulatorConfig(emulator, apiKey, "v2"),
+      config: { ...emulatorConfig(emulator, apiKey, "v2"), "gpucloud:prices": { value: EMULATOR_PRICES_CONFIG } },
       program: async () => {
         const pod = new gpucloud.Pod("trainer", { imageName: "example/pytorch:2.4", gpuTypeIds: [L4], gpuCount, dataCenterIds: ["EU-RO-1"] });
         const template = new gpucloud.Template("worker", { name: "cost-worker", imageName: "example/echo-worker:1.0", isServerless: true });
         const endpoint = new gpucloud.Endpoint("inference", { templateId: template.id, gpuTypeIds: [L4], workersMin: 1, workersMax: 3 });
-        const volume = new gpucloud.NetworkVolume("models", { name: "cost-models", size: 20, dataCenterId: "EU-RO-1" });
-        const report = new gpucloud.CostReport("cost", { resources: [pod, endpoint, volume] });
+        const volume = new gpucloud.NetworkVolume("models", { name: "cost-models", size: VOLUME_GB, dataCenterId: "EU-RO-1" });
+        // No list: the report sums the priced resources declared before it. Nothing of it is exported.
+        new gpucloud.CostReport("cost");
+        if (lateVolume) new gpucloud.NetworkVolume("late", { name: "cost-late", size: 10, dataCenterId: "EU-RO-1" });
         return {
           podId: pod.id,
           endpointId: endpoint.id,
+          volumeId: volume.id,
           podEstimate: pod.costEstimate,
           endpointEstimate: endpoint.costEstimate,
           volumeEstimate: volume.costEstimate,
-          perHour: report.perHour,
-          ceilingPerHour: report.ceilingPerHour,
         };
       },
     });
@@ -60,11 +73,16 @@ describe("cost estimates at preview, on v2", { timeout: 300_000 }, () => {
   });
 
   it("shows each estimate and the sum in a preview of a new stack, creating nothing", async () => {
-    const preview = await engine.stack.preview();
-    const out = preview.stdout;
-    // Pod: one L4 on secure cloud; endpoint: one always-on L4 worker, three at most.
-    expect(out).toContain(`estimated cost: ${L4_PRICE * 2} USD/hour always-on, ${L4_PRICE * 4} USD/hour ceiling`);
-    expect(out).toContain("models: the catalog quotes no network volume storage price");
+    const preview = await engine.stack.preview({ diff: true });
+    // With --diff the engine prints the provider's lines on stderr (without it, among the diagnostics on stdout).
+    const out = `${preview.stdout}${preview.stderr}`;
+    // Pod: one L4 on secure cloud (disks at 0); endpoint: one always-on L4 worker, three at most; volume: 100 GB.
+    expect(out).toContain(`estimated cost: ${L4_PRICE * 2} USD/hour always-on, ${L4_PRICE * 4} USD/hour ceiling, ${VOLUME_PER_MONTH} USD/month storage (no earlier up to compare with)`);
+    expect(out).not.toContain("not priced");
+    // Each resource's estimate is among its planned outputs, naming where each price came from.
+    expect(out).toMatch(new RegExp(`perMonth\\s*:\\s*${VOLUME_PER_MONTH}\\b`));
+    expect(out).toMatch(/source\s*:\s*"gpucloud:prices"/);
+    expect(out).toMatch(/source\s*:\s*"catalog"/);
     expect(countsOf(accountOf(emulator, apiKey))).toMatchObject({ pods: 0, endpoints: 0, networkVolumes: 0 });
   });
 
@@ -74,42 +92,97 @@ describe("cost estimates at preview, on v2", { timeout: 300_000 }, () => {
       const failure = await engine.stack.preview().then(() => undefined, (error: unknown) => String(error));
       expect(failure).toContain(`ceiling ${L4_PRICE * 4} USD/hour exceeds gpucloud:budgetCeilingPerHour 1`);
       expect(failure).toContain("Costing most: inference");
-      expect(countsOf(accountOf(emulator, apiKey))).toMatchObject({ pods: 0, endpoints: 0 });
+      expect(countsOf(accountOf(emulator, apiKey))).toMatchObject({ pods: 0, endpoints: 0, networkVolumes: 0 });
     } finally {
       await engine.stack.removeConfig("gpucloud:budgetCeilingPerHour");
     }
   });
 
-  it("the pod's estimate agrees within 1% with what the emulator bills for an hour of service time", async () => {
+  it("the pod's and the volume's estimates agree within 1% with what the emulator bills for an hour of service time", async () => {
     const up = await engine.stack.up();
     const podEstimate = up.outputs["podEstimate"]?.value as CostEstimate;
     const endpointEstimate = up.outputs["endpointEstimate"]?.value as CostEstimate;
-    expect(podEstimate).toMatchObject({ status: "estimated", perHour: L4_PRICE, prices: [{ item: `${L4} (secure cloud)`, unitPrice: L4_PRICE, quantity: 1 }] });
-    expect(podEstimate.pricesReadAt).toMatch(/^\d{4}-\d\d-\d\dT/);
+    const volumeEstimate = up.outputs["volumeEstimate"]?.value as CostEstimate;
+    expect(podEstimate).toMatchObject({ status: "estimated", perHour: L4_PRICE });
+    expect(podEstimate.prices?.[0]).toMatchObject({ item: `${L4} (secure cloud)`, unitPrice: L4_PRICE, quantity: 1, source: "catalog" });
+    expect(podEstimate.prices?.[0]?.readAt).toMatch(/^\d{4}-\d\d-\d\dT/);
+    expect(podEstimate.prices?.slice(1).map((p) => [p.item, p.source])).toEqual([["container disk", "gpucloud:prices"], ["pod volume", "gpucloud:prices"]]);
     expect(endpointEstimate).toMatchObject({ status: "estimated", perHour: L4_PRICE, ceilingPerHour: L4_PRICE * 3 });
+    expect(volumeEstimate).toMatchObject({ status: "estimated", perMonth: VOLUME_PER_MONTH });
+    expect(volumeEstimate.prices).toEqual([expect.objectContaining({ unitPrice: NETWORK_VOLUME_PRICE_PER_GB_MONTH, unit: "GB-month", quantity: VOLUME_GB, source: "gpucloud:prices" })]);
 
     // Billing windows snap to whole buckets, so the hour's charge is the difference of two totals
-    // since the pod was created, read an hour of service time apart.
+    // since the resources were created, read an hour of service time apart.
     const podId = String(up.outputs["podId"]?.value);
+    const networkVolumeId = String(up.outputs["volumeId"]?.value);
     const billedSoFar = async () => {
       const at = emulator.clock.now();
-      const { records } = await client.podBilling({ podId, startTime: new Date(at - 24 * HOUR_MS).toISOString(), endTime: new Date(at + HOUR_MS).toISOString() });
-      return { at, amount: records.reduce((sum, r) => sum + r.totalAmount, 0) };
+      const window = { startTime: new Date(at - 24 * HOUR_MS).toISOString(), endTime: new Date(at + HOUR_MS).toISOString() };
+      const [pods, volumes] = await Promise.all([client.podBilling({ podId, ...window }), client.networkVolumeBilling({ networkVolumeId, ...window })]);
+      const sum = (records: Array<{ totalAmount: number }>) => records.reduce((total, r) => total + r.totalAmount, 0);
+      return { at, pod: sum(pods.records), volume: sum(volumes.records) };
     };
     const before = await billedSoFar();
     await emulator.clock.sleep(HOUR_MS);
     const after = await billedSoFar();
-    const billedPerHour = (after.amount - before.amount) / ((after.at - before.at) / HOUR_MS);
-    expect(Math.abs(billedPerHour - podEstimate.perHour!) / podEstimate.perHour!).toBeLessThan(0.01);
+    const hours = (after.at - before.at) / HOUR_MS;
+    const podPerHour = (after.pod - before.pod) / hours;
+    expect(Math.abs(podPerHour - podEstimate.perHour!) / podEstimate.perHour!).toBeLessThan(0.01);
+    const volumePerMonth = ((after.volume - before.volume) / hours) * HOURS_PER_MONTH;
+    expect(volumePerMonth).toBeGreaterThan(0);
+    expect(Math.abs(volumePerMonth - volumeEstimate.perMonth!) / volumeEstimate.perMonth!).toBeLessThan(0.01);
     endpoint = { id: String(up.outputs["endpointId"]?.value), estimate: endpointEstimate };
   });
 
-  it("shows the new sum at preview when the GPU count changes", async () => {
+  it("previews no changes after the up, saying the cost is unchanged", async () => {
+    const preview = await engine.stack.preview({ expectNoChanges: true });
+    expect(preview.stdout).toContain("(no change since the last up)");
+  });
+
+  it("shows the difference against the last up in the preview when the GPU count changes", async () => {
     gpuCount = 2;
-    const preview = await engine.stack.preview();
-    expect(preview.stdout).toContain(`estimated cost: ${L4_PRICE * 3} USD/hour always-on`);
-    // The report's outputs, exported, show the change against the last up.
-    expect(preview.stdout).toMatch(new RegExp(`perHour\\s*:\\s*${L4_PRICE * 2}\\s*=>\\s*${L4_PRICE * 3}`));
+    try {
+      const preview = await engine.stack.preview();
+      expect(preview.stdout).toContain(
+        `estimated cost: ${L4_PRICE * 3} USD/hour always-on, ${L4_PRICE * 5} USD/hour ceiling, ${VOLUME_PER_MONTH} USD/month storage ` +
+          `(+${L4_PRICE} USD/hour always-on vs the last up: ${L4_PRICE * 2}; +${L4_PRICE} USD/hour ceiling vs the last up: ${L4_PRICE * 4})`,
+      );
+      // The report's record is planned to change, naming the figures.
+      expect(preview.stdout).toMatch(/gpucloud:CostSummary\s+cost-summary\s+update\s+\[diff: ~[^\]]*perHour/);
+    } finally {
+      gpuCount = 1;
+    }
+  });
+
+  it("warns of a priced resource declared after the report, naming both, and leaves it out of the sum", async () => {
+    lateVolume = true;
+    try {
+      const preview = await engine.stack.preview();
+      expect(preview.stdout).toContain('NetworkVolume "late" is declared after CostReport "cost", which sums only the priced resources declared before it');
+      expect(preview.stdout).toContain(`${VOLUME_PER_MONTH} USD/month storage (no change since the last up)`);
+    } finally {
+      lateVolume = false;
+    }
+  });
+
+  it("takes a new price of gpucloud:prices into an unchanged resource's estimate, touching nothing in the service", async () => {
+    const doubled = JSON.stringify({ ...JSON.parse(EMULATOR_PRICES_CONFIG), networkVolumePerGbMonth: NETWORK_VOLUME_PRICE_PER_GB_MONTH * 2 });
+    await engine.stack.setConfig("gpucloud:prices", { value: doubled });
+    try {
+      const preview = await engine.stack.preview();
+      expect(preview.stdout).toContain(`${VOLUME_PER_MONTH * 2} USD/month storage (+${VOLUME_PER_MONTH} USD/month storage vs the last up: ${VOLUME_PER_MONTH})`);
+      expect(preview.stdout).toMatch(/gpucloud:NetworkVolume\s+models\s+update\s+\[diff: ~costEstimate\]/);
+      expect(preview.changeSummary).toMatchObject({ update: 2 });
+      // The up records the new estimate; the service's pod and volume stay exactly as they were.
+      const before = accountOf(emulator, apiKey);
+      const up = await engine.stack.up();
+      expect(up.outputs["volumeEstimate"]?.value).toMatchObject({ perMonth: VOLUME_PER_MONTH * 2 });
+      const after = accountOf(emulator, apiKey);
+      expect(after.networkVolumes).toEqual(before.networkVolumes);
+      expect(after.pods).toEqual(before.pods);
+    } finally {
+      await engine.stack.setConfig("gpucloud:prices", { value: EMULATOR_PRICES_CONFIG });
+    }
   });
 
   it("bills the endpoint's always-on worker at its estimate once the worker has stopped", async () => {

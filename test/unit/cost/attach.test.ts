@@ -1,11 +1,56 @@
 import { describe, expect, it } from "vitest";
 import { withEstimate } from "../../../provider/cost/attach";
-import { estimatePod } from "../../../provider/cost/estimate";
+import { estimateRefreshed } from "../../../provider/cost/refresh";
+import { estimateNetworkVolume, estimatePod } from "../../../provider/cost/estimate";
+import { ownPricesOf } from "../../../provider/cost/ownPrices";
+import { buildResourceProviders } from "../../../provider/resources/registry";
+import { recordingDeps } from "../resources/fakes";
 
 describe("estimate on the checked inputs", () => {
   it("says why when the prices cannot be had, rather than failing check", async () => {
     const deps = { prices: () => Promise.reject(new Error("gpucloud:apiKey is not set")) };
     const inputs = await withEstimate(estimatePod, { gpuTypeIds: ["NVIDIA L4"] }, deps);
     expect(inputs).toEqual({ gpuTypeIds: ["NVIDIA L4"], costEstimate: { status: "unavailable", reason: "the price catalog could not be reached: gpucloud:apiKey is not set", currency: "USD" } });
+  });
+
+  it("uses the user's prices from stack config even where the catalog cannot be reached", async () => {
+    const deps = { prices: () => Promise.reject(new Error("offline")), ownPrices: () => ownPricesOf({ "gpucloud:prices": '{"networkVolumePerGbMonth": 0.07}' }) };
+    const inputs = await withEstimate(estimateNetworkVolume, { size: 100 }, deps);
+    expect(inputs["costEstimate"]).toMatchObject({ status: "estimated", perMonth: 7 });
+  });
+
+  it("fails check on a bad gpucloud:prices value: it is the user's to fix", async () => {
+    const deps = { prices: () => Promise.resolve({ unavailable: "v1" }), ownPrices: () => ownPricesOf({ "gpucloud:prices": '{"networkVolumePerGbMonth": "cheap"}' }) };
+    await expect(withEstimate(estimateNetworkVolume, { size: 100 }, deps)).rejects.toThrow(/^gpucloud:prices is not a valid price sheet: networkVolumePerGbMonth\.STANDARD must be/);
+  });
+
+  it("makes a priced resource's check fail with that message", async () => {
+    const providers = buildResourceProviders({ ...recordingDeps(), ownPrices: () => ownPricesOf({ "gpucloud:prices": "0.07" }) });
+    await expect(providers.networkVolume.check!({}, { name: "v", size: 50, dataCenterId: "EU-RO-1" })).rejects.toThrow(/^gpucloud:prices is not a valid price sheet: it is not a JSON object \(got 0\.07\)/);
+  });
+});
+
+describe("an estimate that changes on an unchanged resource", () => {
+  const priced = (perMonth: number, readAt: string) => ({ status: "estimated", currency: "USD", perMonth, prices: [{ item: "storage", unitPrice: perMonth / 100, unit: "GB-month", quantity: 100, source: "gpucloud:prices", readAt }] });
+  const volume = { name: "v", size: 100, dataCenterId: "EU-RO-1", type: "STANDARD" };
+
+  it("counts as a change when its figures change or it becomes available, not when only read times do", () => {
+    const recorded = { ...volume, costEstimate: priced(7, "2026-11-24T12:00:00.000Z") };
+    expect(estimateRefreshed(recorded, { ...volume, costEstimate: priced(7, "2026-11-25T08:00:00.000Z") })).toBe(false);
+    expect(estimateRefreshed(recorded, { ...volume, costEstimate: priced(14, "2026-11-25T08:00:00.000Z") })).toBe(true);
+    expect(estimateRefreshed({ ...volume, costEstimate: { status: "unavailable", reason: "no price", currency: "USD" } }, recorded)).toBe(true);
+    expect(estimateRefreshed(volume, recorded)).toBe(true);
+    // A catalog that cannot be read now keeps the last known figures.
+    expect(estimateRefreshed(recorded, { ...volume, costEstimate: { status: "unavailable", reason: "the price catalog could not be read: 503", currency: "USD" } })).toBe(false);
+  });
+
+  it("plans an update that records the new estimate without calling the service", async () => {
+    const untouchable = new Proxy({}, { get: (_t, method) => () => Promise.reject(new Error(`the service was called: ${String(method)}`)) });
+    const provider = buildResourceProviders(recordingDeps(untouchable)).networkVolume;
+    const recorded = { ...volume, id: "vol-1", costEstimate: priced(7, "2026-11-24T12:00:00.000Z"), __provider: "shim" };
+    const news = { ...volume, costEstimate: priced(14, "2026-11-25T08:00:00.000Z"), __provider: "shim" };
+    expect(await provider.diff!("vol-1", recorded, news)).toMatchObject({ changes: true, replaces: [] });
+    const { outs } = await provider.update!("vol-1", recorded, news);
+    expect(outs).toEqual({ ...volume, id: "vol-1", costEstimate: news.costEstimate });
   });
 });

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { estimateEndpoint, estimateNetworkVolume, estimatePod } from "../../../provider/cost/estimate";
-import { priceSheetOf, pricesOf, type PriceLookup } from "../../../provider/cost/priceSheet";
+import { priceSheetOf, pricesOf } from "../../../provider/cost/priceSheet";
+import { parseOwnPrices } from "../../../provider/cost/ownPrices";
+import type { Prices } from "../../../provider/cost/estimate";
 
 const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 const READ_AT = new Date("2026-11-24T12:00:00.000Z");
@@ -12,12 +14,17 @@ const lists = {
   ],
   cpus: [{ id: "cpu3c", price: { securePerVcpu: 0.03, serverlessPerVcpu: 0.03 } }],
 };
-const prices = priceSheetOf(lists, READ_AT);
+const catalog = priceSheetOf(lists, READ_AT);
+const prices: Prices = { catalog };
+const CONFIG_READ_AT = new Date("2026-11-24T12:05:00.000Z");
+const own = parseOwnPrices(JSON.stringify({ networkVolumePerGbMonth: { STANDARD: 0.07, HIGH_PERFORMANCE: 0.14 }, containerDiskPerGbMonth: 0.1, podVolumePerGbMonth: 0.2 }), CONFIG_READ_AT);
+const withOwn: Prices = { catalog, own };
+const v1: Prices = { catalog: { unavailable: "no catalog on v1" } };
 
 describe("price sheet", () => {
   it("reads GPU and CPU prices and records when", () => {
-    expect("sheet" in prices && prices.sheet.gpus.get("NVIDIA L4")).toEqual({ secure: 0.43, community: 0.344, serverless: 0.43 });
-    expect("sheet" in prices && prices.sheet.readAt).toBe("2026-11-24T12:00:00.000Z");
+    expect("sheet" in catalog && catalog.sheet.gpus.get("NVIDIA L4")).toEqual({ secure: 0.43, community: 0.344, serverless: 0.43 });
+    expect("sheet" in catalog && catalog.sheet.readAt).toBe("2026-11-24T12:00:00.000Z");
   });
 
   it("is unavailable, naming the item, when a catalog entry has no price", () => {
@@ -44,10 +51,10 @@ describe("price sheet", () => {
 });
 
 describe("pod estimate", () => {
-  it("prices GPU x count on the pod's cloud, naming the price used", () => {
+  it("prices GPU x count on the pod's cloud, naming the price used, its source and when it was read", () => {
     const e = estimatePod({ gpuTypeIds: ["NVIDIA H100 80GB HBM3"], gpuCount: 2 }, prices);
-    expect(e).toMatchObject({ status: "estimated", perHour: 5.38, pricesReadAt: READ_AT.toISOString() });
-    expect(e.prices).toEqual([{ item: "NVIDIA H100 80GB HBM3 (secure cloud)", unitPrice: 2.69, unit: "GPU-hour", quantity: 2 }]);
+    expect(e).toMatchObject({ status: "estimated", perHour: 5.38 });
+    expect(e.prices).toEqual([{ item: "NVIDIA H100 80GB HBM3 (secure cloud)", unitPrice: 2.69, unit: "GPU-hour", quantity: 2, source: "catalog", readAt: READ_AT.toISOString() }]);
     expect(estimatePod({ gpuTypeIds: ["NVIDIA L4"], cloudType: "COMMUNITY" }, prices).perHour).toBe(0.344);
   });
 
@@ -60,8 +67,52 @@ describe("pod estimate", () => {
     expect(estimatePod({ gpuTypeIds: ["NVIDIA L4"], gpuCount: UNKNOWN }, prices)).toEqual({ status: "pending", reason: "gpuCount not known until apply", currency: "USD" });
     expect(estimatePod({ gpuTypeIds: ["NVIDIA B300"] }, prices)).toMatchObject({ status: "unavailable", reason: 'GPU type "NVIDIA B300" is not in the catalog' });
     expect(estimatePod({ gpuTypeIds: ["NVIDIA L4"], interruptible: true }, prices).status).toBe("unavailable");
-    const v1: PriceLookup = { unavailable: "no catalog on v1" };
     expect(estimatePod({ gpuTypeIds: ["NVIDIA L4"] }, v1)).toEqual({ status: "unavailable", reason: "no catalog on v1", currency: "USD" });
+  });
+
+  it("says its disks are not included, naming the keys that would price them, without the user's prices", () => {
+    const e = estimatePod({ gpuTypeIds: ["NVIDIA L4"] }, prices);
+    expect(e.perHour).toBe(0.43);
+    expect(e.notes).toEqual([
+      "container disk (containerDiskInGb) and pod volume (volumeInGb) not included: the catalog quotes no disk price; set containerDiskPerGbMonth and podVolumePerGbMonth in gpucloud:prices to include them",
+    ]);
+  });
+
+  it("adds its disks at the user's prices per GB-month (30 days), each named with its source and read time", () => {
+    const e = estimatePod({ gpuTypeIds: ["NVIDIA L4"], containerDiskInGb: 72, volumeInGb: 36 }, withOwn);
+    // 0.43 + 72 GB x 0.1 / 720 h + 36 GB x 0.2 / 720 h = 0.43 + 0.01 + 0.01
+    expect(e).toMatchObject({ status: "estimated", perHour: 0.45 });
+    expect(e.notes).toBeUndefined();
+    expect(e.prices).toEqual([
+      expect.objectContaining({ source: "catalog", readAt: READ_AT.toISOString() }),
+      { item: "container disk", unitPrice: 0.1, unit: "GB-month", quantity: 72, source: "gpucloud:prices", readAt: CONFIG_READ_AT.toISOString() },
+      { item: "pod volume", unitPrice: 0.2, unit: "GB-month", quantity: 36, source: "gpucloud:prices", readAt: CONFIG_READ_AT.toISOString() },
+    ]);
+  });
+
+  it("prices the service's disk sizes when none are declared, and no pod volume beside a network volume", () => {
+    // Defaults: a 50 GB container disk and a 20 GB pod volume.
+    expect(estimatePod({ gpuTypeIds: ["NVIDIA L4"] }, withOwn).prices?.slice(1).map((p) => p.quantity)).toEqual([50, 20]);
+    const mounted = estimatePod({ gpuTypeIds: ["NVIDIA L4"], networkVolumeId: "vol-1", volumeInGb: 100 }, withOwn);
+    expect(mounted.prices?.map((p) => p.item)).toEqual(["NVIDIA L4 (secure cloud)", "container disk"]);
+  });
+
+  it("leaves out, with a note, the disks whose size comes from the template or whose price is not given", () => {
+    const fromTemplate = estimatePod({ gpuTypeIds: ["NVIDIA L4"], templateId: "tpl-1", volumeInGb: 0 }, withOwn);
+    expect(fromTemplate.notes).toEqual(["the container disk (containerDiskInGb) comes from the template and is not included"]);
+    const partial = { catalog, own: { ...own, podVolumePerGbMonth: undefined } };
+    expect(estimatePod({ gpuTypeIds: ["NVIDIA L4"] }, partial).notes).toEqual([
+      "pod volume (volumeInGb) not included: the catalog quotes no disk price; set podVolumePerGbMonth in gpucloud:prices to include it",
+    ]);
+  });
+
+  it("is pending while a priced disk size is unknown, and not when the disks are not priced", () => {
+    expect(estimatePod({ gpuTypeIds: ["NVIDIA L4"], containerDiskInGb: UNKNOWN }, withOwn)).toMatchObject({ status: "pending", reason: "containerDiskInGb not known until apply" });
+    expect(estimatePod({ gpuTypeIds: ["NVIDIA L4"], containerDiskInGb: UNKNOWN }, prices)).toMatchObject({ status: "estimated", perHour: 0.43 });
+  });
+
+  it("stays unavailable on a backend without a catalog even with disk prices (a partial figure would understate)", () => {
+    expect(estimatePod({ gpuTypeIds: ["NVIDIA L4"] }, { ...v1, own })).toMatchObject({ status: "unavailable", reason: "no catalog on v1" });
   });
 });
 
@@ -83,7 +134,31 @@ describe("endpoint estimate", () => {
 });
 
 describe("network volume estimate", () => {
-  it("says the catalog quotes no storage price", () => {
-    expect(estimateNetworkVolume({ size: 100, dataCenterId: "EU-RO-1" }, prices)).toMatchObject({ status: "unavailable", reason: "the catalog quotes no network volume storage price" });
+  it("is unavailable without the user's storage price, naming the config key to set", () => {
+    expect(estimateNetworkVolume({ size: 100, dataCenterId: "EU-RO-1" }, prices)).toMatchObject({
+      status: "unavailable",
+      reason: "the catalog quotes no storage price: set networkVolumePerGbMonth (STANDARD) in gpucloud:prices to your price per GB-month",
+    });
+    const standardOnly = { catalog, own: { ...own, networkVolumePerGbMonth: { STANDARD: 0.07 } } };
+    expect(estimateNetworkVolume({ size: 100, type: "HIGH_PERFORMANCE" }, standardOnly).reason).toContain("networkVolumePerGbMonth (HIGH_PERFORMANCE)");
+  });
+
+  it("prices storage per month at the user's price for its tier (STANDARD when none is declared)", () => {
+    const e = estimateNetworkVolume({ size: 100, dataCenterId: "EU-RO-1" }, withOwn);
+    expect(e).toEqual({
+      status: "estimated",
+      currency: "USD",
+      perMonth: 7,
+      prices: [{ item: "STANDARD network volume storage", unitPrice: 0.07, unit: "GB-month", quantity: 100, source: "gpucloud:prices", readAt: CONFIG_READ_AT.toISOString() }],
+    });
+    expect(estimateNetworkVolume({ size: 100, type: "HIGH_PERFORMANCE" }, withOwn).perMonth).toBe(14);
+  });
+
+  it("needs no catalog: the user's price estimates a volume on the v1 API too", () => {
+    expect(estimateNetworkVolume({ size: 20 }, { ...v1, own })).toMatchObject({ status: "estimated", perMonth: 1.4 });
+  });
+
+  it("is pending while the size is unknown", () => {
+    expect(estimateNetworkVolume({ size: UNKNOWN }, withOwn)).toMatchObject({ status: "pending", reason: "size not known until apply" });
   });
 });

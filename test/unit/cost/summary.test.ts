@@ -1,22 +1,41 @@
 import { describe, expect, it } from "vitest";
 import type { CostEstimate } from "../../../provider/cost/estimate";
-import { budgetExcess, budgetFromConfig, summarize, summaryLine } from "../../../provider/cost/summary";
+import { budgetExcess, budgetFromConfig, changeAgainst, figuresOf, summarize, summaryLine } from "../../../provider/cost/summary";
 
 const est = (perHour: number, ceilingPerHour?: number): CostEstimate => ({ status: "estimated", currency: "USD", perHour, ...(ceilingPerHour === undefined ? {} : { ceilingPerHour }) });
 
 const entries = [
   { name: "trainer", estimate: est(5.38) },
   { name: "inference", estimate: est(0.43, 1.29) },
-  { name: "models", estimate: { status: "unavailable", reason: "the catalog quotes no network volume storage price", currency: "USD" } as CostEstimate },
+  { name: "models", estimate: { status: "estimated", currency: "USD", perMonth: 1.4 } as CostEstimate },
+  { name: "scratch", estimate: { status: "unavailable", reason: "the catalog quotes no storage price", currency: "USD" } as CostEstimate },
 ];
 
 describe("cost summary", () => {
-  it("sums always-on and ceiling rates (a pod's ceiling is its rate) and lists what is not priced", () => {
+  it("sums always-on and ceiling rates (a pod's ceiling is its rate) and storage, and lists what is not priced", () => {
     const s = summarize(entries);
-    expect(s).toMatchObject({ perHour: 5.81, ceilingPerHour: 6.67, perMonth: 0 });
-    expect(s.unpriced).toEqual(["models: the catalog quotes no network volume storage price"]);
+    expect(s).toMatchObject({ perHour: 5.81, ceilingPerHour: 6.67, perMonth: 1.4 });
+    expect(s.unpriced).toEqual(["scratch: the catalog quotes no storage price"]);
     expect(s.ranked.map((r) => r.name)).toEqual(["trainer", "inference"]);
-    expect(summaryLine(s)).toContain("5.81 USD/hour always-on, 6.67 USD/hour ceiling");
+    expect(summaryLine(s)).toBe("estimated cost: 5.81 USD/hour always-on, 6.67 USD/hour ceiling, 1.4 USD/month storage; not priced: scratch: the catalog quotes no storage price");
+  });
+
+  it("says what changed against the last up, figure by figure", () => {
+    const last = summarize([{ name: "trainer", estimate: est(0.43) }, { name: "inference", estimate: est(0.43, 1.29) }]);
+    const now = summarize([{ name: "trainer", estimate: est(0.86) }, { name: "inference", estimate: est(0.43, 1.29) }]);
+    expect(changeAgainst(last, now)).toBe("+0.43 USD/hour always-on vs the last up: 0.86; +0.43 USD/hour ceiling vs the last up: 1.72");
+    expect(changeAgainst(now, last)).toBe("-0.43 USD/hour always-on vs the last up: 1.29; -0.43 USD/hour ceiling vs the last up: 2.15");
+    expect(changeAgainst(now, now)).toBe("no change since the last up");
+    expect(changeAgainst(undefined, now)).toBe("no earlier up to compare with");
+    expect(summaryLine(now, changeAgainst(last, now))).toBe(
+      "estimated cost: 1.29 USD/hour always-on, 2.15 USD/hour ceiling, 0 USD/month storage (+0.43 USD/hour always-on vs the last up: 0.86; +0.43 USD/hour ceiling vs the last up: 1.72)",
+    );
+  });
+
+  it("keeps an estimate's figures and drops its prices and read times", () => {
+    const full: CostEstimate = { ...est(0.45), prices: [{ item: "x", unitPrice: 0.43, unit: "GPU-hour", quantity: 1, source: "catalog", readAt: "2026-11-24T12:00:00.000Z" }], notes: ["n"] };
+    expect(figuresOf(full)).toEqual({ status: "estimated", perHour: 0.45 });
+    expect(figuresOf(undefined)).toEqual({ status: "unavailable", reason: "no estimate" });
   });
 
   it("fails a budget below the estimate, naming the dearest resources first", () => {

@@ -1,0 +1,104 @@
+/**
+ * The dynamic provider behind the CostReport component: one small resource per report whose
+ * inputs are the stack's estimate figures (never prices or read times, so an unchanged stack
+ * previews with no changes). Its state holds the last up's figures, so its check, which runs in
+ * every preview and up, prints the summary with the change against the last up, and refuses a sum
+ * over the budget before anything of the stack is created (in a preview). Nothing lives in the
+ * service: the state is the record.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { randomBytes } from "node:crypto";
+import { z } from "zod";
+import { pulumiLog, type ProgressLog } from "../resources/deps";
+import { failure } from "../resources/validation";
+import { containsUnknown, deepEqual, UNKNOWN, type Props } from "../resources/values";
+import { budgetExcess, changeAgainst, summarize, summaryLine, type CostSummary, type EstimateFigures, type NamedEstimate } from "./summary";
+
+const PROVIDER_KEY = "__provider";
+
+const unknown = z.literal(UNKNOWN);
+const money = z.number().finite().nonnegative();
+const figuresSchema = z.object({
+  status: z.enum(["estimated", "pending", "unavailable"]),
+  reason: z.string().optional(),
+  perHour: money.optional(),
+  ceilingPerHour: money.optional(),
+  perMonth: money.optional(),
+});
+// At preview any part may be unknown: a resource's estimate, its name, or the whole list.
+const entrySchema = z.union([unknown, z.object({ name: z.union([z.string(), unknown]), estimate: z.union([figuresSchema, unknown]).optional() })]);
+const limit = z.number().finite().positive();
+const inputsSchema = z.object({
+  /** The CostReport's name: the provider's lines show under the stack, so they say which report. */
+  report: z.string().optional(),
+  resources: z.array(entrySchema),
+  budget: z.object({ perHour: limit.optional(), ceilingPerHour: limit.optional() }).optional(),
+});
+type Entry = z.infer<typeof entrySchema>;
+
+/** The figures a summary records in its state (and the report exports); the diff compares these. */
+const RECORDED = ["perHour", "ceilingPerHour", "perMonth", "unpriced", "resources"] as const;
+
+const NOT_KNOWN_YET: EstimateFigures = { status: "pending", reason: "its estimate is not known until apply" };
+
+function namedEstimates(entries: readonly Entry[]): NamedEstimate[] {
+  return entries.map((entry, i) => {
+    if (entry === UNKNOWN) return { name: `resource ${i + 1}`, estimate: NOT_KNOWN_YET };
+    const name = entry.name === UNKNOWN ? `resource ${i + 1}` : entry.name;
+    const estimate = entry.estimate === UNKNOWN ? NOT_KNOWN_YET : (entry.estimate as EstimateFigures | undefined);
+    return { name, estimate };
+  });
+}
+
+/** The summary recorded by the last up, if there was one. */
+function lastSummaryOf(olds: Props | undefined): CostSummary | undefined {
+  const parsed = inputsSchema.safeParse(argsOf(olds ?? {}));
+  return parsed.success ? summarize(namedEstimates(parsed.data.resources)) : undefined;
+}
+
+function argsOf(props: Props): Props {
+  const { [PROVIDER_KEY]: _provider, ...rest } = props;
+  return rest;
+}
+
+export function costSummaryProviderWith(log: ProgressLog): pulumi.dynamic.ResourceProvider {
+  return {
+    async check(olds: Props, news: Props) {
+      const subject = typeof news["report"] === "string" ? `CostReport ${JSON.stringify(news["report"])}: ` : "";
+      if (news["resources"] === UNKNOWN) {
+        log.info(`${subject}estimated cost: not known until apply (the resources to sum are not known yet)`);
+        return { inputs: news, failures: [] };
+      }
+      const parsed = inputsSchema.safeParse(argsOf(news));
+      if (!parsed.success) return { inputs: news, failures: parsed.error.issues.map((issue) => failure(issue.path, issue.message)) };
+      const { resources, budget } = parsed.data;
+      const summary = summarize(namedEstimates(resources));
+      log.info(subject + summaryLine(summary, changeAgainst(lastSummaryOf(olds), summary)));
+      const excess = budgetExcess(summary, budget ?? {});
+      const { perHour, ceilingPerHour, perMonth, unpriced } = summary;
+      // No property: the engine then prints the reason alone, not the whole input list.
+      return { inputs: { ...news, perHour, ceilingPerHour, perMonth, unpriced }, failures: excess ? [{ property: "", reason: excess }] : [] };
+    },
+
+    async diff(_id: string, olds: Props, news: Props) {
+      const changed = RECORDED.filter((key) => containsUnknown(news[key]) || !deepEqual(olds[key], news[key]));
+      return { changes: changed.length > 0, replaces: [] as string[] };
+    },
+
+    async create(inputs: Props) {
+      return { id: `cost-summary-${randomBytes(6).toString("hex")}`, outs: argsOf(inputs) };
+    },
+
+    async update(_id: string, _olds: Props, news: Props) {
+      return { outs: argsOf(news) };
+    },
+
+    async read(id: string, props?: Props) {
+      return { id, props: props ?? {} };
+    },
+
+    async delete() {},
+  };
+}
+
+export const costSummaryProvider = costSummaryProviderWith(pulumiLog);
