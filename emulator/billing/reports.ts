@@ -3,7 +3,7 @@
  * requested window, split over UTC buckets and summed per (bucket, group). Only buckets with
  * usage are returned, oldest first.
  */
-import type { Ledger } from "../state/model";
+import type { Ledger, WorkerUsageInterval } from "../state/model";
 import { HOURS_PER_BILLING_MONTH, NETWORK_VOLUME_PRICE_PER_GB_MONTH, roundMoney } from "../vocabulary/catalog";
 import type { BucketSize } from "../vocabulary/schemas/billing";
 import { forEachBucket, isoSeconds } from "./buckets";
@@ -123,9 +123,10 @@ export function podBilling(ledger: Ledger, query: PodBillingQuery): BillingRecor
   return acc.sorted().map((cell) => record(cell, query.grouping));
 }
 
-export function endpointBilling(ledger: Ledger, query: EndpointBillingQuery): BillingRecord[] {
+/** `workers`: every worker interval of the account, the ones of workers still up counted to now. */
+export function endpointBilling(workers: Iterable<WorkerUsageInterval>, query: EndpointBillingQuery): BillingRecord[] {
   const acc = new Accumulator(query);
-  for (const usage of ledger.workers) {
+  for (const usage of workers) {
     if (query.endpointId !== undefined && usage.endpointId !== query.endpointId) continue;
     if (query.imageName !== undefined && usage.imageName !== query.imageName) continue;
     if (query.templateId !== undefined && usage.templateId !== query.templateId) continue;

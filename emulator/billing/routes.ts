@@ -2,15 +2,17 @@
 import type { Clock } from "../clock";
 import { badRequest } from "../http/errors";
 import { type Operation, defineOperation } from "../http/router";
-import type { ManagementStore } from "../state/model";
+import type { ManagementStore, WorkerUsageInterval } from "../state/model";
 import { EndpointBillingQuery, NetworkVolumeBillingQuery, PodBillingQuery } from "../vocabulary/schemas/billing";
 import { isoSeconds } from "./buckets";
 import { type BillingWindow, endpointBilling, networkVolumeBilling, podBilling } from "./reports";
 
-/** What the reports read: the accounts' ledgers and service time (the management context has both). */
+/** What the reports read: the accounts' ledgers, their workers' usage so far, and service time. */
 export interface BillingContext {
   store: Pick<ManagementStore, "account">;
   clock: Clock;
+  /** Every worker interval of the account, the ones of workers still up counted to now. */
+  workerUsage(accountId: string): Iterable<WorkerUsageInterval>;
 }
 
 /** Default window when startTime is not given: the 30 days before endTime. */
@@ -56,7 +58,7 @@ export function billingOperations(ctx: BillingContext): Operation[] {
         const window = billingWindow(ctx, query);
         return {
           status: 200,
-          body: endpointBilling(ledger(accountId), {
+          body: endpointBilling(ctx.workerUsage(accountId), {
             ...window,
             grouping: query.grouping,
             endpointId: query.endpointId,

@@ -1,5 +1,6 @@
 /** The full /v1 operation table. */
 import { billingOperations } from "../billing/routes";
+import { workerUsageOf } from "./workerUsage";
 import type { Operation } from "../http/router";
 import { documentationOperations } from "../openapi";
 import type { ManagementContext } from "./context";
@@ -18,7 +19,7 @@ export function managementOperations(ctx: ManagementContext): Operation[] {
     ...templateOperations(ctx),
     ...networkVolumeOperations(ctx),
     ...registryAuthOperations(ctx),
-    ...billingOperations(ctx),
+    ...billingOperations({ ...ctx, workerUsage: (accountId) => workerUsageOf(ctx, accountId) }),
   );
   return operations;
 }

@@ -131,6 +131,30 @@ describe("/api/v2/billing", () => {
     expect(billed.metadata).toMatchObject({ recordCount: 1, uniqueServerlessCount: 1, query: { serverlessId: endpoint.id, bucketSize: "year" } });
   });
 
+  it("serverless: a worker still up is billed for its time so far, on /v2 and /v1 alike (the service bills by the second)", async () => {
+    const endpoint = (
+      await v2.post("/serverless", {
+        name: "always-on",
+        type: "QUEUE",
+        image: "example/worker:1",
+        scaling: { type: "QUEUE_DELAY", queueDelay: 4 },
+        gpu: { pools: ["ADA_24"], excludedTypes: ["NVIDIA L4"] },
+        workers: { min: 1, max: 1 },
+      })
+    ).body;
+    const worker = await waitFor("a worker", async () => (await v2.get(`/serverless/${endpoint.id}/workers`)).body.workers[0]);
+    const amount = async () => (await v2.get("/billing/serverless", { serverlessId: endpoint.id, bucketSize: "year" })).body.metadata.totals.totalAmount as number;
+    const v1Amount = async () => ((await v1.get("/billing/endpoints", { endpointId: endpoint.id, bucketSize: "year" })).body as Array<{ amount: number }>).reduce((n, r) => n + r.amount, 0);
+    const first = await amount();
+    await sleep(50);
+    const second = await amount();
+    expect(first).toBeGreaterThan(0);
+    expect(second).toBeGreaterThan(first);
+    expect(await v1Amount()).toBeGreaterThanOrEqual(second);
+    // The worker runs on: nothing was recorded as stopped, the bill came from its time so far.
+    expect((await v2.get(`/serverless/${endpoint.id}/workers`)).body.workers.map((w: { id: string }) => w.id)).toContain(worker.id);
+  });
+
   it("serverless: wrapped and empty for an account without workers, with the window echoed", async () => {
     const res = await v2.get("/billing/serverless", { startTime: "2026-01-05T10:00:00Z", endTime: "2026-01-07T00:00:00Z" });
     expect(res.body).toEqual({

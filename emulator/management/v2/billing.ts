@@ -6,7 +6,8 @@
  */
 import { bucketStart, forEachBucket, isoSeconds, nextBucket } from "../../billing/buckets";
 import type { Operation } from "../../http/router";
-import type { AccountData } from "../../state/model";
+import type { AccountData, WorkerUsageInterval } from "../../state/model";
+import { workerUsageOf } from "../workerUsage";
 import { HOURS_PER_BILLING_MONTH, NETWORK_VOLUME_PRICE_PER_GB_MONTH, roundMoney } from "../../vocabulary/catalog";
 import type { BucketSize } from "../../vocabulary/schemas/billing";
 import { type V2Context, defineV2Operation } from "./operation";
@@ -104,8 +105,8 @@ function* podUsage(account: AccountData, podId: string | undefined): Iterable<Us
   }
 }
 
-function* workerUsage(account: AccountData, serverlessId: string | undefined): Iterable<Usage<"gpu" | "cpu">> {
-  for (const u of account.ledger.workers) {
+function* workerUsage(usage: Iterable<WorkerUsageInterval>, serverlessId: string | undefined): Iterable<Usage<"gpu" | "cpu">> {
+  for (const u of usage) {
     if (serverlessId !== undefined && u.endpointId !== serverlessId) continue;
     yield { id: u.endpointId, part: u.gpuTypeId !== null ? "gpu" : "cpu", perHour: u.costPerHr, startMs: u.startMs, endMs: u.endMs };
   }
@@ -153,7 +154,7 @@ export function v2BillingOperations(v: V2Context): Operation[] {
       errors: [400],
       handle({ accountId, query }) {
         const window = resolveWindow(query, ctx.clock.now());
-        const r = report(window, accumulate(window, workerUsage(account(accountId), query.serverlessId)), "serverlessId", {
+        const r = report(window, accumulate(window, workerUsage(workerUsageOf(ctx, accountId), query.serverlessId)), "serverlessId", {
           gpuAmount: "gpu",
           cpuAmount: "cpu",
           diskAmount: null,
