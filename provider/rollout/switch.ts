@@ -176,7 +176,13 @@ export function rolloutSwitchProvider(deps: RolloutDeps): pulumi.dynamic.Resourc
         if (!(error instanceof ReadinessTimeoutError)) throw this.failed(serving, false, previous, messageOf(error));
         throw this.failed(serving, false, previous, `${messageOf(error)} The endpoint runs version ${serving.version}; the next \`pulumi up\` keeps waiting${this.args.verifyAfterSwitch ? " and then verifies it" : ""}.`);
       }
-      const failure = this.args.verifyAfterSwitch ? await this.verify(serving) : undefined;
+      let failure: string | undefined;
+      try {
+        failure = this.args.verifyAfterSwitch ? await this.verify(serving) : undefined;
+      } catch (error) {
+        // The cases could not run (the job API unreachable): nothing is known, nothing is moved.
+        throw this.failed(serving, false, previous, `the check after the switch to version ${serving.version} could not run: ${messageOf(error)}. The endpoint runs version ${serving.version}; the next \`pulumi up\` checks it again.`);
+      }
       if (failure === undefined) return this.outputs(serving, true, previous);
       if (previous === undefined) {
         throw this.failed(serving, false, undefined, `version ${serving.version} failed its check on the serving endpoint after the switch, and ${noPrevious}.\n${failure}`);

@@ -174,11 +174,24 @@ describe.each(API_VERSIONS)("EndpointRollout's candidate and switch against the 
       outs = error.properties;
     });
 
+    it("records the new version as unsettled when the check after the switch cannot run", async () => {
+      const unreachable = new JobClient({ apiKey: "key", serverlessUrl: "http://127.0.0.1:9/v2", maxRetries: 0, timeoutMs: 2_000 });
+      const sw = rolloutSwitchProvider({ ...deps, jobs: () => unreachable });
+      const thrown = await sw.update!("switch-1", outs, switchInputs(templates.next, "2.0", { verifyAfterSwitch: true, templateRevision: "r2" })).catch((e: unknown) => e);
+      await unreachable.close();
+      expect(thrown).toBeInstanceOf(ResourceInitError);
+      const error = thrown as ResourceInitError;
+      expect(error.message).toContain('rollout "serve": the check after the switch to version 2.0 could not run');
+      expect(error.properties).toMatchObject({ servingVersion: "2.0", servingRevision: "r2", settled: false });
+      outs = error.properties;
+    });
+
     it("an unsettled switch (a wait that ran out) is finished by the next run", async () => {
       const sw = rolloutSwitchProvider(deps);
       const unsettled = { ...outs, settled: false };
-      expect((await sw.diff!("switch-1", unsettled, switchInputs(templates.next, "2.0"))).changes).toBe(true);
-      const updated = await sw.update!("switch-1", unsettled, switchInputs(templates.next, "2.0"));
+      const same = switchInputs(templates.next, "2.0", { templateRevision: "r2" });
+      expect((await sw.diff!("switch-1", unsettled, same)).changes).toBe(true);
+      const updated = await sw.update!("switch-1", unsettled, same);
       expect(updated.outs).toMatchObject({ servingVersion: "2.0", settled: true });
       expect(((updated.outs as Props)["history"] as Array<{ step: string }>).map((s) => s.step)).toEqual(["rolledOut"]);
     });
