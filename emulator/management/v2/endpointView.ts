@@ -26,22 +26,27 @@ export interface GpuSelection {
 export function selectionOf(gpuTypeIds: readonly string[]): { pools: string[]; excludedTypes: string[] } {
   if (gpuTypeIds.length === 0) return { pools: [...GPU_POOLS.keys()], excludedTypes: [] };
   const pools: string[] = [];
-  for (const id of gpuTypeIds) {
-    const pool = poolOf(id);
+  for (let i = 0; i < gpuTypeIds.length; i++) {
+    const pool = poolOf(gpuTypeIds[i] as string);
     if (pool !== null && !pools.includes(pool)) pools.push(pool);
   }
-  const excludedTypes: string[] = [];
-  for (const pool of pools) {
-    for (const id of GPU_POOLS.get(pool) ?? []) if (!gpuTypeIds.includes(id)) excludedTypes.push(id);
-  }
-  return { pools, excludedTypes };
+  return { pools, excludedTypes: typesOfPoolsExcept(pools, gpuTypeIds) };
 }
 
 /** v2 pools minus exclusions as v1's ordered type list (pool order, then the pool's own order). */
 export function gpuTypeIdsOf(selection: GpuSelection): string[] {
+  return typesOfPoolsExcept(selection.pools, selection.excludedTypes);
+}
+
+/** The types of `pools` (pool order, then each pool's own order) that `except` does not list. */
+function typesOfPoolsExcept(pools: readonly string[], except: readonly string[]): string[] {
   const types: string[] = [];
-  for (const pool of selection.pools) {
-    for (const id of GPU_POOLS.get(pool) ?? []) if (!selection.excludedTypes.includes(id)) types.push(id);
+  for (let p = 0; p < pools.length; p++) {
+    const members = GPU_POOLS.get(pools[p] as string) ?? [];
+    for (let i = 0; i < members.length; i++) {
+      const id = members[i] as string;
+      if (!except.includes(id)) types.push(id);
+    }
   }
   return types;
 }
@@ -52,7 +57,8 @@ export function flashbootOf(endpoint: EndpointRecord): Endpoint["flashboot"] {
 
 export function networkVolumesOf(endpoint: EndpointRecord): string[] {
   const ids = endpoint.networkVolumeId ? [endpoint.networkVolumeId] : [];
-  for (const id of endpoint.networkVolumeIds ?? []) ids.push(id);
+  const more = endpoint.networkVolumeIds;
+  if (more) for (let i = 0; i < more.length; i++) ids.push(more[i] as string);
   return ids;
 }
 
