@@ -3,13 +3,15 @@ import type { ServerResponse } from "node:http";
 import { MAX_JSON_DEPTH } from "./body";
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Readonly<Record<string, string>> = {}): void {
-  const json = jsonText(body);
+  // Encoded once, into bytes node writes as they are. A string body would be measured for its
+  // length, then joined to the header text and flattened into one more copy before being encoded.
+  const bytes = Buffer.from(jsonText(body), "utf8");
   res.writeHead(status, {
     ...headers,
     "content-type": "application/json; charset=utf-8",
-    "content-length": Buffer.byteLength(json),
+    "content-length": bytes.length,
   });
-  res.end(json);
+  res.end(bytes);
 }
 
 export function sendText(res: ServerResponse, status: number, text: string, contentType: string): void {

@@ -297,13 +297,14 @@ export class Router {
 
   private match(method: string, path: string): { op: Operation; params: Record<string, string> } {
     const parts = path.split("/").filter((s) => s !== "");
-    const allowed: string[] = [];
-    for (const route of this.byLength.get(parts.length) ?? []) {
+    const routes = this.byLength.get(parts.length) ?? [];
+    // Routes of other methods are only looked at when nothing matches (to answer 405 with Allow).
+    for (const route of routes) {
+      if (route.op.method !== method) continue;
       const params = matchSegments(route.segments, parts);
-      if (!params) continue;
-      if (route.op.method === method) return { op: route.op, params };
-      allowed.push(route.op.method);
+      if (params) return { op: route.op, params };
     }
+    const allowed = routes.filter((route) => matchSegments(route.segments, parts) !== undefined).map((route) => route.op.method);
     if (allowed.length > 0) {
       throw new HttpError(405, `method ${method} is not allowed on ${this.basePath}${path}; allowed: ${allowed.join(", ")}`, {
         allow: allowed.join(", "),

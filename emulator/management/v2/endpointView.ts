@@ -15,25 +15,40 @@ import { argsOf } from "./podView";
 import type { Endpoint } from "./wire";
 
 export interface GpuSelection {
-  pools: string[];
-  excludedTypes: string[];
+  pools: readonly string[];
+  excludedTypes: readonly string[];
 }
 
+// Both directions run on every create and every answer: plain loops over the (small) catalog
+// arrays, with no intermediate arrays, closures or iterators.
+
 /** v1's ordered type list as v2 pools and exclusions (no types listed: every pool). */
-export function selectionOf(gpuTypeIds: readonly string[]): GpuSelection {
+export function selectionOf(gpuTypeIds: readonly string[]): { pools: string[]; excludedTypes: string[] } {
   if (gpuTypeIds.length === 0) return { pools: [...GPU_POOLS.keys()], excludedTypes: [] };
   const pools: string[] = [];
-  for (const id of gpuTypeIds) {
-    const pool = poolOf(id);
+  for (let i = 0; i < gpuTypeIds.length; i++) {
+    const pool = poolOf(gpuTypeIds[i] as string);
     if (pool !== null && !pools.includes(pool)) pools.push(pool);
   }
-  const excludedTypes = pools.flatMap((pool) => (GPU_POOLS.get(pool) ?? []).filter((id) => !gpuTypeIds.includes(id)));
-  return { pools, excludedTypes };
+  return { pools, excludedTypes: typesOfPoolsExcept(pools, gpuTypeIds) };
 }
 
 /** v2 pools minus exclusions as v1's ordered type list (pool order, then the pool's own order). */
 export function gpuTypeIdsOf(selection: GpuSelection): string[] {
-  return selection.pools.flatMap((pool) => (GPU_POOLS.get(pool) ?? []).filter((id) => !selection.excludedTypes.includes(id)));
+  return typesOfPoolsExcept(selection.pools, selection.excludedTypes);
+}
+
+/** The types of `pools` (pool order, then each pool's own order) that `except` does not list. */
+function typesOfPoolsExcept(pools: readonly string[], except: readonly string[]): string[] {
+  const types: string[] = [];
+  for (let p = 0; p < pools.length; p++) {
+    const members = GPU_POOLS.get(pools[p] as string) ?? [];
+    for (let i = 0; i < members.length; i++) {
+      const id = members[i] as string;
+      if (!except.includes(id)) types.push(id);
+    }
+  }
+  return types;
 }
 
 export function flashbootOf(endpoint: EndpointRecord): Endpoint["flashboot"] {
@@ -41,7 +56,10 @@ export function flashbootOf(endpoint: EndpointRecord): Endpoint["flashboot"] {
 }
 
 export function networkVolumesOf(endpoint: EndpointRecord): string[] {
-  return [...(endpoint.networkVolumeId ? [endpoint.networkVolumeId] : []), ...(endpoint.networkVolumeIds ?? [])];
+  const ids = endpoint.networkVolumeId ? [endpoint.networkVolumeId] : [];
+  const more = endpoint.networkVolumeIds;
+  if (more) for (let i = 0; i < more.length; i++) ids.push(more[i] as string);
+  return ids;
 }
 
 /** idleTimeout does not apply to queue endpoints scaling on request count: omitted there. */
@@ -98,8 +116,10 @@ export function v2EndpointView(v: V2Context, account: AccountData, endpoint: End
     createdAt: isoTime(endpoint.createdAtMs),
   };
   if (endpoint.computeType === "GPU") {
+    const { pools, excludedTypes } = selectionOf(endpoint.gpuTypeIds);
     view.gpu = {
-      ...selectionOf(endpoint.gpuTypeIds),
+      pools,
+      excludedTypes,
       count: endpoint.gpuCount,
       allowedCudaVersions: [...(endpoint.allowedCudaVersions ?? [])],
       minCudaVersion: endpoint.minCudaVersion,

@@ -27,27 +27,24 @@ const DEFAULT_DISK_GB = 50;
 type ContainerBody = Pick<CreateEndpointRequest, "image" | "args" | "disk" | "env" | "ports" | "registry">;
 type ContainerSettings = Pick<TemplateRecord, "imageName" | "dockerStartCmd" | "containerDiskInGb" | "env" | "ports" | "containerRegistryAuthId">;
 
-function settingsOf(template: TemplateRecord | undefined): ContainerSettings {
+/**
+ * Body fields over a base (a template, or settings already derived); `env` merges per key (body
+ * wins). Lists and env are copies: the result goes into a record of its own. No base: the defaults.
+ */
+function overlay(base: ContainerSettings | undefined, body: ContainerBody): ContainerSettings {
   return {
-    imageName: template?.imageName ?? "",
-    dockerStartCmd: [...(template?.dockerStartCmd ?? [])],
-    containerDiskInGb: template?.containerDiskInGb ?? DEFAULT_DISK_GB,
-    env: { ...template?.env },
-    ports: [...(template?.ports ?? [])],
-    containerRegistryAuthId: template?.containerRegistryAuthId ?? null,
+    imageName: body.image ?? base?.imageName ?? "",
+    dockerStartCmd: body.args !== undefined ? startCmdOf(body.args) : [...(base?.dockerStartCmd ?? [])],
+    containerDiskInGb: body.disk ?? base?.containerDiskInGb ?? DEFAULT_DISK_GB,
+    env: { ...base?.env, ...body.env },
+    ports: body.ports ?? [...(base?.ports ?? [])],
+    containerRegistryAuthId: body.registry !== undefined ? body.registry : (base?.containerRegistryAuthId ?? null),
   };
 }
 
-/** Body fields over a base; `env` merges per key (body wins). */
-function overlay(base: ContainerSettings, body: ContainerBody): ContainerSettings {
-  return {
-    imageName: body.image ?? base.imageName,
-    dockerStartCmd: body.args !== undefined ? startCmdOf(body.args) : base.dockerStartCmd,
-    containerDiskInGb: body.disk ?? base.containerDiskInGb,
-    env: { ...base.env, ...body.env },
-    ports: body.ports ?? base.ports,
-    containerRegistryAuthId: body.registry !== undefined ? body.registry : base.containerRegistryAuthId,
-  };
+/** A template's container settings, copied (or the defaults when there is none). */
+function settingsOf(template: TemplateRecord | undefined): ContainerSettings {
+  return overlay(template, {});
 }
 
 function serverlessTemplate(v: V2Context, account: AccountData, id: string): TemplateRecord {
@@ -59,13 +56,17 @@ function serverlessTemplate(v: V2Context, account: AccountData, id: string): Tem
 }
 
 function checkSelection(pools: readonly string[], excluded: readonly string[]): string[] {
-  for (const [i, pool] of pools.entries()) {
+  for (let i = 0; i < pools.length; i++) {
+    const pool = pools[i] as string;
     if (!GPU_POOLS.has(pool)) throw fieldProblem(`gpu.pools[${i}]`, `unknown GPU pool ${JSON.stringify(pool)}; pools are the \`pool\` of GET /api/v2/catalog/gpus: ${[...GPU_POOLS.keys()].join(", ")}`);
   }
-  for (const [i, id] of excluded.entries()) {
-    if (!GPU_TYPES.has(id.trim())) throw fieldProblem(`gpu.excludedTypes[${i}]`, `unknown GPU type ${JSON.stringify(id)}; use the \`id\` of GET /api/v2/catalog/gpus`);
+  const excludedTypes: string[] = [];
+  for (let i = 0; i < excluded.length; i++) {
+    const id = (excluded[i] as string).trim();
+    if (!GPU_TYPES.has(id)) throw fieldProblem(`gpu.excludedTypes[${i}]`, `unknown GPU type ${JSON.stringify(excluded[i])}; use the \`id\` of GET /api/v2/catalog/gpus`);
+    excludedTypes.push(id);
   }
-  const types = gpuTypeIdsOf({ pools: [...pools], excludedTypes: excluded.map((id) => id.trim()) });
+  const types = gpuTypeIdsOf({ pools, excludedTypes });
   if (types.length === 0) throw fieldProblem("gpu.excludedTypes", "excludes every GPU type of gpu.pools; exclude fewer types or add a pool");
   return types;
 }
@@ -158,7 +159,7 @@ function createV2Endpoint(v: V2Context, account: AccountData, body: CreateEndpoi
 
   const now = ctx.clock.now();
   const id = newId("endpoint", (candidate) => account.endpoints.has(candidate));
-  const settings = overlay(settingsOf(source), body);
+  const settings = overlay(source, body);
   injectPlatformEnv(v, settings.env);
   const template = boundTemplate(v, account, { id, name: body.name }, settings);
   if (cpu) template.category = "CPU";

@@ -29,6 +29,9 @@ interface Window {
   name: "minute" | "hour" | "day";
   quota: number;
   seconds: number;
+  lengthMs: number;
+  /** `"minute";r=`: the constant start of this window's item in the RateLimit header. */
+  stateKey: string;
 }
 
 interface Counter {
@@ -52,18 +55,18 @@ export class RateLimiter {
     private readonly nowMs: () => number = Date.now,
   ) {
     const o = { ...DEFAULT_RATE_LIMIT, ...options };
-    this.windows = [
-      { name: "minute", quota: o.perMinute, seconds: 60 },
-      { name: "hour", quota: o.perHour, seconds: 3600 },
-      { name: "day", quota: o.perDay, seconds: 86_400 },
-    ];
+    const window = (name: Window["name"], quota: number, seconds: number): Window => ({ name, quota, seconds, lengthMs: seconds * 1000, stateKey: `"${name}";r=` });
+    this.windows = [window("minute", o.perMinute, 60), window("hour", o.perHour, 3600), window("day", o.perDay, 86_400)];
     for (const w of this.windows) {
       if (!Number.isInteger(w.quota) || w.quota < 1) throw new RangeError(`rateLimit: per${w.name[0]?.toUpperCase()}${w.name.slice(1)} must be an integer >= 1, got ${String(w.quota)}`);
     }
     this.policy = this.windows.map((w) => `"${w.name}";q=${w.quota};w=${w.seconds}`).join(", ");
   }
 
-  /** Counts one request of the account (a refused one is not counted) and says whether it may run. */
+  /**
+   * Counts one request of the account (a refused one is not counted) and says whether it may run.
+   * Runs before every v2 request: plain loops and one string, no per-call closures or arrays.
+   */
   take(accountId: string): RateDecision {
     const now = this.nowMs();
     let counters = this.counters.get(accountId);
@@ -75,8 +78,7 @@ export class RateLimiter {
     for (let i = 0; i < this.windows.length; i++) {
       const w = this.windows[i] as Window;
       const c = counters[i] as Counter;
-      const lengthMs = w.seconds * 1000;
-      const start = Math.floor(now / lengthMs) * lengthMs;
+      const start = Math.floor(now / w.lengthMs) * w.lengthMs;
       if (c.windowStartMs !== start) {
         c.windowStartMs = start;
         c.used = 0;
@@ -84,13 +86,13 @@ export class RateLimiter {
       if (c.used >= w.quota) blockedFor = Math.max(blockedFor, secondsLeft(c, w, now));
     }
     const allowed = blockedFor === 0;
-    if (allowed) for (const c of counters) c.used++;
-    const state = this.windows
-      .map((w, i) => {
-        const c = counters[i] as Counter;
-        return `"${w.name}";r=${Math.max(0, w.quota - c.used)};t=${secondsLeft(c, w, now)}`;
-      })
-      .join(", ");
+    let state = "";
+    for (let i = 0; i < this.windows.length; i++) {
+      const w = this.windows[i] as Window;
+      const c = counters[i] as Counter;
+      if (allowed) c.used++;
+      state += `${i === 0 ? "" : ", "}${w.stateKey}${Math.max(0, w.quota - c.used)};t=${secondsLeft(c, w, now)}`;
+    }
     const headers: Record<string, string> = { ratelimit: state, "ratelimit-policy": this.policy };
     if (!allowed) headers["retry-after"] = String(blockedFor);
     return { allowed, headers };
@@ -98,5 +100,5 @@ export class RateLimiter {
 }
 
 function secondsLeft(c: Counter, w: Window, now: number): number {
-  return Math.max(1, Math.ceil((c.windowStartMs + w.seconds * 1000 - now) / 1000));
+  return Math.max(1, Math.ceil((c.windowStartMs + w.lengthMs - now) / 1000));
 }

@@ -34,7 +34,8 @@ export function createV2Surface(ctx: ManagementContext, options: V2RouterOptions
     admit: limiter
       ? (accountId, res) => {
           const decision = limiter.take(accountId);
-          for (const [name, value] of Object.entries(decision.headers)) res.setHeader(name, value);
+          const headers = decision.headers;
+          for (const name in headers) res.setHeader(name, headers[name] as string);
           if (!decision.allowed) {
             const detail = `rate limit exceeded for this account; retry after ${decision.headers["retry-after"] ?? "?"} s (quota: ${decision.headers["ratelimit-policy"] ?? ""})`;
             throw new ProblemError(429, detail, []);
