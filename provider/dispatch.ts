@@ -6,7 +6,6 @@ import type * as pulumi from "@pulumi/pulumi";
 import { isProviderKind, type ProviderKind } from "./kinds";
 import { setStackConfig } from "./runtimeConfig";
 import { resourceProviders } from "./resources/registry";
-import { smokeTestProvider } from "./smoke/provider";
 
 type ProviderMethod = "check" | "diff" | "create" | "read" | "update" | "delete" | "configure";
 
@@ -24,14 +23,16 @@ export async function dispatch(shim: { k: unknown }, method: ProviderMethod, arg
     setStackConfig(readConfigureRequest(args[0]));
     return undefined;
   }
-  const provider: pulumi.dynamic.ResourceProvider = providerFor(kind);
+  const provider: pulumi.dynamic.ResourceProvider = await providerFor(kind);
   const fn = provider[method] as ((...a: unknown[]) => Promise<unknown>) | undefined;
   if (!fn) throw new Error(`pulumi-gpucloud: the ${kind} provider has no ${method} method`);
   return fn.apply(provider, args);
 }
 
-function providerFor(kind: ProviderKind): pulumi.dynamic.ResourceProvider {
-  return kind === "smokeTest" ? smokeTestProvider : resourceProviders[kind];
+async function providerFor(kind: ProviderKind): Promise<pulumi.dynamic.ResourceProvider> {
+  if (kind !== "smokeTest") return resourceProviders[kind];
+  // Loaded on first use (it brings the job API client): a stack without JobRunner never loads it.
+  return (await import("./smoke/provider")).smokeTestProvider;
 }
 
 const CONFIG_KEYS = ["gpucloud:apiKey", "gpucloud:apiUrl", "gpucloud:serverlessUrl"] as const;

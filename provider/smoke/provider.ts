@@ -65,7 +65,7 @@ function argsOf(props: Record<string, unknown>): Record<string, unknown> {
 }
 
 async function runAll(inputs: SmokeTestInputs): Promise<SmokeTestOutputs> {
-  const client = jobClient();
+  const client = await jobClient();
   const cases = casesSchema.parse(inputs.cases); // check already refused invalid cases; this types them
   // Cases are independent: run them side by side so a deploy waits for the slowest, not the sum.
   const results = await Promise.all(
