@@ -15,7 +15,7 @@ import { backendFailures, createBodyOf, inputFields, sensitiveFields, tableForBa
 import { isPlaceholderId, pendingCreateOf, rememberPendingCreate, ResourceInitError, wasTakenOver, withProvider } from "./partialCreate";
 import { adoptionPlan, changedFields, forgottenFields, serviceUpdates } from "./updates";
 import { runSchema } from "./validation";
-import { isPresent, messageOf, withoutUnset, type Props } from "./values";
+import { deepEqual, isPresent, isRecord, messageOf, withoutUnset, type Props } from "./values";
 import { ReadinessTimeoutError } from "./waitFor";
 import type { Estimator } from "../cost/estimate";
 import { COST_ESTIMATE, withEstimate } from "../cost/attach";
@@ -202,7 +202,13 @@ function providerOn<Args extends ArgsBase, L extends { id: string; name?: string
       // The parsed arguments become the inputs: create and update use them without parsing again.
       const checked = failures.length === 0 && outcome.value !== undefined ? (outcome.value as Props) : args;
       // The estimate rides on the inputs: at preview the engine shows a new resource's inputs as its outputs.
-      const estimated = failures.length === 0 && spec.estimate ? await withEstimate(spec.estimate, withoutUnset(checked), deps) : withoutUnset(checked);
+      const kept = keptEstimate(withoutUnset(checked), previous);
+      const estimated =
+        failures.length === 0 && spec.estimate
+          ? kept !== undefined
+            ? { ...withoutUnset(checked), [COST_ESTIMATE]: kept }
+            : await withEstimate(spec.estimate, withoutUnset(checked), deps)
+          : withoutUnset(checked);
       return { inputs: { ...estimated, __provider: news["__provider"] }, failures: failures.map((f) => withoutSecretValue(f)) };
     },
 
@@ -302,6 +308,21 @@ function providerOn<Args extends ArgsBase, L extends { id: string; name?: string
     const fields = inputFields(table);
     const field = fields.find((f) => isPresent(news, f)) ?? fields[0] ?? "name";
     return { changes: true, replaces: [field], deleteBeforeReplace: false };
+  }
+
+  /**
+   * The estimate recorded with unchanged arguments, kept as it is: a preview of unchanged resources
+   * makes no call for prices (the estimate says when its prices were read). Only a figure from the
+   * catalog is kept, and only where the catalog prices (v2): one that was unavailable is tried again.
+   */
+  function keptEstimate(checked: Props, previous: Props): unknown {
+    const earlier = previous[COST_ESTIMATE];
+    if (backend !== "v2" || !isRecord(earlier) || earlier["status"] !== "estimated") return undefined;
+    const declared = (props: Props): Props => {
+      const { [COST_ESTIMATE]: _estimate, __provider: _provider, ...rest } = props;
+      return rest;
+    };
+    return deepEqual(declared(checked), declared(previous)) ? earlier : undefined;
   }
 
   /** Values of secret-bearing arguments: the failure names no property, so the engine prints no value. */
