@@ -45,7 +45,7 @@ type Reads<C> = C extends CollectionV2<infer T extends { id: string }> ? KindRea
 export class V2Backend implements ManagementApi {
   readonly deleteTerminatesWorkers = true;
   readonly #v2: ManagementClientV2;
-  #gpuCatalog: Promise<ReadonlyMap<string, string>> | undefined;
+  #gpuCatalog: ReturnType<ManagementClientV2["gpuTypes"]> | undefined;
   readonly #pods: Reads<ManagementClientV2["pods"]>;
   readonly #endpoints: Reads<ManagementClientV2["endpoints"]>;
   readonly #templates: Reads<ManagementClientV2["templates"]>;
@@ -277,13 +277,18 @@ export class V2Backend implements ManagementApi {
 
   /** The catalog's GPU types and CPU flavors with their list prices (cost estimates read them once). */
   async catalogLists(): Promise<CatalogLists> {
-    const [gpus, cpus] = await Promise.all([this.#v2.gpuTypes(), this.#v2.cpuTypes()]);
+    const [gpus, cpus] = await Promise.all([this.#gpuTypes(), this.#v2.cpuTypes()]);
     return { gpus, cpus };
   }
 
-  /** GPU type id -> serverless pool, read once per backend from the catalog. */
-  #gpuPools(): Promise<ReadonlyMap<string, string>> {
-    this.#gpuCatalog ??= this.#v2.gpuTypes().then((gpus) => new Map(gpus.filter((g) => g.pool).map((g) => [g.id, g.pool as string])));
+  /** GPU type id -> serverless pool. */
+  async #gpuPools(): Promise<ReadonlyMap<string, string>> {
+    return new Map((await this.#gpuTypes()).filter((g) => g.pool).map((g) => [g.id, g.pool as string]));
+  }
+
+  /** The catalog's GPU types, read once per backend (for pools and for prices alike). */
+  #gpuTypes(): ReturnType<ManagementClientV2["gpuTypes"]> {
+    this.#gpuCatalog ??= this.#v2.gpuTypes();
     // A failed read is not kept: the next call tries again.
     this.#gpuCatalog.catch(() => (this.#gpuCatalog = undefined));
     return this.#gpuCatalog;
