@@ -3,10 +3,12 @@
 // by one list call of that kind instead of one GET each.
 //
 // The rules, each for a reason:
-// - A batch collects what arrives within WINDOW_MS of its first request; a request arriving after
-//   the batch's call went out starts the next batch, so every answer was read after it was asked.
-// - A lone read stays a plain GET, and so do reads too few for the list's size (ITEMS_PER_READ):
-//   a list of thousands must not replace a handful of GETs.
+// - A batch collects what arrives within WINDOW_MS of its first request (so every request waits
+//   that long for company); a request arriving after the batch's call went out starts the next
+//   batch, so every answer was read after it was asked (a lookup before a create must not miss a
+//   resource made meanwhile, and a poll after a change must not see the state before it).
+// - A lone read stays a plain GET, and so do reads too few for the kind's size as its last list
+//   showed it (ITEMS_PER_READ): a list of thousands must not replace a handful of GETs.
 // - A resource missing from the list is confirmed by its own GET before it counts as gone: a list
 //   can lag a create, and a refresh must never drop a live resource from the state on a list miss.
 // - No retries here: the list and the GETs go through the one transport, which retries. A list

@@ -42,6 +42,27 @@ for (const api of ["v1", "v2"] as const) {
       expect(results.filter((r) => r.id !== undefined)).toHaveLength(COUNT - 1);
     });
 
+    it("reads with workers share a list that carries them (v1: includeWorkers on the list; v2: /workers per endpoint, which has no list form)", async () => {
+      // Five reads: enough for a list of the ~105 endpoints there are (ITEMS_PER_READ is 25).
+      const busy: string[] = [];
+      for (let i = 0; i < 5; i++) busy.push((await h.client.createEndpoint({ templateId, name: `busy-${i}`, workersMin: 1, workersMax: 1, gpuTypeIds: ["NVIDIA L4"] })).id);
+      for (let tries = 0; ; tries++) {
+        const counts = await Promise.all(busy.map(async (id) => (await h.client.getEndpoint(id, { includeWorkers: true })).workers?.length ?? 0));
+        if (counts.every((n) => n > 0)) break;
+        if (tries > 200) throw new Error(`workers did not start: ${counts.join(", ")}`);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      h.http.take();
+      const read = await Promise.all(busy.map((id) => h.deps.client().getEndpoint(id, { includeWorkers: true })));
+      const calls = h.http.take();
+      for (const endpoint of read) expect(endpoint.workers?.length).toBe(1);
+      expect(lists(calls)).toHaveLength(1);
+      expect(gets(calls)).toHaveLength(0);
+      if (api === "v1") expect(lists(calls)[0]!.path).toContain("includeWorkers=true");
+      else expect(calls.filter((c) => /\/serverless\/[^/]+\/workers$/.test(c.path))).toHaveLength(busy.length);
+      for (const id of busy) await h.client.updateEndpoint(id, { workersMin: 0, workersMax: 0 });
+    });
+
     it("a lone read is a plain GET", async () => {
       h.http.take();
       const result = await h.providers.endpoint.read!(ids[0]!, { name: "ep-0", templateId });
