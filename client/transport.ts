@@ -4,7 +4,7 @@
 // HTTP, retries or reads error bodies.
 
 import { setTimeout as delay } from "node:timers/promises";
-import { Pool, type Dispatcher } from "undici";
+import type { Dispatcher, Pool } from "undici";
 import type { z } from "zod";
 import { parseErrorBody } from "./errorBody";
 import { GpuCloudError } from "./gpuCloudError";
@@ -204,7 +204,10 @@ export class Transport {
   readonly random: () => number;
   // A true private field: not enumerable, not shown by util.inspect, not serialisable.
   readonly #apiKey: string;
-  readonly #pool: Pool;
+  /** One keep-alive pool per transport, i.e. per origin, made on the first request (see #poolOf). */
+  #pool: Pool | undefined;
+  #closed = false;
+  readonly #origin: string;
   readonly #basePath: string;
   readonly #userAgent: string;
   readonly #onRetry: ((info: RetryInfo) => void) | undefined;
@@ -235,8 +238,7 @@ export class Transport {
     this.random = options.random ?? Math.random;
     this.#onRetry = options.onRetry;
     this.#now = options.now ?? Date.now;
-    // One keep-alive pool per transport, i.e. per origin. Timeouts are enforced per request below.
-    this.#pool = new Pool(url.origin, { connections: options.connections ?? 8 });
+    this.#origin = url.origin;
     this.#options = options;
   }
 
@@ -274,7 +276,22 @@ export class Transport {
 
   /** Closes the keep-alive connections. The transport cannot be used afterwards. */
   async close(): Promise<void> {
-    await this.#pool.close();
+    this.#closed = true;
+    await this.#pool?.close();
+  }
+
+  /**
+   * The keep-alive pool, made on the first request: undici is loaded only by a process that calls
+   * the service (a preview of unchanged resources never does). Timeouts are enforced per request.
+   */
+  #poolOf(): Pool {
+    if (this.#closed) throw new GpuCloudError("Transport: used after close()");
+    if (!this.#pool) {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const { Pool: UndiciPool } = require("undici") as typeof import("undici");
+      this.#pool = new UndiciPool(this.#origin, { connections: this.#options.connections ?? 8 });
+    }
+    return this.#pool;
   }
 
   async #send<T>(spec: SendSpec, onSuccess: OnSuccess<T>): Promise<T> {
@@ -368,7 +385,7 @@ export class Transport {
       let text = "";
       let stream: AsyncIterable<Uint8Array> | undefined;
       try {
-        const response: Dispatcher.ResponseData = await this.#pool.request({
+        const response: Dispatcher.ResponseData = await this.#poolOf().request({
           method,
           path: pathAndQuery,
           headers,

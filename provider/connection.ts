@@ -1,17 +1,20 @@
 /**
  * The provider process's clients for the service, built from the connection settings in force at
  * call time (stack config from `configure`, else GPUCLOUD_* env) and reused while those settings
- * stay the same, so every resource shares one keep-alive pool per origin.
+ * stay the same, so every resource shares one keep-alive pool per origin, and reads of one kind
+ * that arrive together share list calls (resources/sharedReads.ts).
  *
  * Retries are logged through Pulumi's log so a slow `pulumi up` says why it is slow.
  */
 import * as pulumi from "@pulumi/pulumi";
 import { createHash } from "node:crypto";
 import { apiVersionOf, configuredApiVersion, resolveJobConnection, resolveManagementConnection, type ApiVersion } from "../client/config";
-import { JobClient } from "../client/jobClient";
+import type { JobClient } from "../client/jobClient";
 import { ManagementClient } from "../client/management";
 import { ManagementClientV2 } from "../client/managementV2";
 import type { ManagementApi } from "./resources/deps";
+import type { SharingOptions } from "./resources/sharedReads";
+import { V1Backend } from "./resources/v1Backend";
 import { V2Backend } from "./resources/v2Backend";
 import type { RetryInfo, TransportOptions } from "../client/transport";
 import { getStackConfig } from "./runtimeConfig";
@@ -35,19 +38,26 @@ export function managementClient(): ManagementApi {
   const key = cacheKey(apiUrl, apiKey);
   let entry = managementClients.get(key);
   if (!entry) {
-    entry = openManagementApi({ baseUrl: apiUrl, apiKey, onRetry: logRetry });
+    entry = openManagementApi({ baseUrl: apiUrl, apiKey, onRetry: logRetry }, { shareReads: {} });
     managementClients.set(key, entry);
   }
   return entry.api;
 }
 
-/** A management API for one connection, by its URL's version: v1 as is, or v2 mapped to the same calls. */
-export function openManagementApi(options: TransportOptions): { api: ManagementApi; backend: ApiVersion; close(): Promise<void> } {
+/**
+ * A management API for one connection, by its URL's version: v1 as is, or v2 mapped to the same
+ * calls; `shareReads` for a long-lived connection serving many resources at once.
+ */
+export function openManagementApi(
+  options: TransportOptions,
+  sharing: { shareReads?: SharingOptions | false } = {},
+): { api: ManagementApi; backend: ApiVersion; close(): Promise<void> } {
+  const shareReads = sharing.shareReads ?? false;
   if (apiVersionOf(options.baseUrl) === "v2") {
     const v2 = new ManagementClientV2(options);
-    return { api: new V2Backend(v2), backend: "v2", close: () => v2.close() };
+    return { api: new V2Backend(v2, { shareReads }), backend: "v2", close: () => v2.close() };
   }
-  const v1 = new ManagementClient(options);
+  const v1 = shareReads === false ? new ManagementClient(options) : new V1Backend(options, shareReads);
   return { api: v1, backend: "v1", close: () => v1.close() };
 }
 
@@ -56,12 +66,15 @@ export function currentBackend(): ApiVersion {
   return configuredApiVersion(getStackConfig(), process.env);
 }
 
-export function jobClient(): JobClient {
+export async function jobClient(): Promise<JobClient> {
   const { serverlessUrl, apiKey } = resolveJobConnection(getStackConfig(), process.env);
   const key = cacheKey(serverlessUrl, apiKey);
   let client = jobClients.get(key);
   if (!client) {
-    client = new JobClient({ serverlessUrl, apiKey, onRetry: logRetry });
+    // Loaded on first use: only the smoke tests behind JobRunner need it, so previews and resource
+    // operations never load the job API client.
+    const { JobClient } = await import("../client/jobClient");
+    client = jobClients.get(key) ?? new JobClient({ serverlessUrl, apiKey, onRetry: logRetry });
     jobClients.set(key, client);
   }
   return client;

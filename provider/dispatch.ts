@@ -6,10 +6,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { isProviderKind, type ProviderKind } from "./kinds";
 import { setStackConfig } from "./runtimeConfig";
 import { resourceProviders } from "./resources/registry";
-import { rolloutProviders } from "./rollout/registry";
-import { smokeTestProvider } from "./smoke/provider";
 import { OWN_PRICES_KEY } from "./cost/ownPrices";
-import { costSummaryProvider } from "./cost/summaryProvider";
 
 type ProviderMethod = "check" | "diff" | "create" | "read" | "update" | "delete" | "configure";
 
@@ -27,16 +24,18 @@ export async function dispatch(shim: { k: unknown }, method: ProviderMethod, arg
     setStackConfig(readConfigureRequest(args[0]));
     return undefined;
   }
-  const provider: pulumi.dynamic.ResourceProvider = providerFor(kind);
+  const provider: pulumi.dynamic.ResourceProvider = await providerFor(kind);
   const fn = provider[method] as ((...a: unknown[]) => Promise<unknown>) | undefined;
   if (!fn) throw new Error(`pulumi-gpucloud: the ${kind} provider has no ${method} method`);
   return fn.apply(provider, args);
 }
 
-function providerFor(kind: ProviderKind): pulumi.dynamic.ResourceProvider {
-  if (kind === "smokeTest") return smokeTestProvider;
-  if (kind === "costSummary") return costSummaryProvider;
-  if (kind === "rolloutCandidate" || kind === "rolloutSwitch") return rolloutProviders()[kind];
+async function providerFor(kind: ProviderKind): Promise<pulumi.dynamic.ResourceProvider> {
+  // The components' providers are loaded on first use (they bring the job API client): a stack
+  // without them never loads them.
+  if (kind === "smokeTest") return (await import("./smoke/provider")).smokeTestProvider;
+  if (kind === "costSummary") return (await import("./cost/summaryProvider")).costSummaryProvider;
+  if (kind === "rolloutCandidate" || kind === "rolloutSwitch") return (await import("./rollout/registry")).rolloutProviders()[kind];
   return resourceProviders[kind];
 }
 

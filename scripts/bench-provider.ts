@@ -6,22 +6,21 @@
  * `--api` picks the management API the provider speaks (default v2, today's API; v1 the earlier one).
  *
  * Against an in-process emulator (timeScale 0.01), on a temporary file backend:
- *   1. `pulumi up` creating a template and `count` endpoints (time).
- *   2. `pulumi preview` of that stack unchanged, side by side with the floor: the same number of
- *      no-op dynamic resources (a trivial in-file provider whose diff reports no changes). Previews
- *      alternate between the two stacks; the median of `runs` of each is reported, and the ratio.
- * Goal: the endpoint preview takes at most 1.3x the floor.
- *   3. Where the provider's share of a preview goes: loading its code into the provider process
+ *   1. `pulumi up` creating a template and `count` endpoints, against the floor: the same number of
+ *      no-op dynamic resources (a trivial in-file provider whose diff reports no changes).
+ *   2. `pulumi preview` of that stack unchanged, side by side with the floor. Previews alternate
+ *      between the two stacks; the median of `runs` of each is reported, and the ratio.
+ *   3. `pulumi refresh` and, at the end, `pulumi destroy`.
+ *   4. Where the provider's share of a preview goes: loading its code into the provider process
  *      (which has @pulumi/pulumi loaded already), and `count` checks and diffs of an endpoint.
- *
- *   4. Management API calls per resource for up, preview, refresh and destroy, and the 429s seen,
+ *   5. Management API calls per resource for up, preview, refresh and destroy, and the 429s seen,
  *      counted by a small proxy between the provider and the emulator.
+ * It ends with the goals (GOALS below), each met or MISSED.
  *
  * The machine may be shared: previews are timed `runs` times each, alternating, and both the
  * median and the best run are reported (the best is the least disturbed by other load).
  */
 import { execFileSync } from "node:child_process";
-import * as http from "node:http";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -32,11 +31,20 @@ import { LocalWorkspace, PulumiCommand, type PulumiFn, type Stack } from "@pulum
 import { startEmulator } from "../emulator";
 import { dispatch } from "../provider/dispatch";
 import { Endpoint, Template } from "../sdk";
+import { countingProxy, type ProxiedCall } from "./lib/countingProxy";
 import { enginePath, ensurePulumiCli, type PulumiCli } from "./lib/pulumiCli";
 import { repoRoot } from "./lib/repoRoot";
 
 const API_KEY = "bench-provider-key";
-const GOAL_RATIO = 1.3;
+
+/** The goals (issue 13): times against the floor, management API calls per resource, 429s. */
+const GOALS = {
+  upRatio: 1.3,
+  previewRatio: 1.15,
+  previewCallsPerResource: 0,
+  refreshCallsPerResource: 1.2,
+  tooManyRequests: 0,
+} as const;
 
 // ---------------------------------------------------------------- the floor: a no-op dynamic resource
 
@@ -117,37 +125,14 @@ async function openStack(cli: PulumiCli, base: string, name: string, program: Pu
   };
 }
 
-/** Management API calls and 429 answers seen by the counting proxy. */
+/** Management API calls of one operation, and the 429 answers among them. */
 interface CallCount {
   calls: number;
   tooMany: number;
 }
 
-/** A proxy in front of the emulator that counts the management API calls (and 429s) passing through. */
-async function countingProxy(target: string): Promise<{ url: string; reset(): CallCount; close(): Promise<void> }> {
-  const origin = new URL(target);
-  let count: CallCount = { calls: 0, tooMany: 0 };
-  const server = http.createServer((req, res) => {
-    count.calls++;
-    const upstream = http.request({ host: origin.hostname, port: origin.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
-      if (answer.statusCode === 429) count.tooMany++;
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
-    upstream.on("error", () => res.destroy());
-    req.pipe(upstream);
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as { port: number }).port;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    reset() {
-      const seen = count;
-      count = { calls: 0, tooMany: 0 };
-      return seen;
-    },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
+function countOf(calls: readonly ProxiedCall[]): CallCount {
+  return { calls: calls.length, tooMany: calls.filter((c) => c.status === 429).length };
 }
 
 /** Milliseconds to load the provider code in a fresh Node that already has @pulumi/pulumi (as the provider host does). */
@@ -199,9 +184,10 @@ async function main(): Promise<void> {
   const emulator = await startEmulator({ port: 0, timeScale: 0.01, apiKeys: [API_KEY] });
   const proxy = await countingProxy(emulator.apiUrl);
   const apiPath = new URL(api === "v2" ? emulator.apiUrlV2 : emulator.apiUrl).pathname;
-  const callsOf = (seen: CallCount): string => `${(seen.calls / count).toFixed(2)} calls per endpoint, ${seen.tooMany} 429s`;
+  const resources = count + 1;
+  const callsOf = (seen: CallCount): string => `${(seen.calls / resources).toFixed(2)} calls per resource, ${seen.tooMany} 429s`;
   const base = fs.mkdtempSync(path.join(os.tmpdir(), "gpucloud-bench-provider-"));
-  console.log(`Pulumi CLI ${cli.version}, Node ${process.version}, ${os.cpus().length} CPUs; ${count} resources per stack, ${runs} previews each; management API ${api}\n`);
+  console.log(`Pulumi CLI ${cli.version}, Node ${process.version}, ${os.cpus().length} CPUs; ${count} endpoints (+1 template) per stack, ${runs} previews each; management API ${api}\n`);
 
   try {
     const config = {
@@ -221,20 +207,19 @@ async function main(): Promise<void> {
       }
     }, {});
 
-    proxy.reset();
+    proxy.take();
     const upEndpoints = await endpoints.timed("up");
-    const upCalls = proxy.reset();
+    const upCalls = countOf(proxy.take());
     const created = emulator.inspect().reduce((n, a) => n + a.endpoints.length, 0);
     if (created !== count) throw new Error(`expected ${count} endpoints in the emulator after up, found ${created}`);
     const upFloor = await floor.timed("up");
+    const upRatio = upEndpoints / upFloor;
     console.log(`pulumi up, ${count} endpoints (+1 template) created on the emulator: ${seconds(upEndpoints)}`);
-    console.log(`pulumi up, ${count} no-op dynamic resources (floor):                 ${seconds(upFloor)}; ratio ${(upEndpoints / upFloor).toFixed(2)}x`);
+    console.log(`pulumi up, ${count} no-op dynamic resources (floor):                 ${seconds(upFloor)}; ratio ${upRatio.toFixed(2)}x`);
     console.log(`  management API during up: ${callsOf(upCalls)}\n`);
 
     // One untimed preview each warms the file cache and the CLI binary.
-    proxy.reset();
     await endpoints.timed("preview", true);
-    const previewCalls = proxy.reset();
     await floor.timed("preview", true);
     const endpointTimes: number[] = [];
     const floorTimes: number[] = [];
@@ -242,18 +227,20 @@ async function main(): Promise<void> {
       endpointTimes.push(await endpoints.timed("preview", true));
       floorTimes.push(await floor.timed("preview", true));
     }
+    // Every preview's calls (the floor makes none): each one runs in a new provider process.
+    const previewCalls = countOf(proxy.take());
+    const previewCallsEach: CallCount = { calls: previewCalls.calls / (runs + 1), tooMany: previewCalls.tooMany };
     const e = median(endpointTimes);
     const f = median(floorTimes);
     const eBest = Math.min(...endpointTimes);
     const fBest = Math.min(...floorTimes);
-    const ratio = e / f;
+    const previewRatio = e / f;
     console.log(`pulumi preview, ${count} unchanged endpoints: median ${seconds(e)}, best ${seconds(eBest)}  (runs: ${endpointTimes.map(seconds).join(", ")})`);
     console.log(`pulumi preview, ${count} no-op resources:     median ${seconds(f)}, best ${seconds(fBest)}  (runs: ${floorTimes.map(seconds).join(", ")})`);
-    console.log(`ratio: median ${ratio.toFixed(2)}x, best ${(eBest / fBest).toFixed(2)}x the floor (goal: at most ${GOAL_RATIO}x) -> ${ratio <= GOAL_RATIO ? "met" : "MISSED"}`);
-    console.log(`  management API during a preview: ${callsOf(previewCalls)}`);
-    proxy.reset();
+    console.log(`ratio: median ${previewRatio.toFixed(2)}x, best ${(eBest / fBest).toFixed(2)}x the floor`);
+    console.log(`  management API during a preview: ${callsOf(previewCallsEach)} (${previewCalls.calls} calls in ${runs + 1} previews)`);
     const refreshEndpoints = await endpoints.timed("refresh");
-    const refreshCalls = proxy.reset();
+    const refreshCalls = countOf(proxy.take());
     const refreshFloor = await floor.timed("refresh");
     console.log(`pulumi refresh: ${seconds(refreshEndpoints)} (floor ${seconds(refreshFloor)}, ${(refreshEndpoints / refreshFloor).toFixed(2)}x); management API: ${callsOf(refreshCalls)}\n`);
 
@@ -264,12 +251,23 @@ async function main(): Promise<void> {
     console.log(`  ${count} endpoint checks: ${perResource.check.toFixed(1)} ms; ${count} diffs: ${perResource.diff.toFixed(1)} ms`);
     console.log(`  preview difference to the floor: median ${((e - f) / 1000).toFixed(2)} s, best ${((eBest - fBest) / 1000).toFixed(2)} s\n`);
 
-    proxy.reset();
+    proxy.take();
     const destroyEndpoints = await endpoints.timed("destroy");
-    const destroyCalls = proxy.reset();
+    const destroyCalls = countOf(proxy.take());
     await floor.timed("destroy");
     const left = emulator.inspect().reduce((n, a) => n + a.endpoints.length + a.templates.length, 0);
-    console.log(`pulumi destroy, ${count} endpoints (+1 template): ${seconds(destroyEndpoints)}; left in the emulator: ${left}; management API: ${callsOf(destroyCalls)}`);
+    console.log(`pulumi destroy, ${count} endpoints (+1 template): ${seconds(destroyEndpoints)}; left in the emulator: ${left}; management API: ${callsOf(destroyCalls)}\n`);
+
+    const perResourceOf = (seen: CallCount): string => (seen.calls / resources).toFixed(2);
+    const tooMany = upCalls.tooMany + refreshCalls.tooMany + destroyCalls.tooMany;
+    const verdict = (met: boolean): string => (met ? "met" : "MISSED");
+    console.log(`goals (management API ${api}, ${resources} resources):`);
+    console.log(`  up:      ${upRatio.toFixed(2)}x the floor (goal: at most ${GOALS.upRatio}x) -> ${verdict(upRatio <= GOALS.upRatio)}`);
+    console.log(`  preview: ${previewRatio.toFixed(2)}x the floor, median (goal: at most ${GOALS.previewRatio}x) -> ${verdict(previewRatio <= GOALS.previewRatio)}`);
+    console.log(`  preview of unchanged resources: ${perResourceOf(previewCallsEach)} calls per resource (goal: ${GOALS.previewCallsPerResource}) -> ${verdict(previewCalls.calls === 0)}`);
+    console.log(`  refresh: ${perResourceOf(refreshCalls)} calls per resource (goal: at most ${GOALS.refreshCallsPerResource}) -> ${verdict(refreshCalls.calls / resources <= GOALS.refreshCallsPerResource)}`);
+    console.log(`  429s in up, refresh and destroy: ${tooMany} (goal: ${GOALS.tooManyRequests}) -> ${verdict(tooMany === GOALS.tooManyRequests)}`);
+    console.log(`  calls per resource: up ${perResourceOf(upCalls)}, preview ${perResourceOf(previewCallsEach)}, refresh ${perResourceOf(refreshCalls)}, destroy ${perResourceOf(destroyCalls)}`);
   } finally {
     await proxy.close();
     await emulator.close();

@@ -1,7 +1,7 @@
 /**
  * The priced resources a program declared, so that a CostReport sums them without being handed a
  * list. Pod, Endpoint and NetworkVolume add themselves when constructed, wherever they are declared
- * (inside components too: an EndpointRollout's endpoints count). A report can only see what was
+ * (inside components too: an EndpointRollout's serving endpoint counts). A report can only see what was
  * declared before it; a priced resource declared after a report that discovers its resources gets a
  * warning naming both, rather than being silently left out.
  *

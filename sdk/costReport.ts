@@ -9,7 +9,7 @@ export type { PricedResource } from "./costRegistry";
 export interface CostReportArgs {
   /**
    * The resources to sum. Default: every Pod, Endpoint and NetworkVolume the program declared
-   * before this report, inside components too (an EndpointRollout's endpoints count). Declare the
+   * before this report, inside components too (an EndpointRollout's serving endpoint counts). Declare the
    * report last: a priced resource declared after it is left out, with a warning naming both.
    */
   resources?: PricedResource[];

@@ -5,6 +5,7 @@
 import type { ProviderDeps } from "../resources/deps";
 import { messageOf, type Props } from "../resources/values";
 import type { PriceLookup } from "./priceSheet";
+import { ownPricesDigest } from "./ownPrices";
 import type { Estimator } from "./estimate";
 
 /** The output (and checked input) every priced resource records its estimate under. */
@@ -17,7 +18,7 @@ export const COST_ESTIMATE = "costEstimate";
  */
 export async function withEstimate(estimate: Estimator, args: Props, deps: Pick<ProviderDeps, "prices" | "ownPrices">): Promise<Props> {
   const own = deps.ownPrices?.();
-  return { ...args, [COST_ESTIMATE]: estimate(args, { catalog: await pricesFrom(deps), own }) };
+  return { ...args, [COST_ESTIMATE]: { ...estimate(args, { catalog: await pricesFrom(deps), own }), ownPrices: ownPricesDigest(own) } };
 }
 
 /** The prices, or why there are none; an estimate never makes check fail (e.g. before an API key is set). */

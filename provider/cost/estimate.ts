@@ -46,6 +46,11 @@ export interface CostEstimate {
   prices?: PriceUsed[];
   /** What the figures leave out. */
   notes?: string[];
+  /**
+   * Which of your own prices (`gpucloud:prices`) were in force: "none", or a digest of the figures.
+   * An unchanged resource keeps its estimate, read no catalog, until its arguments or these change.
+   */
+  ownPrices?: string;
 }
 
 /** The prices an estimate may use: the catalog's (or why there are none) and the user's own. */

@@ -2,6 +2,7 @@
 // user's own price sheet in stack config. They are the user's figures, not a guess: an estimate
 // names them as coming from this key, and without them says what it leaves out.
 
+import { createHash } from "node:crypto";
 import { z } from "zod";
 import { closest } from "../resources/validation";
 import { isRecord } from "../resources/values";
@@ -100,4 +101,15 @@ export function ownPricesOf(config: Readonly<Record<string, string>>, now: () =>
   if (raw === undefined || raw.trim() === "") return undefined;
   if (last?.raw !== raw) last = { raw, prices: parseOwnPrices(raw, new Date(now())) };
   return last.prices;
+}
+
+/**
+ * Names the user's prices in force (not when they were read), so that a recorded estimate can say
+ * which it was made with: "none" without any, else a short digest of the figures.
+ */
+export function ownPricesDigest(own: OwnPrices | undefined): string {
+  if (own === undefined) return "none";
+  const { readAt: _readAt, ...figures } = own;
+  const tiers = STORAGE_TIERS.map((t) => figures.networkVolumePerGbMonth[t] ?? null);
+  return createHash("sha256").update(JSON.stringify([tiers, figures.containerDiskPerGbMonth ?? null, figures.podVolumePerGbMonth ?? null])).digest("hex").slice(0, 16);
 }

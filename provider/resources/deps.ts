@@ -65,7 +65,8 @@ export interface ProviderDeps {
   poll: PollSettings;
 }
 
-export const DEFAULT_POLL: PollSettings = { initialMs: 1_000, maxMs: 10_000, factor: 1.5, progressEveryMs: 30_000 };
+/** Intervals of 1, 2, 4 and 8 s: doubling keeps every wait on one shared beat (waitFor.ts). */
+export const DEFAULT_POLL: PollSettings = { initialMs: 1_000, maxMs: 8_000, factor: 2, progressEveryMs: 30_000 };
 
 /**
  * Progress goes through Pulumi's log. In the provider process the engine address is not set, so

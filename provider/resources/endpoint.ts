@@ -38,9 +38,13 @@ export const endpointSpec: ResourceSpec<EndpointArgs, Endpoint, EndpointCreateIn
   // The type is fixed; the client needs it only to keep it on a renamed endpoint.
   update: (client, id, body, args) => client.updateEndpoint(id, { ...body, type: args.type ?? "QUEUE" }),
   updateNote: "a rolling release of the workers",
-  // A new endpoint without minimum workers has no worker to roll a release out to.
+  // A new endpoint without minimum workers has no worker to roll a release out to, and is ready as
+  // the create answered it.
   ready: (op) =>
-    waitForEndpoint(op.deps, op.id, op.subject, op.args.workersMin ?? 0, readyTimeoutOf(op.args.readyTimeoutSeconds), { rollout: !(op.created && (op.args.workersMin ?? 0) === 0) }),
+    waitForEndpoint(op.deps, op.id, op.subject, op.args.workersMin ?? 0, readyTimeoutOf(op.args.readyTimeoutSeconds), {
+      rollout: !(op.created && (op.args.workersMin ?? 0) === 0),
+      known: op.live,
+    }),
   adoptRemedy: "computeType can only be set when an endpoint is created: declare the live value to adopt it, or remove adoptId to create a new endpoint.",
   /**
    * Scale to 0 first (the v1 service may refuse to delete an endpoint with running workers; a v2

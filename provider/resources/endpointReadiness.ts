@@ -29,9 +29,22 @@ export function rolloutPendingState(rollout: RolloutState | undefined): string |
   return `rolling out the latest release: ${rollout.workersOnLatest} of ${rollout.workersTotal} workers on it`;
 }
 
-export function waitForEndpoint(deps: ProviderDeps, id: string, subject: string, workersMin: number, timeoutSeconds: number, options: { rollout?: boolean } = {}): Promise<Endpoint> {
+/**
+ * Waits until the endpoint is ready. `known` is the endpoint as the call that just created or
+ * updated it answered: when readiness asks nothing but that it exists (workersMin 0, no rollout to
+ * follow), that answer is the ready endpoint and no read is made.
+ */
+export async function waitForEndpoint(
+  deps: ProviderDeps,
+  id: string,
+  subject: string,
+  workersMin: number,
+  timeoutSeconds: number,
+  options: { rollout?: boolean; known?: Endpoint | undefined } = {},
+): Promise<Endpoint> {
   const client = deps.client();
   const rolloutOf = options.rollout === false ? undefined : client.endpointRollout?.bind(client);
+  if (options.known && workersMin === 0 && !rolloutOf) return options.known;
   return waitFor(deps, {
     subject,
     goal: workersMin > 0 ? `running its ${workersMin} minimum workers${rolloutOf ? " on the latest release" : ""}` : rolloutOf ? "rolled out to every worker" : "available",

@@ -15,11 +15,12 @@ import { backendFailures, createBodyOf, inputFields, sensitiveFields, tableForBa
 import { isPlaceholderId, pendingCreateOf, rememberPendingCreate, ResourceInitError, wasTakenOver, withProvider } from "./partialCreate";
 import { adoptionPlan, changedFields, forgottenFields, serviceUpdates } from "./updates";
 import { runSchema } from "./validation";
-import { isPresent, messageOf, withoutUnset, type Props } from "./values";
+import { deepEqual, isPresent, isRecord, messageOf, withoutUnset, type Props } from "./values";
 import { ReadinessTimeoutError } from "./waitFor";
 import type { Estimator } from "../cost/estimate";
 import { COST_ESTIMATE, withEstimate } from "../cost/attach";
 import { estimateRefreshed } from "../cost/refresh";
+import { ownPricesDigest } from "../cost/ownPrices";
 
 /** What a kind's specifics get to work with while one operation runs. */
 export interface Operation<Args, L> {
@@ -203,7 +204,13 @@ function providerOn<Args extends ArgsBase, L extends { id: string; name?: string
       // The parsed arguments become the inputs: create and update use them without parsing again.
       const checked = failures.length === 0 && outcome.value !== undefined ? (outcome.value as Props) : args;
       // The estimate rides on the inputs: at preview the engine shows a new resource's inputs as its outputs.
-      const estimated = failures.length === 0 && spec.estimate ? await withEstimate(spec.estimate, withoutUnset(checked), deps) : withoutUnset(checked);
+      const kept = keptEstimate(withoutUnset(checked), previous);
+      const estimated =
+        failures.length === 0 && spec.estimate
+          ? kept !== undefined
+            ? { ...withoutUnset(checked), [COST_ESTIMATE]: kept }
+            : await withEstimate(spec.estimate, withoutUnset(checked), deps)
+          : withoutUnset(checked);
       return { inputs: { ...estimated, __provider: news["__provider"] }, failures: failures.map((f) => withoutSecretValue(f)) };
     },
 
@@ -306,6 +313,24 @@ function providerOn<Args extends ArgsBase, L extends { id: string; name?: string
     const fields = inputFields(table);
     const field = fields.find((f) => isPresent(news, f)) ?? fields[0] ?? "name";
     return { changes: true, replaces: [field], deleteBeforeReplace: false };
+  }
+
+  /**
+   * The estimate recorded with unchanged arguments and unchanged own prices, kept as it is: a
+   * preview of unchanged resources makes no call for catalog prices (the estimate says when its
+   * prices were read). Only an estimated figure is kept, and only where the catalog prices (v2):
+   * one that was unavailable is tried again.
+   */
+  function keptEstimate(checked: Props, previous: Props): unknown {
+    const earlier = previous[COST_ESTIMATE];
+    if (backend !== "v2" || !isRecord(earlier) || earlier["status"] !== "estimated") return undefined;
+    // Your own prices cost no call to read: when they changed, the estimate is made again.
+    if (earlier["ownPrices"] !== ownPricesDigest(deps.ownPrices?.())) return undefined;
+    const declared = (props: Props): Props => {
+      const { [COST_ESTIMATE]: _estimate, __provider: _provider, ...rest } = props;
+      return rest;
+    };
+    return deepEqual(declared(checked), declared(previous)) ? earlier : undefined;
   }
 
   /** Values of secret-bearing arguments: the failure names no property, so the engine prints no value. */

@@ -24,7 +24,7 @@ import type {
   TemplateUpdateInput,
 } from "../../client/schemas";
 import type { EndpointTypeInput } from "../../client/management";
-import type { ManagementClientV2 } from "../../client/managementV2";
+import type { CollectionV2, ManagementClientV2 } from "../../client/managementV2";
 import type { EndpointV2, PodV2 } from "../../client/schemasV2";
 import type { ManagementApi, RolloutState } from "./deps";
 import { endpointTable } from "./endpointFields";
@@ -34,17 +34,34 @@ import { registryAuthTable } from "./registryAuthFields";
 import { templateTable } from "./templateFields";
 import { isRecord, type Props } from "./values";
 import { fromWireV2, getPath, toWireV2 } from "./wireV2";
+import { readsOf, type KindReads, type SharingOptions } from "./sharedReads";
 import type { CatalogLists } from "../cost/priceSheet";
 
 const DEFAULT_MOUNT_PATH = "/workspace";
 
+/** The v2 lists carry every field their gets do: reads can share them (sharedReads.ts). */
+type Reads<C> = C extends CollectionV2<infer T extends { id: string }> ? KindReads<T> : never;
+
 export class V2Backend implements ManagementApi {
   readonly deleteTerminatesWorkers = true;
   readonly #v2: ManagementClientV2;
-  #gpuCatalog: Promise<ReadonlyMap<string, string>> | undefined;
+  #gpuCatalog: ReturnType<ManagementClientV2["gpuTypes"]> | undefined;
+  readonly #pods: Reads<ManagementClientV2["pods"]>;
+  readonly #endpoints: Reads<ManagementClientV2["endpoints"]>;
+  readonly #templates: Reads<ManagementClientV2["templates"]>;
+  readonly #networkVolumes: Reads<ManagementClientV2["networkVolumes"]>;
+  readonly #registries: Reads<ManagementClientV2["registries"]>;
 
-  constructor(client: ManagementClientV2) {
+  /** `shareReads`: serve reads of one kind that arrive together by one list call (the provider process does). */
+  constructor(client: ManagementClientV2, options: { shareReads?: SharingOptions | false } = {}) {
     this.#v2 = client;
+    const sharing = options.shareReads ?? false;
+    const reads = <T extends { id: string }>(collection: CollectionV2<T>): KindReads<T> => readsOf({ list: () => collection.list(), get: (id) => collection.get(id) }, sharing);
+    this.#pods = reads(client.pods);
+    this.#endpoints = reads(client.endpoints);
+    this.#templates = reads(client.templates);
+    this.#networkVolumes = reads(client.networkVolumes);
+    this.#registries = reads(client.registries);
   }
 
   // ---- pods ------------------------------------------------------------------------------------
@@ -68,7 +85,7 @@ export class V2Backend implements ManagementApi {
 
   async listPods(filter?: PodListFilter): Promise<Pod[]> {
     // v2 lists take no filters: the ones the resources use are applied here.
-    const pods = (await this.#v2.pods.list()).map(podOf);
+    const pods = (await this.#pods.list()).map(podOf);
     return pods.filter(
       (p) =>
         (filter?.name === undefined || p.name === filter.name) &&
@@ -78,14 +95,14 @@ export class V2Backend implements ManagementApi {
   }
 
   async getPod(id: string): Promise<Pod> {
-    return podOf(await this.#v2.pods.get(id));
+    return podOf(await this.#pods.read(id));
   }
 
   async updatePod(id: string, input: PodUpdateInput): Promise<Pod> {
     const fields = fieldsOf(input);
     const body = toWireV2(podTable, fields);
     const touchesMounts = fields["volumeInGb"] !== undefined || fields["volumeMountPath"] !== undefined;
-    podMounts(body, fields, touchesMounts ? await this.#v2.pods.get(id) : undefined);
+    podMounts(body, fields, touchesMounts ? await this.#pods.read(id) : undefined);
     return podOf(await this.#v2.pods.update(id, body));
   }
 
@@ -128,13 +145,14 @@ export class V2Backend implements ManagementApi {
   }
 
   async listEndpoints(): Promise<Endpoint[]> {
-    return (await this.#v2.endpoints.list()).map((e) => endpointOf(e));
+    return (await this.#endpoints.list()).map((e) => endpointOf(e));
   }
 
   async getEndpoint(id: string, include?: EndpointInclude): Promise<Endpoint> {
-    const endpoint = await this.#v2.endpoints.get(id);
+    const endpoint = await this.#endpoints.read(id);
     if (include?.includeWorkers !== true) return endpointOf(endpoint);
-    // Workers as the readiness code reads them: up unless initializing, throttled or unhealthy.
+    // Workers (no list form: one call per endpoint) as the readiness code reads them: up unless
+    // initializing, throttled or unhealthy.
     const workers = (await this.#v2.endpointWorkers(id)).map((w) => ({ id: w.id, desiredStatus: "RUNNING", lastStatusChange: w.status.toLowerCase() }));
     return endpointOf(endpoint, workers);
   }
@@ -142,7 +160,7 @@ export class V2Backend implements ManagementApi {
   async updateEndpoint(id: string, input: EndpointUpdateInput & EndpointTypeInput): Promise<Endpoint> {
     const { type: _fixedType, computeType: _fixedCompute, ...fields } = fieldsOf(input);
     let current: EndpointV2 | undefined;
-    const live = async (): Promise<EndpointV2> => (current ??= await this.#v2.endpoints.get(id));
+    const live = async (): Promise<EndpointV2> => (current ??= await this.#endpoints.read(id));
     const needsLive = ["scalerType", "scalerValue", "vcpuCount", "cpuFlavorIds", "idleTimeout"].some((f) => fields[f] !== undefined);
     const body = await this.#endpointBody(fields, needsLive ? await live() : undefined);
     if (current) dropIdleTimeoutWhereRefused(body, current.type, body["scaling"] ?? current.scaling);
@@ -166,16 +184,16 @@ export class V2Backend implements ManagementApi {
   }
 
   async listTemplates(): Promise<Template[]> {
-    return (await this.#v2.templates.list()).map((t) => TemplateSchema.parse(fromWireV2(templateTable, t)));
+    return (await this.#templates.list()).map((t) => TemplateSchema.parse(fromWireV2(templateTable, t)));
   }
 
   async getTemplate(id: string): Promise<Template> {
-    return TemplateSchema.parse(fromWireV2(templateTable, await this.#v2.templates.get(id)));
+    return TemplateSchema.parse(fromWireV2(templateTable, await this.#templates.read(id)));
   }
 
   async updateTemplate(id: string, input: TemplateUpdateInput): Promise<Template> {
     const body = toWireV2(templateTable, fieldsOf(input));
-    if (isRecord(body["mounts"])) persistentMount(body, await this.#v2.templates.get(id));
+    if (isRecord(body["mounts"])) persistentMount(body, await this.#templates.read(id));
     return TemplateSchema.parse(fromWireV2(templateTable, await this.#v2.templates.update(id, body)));
   }
 
@@ -188,11 +206,11 @@ export class V2Backend implements ManagementApi {
   }
 
   async listNetworkVolumes(): Promise<NetworkVolume[]> {
-    return (await this.#v2.networkVolumes.list()).map(volumeOf);
+    return (await this.#networkVolumes.list()).map(volumeOf);
   }
 
   async getNetworkVolume(id: string): Promise<NetworkVolume> {
-    return volumeOf(await this.#v2.networkVolumes.get(id));
+    return volumeOf(await this.#networkVolumes.read(id));
   }
 
   async updateNetworkVolume(id: string, input: NetworkVolumeUpdateInput): Promise<NetworkVolume> {
@@ -208,11 +226,11 @@ export class V2Backend implements ManagementApi {
   }
 
   async listRegistryAuths(): Promise<ContainerRegistryAuth[]> {
-    return (await this.#v2.registries.list()).map((r) => ContainerRegistryAuthSchema.parse(r));
+    return (await this.#registries.list()).map((r) => ContainerRegistryAuthSchema.parse(r));
   }
 
   async getRegistryAuth(id: string): Promise<ContainerRegistryAuth> {
-    return ContainerRegistryAuthSchema.parse(await this.#v2.registries.get(id));
+    return ContainerRegistryAuthSchema.parse(await this.#registries.read(id));
   }
 
   async deleteRegistryAuth(id: string): Promise<void> {
@@ -259,13 +277,18 @@ export class V2Backend implements ManagementApi {
 
   /** The catalog's GPU types and CPU flavors with their list prices (cost estimates read them once). */
   async catalogLists(): Promise<CatalogLists> {
-    const [gpus, cpus] = await Promise.all([this.#v2.gpuTypes(), this.#v2.cpuTypes()]);
+    const [gpus, cpus] = await Promise.all([this.#gpuTypes(), this.#v2.cpuTypes()]);
     return { gpus, cpus };
   }
 
-  /** GPU type id -> serverless pool, read once per backend from the catalog. */
-  #gpuPools(): Promise<ReadonlyMap<string, string>> {
-    this.#gpuCatalog ??= this.#v2.gpuTypes().then((gpus) => new Map(gpus.filter((g) => g.pool).map((g) => [g.id, g.pool as string])));
+  /** GPU type id -> serverless pool. */
+  async #gpuPools(): Promise<ReadonlyMap<string, string>> {
+    return new Map((await this.#gpuTypes()).filter((g) => g.pool).map((g) => [g.id, g.pool as string]));
+  }
+
+  /** The catalog's GPU types, read once per backend (for pools and for prices alike). */
+  #gpuTypes(): ReturnType<ManagementClientV2["gpuTypes"]> {
+    this.#gpuCatalog ??= this.#v2.gpuTypes();
     // A failed read is not kept: the next call tries again.
     this.#gpuCatalog.catch(() => (this.#gpuCatalog = undefined));
     return this.#gpuCatalog;

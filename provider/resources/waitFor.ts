@@ -1,6 +1,11 @@
 // Readiness waiting: poll the service with a growing interval until the resource is ready or the
 // user's deadline passes, reporting progress through the log. No retries of its own: a poll that
 // fails has already been retried by the transport, and its error ends the wait.
+//
+// Polls fall on a beat every wait in the process shares: the next multiple of the current interval
+// on the clock (so a wait is at most one interval, sometimes less). Resources waiting at the same
+// time then poll at the same moments, and one list call serves them all (sharedReads.ts); as
+// intervals double, a longer interval's beats fall on a shorter one's.
 
 import type { ProviderDeps } from "./deps";
 
@@ -59,9 +64,14 @@ export async function waitFor<T>(deps: ProviderDeps, spec: WaitSpec<T>): Promise
       lastState = state;
       lastReport = now;
     }
-    await deps.sleep(Math.max(0, Math.min(delay, deadline - now)));
+    await deps.sleep(Math.max(0, Math.min(nextBeat(now, delay) - now, deadline - now)));
     delay = Math.min(delay * deps.poll.factor, deps.poll.maxMs);
   }
+}
+
+/** The first multiple of `interval` after `now`. */
+export function nextBeat(now: number, interval: number): number {
+  return (Math.floor(now / interval) + 1) * interval;
 }
 
 function seconds(ms: number): number {

@@ -102,7 +102,7 @@ export function rolloutCandidateProvider(deps: RolloutDeps): pulumi.dynamic.Reso
       steps.add({ step: "canary", version: args.version, outcome: "done", endpointId: created.id, templateId: args.templateId });
       log.info(`rollout "${args.rollout}": running ${args.cases.length} smoke-test case(s) of version ${args.version} on canary endpoint ${created.id}`);
       const requestUrls = canary.props["requestUrls"] as Record<string, string> | undefined;
-      results = await runCases(deps.jobs(), { id: created.id, requestUrls }, args.cases);
+      results = await runCases(await deps.jobs(), { id: created.id, requestUrls }, args.cases);
       const passed = results.filter((r) => r.passed).length;
       steps.add({ step: "candidate", version: args.version, outcome: passed === results.length ? "passed" : "failed", endpointId: created.id, detail: `${passed} of ${results.length} case(s) passed` });
     } catch (error) {

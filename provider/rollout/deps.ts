@@ -22,7 +22,8 @@ export interface CanaryEndpoints {
 export interface RolloutDeps {
   provider: ProviderDeps;
   canaryEndpoints: CanaryEndpoints;
-  jobs(): JobClient;
+  /** The job API client, loaded on first use. */
+  jobs(): Promise<JobClient>;
 }
 
 export function defaultRolloutDeps(): RolloutDeps {

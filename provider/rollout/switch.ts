@@ -157,7 +157,7 @@ export function rolloutSwitchProvider(deps: RolloutDeps): pulumi.dynamic.Resourc
     /** The cases against the serving endpoint: the failure message, or undefined when they passed. */
     async verify(version: Version): Promise<string | undefined> {
       log.info(`${this.subject}: running ${this.args.cases.length} smoke-test case(s) against the serving endpoint ${this.args.endpointId} on version ${version.version}`);
-      this.verifyResults = await runCases(deps.jobs(), { id: this.args.endpointId, requestUrls: this.args.requestUrls }, this.args.cases);
+      this.verifyResults = await runCases(await deps.jobs(), { id: this.args.endpointId, requestUrls: this.args.requestUrls }, this.args.cases);
       const passed = this.verifyResults.filter((r) => r.passed).length;
       const failure = failureMessage(this.args.endpointId, this.verifyResults);
       this.steps.add({ step: "verify", version: version.version, outcome: failure ? "failed" : "passed", endpointId: this.args.endpointId, detail: `${passed} of ${this.verifyResults.length} case(s) passed` });

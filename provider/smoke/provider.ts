@@ -45,8 +45,9 @@ export interface SmokeTestOutputs extends SmokeTestInputs {
 const RERUN_KEYS = ["endpointId", "cases", "revision", "trigger"] as const;
 
 async function runAll(inputs: SmokeTestInputs): Promise<SmokeTestOutputs> {
+  const client = await jobClient();
   const cases = casesSchema.parse(inputs.cases); // check already refused invalid cases; this types them
-  const results = await runCases(jobClient(), { id: inputs.endpointId, requestUrls: inputs.requestUrls }, cases);
+  const results = await runCases(client, { id: inputs.endpointId, requestUrls: inputs.requestUrls }, cases);
   const message = failureMessage(inputs.endpointId, results);
   if (message) throw new Error(message);
   return { ...inputs, results, ranAt: new Date().toISOString() };

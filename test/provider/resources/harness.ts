@@ -1,14 +1,16 @@
-// Provider methods against a real emulator on port 0: the backend of the API version asked for (a
-// ManagementClient on /v1, the v2 backend on /api/v2), a recording log, a fast poll schedule, and a
-// record of every management call the providers made. `client` is always a v1 client: the two
-// versions share the emulator's store, so tests inspect and disturb resources through it.
+// Provider methods against a real emulator on port 0: the backend of the API version asked for, as
+// the provider process builds it (the v1 client on /v1, the v2 backend on /api/v2, both sharing
+// list calls between reads), a recording log, a fast poll schedule, and a record of every
+// management call the providers made, by method name (`calls`) and as HTTP requests through a
+// counting proxy (`http`). `client` is always a plain v1 client: the two versions share the
+// emulator's store, so tests inspect and disturb resources through it.
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../../emulator/index";
 import { ManagementClient } from "../../../client/management";
-import { ManagementClientV2 } from "../../../client/managementV2";
+import { openManagementApi } from "../../../provider/connection";
 import type { Backend } from "../../../provider/resources/fieldTable";
-import { V2Backend } from "../../../provider/resources/v2Backend";
 import type { ManagementApi, ProviderDeps } from "../../../provider/resources/deps";
 import { buildResourceProviders } from "../../../provider/resources/registry";
+import { countingProxy, type CountingProxy } from "../../../scripts/lib/countingProxy";
 import type { RecordingLog } from "../../unit/resources/fakes";
 
 export interface Harness {
@@ -16,6 +18,8 @@ export interface Harness {
   client: ManagementClient;
   /** Method names the providers called, in order (e.g. "updateEndpoint", "deleteEndpoint"). */
   calls: string[];
+  /** The HTTP requests the providers' backend sent (`http.take()`). */
+  http: CountingProxy;
   lines: RecordingLog;
   deps: ProviderDeps;
   providers: ReturnType<typeof buildResourceProviders>;
@@ -25,8 +29,10 @@ export interface Harness {
 export async function startHarness(options: EmulatorOptions = {}, api: Backend = "v1"): Promise<Harness> {
   const emulator = await startEmulator({ port: 0, timeScale: 0.001, ...options });
   const client = new ManagementClient({ baseUrl: emulator.apiUrl, apiKey: emulator.apiKey, maxRetries: 1, sleep: async () => undefined });
-  const v2 = new ManagementClientV2({ baseUrl: emulator.apiUrlV2, apiKey: emulator.apiKey, maxRetries: 1, sleep: async () => undefined });
-  const backend: ManagementApi = api === "v2" ? new V2Backend(v2) : client;
+  const http = await countingProxy(emulator.apiUrl);
+  const apiPath = new URL(api === "v2" ? emulator.apiUrlV2 : emulator.apiUrl).pathname;
+  const opened = openManagementApi({ baseUrl: `${http.url}${apiPath}`, apiKey: emulator.apiKey, maxRetries: 1, sleep: async () => undefined }, { shareReads: {} });
+  const backend: ManagementApi = opened.api;
   const calls: string[] = [];
   const recorded = new Proxy(backend, {
     get(target, property, receiver) {
@@ -51,12 +57,14 @@ export async function startHarness(options: EmulatorOptions = {}, api: Backend =
     emulator,
     client,
     calls,
+    http,
     lines,
     deps,
     providers: buildResourceProviders(deps),
     async close() {
       await client.close();
-      await v2.close();
+      await opened.close();
+      await http.close();
       await emulator.close();
     },
   };

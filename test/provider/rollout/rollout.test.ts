@@ -47,7 +47,7 @@ describe.each(API_VERSIONS)("EndpointRollout's candidate and switch against the 
     deps = {
       provider: h.deps,
       canaryEndpoints: { check: (o, n) => endpoints.check!(o, n), create: (i) => endpoints.create(i), delete: (id, p) => endpoints.delete!(id, p) },
-      jobs: () => jobs,
+      jobs: async () => jobs,
     };
     for (const key of Object.keys(IMAGES) as Array<keyof typeof IMAGES>) {
       const created = await h.providers.template.create(await checked(h.providers.template, { name: `model-${key}`, imageName: IMAGES[key], isServerless: true }));
@@ -176,7 +176,7 @@ describe.each(API_VERSIONS)("EndpointRollout's candidate and switch against the 
 
     it("records the new version as unsettled when the check after the switch cannot run", async () => {
       const unreachable = new JobClient({ apiKey: "key", serverlessUrl: "http://127.0.0.1:9/v2", maxRetries: 0, timeoutMs: 2_000 });
-      const sw = rolloutSwitchProvider({ ...deps, jobs: () => unreachable });
+      const sw = rolloutSwitchProvider({ ...deps, jobs: async () => unreachable });
       const thrown = await sw.update!("switch-1", outs, switchInputs(templates.next, "2.0", { verifyAfterSwitch: true, templateRevision: "r2" })).catch((e: unknown) => e);
       await unreachable.close();
       expect(thrown).toBeInstanceOf(ResourceInitError);

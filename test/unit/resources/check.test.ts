@@ -105,7 +105,7 @@ describe("check accepts valid arguments and preview unknowns", () => {
     const result = await check("pod", { ...pod, ports: ["22/tcp"], volumeInGb: null, __provider: "shim" });
     expect(result.failures).toEqual([]);
     // The fake deps have no price catalog: the estimate says so rather than guessing.
-    const costEstimate = { status: "unavailable", reason: "no price catalog is configured", currency: "USD" };
+    const costEstimate = { status: "unavailable", reason: "no price catalog is configured", currency: "USD", ownPrices: "none" };
     expect(result.inputs).toEqual({ ...pod, ports: ["22/tcp"], __provider: "shim", costEstimate });
   });
 

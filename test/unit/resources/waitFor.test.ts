@@ -6,7 +6,7 @@ describe("waitFor", () => {
   it("polls with a growing, capped interval and reports state changes", async () => {
     const sleeps: number[] = [];
     let clock = 0;
-    const deps = recordingDeps({}, { now: () => clock, sleep: async (ms) => void (sleeps.push(ms), (clock += ms)) });
+    const deps = recordingDeps({}, { now: () => clock, sleep: async (ms) => void (sleeps.push(ms), (clock += ms)), poll: { initialMs: 10, maxMs: 40, factor: 2, progressEveryMs: 1_000 } });
     const states = ["booting", "booting", "booting", "no ip", "no ip", "ready"];
     let polls = 0;
     const value = await waitFor(deps, {
@@ -17,12 +17,26 @@ describe("waitFor", () => {
       pending: (s) => (s === "ready" ? undefined : s),
     });
     expect(value).toBe("ready");
-    expect(sleeps).toEqual([10, 20, 40, 50, 50]);
+    // Polls at 0, 10, 20, 40, 80 and 120: each on the next multiple of its interval (10, 20, 40, 40, 40).
+    expect(sleeps).toEqual([10, 10, 20, 40, 40]);
     expect(deps.lines.info).toEqual([
       "pod x: waiting until ready (booting; 0s of 60s)",
-      "pod x: waiting until ready (no ip; 0.1s of 60s)",
-      "pod x is ready after 0.2s",
+      "pod x: waiting until ready (no ip; 0s of 60s)",
+      "pod x is ready after 0.1s",
     ]);
+  });
+
+  it("puts the polls of waits that started apart on the same beat, so one list call can serve them", async () => {
+    const pollTimes = async (start: number): Promise<number[]> => {
+      let clock = start;
+      const times: number[] = [];
+      const deps = recordingDeps({}, { now: () => clock, sleep: async (ms) => void (clock += ms), poll: { initialMs: 1_000, maxMs: 8_000, factor: 2, progressEveryMs: 60_000 } });
+      await waitFor(deps, { subject: "pod x", goal: "ready", timeoutSeconds: 60, poll: async () => (times.push(clock), times.length < 6 ? "booting" : "ready"), pending: (s) => (s === "ready" ? undefined : s) });
+      return times;
+    };
+    expect(await pollTimes(0)).toEqual([0, 1_000, 2_000, 4_000, 8_000, 16_000]);
+    expect(await pollTimes(300)).toEqual([300, 1_000, 2_000, 4_000, 8_000, 16_000]);
+    expect(await pollTimes(2_500)).toEqual([2_500, 3_000, 4_000, 8_000, 16_000, 24_000]);
   });
 
   it("stops at the deadline with the last state, never sleeping past it", async () => {

@@ -40,7 +40,7 @@ describe("CostReport", () => {
     const report = new gpucloud.CostReport("cost");
     expect(await valueOf(report.perHour)).toBe(1.29);
     const inputs = summaryInputs();
-    expect(inputs?.resources.map((r) => r.name)).toEqual(["trainer", "models", "infer-canary", "infer"]);
+    expect(inputs?.resources.map((r) => r.name)).toEqual(["trainer", "models", "infer"]); // a rollout's canary exists only during its check
     expect(inputs?.resources[0]?.estimate).toEqual({ status: "estimated", perHour: 0.43 });
     expect(warn).not.toHaveBeenCalled();
   });

@@ -1,0 +1,52 @@
+/**
+ * A proxy in front of the emulator that records the management API calls passing through (method,
+ * path and status), so a benchmark or a test can count them: calls per resource, list calls, 429s.
+ */
+import * as http from "node:http";
+
+export interface ProxiedCall {
+  method: string;
+  /** Path and query as sent. */
+  path: string;
+  /** The emulator's answer (0 when it never answered). */
+  status: number;
+}
+
+export interface CountingProxy {
+  /** Base origin to use instead of the emulator's (`http://127.0.0.1:<port>`). */
+  url: string;
+  /** The calls seen since the last take, and starts a new record. */
+  take(): ProxiedCall[];
+  close(): Promise<void>;
+}
+
+export async function countingProxy(target: string): Promise<CountingProxy> {
+  const origin = new URL(target);
+  let calls: ProxiedCall[] = [];
+  const server = http.createServer((req, res) => {
+    const call: ProxiedCall = { method: req.method ?? "GET", path: req.url ?? "/", status: 0 };
+    calls.push(call);
+    const upstream = http.request({ host: origin.hostname, port: origin.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
+      call.status = answer.statusCode ?? 0;
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    upstream.on("error", () => res.destroy());
+    req.pipe(upstream);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as { port: number }).port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    take() {
+      const seen = calls;
+      calls = [];
+      return seen;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
