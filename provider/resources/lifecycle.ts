@@ -267,8 +267,10 @@ function providerOn<Args extends ArgsBase, L extends { id: string; name?: string
       const args = withoutUnset(news) as Args;
       const outcome = computeDiff(table, withoutUnset(olds), withoutUnset(news), { id });
       if (outcome.replaces.length > 0) throw new Error(`pulumi-gpucloud: ${noun} ${id}: ${outcome.replaces.join(", ")} can only change by replacement, not in an update`);
-      // Nothing declared changed, only the estimate: record it without calling the service.
-      if (!outcome.changes) return { outs: { ...withoutUnset(olds), ...estimateOf(news) } };
+      // Nothing declared may have changed: the engine also updates to record a new estimate only,
+      // and to finish a partial create or update (an earlier readiness wait that ran out), which
+      // it does not tell apart. Either way the resource is brought to ready below, and an empty
+      // body sends no change to the service.
       const changed = changedFields(outcome);
       const changes: Changes = { body: serviceUpdates(table, outcome, withoutUnset(news)), changed };
       const op = operation(id, args, olds["name"]);
