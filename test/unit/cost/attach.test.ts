@@ -44,13 +44,21 @@ describe("an estimate that changes on an unchanged resource", () => {
     expect(estimateRefreshed(recorded, { ...volume, costEstimate: { status: "unavailable", reason: "the price catalog could not be read: 503", currency: "USD" } })).toBe(false);
   });
 
-  it("plans an update that records the new estimate without calling the service", async () => {
-    const untouchable = new Proxy({}, { get: (_t, method) => () => Promise.reject(new Error(`the service was called: ${String(method)}`)) });
-    const provider = buildResourceProviders(recordingDeps(untouchable)).networkVolume;
+  it("plans an update that records the new estimate and changes nothing in the service", async () => {
+    const called: string[] = [];
+    // Reads answer with the volume as it is; anything that would change it fails the test.
+    const readOnly = new Proxy({}, {
+      get: (_t, method) => (...args: unknown[]) => {
+        called.push(String(method));
+        return String(method) === "getNetworkVolume" ? Promise.resolve({ ...volume, id: args[0] }) : Promise.reject(new Error(`the service was asked to change: ${String(method)}`));
+      },
+    });
+    const provider = buildResourceProviders(recordingDeps(readOnly)).networkVolume;
     const recorded = { ...volume, id: "vol-1", costEstimate: priced(7, "2026-11-24T12:00:00.000Z"), __provider: "shim" };
     const news = { ...volume, costEstimate: priced(14, "2026-11-25T08:00:00.000Z"), __provider: "shim" };
     expect(await provider.diff!("vol-1", recorded, news)).toMatchObject({ changes: true, replaces: [] });
     const { outs } = await provider.update!("vol-1", recorded, news);
-    expect(outs).toEqual({ ...volume, id: "vol-1", costEstimate: news.costEstimate });
+    expect(called).toEqual(["getNetworkVolume"]);
+    expect(outs).toMatchObject({ ...volume, costEstimate: news.costEstimate });
   });
 });
