@@ -4,7 +4,7 @@ import { RESOURCE_MODULE, RESOURCE_TYPES } from "../provider/kinds";
 // installed under node_modules serializes as a bare require (see provider/shims/shim.ts).
 import endpointShim from "../provider/shims/endpoint";
 import { endpointTable, type EndpointOutputArguments } from "../provider/resources/endpointFields";
-import { registeredProps, type ArgumentOutputs } from "./props";
+import { registeredProps, withUndeclaredOutputs, type ArgumentOutputs } from "./props";
 import { programApiVersion } from "./connection";
 import { revisionOfTemplateId } from "./template";
 import type { CostEstimate } from "../provider/cost/estimate";
@@ -160,6 +160,7 @@ export class Endpoint extends pulumi.dynamic.Resource {
     const revision = args.templateRevision ?? (programApiVersion() === "v2" ? revisionOfTemplateId(args.templateId) : undefined);
     const props = registeredProps(endpointTable, args, { name: args.name ?? name, ...(revision !== undefined ? { templateRevision: revision } : {}) });
     super(endpointShim, name, props, opts, RESOURCE_MODULE, RESOURCE_TYPES.endpoint);
+    withUndeclaredOutputs(this, endpointTable, props);
     declarePriced({ type: RESOURCE_TYPES.endpoint, name, resource: this });
   }
 }

@@ -4,7 +4,7 @@ import { RESOURCE_MODULE, RESOURCE_TYPES } from "../provider/kinds";
 // installed under node_modules serializes as a bare require (see provider/shims/shim.ts).
 import networkVolumeShim from "../provider/shims/networkVolume";
 import { networkVolumeTable, type NetworkVolumeOutputArguments } from "../provider/resources/networkVolumeFields";
-import { registeredProps, type ArgumentOutputs } from "./props";
+import { registeredProps, withUndeclaredOutputs, type ArgumentOutputs } from "./props";
 import type { CostEstimate } from "../provider/cost/estimate";
 import { declarePriced } from "./costRegistry";
 
@@ -53,7 +53,9 @@ export class NetworkVolume extends pulumi.dynamic.Resource {
   declare readonly costEstimate: pulumi.Output<CostEstimate | undefined>;
 
   constructor(name: string, args: NetworkVolumeArgs, opts?: pulumi.CustomResourceOptions) {
-    super(networkVolumeShim, name, registeredProps(networkVolumeTable, args), opts, RESOURCE_MODULE, RESOURCE_TYPES.networkVolume);
+    const props = registeredProps(networkVolumeTable, args);
+    super(networkVolumeShim, name, props, opts, RESOURCE_MODULE, RESOURCE_TYPES.networkVolume);
+    withUndeclaredOutputs(this, networkVolumeTable, props);
     declarePriced({ type: RESOURCE_TYPES.networkVolume, name, resource: this });
   }
 }

@@ -4,7 +4,7 @@ import { RESOURCE_MODULE, RESOURCE_TYPES } from "../provider/kinds";
 // installed under node_modules serializes as a bare require (see provider/shims/shim.ts).
 import podShim from "../provider/shims/pod";
 import { podTable, type PodOutputArguments } from "../provider/resources/podFields";
-import { registeredProps, type ArgumentOutputs } from "./props";
+import { registeredProps, withUndeclaredOutputs, type ArgumentOutputs } from "./props";
 import type { CostEstimate } from "../provider/cost/estimate";
 import { declarePriced } from "./costRegistry";
 
@@ -201,6 +201,7 @@ export class Pod extends pulumi.dynamic.Resource {
   constructor(name: string, args: PodArgs, opts?: pulumi.CustomResourceOptions) {
     const props = registeredProps(podTable, args, { name: args.name ?? name });
     super(podShim, name, props, opts, RESOURCE_MODULE, RESOURCE_TYPES.pod);
+    withUndeclaredOutputs(this, podTable, props);
     declarePriced({ type: RESOURCE_TYPES.pod, name, resource: this });
   }
 }

@@ -1,6 +1,9 @@
-// The property bag a resource class registers: every output the field table names (undefined until
+// The property bag a resource class registers: every output the service computes (undefined until
 // the provider fills it, so that each is an Output of the class) with the user's arguments on top.
-import type * as pulumi from "@pulumi/pulumi";
+// An argument the user did not give is never an output (the provider records only what was
+// declared), so it is not registered either: the engine's work per registered output is most of
+// what a preview of many resources spends. Its class property is a known `undefined` instead.
+import * as pulumi from "@pulumi/pulumi";
 import { outputNames, type ResourceTable } from "../provider/resources/fieldTable";
 import { preloadSqliteQuietly } from "./quietSerializer";
 
@@ -8,8 +11,14 @@ preloadSqliteQuietly();
 
 export function registeredProps(table: ResourceTable<never>, args: object, overrides: Record<string, unknown> = {}): Record<string, unknown> {
   const props: Record<string, unknown> = {};
-  for (const key of outputNames(table)) props[key] = undefined;
+  for (const [key, row] of Object.entries(table.fields)) if (row.kind === "serverManaged" || row.alwaysObserved) props[key] = undefined;
   return Object.assign(props, args, overrides);
+}
+
+/** Gives each argument output that was not registered (see above) its value: a known undefined. */
+export function withUndeclaredOutputs(resource: pulumi.Resource, table: ResourceTable<never>, registered: Record<string, unknown>): void {
+  const target = resource as unknown as Record<string, unknown>;
+  for (const key of outputNames(table)) if (!(key in registered)) target[key] = pulumi.output(undefined);
 }
 
 /**

@@ -4,7 +4,7 @@ import { RESOURCE_MODULE, RESOURCE_TYPES } from "../provider/kinds";
 // installed under node_modules serializes as a bare require (see provider/shims/shim.ts).
 import registryAuthShim from "../provider/shims/registryAuth";
 import { registryAuthTable, type RegistryAuthOutputArguments } from "../provider/resources/registryAuthFields";
-import { registeredProps, type ArgumentOutputs } from "./props";
+import { registeredProps, withUndeclaredOutputs, type ArgumentOutputs } from "./props";
 
 /**
  * Arguments of a {@link RegistryAuth}. The service has no update operation for credentials: any
@@ -55,5 +55,6 @@ export class RegistryAuth extends pulumi.dynamic.Resource {
     });
     const secretOpts = pulumi.mergeOptions(opts, { additionalSecretOutputs: ["username", "password"] });
     super(registryAuthShim, name, props, secretOpts, RESOURCE_MODULE, RESOURCE_TYPES.registryAuth);
+    withUndeclaredOutputs(this, registryAuthTable, props);
   }
 }

@@ -4,7 +4,7 @@ import { RESOURCE_MODULE, RESOURCE_TYPES } from "../provider/kinds";
 // installed under node_modules serializes as a bare require (see provider/shims/shim.ts).
 import templateShim from "../provider/shims/template";
 import { templateTable, type TemplateOutputArguments } from "../provider/resources/templateFields";
-import { registeredProps, type ArgumentOutputs } from "./props";
+import { registeredProps, withUndeclaredOutputs, type ArgumentOutputs } from "./props";
 
 /**
  * Arguments of a {@link Template}: the container settings pods and serverless workers start from.
@@ -88,6 +88,7 @@ export class Template extends pulumi.dynamic.Resource {
   constructor(name: string, args: TemplateArgs, opts?: pulumi.CustomResourceOptions) {
     const props = registeredProps(templateTable, args);
     super(templateShim, name, props, opts, RESOURCE_MODULE, RESOURCE_TYPES.template);
+    withUndeclaredOutputs(this, templateTable, props);
     templateRevisions.set(this.id, this.revision);
   }
 }
