@@ -9,12 +9,11 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
+import { argsOf } from "../componentArgs";
 import { pulumiLog, type ProgressLog } from "../resources/deps";
 import { failure } from "../resources/validation";
 import { containsUnknown, deepEqual, UNKNOWN, type Props } from "../resources/values";
 import { budgetExcess, changeAgainst, summarize, summaryLine, type CostSummary, type EstimateFigures, type NamedEstimate } from "./summary";
-
-const PROVIDER_KEY = "__provider";
 
 const unknown = z.literal(UNKNOWN);
 const money = z.number().finite().nonnegative();
@@ -54,11 +53,6 @@ function namedEstimates(entries: readonly Entry[]): NamedEstimate[] {
 function lastSummaryOf(olds: Props | undefined): CostSummary | undefined {
   const parsed = inputsSchema.safeParse(argsOf(olds ?? {}));
   return parsed.success ? summarize(namedEstimates(parsed.data.resources)) : undefined;
-}
-
-function argsOf(props: Props): Props {
-  const { [PROVIDER_KEY]: _provider, ...rest } = props;
-  return rest;
 }
 
 export function costSummaryProviderWith(log: ProgressLog): pulumi.dynamic.ResourceProvider {
