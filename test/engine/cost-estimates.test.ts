@@ -113,26 +113,37 @@ describe("cost estimates at preview, on v2", { timeout: 300_000 }, () => {
 
     // Billing windows snap to whole buckets, so the hour's charge is the difference of two totals
     // since the resources were created, read an hour of service time apart. Each reading is
-    // bracketed by the emulator's clock before and after it (at this time scale a few ms of real
-    // time under load are minutes of service time), and the billed rate must lie within 1% of the
-    // estimate somewhere in the bracket.
+    // bracketed by the emulator's clock before and after it (at this time scale one ms of real time
+    // is a second of service time, and a loaded machine stretches a reading to tens of ms), so the
+    // time between the two readings is only known to lie in [fewestHours, mostHours]. The check:
+    // some duration in that bracket gives a billed rate within 1% of the estimate. Each reading is
+    // taken a few times and the narrowest bracket kept, and the bracket must stay under 2% wide, so
+    // the check cannot pass a rate more than about 3% off.
     const podId = String(up.outputs["podId"]?.value);
     const networkVolumeId = String(up.outputs["volumeId"]?.value);
-    const billedSoFar = async () => {
+    const readOnce = async () => {
       const from = emulator.clock.now();
       const window = { startTime: new Date(from - 24 * HOUR_MS).toISOString(), endTime: new Date(from + 2 * HOUR_MS).toISOString() };
       const [pods, volumes] = await Promise.all([client.podBilling({ podId, ...window }), client.networkVolumeBilling({ networkVolumeId, ...window })]);
       const sum = (records: Array<{ totalAmount: number }>) => records.reduce((total, r) => total + r.totalAmount, 0);
       return { from, to: emulator.clock.now(), pod: sum(pods.records), volume: sum(volumes.records) };
     };
+    const billedSoFar = async () => {
+      let narrowest = await readOnce();
+      for (let attempt = 1; attempt < 5; attempt++) {
+        const reading = await readOnce();
+        if (reading.to - reading.from < narrowest.to - narrowest.from) narrowest = reading;
+      }
+      return narrowest;
+    };
     const before = await billedSoFar();
     await emulator.clock.sleep(HOUR_MS);
     const after = await billedSoFar();
     const fewestHours = (after.from - before.to) / HOUR_MS;
     const mostHours = (after.to - before.from) / HOUR_MS;
-    expect(mostHours / fewestHours, "the readings took too long to say anything").toBeLessThan(1.1);
+    expect(mostHours / fewestHours, "the readings took too long to say anything").toBeLessThan(1.02);
     const agrees = (billed: number, estimate: number, unitHours = 1) =>
-      billed / mostHours * unitHours >= estimate * 0.99 && billed / fewestHours * unitHours <= estimate * 1.01;
+      (billed / fewestHours) * unitHours >= estimate * 0.99 && (billed / mostHours) * unitHours <= estimate * 1.01;
     expect(agrees(after.pod - before.pod, podEstimate.perHour!), `pod billed ${after.pod - before.pod} USD over ${fewestHours}..${mostHours} h, estimate ${podEstimate.perHour} USD/hour`).toBe(true);
     expect(after.volume - before.volume).toBeGreaterThan(0);
     expect(
