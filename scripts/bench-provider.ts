@@ -135,6 +135,16 @@ function countOf(calls: readonly ProxiedCall[]): CallCount {
   return { calls: calls.length, tooMany: calls.filter((c) => c.status === 429).length };
 }
 
+/** `POST /serverless: 100, GET /catalog/gpus: 1`: calls per route, ids folded into `{id}`, most first. */
+function routesOf(calls: readonly ProxiedCall[], apiPath: string): string {
+  const byRoute = new Map<string, number>();
+  for (const call of calls) {
+    const route = `${call.method} ${call.path.split("?")[0]!.slice(apiPath.length).replace(/\/(?=[a-z0-9]*[0-9])[a-z0-9]{10,}(?=\/|$)/g, "/{id}")}`;
+    byRoute.set(route, (byRoute.get(route) ?? 0) + 1);
+  }
+  return [...byRoute].sort((a, b) => b[1] - a[1]).map(([route, n]) => `${route}: ${n}`).join(", ");
+}
+
 /** Milliseconds to load the provider code in a fresh Node that already has @pulumi/pulumi (as the provider host does). */
 function providerLoadMs(): number {
   const script =
@@ -209,14 +219,17 @@ async function main(): Promise<void> {
 
     proxy.take();
     const upEndpoints = await endpoints.timed("up");
-    const upCalls = countOf(proxy.take());
+    const upCallList = proxy.take();
+    const upCalls = countOf(upCallList);
     const created = emulator.inspect().reduce((n, a) => n + a.endpoints.length, 0);
     if (created !== count) throw new Error(`expected ${count} endpoints in the emulator after up, found ${created}`);
     const upFloor = await floor.timed("up");
     const upRatio = upEndpoints / upFloor;
     console.log(`pulumi up, ${count} endpoints (+1 template) created on the emulator: ${seconds(upEndpoints)}`);
     console.log(`pulumi up, ${count} no-op dynamic resources (floor):                 ${seconds(upFloor)}; ratio ${upRatio.toFixed(2)}x`);
-    console.log(`  management API during up: ${callsOf(upCalls)}\n`);
+    console.log(`  management API during up: ${callsOf(upCalls)} (${routesOf(upCallList, apiPath)})`);
+    const stateBytes = async (s: BenchStack) => JSON.stringify(await s.stack.exportStack()).length / resources;
+    console.log(`  state per resource: ${(await stateBytes(endpoints)).toFixed(0)} B (floor ${(await stateBytes(floor)).toFixed(0)} B)\n`);
 
     // One untimed preview each warms the file cache and the CLI binary.
     await endpoints.timed("preview", true);
