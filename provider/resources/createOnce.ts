@@ -11,9 +11,15 @@
 //               -> the lookup fails too: the outcome is unknown (recorded as pending, below)
 //
 // Pods, endpoints and network volumes have no unique name, so "ours" means: matches what we asked
-// for AND was not there before we sent the create. The snapshot costs one list call per create; it
-// needs no marker inside the user's resource. Residual risk: a service that makes the resource
-// visible only later than the wait could still produce a duplicate; the waits grow to narrow that.
+// for AND was not there before we sent the create. That needs a snapshot of the kind taken before
+// the create, and no marker inside the user's resource. A list taken for one create serves every
+// create of the kind that starts within SNAPSHOT_MAX_AGE_MS of it, with the resources this process
+// created since added (CreateSnapshots below): one list call per kind per few seconds instead of
+// one per create, each as long as the account's list (a 100-endpoint up made 84 lists of up to 100
+// endpoints). Residual risks: another client creating a look-alike (same name, same image or
+// template) within that time while our create's answer is lost would be taken for ours; and a
+// service that makes the resource visible only later than the wait could still produce a
+// duplicate; the waits grow to narrow that.
 //
 // When the outcome stays unknown, the create is recorded in state under a placeholder
 // (partialCreate.ts) with the snapshot, and the next run's create resolves it with the same rule:
@@ -30,6 +36,9 @@ import { messageOf, withoutUnset, type Props } from "./values";
 
 /** Total create attempts when each ambiguous failure is resolved as "not created". */
 export const MAX_CREATE_ATTEMPTS = 3;
+
+/** How long a list serves as the snapshot of later creates of its kind, in ms (see the header). */
+export const SNAPSHOT_MAX_AGE_MS = 10_000;
 
 /** How one create attempt ended once its ambiguity (if any) was resolved. */
 export type AttemptOutcome<T> =
@@ -82,8 +91,10 @@ export interface CreateSpec<T extends { id: string }> {
   table: ResourceTable<T>;
   /** The checked inputs of the create (with `__provider`, which a placeholder must keep). */
   inputs: Props;
-  /** Lists candidates (may be pre-filtered by the service, e.g. by name). */
+  /** Lists the kind: every resource now (the lookups after a lost answer). */
   list(): Promise<T[]>;
+  /** The kind as it was before this create: a list (maybe shared, see CreateSnapshots), taken before it is sent. */
+  snapshot(): Promise<T[]>;
   /** Whether a listed resource looks like the one being created. */
   matches(candidate: T): boolean;
   create(): Promise<T>;
@@ -106,7 +117,8 @@ export async function createWithoutDuplicates<T extends { id: string }>(spec: Cr
   const noun = spec.table.noun;
   // Taken before anything can fail: the record belongs to this one create attempt (see partialCreate.ts).
   const pending = takePendingCreate(noun, spec.inputs);
-  const current = (await spec.list()).filter(spec.matches);
+  // An interrupted create of an earlier run is looked for in a list of now.
+  const current = (await (pending ? spec.list() : spec.snapshot())).filter(spec.matches);
   if (pending) {
     const ours = madeByEarlierCreate(spec, pending.record, current);
     if (ours) {
@@ -142,6 +154,44 @@ export async function createWithoutDuplicates<T extends { id: string }>(spec: Cr
         }
       }
       throw outcome.error;
+  }
+}
+
+/**
+ * The snapshots of one kind's creates in one provider process, for one connection: a list serves
+ * every create that starts within `maxAgeMs` of when it was sent (creates arriving while it is in
+ * flight wait for it), with the resources this process created since added. A list that fails is
+ * not kept: the next create lists again.
+ */
+export class CreateSnapshots<T extends { id: string }> {
+  #list: { sentAt: number; items: Promise<T[]> } | undefined;
+  /** Made by this process since the list was sent (a later list holds them). */
+  #created: Array<{ at: number; resource: T }> = [];
+
+  constructor(
+    private readonly now: () => number,
+    private readonly maxAgeMs: number = SNAPSHOT_MAX_AGE_MS,
+  ) {}
+
+  async take(list: () => Promise<T[]>): Promise<T[]> {
+    const now = this.now();
+    if (!this.#list || now - this.#list.sentAt > this.maxAgeMs) {
+      const current = { sentAt: now, items: list() };
+      this.#list = current;
+      // What was made before this list was sent is in it.
+      this.#created = this.#created.filter((c) => c.at >= now);
+      current.items.catch(() => {
+        if (this.#list === current) this.#list = undefined;
+      });
+    }
+    const items = await this.#list.items;
+    const ids = new Set(items.map((r) => r.id));
+    return [...items, ...this.#created.filter((c) => !ids.has(c.resource.id)).map((c) => c.resource)];
+  }
+
+  /** A resource this process made (or found made by its own lost create): part of every later snapshot. */
+  add(resource: T): void {
+    this.#created.push({ at: this.now(), resource });
   }
 }
 

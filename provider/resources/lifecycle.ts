@@ -7,7 +7,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { CheckFailure } from "@pulumi/pulumi/dynamic";
 import { isNotFound } from "../../client/errors";
-import { createWithoutDuplicates } from "./createOnce";
+import { CreateSnapshots, createWithoutDuplicates } from "./createOnce";
 import { buildOutputs, declaredInputs, mergeEnv, refreshFromLive } from "./declared";
 import type { ManagementApi, ProviderDeps } from "./deps";
 import { computeDiff } from "./diffEngine";
@@ -120,6 +120,13 @@ function providerOn<Args extends ArgsBase, L extends { id: string; name?: string
 ): pulumi.dynamic.ResourceProvider {
   const { table } = spec;
   const noun = table.noun;
+  /** Per connection (client), the snapshots its creates share (createOnce.ts). */
+  const snapshots = new WeakMap<ManagementApi, CreateSnapshots<L>>();
+  function snapshotsOf(client: ManagementApi): CreateSnapshots<L> {
+    let found = snapshots.get(client);
+    if (!found) snapshots.set(client, (found = new CreateSnapshots<L>(deps.now)));
+    return found;
+  }
 
   function operation(id: string, args: Args, name: unknown, live?: L): Operation<Args, L> {
     return { deps, client: deps.client(), id, subject: subjectOf(noun, args.name ?? name, id), args, live, mutated: false };
@@ -241,17 +248,20 @@ function providerOn<Args extends ArgsBase, L extends { id: string; name?: string
       const args = withoutUnset(inputs) as Args;
       if (args.adoptId !== undefined) return adopt(args.adoptId, args, inputs, "adoptId");
       const client = deps.client();
+      const shared = snapshotsOf(client);
       const outcome = await createWithoutDuplicates<L>({
         subject: subjectOf(noun, args.name),
         table,
         inputs,
         list: () => spec.list(client, args),
+        snapshot: () => shared.take(() => spec.list(client, args)),
         matches: (candidate) => spec.matches(candidate, args),
         create: () => spec.create(client, createBodyOf(table, args) as Create, args),
         log: deps.log,
         sleep: deps.sleep,
         now: deps.now,
       });
+      shared.add(outcome.resource);
       // An earlier create whose answer was lost made it: bring it to the declared state like adoptId does.
       if (outcome.adopted) return adopt(outcome.resource.id, args, inputs, "earlierCreate");
       const op = operation(outcome.resource.id, args, outcome.resource.name, outcome.resource);

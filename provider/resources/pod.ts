@@ -15,8 +15,9 @@ export const podSpec: ResourceSpec<PodArgs, Pod, PodCreateInput> = {
   table: podTable,
   get: (client, id) => client.getPod(id, POD_READ_INCLUDE),
   gone: (pod) => pod.desiredStatus === "TERMINATED",
-  // Pods have no unique name: a lost answer is resolved by a new pod with our name and image.
-  list: (client, args) => client.listPods(args.name === undefined ? {} : { name: args.name }),
+  // Pods have no unique name: a lost answer is resolved by a new pod with our name and image. The
+  // list is of every pod, not filtered by name: the creates of many pods share it (createOnce.ts).
+  list: (client) => client.listPods(),
   matches: (p, args) =>
     p.name === args.name &&
     (args.imageName === undefined || p.imageName === args.imageName) &&

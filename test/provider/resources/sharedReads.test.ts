@@ -1,6 +1,7 @@
 // Shared list calls against the emulator, on both APIs: a refresh of many endpoints is one list call,
 // a resource missing from the list is confirmed by its own GET before it leaves the state, drift
-// still shows, and a new endpoint with workersMin 0 is ready as its create answered (no read).
+// still shows, a new endpoint with workersMin 0 is ready as its create answered (no read), and the
+// creates that follow share the list taken before the first (createOnce.ts).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ProxiedCall } from "../../../scripts/lib/countingProxy";
 import { checked, startHarness, type Harness } from "./harness";
@@ -81,6 +82,19 @@ for (const api of ["v1", "v2"] as const) {
       expect(lists(calls)).toHaveLength(1);
       expect(calls.filter((c) => c.method === "POST")).toHaveLength(1);
       expect(gets(calls)).toHaveLength(0);
+    });
+
+    it("creates that follow within the snapshot's age share its list: 20 creates, 20 POSTs, no list", async () => {
+      const inputs = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => checked(h.providers.endpoint, { templateId, name: `later-${i}`, workersMin: 0, workersMax: 2, gpuTypeIds: ["NVIDIA L4"], __provider: "shim" })),
+      );
+      h.http.take();
+      const created = await Promise.all(inputs.map((args) => h.providers.endpoint.create(args)));
+      const calls = h.http.take();
+      expect(new Set(created.map((c) => c.id)).size).toBe(20);
+      expect(calls.filter((c) => c.method === "POST")).toHaveLength(20);
+      expect(lists(calls)).toHaveLength(0);
+      expect(calls).toHaveLength(20);
     });
   });
 }
