@@ -8,7 +8,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { createHash } from "node:crypto";
-import { apiVersionOf, configuredApiVersion, resolveJobConnection, resolveManagementConnection, type ApiVersion } from "../client/config";
+import { apiVersionOf, configuredApiVersion, ENV_VARS, resolveJobConnection, resolveManagementConnection, type ApiVersion } from "../client/config";
 import type { JobClient } from "../client/jobClient";
 import { ManagementClient } from "../client/management";
 import { ManagementClientV2 } from "../client/managementV2";
@@ -32,15 +32,28 @@ function logRetry(info: RetryInfo): void {
   void pulumi.log.info(`retry ${info.attempt} of ${info.operation} in ${Math.round(info.delayMs)} ms: ${info.error.message}`);
 }
 
+/**
+ * The settings the last management client was resolved from, and that client: every resource
+ * operation asks for its client several times, and resolving (URL checks, hashing the key) each
+ * time cost more than the rest of a preview's check. Stack config is replaced, never changed in
+ * place (setStackConfig), so its identity and the two env values tell when to resolve again.
+ */
+let lastResolved: { config: object; envUrl: string | undefined; envKey: string | undefined; api: ManagementApi } | undefined;
+
 /** The management API for the settings in force: v1 as is, or v2 mapped to the same calls. */
 export function managementClient(): ManagementApi {
-  const { apiUrl, apiKey } = resolveManagementConnection(getStackConfig(), process.env);
+  const config = getStackConfig();
+  const envUrl = process.env[ENV_VARS.apiUrl];
+  const envKey = process.env[ENV_VARS.apiKey];
+  if (lastResolved && lastResolved.config === config && lastResolved.envUrl === envUrl && lastResolved.envKey === envKey) return lastResolved.api;
+  const { apiUrl, apiKey } = resolveManagementConnection(config, process.env);
   const key = cacheKey(apiUrl, apiKey);
   let entry = managementClients.get(key);
   if (!entry) {
     entry = openManagementApi({ baseUrl: apiUrl, apiKey, onRetry: logRetry }, { shareReads: {} });
     managementClients.set(key, entry);
   }
+  lastResolved = { config, envUrl, envKey, api: entry.api };
   return entry.api;
 }
 
@@ -83,6 +96,7 @@ export async function jobClient(): Promise<JobClient> {
 /** Closes and forgets every cached client (tests that stop their emulator call this). */
 export async function closeClients(): Promise<void> {
   const all = [...managementClients.values(), ...jobClients.values()];
+  lastResolved = undefined;
   managementClients.clear();
   jobClients.clear();
   await Promise.allSettled(all.map((c) => c.close()));
