@@ -18,13 +18,13 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
   else res.end(Buffer.from(text, "utf8"));
 }
 
-export function sendText(res: ServerResponse, status: number, text: string, contentType: string): void {
-  res.writeHead(status, { "content-type": contentType, "content-length": Buffer.byteLength(text) });
+export function sendText(res: ServerResponse, status: number, text: string, contentType: string, headers: Readonly<Record<string, string>> = {}): void {
+  res.writeHead(status, { ...headers, "content-type": contentType, "content-length": Buffer.byteLength(text) });
   res.end(text);
 }
 
-export function sendEmpty(res: ServerResponse, status: number): void {
-  res.writeHead(status);
+export function sendEmpty(res: ServerResponse, status: number, headers: Readonly<Record<string, string>> = {}): void {
+  res.writeHead(status, headers);
   res.end();
 }
 
