@@ -18,7 +18,8 @@
  * (each ratio from two phases that ran seconds apart). Every figure is also given as a ratio to the
  * floor of the same run, since absolute numbers depend on the machine. "server µs/req" is the
  * server process's CPU time (user + system) per request: it does not count time the server waited
- * for a core, so it is the steadier measure of its cost when the machine is busy.
+ * for a core, so it is the steadier measure of its cost when the machine is busy. "client" is the
+ * same for the load generator: it reads every answer, so a larger answer costs on its side too.
  *
  * Creates accumulate (each endpoint also lives on the job side), so v1 and v2 creates each go to an
  * emulator of their own: in every round both hold the same number of endpoints. The v2 rate limit
@@ -150,6 +151,8 @@ interface Sample {
   p99: number;
   /** Server CPU (user + system) per request, µs. */
   cpuMicros: number;
+  /** The load generator's CPU per request, µs (it shares the machine's cores with the server). */
+  clientMicros: number;
 }
 
 /** A phase: one kind of request to one server, run once per round on a pool kept across rounds. */
@@ -175,11 +178,19 @@ class Phase {
 
   async run(): Promise<Sample> {
     const cpuBefore = await ask(this.server.child, "cpu");
+    const clientBefore = process.cpuUsage();
     const { seconds, latencies } = await load(this.pool, this.requests, this.next);
+    const client = process.cpuUsage(clientBefore);
     const cpuAfter = await ask(this.server.child, "cpu");
     latencies.sort();
     const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
-    const sample = { perSecond: this.requests / seconds, p50: at(0.5), p99: at(0.99), cpuMicros: (cpuAfter.micros - cpuBefore.micros) / this.requests };
+    const sample = {
+      perSecond: this.requests / seconds,
+      p50: at(0.5),
+      p99: at(0.99),
+      cpuMicros: (cpuAfter.micros - cpuBefore.micros) / this.requests,
+      clientMicros: (client.user + client.system) / this.requests,
+    };
     this.samples.push(sample);
     return sample;
   }
@@ -281,14 +292,14 @@ async function main(): Promise<void> {
   for (const server of [floor, reads, v1Creates, v2Creates]) server.child.kill();
 
   const floorRate = floorGet.median("perSecond");
-  console.log("\nphase                                  req/s  (min-max over rounds)   p50 ms   p99 ms  server µs/req  vs floor");
+  console.log("\nphase                                  req/s  (min-max over rounds)   p50 ms   p99 ms  µs/req: server client  vs floor");
   for (const phase of phases) {
     const rates = phase.samples.map((s) => s.perSecond);
     const spread = `(${Math.min(...rates).toFixed(0)}-${Math.max(...rates).toFixed(0)})`;
     console.log(
       `${phase.name.padEnd(38)}${phase.median("perSecond").toFixed(0).padStart(6)}  ${spread.padEnd(22)}` +
         `${phase.median("p50").toFixed(2).padStart(8)}${phase.median("p99").toFixed(2).padStart(9)}` +
-        `${phase.median("cpuMicros").toFixed(0).padStart(15)}${pct(phase.median("perSecond") / floorRate).padStart(10)}`,
+        `${phase.median("cpuMicros").toFixed(0).padStart(16)}${phase.median("clientMicros").toFixed(0).padStart(7)}${pct(phase.median("perSecond") / floorRate).padStart(10)}`,
     );
   }
   const gets = versus(getV2, getV1);
