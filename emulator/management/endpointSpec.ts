@@ -22,6 +22,9 @@ function findTemplate(ctx: ManagementContext, accountId: string, templateId: str
 
 /** Workers must run where the endpoint's network volumes are. */
 function workerDataCenters(ctx: ManagementContext, endpoint: EndpointRecord): string[] {
+  // Most endpoints have no volume: their data centers as they are, without the sets below (this
+  // runs on every create and update, and on every job API request through getEndpoint).
+  if (endpoint.networkVolumeId === null && (endpoint.networkVolumeIds === null || endpoint.networkVolumeIds.length === 0)) return [...endpoint.dataCenterIds];
   const account = ctx.store.accounts.get(endpoint.accountId);
   const volumeIds = [...(endpoint.networkVolumeId ? [endpoint.networkVolumeId] : []), ...(endpoint.networkVolumeIds ?? [])];
   const volumeDcs = new Set(
