@@ -68,7 +68,8 @@ function checkSelection(pools: readonly string[], excluded: readonly string[]): 
   }
   const types = gpuTypeIdsOf({ pools, excludedTypes });
   if (types.length === 0) throw fieldProblem("gpu.excludedTypes", "excludes every GPU type of gpu.pools; exclude fewer types or add a pool");
-  return types;
+  // Stored in the record: a copy of its own length (an array grown by push keeps room for 16).
+  return types.slice();
 }
 
 function checkCpus(cpus: ReadonlyArray<{ id: string; vcpuCount: number }>): { ids: string[]; vcpuCount: number } {
