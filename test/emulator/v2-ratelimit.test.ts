@@ -51,14 +51,9 @@ describe("over HTTP, with an hourly quota of 5", () => {
   });
 });
 
-describe("over HTTP, on answers of every kind", () => {
-  let emu: RunningEmulator;
-  beforeAll(async () => {
-    emu = await startTestEmulator({ rateLimit: { perHour: 100 } });
-  });
-  afterAll(() => emu.close());
-
-  it("a 204 without a body, a 400 for a body that is not JSON and a 413 carry the state too, counting down", async () => {
+it("over HTTP, a 204 without a body, a 400 for a body that is not JSON and a 413 carry the state too, counting down", async () => {
+  const emu = await startTestEmulator({ rateLimit: { perHour: 100 } });
+  try {
     const v2 = apiV2(emu);
     const volume = await v2.post("/network-volumes", { name: "to delete", size: 10, dataCenter: "EU-RO-1" });
     const answers = [
@@ -72,7 +67,9 @@ describe("over HTTP, on answers of every kind", () => {
       expect(res.headers.get("ratelimit")).toMatch(new RegExp(`"hour";r=${99 - i};t=\\d+`));
       expect(res.headers.get("ratelimit-policy")).toMatch(/"hour";q=100;w=3600/);
     });
-  });
+  } finally {
+    await emu.close();
+  }
 });
 
 describe("configuration", () => {
