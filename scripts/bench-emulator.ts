@@ -1,7 +1,7 @@
 /**
  * Benchmark of the emulator's management API (prints figures; not a test).
  *
- *   npx tsc -p tsconfig.json && node dist/scripts/bench-emulator.js [getRequests] [rounds]
+ *   npx tsc -p tsconfig.json && node dist/scripts/bench-emulator.js [requestsPerPhase] [rounds]
  *
  * Servers run in child processes so that the load generator (undici Pool, 64 connections,
  * loopback) does not share an event loop with them. Phases:
@@ -12,14 +12,14 @@
  * then, in a fresh emulator, RSS and heap after storing 100,000 network volumes (via HTTP).
  *
  * The machine may be shared and has few cores, so one pass of each phase is noisy: every phase runs
- * once per round, over several rounds, v1 and v2 back to back in an order that alternates between
- * rounds (v1 then v2, then v2 then v1), so that a slow stretch of the machine falls on both. Each
- * figure is the median over the rounds; v2 is compared to v1 by the median of the per-round ratios
- * (each ratio from two phases that ran seconds apart). Every figure is also given as a ratio to the
- * floor of the same run, since absolute numbers depend on the machine. "server µs/req" is the
- * server process's CPU time (user + system) per request: it does not count time the server waited
- * for a core, so it is the steadier measure of its cost when the machine is busy. "client" is the
- * same for the load generator: it reads every answer, so a larger answer costs on its side too.
+ * once per round, over many short rounds (after one round not counted), v1 and v2 back to back in
+ * an order that alternates between rounds (v1 then v2, then v2 then v1), so that a slow stretch of
+ * the machine falls on both. Each figure is the median over the rounds; v2 is compared to v1 by the
+ * median of the per-round ratios (each from two phases that ran a second or two apart). Every
+ * figure is also given as a ratio to the floor of the same run, since absolute numbers depend on
+ * the machine. "server" µs/req is the server process's CPU time (user + system) per request: it
+ * does not count time the server waited for a core, so it is the steadier measure of its cost when
+ * the machine is busy. "client" is the same for the load generator, which shares the cores.
  *
  * Creates accumulate (each endpoint also lives on the job side), so v1 and v2 creates each go to an
  * emulator of their own: in every round both hold the same number of endpoints. The v2 rate limit
@@ -35,7 +35,6 @@ import { startEmulator } from "../emulator";
 
 const CONNECTIONS = 64;
 const API_KEY = "bench-key";
-const WARMUP_REQUESTS = 2000;
 
 type ChildMessage =
   | { kind: "ready"; origin: string }
@@ -171,9 +170,9 @@ class Phase {
     this.pool = new Pool(server.origin, { connections: CONNECTIONS, pipelining: 1 });
   }
 
-  /** JIT, connections: once, before the first round. */
+  /** One round's load, not recorded: JIT, connections, and the servers' first garbage collections. */
   async warmUp(): Promise<void> {
-    await load(this.pool, Math.min(WARMUP_REQUESTS, this.requests), this.next);
+    await load(this.pool, this.requests, this.next);
   }
 
   async run(): Promise<Sample> {
@@ -248,12 +247,14 @@ function versus(v2: Phase, v1: Phase): { perRound: number[]; median: number } {
 }
 
 async function main(): Promise<void> {
-  const getRequests = Number(process.argv[2] ?? 20_000);
-  const rounds = Number(process.argv[3] ?? 7);
-  const postRequests = Math.floor(getRequests / 2);
+  // Creates as many as reads: a phase of creates must be long enough to take its share of the
+  // garbage collections that the endpoints it stores bring on.
+  const perPhase = Number(process.argv[2] ?? 10_000);
+  const rounds = Number(process.argv[3] ?? 9);
   console.log(
-    `bench-emulator: ${rounds} rounds of ${getRequests} GET / ${postRequests} POST requests per phase, ${CONNECTIONS} connections, node ${process.version}\n` +
-      "(each round runs every phase once, v1 and v2 back to back in alternating order; figures are medians over the rounds)\n",
+    `bench-emulator: ${rounds} rounds of ${perPhase} requests per phase, ${CONNECTIONS} connections, node ${process.version}\n` +
+      "(each round runs every phase once, v1 and v2 back to back in alternating order, after one round not counted;\n" +
+      " figures are medians over the rounds)\n",
   );
 
   const reads = await spawn("emulator");
@@ -269,12 +270,12 @@ async function main(): Promise<void> {
 
   const get = (path: string) => () => ({ method: "GET" as const, path, expect: 200 });
   const post = (path: string, body: string, expect: number) => () => ({ method: "POST" as const, path, body, expect });
-  const floorGet = new Phase("floor: bare node:http, same body", "floor", floor, getRequests, get("/"));
-  const getV1 = new Phase("GET /v1/pods/{id}", "v1 GET", reads, getRequests, get(`/v1/pods/${podId}`));
-  const getV2 = new Phase("GET /api/v2/pods/{id}", "v2 GET", reads, getRequests, get(`/api/v2/pods/${podId}`));
-  const floorPost = new Phase("(bare node:http, POST + same bytes)", "floor POST", floor, postRequests, post("/", v1Bodies.v1, 200));
-  const postV1 = new Phase("POST /v1/endpoints", "v1 POST", v1Creates, postRequests, post("/v1/endpoints", v1Bodies.v1, 200));
-  const postV2 = new Phase("POST /api/v2/serverless", "v2 POST", v2Creates, postRequests, post("/api/v2/serverless", v2Bodies.v2, 201));
+  const floorGet = new Phase("floor: bare node:http, same body", "floor", floor, perPhase, get("/"));
+  const getV1 = new Phase("GET /v1/pods/{id}", "v1 GET", reads, perPhase, get(`/v1/pods/${podId}`));
+  const getV2 = new Phase("GET /api/v2/pods/{id}", "v2 GET", reads, perPhase, get(`/api/v2/pods/${podId}`));
+  const floorPost = new Phase("(bare node:http, POST + same bytes)", "floor POST", floor, perPhase, post("/", v1Bodies.v1, 200));
+  const postV1 = new Phase("POST /v1/endpoints", "v1 POST", v1Creates, perPhase, post("/v1/endpoints", v1Bodies.v1, 200));
+  const postV2 = new Phase("POST /api/v2/serverless", "v2 POST", v2Creates, perPhase, post("/api/v2/serverless", v2Bodies.v2, 201));
   const phases = [floorGet, getV1, getV2, floorPost, postV1, postV2];
 
   for (const phase of phases) await phase.warmUp();
