@@ -1,19 +1,29 @@
 /**
  * Benchmark of the emulator's management API (prints figures; not a test).
  *
- *   npx tsc -p tsconfig.json && node dist/scripts/bench-emulator.js [requestsPerPhase]
+ *   npx tsc -p tsconfig.json && node dist/scripts/bench-emulator.js [requestsPerPhase] [rounds]
  *
  * Servers run in child processes so that the load generator (undici Pool, 64 connections,
  * loopback) does not share an event loop with them. Phases:
- *   1. floor: a bare node:http server answering a fixed JSON body (the same bytes as GET pod)
- *   2. GET /v1/pods/{id}, and GET /api/v2/pods/{id} (the same pod)
- *   3. POST /v1/endpoints, and POST /api/v2/serverless (the same endpoint in v2 terms, in an
- *      emulator of its own so that both start from an empty account)
- *   4. context for 3: the bare server reading a POST body and answering the bytes of an endpoint
+ *   - floor: a bare node:http server answering a fixed JSON body (the same bytes as GET pod)
+ *   - GET /v1/pods/{id}, and GET /api/v2/pods/{id} (the same pod)
+ *   - context for the creates: the bare server reading a POST body and answering the bytes of an endpoint
+ *   - POST /v1/endpoints, and POST /api/v2/serverless (the same endpoint in v2 terms)
  * then, in a fresh emulator, RSS and heap after storing 100,000 network volumes (via HTTP).
- * Every figure is also given as a ratio to the floor of the same run, since absolute numbers
- * depend on the machine. The v2 rate limit stays on (with quotas no phase reaches), so its cost
- * is in the v2 figures.
+ *
+ * The machine may be shared and has few cores, so one pass of each phase is noisy: every phase runs
+ * once per round, over many short rounds (after one round not counted), v1 and v2 back to back in
+ * an order that alternates between rounds (v1 then v2, then v2 then v1), so that a slow stretch of
+ * the machine falls on both. Each figure is the median over the rounds; v2 is compared to v1 by the
+ * median of the per-round ratios (each from two phases that ran a second or two apart). Every
+ * figure is also given as a ratio to the floor of the same run, since absolute numbers depend on
+ * the machine. "server" µs/req is the server process's CPU time (user + system) per request: it
+ * does not count time the server waited for a core, so it is the steadier measure of its cost when
+ * the machine is busy. "client" is the same for the load generator, which shares the cores.
+ *
+ * Creates accumulate (each endpoint also lives on the job side), so v1 and v2 creates each go to an
+ * emulator of their own: in every round both hold the same number of endpoints. The v2 rate limit
+ * stays on (with quotas no phase reaches), so its cost is in the v2 figures.
  * Goals: >= 50% of the floor's throughput; v2 within 10% of v1; < 300 MB with 100,000 resources.
  */
 import { type ChildProcess, fork } from "node:child_process";
@@ -28,9 +38,23 @@ const API_KEY = "bench-key";
 
 type ChildMessage =
   | { kind: "ready"; origin: string }
-  | { kind: "memory"; rss: number; heapUsed: number };
+  | { kind: "memory"; rss: number; heapUsed: number }
+  | { kind: "cpu"; micros: number };
 
 // ---------------------------------------------------------------- children (servers)
+
+function answerQueries(): void {
+  process.on("message", (message) => {
+    if (message === "memory") {
+      globalThis.gc?.();
+      const usage = process.memoryUsage();
+      process.send?.({ kind: "memory", rss: usage.rss, heapUsed: usage.heapUsed } satisfies ChildMessage);
+    } else if (message === "cpu") {
+      const usage = process.cpuUsage();
+      process.send?.({ kind: "cpu", micros: usage.user + usage.system } satisfies ChildMessage);
+    }
+  });
+}
 
 async function serveFloor(getBody: string, postBody: string): Promise<void> {
   const answer = (res: import("node:http").ServerResponse, body: string) => {
@@ -48,6 +72,7 @@ async function serveFloor(getBody: string, postBody: string): Promise<void> {
   });
   server.keepAliveTimeout = 65_000;
   server.listen(0, "127.0.0.1", () => {
+    answerQueries();
     process.send?.({ kind: "ready", origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` } satisfies ChildMessage);
   });
 }
@@ -55,19 +80,18 @@ async function serveFloor(getBody: string, postBody: string): Promise<void> {
 async function serveEmulator(): Promise<void> {
   const unreachable = 1_000_000_000;
   const emu = await startEmulator({ port: 0, apiKeys: [API_KEY], bootDelayMs: 0, rateLimit: { perMinute: unreachable, perHour: unreachable, perDay: unreachable } });
+  answerQueries();
   process.send?.({ kind: "ready", origin: emu.apiUrl.replace(/\/v1$/, "") } satisfies ChildMessage);
-  process.on("message", (message) => {
-    if (message === "memory") {
-      globalThis.gc?.();
-      const usage = process.memoryUsage();
-      process.send?.({ kind: "memory", rss: usage.rss, heapUsed: usage.heapUsed } satisfies ChildMessage);
-    }
-  });
 }
 
 // ---------------------------------------------------------------- parent (load)
 
-function spawn(role: string, ...args: string[]): Promise<{ child: ChildProcess; origin: string }> {
+interface Server {
+  child: ChildProcess;
+  origin: string;
+}
+
+function spawn(role: string, ...args: string[]): Promise<Server> {
   const child = fork(__filename, [role, ...args], { execArgv: ["--expose-gc"], stdio: ["ignore", "inherit", "inherit", "ipc"] });
   return new Promise((resolve, reject) => {
     child.once("error", reject);
@@ -78,25 +102,17 @@ function spawn(role: string, ...args: string[]): Promise<{ child: ChildProcess; 
   });
 }
 
-function memoryOf(child: ChildProcess): Promise<{ rss: number; heapUsed: number }> {
+/** Asks a server child one question and waits for the answer of that kind. */
+function ask<K extends "memory" | "cpu">(child: ChildProcess, kind: K): Promise<Extract<ChildMessage, { kind: K }>> {
   return new Promise((resolve) => {
     const onMessage = (message: ChildMessage) => {
-      if (message.kind !== "memory") return;
+      if (message.kind !== kind) return;
       child.off("message", onMessage);
-      resolve(message);
+      resolve(message as Extract<ChildMessage, { kind: K }>);
     };
     child.on("message", onMessage);
-    child.send("memory");
+    child.send(kind);
   });
-}
-
-interface PhaseResult {
-  name: string;
-  requests: number;
-  seconds: number;
-  perSecond: number;
-  p50: number;
-  p99: number;
 }
 
 interface RequestSpec {
@@ -106,7 +122,7 @@ interface RequestSpec {
   expect: number;
 }
 
-async function load(pool: Pool, total: number, next: (i: number) => RequestSpec): Promise<{ seconds: number; latencies: Float64Array }> {
+async function load(pool: Pool, total: number, next: () => RequestSpec): Promise<{ seconds: number; latencies: Float64Array }> {
   const latencies = new Float64Array(total);
   let issued = 0;
   const headers = { authorization: `Bearer ${API_KEY}`, "content-type": "application/json" };
@@ -115,7 +131,7 @@ async function load(pool: Pool, total: number, next: (i: number) => RequestSpec)
     Array.from({ length: CONNECTIONS }, async () => {
       while (issued < total) {
         const i = issued++;
-        const spec = next(i);
+        const spec = next();
         const t0 = performance.now();
         const res = await pool.request({ method: spec.method, path: spec.path, headers, ...(spec.body === undefined ? {} : { body: spec.body }) });
         await res.body.arrayBuffer();
@@ -127,17 +143,70 @@ async function load(pool: Pool, total: number, next: (i: number) => RequestSpec)
   return { seconds: (performance.now() - started) / 1000, latencies };
 }
 
-async function phase(name: string, origin: string, total: number, next: (i: number) => RequestSpec): Promise<PhaseResult> {
-  const pool = new Pool(origin, { connections: CONNECTIONS, pipelining: 1 });
-  try {
-    await load(pool, Math.min(2000, total), next); // warm-up: JIT, connections
-    const { seconds, latencies } = await load(pool, total, next);
+/** One round of one phase. */
+interface Sample {
+  perSecond: number;
+  p50: number;
+  p99: number;
+  /** Server CPU (user + system) per request, µs. */
+  cpuMicros: number;
+  /** The load generator's CPU per request, µs (it shares the machine's cores with the server). */
+  clientMicros: number;
+}
+
+/** A phase: one kind of request to one server, run once per round on a pool kept across rounds. */
+class Phase {
+  readonly samples: Sample[] = [];
+  private readonly pool: Pool;
+
+  constructor(
+    readonly name: string,
+    /** Short name for the per-round lines. */
+    readonly label: string,
+    private readonly server: Server,
+    readonly requests: number,
+    private readonly next: () => RequestSpec,
+  ) {
+    this.pool = new Pool(server.origin, { connections: CONNECTIONS, pipelining: 1 });
+  }
+
+  /** One round's load, not recorded: JIT, connections, and the servers' first garbage collections. */
+  async warmUp(): Promise<void> {
+    await load(this.pool, this.requests, this.next);
+  }
+
+  async run(): Promise<Sample> {
+    const cpuBefore = await ask(this.server.child, "cpu");
+    const clientBefore = process.cpuUsage();
+    const { seconds, latencies } = await load(this.pool, this.requests, this.next);
+    const client = process.cpuUsage(clientBefore);
+    const cpuAfter = await ask(this.server.child, "cpu");
     latencies.sort();
     const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
-    return { name, requests: total, seconds, perSecond: total / seconds, p50: at(0.5), p99: at(0.99) };
-  } finally {
-    await pool.close();
+    const sample = {
+      perSecond: this.requests / seconds,
+      p50: at(0.5),
+      p99: at(0.99),
+      cpuMicros: (cpuAfter.micros - cpuBefore.micros) / this.requests,
+      clientMicros: (client.user + client.system) / this.requests,
+    };
+    this.samples.push(sample);
+    return sample;
   }
+
+  median(field: keyof Sample): number {
+    return median(this.samples.map((s) => s[field]));
+  }
+
+  close(): Promise<void> {
+    return this.pool.close();
+  }
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
 }
 
 async function call(origin: string, method: string, path: string, body?: unknown): Promise<{ status: number; text: string }> {
@@ -150,92 +219,129 @@ async function call(origin: string, method: string, path: string, body?: unknown
 }
 
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+const pct = (ratio: number) => `${(100 * ratio).toFixed(0)}%`;
+const goal = (ok: boolean) => (ok ? "met" : "NOT met");
+
+/** A template for v1 creates; the v1 and v2 create bodies of the same endpoint. */
+async function createBodies(origin: string): Promise<{ v1: string; v2: string }> {
+  const template = await call(origin, "POST", "/v1/templates", { name: "bench-worker", imageName: "example/worker:1", isServerless: true });
+  const templateId = (JSON.parse(template.text) as { id: string }).id;
+  return {
+    v1: JSON.stringify({ templateId, name: "bench endpoint", gpuTypeIds: ["NVIDIA L4"], workersMax: 2 }),
+    // ADA_24 minus the RTX 4090 is the L4 alone.
+    v2: JSON.stringify({
+      name: "bench endpoint",
+      type: "QUEUE",
+      image: "example/worker:1",
+      scaling: { type: "QUEUE_DELAY", queueDelay: 4 },
+      gpu: { pools: ["ADA_24"], excludedTypes: ["NVIDIA GeForce RTX 4090"] },
+      workers: { max: 2 },
+    }),
+  };
+}
+
+/** v2 against v1: the ratio of each round, and their median. */
+function versus(v2: Phase, v1: Phase): { perRound: number[]; median: number } {
+  const perRound = v2.samples.map((s, i) => s.perSecond / (v1.samples[i]?.perSecond ?? Number.NaN));
+  return { perRound, median: median(perRound) };
+}
 
 async function main(): Promise<void> {
-  const perPhase = Number(process.argv[2] ?? 40_000);
-  console.log(`bench-emulator: ${perPhase} requests per phase, ${CONNECTIONS} connections, node ${process.version}\n`);
+  // Creates as many as reads: a phase of creates must be long enough to take its share of the
+  // garbage collections that the endpoints it stores bring on.
+  const perPhase = Number(process.argv[2] ?? 10_000);
+  const rounds = Number(process.argv[3] ?? 9);
+  console.log(
+    `bench-emulator: ${rounds} rounds of ${perPhase} requests per phase, ${CONNECTIONS} connections, node ${process.version}\n` +
+      "(each round runs every phase once, v1 and v2 back to back in alternating order, after one round not counted;\n" +
+      " figures are medians over the rounds)\n",
+  );
 
-  const emulator = await spawn("emulator");
-  const pod = await call(emulator.origin, "POST", "/v1/pods", { name: "bench", imageName: "example/app:1", gpuTypeIds: ["NVIDIA GeForce RTX 4090"] });
+  const reads = await spawn("emulator");
+  const pod = await call(reads.origin, "POST", "/v1/pods", { name: "bench", imageName: "example/app:1", gpuTypeIds: ["NVIDIA GeForce RTX 4090"] });
   const podId = (JSON.parse(pod.text) as { id: string }).id;
-  const podBody = (await call(emulator.origin, "GET", `/v1/pods/${podId}`)).text;
-  const template = await call(emulator.origin, "POST", "/v1/templates", { name: "bench-worker", imageName: "example/worker:1", isServerless: true });
-  const templateId = (JSON.parse(template.text) as { id: string }).id;
-  const endpointBody = JSON.stringify({ templateId, name: "bench endpoint", gpuTypeIds: ["NVIDIA L4"], workersMax: 2 });
-
-  const v2EndpointBody = JSON.stringify({
-    name: "bench endpoint",
-    type: "QUEUE",
-    image: "example/worker:1",
-    scaling: { type: "QUEUE_DELAY", queueDelay: 4 },
-    gpu: { pools: ["ADA_24"], excludedTypes: ["NVIDIA GeForce RTX 4090"] },
-    workers: { max: 2 },
-  });
-
-  const sampleEndpoint = (await call(emulator.origin, "POST", "/v1/endpoints", JSON.parse(endpointBody))).text;
+  const podBody = (await call(reads.origin, "GET", `/v1/pods/${podId}`)).text;
+  const v1Creates = await spawn("emulator");
+  const v2Creates = await spawn("emulator");
+  const v1Bodies = await createBodies(v1Creates.origin);
+  const v2Bodies = await createBodies(v2Creates.origin);
+  const sampleEndpoint = (await call(reads.origin, "POST", "/v1/endpoints", JSON.parse((await createBodies(reads.origin)).v1))).text;
   const floor = await spawn("floor", podBody, sampleEndpoint);
-  // Creates accumulate (each endpoint also lives on the job side), so the v2 create phase gets an
-  // emulator of its own: it would otherwise pay for the v1 phase's endpoints, and not the other way.
-  const emulatorForV2Creates = await spawn("emulator");
-  const half = Math.floor(perPhase / 2);
+
   const get = (path: string) => () => ({ method: "GET" as const, path, expect: 200 });
   const post = (path: string, body: string, expect: number) => () => ({ method: "POST" as const, path, body, expect });
-  const plan: Array<{ name: string; origin: string; total: number; next: (i: number) => RequestSpec }> = [
-    { name: "floor: bare node:http, same body", origin: floor.origin, total: perPhase, next: get("/") },
-    { name: "GET /v1/pods/{id}", origin: emulator.origin, total: perPhase, next: get(`/v1/pods/${podId}`) },
-    { name: "GET /api/v2/pods/{id}", origin: emulator.origin, total: perPhase, next: get(`/api/v2/pods/${podId}`) },
-    { name: "POST /v1/endpoints", origin: emulator.origin, total: half, next: post("/v1/endpoints", endpointBody, 200) },
-    { name: "POST /api/v2/serverless", origin: emulatorForV2Creates.origin, total: half, next: post("/api/v2/serverless", v2EndpointBody, 201) },
-    { name: "(bare node:http, POST + same bytes)", origin: floor.origin, total: half, next: post("/", endpointBody, 200) },
-  ];
-  const results: PhaseResult[] = [];
-  for (const p of plan) results.push(await phase(p.name, p.origin, p.total, p.next));
-  for (const server of [floor, emulator, emulatorForV2Creates]) server.child.kill();
+  const floorGet = new Phase("floor: bare node:http, same body", "floor", floor, perPhase, get("/"));
+  const getV1 = new Phase("GET /v1/pods/{id}", "v1 GET", reads, perPhase, get(`/v1/pods/${podId}`));
+  const getV2 = new Phase("GET /api/v2/pods/{id}", "v2 GET", reads, perPhase, get(`/api/v2/pods/${podId}`));
+  const floorPost = new Phase("(bare node:http, POST + same bytes)", "floor POST", floor, perPhase, post("/", v1Bodies.v1, 200));
+  const postV1 = new Phase("POST /v1/endpoints", "v1 POST", v1Creates, perPhase, post("/v1/endpoints", v1Bodies.v1, 200));
+  const postV2 = new Phase("POST /api/v2/serverless", "v2 POST", v2Creates, perPhase, post("/api/v2/serverless", v2Bodies.v2, 201));
+  const phases = [floorGet, getV1, getV2, floorPost, postV1, postV2];
 
-  const [floorResult] = results;
-  console.log("phase                                 requests   req/s     p50 ms   p99 ms   vs floor");
-  for (const r of results) {
-    const ratio = floorResult ? `${((100 * r.perSecond) / floorResult.perSecond).toFixed(0)}%` : "";
+  for (const phase of phases) await phase.warmUp();
+  for (let round = 0; round < rounds; round++) {
+    const pairs = round % 2 === 0 ? [getV1, getV2, postV1, postV2] : [getV2, getV1, postV2, postV1];
+    const order = [floorGet, pairs[0], pairs[1], floorPost, pairs[2], pairs[3]] as Phase[];
+    const line: string[] = [];
+    for (const phase of order) {
+      const sample = await phase.run();
+      line.push(`${phase.label} ${sample.perSecond.toFixed(0)}`);
+    }
+    console.log(`round ${round + 1}/${rounds}: ${line.join(", ")} req/s`);
+  }
+  for (const phase of phases) await phase.close();
+  for (const server of [floor, reads, v1Creates, v2Creates]) server.child.kill();
+
+  const floorRate = floorGet.median("perSecond");
+  console.log("\nphase                                  req/s  (min-max over rounds)   p50 ms   p99 ms  µs/req: server client  vs floor");
+  for (const phase of phases) {
+    const rates = phase.samples.map((s) => s.perSecond);
+    const spread = `(${Math.min(...rates).toFixed(0)}-${Math.max(...rates).toFixed(0)})`;
     console.log(
-      `${r.name.padEnd(38)}${String(r.requests).padStart(8)}${r.perSecond.toFixed(0).padStart(8)}${r.p50.toFixed(2).padStart(10)}${r.p99.toFixed(2).padStart(9)}${ratio.padStart(11)}`,
+      `${phase.name.padEnd(38)}${phase.median("perSecond").toFixed(0).padStart(6)}  ${spread.padEnd(22)}` +
+        `${phase.median("p50").toFixed(2).padStart(8)}${phase.median("p99").toFixed(2).padStart(9)}` +
+        `${phase.median("cpuMicros").toFixed(0).padStart(16)}${phase.median("clientMicros").toFixed(0).padStart(7)}${pct(phase.median("perSecond") / floorRate).padStart(10)}`,
     );
   }
+  const gets = versus(getV2, getV1);
+  const posts = versus(postV2, postV1);
+  const rounded = (ratios: number[]) => ratios.map(pct).join(" ");
+  console.log(
+    `\nv2 / v1 per round (throughput): GET pod ${rounded(gets.perRound)}; POST create ${rounded(posts.perRound)}` +
+      `\nv2 / v1 server CPU per request (medians): GET pod ${pct(getV2.median("cpuMicros") / getV1.median("cpuMicros"))}, ` +
+      `POST create ${pct(postV2.median("cpuMicros") / postV1.median("cpuMicros"))}`,
+  );
 
   // Memory: a fresh emulator, 100,000 network volumes stored through the API.
   const fresh = await spawn("emulator");
-  const before = await memoryOf(fresh.child);
+  const before = await ask(fresh.child, "memory");
   const count = 100_000;
   const pool = new Pool(fresh.origin, { connections: CONNECTIONS, pipelining: 1 });
   const t0 = performance.now();
-  await load(pool, count, (i) => ({
-    method: "POST",
-    path: "/v1/networkvolumes",
-    body: JSON.stringify({ name: `volume-${i}`, size: 1 + (i % 4000), dataCenterId: "EU-RO-1" }),
-    expect: 200,
-  }));
+  let volume = 0;
+  await load(pool, count, () => {
+    const i = volume++;
+    return { method: "POST", path: "/v1/networkvolumes", body: JSON.stringify({ name: `volume-${i}`, size: 1 + (i % 4000), dataCenterId: "EU-RO-1" }), expect: 200 };
+  });
   const insertSeconds = (performance.now() - t0) / 1000;
   await pool.close();
-  const after = await memoryOf(fresh.child);
+  const after = await ask(fresh.child, "memory");
   fresh.child.kill();
   console.log(
     `\nmemory with ${count} network volumes (inserted over HTTP in ${insertSeconds.toFixed(1)} s, ${(count / insertSeconds).toFixed(0)}/s):` +
       `\n  empty:  RSS ${mb(before.rss)}, heapUsed ${mb(before.heapUsed)}` +
       `\n  filled: RSS ${mb(after.rss)}, heapUsed ${mb(after.heapUsed)} (${((after.heapUsed - before.heapUsed) / count).toFixed(0)} bytes of heap per volume)`,
   );
-  const [, getPod, getPodV2, postEndpoint, postServerless, postFloor] = results;
-  if (floorResult && getPod && getPodV2 && postEndpoint && postServerless && postFloor) {
-    const goal = (ok: boolean) => (ok ? "met" : "NOT met");
-    const ofFloor = (r: PhaseResult) => `${((100 * r.perSecond) / floorResult.perSecond).toFixed(0)}% of floor`;
-    const v2VsV1 = (v2: PhaseResult, v1: PhaseResult) => `${((100 * v2.perSecond) / v1.perSecond).toFixed(0)}% of v1 (within 10%: ${goal(v2.perSecond >= 0.9 * v1.perSecond)})`;
-    console.log(
-      `\ngoals: GET pod ${ofFloor(getPod)} (>= 50%: ${goal(getPod.perSecond >= floorResult.perSecond / 2)}), ` +
-        `POST endpoints ${ofFloor(postEndpoint)} ` +
-        `(${((100 * postEndpoint.perSecond) / postFloor.perSecond).toFixed(0)}% of a bare POST server), ` +
-        `RSS ${mb(after.rss)} with 100,000 resources (< 300 MB: ${goal(after.rss < 300 * 1024 * 1024)})` +
-        `\n       v2 GET pod ${ofFloor(getPodV2)}, ${v2VsV1(getPodV2, getPod)}; ` +
-        `v2 POST serverless ${ofFloor(postServerless)}, ${v2VsV1(postServerless, postEndpoint)}`,
-    );
-  }
+
+  const ofFloor = (phase: Phase) => `${pct(phase.median("perSecond") / floorRate)} of floor`;
+  const within = (ratio: number) => `${pct(ratio)} of v1 (median of ${rounds} rounds; within 10%: ${goal(ratio >= 0.9)})`;
+  console.log(
+    `\ngoals: GET pod ${ofFloor(getV1)} (>= 50%: ${goal(getV1.median("perSecond") >= floorRate / 2)}), ` +
+      `POST endpoints ${ofFloor(postV1)} (${pct(postV1.median("perSecond") / floorPost.median("perSecond"))} of a bare POST server), ` +
+      `RSS ${mb(after.rss)} with 100,000 resources (< 300 MB: ${goal(after.rss < 300 * 1024 * 1024)})` +
+      `\n       v2 GET pod ${ofFloor(getV2)}, ${within(gets.median)}` +
+      `\n       v2 POST serverless ${ofFloor(postV2)}, ${within(posts.median)}`,
+  );
 }
 
 const role = process.argv[2];

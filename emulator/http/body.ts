@@ -100,7 +100,10 @@ export function tooDeepAt(body: Buffer, maxDepth: number): number {
 
 /** Parses a JSON body; an empty (or blank) body is `undefined`. Too deep or invalid JSON is a 400. */
 export function parseJsonBody(body: Buffer): unknown {
-  const deepAt = tooDeepAt(body, MAX_JSON_DEPTH);
+  // Valid JSON nested more than MAX_JSON_DEPTH levels holds more than MAX_JSON_DEPTH opening
+  // brackets and as many closing ones, so a body shorter than that is not scanned: it is either
+  // shallow enough or not JSON, which the parser refuses. Most bodies are that short.
+  const deepAt = body.length > 2 * MAX_JSON_DEPTH + 1 ? tooDeepAt(body, MAX_JSON_DEPTH) : -1;
   if (deepAt !== -1) {
     throw badRequest(
       `request body nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep (at byte ${deepAt}); ` +

@@ -3,24 +3,28 @@ import type { ServerResponse } from "node:http";
 import { MAX_JSON_DEPTH } from "./body";
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Readonly<Record<string, string>> = {}): void {
-  // Encoded once, into bytes node writes as they are. A string body would be measured for its
-  // length, then joined to the header text and flattened into one more copy before being encoded.
-  const bytes = Buffer.from(jsonText(body), "utf8");
+  const text = jsonText(body);
+  // Every character takes one UTF-8 byte exactly when the text is ASCII (any other takes two or
+  // more), the common case: its latin1 bytes are then its UTF-8 bytes, and node copies them out
+  // with the header in one write instead of encoding them character by character into a buffer
+  // of their own first. Other text is encoded once, into bytes node writes as they are.
+  const length = Buffer.byteLength(text, "utf8");
   res.writeHead(status, {
     ...headers,
     "content-type": "application/json; charset=utf-8",
-    "content-length": bytes.length,
+    "content-length": length,
   });
-  res.end(bytes);
+  if (length === text.length) res.end(text, "latin1");
+  else res.end(Buffer.from(text, "utf8"));
 }
 
-export function sendText(res: ServerResponse, status: number, text: string, contentType: string): void {
-  res.writeHead(status, { "content-type": contentType, "content-length": Buffer.byteLength(text) });
+export function sendText(res: ServerResponse, status: number, text: string, contentType: string, headers: Readonly<Record<string, string>> = {}): void {
+  res.writeHead(status, { ...headers, "content-type": contentType, "content-length": Buffer.byteLength(text) });
   res.end(text);
 }
 
-export function sendEmpty(res: ServerResponse, status: number): void {
-  res.writeHead(status);
+export function sendEmpty(res: ServerResponse, status: number, headers: Readonly<Record<string, string>> = {}): void {
+  res.writeHead(status, headers);
   res.end();
 }
 

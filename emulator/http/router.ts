@@ -142,14 +142,23 @@ export interface RouterOptions {
   onReply?: ((event: ReplyEvent) => void) | undefined;
   /** The path this router serves under, for messages (default "/v1"). */
   basePath?: string | undefined;
-  /** Writes an error answer (default: `{"error": "...", "status": N}`). */
-  renderError?: ((res: ServerResponse, error: unknown) => void) | undefined;
   /**
-   * Called after auth for every non-public operation, before faults and the body: may set
-   * response headers (rate-limit state) and throw an HttpError to refuse the request (429).
+   * Writes an error answer (default: `{"error": "...", "status": N}`) with `headers` (those
+   * `admit` gave the request) besides the error's own.
    */
-  admit?: ((accountId: string, res: ServerResponse) => void) | undefined;
+  renderError?: ((res: ServerResponse, error: unknown, headers: AnswerHeaders) => void) | undefined;
+  /**
+   * Called after auth for every non-public operation, before faults and the body: returns headers
+   * that every answer to the request carries (rate-limit state), or throws an HttpError to refuse
+   * the request (429; the error carries its own headers).
+   */
+  admit?: ((accountId: string) => AnswerHeaders) | undefined;
 }
+
+/** Headers an answer carries besides its content headers. */
+export type AnswerHeaders = Readonly<Record<string, string>>;
+
+const NO_HEADERS: AnswerHeaders = {};
 
 interface CompiledRoute {
   op: Operation;
@@ -160,7 +169,7 @@ export class Router {
   /** Routes by segment count: a request only compares against paths of its own length. */
   private readonly byLength = new Map<number, CompiledRoute[]>();
   private interceptor: RouteInterceptor | undefined;
-  private readonly fail: (res: ServerResponse, error: unknown) => void;
+  private readonly fail: (res: ServerResponse, error: unknown, headers: AnswerHeaders) => void;
   private readonly basePath: string;
 
   constructor(
@@ -185,6 +194,7 @@ export class Router {
 
   /** Serves one request; `path` is the part after /v1, `search` the query string without "?". */
   handle(req: IncomingMessage, res: ServerResponse, path: string, search: string): void {
+    let headers = NO_HEADERS;
     try {
       const match = this.match(req.method ?? "GET", path);
       const { op, params } = match;
@@ -200,7 +210,7 @@ export class Router {
           );
         }
         accountId = resolved;
-        this.options.admit?.(accountId, res);
+        if (this.options.admit) headers = this.options.admit(accountId);
       }
       const raw: RawCall = {
         accountId,
@@ -211,79 +221,89 @@ export class Router {
       };
       const interceptor = this.interceptor;
       if (interceptor) {
+        // An interceptor may answer itself (an injected fault): its answers carry the headers too,
+        // so they go on the response object, where every writer picks them up.
+        for (const name in headers) res.setHeader(name, headers[name] as string);
+        headers = NO_HEADERS;
         void Promise.resolve(interceptor({ operationId: op.operationId, method: op.method, path, accountId, req, res }))
           .then((decision) => {
             if (decision === true) return;
-            this.withBody(req, res, op, raw, decision === "lose-answer");
+            this.withBody(req, res, op, raw, decision === "lose-answer", NO_HEADERS);
           })
-          .catch((error: unknown) => this.fail(res, error));
+          .catch((error: unknown) => this.fail(res, error, NO_HEADERS));
         return;
       }
-      this.withBody(req, res, op, raw, false);
+      this.withBody(req, res, op, raw, false, headers);
     } catch (error) {
-      this.fail(res, error);
+      this.fail(res, error, headers);
     }
   }
 
-  /** `lost`: every outcome, success or failure, ends in a destroyed connection instead of an answer. */
-  private withBody(req: IncomingMessage, res: ServerResponse, op: Operation, raw: RawCall, lost: boolean): void {
-    const onError = lost ? loseAnswer : this.fail;
+  /**
+   * `lost`: every outcome, success or failure, ends in a destroyed connection instead of an answer.
+   * `headers`: what `admit` gave the request, for whichever answer it gets.
+   */
+  private withBody(req: IncomingMessage, res: ServerResponse, op: Operation, raw: RawCall, lost: boolean, headers: AnswerHeaders): void {
     if (!op.bodySchema) {
-      this.run(res, op, raw, lost);
+      this.run(res, op, raw, lost, headers);
       return;
     }
     readBody(req, this.options.bodyLimitBytes).then(
       (buffer) => {
         try {
           raw.body = parseJsonObject(buffer);
-          this.run(res, op, raw, lost);
+          this.run(res, op, raw, lost, headers);
         } catch (error) {
-          onError(res, error);
+          this.failOrLose(res, error, lost, headers);
         }
       },
-      (error: unknown) => onError(res, error),
+      (error: unknown) => this.failOrLose(res, error, lost, headers),
     );
   }
 
-  private run(res: ServerResponse, op: Operation, raw: RawCall, lost: boolean): void {
-    const onError = lost ? loseAnswer : this.fail;
+  private run(res: ServerResponse, op: Operation, raw: RawCall, lost: boolean, headers: AnswerHeaders): void {
     let reply: Reply | Promise<Reply>;
     try {
       reply = op.run(raw);
     } catch (error) {
-      onError(res, error);
+      this.failOrLose(res, error, lost, headers);
       return;
     }
     if (reply instanceof Promise) {
       reply.then(
-        (r) => this.write(res, op, raw, r, lost),
-        (error: unknown) => onError(res, error),
+        (r) => this.write(res, op, raw, r, lost, headers),
+        (error: unknown) => this.failOrLose(res, error, lost, headers),
       );
     } else {
-      this.write(res, op, raw, reply, lost);
+      this.write(res, op, raw, reply, lost, headers);
     }
   }
 
-  private write(res: ServerResponse, op: Operation, raw: RawCall, reply: Reply, lost: boolean): void {
+  private write(res: ServerResponse, op: Operation, raw: RawCall, reply: Reply, lost: boolean, headers: AnswerHeaders): void {
     const mutated = op.method !== "GET" && reply.status < 400;
     if (mutated) this.options.onMutation?.();
     const persist = mutated ? this.options.persist : undefined;
     if (persist) {
       // Answer only once the change is durable: a crash right after the answer loses nothing.
       void persist().then(
-        () => this.send(res, op, raw, reply, lost),
-        (error: unknown) => (lost ? loseAnswer : this.fail)(res, notSaved(error)),
+        () => this.send(res, op, raw, reply, lost, headers),
+        (error: unknown) => this.failOrLose(res, notSaved(error), lost, headers),
       );
       return;
     }
-    this.send(res, op, raw, reply, lost);
+    this.send(res, op, raw, reply, lost, headers);
   }
 
-  private send(res: ServerResponse, op: Operation, raw: RawCall, reply: Reply, lost: boolean): void {
+  private failOrLose(res: ServerResponse, error: unknown, lost: boolean, headers: AnswerHeaders): void {
     if (lost) loseAnswer(res);
-    else if (reply.text !== undefined) sendText(res, reply.status, reply.text, reply.contentType ?? "text/plain; charset=utf-8");
-    else if (reply.body === undefined) sendEmpty(res, reply.status);
-    else sendJson(res, reply.status, reply.body);
+    else this.fail(res, error, headers);
+  }
+
+  private send(res: ServerResponse, op: Operation, raw: RawCall, reply: Reply, lost: boolean, headers: AnswerHeaders): void {
+    if (lost) loseAnswer(res);
+    else if (reply.text !== undefined) sendText(res, reply.status, reply.text, reply.contentType ?? "text/plain; charset=utf-8", headers);
+    else if (reply.body === undefined) sendEmpty(res, reply.status, headers);
+    else sendJson(res, reply.status, reply.body, headers);
     this.options.onReply?.({
       operationId: op.operationId,
       method: op.method,
@@ -363,17 +383,17 @@ function notSaved(error: unknown): HttpError {
 }
 
 /** The operation ran (or failed) but the client gets no answer: the connection is cut. */
-function loseAnswer(res: ServerResponse, _error?: unknown): void {
+function loseAnswer(res: ServerResponse): void {
   res.socket?.destroy();
   res.destroy();
 }
 
-export function fail(res: ServerResponse, error: unknown): void {
+export function fail(res: ServerResponse, error: unknown, headers: AnswerHeaders = NO_HEADERS): void {
   if (error instanceof HttpError) {
-    sendError(res, error.status, error.message, error.headers);
+    sendError(res, error.status, error.message, { ...headers, ...error.headers });
   } else {
     // A bug, not a client error: say so without leaking a stack trace.
     const message = error instanceof Error ? error.message : String(error);
-    sendError(res, 500, `internal error: ${message}`);
+    sendError(res, 500, `internal error: ${message}`, headers);
   }
 }

@@ -5,7 +5,7 @@
 import type { Accounts } from "../auth";
 import { recordWorkerUsage } from "../billing/ledger";
 import type { EndpointSpec, Placement, ServerlessDeps } from "../serverless/contract";
-import type { EndpointRecord } from "../state/model";
+import type { EndpointRecord, TemplateRecord } from "../state/model";
 import { DATA_CENTER_IDS } from "../vocabulary/catalog";
 import type { ManagementContext } from "./context";
 import { publicTemplates } from "./lookup";
@@ -22,6 +22,9 @@ function findTemplate(ctx: ManagementContext, accountId: string, templateId: str
 
 /** Workers must run where the endpoint's network volumes are. */
 function workerDataCenters(ctx: ManagementContext, endpoint: EndpointRecord): string[] {
+  // Most endpoints have no volume: their data centers as they are, without the sets below (this
+  // runs on every create and update, and on every job API request through getEndpoint).
+  if (endpoint.networkVolumeId === null && (endpoint.networkVolumeIds === null || endpoint.networkVolumeIds.length === 0)) return [...endpoint.dataCenterIds];
   const account = ctx.store.accounts.get(endpoint.accountId);
   const volumeIds = [...(endpoint.networkVolumeId ? [endpoint.networkVolumeId] : []), ...(endpoint.networkVolumeIds ?? [])];
   const volumeDcs = new Set(
@@ -35,15 +38,27 @@ function workerDataCenters(ctx: ManagementContext, endpoint: EndpointRecord): st
   return both.length > 0 ? both : [...volumeDcs];
 }
 
-export function endpointSpec(ctx: ManagementContext, endpoint: EndpointRecord): EndpointSpec {
-  const template = findTemplate(ctx, endpoint.accountId, endpoint.templateId);
+/** The env an endpoint's workers get: its template's, overlaid by its own (empty unless set). */
+export function workerEnv(template: Pick<TemplateRecord, "env"> | undefined, endpoint: Pick<EndpointRecord, "env">): Record<string, string> {
+  // One spread when the endpoint has no env of its own (the usual case): a second, even of an
+  // empty object, adds its keys one by one at run time.
+  for (const _ in endpoint.env) return { ...template?.env, ...endpoint.env };
+  return { ...template?.env };
+}
+
+/** `template`: the endpoint's template, when the caller holds it already (a create). */
+export function endpointSpec(
+  ctx: ManagementContext,
+  endpoint: EndpointRecord,
+  template: TemplateRecord | undefined = findTemplate(ctx, endpoint.accountId, endpoint.templateId),
+): EndpointSpec {
   return {
     id: endpoint.id,
     accountId: endpoint.accountId,
     name: endpoint.name,
     templateId: endpoint.templateId,
     imageName: template?.imageName ?? "",
-    env: { ...template?.env, ...endpoint.env },
+    env: workerEnv(template, endpoint),
     computeType: endpoint.computeType,
     gpuTypeIds: [...endpoint.gpuTypeIds],
     gpuCount: endpoint.gpuCount,

@@ -61,9 +61,9 @@ export function createServerlessService(deps: ServerlessDeps, options: Serverles
    * type is fixed at create by the management side; a spec of the other type (a test harness can
    * send one) gets a new runtime of that kind, the old one dropped as if the endpoint were deleted.
    */
-  function ensure(spec: EndpointSpec): EndpointRuntime | LbRuntime {
+  function ensure(spec: EndpointSpec, known: EndpointRuntime | LbRuntime | undefined = runtimes.get(spec.id)): EndpointRuntime | LbRuntime {
     const lb = spec.type === "LOAD_BALANCER";
-    let rt = runtimes.get(spec.id);
+    let rt = known;
     if (rt && rt instanceof LbRuntime !== lb) {
       rt.deleted();
       rt = undefined;
@@ -107,7 +107,7 @@ export function createServerlessService(deps: ServerlessDeps, options: Serverles
       const rt = runtimes.get(spec.id);
       // Same kind: changed() also handles same-version updates (a lower workersMax).
       if (rt && rt instanceof LbRuntime === (spec.type === "LOAD_BALANCER")) rt.changed(spec);
-      else ensure(spec);
+      else ensure(spec, rt);
     },
     endpointDeleted(_accountId: string, endpointId: string): void {
       const rt = runtimes.get(endpointId);

@@ -8,7 +8,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MAX_JSON_DEPTH, tooDeepAt } from "../../emulator/http/body";
+import { MAX_JSON_DEPTH, parseJsonBody, tooDeepAt } from "../../emulator/http/body";
 import { describeValue } from "../../emulator/http/errors";
 import { type EmulatorWithEndpoint, call, emulatorWithEndpoint, nestedArrays, nestedObjects } from "./hardening-helpers";
 
@@ -148,6 +148,13 @@ describe("the helpers under it", () => {
     expect(tooDeepAt(Buffer.from('{"a": "\\"[[[[[[", "b": [[1]]}'), 3)).toBe(-1);
     expect(tooDeepAt(Buffer.from('{"a": "\\"[[[[[[", "b": [[[1]]]}'), 3)).toBe(25);
     expect(tooDeepAt(Buffer.from(nestedArrays(DEEP)), MAX_JSON_DEPTH)).toBe(MAX_JSON_DEPTH);
+  });
+
+  it("parseJsonBody refuses the shortest body one level too deep (short bodies are not scanned)", () => {
+    // 2 * (MAX_JSON_DEPTH + 1) bytes: as short as valid JSON that deep can be.
+    expect(() => parseJsonBody(Buffer.from(nestedArrays(MAX_JSON_DEPTH + 1)))).toThrow(`more than ${MAX_JSON_DEPTH} levels deep`);
+    expect(parseJsonBody(Buffer.from(nestedArrays(MAX_JSON_DEPTH)))).toHaveLength(1);
+    expect(() => parseJsonBody(Buffer.from("[".repeat(2 * MAX_JSON_DEPTH + 1)))).toThrow("not valid JSON");
   });
 
   it("describeValue stops early on huge, deep and cyclic values", () => {

@@ -51,6 +51,27 @@ describe("over HTTP, with an hourly quota of 5", () => {
   });
 });
 
+it("over HTTP, a 204 without a body, a 400 for a body that is not JSON and a 413 carry the state too, counting down", async () => {
+  const emu = await startTestEmulator({ rateLimit: { perHour: 100 } });
+  try {
+    const v2 = apiV2(emu);
+    const volume = await v2.post("/network-volumes", { name: "to delete", size: 10, dataCenter: "EU-RO-1" });
+    const answers = [
+      volume,
+      await v2.del(`/network-volumes/${String(volume.body?.id)}`),
+      await v2.raw("POST", "/pods", { headers: { "content-type": "application/json" }, body: "{not json" }),
+      await v2.raw("POST", "/pods", { headers: { "content-type": "application/json" }, body: Buffer.alloc(2_000_000, 0x20) }),
+    ];
+    expect(answers.map((r) => r.status)).toEqual([201, 204, 400, 413]);
+    answers.forEach((res, i) => {
+      expect(res.headers.get("ratelimit")).toMatch(new RegExp(`"hour";r=${99 - i};t=\\d+`));
+      expect(res.headers.get("ratelimit-policy")).toMatch(/"hour";q=100;w=3600/);
+    });
+  } finally {
+    await emu.close();
+  }
+});
+
 describe("configuration", () => {
   it("is off with rateLimit: false (no headers, no 429)", async () => {
     const emu = await startTestEmulator({ rateLimit: false });

@@ -8,6 +8,7 @@
 import type { AccountData, EndpointRecord, TemplateRecord } from "../../state/model";
 import { CPU_FLAVORS } from "../../vocabulary/catalog";
 import { type ManagementContext, isoTime } from "../context";
+import { workerEnv } from "../endpointSpec";
 import { usableTemplate } from "../lookup";
 import { GPU_POOLS, poolOf } from "./catalog";
 import type { V2Context } from "./operation";
@@ -88,9 +89,14 @@ export function requestUrlsOf(v: V2Context, endpoint: EndpointRecord, env: Reado
   };
 }
 
-export function v2EndpointView(v: V2Context, account: AccountData, endpoint: EndpointRecord): Endpoint {
-  const template = endpointTemplate(v.ctx, account, endpoint);
-  const env = { ...template?.env, ...endpoint.env };
+/** `template`: the endpoint's template, when the caller holds it already (a create). */
+export function v2EndpointView(
+  v: V2Context,
+  account: AccountData,
+  endpoint: EndpointRecord,
+  template: TemplateRecord | undefined = endpointTemplate(v.ctx, account, endpoint),
+): Endpoint {
+  const env = workerEnv(template, endpoint);
   const view: Endpoint = {
     id: endpoint.id,
     name: endpoint.name,

@@ -68,7 +68,8 @@ function checkSelection(pools: readonly string[], excluded: readonly string[]): 
   }
   const types = gpuTypeIdsOf({ pools, excludedTypes });
   if (types.length === 0) throw fieldProblem("gpu.excludedTypes", "excludes every GPU type of gpu.pools; exclude fewer types or add a pool");
-  return types;
+  // Stored in the record: a copy of its own length (an array grown by push keeps room for 16).
+  return types.slice();
 }
 
 function checkCpus(cpus: ReadonlyArray<{ id: string; vcpuCount: number }>): { ids: string[]; vcpuCount: number } {
@@ -122,6 +123,8 @@ function injectPlatformEnv(v: V2Context, env: Record<string, string>): void {
 }
 
 function boundTemplate(v: V2Context, account: AccountData, endpoint: Pick<EndpointRecord, "id" | "name">, settings: ContainerSettings): TemplateRecord {
+  // The settings written out, not spread: a literal whose every key is known is built in one step
+  // (a spread in the middle of one adds the keys after it one by one, at run time).
   return {
     id: newId("template", (candidate) => account.templates.has(candidate)),
     accountId: account.accountId,
@@ -134,12 +137,18 @@ function boundTemplate(v: V2Context, account: AccountData, endpoint: Pick<Endpoi
     readme: "",
     volumeInGb: 0,
     volumeMountPath: "/workspace",
-    ...settings,
+    imageName: settings.imageName,
+    dockerStartCmd: settings.dockerStartCmd,
+    containerDiskInGb: settings.containerDiskInGb,
+    env: settings.env,
+    ports: settings.ports,
+    containerRegistryAuthId: settings.containerRegistryAuthId,
     boundEndpointId: endpoint.id,
   };
 }
 
-function createV2Endpoint(v: V2Context, account: AccountData, body: CreateEndpointRequest): EndpointRecord {
+/** The new endpoint, and the template bound to it (its answer is built from both). */
+function createV2Endpoint(v: V2Context, account: AccountData, body: CreateEndpointRequest): { endpoint: EndpointRecord; template: TemplateRecord } {
   const { ctx } = v;
   if ((body.gpu === undefined) === (body.cpu === undefined)) {
     throw fieldProblem(body.gpu ? "cpu" : "gpu", "supply exactly one of gpu (GPU workers) or cpu (CPU workers)");
@@ -191,12 +200,12 @@ function createV2Endpoint(v: V2Context, account: AccountData, body: CreateEndpoi
     env: {},
     version: 0,
     type: body.type,
+    releases: [newRelease(0, now, [])],
   };
-  endpoint.releases = [newRelease(endpoint, now, [])];
   account.templates.set(template.id, template);
   account.endpoints.set(id, endpoint);
-  ctx.serverless.endpointChanged(endpointSpec(ctx, endpoint));
-  return endpoint;
+  ctx.serverless.endpointChanged(endpointSpec(ctx, endpoint, template));
+  return { endpoint, template };
 }
 
 const CONTAINER_FIELDS = ["image", "args", "disk", "env", "ports", "registry", "templateId"] as const;
@@ -271,7 +280,7 @@ function updateV2Endpoint(v: V2Context, account: AccountData, endpoint: Endpoint
   const diff = releaseDiff(before, v2EndpointView(v, account, endpoint));
   if (diff.length > 0) {
     endpoint.version += 1;
-    endpoint.releases = [...(endpoint.releases ?? []), newRelease(endpoint, ctx.clock.now(), diff)];
+    endpoint.releases = [...(endpoint.releases ?? []), newRelease(endpoint.version, ctx.clock.now(), diff)];
   }
   ctx.serverless.endpointChanged(endpointSpec(ctx, endpoint));
   return endpoint;
@@ -310,7 +319,8 @@ export function v2EndpointOperations(v: V2Context): Operation[] {
       errors: [400, 404, 422],
       handle({ accountId, body }) {
         const acct = account(accountId);
-        return { status: 201, body: v2EndpointView(v, acct, createV2Endpoint(v, acct, body)) };
+        const { endpoint, template } = createV2Endpoint(v, acct, body);
+        return { status: 201, body: v2EndpointView(v, acct, endpoint, template) };
       },
     }),
     defineV2Operation({

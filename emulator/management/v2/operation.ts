@@ -5,7 +5,7 @@
  */
 import type { z } from "zod";
 import type { Operation, OperationSpec } from "../../http/router";
-import { issueMessage } from "../../http/validation";
+import { issueMessage, safeParseCompiled } from "../../http/validation";
 import type { ManagementContext } from "../context";
 import { ProblemError } from "./problem";
 
@@ -37,7 +37,7 @@ export function defineV2Operation<Q = undefined, B = undefined>(spec: OperationS
  * A query is answered 400, a body 422, as the service does.
  */
 function parseV2<T>(schema: z.ZodType<T>, raw: unknown, where: "request body" | "query parameter"): T {
-  const result = schema.safeParse(raw);
+  const result = safeParseCompiled(schema, raw);
   if (result.success) return result.data;
   const errors = result.error.issues.map((issue) => {
     if (issue.code === "unrecognized_keys") {

@@ -26,8 +26,8 @@ export function releaseDiff(before: Endpoint, after: Endpoint): EndpointRelease[
   return diff;
 }
 
-export function newRelease(endpoint: EndpointRecord, nowMs: number, diff: EndpointRelease["diff"]): EndpointRelease {
-  return { id: newId("endpoint", () => false), version: endpoint.version, createdAtMs: nowMs, diff };
+export function newRelease(version: number, nowMs: number, diff: EndpointRelease["diff"]): EndpointRelease {
+  return { id: newId("endpoint", () => false), version, createdAtMs: nowMs, diff };
 }
 
 const STATUS: Readonly<Record<WorkerView["status"], Worker["status"]>> = {

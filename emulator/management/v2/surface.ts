@@ -30,16 +30,15 @@ export function createV2Surface(ctx: ManagementContext, options: V2RouterOptions
     ...options,
     unknownFieldStatus: 422,
     basePath: V2_BASE_PATH,
-    renderError: (res, error) => sendProblem(res, error),
+    renderError: sendProblem,
     admit: limiter
-      ? (accountId, res) => {
+      ? (accountId) => {
           const decision = limiter.take(accountId);
-          const headers = decision.headers;
-          for (const name in headers) res.setHeader(name, headers[name] as string);
           if (!decision.allowed) {
             const detail = `rate limit exceeded for this account; retry after ${decision.headers["retry-after"] ?? "?"} s (quota: ${decision.headers["ratelimit-policy"] ?? ""})`;
-            throw new ProblemError(429, detail, []);
+            throw new ProblemError(429, detail, [], decision.headers);
           }
+          return decision.headers;
         }
       : undefined,
   });
