@@ -1,7 +1,7 @@
 /**
  * Benchmark of the emulator's management API (prints figures; not a test).
  *
- *   npx tsc -p tsconfig.json && node dist/scripts/bench-emulator.js [requestsPerPhase] [rounds]
+ *   npx tsc -p tsconfig.json && npx node dist/scripts/bench-emulator.js [requestsPerPhase] [rounds]
  *
  * Servers run in child processes so that the load generator (undici Pool, 64 connections,
  * loopback) does not share an event loop with them. Phases:

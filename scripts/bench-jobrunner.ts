@@ -12,7 +12,7 @@
  *    (/run: 1000 per 10 s per endpoint, 200 in flight). The burst must hit 429s and the shared
  *    transport's backoff (honouring Retry-After) must absorb them: every submission succeeds.
  *
- *   npx tsc -p tsconfig.json && node dist/scripts/bench-jobrunner.js [runs=200] [burst=2000]
+ *   npx tsc -p tsconfig.json && npx node dist/scripts/bench-jobrunner.js [runs=200] [burst=2000]
  */
 import { Pool } from "undici";
 import { startEmulator, type RunningEmulator } from "../emulator";

@@ -6,7 +6,7 @@
  * completion via GET /status. Beside it, in the same run with the same client and concurrency, a
  * bare node:http server answering a fixed JSON body: the floor. Also: heap per retained finished job.
  *
- *   npx tsc -p tsconfig.json && node dist/scripts/bench-jobs.js [jobs]
+ *   npx tsc -p tsconfig.json && npx node dist/scripts/bench-jobs.js [jobs]
  * (re-runs itself with --expose-gc when needed, for the memory figure).
  */
 import { spawnSync } from "node:child_process";

@@ -8,7 +8,7 @@
  * rounds so that other load on the machine weighs on both alike. Goal: the proxy reaches at least
  * 40% of the direct rate.
  *
- *   npx tsc -p tsconfig.json && node dist/scripts/bench-lb.js [requests per target] [rounds]
+ *   npx tsc -p tsconfig.json && npx node dist/scripts/bench-lb.js [requests per target] [rounds]
  */
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";

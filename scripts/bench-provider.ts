@@ -1,18 +1,27 @@
 /**
  * Benchmark of the provider through the real engine (prints figures; not a test).
  *
- *   npx tsc -p tsconfig.json && node dist/scripts/bench-provider.js [--count 100] [--runs 5] [--api v1|v2]
+ *   npx tsc -p tsconfig.json && npx node dist/scripts/bench-provider.js [--count 100] [--runs 5] [--api v1|v2]
  *
  * `--api` picks the management API the provider speaks (default v2, today's API; v1 the earlier one).
+ *
+ * The package is measured as users install it: `npm pack` of this checkout installed into a project
+ * outside the repo (scripts/lib/packedInstall.ts; run `npx tsc -p tsconfig.json` first, the pack
+ * ships dist/). A program inside this repo serializes each resource's provider shim by value
+ * (about 2 KB, twice per resource in state), where an installed copy stores a bare require.
  *
  * Against an in-process emulator (timeScale 0.01), on a temporary file backend:
  *   1. `pulumi up` creating a template and `count` endpoints, against the floor: the same number of
  *      no-op dynamic resources (a trivial in-file provider whose diff reports no changes).
  *   2. `pulumi preview` of that stack unchanged, side by side with the floor. Previews alternate
- *      between the two stacks; the median of `runs` of each is reported, and the ratio.
- *   3. `pulumi refresh` and, at the end, `pulumi destroy`.
- *   4. Where the provider's share of a preview goes: loading its code into the provider process
- *      (which has @pulumi/pulumi loaded already), and `count` checks and diffs of an endpoint.
+ *      between the stacks; the median of `runs` of each is reported, and the ratio.
+ *   3. Where a preview's difference to the floor goes: a third stack of no-op resources that carry
+ *      what an endpoint carries (its inputs and outputs as the endpoints stack recorded them, and a
+ *      dependency on a first resource, as endpoints depend on their template) is previewed beside
+ *      the two: the engine's and the SDK's work for those properties, without this provider.
+ *      Also: loading the provider code into the provider process (which has @pulumi/pulumi loaded
+ *      already), and `count` checks and diffs of an endpoint.
+ *   4. `pulumi refresh` and, at the end, `pulumi destroy`.
  *   5. Management API calls per resource for up, preview, refresh and destroy, and the 429s seen,
  *      counted by a small proxy between the provider and the emulator.
  * It ends with the goals (GOALS below), each met or MISSED.
@@ -22,16 +31,19 @@
  */
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
+import { createRequire } from "node:module";
 import * as os from "node:os";
 import * as path from "node:path";
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import * as pulumi from "@pulumi/pulumi";
-import { LocalWorkspace, PulumiCommand, type PulumiFn, type Stack } from "@pulumi/pulumi/automation";
+import * as repoAutomation from "@pulumi/pulumi/automation";
+import type { PulumiFn, Stack } from "@pulumi/pulumi/automation";
 import { startEmulator } from "../emulator";
 import { dispatch } from "../provider/dispatch";
-import { Endpoint, Template } from "../sdk";
+import type * as sdk from "../sdk";
 import { countingProxy, type ProxiedCall } from "./lib/countingProxy";
+import { installPackedCopy } from "./lib/packedInstall";
 import { enginePath, ensurePulumiCli, type PulumiCli } from "./lib/pulumiCli";
 import { repoRoot } from "./lib/repoRoot";
 
@@ -72,6 +84,51 @@ class Noop extends pulumi.dynamic.Resource {
   }
 }
 
+// ---------------------------------------------------------------- a no-op resource shaped like an endpoint
+
+type Props = Record<string, unknown>;
+
+/** What an endpoint recorded in state, for the shaped floor: its inputs and outputs, minus the provider. */
+interface Shape {
+  inputs: Props;
+  outputs: Props;
+}
+
+/** The shaped stack's provider process reads the recorded outputs here (set in its stack's env). */
+const SHAPE_ENV = "BENCH_ENDPOINT_OUTPUTS";
+
+/**
+ * Creates return the recorded outputs with the inputs given on top; diff says "no changes". The
+ * outputs come from the provider process's env: as an input they would double what each resource
+ * carries, and captured in this closure they would be serialized into every resource's provider.
+ */
+const shapedProvider: pulumi.dynamic.ResourceProvider = {
+  async create(inputs: Props) {
+    const recorded = JSON.parse(process.env[SHAPE_ENV] ?? "{}") as Props;
+    return { id: `shaped-${String(inputs["name"])}`, outs: { ...recorded, ...inputs } };
+  },
+  async diff() {
+    return { changes: false };
+  },
+};
+
+class Shaped extends pulumi.dynamic.Resource {
+  constructor(name: string, shape: Shape, templateId: pulumi.Input<string>) {
+    // The outputs that are not inputs are registered as undefined, as the resource classes do.
+    const outputsOnly = Object.fromEntries(Object.keys(shape.outputs).filter((k) => !(k in shape.inputs)).map((k) => [k, undefined]));
+    super(shapedProvider, name, { ...outputsOnly, ...shape.inputs, name, templateId }, {}, "bench", "Shaped");
+  }
+}
+
+/** One endpoint's recorded inputs and outputs, without the provider text. */
+function shapeOf(deployment: unknown): Shape {
+  const resources = (deployment as { deployment?: { resources?: Array<{ type: string; inputs?: Props; outputs?: Props }> } }).deployment?.resources ?? [];
+  const endpoint = resources.find((r) => r.type.endsWith(":Endpoint"));
+  if (!endpoint?.inputs || !endpoint.outputs) throw new Error("bench: no endpoint in the endpoints stack's state");
+  const strip = ({ __provider: _provider, ...rest }: Props): Props => rest;
+  return { inputs: strip(endpoint.inputs), outputs: strip(endpoint.outputs) };
+}
+
 // ---------------------------------------------------------------- harness
 
 interface BenchStack {
@@ -79,13 +136,29 @@ interface BenchStack {
   timed(op: "up" | "preview" | "refresh" | "destroy", expectNoChanges?: boolean): Promise<number>;
 }
 
-async function openStack(cli: PulumiCli, base: string, name: string, program: PulumiFn, config: Record<string, { value: string; secret?: boolean }>): Promise<BenchStack> {
-  const workDir = path.join(base, name, "project");
+/** Where a stack's program runs: a project with this checkout's node_modules, or the packed install's. */
+interface ProjectDir {
+  workDir: string;
+  /** The automation API of the @pulumi/pulumi the program's resources use. */
+  automation: Pick<typeof repoAutomation, "LocalWorkspace" | "PulumiCommand">;
+}
+
+async function openStack(
+  cli: PulumiCli,
+  base: string,
+  name: string,
+  program: PulumiFn,
+  config: Record<string, { value: string; secret?: boolean }>,
+  project?: ProjectDir,
+  env: Record<string, string> = {},
+): Promise<BenchStack> {
+  const workDir = project?.workDir ?? path.join(base, name, "project");
   const stateDir = path.join(base, name, "state");
   const homeDir = path.join(base, name, "home");
   for (const dir of [workDir, stateDir, homeDir]) fs.mkdirSync(dir, { recursive: true });
   // The provider process resolves pulumi-gpucloud from its cwd, as from a user's project.
-  fs.symlinkSync(path.join(repoRoot(), "node_modules"), path.join(workDir, "node_modules"), "dir");
+  if (!project) fs.symlinkSync(path.join(repoRoot(), "node_modules"), path.join(workDir, "node_modules"), "dir");
+  const { LocalWorkspace, PulumiCommand } = project?.automation ?? repoAutomation;
   const stack = await LocalWorkspace.createOrSelectStack(
     { projectName: `bench-${name}`, stackName: "bench", program },
     {
@@ -99,6 +172,7 @@ async function openStack(cli: PulumiCli, base: string, name: string, program: Pu
         PULUMI_CONFIG_PASSPHRASE: "bench-passphrase",
         PULUMI_SKIP_UPDATE_CHECK: "true",
         PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+        ...env,
       },
       projectSettings: { name: `bench-${name}`, runtime: "nodejs", backend: { url: `file://${stateDir}` } },
     },
@@ -205,12 +279,16 @@ async function main(): Promise<void> {
       "gpucloud:serverlessUrl": { value: emulator.serverlessUrl },
       "gpucloud:apiKey": { value: API_KEY, secret: true },
     };
+    const { projectDir } = installPackedCopy(path.join(base, "packed"));
+    const installed = createRequire(path.join(projectDir, "index.js"));
+    const { Endpoint, Template } = installed("pulumi-gpucloud") as typeof sdk;
+    const packedProject: ProjectDir = { workDir: projectDir, automation: installed("@pulumi/pulumi/automation") as ProjectDir["automation"] };
     const endpoints = await openStack(cli, base, "endpoints", async () => {
       const template = new Template("worker", { name: "bench-worker", imageName: "ghcr.io/acme/worker:1", isServerless: true });
       for (let i = 0; i < count; i++) {
         new Endpoint(`ep-${i}`, { templateId: template.id, gpuTypeIds: ["NVIDIA L4"], workersMin: 0, workersMax: 3 });
       }
-    }, config);
+    }, config, packedProject);
     const floor = await openStack(cli, base, "floor", async () => {
       for (let i = 0; i < count; i++) {
         new Noop(`noop-${i}`, { name: `noop-${i}`, templateId: "tpl", workersMin: 0, workersMax: 3, gpuTypeIds: ["NVIDIA L4"] });
@@ -228,17 +306,29 @@ async function main(): Promise<void> {
     console.log(`pulumi up, ${count} endpoints (+1 template) created on the emulator: ${seconds(upEndpoints)}`);
     console.log(`pulumi up, ${count} no-op dynamic resources (floor):                 ${seconds(upFloor)}; ratio ${upRatio.toFixed(2)}x`);
     console.log(`  management API during up: ${callsOf(upCalls)} (${routesOf(upCallList, apiPath)})`);
+    const endpointState = await endpoints.stack.exportStack();
     const stateBytes = async (s: BenchStack) => JSON.stringify(await s.stack.exportStack()).length / resources;
-    console.log(`  state per resource: ${(await stateBytes(endpoints)).toFixed(0)} B (floor ${(await stateBytes(floor)).toFixed(0)} B)\n`);
+    console.log(`  state per resource: ${(JSON.stringify(endpointState).length / resources).toFixed(0)} B (floor ${(await stateBytes(floor)).toFixed(0)} B)`);
+
+    const shape = shapeOf(endpointState);
+    const shaped = await openStack(cli, base, "shaped", async () => {
+      const first = new Noop("first", { name: "first", templateId: "tpl", workersMin: 0, workersMax: 0, gpuTypeIds: [] });
+      for (let i = 0; i < count; i++) new Shaped(`shaped-${i}`, shape, first.id);
+    }, {}, undefined, { [SHAPE_ENV]: JSON.stringify(shape.outputs) });
+    const upShaped = await shaped.timed("up");
+    console.log(`pulumi up, ${count} no-op resources carrying an endpoint's properties (+1): ${seconds(upShaped)}; ${(upShaped / upFloor).toFixed(2)}x the floor\n`);
 
     // One untimed preview each warms the file cache and the CLI binary.
     await endpoints.timed("preview", true);
     await floor.timed("preview", true);
+    await shaped.timed("preview", true);
     const endpointTimes: number[] = [];
     const floorTimes: number[] = [];
+    const shapedTimes: number[] = [];
     for (let i = 0; i < runs; i++) {
       endpointTimes.push(await endpoints.timed("preview", true));
       floorTimes.push(await floor.timed("preview", true));
+      shapedTimes.push(await shaped.timed("preview", true));
     }
     // Every preview's calls (the floor makes none): each one runs in a new provider process.
     const previewCalls = countOf(proxy.take());
@@ -252,6 +342,8 @@ async function main(): Promise<void> {
     console.log(`pulumi preview, ${count} no-op resources:     median ${seconds(f)}, best ${seconds(fBest)}  (runs: ${floorTimes.map(seconds).join(", ")})`);
     console.log(`ratio: median ${previewRatio.toFixed(2)}x, best ${(eBest / fBest).toFixed(2)}x the floor`);
     console.log(`  management API during a preview: ${callsOf(previewCallsEach)} (${previewCalls.calls} calls in ${runs + 1} previews)`);
+    const shapedMedian = median(shapedTimes);
+    console.log(`pulumi preview, ${count} no-op resources carrying an endpoint's properties: median ${seconds(shapedMedian)}, ${(shapedMedian / f).toFixed(2)}x the floor (runs: ${shapedTimes.map(seconds).join(", ")})`);
     const refreshEndpoints = await endpoints.timed("refresh");
     const refreshCalls = countOf(proxy.take());
     const refreshFloor = await floor.timed("refresh");
@@ -262,12 +354,14 @@ async function main(): Promise<void> {
     console.log("the provider's own share of a preview:");
     console.log(`  loading pulumi-gpucloud/provider into the provider process: ${load.toFixed(0)} ms (once per process)`);
     console.log(`  ${count} endpoint checks: ${perResource.check.toFixed(1)} ms; ${count} diffs: ${perResource.diff.toFixed(1)} ms`);
-    console.log(`  preview difference to the floor: median ${((e - f) / 1000).toFixed(2)} s, best ${((eBest - fBest) / 1000).toFixed(2)} s\n`);
+    console.log(`  preview difference to the floor: median ${((e - f) / 1000).toFixed(2)} s, best ${((eBest - fBest) / 1000).toFixed(2)} s;`);
+    console.log(`    of which the properties an endpoint carries (no-op resources with the same): ${((shapedMedian - f) / 1000).toFixed(2)} s; the rest, this provider: ${((e - shapedMedian) / 1000).toFixed(2)} s\n`);
 
     proxy.take();
     const destroyEndpoints = await endpoints.timed("destroy");
     const destroyCalls = countOf(proxy.take());
     await floor.timed("destroy");
+    await shaped.timed("destroy");
     const left = emulator.inspect().reduce((n, a) => n + a.endpoints.length + a.templates.length, 0);
     console.log(`pulumi destroy, ${count} endpoints (+1 template): ${seconds(destroyEndpoints)}; left in the emulator: ${left}; management API: ${callsOf(destroyCalls)}\n`);
 
