@@ -51,8 +51,11 @@ export interface ResourceSpec<Args, L extends { id: string; name?: string | unde
   get(client: ManagementApi, id: string): Promise<L>;
   /** The service still reports it but it is gone for good (a terminated pod). */
   gone?(live: L): boolean;
-  /** Candidates for "the resource this create made" (see createOnce.ts), and how to recognise it. */
-  list(client: ManagementApi, args: Args): Promise<L[]>;
+  /**
+   * Candidates for "the resource this create made" (see createOnce.ts), and how to recognise it:
+   * every resource of the kind, since one list serves the snapshots of many creates.
+   */
+  list(client: ManagementApi): Promise<L[]>;
   matches(candidate: L, args: Args): boolean;
   /** The service's create call, given the create body computed from the table (its rows cover Create). */
   create(client: ManagementApi, body: Create, args: Args): Promise<L>;
@@ -253,8 +256,8 @@ function providerOn<Args extends ArgsBase, L extends { id: string; name?: string
         subject: subjectOf(noun, args.name),
         table,
         inputs,
-        list: () => spec.list(client, args),
-        snapshot: () => shared.take(() => spec.list(client, args)),
+        list: () => spec.list(client),
+        snapshot: () => shared.take(() => spec.list(client)),
         matches: (candidate) => spec.matches(candidate, args),
         create: () => spec.create(client, createBodyOf(table, args) as Create, args),
         log: deps.log,

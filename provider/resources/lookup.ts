@@ -84,7 +84,7 @@ export async function readExisting(kind: ResourceKind, api: ManagementApi, backe
     }
     if (spec.gone?.(live) === true) throw missing(`the service reports it terminated`, noAnswer(lookup));
   } else {
-    const found = (await spec.list(api, { name: key.name } as never)).filter((l) => l.name === key.name && spec.gone?.(l) !== true);
+    const found = (await spec.list(api)).filter((l) => l.name === key.name && spec.gone?.(l) !== true);
     const first = found[0];
     if (first === undefined) throw missing(`the service lists none by that name`, noAnswer(lookup));
     live = first;
