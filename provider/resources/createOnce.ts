@@ -16,8 +16,9 @@
 // create of the kind that starts within SNAPSHOT_MAX_AGE_MS of it, with the resources this process
 // created since added (CreateSnapshots below): one list call per kind per few seconds instead of
 // one per create, each as long as the account's list (a 100-endpoint up made 84 lists of up to 100
-// endpoints). Residual risks: another client creating a look-alike (same name, same image or
-// template) within that time while our create's answer is lost would be taken for ours; and a
+// endpoints). Residual risks: another client creating a look-alike (what `matches` compares: the
+// name, and the image, template, data center or size by kind) within that time while our create's
+// answer is lost would be taken for ours; and a
 // service that makes the resource visible only later than the wait could still produce a
 // duplicate; the waits grow to narrow that.
 //
