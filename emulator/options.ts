@@ -105,6 +105,11 @@ export interface EmulatorOptions {
    * (default 600 / 10000 / 100000; see management/v2/rateLimit.ts), or false for none.
    */
   rateLimit?: RateLimitOptions | false | undefined;
+  /**
+   * Test seam: the wall clock the v2 rate-limit windows run on, in ms since the epoch (default
+   * Date.now). Lets a test drive a client through a window's reset without waiting a real minute.
+   */
+  rateLimitClock?: (() => number) | undefined;
 }
 
 export interface ResolvedOptions {
@@ -128,6 +133,7 @@ export interface ResolvedOptions {
   onReply: ((event: ReplyEvent) => void) | undefined;
   serverlessFactory: ServerlessFactory | undefined;
   rateLimit: RateLimitOptions | false;
+  rateLimitClock: () => number;
 }
 
 export function generateApiKey(): string {
@@ -184,5 +190,6 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     onReply: options.onReply,
     serverlessFactory: options.serverlessFactory,
     rateLimit: options.rateLimit ?? {},
+    rateLimitClock: options.rateLimitClock ?? Date.now,
   };
 }

@@ -81,14 +81,30 @@ describe("ManagementClientV2 against scripted answers", () => {
 });
 
 describe("ManagementClientV2 against the emulator", () => {
-  it("stays under a small rate limit without a 429", { timeout: 30_000 }, async () => {
-    emulator = await startEmulator({ port: 0, timeScale: 0.001, rateLimit: { perMinute: 30 } });
+  // The limiter's windows run on the wall clock, so the client and the emulator share a fake one:
+  // the client's sleeps advance it, and the test crosses a minute's reset without waiting for it.
+  it("runs past a small per-minute quota without a 429: spreads the last calls, then waits for the reset", async () => {
+    let now = Date.UTC(2026, 0, 1, 12, 0, 0); // the start of a minute window
+    const sleeps: number[] = [];
+    emulator = await startEmulator({ port: 0, timeScale: 0.001, rateLimit: { perMinute: 30 }, rateLimitClock: () => now });
     let retries = 0;
-    client = new ManagementClientV2({ baseUrl: emulator.apiUrlV2, apiKey: emulator.apiKey, onRetry: () => void retries++ });
+    client = new ManagementClientV2({
+      baseUrl: emulator.apiUrlV2,
+      apiKey: emulator.apiKey,
+      onRetry: () => void retries++,
+      now: () => now,
+      sleep: async (ms) => {
+        sleeps.push(ms);
+        now += ms;
+      },
+    });
     const created = await client.networkVolumes.create({ name: "v", size: 10, dataCenter: "EU-RO-1" });
-    // 25 more calls in a 30-per-minute window: the last ones are spread, none is refused.
-    for (let i = 0; i < 24; i++) await client.networkVolumes.get(created.id);
+    // 45 calls against a quota of 30 a minute: the ones within the reserve are spread, none is refused.
+    for (let i = 0; i < 43; i++) await client.networkVolumes.get(created.id);
     expect((await client.networkVolumes.list()).map((v) => v.id)).toEqual([created.id]);
     expect(retries).toBe(0);
+    expect(sleeps.length).toBeGreaterThan(0);
+    // The 31st call could only run in the next window: the client waited for it rather than be refused.
+    expect(now - Date.UTC(2026, 0, 1, 12, 0, 0)).toBeGreaterThanOrEqual(60_000);
   });
 });

@@ -9,11 +9,14 @@ import { DEFAULT_RATE_LIMIT, RateLimiter } from "../../emulator/management/v2/ra
 import { KEY_B, api, startTestEmulator } from "./managementHelpers";
 import { apiV2, expectProblem } from "./v2-helpers";
 
+/** A wall-clock instant halfway through an hour, for limiter windows that must not reset mid-test. */
+const FROZEN_CLOCK_MS = Date.UTC(2026, 0, 1, 12, 30, 0);
+
 describe("over HTTP, with an hourly quota of 5", () => {
   let emu: RunningEmulator;
-  // The hour window: a minute boundary cannot reset the count halfway through the test.
+  // The windows' clock stands still, so no window resets the count halfway through the test.
   beforeAll(async () => {
-    emu = await startTestEmulator({ rateLimit: { perHour: 5 } });
+    emu = await startTestEmulator({ rateLimit: { perHour: 5 }, rateLimitClock: () => FROZEN_CLOCK_MS });
   });
   afterAll(() => emu.close());
 
@@ -52,7 +55,7 @@ describe("over HTTP, with an hourly quota of 5", () => {
 });
 
 it("over HTTP, a 204 without a body, a 400 for a body that is not JSON and a 413 carry the state too, counting down", async () => {
-  const emu = await startTestEmulator({ rateLimit: { perHour: 100 } });
+  const emu = await startTestEmulator({ rateLimit: { perHour: 100 }, rateLimitClock: () => FROZEN_CLOCK_MS });
   try {
     const v2 = apiV2(emu);
     const volume = await v2.post("/network-volumes", { name: "to delete", size: 10, dataCenter: "EU-RO-1" });

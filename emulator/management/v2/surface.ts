@@ -25,7 +25,7 @@ export type V2RouterOptions = Pick<RouterOptions, "bodyLimitBytes" | "resolveAcc
 export function createV2Surface(ctx: ManagementContext, options: V2RouterOptions): V2Surface {
   let serverlessUrl = "";
   const operations = v2Operations({ ctx, serverlessUrl: () => serverlessUrl });
-  const limiter = ctx.options.rateLimit === false ? undefined : new RateLimiter(ctx.options.rateLimit);
+  const limiter = ctx.options.rateLimit === false ? undefined : new RateLimiter(ctx.options.rateLimit, ctx.options.rateLimitClock);
   const router = new Router(operations, {
     ...options,
     unknownFieldStatus: 422,
