@@ -4,6 +4,7 @@
 // throw NotFoundError on 404 (see isNotFound); a create whose answer is lost throws, and the
 // caller resolves it (the provider's createOnce.ts).
 
+import type { z } from "zod";
 import { encodeEndpointName, type EndpointType } from "./endpointType";
 import {
   ContainerRegistryAuthListSchema,
@@ -42,20 +43,11 @@ import {
   type TemplateInclude,
   type TemplateUpdateInput,
 } from "./schemas";
-import { Transport, pathOf, type QueryValue, type TransportOptions } from "./transport";
-import { GpuCloudError } from "./gpuCloudError";
+import { Transport, idPath, type QueryValue, type TransportOptions } from "./transport";
 
 export { isNotFound } from "./errors";
 
 type Query = Readonly<Record<string, QueryValue>>;
-
-function requireId(operation: string, id: string): string {
-  // An empty id would turn "GET /pods/" into a list call, or worse "DELETE /pods/": refuse locally.
-  if (typeof id !== "string" || id.trim() === "") {
-    throw new GpuCloudError(`${operation}: id must be a non-empty string (got ${JSON.stringify(id)})`);
-  }
-  return id;
-}
 
 // Start/stop/reset/restart answer with an undocumented body; only the status matters.
 const podAction = {
@@ -100,24 +92,12 @@ export class ManagementClient {
   }
 
   async getPod(id: string, include?: PodInclude): Promise<Pod> {
-    return this.transport.request({
-      method: "GET",
-      path: pathOf("pods", requireId("GetPod", id)),
-      operation: "GetPod",
-      query: include as Query | undefined,
-      schema: PodSchema,
-    });
+    return this.#byId("GET", "pods", id, "GetPod", PodSchema, { query: include });
   }
 
   /** PATCH: may reset the Pod (container disk wiped). */
   async updatePod(id: string, input: PodUpdateInput): Promise<Pod> {
-    return this.transport.request({
-      method: "PATCH",
-      path: pathOf("pods", requireId("UpdatePod", id)),
-      operation: "UpdatePod",
-      body: input,
-      schema: PodSchema,
-    });
+    return this.#byId("PATCH", "pods", id, "UpdatePod", PodSchema, { body: input });
   }
 
   async deletePod(id: string): Promise<void> {
@@ -152,23 +132,11 @@ export class ManagementClient {
   }
 
   async listEndpoints(include?: EndpointInclude): Promise<Endpoint[]> {
-    return this.transport.request({
-      method: "GET",
-      path: "/endpoints",
-      operation: "ListEndpoints",
-      query: include as Query | undefined,
-      schema: EndpointListSchema,
-    });
+    return this.transport.request({ method: "GET", path: "/endpoints", operation: "ListEndpoints", query: include as Query | undefined, schema: EndpointListSchema });
   }
 
   async getEndpoint(id: string, include?: EndpointInclude): Promise<Endpoint> {
-    return this.transport.request({
-      method: "GET",
-      path: pathOf("endpoints", requireId("GetEndpoint", id)),
-      operation: "GetEndpoint",
-      query: include as Query | undefined,
-      schema: EndpointSchema,
-    });
+    return this.#byId("GET", "endpoints", id, "GetEndpoint", EndpointSchema, { query: include });
   }
 
   /**
@@ -184,7 +152,7 @@ export class ManagementClient {
     }
     return this.transport.request({
       method: "PATCH",
-      path: pathOf("endpoints", requireId("UpdateEndpoint", id)),
+      path: idPath("UpdateEndpoint", "endpoints", id),
       operation: "UpdateEndpoint",
       body,
       schema: EndpointSchema,
@@ -211,45 +179,20 @@ export class ManagementClient {
   // ---- Templates -------------------------------------------------------------------------------
 
   async createTemplate(input: TemplateCreateInput): Promise<Template> {
-    return this.transport.request({
-        method: "POST",
-        path: "/templates",
-        operation: "CreateTemplate",
-        body: input,
-        schema: TemplateSchema,
-      });
+    return this.transport.request({ method: "POST", path: "/templates", operation: "CreateTemplate", body: input, schema: TemplateSchema });
   }
 
   async listTemplates(include?: TemplateInclude): Promise<Template[]> {
-    return this.transport.request({
-      method: "GET",
-      path: "/templates",
-      operation: "ListTemplates",
-      query: include as Query | undefined,
-      schema: TemplateListSchema,
-    });
+    return this.transport.request({ method: "GET", path: "/templates", operation: "ListTemplates", query: include as Query | undefined, schema: TemplateListSchema });
   }
 
   async getTemplate(id: string, include?: TemplateInclude): Promise<Template> {
-    return this.transport.request({
-      method: "GET",
-      path: pathOf("templates", requireId("GetTemplate", id)),
-      operation: "GetTemplate",
-      query: include as Query | undefined,
-      schema: TemplateSchema,
-    });
+    return this.#byId("GET", "templates", id, "GetTemplate", TemplateSchema, { query: include });
   }
-
 
   /** PATCH: every field except category and isServerless; rolls out to endpoints using it. */
   async updateTemplate(id: string, input: TemplateUpdateInput): Promise<Template> {
-    return this.transport.request({
-      method: "PATCH",
-      path: pathOf("templates", requireId("UpdateTemplate", id)),
-      operation: "UpdateTemplate",
-      body: input,
-      schema: TemplateSchema,
-    });
+    return this.#byId("PATCH", "templates", id, "UpdateTemplate", TemplateSchema, { body: input });
   }
 
   async deleteTemplate(id: string): Promise<void> {
@@ -259,13 +202,7 @@ export class ManagementClient {
   // ---- Network volumes -------------------------------------------------------------------------
 
   async createNetworkVolume(input: NetworkVolumeCreateInput): Promise<NetworkVolume> {
-    return this.transport.request({
-        method: "POST",
-        path: "/networkvolumes",
-        operation: "CreateNetworkVolume",
-        body: input,
-        schema: NetworkVolumeSchema,
-      });
+    return this.transport.request({ method: "POST", path: "/networkvolumes", operation: "CreateNetworkVolume", body: input, schema: NetworkVolumeSchema });
   }
 
   async listNetworkVolumes(): Promise<NetworkVolume[]> {
@@ -273,23 +210,12 @@ export class ManagementClient {
   }
 
   async getNetworkVolume(id: string): Promise<NetworkVolume> {
-    return this.transport.request({
-      method: "GET",
-      path: pathOf("networkvolumes", requireId("GetNetworkVolume", id)),
-      operation: "GetNetworkVolume",
-      schema: NetworkVolumeSchema,
-    });
+    return this.#byId("GET", "networkvolumes", id, "GetNetworkVolume", NetworkVolumeSchema);
   }
 
   /** Name and size (grow only); dataCenterId is fixed. */
   async updateNetworkVolume(id: string, input: NetworkVolumeUpdateInput): Promise<NetworkVolume> {
-    return this.transport.request({
-      method: "PATCH",
-      path: pathOf("networkvolumes", requireId("UpdateNetworkVolume", id)),
-      operation: "UpdateNetworkVolume",
-      body: input,
-      schema: NetworkVolumeSchema,
-    });
+    return this.#byId("PATCH", "networkvolumes", id, "UpdateNetworkVolume", NetworkVolumeSchema, { body: input });
   }
 
   /** Refused while the volume is attached to a Pod or endpoint. */
@@ -300,34 +226,17 @@ export class ManagementClient {
   // ---- Container registry auth (no update operation exists) -------------------------------------
 
   async createRegistryAuth(input: ContainerRegistryAuthCreateInput): Promise<ContainerRegistryAuth> {
-    return this.transport.request({
-        method: "POST",
-        path: "/containerregistryauth",
-        operation: "CreateContainerRegistryAuth",
-        body: input,
-        schema: ContainerRegistryAuthSchema,
-      });
+    return this.transport.request({ method: "POST", path: "/containerregistryauth", operation: "CreateContainerRegistryAuth", body: input, schema: ContainerRegistryAuthSchema });
   }
 
   async listRegistryAuths(): Promise<ContainerRegistryAuth[]> {
-    return this.transport.request({
-      method: "GET",
-      path: "/containerregistryauth",
-      operation: "ListContainerRegistryAuths",
-      schema: ContainerRegistryAuthListSchema,
-    });
+    return this.transport.request({ method: "GET", path: "/containerregistryauth", operation: "ListContainerRegistryAuths", schema: ContainerRegistryAuthListSchema });
   }
 
   /** Returns id and name only: credentials are never read back. */
   async getRegistryAuth(id: string): Promise<ContainerRegistryAuth> {
-    return this.transport.request({
-      method: "GET",
-      path: pathOf("containerregistryauth", requireId("GetContainerRegistryAuth", id)),
-      operation: "GetContainerRegistryAuth",
-      schema: ContainerRegistryAuthSchema,
-    });
+    return this.#byId("GET", "containerregistryauth", id, "GetContainerRegistryAuth", ContainerRegistryAuthSchema);
   }
-
 
   async deleteRegistryAuth(id: string): Promise<void> {
     return this.#delete("containerregistryauth", id, "DeleteContainerRegistryAuth");
@@ -336,41 +245,35 @@ export class ManagementClient {
   // ---- Billing ---------------------------------------------------------------------------------
 
   async podBilling(query: PodBillingQuery = {}): Promise<BillingRecord[]> {
-    return this.transport.request({
-      method: "GET",
-      path: "/billing/pods",
-      operation: "PodBilling",
-      query: query as Query,
-      schema: BillingRecordListSchema,
-    });
+    return this.transport.request({ method: "GET", path: "/billing/pods", operation: "PodBilling", query: query as Query, schema: BillingRecordListSchema });
   }
 
   async endpointBilling(query: EndpointBillingQuery = {}): Promise<BillingRecord[]> {
-    return this.transport.request({
-      method: "GET",
-      path: "/billing/endpoints",
-      operation: "EndpointBilling",
-      query: query as Query,
-      schema: BillingRecordListSchema,
-    });
+    return this.transport.request({ method: "GET", path: "/billing/endpoints", operation: "EndpointBilling", query: query as Query, schema: BillingRecordListSchema });
   }
 
   async networkVolumeBilling(query: NetworkVolumeBillingQuery = {}): Promise<NetworkVolumeBillingRecord[]> {
-    return this.transport.request({
-      method: "GET",
-      path: "/billing/networkvolumes",
-      operation: "NetworkVolumeBilling",
-      query: query as Query,
-      schema: NetworkVolumeBillingRecordListSchema,
-    });
+    return this.transport.request({ method: "GET", path: "/billing/networkvolumes", operation: "NetworkVolumeBilling", query: query as Query, schema: NetworkVolumeBillingRecordListSchema });
   }
 
   // ---- shared ----------------------------------------------------------------------------------
 
+  /** GET or PATCH of one resource: `/{collection}/{id}`, a query of include flags, a PATCH body. */
+  #byId<T>(
+    method: "GET" | "PATCH",
+    collection: string,
+    id: string,
+    operation: string,
+    schema: z.ZodType<T>,
+    extra: { query?: object | undefined; body?: unknown } = {},
+  ): Promise<T> {
+    const query = extra.query as Query | undefined;
+    return this.transport.request({ method, path: idPath(operation, collection, id), operation, query, body: extra.body, schema });
+  }
 
   /** Any 2xx (the service has answered 200 as well as the documented 204). 404 -> NotFoundError. */
   #delete(collection: string, id: string, operation: string): Promise<void> {
-    return this.transport.requestVoid({ method: "DELETE", path: pathOf(collection, requireId(operation, id)), operation });
+    return this.transport.requestVoid({ method: "DELETE", path: idPath(operation, collection, id), operation });
   }
 
   /**
@@ -382,7 +285,7 @@ export class ManagementClient {
     const operation = podAction[action];
     return this.transport.requestVoid({
       method: "POST",
-      path: pathOf("pods", requireId(operation, id), action),
+      path: idPath(operation, "pods", id, action),
       operation,
       idempotent: true,
     });

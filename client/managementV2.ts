@@ -28,7 +28,7 @@ import {
   type RolloutV2,
   type WorkerV2,
 } from "./schemasV2";
-import { Transport, pathOf, type QueryValue, type TransportOptions } from "./transport";
+import { Transport, idPath, type QueryValue, type TransportOptions } from "./transport";
 
 export type WireBody = Readonly<Record<string, unknown>>;
 type Query = Readonly<Record<string, QueryValue>>;
@@ -43,12 +43,6 @@ export interface CollectionV2<T> {
   get(id: string): Promise<T>;
   update(id: string, body: WireBody): Promise<T>;
   delete(id: string): Promise<void>;
-}
-
-function requireId(operation: string, id: string): string {
-  // An empty id would turn "GET /pods/" into a list call, or "DELETE /pods/" into something worse.
-  if (typeof id !== "string" || id.trim() === "") throw new TypeError(`${operation}: id must be a non-empty string (got ${JSON.stringify(id)})`);
-  return id;
 }
 
 export class ManagementClientV2 {
@@ -75,17 +69,17 @@ export class ManagementClientV2 {
   /** POST /pods/{id}/action: 409 when the action does not fit the pod's status. */
   async podAction(id: string, action: PodActionV2): Promise<PodV2> {
     // start/stop set a state and restart restarts once more at worst: safe to repeat.
-    return this.transport.request({ method: "POST", path: pathOf("pods", requireId("podAction", id), "action"), operation: "podAction", body: { action }, idempotent: true, schema: PodV2Schema });
+    return this.transport.request({ method: "POST", path: idPath("podAction", "pods", id, "action"), operation: "podAction", body: { action }, idempotent: true, schema: PodV2Schema });
   }
 
   async endpointWorkers(id: string): Promise<WorkerV2[]> {
-    const body = await this.transport.request({ method: "GET", path: pathOf("serverless", requireId("listEndpointWorkers", id), "workers"), operation: "listEndpointWorkers", schema: WorkersV2Schema });
+    const body = await this.transport.request({ method: "GET", path: idPath("listEndpointWorkers", "serverless", id, "workers"), operation: "listEndpointWorkers", schema: WorkersV2Schema });
     return body.workers;
   }
 
   /** The rollout summary of the endpoint's latest release. */
   async endpointRollout(id: string): Promise<RolloutV2> {
-    const body = await this.transport.request({ method: "GET", path: pathOf("serverless", requireId("listEndpointReleases", id), "releases"), operation: "listEndpointReleases", schema: ReleasesV2Schema });
+    const body = await this.transport.request({ method: "GET", path: idPath("listEndpointReleases", "serverless", id, "releases"), operation: "listEndpointReleases", schema: ReleasesV2Schema });
     return body.rollout;
   }
 
@@ -119,13 +113,14 @@ export class ManagementClientV2 {
 
   #collection<T>(segment: string, noun: string, item: z.ZodType<T>, list: z.ZodType<T[]>): CollectionV2<T> {
     const t = this.transport;
-    const one = (op: string, id: string) => pathOf(segment, requireId(`${op}${noun}`, id));
+    // The calls by id are async so that a bad id rejects, as every call's failures do, rather than throw.
+    const one = (op: string, id: string) => idPath(`${op}${noun}`, segment, id);
     return {
       create: (body) => t.request({ method: "POST", path: `/${segment}`, operation: `create${noun}`, body, schema: item }),
       list: () => t.request({ method: "GET", path: `/${segment}`, operation: `list${noun}s`, schema: list }),
-      get: (id) => t.request({ method: "GET", path: one("get", id), operation: `get${noun}`, schema: item }),
-      update: (id, body) => t.request({ method: "PATCH", path: one("update", id), operation: `update${noun}`, body, schema: item }),
-      delete: (id) => t.requestVoid({ method: "DELETE", path: one("delete", id), operation: `delete${noun}` }),
+      get: async (id) => t.request({ method: "GET", path: one("get", id), operation: `get${noun}`, schema: item }),
+      update: async (id, body) => t.request({ method: "PATCH", path: one("update", id), operation: `update${noun}`, body, schema: item }),
+      delete: async (id) => t.requestVoid({ method: "DELETE", path: one("delete", id), operation: `delete${noun}` }),
     };
   }
 }

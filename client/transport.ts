@@ -113,6 +113,17 @@ export function pathOf(...segments: readonly string[]): string {
   return `/${segments.map((s) => encodeURIComponent(s)).join("/")}`;
 }
 
+/**
+ * `/{collection}/{id}[/{after}...]` for `operation`, refusing an empty id before anything is sent:
+ * "GET /pods/" would be a list call, "DELETE /pods/" something worse.
+ */
+export function idPath(operation: string, collection: string, id: string, ...after: readonly string[]): string {
+  if (typeof id !== "string" || id.trim() === "") {
+    throw new GpuCloudError(`${operation}: id must be a non-empty string (got ${JSON.stringify(id)})`);
+  }
+  return pathOf(collection, id, ...after);
+}
+
 /** "/pods" + {a: 1, b: ["x", "y"]} -> "/pods?a=1&b=x&b=y". */
 export function withQuery(path: string, query: Readonly<Record<string, QueryValue>> | undefined): string {
   if (!query) return path;

@@ -307,8 +307,8 @@ async function main(): Promise<void> {
     console.log(`pulumi up, ${count} no-op dynamic resources (floor):                 ${seconds(upFloor)}; ratio ${upRatio.toFixed(2)}x`);
     console.log(`  management API during up: ${callsOf(upCalls)} (${routesOf(upCallList, apiPath)})`);
     const endpointState = await endpoints.stack.exportStack();
-    const stateBytes = async (s: BenchStack) => JSON.stringify(await s.stack.exportStack()).length / resources;
-    console.log(`  state per resource: ${(JSON.stringify(endpointState).length / resources).toFixed(0)} B (floor ${(await stateBytes(floor)).toFixed(0)} B)`);
+    const bytesPerResource = (state: unknown) => (JSON.stringify(state).length / resources).toFixed(0);
+    console.log(`  state per resource: ${bytesPerResource(endpointState)} B (floor ${bytesPerResource(await floor.stack.exportStack())} B)`);
 
     const shape = shapeOf(endpointState);
     const shaped = await openStack(cli, base, "shaped", async () => {

@@ -18,9 +18,8 @@
 // one per create, each as long as the account's list (a 100-endpoint up made 84 lists of up to 100
 // endpoints). Residual risks: another client creating a look-alike (what `matches` compares: the
 // name, and the image, template, data center or size by kind) within that time while our create's
-// answer is lost would be taken for ours; and a
-// service that makes the resource visible only later than the wait could still produce a
-// duplicate; the waits grow to narrow that.
+// answer is lost would be taken for ours; and a service that makes the resource visible only later
+// than the wait could still produce a duplicate; the waits grow to narrow that.
 //
 // When the outcome stays unknown, the create is recorded in state under a placeholder
 // (partialCreate.ts) with the snapshot, and the next run's create resolves it with the same rule:

@@ -4,6 +4,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator/index";
 import { ApiError, BadRequestError, NotFoundError } from "../../client/errors";
+import { GpuCloudError } from "../../client/gpuCloudError";
 import { ManagementClientV2 } from "../../client/managementV2";
 import { paceFor, parseRateLimit } from "../../client/retry";
 import { json, startScriptedServer, type ScriptedServer, type Step } from "./scriptedServer";
@@ -60,6 +61,15 @@ describe("ManagementClientV2 against scripted answers", () => {
     const missing = await client.pods.get("p9").catch((e: unknown) => e);
     expect(missing).toBeInstanceOf(NotFoundError);
     expect((missing as ApiError).serviceMessage).toBe("no pod p9");
+  });
+
+  it("refuses an empty id locally with a GpuCloudError, as v1 does: nothing is sent", async () => {
+    const { server, client } = await scripted(json(200, pod));
+    await expect(client.pods.get("")).rejects.toThrow(GpuCloudError);
+    await expect(client.endpoints.delete(" ")).rejects.toThrow('deleteEndpoint: id must be a non-empty string (got " ")');
+    await expect(client.podAction("", "start")).rejects.toThrow(GpuCloudError);
+    await expect(client.endpointRollout("")).rejects.toThrow(/^listEndpointReleases: id must be a non-empty string/);
+    expect(server.requests).toEqual([]);
   });
 
   it("paces the following requests once the minute window runs low, and waits for the reset at zero", async () => {
