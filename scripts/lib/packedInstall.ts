@@ -12,20 +12,21 @@ import * as path from "node:path";
 import { repoRoot } from "./repoRoot";
 
 /**
- * Packs this checkout and installs the tarball into `<base>/project/node_modules/pulumi-gpucloud`;
- * every other dependency is a symlink to this checkout's node_modules (what `npm install` of the
- * tarball would resolve, without a registry), except @pulumi/pulumi, which is copied (see below).
+ * Packs a checkout (default: this one) and installs the tarball into
+ * `<base>/project/node_modules/pulumi-gpucloud`; every other dependency is a symlink to that
+ * checkout's node_modules (what `npm install` of the tarball would resolve, without a registry),
+ * except @pulumi/pulumi, which is copied (see below).
  */
-export function installPackedCopy(base: string): { projectDir: string; tarball: string } {
+export function installPackedCopy(base: string, root: string = repoRoot()): { projectDir: string; tarball: string } {
   const packDir = path.join(base, "pack");
   const projectDir = path.join(base, "project");
   const modulesDir = path.join(projectDir, "node_modules");
   const installDir = path.join(modulesDir, "pulumi-gpucloud");
   for (const dir of [packDir, installDir]) fs.mkdirSync(dir, { recursive: true });
 
-  const env = { ...process.env, PATH: [path.join(repoRoot(), "node_modules", ".bin"), process.env["PATH"] ?? ""].join(path.delimiter) };
+  const env = { ...process.env, PATH: [path.join(root, "node_modules", ".bin"), process.env["PATH"] ?? ""].join(path.delimiter) };
   const packed = execFileSync("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", packDir], {
-    cwd: repoRoot(),
+    cwd: root,
     env,
     encoding: "utf8",
     stdio: ["ignore", "pipe", "pipe"],
@@ -34,9 +35,9 @@ export function installPackedCopy(base: string): { projectDir: string; tarball: 
   const tarball = path.join(packDir, path.basename(filename));
   execFileSync("tar", ["-xzf", tarball, "-C", installDir, "--strip-components=1"]);
 
-  for (const entry of fs.readdirSync(path.join(repoRoot(), "node_modules"))) {
+  for (const entry of fs.readdirSync(path.join(root, "node_modules"))) {
     if (entry === "pulumi-gpucloud" || entry.startsWith(".")) continue;
-    const source = path.join(repoRoot(), "node_modules", entry);
+    const source = path.join(root, "node_modules", entry);
     if (entry === "@pulumi") {
       // @pulumi/pulumi is copied, not linked: its closure serializer finds the package a provider
       // object came from by resolving `pulumi-gpucloud` from its own location. A link would put

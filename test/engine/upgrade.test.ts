@@ -1,0 +1,160 @@
+/**
+ * Upgrades never touch a running stack. For each recorded fixture (test/engine/fixtures/upgrade/
+ * <version>/, written by scripts/record-upgrade-fixture.ts with the package at that version): the
+ * recorded Pulumi state is imported into a fresh file backend, the current emulator starts on a copy
+ * of the recorded emulator state file, and the CURRENT package, installed from `npm pack` as a
+ * user's project has it (each resource's `__provider` in the recorded state is a bare
+ * `require("pulumi-gpucloud/provider/shims/<kind>")`, which now loads this code), runs the fixture's
+ * own copy of the program:
+ *   1. `preview --expect-no-changes`: nothing to update or replace;
+ *   2. `refresh`: no drift (nothing read back differs from the state, outputs included), and the
+ *      preview after it is still clean;
+ *   3. an `up` that changes one field (the queue endpoint's workersMax): an update in place;
+ *   4. `destroy`: the emulator holds nothing afterwards.
+ *
+ * Output-only changes: the dynamic provider's diff decides alone (the engine does not compare
+ * outputs at preview), so an output that code adds, drops or renames never shows in step 1; it
+ * shows in step 2, where read's outputs replace the recorded ones and the refresh reports an
+ * update. That is why a new output is not free: see "Compatibility policy" in the README.
+ *
+ * The emulator restarts with service time after the recording (its clock never runs backwards over
+ * a saved state: emulator/index.ts), so recorded timestamps are in the past, as they would be.
+ */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { createRequire } from "node:module";
+import type { Stack } from "@pulumi/pulumi/automation";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { startEmulatorChild, type EmulatorChild } from "../../scripts/lib/emulatorCli";
+import { automationOf, fileBackend, inlineStack, runPulumi, type FileBackend } from "../../scripts/lib/fileBackend";
+import { installPackedCopy } from "../../scripts/lib/packedInstall";
+import { FIXTURE_FILES, emulatorStackConfig, readManifest, recordedFixtures, type StackProgram } from "../../scripts/lib/upgradeFixture";
+import { resourcesInStateFile } from "../support/emulatorProcess";
+
+const fixtures = recordedFixtures();
+
+/** Change kinds that mean a resource was (or would be) touched. */
+const CHANGE_KINDS = ["create", "update", "delete", "replace", "create-replacement", "delete-replaced", "import"];
+
+/** The change counts of a summary other than `same`. */
+function changesOf(summary: Record<string, number | undefined> | undefined): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [kind, count] of Object.entries(summary ?? {})) if (kind !== "same" && count) out[kind] = count;
+  return out;
+}
+
+it("has at least one recorded fixture", () => {
+  expect(fixtures.map((f) => path.basename(f))).toContain("0.1.0-b72936d");
+});
+
+describe.each(fixtures.map((dir) => [path.basename(dir), dir] as const))("upgrading from %s", { timeout: 600_000 }, (_version, fixtureDir) => {
+  const manifest = readManifest(fixtureDir);
+  let base: string;
+  let projectDir: string;
+  let emulator: EmulatorChild;
+  let statePath: string;
+  let backend: FileBackend;
+  let log = "";
+  const stacks = new Map<string, { stack: Stack; change: boolean }>();
+
+  beforeAll(async () => {
+    base = fs.mkdtempSync(path.join(os.tmpdir(), "gpucloud-upgrade-"));
+    ({ projectDir } = installPackedCopy(path.join(base, "packed")));
+    statePath = path.join(base, "emulator-state.json");
+    fs.copyFileSync(path.join(fixtureDir, FIXTURE_FILES.emulatorState), statePath);
+    emulator = await startEmulatorChild({ apiKeys: [manifest.apiKey], statePath, timeScale: 0.01 });
+    backend = fileBackend(path.join(base, "backend"), inject("pulumiCli"), manifest.passphrase);
+
+    const load = createRequire(path.join(projectDir, "index.js"));
+    const gpucloud: unknown = load("pulumi-gpucloud");
+    const pulumi: unknown = load("@pulumi/pulumi");
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const program = require(path.join(fixtureDir, FIXTURE_FILES.program)) as StackProgram;
+    for (const recorded of manifest.stacks) {
+      // The recorded settings file carries the stack's encryption salt: the state's ciphertext needs it.
+      fs.copyFileSync(path.join(fixtureDir, FIXTURE_FILES.stackSettings(recorded.name)), path.join(projectDir, FIXTURE_FILES.stackSettings(recorded.name)));
+      const entry = { stack: undefined as unknown as Stack, change: false };
+      entry.stack = await inlineStack(backend, {
+        automation: automationOf(projectDir),
+        workDir: projectDir,
+        projectName: manifest.projectName,
+        stackName: recorded.name,
+        program: async () => program(gpucloud, pulumi, { api: recorded.api, change: entry.change }),
+      });
+      await entry.stack.setAllConfig(emulatorStackConfig(emulator, recorded.api, manifest.apiKey));
+      runPulumi(backend, projectDir, ["stack", "import", "--stack", recorded.name, "--file", path.join(fixtureDir, FIXTURE_FILES.stackState(recorded.name))]);
+      stacks.set(recorded.name, entry);
+    }
+  });
+
+  afterAll(async () => {
+    try {
+      // A failed step must not leave the stacks' resources behind in the emulator's work.
+      for (const { stack } of stacks.values()) await stack.destroy().catch(() => undefined);
+    } finally {
+      await emulator?.stop();
+      if (base) await fs.promises.rm(base, { recursive: true, force: true });
+    }
+  });
+
+  const record = { onOutput: (out: string) => void (log += out), onError: (out: string) => void (log += out) };
+  const stackOf = (name: string): { stack: Stack; change: boolean } => {
+    const entry = stacks.get(name);
+    if (!entry) throw new Error(`stack ${name} was not imported`);
+    return entry;
+  };
+
+  it("imported every recorded resource", async () => {
+    for (const recorded of manifest.stacks) {
+      const deployment = await stackOf(recorded.name).stack.exportStack();
+      const resources = (deployment.deployment as { resources?: { type: string }[] }).resources ?? [];
+      const types: Record<string, number> = {};
+      for (const r of resources) types[r.type] = (types[r.type] ?? 0) + 1;
+      expect(types, `stack ${recorded.name}`).toEqual(recorded.resourceTypes);
+    }
+  });
+
+  it.each(manifest.stacks.map((s) => [s.name]))("stack %s: the current code plans no change", async (name) => {
+    const preview = await stackOf(name).stack.preview({ expectNoChanges: true, diff: true, ...record });
+    expect(changesOf(preview.changeSummary), log).toEqual({});
+  });
+
+  it.each(manifest.stacks.map((s) => [s.name]))("stack %s: refresh finds no drift, and the plan stays empty", async (name) => {
+    const { stack } = stackOf(name);
+    const refresh = await stack.refresh({ diff: true, ...record });
+    expect(changesOf(refresh.summary.resourceChanges), log).toEqual({});
+    const preview = await stack.preview({ expectNoChanges: true, ...record });
+    expect(changesOf(preview.changeSummary), log).toEqual({});
+  });
+
+  it.each(manifest.stacks.map((s) => [s.name]))("stack %s: one changed field is updated in place", async (name) => {
+    const entry = stackOf(name);
+    entry.change = true;
+    const ops = new Map<string, string>();
+    const up = await entry.stack.up({
+      ...record,
+      onEvent: (event) => {
+        const meta = event.resOutputsEvent?.metadata;
+        if (meta && meta.op !== "same") ops.set(meta.urn, meta.op);
+      },
+    });
+    expect(up.summary.result).toBe("succeeded");
+    const changes = changesOf(up.summary.resourceChanges);
+    for (const kind of CHANGE_KINDS.filter((k) => k !== "update")) expect(changes[kind], `${kind} in ${JSON.stringify(changes)}\n${log}`).toBeUndefined();
+    expect([...ops.entries()].filter(([urn]) => urn.endsWith("::queue"))).toEqual([[expect.stringMatching(/gpucloud:Endpoint::queue$/), "update"]]);
+    const after = await entry.stack.preview({ expectNoChanges: true, ...record });
+    expect(changesOf(after.changeSummary), log).toEqual({});
+  });
+
+  it("destroy removes everything the stacks held from the emulator", async () => {
+    for (const recorded of manifest.stacks) {
+      const destroy = await stackOf(recorded.name).stack.destroy(record);
+      expect(destroy.summary.result).toBe("succeeded");
+      expect(Object.keys(changesOf(destroy.summary.resourceChanges))).toEqual(["delete"]);
+    }
+    // A clean stop writes the state file once more: it is what the emulator held last.
+    expect(await emulator.stop()).toBe(0);
+    expect(resourcesInStateFile(statePath)).toEqual([]);
+  });
+});
