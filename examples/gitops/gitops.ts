@@ -3,7 +3,7 @@
  * the same on your machine. Node 24 runs this file as it is (`node gitops.ts ...`).
  *
  *   node gitops.ts plan STACK       pull request: print the plan (preview with the diff); changes nothing
- *   node gitops.ts deploy STACK     main: `up`, then the converged check
+ *   node gitops.ts deploy STACK     main: `up --refresh`, then the converged check
  *   node gitops.ts converged STACK  the plan must be empty right after an up (preview --expect-no-changes)
  *   node gitops.ts drift STACK      nightly: refresh from the service, then the plan must be empty
  *                                   (preview --refresh --expect-no-changes); fails naming what drifted
@@ -68,7 +68,9 @@ async function run(step: Step, stackName: string): Promise<boolean> {
       return true;
     }
     case "deploy": {
-      const up = await stack.up({ diff: true, ...print });
+      // --refresh: a value changed behind the stack's back is put back, not kept because the
+      // state still holds the old reading.
+      const up = await stack.up({ diff: true, refresh: true, ...print });
       say(`up ${stackName}: ${up.summary.result} ${JSON.stringify(up.summary.resourceChanges)}`);
       if (up.summary.result !== "succeeded") return false;
       return converged(stack, `converged check of ${stackName}`, false);

@@ -122,7 +122,7 @@ describe.each(fixtures.map((dir) => [path.basename(dir), dir] as const))("upgrad
 
   it.each(manifest.stacks.map((s) => [s.name]))("stack %s: refresh finds no drift, and the plan stays empty", async (name) => {
     const { stack } = stackOf(name);
-    const refresh = await stack.refresh({ diff: true, ...record });
+    const refresh = await stack.refresh(record);
     expect(changesOf(refresh.summary.resourceChanges), log).toEqual({});
     const preview = await stack.preview({ expectNoChanges: true, ...record });
     expect(changesOf(preview.changeSummary), log).toEqual({});
