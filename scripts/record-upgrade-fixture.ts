@@ -31,6 +31,8 @@ const PASSPHRASE = "upgrade-fixture-passphrase";
 const API_KEY = "gpc_emu_upgrade_fixture_dev_key";
 const PROJECT = "upgrade-fixture";
 const TIME_SCALE = 0.01;
+/** Fixed, below the ephemeral range, so that the replay can serve the same URLs (see FixtureManifest.emulatorPort). */
+const EMULATOR_PORT = 28787;
 const STACKS: readonly { name: string; api: "v1" | "v2" }[] = [
   { name: "v2", api: "v2" },
   { name: "v1", api: "v1" },
@@ -78,7 +80,7 @@ async function main(): Promise<void> {
     const program = require(path.join(fixtureDir, FIXTURE_FILES.program)) as StackProgram;
 
     const statePath = path.join(base, "emulator-state.json");
-    const emulator = await startEmulatorChild({ root: src, apiKeys: [API_KEY], statePath, timeScale: TIME_SCALE });
+    const emulator = await startEmulatorChild({ root: src, apiKeys: [API_KEY], statePath, timeScale: TIME_SCALE, port: EMULATOR_PORT });
     const backend = fileBackend(path.join(base, "backend"), cli, PASSPHRASE);
     const stacks: FixtureStack[] = [];
     try {
@@ -119,6 +121,7 @@ async function main(): Promise<void> {
       apiKey: API_KEY,
       projectName: PROJECT,
       timeScale: TIME_SCALE,
+      emulatorPort: EMULATOR_PORT,
       program: PROGRAM_IN_WORDS,
       stacks,
       config: {},

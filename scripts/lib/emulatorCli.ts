@@ -29,6 +29,8 @@ export interface EmulatorChildOptions {
   root?: string;
   apiKeys: readonly string[];
   statePath?: string;
+  /** TCP port; default 0 (any free port). */
+  port?: number;
   /** Simulated durations x this; default 0.01. */
   timeScale?: number;
   extraArgs?: readonly string[];
@@ -37,7 +39,7 @@ export interface EmulatorChildOptions {
 export async function startEmulatorChild(options: EmulatorChildOptions): Promise<EmulatorChild> {
   const cli = path.join(options.root ?? repoRoot(), "dist", "emulator", "cli.js");
   if (!fs.existsSync(cli)) throw new Error(`${cli} is missing: run \`npm run build\` in that checkout first`);
-  const args = [cli, "--port", "0", "--time-scale", String(options.timeScale ?? 0.01)];
+  const args = [cli, "--port", String(options.port ?? 0), "--time-scale", String(options.timeScale ?? 0.01)];
   for (const key of options.apiKeys) args.push("--api-key", key);
   if (options.statePath !== undefined) args.push("--state", options.statePath);
   args.push(...(options.extraArgs ?? []));

@@ -53,6 +53,12 @@ export interface FixtureManifest {
   projectName: string;
   /** Emulator time scale during the recording. */
   timeScale: number;
+  /**
+   * The emulator's port during the recording. The service's URLs are in the state (an endpoint's
+   * `requestUrls`, the provider's config), so a replay serves the emulator at the same URLs: a
+   * user's upgrade does not move the service either.
+   */
+  emulatorPort: number;
   /** What the program declared, in words. */
   program: string;
   stacks: FixtureStack[];

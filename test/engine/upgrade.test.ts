@@ -63,7 +63,8 @@ describe.each(fixtures.map((dir) => [path.basename(dir), dir] as const))("upgrad
     ({ projectDir } = installPackedCopy(path.join(base, "packed")));
     statePath = path.join(base, "emulator-state.json");
     fs.copyFileSync(path.join(fixtureDir, FIXTURE_FILES.emulatorState), statePath);
-    emulator = await startEmulatorChild({ apiKeys: [manifest.apiKey], statePath, timeScale: 0.01 });
+    // The recorded URLs (the state holds them: endpoints' requestUrls, the provider's config).
+    emulator = await startEmulatorChild({ apiKeys: [manifest.apiKey], statePath, timeScale: 0.01, port: manifest.emulatorPort });
     backend = fileBackend(path.join(base, "backend"), inject("pulumiCli"), manifest.passphrase);
 
     const load = createRequire(path.join(projectDir, "index.js"));
