@@ -44,6 +44,73 @@ function changesOf(summary: Record<string, number | undefined> | undefined): Rec
   return out;
 }
 
+interface StateResource {
+  urn: string;
+  outputs?: Record<string, unknown>;
+}
+
+/**
+ * Outputs whose value is the service's reading of the moment, not a shape: they may differ after a
+ * refresh with any version. Each entry: resource type suffix, output path, why.
+ */
+const ALLOWED_DIFFERENCES: readonly { type: string; path: string; why: string }[] = [
+  // The emulator boots RUNNING pods again when it restarts on a state file (the service's pods get
+  // a new address when they restart too): the reading changes, not its shape.
+  { type: "Pod", path: "publicIp", why: "a restarted pod's new address" },
+  { type: "Pod", path: "portMappings", why: "a restarted pod's new public ports" },
+  // A defect of 0.1.0 itself, not of an upgrade: create stores costPerHr, read (refresh) does not
+  // carry it, on v1 and v2 alike, though the service's GET has it. Remove this entry with the fix.
+  { type: "Pod", path: "costPerHr", why: "0.1.0's refresh drops it (known defect)" },
+];
+
+function isAllowed(urn: string, at: string): boolean {
+  return ALLOWED_DIFFERENCES.some((v) => urn.includes(`gpucloud:${v.type}::`) && (at === v.path || at.startsWith(`${v.path}.`)));
+}
+
+/** Pulumi's marker of a secret in an exported state (the ciphertext differs on every write). */
+const SECRET_SIG = "4dabf18193072939515e22adb298388d";
+
+/** A state's values with each secret replaced by "[secret]": a secret must stay one, whatever its ciphertext. */
+function withSecretsMarked(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withSecretsMarked);
+  if (typeof value !== "object" || value === null) return value;
+  if (SECRET_SIG in value) return "[secret]";
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withSecretsMarked(v)]));
+}
+
+/**
+ * What changed between the recorded outputs and the ones the current code wrote for the same
+ * resources: a recorded output that is gone (renamed or dropped) or holds another value (reshaped),
+ * as `urn: path: recorded -> now`. An output that is new is not a difference: adding one breaks no
+ * program reading the old ones.
+ */
+function outputDifferences(recorded: readonly StateResource[], now: readonly StateResource[]): string[] {
+  const out: string[] = [];
+  const nowByUrn = new Map(now.map((r) => [r.urn, r]));
+  const walk = (urn: string, at: string, before: unknown, after: unknown): void => {
+    if (isAllowed(urn, at)) return;
+    if (typeof before === "object" && before !== null && typeof after === "object" && after !== null && Array.isArray(before) === Array.isArray(after)) {
+      for (const key of Object.keys(before)) {
+        const next = (after as Record<string, unknown>)[key];
+        const prev = (before as Record<string, unknown>)[key];
+        const child = at ? `${at}.${key}` : key;
+        if (!(key in after)) {
+          if (!isAllowed(urn, child)) out.push(`${urn}: ${child}: ${JSON.stringify(prev)} -> (gone)`);
+        } else walk(urn, child, prev, next);
+      }
+      return;
+    }
+    if (JSON.stringify(before) !== JSON.stringify(after)) out.push(`${urn}: ${at}: ${JSON.stringify(before)} -> ${JSON.stringify(after)}`);
+  };
+  for (const resource of recorded) {
+    if (!resource.outputs || resource.urn.includes("pulumi:providers:")) continue;
+    const current = nowByUrn.get(resource.urn);
+    if (!current) out.push(`${resource.urn}: (gone from the state)`);
+    else walk(resource.urn, "", withSecretsMarked(resource.outputs), withSecretsMarked(current.outputs ?? {}));
+  }
+  return out;
+}
+
 it("has at least one recorded fixture", () => {
   expect(fixtures.map((f) => path.basename(f))).toContain("0.1.0-b72936d");
 });
@@ -121,10 +188,17 @@ describe.each(fixtures.map((dir) => [path.basename(dir), dir] as const))("upgrad
     expect(changesOf(preview.changeSummary), log).toEqual({});
   });
 
-  it.each(manifest.stacks.map((s) => [s.name]))("stack %s: refresh finds no drift, and the plan stays empty", async (name) => {
+  it.each(manifest.stacks.map((s) => [s.name]))("stack %s: refresh finds no drift, reads back every recorded output, and the plan stays empty", async (name) => {
     const { stack } = stackOf(name);
     const refresh = await stack.refresh(record);
     expect(changesOf(refresh.summary.resourceChanges), log).toEqual({});
+    // The engine's refresh reports only what the provider's diff sees (changes against the
+    // program), so a renamed or reshaped output would pass it: compare what read wrote with
+    // what the recorded version stored.
+    const recorded = JSON.parse(fs.readFileSync(path.join(fixtureDir, FIXTURE_FILES.stackState(name)), "utf8")) as { deployment: { resources: StateResource[] } };
+    // Exported by the CLI as the recording was: secrets as ciphertext, not decrypted.
+    const now = (JSON.parse(runPulumi(backend, projectDir, ["stack", "export", "--stack", name])) as { deployment: { resources: StateResource[] } }).deployment;
+    expect(outputDifferences(recorded.deployment.resources, now.resources)).toEqual([]);
     const preview = await stack.preview({ expectNoChanges: true, ...record });
     expect(changesOf(preview.changeSummary), log).toEqual({});
   });
