@@ -7,15 +7,15 @@
  * `require("pulumi-gpucloud/provider/shims/<kind>")`, which now loads this code), runs the fixture's
  * own copy of the program:
  *   1. `preview --expect-no-changes`: nothing to update or replace;
- *   2. `refresh`: no drift (nothing read back differs from the state, outputs included), and the
- *      preview after it is still clean;
+ *   2. `refresh`: no drift; every output the recorded version stored is read back, with the same
+ *      value (a restarted pod's address and ports excepted), and the preview after it is clean;
  *   3. an `up` that changes one field (the queue endpoint's workersMax): an update in place;
  *   4. `destroy`: the emulator holds nothing afterwards.
  *
- * Output-only changes: the dynamic provider's diff decides alone (the engine does not compare
- * outputs at preview), so an output that code adds, drops or renames never shows in step 1; it
- * shows in step 2, where read's outputs replace the recorded ones and the refresh reports an
- * update. That is why a new output is not free: see "Compatibility policy" in the README.
+ * Output-only changes: the engine (Pulumi CLI 3.259, default refresh diff) shows neither at preview
+ * nor at refresh what the provider's diff does not report, and the diff compares arguments, so an
+ * output that code adds, drops or renames passes steps 1 and 2's engine checks silently. Step 2
+ * therefore compares the outputs itself (a new output is allowed: it breaks no reader).
  *
  * The emulator restarts with service time after the recording (its clock never runs backwards over
  * a saved state: emulator/index.ts), so recorded timestamps are in the past, as they would be.
