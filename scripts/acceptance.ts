@@ -237,7 +237,7 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<number
       "gpucloud:apiKey": { value: settings.apiKey, secret: true },
     });
     if (settings.injectFailure) {
-      const orphan = await client.networkVolumes.create({ name: `${runId}orphan`, size: 10, dataCenterId: "EU-RO-1" });
+      const orphan = await client.networkVolumes.create({ name: `${runId}orphan`, size: 10, dataCenter: "EU-RO-1" });
       say(`injected failure: planted orphan network volume ${orphan.id}; the update step will fail`);
     }
     say("step up");

@@ -19,7 +19,8 @@
  */
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
-import { LocalWorkspace, type Stack } from "@pulumi/pulumi/automation";
+// The file path: this script is an ES module, which does not resolve a directory import.
+import { LocalWorkspace, type Stack } from "@pulumi/pulumi/automation/index.js";
 import { program } from "./program.ts";
 
 const STEPS = ["plan", "deploy", "converged", "drift"] as const;
