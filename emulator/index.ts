@@ -115,7 +115,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const offset = loaded ? Math.max(0, loaded.savedAtMs - Date.now() + 1) : 0;
   const clock = createClock(resolved.timeScale, () => Date.now() + offset);
 
-  const accounts = new Accounts(resolved.apiKeys);
+  const accounts = new Accounts(resolved.apiKeys, resolved.keyScopes);
   const store = new ManagementStore();
   let writer: StateWriter | undefined;
   const stateListeners: ((status: StateStatus) => void)[] = [];
@@ -169,6 +169,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const routerOptions = {
     bodyLimitBytes: resolved.bodyLimitBytes,
     resolveAccount: (authorization: string | undefined) => accounts.resolve(authorization),
+    scopesOf: (authorization: string | undefined) => accounts.scopesOf(authorization),
     interceptor: undefined,
     onMutation: ctx.changed,
     // With a state file, a change is on disk before its answer leaves (a crash loses nothing acknowledged).
@@ -186,7 +187,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     interceptor: interceptorFor(resolved.faults !== undefined),
   });
   v2.router.setInterceptor(interceptorFor(resolved.faults !== undefined));
-  const server = createHttpServer(router, serverless, v2.router);
+  const server = createHttpServer(router, serverless, v2.router, { v1Retired: resolved.v1Retired });
   try {
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);
