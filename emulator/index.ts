@@ -54,6 +54,11 @@ export interface AccountInspection {
   registryAuths: ContainerRegistryAuth[];
   /** Log files of the worker processes the emulator started for this account's endpoints. */
   workerLogs: WorkerLog[];
+  /**
+   * Per running pod, the environment its container booted with: secret placeholders resolved at that
+   * boot (the pods' `env` above keeps the placeholders, as the API shows them).
+   */
+  podBootEnv: Record<string, Record<string, string>>;
 }
 
 export interface RunningEmulator {
@@ -240,6 +245,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
         networkVolumes: [...account.networkVolumes.values()].map(networkVolumeView),
         registryAuths: [...account.registryAuths.values()].map(registryAuthView),
         workerLogs: (serverless.workerLogs?.() ?? []).filter((log) => log.accountId === account.accountId),
+        podBootEnv: Object.fromEntries([...account.pods.values()].flatMap((pod) => (pod.boot?.env ? [[pod.id, { ...pod.boot.env }]] : []))),
       }));
     },
     faultStats: () => faults.stats(),

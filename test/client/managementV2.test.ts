@@ -96,7 +96,8 @@ describe("ManagementClientV2 against the emulator", () => {
   it("runs past a small per-minute quota without a 429: spreads the last calls, then waits for the reset", async () => {
     let now = Date.UTC(2026, 0, 1, 12, 0, 0); // the start of a minute window
     const sleeps: number[] = [];
-    emulator = await startEmulator({ port: 0, timeScale: 0.001, rateLimit: { perMinute: 30 }, rateLimitClock: () => now });
+    // Time scale 1: the limiter's windows run on service time, here the fake clock itself.
+    emulator = await startEmulator({ port: 0, timeScale: 1, rateLimit: { perMinute: 30 }, rateLimitClock: () => now });
     let retries = 0;
     client = new ManagementClientV2({
       baseUrl: emulator.apiUrlV2,
