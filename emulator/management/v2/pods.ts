@@ -190,7 +190,7 @@ export function v2PodOperations(v: V2Context): Operation[] {
       body: CreatePodRequest,
       bodyName: "CreatePodRequest",
       response: { status: 201, description: "Created", schemaName: "Pod" },
-      errors: [400, 404, 422],
+      errors: [400, 402, 404, 422],
       handle({ accountId, body }) {
         const acct = account(accountId);
         return { status: 201, body: v2PodView(ctx, createV2Pod(v, acct, body)) };
@@ -252,7 +252,7 @@ export function v2PodOperations(v: V2Context): Operation[] {
       body: PodActionRequest,
       bodyName: "PodActionRequest",
       response: { status: 200, description: "Action applied — returns updated pod", schemaName: "Pod" },
-      errors: [400, 404, 409, 422],
+      errors: [400, 402, 404, 409, 422],
       handle({ accountId, params, body }) {
         const acct = account(accountId);
         const pod = podOf(acct, params.id ?? "");
