@@ -220,6 +220,62 @@ function redactedHeaders(headers: ApiErrorInput["headers"], secrets: readonly st
   return out;
 }
 
+/** What a rate-limit wait the transport will not take is about. */
+export interface RateLimitWaitInput {
+  operation: string;
+  method: string;
+  url: string;
+  /** The spent window ("minute", "hour", "day"), when known. */
+  window: string | undefined;
+  /** Its quota, when the policy header gave it. */
+  quota: number | undefined;
+  /** When the window resets (transport clock, ms since the epoch). */
+  resetAtMs: number;
+  /** How long the wait would be. */
+  waitMs: number;
+  /** The longest wait the call may take (its deadline, or the transport's budget). */
+  budgetMs: number;
+  /** The 429 that asked for the wait, when there was one. */
+  serviceMessage?: string | undefined;
+  secrets?: readonly string[] | undefined;
+}
+
+/**
+ * The RateLimitError for a wait longer than the call may take (an exhausted hour or day window, or
+ * a long Retry-After): fails the call at once, naming the window, its reset and the fix.
+ */
+export function rateLimitWaitError(input: RateLimitWaitInput): RateLimitError {
+  const window = input.window ? `the service's ${input.window} rate-limit window` : "the service's rate limit";
+  const quota = input.quota !== undefined && input.window ? ` (${input.quota} requests per ${input.window})` : "";
+  const message =
+    `${input.operation} failed: ${window}${quota} is spent${input.serviceMessage ? ` (${input.serviceMessage})` : ""}; ` +
+    `it resets at ${new Date(input.resetAtMs).toISOString()}, in ${duration(input.waitMs)}, later than this call may wait (${duration(input.budgetMs)}). ` +
+    "Run again after the reset, spread the work over time (fewer resources per up, or `pulumi up --parallel` with a lower number), " +
+    "or ask the service for a higher quota";
+  const secrets = input.secrets ?? [];
+  return new RateLimitError(redactText(message, secrets), {
+    status: undefined,
+    serviceMessage: input.serviceMessage === undefined ? undefined : redactText(input.serviceMessage, secrets),
+    operation: input.operation,
+    method: input.method.toUpperCase(),
+    url: redactUrl(input.url, secrets),
+    retryable: false,
+    kind: undefined,
+    retryAfterMs: input.waitMs,
+    requestId: undefined,
+    headers: {},
+  });
+}
+
+/** "42 s", "30 min", "5 h 12 min". */
+export function duration(ms: number): string {
+  const s = Math.ceil(ms / 1000);
+  if (s < 120) return `${s} s`;
+  const min = Math.ceil(s / 60);
+  if (min < 120) return `${min} min`;
+  return `${Math.floor(min / 60)} h ${min % 60} min`;
+}
+
 /** The management API's v1 paths: `/v1`, `/v1/...` (after any base path of a proxy). */
 function isV1Url(url: string): boolean {
   return /(^|\/)v1(\/|\?|$)/.test(url.split("?")[0] ?? "");
