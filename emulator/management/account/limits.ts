@@ -5,6 +5,7 @@
  * cap; how a refusal is answered is the emulator's assumption (emulator README, "Account limits").
  */
 import { HttpError } from "../../http/errors";
+import { ProblemError } from "../v2/problem";
 import type { AccountData, EndpointRecord } from "../../state/model";
 import type { ManagementContext } from "../context";
 
@@ -56,11 +57,11 @@ export function checkWorkerQuota(ctx: LimitsContext, account: AccountData, chang
   const quota = ctx.options.serverlessWorkerQuota;
   const sum = workersMaxSum(account, changed);
   if (sum <= quota) return;
-  const message =
-    `invalid workers.max: the serverless worker quota is exceeded: the sum of workers.max over the account's endpoints would be ${sum} ` +
+  const detail =
+    `the serverless worker quota is exceeded: the sum of workers.max over the account's endpoints would be ${sum} ` +
     `(this endpoint ${changed.workersMax}), over the quota of ${quota} (serverlessWorkers, GET /api/v2/account/limits); ` +
     "lower workers.max here or on another endpoint, or ask for a higher quota";
-  throw new HttpError(400, message);
+  throw new ProblemError(400, detail, [`invalid workers.max: ${changed.workersMax} takes the sum to ${sum}, over the quota of ${quota}`]);
 }
 
 /** The `GET /api/v2/account/limits` body (inner fields are the emulator's assumption, see the README). */
