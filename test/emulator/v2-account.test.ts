@@ -231,3 +231,23 @@ it("--spend-cap and --worker-quota set the limits; bad values are refused naming
   expect(() => parseCliArgs(["--worker-quota", "2.5"])).toThrow(/--worker-quota must be an integer >= 0, got "2.5"/);
   await expect(startTestEmulator({ spendCapPerHour: Number.NaN })).rejects.toThrow(/spendCapPerHour must be a number >= 0/);
 });
+
+it("secrets survive a restart with a state file, and a pod restored as running boots with the value", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "v2-account-state-"));
+  const statePath = join(dir, "state.json");
+  try {
+    const first = await startTestEmulator({ statePath });
+    const made = await apiV2(first).post("/account/secrets", { name: "kept", value: "kept-value", description: "d" });
+    const pod = await apiV2(first).post("/pods", { ...V2_GPU_POD, env: { K: "{{ GPUCLOUD_SECRET_kept }}" } });
+    await first.close();
+    const second = await startTestEmulator({ statePath });
+    try {
+      expect((await apiV2(second).get(`/account/secrets/${made.body.id}`)).body).toEqual(made.body);
+      expect(second.inspect()[0]?.podBootEnv[pod.body.id]?.K).toBe("kept-value");
+    } finally {
+      await second.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
