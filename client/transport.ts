@@ -366,7 +366,7 @@ export class Transport {
         const error = failure.error;
         if (!error.retryable || attempt >= maxRetries) throw error;
         // A 429's Retry-After is the exceeded window's reset: honoured at any length, within the deadline.
-        const delayMs = backoffDelayMs(attempt, failure.retryAfterHeader, this.random, Date.now(), error.status === 429 ? Number.POSITIVE_INFINITY : MAX_RETRY_AFTER_MS);
+        const delayMs = backoffDelayMs(attempt, failure.retryAfterHeader, this.random, this.#now(), error.status === 429 ? Number.POSITIVE_INFINITY : MAX_RETRY_AFTER_MS);
         if (error.status === 429) this.#checkRateLimitWait(spec, delayMs, deadlineMs, error);
         this.#onRetry?.({
           operation: spec.operation,
