@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../emulator";
-import { KEY_B, type Api, startTestEmulator, waitFor } from "./managementHelpers";
+import { GPU_POD, KEY_B, type Api, api, startTestEmulator, waitFor } from "./managementHelpers";
 import { V2_GPU_POD, V2_QUEUE_ENDPOINT, apiV2, expectProblem, waitForStatus } from "./v2-helpers";
 
 /** RTX 4090 pods cost 0.69 USD/hour in the emulator's catalog. */
@@ -249,5 +249,25 @@ it("secrets survive a restart with a state file, and a pod restored as running b
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+it("the spend cap holds on /v1 too: a create or start over it is a 402 naming the cap", async () => {
+  const emu = await startTestEmulator({ spendCapPerHour: 1, bootDelayMs: 0 });
+  try {
+    const v1 = api(emu);
+    const first = await v1.post("/pods", GPU_POD);
+    expect(first.status).toBe(201);
+    const second = await v1.post("/pods", { ...GPU_POD, name: "second" });
+    expect(second.status).toBe(402);
+    expect(second.body.error).toMatch(/over its spend cap of \$1\.00\/hour/);
+    expect((await v1.post(`/pods/${first.body.id}/stop`)).status).toBe(200);
+    const other = await v1.post("/pods", { ...GPU_POD, name: "other" });
+    expect(other.status).toBe(201);
+    const start = await v1.post(`/pods/${first.body.id}/start`);
+    expect(start.status).toBe(402);
+    expect(start.body.error).toMatch(new RegExp(`starting pod ${first.body.id} `));
+  } finally {
+    await emu.close();
   }
 });
