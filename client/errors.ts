@@ -67,8 +67,14 @@ export class BadRequestError extends ApiError {
 /** 401: missing or wrong API key. */
 export class AuthenticationError extends ApiError {
 }
-/** 403: the key is valid but not allowed to do this. */
+/** 403: the key is valid but not allowed to do this (it lacks the operation's scope). */
 export class PermissionDeniedError extends ApiError {
+}
+/** 402: the service refused to start something: the account's hourly spend cap or its balance. */
+export class PaymentRequiredError extends ApiError {
+}
+/** 410 from a /v1 URL: the service's REST v1 API is retired; the stack must point at v2. */
+export class ApiRetiredError extends ApiError {
 }
 /** 404: the resource does not exist (or no longer exists). */
 export class NotFoundError extends ApiError {
@@ -100,6 +106,8 @@ for (const [ctor, name] of [
   [BadRequestError, "BadRequestError"],
   [AuthenticationError, "AuthenticationError"],
   [PermissionDeniedError, "PermissionDeniedError"],
+  [PaymentRequiredError, "PaymentRequiredError"],
+  [ApiRetiredError, "ApiRetiredError"],
   [NotFoundError, "NotFoundError"],
   [ConflictError, "ConflictError"],
   [PayloadTooLargeError, "PayloadTooLargeError"],
@@ -138,14 +146,16 @@ export interface ApiErrorInput {
 
 type ApiErrorClass = new (message: string, fields: ApiErrorFields, options?: { cause?: Error }) => ApiError;
 
-function classFor(status: number | undefined, kind: FailureKind | undefined): ApiErrorClass {
+function classFor(status: number | undefined, kind: FailureKind | undefined, url: string): ApiErrorClass {
   if (kind === "invalid_response") return ResponseValidationError;
   if (kind === "timeout") return TimeoutError;
   if (kind === "connect" || kind === "connection") return ConnectionError;
   if (status === undefined) return ApiError;
   if (status === 400 || status === 422) return BadRequestError;
   if (status === 401) return AuthenticationError;
+  if (status === 402) return PaymentRequiredError;
   if (status === 403) return PermissionDeniedError;
+  if (status === 410 && isV1Url(url)) return ApiRetiredError;
   if (status === 404) return NotFoundError;
   if (status === 409) return ConflictError;
   if (status === 413) return PayloadTooLargeError;
@@ -181,6 +191,7 @@ export function makeApiError(input: ApiErrorInput): ApiError {
       break;
     default:
       message = `${input.operation} failed: ${statusLine(input.status)}${serviceMessage ? `: ${serviceMessage}` : ""}`;
+      message += statusAdvice(input.status, input.operation, method, url, serviceMessage);
   }
 
   const fields: ApiErrorFields = {
@@ -196,7 +207,7 @@ export function makeApiError(input: ApiErrorInput): ApiError {
     headers: redactedHeaders(input.headers, secrets),
   };
   const cause = sanitizeCause(input.cause, secrets);
-  const ErrorClass = classFor(input.status, input.kind);
+  const ErrorClass = classFor(input.status, input.kind, url);
   return new ErrorClass(redactText(message, secrets), fields, cause === undefined ? undefined : { cause });
 }
 
@@ -207,6 +218,95 @@ function redactedHeaders(headers: ApiErrorInput["headers"], secrets: readonly st
     out[name.toLowerCase()] = redactText(Array.isArray(value) ? value.join(", ") : value, secrets);
   }
   return out;
+}
+
+/** What a rate-limit wait the transport will not take is about. */
+export interface RateLimitWaitInput {
+  operation: string;
+  method: string;
+  url: string;
+  /** The spent window ("minute", "hour", "day"), when known. */
+  window: string | undefined;
+  /** Its quota, when the policy header gave it. */
+  quota: number | undefined;
+  /** When the window resets (transport clock, ms since the epoch). */
+  resetAtMs: number;
+  /** How long the wait would be. */
+  waitMs: number;
+  /** The longest wait the call may take (its deadline, or the transport's budget). */
+  budgetMs: number;
+  /** The 429 that asked for the wait, when there was one. */
+  serviceMessage?: string | undefined;
+  secrets?: readonly string[] | undefined;
+}
+
+/**
+ * The RateLimitError for a wait longer than the call may take (an exhausted hour or day window, or
+ * a long Retry-After): fails the call at once, naming the window, its reset and the fix.
+ */
+export function rateLimitWaitError(input: RateLimitWaitInput): RateLimitError {
+  const window = input.window ? `the service's ${input.window} rate-limit window` : "the service's rate limit";
+  const quota = input.quota !== undefined && input.window ? ` (${input.quota} requests per ${input.window})` : "";
+  const message =
+    `${input.operation} failed: ${window}${quota} is spent${input.serviceMessage ? ` (${input.serviceMessage})` : ""}; ` +
+    `it resets at ${new Date(input.resetAtMs).toISOString()}, in ${duration(input.waitMs)}, later than this call may wait (${duration(input.budgetMs)}). ` +
+    "Run again after the reset, spread the work over time (fewer resources per up, or `pulumi up --parallel` with a lower number), " +
+    "or ask the service for a higher quota";
+  const secrets = input.secrets ?? [];
+  return new RateLimitError(redactText(message, secrets), {
+    status: undefined,
+    serviceMessage: input.serviceMessage === undefined ? undefined : redactText(input.serviceMessage, secrets),
+    operation: input.operation,
+    method: input.method.toUpperCase(),
+    url: redactUrl(input.url, secrets),
+    retryable: false,
+    kind: undefined,
+    retryAfterMs: input.waitMs,
+    requestId: undefined,
+    headers: {},
+  });
+}
+
+/** "42 s", "30 min", "5 h 12 min". */
+export function duration(ms: number): string {
+  const s = Math.ceil(ms / 1000);
+  if (s < 120) return `${s} s`;
+  const min = Math.ceil(s / 60);
+  if (min < 120) return `${min} min`;
+  return `${Math.floor(min / 60)} h ${min % 60} min`;
+}
+
+/** The management API's v1 paths: `/v1`, `/v1/...` (after any base path of a proxy). */
+function isV1Url(url: string): boolean {
+  return /(^|\/)v1(\/|\?|$)/.test(url.split("?")[0] ?? "");
+}
+
+/**
+ * What to do about the answers the live service gives for reasons outside the request itself: a
+ * retired API, a key without the operation's scope, a spend cap. Empty for every other status.
+ */
+function statusAdvice(status: number | undefined, operation: string, method: string, url: string, serviceMessage: string | undefined): string {
+  if (status === 410 && isV1Url(url)) {
+    return (
+      ". The service's REST v1 API is retired (the live service answers 410 Gone since 2026-11-15): point the stack at the " +
+      "management API v2, i.e. the same origin with /v2 instead of /v1: `pulumi config set gpucloud:apiUrl https://<api host>/v2` " +
+      "(or GPUCLOUD_API_URL; the local emulator serves v2 at http://<host>:<port>/api/v2)"
+    );
+  }
+  if (status === 403) {
+    const scope = /scope "([^"]+)"/.exec(serviceMessage ?? "")?.[1];
+    return scope !== undefined
+      ? `. The API key lacks the scope "${scope}" that ${operation} (${method} ${url}) needs: use a key with it, or add it to this key in the console`
+      : `. The API key is valid but lacks the permission (scope) for ${operation} (${method} ${url}): use a key whose permissions include it (Read/Write for this API in the console)`;
+  }
+  if (status === 402) {
+    const cap = /spend cap of (\$[0-9.]+\/hour)/.exec(serviceMessage ?? "")?.[1];
+    return (
+      `. The service refused to start anything more for the account: ${cap !== undefined ? `its hourly spend cap of ${cap}` : "its hourly spend cap (GET /v2/account/limits, spendRate; $80/hour by default)"} ` +
+      "or its balance. Stop or delete running pods and workers, lower workersMax, add funds, or ask the service for a higher cap; retrying does not help"
+    );
+  }
+  return "";
 }
 
 function statusLine(status: number | undefined): string {

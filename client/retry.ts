@@ -45,8 +45,18 @@ export function shouldRetry(input: RetryDecisionInput): boolean {
 /** First retry waits around 0.5 s (before jitter), doubling per attempt, never above 8 s. */
 export const BASE_DELAY_MS = 500;
 export const MAX_DELAY_MS = 8_000;
-/** A Retry-After beyond this is not trusted (misconfigured proxy, maintenance window). */
+/**
+ * A Retry-After on anything but a 429 beyond this is not trusted (a proxy's maintenance window):
+ * the backoff applies instead. A 429's is honoured at any length (see backoffDelayMs).
+ */
 export const MAX_RETRY_AFTER_MS = 60_000;
+
+/**
+ * The longest wait for a rate-limit window (pacing or Retry-After) a call takes unless its own
+ * deadline says otherwise: beyond it, the call fails at once with a RateLimitError naming the window
+ * and its reset, rather than stall a `pulumi up` silently for up to a day.
+ */
+export const DEFAULT_MAX_RATE_LIMIT_WAIT_MS = 15 * 60_000;
 
 /**
  * Parses Retry-After: delta-seconds ("3", "1.5") or an HTTP-date. Returns milliseconds from now,
@@ -76,17 +86,21 @@ export function parseRetryAfterMs(
  * jitter can pick ~0 ms, which hammers a service that has just said it is overloaded; the upper
  * half still spreads concurrent clients (a Pulumi run retries many resources at once).
  *
- * A Retry-After between 0 and 60 s wins as given (the service knows best when it can take the call);
- * outside that range it is ignored and the backoff applies.
+ * A Retry-After up to `maxRetryAfterMs` wins as given (the service knows best when it can take the
+ * call). For a 429 the transport passes no bound: the live service sends the time to the reset of
+ * the exceeded window, up to a day, and whether a wait that long is acceptable is the transport's
+ * decision (its rate-limit wait budget). For other statuses the bound is MAX_RETRY_AFTER_MS. A
+ * negative, unreadable or too long one is ignored and the backoff applies.
  */
 export function backoffDelayMs(
   attempt: number,
   retryAfterHeader: string | readonly string[] | undefined,
   random: () => number = Math.random,
   nowMs: number = Date.now(),
+  maxRetryAfterMs: number = Number.POSITIVE_INFINITY,
 ): number {
   const retryAfter = parseRetryAfterMs(retryAfterHeader, nowMs);
-  if (retryAfter !== undefined && retryAfter >= 0 && retryAfter <= MAX_RETRY_AFTER_MS) return retryAfter;
+  if (retryAfter !== undefined && retryAfter >= 0 && retryAfter <= maxRetryAfterMs) return retryAfter;
   const n = Math.max(0, Math.floor(attempt));
   const cap = Math.min(BASE_DELAY_MS * 2 ** n, MAX_DELAY_MS);
   const r = Math.min(Math.max(random(), 0), 1);
@@ -149,14 +163,24 @@ export const MIN_RATE_LIMIT_RESERVE = 8;
  * what is left evenly over the time to its reset; with nothing left, wait for the reset. The
  * tightest window wins. So a long run slows down before the service refuses it, rather than after.
  */
-export function paceFor(windows: readonly RateLimitWindow[]): { intervalMs: number; waitMs: number } {
+export function paceFor(windows: readonly RateLimitWindow[]): { intervalMs: number; waitMs: number; spent?: RateLimitWindow } {
   let intervalMs = 0;
   let waitMs = 0;
+  // Several windows can be spent at once: the longest wait is the one that holds.
+  let spent: RateLimitWindow | undefined;
   for (const w of windows) {
     const resetMs = Math.max(0, w.resetSeconds) * 1000;
     const reserve = Math.max(MIN_RATE_LIMIT_RESERVE, Math.ceil((w.quota ?? 0) * 0.05));
-    if (w.remaining <= 0) waitMs = Math.max(waitMs, resetMs);
-    else if (w.remaining <= reserve) intervalMs = Math.max(intervalMs, resetMs / w.remaining);
+    if (w.remaining <= 0) {
+      if (resetMs >= waitMs) spent = w;
+      waitMs = Math.max(waitMs, resetMs);
+    } else if (w.remaining <= reserve) intervalMs = Math.max(intervalMs, resetMs / w.remaining);
   }
-  return { intervalMs: Math.round(intervalMs), waitMs: Math.round(waitMs) };
+  const pace = { intervalMs: Math.round(intervalMs), waitMs: Math.round(waitMs) };
+  return spent ? { ...pace, spent } : pace;
+}
+
+/** The window a 429's detail names ("rate limit exceeded for the hour window"), if it names one. */
+export function windowNamedIn(detail: string | undefined): string | undefined {
+  return /for the (\w+) window/.exec(detail ?? "")?.[1];
 }

@@ -8,9 +8,20 @@ import type { Dispatcher, Pool } from "undici";
 import type { z } from "zod";
 import { parseErrorBody } from "./errorBody";
 import { GpuCloudError } from "./gpuCloudError";
-import { makeApiError, ApiError, type ApiErrorInput } from "./errors";
+import { makeApiError, rateLimitWaitError, ApiError, type ApiErrorInput } from "./errors";
 import { stripUserInfo } from "./redact";
-import { backoffDelayMs, isIdempotentMethod, paceFor, parseRateLimit, parseRetryAfterMs, type FailureKind } from "./retry";
+import {
+  DEFAULT_MAX_RATE_LIMIT_WAIT_MS,
+  MAX_RETRY_AFTER_MS,
+  backoffDelayMs,
+  isIdempotentMethod,
+  paceFor,
+  parseRateLimit,
+  parseRetryAfterMs,
+  windowNamedIn,
+  type FailureKind,
+  type RateLimitWindow,
+} from "./retry";
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 export const DEFAULT_MAX_RETRIES = 4;
@@ -27,6 +38,20 @@ export interface RetryInfo {
   delayMs: number;
   /** The failure being retried. */
   error: ApiError;
+}
+
+/** A wait for a spent rate-limit window (see TransportOptions.onRateLimitWait). */
+export interface RateLimitWaitInfo {
+  operation: string;
+  method: string;
+  /** "hour", "day", ... as the service names the window. */
+  window: string;
+  /** The window's quota, when the policy header gave it. */
+  quota: number | undefined;
+  /** How long the transport waits. */
+  waitMs: number;
+  /** When the window resets (ms since the epoch, transport clock). */
+  resetAtMs: number;
 }
 
 export interface TransportOptions {
@@ -46,6 +71,16 @@ export interface TransportOptions {
   random?: (() => number) | undefined;
   /** Told about every retry, so callers can log or count them (the transport never logs). */
   onRetry?: ((info: RetryInfo) => void) | undefined;
+  /**
+   * Told before every wait for a spent rate-limit window that lasts longer than a minute window
+   * would (an hour or day window), so a long wait is logged, not silent.
+   */
+  onRateLimitWait?: ((info: RateLimitWaitInfo) => void) | undefined;
+  /**
+   * The longest wait for a rate-limit window a call takes when it has no `deadlineMs` (default 15
+   * minutes): a longer one fails the call at once with a RateLimitError naming the window.
+   */
+  maxRateLimitWaitMs?: number | undefined;
   /** The clock pacing reads; injectable for tests. */
   now?: (() => number) | undefined;
 }
@@ -76,6 +111,11 @@ export interface RequestSpec {
   maxRetries?: number | undefined;
   /** Cancels the call (and any wait between retries); rejects with the signal's reason. */
   signal?: AbortSignal | undefined;
+  /**
+   * When the operation must be done (ms since the epoch, transport clock): a rate-limit wait that
+   * would end later fails the call at once with a RateLimitError. Default: now + maxRateLimitWaitMs.
+   */
+  deadlineMs?: number | undefined;
 }
 
 /**
@@ -225,6 +265,10 @@ export class Transport {
   /** Pacing from the service's RateLimit headers (paceFor): the earliest start of the next request, and the spacing. */
   #nextSlotMs = 0;
   #intervalMs = 0;
+  /** The spent window the pacing waits for, and when it resets; undefined while none is spent. */
+  #spent: { window: RateLimitWindow; resetAtMs: number } | undefined;
+  readonly #onRateLimitWait: ((info: RateLimitWaitInfo) => void) | undefined;
+  readonly #maxRateLimitWaitMs: number;
   readonly #now: () => number;
   readonly #options: TransportOptions;
 
@@ -248,6 +292,8 @@ export class Transport {
     this.sleep = options.sleep ?? ((ms: number) => delay(ms).then(() => undefined));
     this.random = options.random ?? Math.random;
     this.#onRetry = options.onRetry;
+    this.#onRateLimitWait = options.onRateLimitWait;
+    this.#maxRateLimitWaitMs = options.maxRateLimitWaitMs ?? DEFAULT_MAX_RATE_LIMIT_WAIT_MS;
     this.#now = options.now ?? Date.now;
     this.#origin = url.origin;
     this.#options = options;
@@ -308,9 +354,10 @@ export class Transport {
   async #send<T>(spec: SendSpec, onSuccess: OnSuccess<T>): Promise<T> {
     const idempotent = spec.idempotent ?? isIdempotentMethod(spec.method);
     const maxRetries = spec.maxRetries ?? this.maxRetries;
+    const deadlineMs = spec.deadlineMs ?? this.#now() + this.#maxRateLimitWaitMs;
     for (let attempt = 0; ; attempt++) {
       spec.signal?.throwIfAborted();
-      await this.#paced(spec.signal);
+      await this.#paced(spec, deadlineMs);
       try {
         return await this.#attempt(spec, idempotent, onSuccess);
       } catch (thrown) {
@@ -318,7 +365,9 @@ export class Transport {
         if (!(failure.error instanceof ApiError)) throw thrown;
         const error = failure.error;
         if (!error.retryable || attempt >= maxRetries) throw error;
-        const delayMs = backoffDelayMs(attempt, failure.retryAfterHeader, this.random);
+        // A 429's Retry-After is the exceeded window's reset: honoured at any length, within the deadline.
+        const delayMs = backoffDelayMs(attempt, failure.retryAfterHeader, this.random, this.#now(), error.status === 429 ? Number.POSITIVE_INFINITY : MAX_RETRY_AFTER_MS);
+        if (error.status === 429) this.#checkRateLimitWait(spec, delayMs, deadlineMs, error);
         this.#onRetry?.({
           operation: spec.operation,
           method: error.method,
@@ -332,12 +381,50 @@ export class Transport {
     }
   }
 
-  /** Waits for this request's slot when the service's rate-limit headers asked for pacing. */
-  async #paced(signal: AbortSignal | undefined): Promise<void> {
+  /**
+   * Waits for this request's slot when the service's rate-limit headers asked for pacing; a wait
+   * for a spent window is reported (hour and day windows) or, past the deadline, refused.
+   */
+  async #paced(spec: SendSpec, deadlineMs: number): Promise<void> {
     const now = this.#now();
     const at = Math.max(now, this.#nextSlotMs);
+    if (at <= now) {
+      this.#nextSlotMs = at + this.#intervalMs;
+      return;
+    }
+    this.#checkRateLimitWait(spec, at - now, deadlineMs, undefined);
     this.#nextSlotMs = at + this.#intervalMs;
-    if (at > now) await untilAborted(this.sleep(at - now), signal);
+    await untilAborted(this.sleep(at - now), spec.signal);
+  }
+
+  /**
+   * Before a wait of `waitMs` for the rate limit (pacing, or a 429's Retry-After): fails the call at
+   * once when the wait would end after its deadline, and reports a wait for a spent window longer
+   * than a minute's.
+   */
+  #checkRateLimitWait(spec: SendSpec, waitMs: number, deadlineMs: number, refusal: ApiError | undefined): void {
+    const now = this.#now();
+    const spent = this.#spent && this.#spent.resetAtMs > now ? this.#spent.window : undefined;
+    const named = windowNamedIn(refusal?.serviceMessage);
+    const window = named ?? spent?.name;
+    const quota = named === undefined || named === spent?.name ? spent?.quota : undefined;
+    if (now + waitMs > deadlineMs) {
+      throw rateLimitWaitError({
+        operation: spec.operation,
+        method: spec.method,
+        url: withQuery(`${this.#basePath}${spec.path}`, spec.query),
+        window,
+        quota,
+        resetAtMs: now + waitMs,
+        waitMs,
+        budgetMs: Math.max(0, deadlineMs - now),
+        serviceMessage: refusal?.serviceMessage,
+        secrets: [this.#apiKey],
+      });
+    }
+    if (window !== undefined && (window !== "minute" || waitMs > 60_000) && (spent !== undefined || refusal !== undefined)) {
+      this.#onRateLimitWait?.({ operation: spec.operation, method: spec.method, window, quota, waitMs, resetAtMs: now + waitMs });
+    }
   }
 
   /** Reads RateLimit / RateLimit-Policy from an answer (any status) and sets the pacing. */
@@ -345,6 +432,7 @@ export class Transport {
     const windows = parseRateLimit(header(headers, "ratelimit"), header(headers, "ratelimit-policy"));
     if (windows.length === 0) return;
     const pace = paceFor(windows);
+    this.#spent = pace.spent ? { window: pace.spent, resetAtMs: this.#now() + pace.waitMs } : undefined;
     this.#intervalMs = pace.intervalMs;
     // The next request already waits its turn: the slot it took before this answer came is pushed back.
     this.#nextSlotMs = Math.max(this.#nextSlotMs, this.#now() + Math.max(pace.waitMs, pace.intervalMs));

@@ -2,7 +2,8 @@
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { parseFaultSpec } from "./faults/spec";
-import type { EmulatorOptions } from "./options";
+import { SCOPES, isScope } from "./management/v2/scopes";
+import type { ApiKeyOption, EmulatorOptions } from "./options";
 
 export const USAGE = `Usage: gpucloud-emulator [options]
 
@@ -11,14 +12,19 @@ Runs the local emulator of the GPU cloud service: management API under /v1 and /
 Options:
   --host HOST                 interface to listen on (default 127.0.0.1)
   --port PORT                 TCP port, 0 for any free port (default 8787)
-  --api-key KEY               accepted API key; repeat for several accounts (default: one generated key)
+  --api-key KEY[:SCOPES]      accepted API key; repeat for several accounts (default: one generated key);
+                              KEY:pods:read,account:read restricts it to those scopes (default: every scope)
   --state FILE                keep resources and billing in FILE across restarts (default: memory only)
   --time-scale F              simulated durations x F; 0.01 runs 100x faster (default 1)
   --boot-delay-ms MS          service ms until a pod has its public IP (default 2000)
   --handler IMAGE=MODULE      workers of IMAGE run MODULE: a \`handler(job)\` export for queue
                               endpoints, a Node request listener for load-balancing ones (repeatable)
   --public-endpoint ID=IMAGE  an endpoint ID running IMAGE, callable with any key (repeatable)
-  --rate-limit N|off          /api/v2 requests per account per minute (default 600), or off
+  --rate-limit N|off          /api/v2 requests per account per service minute (default 60; hour 3000,
+                              day 50000), or off
+  --spend-cap USD             hourly spend cap of each account (default 80): starts beyond it are refused
+  --worker-quota N            serverless worker quota: largest sum of workersMax per account (default 30)
+  --v1-retired                every /v1 call answers 410 Gone naming /api/v2, as the live service does
   --worker IMAGE=COMMAND      run COMMAND (e.g. "python3 handler.py") as each worker of IMAGE's
                               endpoints; it pulls jobs over the worker protocol (repeatable)
   --external-image IMAGE      IMAGE's endpoints wait for workers you start yourself (repeatable)
@@ -50,6 +56,18 @@ function number(flag: string, text: string | undefined, check: (n: number) => bo
   return value;
 }
 
+/** `KEY` (every scope) or `KEY:scope,scope` (scope names contain a colon too: the key ends at the first). */
+function apiKeyOption(entry: string): string | ApiKeyOption {
+  const at = entry.indexOf(":");
+  if (at === -1) return entry;
+  if (at === 0) throw new UsageError(`--api-key expects KEY or KEY:scope,scope, got ${JSON.stringify(entry)}`);
+  const scopes = entry.slice(at + 1).split(",").map((s) => s.trim()).filter((s) => s !== "");
+  for (const scope of scopes) {
+    if (!isScope(scope)) throw new UsageError(`--api-key: unknown scope ${JSON.stringify(scope)}; known scopes: ${SCOPES.join(", ")}`);
+  }
+  return { key: entry.slice(0, at), scopes };
+}
+
 export type CliCommand = { help: true } | { help: false; options: EmulatorOptions };
 
 /** Throws UsageError with a message fit for the terminal. */
@@ -76,6 +94,9 @@ export function parseCliArgs(argv: readonly string[], cwd = process.cwd()): CliC
         "worker-logs": { type: "boolean" },
         faults: { type: "string" },
         "rate-limit": { type: "string" },
+        "spend-cap": { type: "string" },
+        "worker-quota": { type: "string" },
+        "v1-retired": { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
     });
@@ -93,7 +114,12 @@ export function parseCliArgs(argv: readonly string[], cwd = process.cwd()): CliC
     handlers: pairs("handler", v.handler ?? [], (module) => resolve(cwd, module)),
     publicEndpoints: pairs("public-endpoint", v["public-endpoint"] ?? []),
   };
-  if (v["api-key"]?.length) options.apiKeys = v["api-key"];
+  if (v["api-key"]?.length) options.apiKeys = v["api-key"].map(apiKeyOption);
+  const spendCap = number("spend-cap", v["spend-cap"], (n) => n >= 0, "a number of USD >= 0");
+  if (spendCap !== undefined) options.spendCapPerHour = spendCap;
+  const workerQuota = number("worker-quota", v["worker-quota"], (n) => Number.isInteger(n) && n >= 0, "an integer >= 0");
+  if (workerQuota !== undefined) options.serverlessWorkerQuota = workerQuota;
+  if (v["v1-retired"] === true) options.v1Retired = true;
   const rateLimit = v["rate-limit"];
   if (rateLimit !== undefined) {
     const perMinute = rateLimit === "off" ? undefined : number("rate-limit", rateLimit, (n) => Number.isInteger(n) && n >= 1, 'an integer >= 1 or "off"');

@@ -10,6 +10,7 @@ export const ID_LENGTHS = {
   networkVolume: 10,
   registryAuth: 25,
   machine: 12,
+  secret: 12,
 } as const;
 
 // Random bytes are drawn from a pool refilled 4 KiB at a time: one randomFillSync per id would

@@ -54,6 +54,11 @@ export interface AccountInspection {
   registryAuths: ContainerRegistryAuth[];
   /** Log files of the worker processes the emulator started for this account's endpoints. */
   workerLogs: WorkerLog[];
+  /**
+   * Per running pod, the environment its container booted with: secret placeholders resolved at that
+   * boot (the pods' `env` above keeps the placeholders, as the API shows them).
+   */
+  podBootEnv: Record<string, Record<string, string>>;
 }
 
 export interface RunningEmulator {
@@ -115,7 +120,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const offset = loaded ? Math.max(0, loaded.savedAtMs - Date.now() + 1) : 0;
   const clock = createClock(resolved.timeScale, () => Date.now() + offset);
 
-  const accounts = new Accounts(resolved.apiKeys);
+  const accounts = new Accounts(resolved.apiKeys, resolved.keyScopes);
   const store = new ManagementStore();
   let writer: StateWriter | undefined;
   const stateListeners: ((status: StateStatus) => void)[] = [];
@@ -169,6 +174,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const routerOptions = {
     bodyLimitBytes: resolved.bodyLimitBytes,
     resolveAccount: (authorization: string | undefined) => accounts.resolve(authorization),
+    scopesOf: (authorization: string | undefined) => accounts.scopesOf(authorization),
     interceptor: undefined,
     onMutation: ctx.changed,
     // With a state file, a change is on disk before its answer leaves (a crash loses nothing acknowledged).
@@ -186,7 +192,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     interceptor: interceptorFor(resolved.faults !== undefined),
   });
   v2.router.setInterceptor(interceptorFor(resolved.faults !== undefined));
-  const server = createHttpServer(router, serverless, v2.router);
+  const server = createHttpServer(router, serverless, v2.router, { v1Retired: resolved.v1Retired });
   try {
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);
@@ -239,6 +245,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
         networkVolumes: [...account.networkVolumes.values()].map(networkVolumeView),
         registryAuths: [...account.registryAuths.values()].map(registryAuthView),
         workerLogs: (serverless.workerLogs?.() ?? []).filter((log) => log.accountId === account.accountId),
+        podBootEnv: Object.fromEntries([...account.pods.values()].flatMap((pod) => (pod.boot?.env ? [[pod.id, { ...pod.boot.env }]] : []))),
       }));
     },
     faultStats: () => faults.stats(),

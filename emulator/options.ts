@@ -7,6 +7,7 @@ import { MB } from "./http/body";
 import type { ReplyEvent, RouteInterceptor } from "./http/router";
 import { randomId } from "./ids";
 import type { RateLimitOptions } from "./management/v2/rateLimit";
+import { SCOPES, isScope } from "./management/v2/scopes";
 import type { ServerlessOptions } from "./serverless";
 import type { ServerlessDeps, ServerlessService } from "./serverless/contract";
 import type { AvailabilityOptions } from "./vocabulary/availability";
@@ -56,8 +57,12 @@ export interface EmulatorOptions {
   host?: string | undefined;
   /** TCP port; 0 picks a free one (default 0; the CLI defaults to 8787). */
   port?: number | undefined;
-  /** API keys, each its own account. Default: one random key (see the returned `apiKey`). */
-  apiKeys?: readonly string[] | undefined;
+  /**
+   * API keys, each its own account. Default: one random key (see the returned `apiKey`). A key given
+   * as `{ key, scopes }` may only call the operations of those scopes (see management/v2/scopes.ts);
+   * a bare string has every scope.
+   */
+  apiKeys?: readonly (string | ApiKeyOption)[] | undefined;
   /** Persist management state (resources, billing ledger) in this JSON file. Default: memory only. */
   statePath?: string | undefined;
   /** Multiplier for simulated durations (0.01 = 100x faster). Default 1. */
@@ -102,20 +107,44 @@ export interface EmulatorOptions {
   serverlessFactory?: ServerlessFactory | undefined;
   /**
    * Per-account rate limit of the management API v2 (`/api/v2`): requests per minute, hour and day
-   * (default 600 / 10000 / 100000; see management/v2/rateLimit.ts), or false for none.
+   * (default 60 / 3000 / 50000, the reference's example; counted in service time, see
+   * management/v2/rateLimit.ts), or false for none.
    */
   rateLimit?: RateLimitOptions | false | undefined;
   /**
-   * Test seam: the wall clock the v2 rate-limit windows run on, in ms since the epoch (default
-   * Date.now). Lets a test drive a client through a window's reset without waiting a real minute.
+   * Test seam: the wall clock under the v2 rate-limit windows, in real ms since the epoch (default
+   * Date.now; the windows run on service time derived from it with `timeScale`). Lets a test drive a
+   * client through a window's reset without waiting a real minute.
    */
   rateLimitClock?: (() => number) | undefined;
+  /**
+   * The account's hourly spend cap in USD (`GET /api/v2/account/limits` `spendRate`): a pod or worker
+   * start that would take the hourly cost of everything running over it is refused. Default 80.
+   */
+  spendCapPerHour?: number | undefined;
+  /** The account's serverless worker quota: the largest sum of `workersMax` over its endpoints. Default 30. */
+  serverlessWorkerQuota?: number | undefined;
+  /** Every /v1 management call answers 410 Gone naming the /api/v2 URL, as the live service since 2026-11-15. Default false. */
+  v1Retired?: boolean | undefined;
 }
+
+/** An API key restricted to some scopes (see management/v2/scopes.ts for the list). */
+export interface ApiKeyOption {
+  key: string;
+  scopes: readonly string[];
+}
+
+/** The documented default hourly spend cap (USD). */
+export const DEFAULT_SPEND_CAP_PER_HOUR = 80;
+/** The emulator's default serverless worker quota (sum of workersMax): an assumption, see the README. */
+export const DEFAULT_SERVERLESS_WORKER_QUOTA = 30;
 
 export interface ResolvedOptions {
   host: string;
   port: number;
   apiKeys: string[];
+  /** The scopes of each restricted key; a key not in the map has every scope. */
+  keyScopes: Map<string, ReadonlySet<string>>;
   /** True when the keys were generated here rather than given. */
   generatedKeys: boolean;
   statePath: string | undefined;
@@ -133,7 +162,10 @@ export interface ResolvedOptions {
   onReply: ((event: ReplyEvent) => void) | undefined;
   serverlessFactory: ServerlessFactory | undefined;
   rateLimit: RateLimitOptions | false;
-  rateLimitClock: () => number;
+  rateLimitClock: (() => number) | undefined;
+  spendCapPerHour: number;
+  serverlessWorkerQuota: number;
+  v1Retired: boolean;
 }
 
 export function generateApiKey(): string {
@@ -155,10 +187,21 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
   check(Number.isInteger(bodyLimitBytes) && bodyLimitBytes > 0, `bodyLimitBytes must be a positive integer, got ${String(bodyLimitBytes)}`);
   const stateDebounceMs = options.stateDebounceMs ?? 100;
   check(Number.isFinite(stateDebounceMs) && stateDebounceMs >= 0, `stateDebounceMs must be >= 0, got ${String(stateDebounceMs)}`);
-  const given = [...(options.apiKeys ?? [])];
-  for (const key of given) {
+  const given: string[] = [];
+  const keyScopes = new Map<string, ReadonlySet<string>>();
+  for (const entry of options.apiKeys ?? []) {
+    const key = typeof entry === "string" ? entry : entry.key;
     check(typeof key === "string" && key.length > 0 && !/\s/.test(key), `API keys must be non-empty and without spaces, got ${JSON.stringify(key)}`);
+    given.push(key);
+    if (typeof entry !== "string") {
+      for (const scope of entry.scopes) check(isScope(scope), `unknown scope ${JSON.stringify(scope)} for API key ${key.slice(0, 6)}...; known scopes: ${SCOPES.join(", ")}`);
+      keyScopes.set(key, new Set(entry.scopes));
+    }
   }
+  const spendCapPerHour = options.spendCapPerHour ?? DEFAULT_SPEND_CAP_PER_HOUR;
+  check(Number.isFinite(spendCapPerHour) && spendCapPerHour >= 0, `spendCapPerHour must be a number >= 0, got ${String(spendCapPerHour)}`);
+  const serverlessWorkerQuota = options.serverlessWorkerQuota ?? DEFAULT_SERVERLESS_WORKER_QUOTA;
+  check(Number.isInteger(serverlessWorkerQuota) && serverlessWorkerQuota >= 0, `serverlessWorkerQuota must be an integer >= 0, got ${String(serverlessWorkerQuota)}`);
   for (const [id, image] of Object.entries(options.publicEndpoints ?? {})) {
     check(/^[A-Za-z0-9_-]+$/.test(id), `public endpoint id must be letters, digits, - or _, got ${JSON.stringify(id)}`);
     check(image.length > 0, `public endpoint ${id} needs an image name`);
@@ -170,6 +213,7 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     host: options.host ?? "127.0.0.1",
     port,
     apiKeys: given.length > 0 ? [...new Set(given)] : [generateApiKey()],
+    keyScopes,
     generatedKeys: given.length === 0,
     statePath: options.statePath,
     timeScale,
@@ -190,6 +234,9 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     onReply: options.onReply,
     serverlessFactory: options.serverlessFactory,
     rateLimit: options.rateLimit ?? {},
-    rateLimitClock: options.rateLimitClock ?? Date.now,
+    rateLimitClock: options.rateLimitClock,
+    spendCapPerHour,
+    serverlessWorkerQuota,
+    v1Retired: options.v1Retired ?? false,
   };
 }

@@ -16,7 +16,8 @@ import type { ManagementApi } from "./resources/deps";
 import type { SharingOptions } from "./resources/sharedReads";
 import { V1Backend } from "./resources/v1Backend";
 import { V2Backend } from "./resources/v2Backend";
-import type { RetryInfo, TransportOptions } from "../client/transport";
+import { duration } from "../client/errors";
+import type { RateLimitWaitInfo, RetryInfo, TransportOptions } from "../client/transport";
 import { getStackConfig } from "./runtimeConfig";
 
 const managementClients = new Map<string, { api: ManagementApi; close(): Promise<void> }>();
@@ -31,6 +32,17 @@ function logRetry(info: RetryInfo): void {
   // The error's message is already redacted by the transport.
   void pulumi.log.info(`retry ${info.attempt} of ${info.operation} in ${Math.round(info.delayMs)} ms: ${info.error.message}`);
 }
+
+/** A wait for a spent hour or day window can last long: the user sees why the up stands still. */
+function logRateLimitWait(info: RateLimitWaitInfo): void {
+  const quota = info.quota !== undefined ? ` (${info.quota} requests per ${info.window})` : "";
+  void pulumi.log.info(
+    `the service's ${info.window} rate-limit window${quota} is spent: ${info.operation} waits ${duration(info.waitMs)}, until its reset at ${new Date(info.resetAtMs).toISOString()}`,
+  );
+}
+
+/** Hooks every management client of the provider reports through (the job API sends no RateLimit headers). */
+const HOOKS = { onRetry: logRetry, onRateLimitWait: logRateLimitWait } as const;
 
 /**
  * The settings the last management client was resolved from, and that client: every resource
@@ -51,7 +63,7 @@ export function managementClient(): ManagementApi {
   const key = cacheKey(apiUrl, apiKey);
   let entry = managementClients.get(key);
   if (!entry) {
-    entry = openManagementApi({ baseUrl: apiUrl, apiKey, onRetry: logRetry }, { shareReads: {} });
+    entry = openManagementApi({ baseUrl: apiUrl, apiKey, ...HOOKS }, { shareReads: {} });
     managementClients.set(key, entry);
   }
   lastResolved = { config, envUrl, envKey, api: entry.api };

@@ -79,7 +79,15 @@ async function serveFloor(getBody: string, postBody: string): Promise<void> {
 
 async function serveEmulator(): Promise<void> {
   const unreachable = 1_000_000_000;
-  const emu = await startEmulator({ port: 0, apiKeys: [API_KEY], bootDelayMs: 0, rateLimit: { perMinute: unreachable, perHour: unreachable, perDay: unreachable } });
+  // Thousands of creates: the account's rate limit and worker quota are lifted (they would refuse
+  // the creates long before the server's own throughput is measured).
+  const emu = await startEmulator({
+    port: 0,
+    apiKeys: [API_KEY],
+    bootDelayMs: 0,
+    rateLimit: { perMinute: unreachable, perHour: unreachable, perDay: unreachable },
+    serverlessWorkerQuota: unreachable,
+  });
   answerQueries();
   process.send?.({ kind: "ready", origin: emu.apiUrl.replace(/\/v1$/, "") } satisfies ChildMessage);
 }

@@ -265,7 +265,8 @@ async function main(): Promise<void> {
   if (api !== "v1" && api !== "v2") throw new Error(`--api must be v1 or v2 (got ${JSON.stringify(api)})`);
 
   const cli = ensurePulumiCli();
-  const emulator = await startEmulator({ port: 0, timeScale: 0.01, apiKeys: [API_KEY] });
+  // `count` endpoints of up to 3 workers each: the worker quota (default 30) would refuse the eleventh.
+  const emulator = await startEmulator({ port: 0, timeScale: 0.01, apiKeys: [API_KEY], serverlessWorkerQuota: Number.MAX_SAFE_INTEGER });
   const proxy = await countingProxy(emulator.apiUrl);
   const apiPath = new URL(api === "v2" ? emulator.apiUrlV2 : emulator.apiUrl).pathname;
   const resources = count + 1;

@@ -93,12 +93,14 @@ export { GpuCloudError } from "../client/gpuCloudError";
 export { ConfigError } from "../client/config";
 export {
   ApiError,
+  ApiRetiredError,
   AuthenticationError,
   BadRequestError,
   ConflictError,
   ConnectionError,
   NotFoundError,
   PayloadTooLargeError,
+  PaymentRequiredError,
   PermissionDeniedError,
   RateLimitError,
   ResponseValidationError,

@@ -5,7 +5,8 @@
  * straight to the socket, then the connection is closed. Every surface gets the same body shape
  * `{"error": "...", "status": N}` since the surface is not known before the request line is read.
  */
-import { STATUS_CODES, type Server, maxHeaderSize } from "node:http";
+import { type IncomingMessage, STATUS_CODES, type Server, ServerResponse, maxHeaderSize } from "node:http";
+import type { Socket } from "node:net";
 import type { Duplex } from "node:stream";
 
 interface ClientErrorAnswer {
@@ -38,10 +39,11 @@ export function clientErrorAnswer(code: string | undefined, reason: string, maxH
 }
 
 /** Writes a complete JSON answer to a raw socket and closes it once sent. */
-export function answerOnSocket(socket: Duplex, status: number, message: string): void {
+export function answerOnSocket(socket: Duplex, status: number, message: string, headers: Readonly<Record<string, string>> = {}): void {
   const body = JSON.stringify({ error: message, status });
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? "Error"}\r\n` +
+      Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join("") +
       "content-type: application/json; charset=utf-8\r\n" +
       `content-length: ${Buffer.byteLength(body)}\r\n` +
       "connection: close\r\n\r\n" +
@@ -55,7 +57,11 @@ function responseStarted(socket: Duplex): boolean {
   return current?.headersSent === true;
 }
 
-export function installClientErrorHandlers(server: Server): void {
+/**
+ * `connect`: serves a CONNECT request like any other (given, every surface answers it 405 with
+ * `Allow` for the path, or 404); without it, CONNECT gets a bare 405 on the socket.
+ */
+export function installClientErrorHandlers(server: Server, connect?: (req: IncomingMessage, res: ServerResponse) => void): void {
   server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => {
     // A reset or a half-sent answer leaves nothing that could still be read.
     if (error.code === "ECONNRESET" || !socket.writable || responseStarted(socket)) {
@@ -66,7 +72,21 @@ export function installClientErrorHandlers(server: Server): void {
     answerOnSocket(socket, status, message);
   });
   // Without a listener node drops CONNECT requests without a word: the emulator is no proxy.
-  server.on("connect", (req, socket: Duplex) => {
-    answerOnSocket(socket, 405, `method CONNECT is not supported (target ${JSON.stringify(String(req.url).slice(0, 200))}); the emulator is not a proxy`);
+  server.on("connect", (req: IncomingMessage, socket: Duplex) => {
+    if (connect && String(req.url).startsWith("/")) {
+      // A path target: answered by the surface it names, on a response of its own (node gives none).
+      const res = new ServerResponse(req);
+      res.shouldKeepAlive = false;
+      res.assignSocket(socket as Socket);
+      res.once("finish", () => {
+        res.detachSocket(socket as Socket);
+        socket.end();
+      });
+      connect(req, res);
+      return;
+    }
+    answerOnSocket(socket, 405, `method CONNECT is not supported (target ${JSON.stringify(String(req.url).slice(0, 200))}); the emulator is not a proxy`, {
+      allow: "GET, POST, PUT, PATCH, DELETE",
+    });
   });
 }

@@ -40,6 +40,8 @@ export interface OperationDoc {
   response: { status: number; description: string; schemaName?: string; array?: boolean };
   /** Error statuses this operation can answer (401 is implied unless public). */
   errors: readonly number[];
+  /** The API-key scope the operation needs (management v2; see management/v2/scopes.ts). */
+  scope?: string;
 }
 
 export interface OperationSpec<Q, B> extends OperationDoc {
@@ -153,6 +155,12 @@ export interface RouterOptions {
    * the request (429; the error carries its own headers).
    */
   admit?: ((accountId: string) => AnswerHeaders) | undefined;
+  /**
+   * The scopes of the key in `authorization`, or undefined when it has every scope. An operation
+   * whose `scope` is not among them is refused 403 (after `admit`, so the refusal is counted and
+   * carries the rate-limit state like any authenticated answer).
+   */
+  scopesOf?: ((authorization: string | undefined) => ReadonlySet<string> | undefined) | undefined;
 }
 
 /** Headers an answer carries besides its content headers. */
@@ -197,6 +205,12 @@ export class Router {
     let headers = NO_HEADERS;
     try {
       const match = this.match(req.method ?? "GET", path);
+      if ("notAllowed" in match) {
+        // A 405 to an authenticated caller is an authenticated answer: counted, with the rate-limit state.
+        const caller = this.options.resolveAccount(req.headers.authorization);
+        if (caller !== undefined && this.options.admit) headers = this.options.admit(caller);
+        throw match.notAllowed;
+      }
       const { op, params } = match;
       let accountId = "";
       if (!op.public) {
@@ -211,6 +225,7 @@ export class Router {
         }
         accountId = resolved;
         if (this.options.admit) headers = this.options.admit(accountId);
+        if (op.scope !== undefined) checkScope(op, this.options.scopesOf?.(req.headers.authorization));
       }
       const raw: RawCall = {
         accountId,
@@ -315,7 +330,7 @@ export class Router {
     });
   }
 
-  private match(method: string, path: string): { op: Operation; params: Record<string, string> } {
+  private match(method: string, path: string): { op: Operation; params: Record<string, string> } | { notAllowed: HttpError } {
     const parts = path.split("/").filter((s) => s !== "");
     const routes = this.byLength.get(parts.length) ?? [];
     // Routes of other methods are only looked at when nothing matches (to answer 405 with Allow).
@@ -326,12 +341,25 @@ export class Router {
     }
     const allowed = routes.filter((route) => matchSegments(route.segments, parts) !== undefined).map((route) => route.op.method);
     if (allowed.length > 0) {
-      throw new HttpError(405, `method ${method} is not allowed on ${this.basePath}${path}; allowed: ${allowed.join(", ")}`, {
-        allow: allowed.join(", "),
-      });
+      return {
+        notAllowed: new HttpError(405, `method ${method} is not allowed on ${this.basePath}${path}; allowed: ${allowed.join(", ")}`, {
+          allow: allowed.join(", "),
+        }),
+      };
     }
     throw new HttpError(404, `no such operation: ${method} ${this.basePath}${path}`);
   }
+}
+
+/** 403 when the key's scopes (undefined: all) do not include the operation's. */
+function checkScope(op: Operation, scopes: ReadonlySet<string> | undefined): void {
+  if (scopes === undefined || op.scope === undefined || scopes.has(op.scope)) return;
+  const held = scopes.size > 0 ? [...scopes].join(", ") : "none";
+  throw new HttpError(
+    403,
+    `access denied: ${op.operationId} (${op.method} ${op.path}) needs the API key scope "${op.scope}", which this key lacks (its scopes: ${held}); ` +
+      `use a key with "${op.scope}" or add it to this key`,
+  );
 }
 
 function matchSegments(pattern: readonly string[], parts: readonly string[]): Record<string, string> | undefined {

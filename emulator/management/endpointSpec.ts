@@ -7,6 +7,8 @@ import { recordWorkerUsage } from "../billing/ledger";
 import type { EndpointSpec, Placement, ServerlessDeps } from "../serverless/contract";
 import type { EndpointRecord, TemplateRecord } from "../state/model";
 import { DATA_CENTER_IDS } from "../vocabulary/catalog";
+import { spendCapRefusal } from "./account/limits";
+import { resolveSecrets, servicePrefix } from "./account/secrets";
 import type { ManagementContext } from "./context";
 import { publicTemplates } from "./lookup";
 import { SERVICE_TEMPLATES } from "./serviceTemplates";
@@ -128,12 +130,19 @@ export function createServerlessDeps(ctx: ManagementContext, accounts: Accounts)
         interruptible: false,
       });
       if ("error" in choice) return choice;
+      // A worker over the account's spend cap stays unstarted (throttled) and is tried again later.
+      const account = ctx.store.accounts.get(spec.accountId);
+      const refusal = account ? spendCapRefusal(ctx, account, choice.costPerHr, `a worker of endpoint ${spec.id}`) : undefined;
+      if (refusal !== undefined) return { error: refusal };
       return {
         gpuTypeId: choice.kind === "gpu" ? choice.typeId : null,
         cpuFlavorId: choice.kind === "cpu" ? choice.typeId : null,
         dataCenterId: choice.dataCenterId,
         costPerHr: choice.costPerHr,
       };
+    },
+    bootEnv(accountId, env) {
+      return resolveSecrets(ctx.store.accounts.get(accountId), env, servicePrefix(ctx));
     },
     recordWorkerUsage(usage) {
       if (usage.accountId === PUBLIC_ACCOUNT_ID) return; // nobody owns public endpoints' bills

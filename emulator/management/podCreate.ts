@@ -9,6 +9,7 @@ import { CPU_FLAVORS, DATA_CENTER_IDS, DEFAULT_RAM_PER_GPU_GB, DEFAULT_VCPU_PER_
 import { POD_DEFAULTS, type PodCreateInput } from "../vocabulary/schemas/pod";
 import type { ManagementContext } from "./context";
 import { requireNetworkVolume, requireRegistryAuth, requireTemplate } from "./lookup";
+import { checkSpendCap } from "./account/limits";
 import { markRunning } from "./podLifecycle";
 
 /** A fixed-per-account stand-in for the SSH key the platform injects. */
@@ -59,6 +60,7 @@ export function createPod(ctx: ManagementContext, account: AccountData, body: Po
     minDiskBandwidthMBps: body.minDiskBandwidthMBps,
   });
   if ("error" in choice) throw conflict(choice.error);
+  checkSpendCap(ctx, account, choice.costPerHr, `pod "${body.name}"`);
 
   const env: Record<string, string> = { ...template?.env, ...body.env };
   if (ctx.options.quirks.injectPodPublicKey) env.PUBLIC_KEY ??= publicKeyFor(account.accountId);

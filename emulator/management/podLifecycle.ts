@@ -8,6 +8,8 @@ import { randomInt } from "node:crypto";
 import { closeUsage, openPodUsage } from "../billing/ledger";
 import { conflict } from "../http/errors";
 import type { AccountData, PodRecord } from "../state/model";
+import { checkSpendCap } from "./account/limits";
+import { resolveSecrets, servicePrefix } from "./account/secrets";
 import type { ManagementContext } from "./context";
 import type { ResourceKind } from "./placement";
 
@@ -61,6 +63,8 @@ export function boot(ctx: ManagementContext, pod: PodRecord): void {
     readyAtMs: ctx.clock.now() + ctx.options.bootDelayMs,
     publicIp: getsPublicIp(pod) ? randomPublicIp() : null,
     portMappings: mapPorts(pod.ports),
+    // Secrets are read now, at boot: the stored env keeps its placeholders.
+    env: resolveSecrets(ctx.store.accounts.get(pod.accountId), pod.env, servicePrefix(ctx)),
   };
 }
 
@@ -68,8 +72,12 @@ export function isBooted(pod: PodRecord, nowMs: number): boolean {
   return pod.desiredStatus === "RUNNING" && pod.boot !== null && nowMs >= pod.boot.readyAtMs;
 }
 
-/** Takes the pod's GPUs/vCPUs again on its machine, or explains why it cannot start. */
+/**
+ * Takes the pod's GPUs/vCPUs again on its machine, or explains why it cannot start: no capacity
+ * (409), or its cost would take the account over its hourly spend cap (402, account/limits.ts).
+ */
 export function reserveForStart(ctx: ManagementContext, pod: PodRecord): void {
+  checkSpendCap(ctx, ctx.store.account(pod.accountId), pod.costPerHr, `pod ${pod.id}`);
   const { kind, typeId, dataCenterId, units } = allocationOf(pod);
   const free = ctx.capacity.free(kind, typeId, dataCenterId);
   if (free < units) {

@@ -89,6 +89,11 @@ export interface ServerlessDeps {
    * dep, no worker process is started.
    */
   workerAccess?(accountId: string): { serverlessUrl: string; apiKey: string } | undefined;
+  /**
+   * The env a worker of the account boots with: `env` with the account's secret placeholders
+   * resolved now (a rotated secret reaches only workers that boot later). Without it, `env` as is.
+   */
+  bootEnv?(accountId: string, env: Readonly<Record<string, string>>): Record<string, string>;
 }
 
 /** What the job side provides to the management side. */

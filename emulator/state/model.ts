@@ -14,6 +14,11 @@ export interface PodBoot {
   readyAtMs: number;
   publicIp: string | null;
   portMappings: Record<string, number>;
+  /**
+   * The environment the container booted with: the pod's env with secret placeholders resolved at
+   * this boot (a rotated secret reaches only the next one). Not on the wire; see emu.inspect().
+   */
+  env?: Record<string, string>;
 }
 
 export interface PodRecord {
@@ -155,6 +160,21 @@ export interface RegistryAuthRecord {
   username: string;
 }
 
+/**
+ * An account secret (/api/v2/account/secrets). The value is write-only on the wire; it is kept here
+ * (and so in the state file) because pods and workers receive it when they boot.
+ */
+export interface SecretRecord {
+  id: string;
+  accountId: string;
+  createdAtMs: number;
+  /** Immutable; unique per account, compared case-insensitively. */
+  name: string;
+  description: string | null;
+  value: string;
+  valueLastUpdatedAtMs: number;
+}
+
 /** A pod's RUNNING time at one price. `endMs` null while it is still running. */
 export interface PodUsageInterval {
   podId: string;
@@ -202,6 +222,7 @@ export interface AccountData {
   templates: Map<string, TemplateRecord>;
   networkVolumes: Map<string, NetworkVolumeRecord>;
   registryAuths: Map<string, RegistryAuthRecord>;
+  secrets: Map<string, SecretRecord>;
   ledger: Ledger;
   /** Open pod/volume intervals by resource id (derived; rebuilt on load, never persisted). */
   openIntervals: Map<string, PodUsageInterval | VolumeUsageInterval>;
@@ -215,6 +236,7 @@ export function emptyAccount(accountId: string): AccountData {
     templates: new Map(),
     networkVolumes: new Map(),
     registryAuths: new Map(),
+    secrets: new Map(),
     ledger: { pods: [], workers: [], volumes: [] },
     openIntervals: new Map(),
   };

@@ -3,7 +3,7 @@
 // whole client against the emulator's /api/v2 under a small rate limit without a single 429.
 import { afterEach, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator/index";
-import { ApiError, BadRequestError, NotFoundError } from "../../client/errors";
+import { ApiError, BadRequestError, NotFoundError, RateLimitError } from "../../client/errors";
 import { GpuCloudError } from "../../client/gpuCloudError";
 import { ManagementClientV2 } from "../../client/managementV2";
 import { paceFor, parseRateLimit } from "../../client/retry";
@@ -41,7 +41,11 @@ describe("RateLimit headers", () => {
   it("no pacing with plenty left; spread within the reserve; wait for the reset at zero", () => {
     expect(paceFor([{ name: "minute", remaining: 50, resetSeconds: 30, quota: 100 }])).toEqual({ intervalMs: 0, waitMs: 0 });
     expect(paceFor([{ name: "minute", remaining: 5, resetSeconds: 30, quota: 100 }])).toEqual({ intervalMs: 6000, waitMs: 0 });
-    expect(paceFor([{ name: "minute", remaining: 0, resetSeconds: 12, quota: 100 }])).toEqual({ intervalMs: 0, waitMs: 12000 });
+    const spent = { name: "minute", remaining: 0, resetSeconds: 12, quota: 100 };
+    expect(paceFor([spent])).toEqual({ intervalMs: 0, waitMs: 12000, spent });
+    // Several spent at once: the longest wait holds, and names its window.
+    const hour = { name: "hour", remaining: 0, resetSeconds: 1800, quota: 3000 };
+    expect(paceFor([spent, hour])).toEqual({ intervalMs: 0, waitMs: 1_800_000, spent: hour });
   });
 });
 
@@ -90,13 +94,95 @@ describe("ManagementClientV2 against scripted answers", () => {
   });
 });
 
+describe("waits for spent hour and day windows", () => {
+  const windows = (minute: number, hour: number, hourReset: number, day = 40_000, dayReset = 50_000) => ({
+    RateLimit: `"minute";r=${minute};t=30, "hour";r=${hour};t=${hourReset}, "day";r=${day};t=${dayReset}`,
+    "RateLimit-Policy": `"minute";q=60;w=60, "hour";q=3000;w=3600, "day";q=50000;w=86400`,
+  });
+  const waits: Array<{ window: string; waitMs: number; resetAtMs: number; quota: number | undefined }> = [];
+
+  async function clientWith(steps: Step[], now: () => number, maxRateLimitWaitMs?: number) {
+    server = await startScriptedServer(steps);
+    const sleeps: number[] = [];
+    waits.length = 0;
+    client = new ManagementClientV2({
+      baseUrl: `${server.origin}/v2`,
+      apiKey: "pacing-test-key",
+      sleep: async (ms) => void sleeps.push(ms),
+      random: () => 0,
+      now,
+      onRateLimitWait: (info) => void waits.push({ window: info.window, waitMs: info.waitMs, resetAtMs: info.resetAtMs, quota: info.quota }),
+      ...(maxRateLimitWaitMs !== undefined ? { maxRateLimitWaitMs } : {}),
+    });
+    return { sleeps };
+  }
+
+  it("logs a pacing wait for a spent hour window with the window, its quota and its reset", async () => {
+    let now = 1_700_000_000_000;
+    const { sleeps } = await clientWith([json(200, pod, windows(50, 0, 600)), json(200, pod, windows(59, 2999, 3600))], () => now);
+    await client!.pods.get("p1");
+    await client!.pods.get("p1");
+    expect(sleeps).toEqual([600_000]);
+    expect(waits).toEqual([{ window: "hour", waitMs: 600_000, resetAtMs: now + 600_000, quota: 3000 }]);
+    now += 600_000;
+  });
+
+  it("fails at once with a RateLimitError naming the window, its reset time and the fix when the wait is beyond the deadline", async () => {
+    const now = Date.UTC(2026, 10, 26, 12, 0, 0);
+    const { sleeps } = await clientWith([json(200, pod, windows(50, 2000, 1000, 0, 43_200))], () => now);
+    await client!.pods.get("p1");
+    const error = await client!.pods.get("p1").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect((error as RateLimitError).message).toBe(
+      "getPod failed: the service's day rate-limit window (50000 requests per day) is spent; it resets at 2026-11-27T00:00:00.000Z, in 12 h 0 min, " +
+        "later than this call may wait (15 min). Run again after the reset, spread the work over time (fewer resources per up, or `pulumi up --parallel` " +
+        "with a lower number), or ask the service for a higher quota",
+    );
+    expect((error as RateLimitError).retryAfterMs).toBe(43_200_000);
+    expect(sleeps).toEqual([]);
+    expect(server!.requests).toHaveLength(1);
+  });
+
+  it("a call's own deadline bounds the wait: a longer budget lets it wait for the hour", async () => {
+    let now = 1_700_000_000_000;
+    const { sleeps } = await clientWith([json(200, pod, windows(50, 0, 1800)), json(200, pod, windows(59, 2999, 3600))], () => now, 3_600_000);
+    await client!.pods.get("p1");
+    await client!.pods.get("p1");
+    expect(sleeps).toEqual([1_800_000]);
+    expect(waits.map((w) => w.window)).toEqual(["hour"]);
+    now += 1;
+  });
+
+  it("honours a Retry-After of any length per window: waits when within the budget, fails at once naming the window beyond it", async () => {
+    const tooMany = (seconds: number, window: string) =>
+      json(429, { title: "Too Many Requests", status: 429, detail: `rate limit exceeded for the ${window} window` }, { "content-type": "application/problem+json", "Retry-After": String(seconds) });
+    const now = Date.UTC(2026, 10, 26, 12, 0, 0);
+    const first = await clientWith([tooMany(300, "hour"), json(200, pod)], () => now);
+    expect((await client!.pods.get("p1")).id).toBe("p1");
+    expect(first.sleeps).toEqual([300_000]);
+    expect(waits).toEqual([{ window: "hour", waitMs: 300_000, resetAtMs: now + 300_000, quota: undefined }]);
+    await client!.close();
+    await server!.close();
+
+    const second = await clientWith([tooMany(7200, "hour"), json(200, pod)], () => now);
+    const error = await client!.pods.get("p1").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect((error as Error).message).toMatch(
+      /^getPod failed: the service's hour rate-limit window is spent \(rate limit exceeded for the hour window\); it resets at 2026-11-26T14:00:00\.000Z, in 2 h 0 min, later than this call may wait \(15 min\)/,
+    );
+    expect(second.sleeps).toEqual([]);
+    expect(server!.requests).toHaveLength(1);
+  });
+});
+
 describe("ManagementClientV2 against the emulator", () => {
   // The limiter's windows run on the wall clock, so the client and the emulator share a fake one:
   // the client's sleeps advance it, and the test crosses a minute's reset without waiting for it.
   it("runs past a small per-minute quota without a 429: spreads the last calls, then waits for the reset", async () => {
     let now = Date.UTC(2026, 0, 1, 12, 0, 0); // the start of a minute window
     const sleeps: number[] = [];
-    emulator = await startEmulator({ port: 0, timeScale: 0.001, rateLimit: { perMinute: 30 }, rateLimitClock: () => now });
+    // Time scale 1: the limiter's windows run on service time, here the fake clock itself.
+    emulator = await startEmulator({ port: 0, timeScale: 1, rateLimit: { perMinute: 30 }, rateLimitClock: () => now });
     let retries = 0;
     client = new ManagementClientV2({
       baseUrl: emulator.apiUrlV2,

@@ -32,7 +32,7 @@ describe("over HTTP, with an hourly quota of 5", () => {
 
     const refused = await v2.get("/pods");
     const problem = expectProblem(refused, 429);
-    expect(problem.detail).toMatch(/^rate limit exceeded for this account; retry after \d+ s/);
+    expect(problem.detail).toMatch(/^rate limit exceeded for the hour window; retry after \d+ s/);
     const retryAfter = Number(refused.headers.get("retry-after"));
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(3600);
@@ -91,11 +91,34 @@ describe("configuration", () => {
     }
   });
 
-  it("the default lets a 100-resource update that polls every resource in a tight loop hit it", () => {
-    // 100 creates, then readiness polls of all 100 at 10 ms: 600 requests in well under a minute.
-    expect(DEFAULT_RATE_LIMIT.perMinute).toBeLessThan(100 * 7);
-    // A careful client (creates plus a few backed-off polls per resource) stays under it.
-    expect(DEFAULT_RATE_LIMIT.perMinute).toBeGreaterThanOrEqual(100 * 5);
+  it("the default is the reference's example policy: 60 a minute, 3000 an hour, 50000 a day", async () => {
+    expect(DEFAULT_RATE_LIMIT).toEqual({ perMinute: 60, perHour: 3000, perDay: 50_000 });
+    const emu = await startTestEmulator();
+    try {
+      const res = await apiV2(emu).get("/pods");
+      expect(res.headers.get("ratelimit-policy")).toBe('"minute";q=60;w=60, "hour";q=3000;w=3600, "day";q=50000;w=86400');
+    } finally {
+      await emu.close();
+    }
+  });
+
+  it("counts in service time: under a time scale of 0.01 a minute window resets after 0.6 real seconds, and the waits are stated in real seconds", async () => {
+    let now = Date.UTC(2026, 0, 1, 12, 0, 0);
+    const emu = await startTestEmulator({ timeScale: 0.01, rateLimit: { perMinute: 2 }, rateLimitClock: () => now });
+    try {
+      const v2 = apiV2(emu);
+      expect((await v2.get("/pods")).status).toBe(200);
+      const second = await v2.get("/pods");
+      // 60 service seconds left in the minute: 0.6 real seconds, stated as 1.
+      expect(second.headers.get("ratelimit")).toMatch(/^"minute";r=0;t=1, "hour";r=2998;t=36, "day";r=49998;t=432$/);
+      const refused = await v2.get("/pods");
+      expect(expectProblem(refused, 429).detail).toMatch(/^rate limit exceeded for the minute window; retry after 1 s/);
+      expect(refused.headers.get("retry-after")).toBe("1");
+      now += 600; // a service minute
+      expect((await v2.get("/pods")).status).toBe(200);
+    } finally {
+      await emu.close();
+    }
   });
 
   it("refuses a quota that is not a positive integer, naming the option", async () => {
@@ -105,17 +128,25 @@ describe("configuration", () => {
 });
 
 describe("the windows (fake clock)", () => {
+  it("names the exhausted window that holds a request back longest", () => {
+    const limiter = new RateLimiter({ perMinute: 1, perHour: 1 }, () => 30_000);
+    limiter.take("a");
+    const refused = limiter.take("a");
+    expect(refused).toMatchObject({ allowed: false, window: "hour" });
+    expect(refused.headers["retry-after"]).toBe("3570");
+  });
+
   it("resets each fixed window at its boundary and says how long until then", () => {
     let now = 120_000 + 50_000; // 50 s into a minute window
     const limiter = new RateLimiter({ perMinute: 2 }, () => now);
     expect(limiter.take("a").allowed).toBe(true);
     const second = limiter.take("a");
-    expect(second.headers.ratelimit).toMatch(/^"minute";r=0;t=10, "hour";r=9998;/);
+    expect(second.headers.ratelimit).toMatch(/^"minute";r=0;t=10, "hour";r=2998;/);
     const refused = limiter.take("a");
     expect(refused.allowed).toBe(false);
     expect(refused.headers["retry-after"]).toBe("10");
     // Refused requests are not counted against the hour.
-    expect(refused.headers.ratelimit).toMatch(/"hour";r=9998;/);
+    expect(refused.headers.ratelimit).toMatch(/"hour";r=2998;/);
     expect(limiter.take("b").allowed).toBe(true);
     now = 180_000; // the next minute
     const next = limiter.take("a");

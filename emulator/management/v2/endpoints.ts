@@ -13,6 +13,7 @@ import { endpointSpec } from "../endpointSpec";
 import { endpointOf, requireNetworkVolume, requireTemplate } from "../lookup";
 import { ENDPOINT_CPU_IDS, GPU_POOLS, isDataCenter, isPowerOfTwo } from "./catalog";
 import { endpointTemplate, gpuTypeIdsOf, usesIdleTimeout, v2EndpointView } from "./endpointView";
+import { checkWorkerQuota } from "../account/limits";
 import { type V2Context, defineV2Operation } from "./operation";
 import { startCmdOf } from "./podView";
 import { requireV2Registry } from "./pods";
@@ -165,6 +166,7 @@ function createV2Endpoint(v: V2Context, account: AccountData, body: CreateEndpoi
   const workersMin = body.workers?.min ?? 0;
   const workersMax = body.workers?.max ?? 3;
   checkWorkers(workersMin, workersMax);
+  checkWorkerQuota(ctx, account, { id: "", workersMax });
 
   const now = ctx.clock.now();
   const id = newId("endpoint", (candidate) => account.endpoints.has(candidate));
@@ -228,6 +230,7 @@ function updateV2Endpoint(v: V2Context, account: AccountData, endpoint: Endpoint
   }
   checkScaling(endpoint.type, changes.scalerType ?? endpoint.scalerType, body.workers?.idleTimeout);
   checkWorkers(changes.workersMin ?? endpoint.workersMin, changes.workersMax ?? endpoint.workersMax);
+  if (changes.workersMax !== undefined && changes.workersMax > endpoint.workersMax) checkWorkerQuota(ctx, account, { id: endpoint.id, workersMax: changes.workersMax });
   if (body.dataCenterIds !== undefined) {
     checkDataCenters(body.dataCenterIds);
     changes.dataCenterIds = body.dataCenterIds.length > 0 ? [...body.dataCenterIds] : [...DATA_CENTER_IDS];
@@ -299,6 +302,7 @@ export function v2EndpointOperations(v: V2Context): Operation[] {
       path: "/serverless",
       operationId: "listEndpoints",
       tag: TAG,
+      scope: "serverless:read",
       summary: "List serverless endpoints",
       response: { status: 200, description: "OK", schemaName: "ListEndpointsResponse" },
       errors: [],
@@ -312,6 +316,7 @@ export function v2EndpointOperations(v: V2Context): Operation[] {
       path: "/serverless",
       operationId: "createEndpoint",
       tag: TAG,
+      scope: "serverless:write",
       summary: "Create a serverless endpoint",
       body: CreateEndpointRequest,
       bodyName: "CreateEndpointRequest",
@@ -328,6 +333,7 @@ export function v2EndpointOperations(v: V2Context): Operation[] {
       path: "/serverless/{id}",
       operationId: "getEndpoint",
       tag: TAG,
+      scope: "serverless:read",
       summary: "Get a serverless endpoint",
       response: { status: 200, description: "OK", schemaName: "Endpoint" },
       errors: [404],
@@ -341,6 +347,7 @@ export function v2EndpointOperations(v: V2Context): Operation[] {
       path: "/serverless/{id}",
       operationId: "updateEndpoint",
       tag: TAG,
+      scope: "serverless:write",
       summary: "Update a serverless endpoint",
       body: UpdateEndpointRequest,
       bodyName: "UpdateEndpointRequest",
@@ -356,6 +363,7 @@ export function v2EndpointOperations(v: V2Context): Operation[] {
       path: "/serverless/{id}",
       operationId: "deleteEndpoint",
       tag: TAG,
+      scope: "serverless:write",
       summary: "Delete a serverless endpoint",
       response: { status: 204, description: "Deleted. Response has no body." },
       errors: [404],
@@ -371,6 +379,7 @@ export function v2EndpointOperations(v: V2Context): Operation[] {
       path: "/serverless/{id}/workers",
       operationId: "listEndpointWorkers",
       tag: TAG,
+      scope: "serverless:read",
       summary: "List serverless endpoint workers",
       response: { status: 200, description: "OK", schemaName: "ListEndpointWorkersResponse" },
       errors: [404],
@@ -385,6 +394,7 @@ export function v2EndpointOperations(v: V2Context): Operation[] {
       path: "/serverless/{id}/releases",
       operationId: "listEndpointReleases",
       tag: TAG,
+      scope: "serverless:read",
       summary: "List serverless endpoint releases",
       response: { status: 200, description: "OK", schemaName: "ListEndpointReleasesResponse" },
       errors: [404],

@@ -16,6 +16,9 @@ export const V2_BASE_PATH = "/api/v2";
 const STATUS_TEXT: Readonly<Record<number, string>> = {
   400: "Bad request: a field's value does not fit the account's state; `errors` names the field.",
   401: "Missing or unknown API key.",
+  402: "Refused by the account's hourly spend cap.",
+  403: "The API key lacks the operation's scope (named in `detail`).",
+  410: "Gone.",
   404: "No such resource in this account.",
   405: "Method not allowed on this path.",
   409: "Conflict with the current state (an action that does not fit, a volume still attached).",
@@ -54,11 +57,14 @@ function operationObject(op: Operation): Json {
     errors.add(401);
     errors.add(429);
   }
+  // A key without the operation's scope is refused (management/v2/scopes.ts).
+  if (op.scope !== undefined) errors.add(403);
   if (op.bodySchema) errors.add(413);
   for (const code of [...errors].sort()) {
     responses[String(code)] = { description: STATUS_TEXT[code] ?? "Error.", content: { [PROBLEM_CONTENT_TYPE]: { schema: ref("ErrorResponse") } } };
   }
   const operation: { [key: string]: Json } = { operationId: op.operationId, summary: op.summary, tags: [op.tag], parameters: parameters(op), responses };
+  if (op.scope !== undefined) operation.description = `Needs the API key scope \`${op.scope}\`.`;
   if (op.bodySchema && op.bodyName) operation.requestBody = { required: true, content: { "application/json": { schema: ref(op.bodyName) } } };
   if (op.public) operation.security = [];
   return operation;

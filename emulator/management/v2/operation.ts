@@ -8,6 +8,7 @@ import type { Operation, OperationSpec } from "../../http/router";
 import { issueMessage, safeParseCompiled } from "../../http/validation";
 import type { ManagementContext } from "../context";
 import { ProblemError } from "./problem";
+import type { Scope } from "./scopes";
 
 /** What every v2 handler needs: the shared management context (same store as /v1) and the URLs. */
 export interface V2Context {
@@ -16,7 +17,10 @@ export interface V2Context {
   serverlessUrl(): string;
 }
 
-export function defineV2Operation<Q = undefined, B = undefined>(spec: OperationSpec<Q, B>): Operation {
+/** A v2 route-table entry: every operation that needs a key names the scope it needs. */
+export type V2OperationSpec<Q, B> = OperationSpec<Q, B> & ({ public: true } | { scope: Scope });
+
+export function defineV2Operation<Q = undefined, B = undefined>(spec: V2OperationSpec<Q, B>): Operation {
   const { query, body, unknownFieldHints: _hints, handle, ...doc } = spec;
   return {
     ...doc,

@@ -171,6 +171,7 @@ export function v2PodOperations(v: V2Context): Operation[] {
       path: "/pods",
       operationId: "listPods",
       tag: TAG,
+      scope: "pods:read",
       summary: "List pods",
       query: ListPodsQuery,
       response: { status: 200, description: "OK", schemaName: "ListPodsResponse" },
@@ -184,11 +185,12 @@ export function v2PodOperations(v: V2Context): Operation[] {
       path: "/pods",
       operationId: "createPod",
       tag: TAG,
+      scope: "pods:write",
       summary: "Create a pod",
       body: CreatePodRequest,
       bodyName: "CreatePodRequest",
       response: { status: 201, description: "Created", schemaName: "Pod" },
-      errors: [400, 404, 422],
+      errors: [400, 402, 404, 422],
       handle({ accountId, body }) {
         const acct = account(accountId);
         return { status: 201, body: v2PodView(ctx, createV2Pod(v, acct, body)) };
@@ -199,6 +201,7 @@ export function v2PodOperations(v: V2Context): Operation[] {
       path: "/pods/{id}",
       operationId: "getPod",
       tag: TAG,
+      scope: "pods:read",
       summary: "Get a pod",
       response: { status: 200, description: "OK", schemaName: "Pod" },
       errors: [404],
@@ -211,6 +214,7 @@ export function v2PodOperations(v: V2Context): Operation[] {
       path: "/pods/{id}",
       operationId: "updatePod",
       tag: TAG,
+      scope: "pods:write",
       summary: "Update a pod",
       body: UpdatePodRequest,
       bodyName: "UpdatePodRequest",
@@ -226,6 +230,7 @@ export function v2PodOperations(v: V2Context): Operation[] {
       path: "/pods/{id}",
       operationId: "deletePod",
       tag: TAG,
+      scope: "pods:write",
       summary: "Terminate a pod",
       response: { status: 204, description: "Deleted. Response has no body." },
       errors: [404, 409],
@@ -242,11 +247,12 @@ export function v2PodOperations(v: V2Context): Operation[] {
       path: "/pods/{id}/action",
       operationId: "podAction",
       tag: TAG,
+      scope: "pods:write",
       summary: "Trigger a pod state transition",
       body: PodActionRequest,
       bodyName: "PodActionRequest",
       response: { status: 200, description: "Action applied — returns updated pod", schemaName: "Pod" },
-      errors: [400, 404, 409, 422],
+      errors: [400, 402, 404, 409, 422],
       handle({ accountId, params, body }) {
         const acct = account(accountId);
         const pod = podOf(acct, params.id ?? "");

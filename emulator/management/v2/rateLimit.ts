@@ -2,28 +2,31 @@
  * The v2 per-account rate limit: fixed windows (minute, hour, day), each with a quota. Every
  * authenticated answer carries the live state and the policy as structured-field lists:
  *
- *     RateLimit-Policy: "minute";q=600;w=60, "hour";q=10000;w=3600, "day";q=100000;w=86400
- *     RateLimit: "minute";r=599;t=42, "hour";r=9999;t=1842, "day";r=99999;t=51042
+ *     RateLimit-Policy: "minute";q=60;w=60, "hour";q=3000;w=3600, "day";q=50000;w=86400
+ *     RateLimit: "minute";r=59;t=42, "hour";r=2999;t=1842, "day";r=49999;t=51042
  *
- * and a request over any quota is answered 429 with Retry-After (seconds until that window
- * resets) without running. Windows run in real time, not service time: the limit is about how
- * fast a client sends, and clients read Retry-After in real seconds.
+ * and a request over any quota is answered 429 with Retry-After (seconds until the longest
+ * exhausted window resets) and a detail naming that window, without running.
  *
- * The default allows 10 requests per second on average over a minute: a careful client (creates,
- * then readiness polls with backoff) stays under it even for 100 resources, a client that polls
- * every resource in a tight loop does not.
+ * The default is the reference's example policy (60 a minute, 3000 an hour, 50000 a day; the live
+ * quotas are not published, the example is the best figure there is). The windows run in SERVICE
+ * time, like every other duration the emulator simulates: under a time scale of 0.01 a minute
+ * window lasts 0.6 real seconds, so a test under the default policy is limited as a real run of
+ * 100x its length would be. The policy's `w` is the window in service seconds (the documented
+ * units); `t` and Retry-After are what the client has to wait, in real seconds (service seconds x
+ * time scale, rounded up, at least 1), so a client that honours them is neither early nor stalled.
  */
 
 export interface RateLimitOptions {
-  /** Requests per account per minute (default 600). */
+  /** Requests per account per minute (default 60). */
   perMinute?: number;
-  /** Requests per account per hour (default 10000). */
+  /** Requests per account per hour (default 3000). */
   perHour?: number;
-  /** Requests per account per day (default 100000). */
+  /** Requests per account per day (default 50000). */
   perDay?: number;
 }
 
-export const DEFAULT_RATE_LIMIT: Required<RateLimitOptions> = { perMinute: 600, perHour: 10_000, perDay: 100_000 };
+export const DEFAULT_RATE_LIMIT: Required<RateLimitOptions> = { perMinute: 60, perHour: 3000, perDay: 50_000 };
 
 interface Window {
   name: "minute" | "hour" | "day";
@@ -42,6 +45,8 @@ interface Counter {
 export interface RateDecision {
   allowed: boolean;
   headers: Record<string, string>;
+  /** The exhausted window that holds the request back longest (refusals only). */
+  window?: "minute" | "hour" | "day";
 }
 
 export class RateLimiter {
@@ -52,7 +57,10 @@ export class RateLimiter {
 
   constructor(
     options: RateLimitOptions = {},
+    /** Service-time ms since the epoch (the emulator's clock). */
     private readonly nowMs: () => number = Date.now,
+    /** Real ms per service ms (the emulator's time scale): converts the waits the headers state. */
+    private readonly timeScale = 1,
   ) {
     const o = { ...DEFAULT_RATE_LIMIT, ...options };
     const window = (name: Window["name"], quota: number, seconds: number): Window => ({ name, quota, seconds, lengthMs: seconds * 1000, stateKey: `"${name}";r=` });
@@ -75,6 +83,7 @@ export class RateLimiter {
       this.counters.set(accountId, counters);
     }
     let blockedFor = 0;
+    let blockedBy: Window | undefined;
     for (let i = 0; i < this.windows.length; i++) {
       const w = this.windows[i] as Window;
       const c = counters[i] as Counter;
@@ -83,7 +92,13 @@ export class RateLimiter {
         c.windowStartMs = start;
         c.used = 0;
       }
-      if (c.used >= w.quota) blockedFor = Math.max(blockedFor, secondsLeft(c, w, now));
+      if (c.used >= w.quota) {
+        const left = this.secondsLeft(c, w, now);
+        if (left >= blockedFor) {
+          blockedFor = left;
+          blockedBy = w;
+        }
+      }
     }
     const allowed = blockedFor === 0;
     let state = "";
@@ -91,14 +106,15 @@ export class RateLimiter {
       const w = this.windows[i] as Window;
       const c = counters[i] as Counter;
       if (allowed) c.used++;
-      state += `${i === 0 ? "" : ", "}${w.stateKey}${Math.max(0, w.quota - c.used)};t=${secondsLeft(c, w, now)}`;
+      state += `${i === 0 ? "" : ", "}${w.stateKey}${Math.max(0, w.quota - c.used)};t=${this.secondsLeft(c, w, now)}`;
     }
     const headers: Record<string, string> = { ratelimit: state, "ratelimit-policy": this.policy };
     if (!allowed) headers["retry-after"] = String(blockedFor);
-    return { allowed, headers };
+    return blockedBy ? { allowed, headers, window: blockedBy.name } : { allowed, headers };
   }
-}
 
-function secondsLeft(c: Counter, w: Window, now: number): number {
-  return Math.max(1, Math.ceil((c.windowStartMs + w.lengthMs - now) / 1000));
+  /** Real seconds until the window resets, at least 1 (the headers' integer seconds). */
+  private secondsLeft(c: Counter, w: Window, now: number): number {
+    return Math.max(1, Math.ceil(((c.windowStartMs + w.lengthMs - now) * this.timeScale) / 1000));
+  }
 }

@@ -1,5 +1,6 @@
 /** The full /api/v2 operation table (the source of /api/v2/openapi.json). */
 import type { Operation } from "../../http/router";
+import { v2AccountOperations } from "./account";
 import { v2BillingOperations } from "./billing";
 import { v2CatalogOperations } from "./catalogRoutes";
 import { v2EndpointOperations } from "./endpoints";
@@ -21,6 +22,7 @@ export function v2Operations(v: V2Context): Operation[] {
     ...v2RegistryOperations(v),
     ...v2CatalogOperations(v),
     ...v2BillingOperations(v),
+    ...v2AccountOperations(v),
   );
   return operations;
 }

@@ -2,6 +2,7 @@
  * The management v2 surface: its route table, served under /api/v2 by a router of its own with
  * problem+json errors and the per-account rate limit, over the same store as /v1.
  */
+import { createClock } from "../../clock";
 import { Router, type RouteInterceptor, type RouterOptions } from "../../http/router";
 import type { FaultRoute } from "../../faults";
 import type { ManagementContext } from "../context";
@@ -18,14 +19,17 @@ export interface V2Surface {
   setServerlessUrl(url: string): void;
 }
 
-export type V2RouterOptions = Pick<RouterOptions, "bodyLimitBytes" | "resolveAccount" | "onMutation" | "persist" | "onReply"> & {
+export type V2RouterOptions = Pick<RouterOptions, "bodyLimitBytes" | "resolveAccount" | "scopesOf" | "onMutation" | "persist" | "onReply"> & {
   interceptor: RouteInterceptor | undefined;
 };
 
 export function createV2Surface(ctx: ManagementContext, options: V2RouterOptions): V2Surface {
   let serverlessUrl = "";
   const operations = v2Operations({ ctx, serverlessUrl: () => serverlessUrl });
-  const limiter = ctx.options.rateLimit === false ? undefined : new RateLimiter(ctx.options.rateLimit, ctx.options.rateLimitClock);
+  // Service time: the emulator's clock, or (test seam) one derived from the given wall clock.
+  const seam = ctx.options.rateLimitClock;
+  const serviceNow = seam ? createClock(ctx.options.timeScale, seam).now : ctx.clock.now;
+  const limiter = ctx.options.rateLimit === false ? undefined : new RateLimiter(ctx.options.rateLimit, serviceNow, ctx.options.timeScale);
   const router = new Router(operations, {
     ...options,
     unknownFieldStatus: 422,
@@ -35,7 +39,7 @@ export function createV2Surface(ctx: ManagementContext, options: V2RouterOptions
       ? (accountId) => {
           const decision = limiter.take(accountId);
           if (!decision.allowed) {
-            const detail = `rate limit exceeded for this account; retry after ${decision.headers["retry-after"] ?? "?"} s (quota: ${decision.headers["ratelimit-policy"] ?? ""})`;
+            const detail = `rate limit exceeded for the ${decision.window ?? "minute"} window; retry after ${decision.headers["retry-after"] ?? "?"} s (quota: ${decision.headers["ratelimit-policy"] ?? ""})`;
             throw new ProblemError(429, detail, [], decision.headers);
           }
           return decision.headers;

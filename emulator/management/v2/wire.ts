@@ -4,6 +4,7 @@
  * documented are one definition.
  */
 import { z } from "zod";
+import { Account, AccountLimits, ListSecretsResponse, Secret } from "./accountSchemas";
 import {
   AvailabilityLevel,
   Cloud,
@@ -299,4 +300,8 @@ export const RESPONSE_SCHEMAS: Readonly<Record<string, z.ZodType>> = {
   ListServerlessBillingResponse,
   ListNetworkVolumeBillingResponse,
   ErrorResponse,
+  Account,
+  AccountLimits,
+  Secret,
+  ListSecretsResponse,
 };

@@ -165,7 +165,7 @@ export class SpawnedWorkers {
     const lostRealMs = this.host.clock.scaled(withRealFloor(this.host.clock, opts.workerLostMs, LOST_REAL_MIN_MS));
     const env = {
       ...process.env,
-      ...spec.env,
+      ...(this.host.deps.bootEnv?.(spec.accountId, spec.env) ?? spec.env),
       ...workerEnvironment({
         prefix: opts.workerEnvPrefix,
         serverlessUrl: access.serverlessUrl,

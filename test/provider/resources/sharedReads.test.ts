@@ -20,7 +20,8 @@ for (const api of ["v1", "v2"] as const) {
     const gets = (calls: ProxiedCall[]) => calls.filter((c) => c.method === "GET" && onePath.test(c.path));
 
     beforeAll(async () => {
-      h = await startHarness({}, api);
+      // Not about quotas: the account holds far more endpoints than the default worker quota allows.
+      h = await startHarness({ serverlessWorkerQuota: 10_000 }, api);
       templateId = (await h.client.createTemplate({ name: `shared-${api}`, imageName: "acme/worker:1", isServerless: true })).id;
       ids = [];
       for (let i = 0; i < COUNT; i++) ids.push((await h.client.createEndpoint({ templateId, name: `ep-${i}`, workersMin: 0, workersMax: 3, gpuTypeIds: ["NVIDIA L4"] })).id);

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { parseErrorBody } from "../../../client/errorBody";
 import {
   ApiError,
+  ApiRetiredError,
   AuthenticationError,
   BadRequestError,
   ConflictError,
@@ -12,6 +13,7 @@ import {
   makeApiError,
   NotFoundError,
   PayloadTooLargeError,
+  PaymentRequiredError,
   PermissionDeniedError,
   RateLimitError,
   ResponseValidationError,
@@ -27,7 +29,9 @@ describe("makeApiError: class per status", () => {
     [400, BadRequestError],
     [422, BadRequestError],
     [401, AuthenticationError],
+    [402, PaymentRequiredError],
     [403, PermissionDeniedError],
+    [410, ApiRetiredError],
     [404, NotFoundError],
     [409, ConflictError],
     [413, PayloadTooLargeError],
@@ -62,6 +66,41 @@ describe("makeApiError: class per status", () => {
     expect(v).toBeInstanceOf(ResponseValidationError);
     expect(v.retryable).toBe(false);
     expect(v.message).toContain("id: Invalid input");
+  });
+});
+
+describe("makeApiError: the live service's refusals say what to do", () => {
+  it("a 410 from a /v1 URL says v1 is retired and how to set gpucloud:apiUrl to /v2; elsewhere a 410 is a plain ApiError", () => {
+    const e = makeApiError({ ...base, url: "/v1/pods", status: 410, serviceMessage: "Gone" });
+    expect(e).toBeInstanceOf(ApiRetiredError);
+    expect(e.retryable).toBe(false);
+    expect(e.message).toBe(
+      "CreatePod failed: 410 Gone: Gone. The service's REST v1 API is retired (the live service answers 410 Gone since 2026-11-15): point the stack at the " +
+        "management API v2, i.e. the same origin with /v2 instead of /v1: `pulumi config set gpucloud:apiUrl https://<api host>/v2` " +
+        "(or GPUCLOUD_API_URL; the local emulator serves v2 at http://<host>:<port>/api/v2)",
+    );
+    expect(makeApiError({ ...base, url: "/proxy/v1?x=1", status: 410 })).toBeInstanceOf(ApiRetiredError);
+    const v2 = makeApiError({ ...base, url: "/v2/pods", status: 410 });
+    expect(v2.constructor).toBe(ApiError);
+    expect(v2.message).toBe("CreatePod failed: 410 Gone");
+  });
+
+  it("a 403 names the operation and the scope the key lacks, from the problem detail when it names one", () => {
+    const named = makeApiError({ ...base, url: "/v2/pods", status: 403, serviceMessage: 'access denied: createPod (POST /pods) needs the API key scope "pods:write", which this key lacks' });
+    expect(named.message).toContain('. The API key lacks the scope "pods:write" that CreatePod (POST /v2/pods) needs: use a key with it, or add it to this key in the console');
+    const bare = makeApiError({ ...base, url: "/v2/pods", status: 403, serviceMessage: "access denied" });
+    expect(bare.message).toBe(
+      "CreatePod failed: 403 Forbidden: access denied. The API key is valid but lacks the permission (scope) for CreatePod (POST /v2/pods): use a key whose permissions include it (Read/Write for this API in the console)",
+    );
+  });
+
+  it("a 402 names the spend cap (the service's figure when it gives one) and says retrying does not help", () => {
+    const e = makeApiError({ ...base, url: "/v2/pods", status: 402, serviceMessage: "spend cap exceeded: ... over its spend cap of $80.00/hour (spendRate, ...)" });
+    expect(e).toBeInstanceOf(PaymentRequiredError);
+    expect(e.retryable).toBe(false);
+    expect(e.message).toContain("The service refused to start anything more for the account: its hourly spend cap of $80.00/hour or its balance.");
+    expect(e.message).toContain("retrying does not help");
+    expect(makeApiError({ ...base, status: 402 }).message).toContain("its hourly spend cap (GET /v2/account/limits, spendRate; $80/hour by default) or its balance");
   });
 });
 

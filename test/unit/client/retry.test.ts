@@ -84,14 +84,23 @@ describe("backoffDelayMs", () => {
     expect(backoffDelayMs(0, "Tue, 31 Dec 2024 23:00:00 GMT", () => 0.5, now)).toBe(0);
   });
 
-  it("ignores an insane Retry-After (too long, negative, garbage) and falls back to backoff", () => {
-    expect(backoffDelayMs(0, "61", () => 0)).toBe(250);
-    expect(backoffDelayMs(0, "3600", () => 0)).toBe(250);
+  it("honours a Retry-After of any length (the live service sends the exceeded window's reset, up to a day)", () => {
+    expect(backoffDelayMs(0, "61", () => 0)).toBe(61_000);
+    expect(backoffDelayMs(0, "3600", () => 0)).toBe(3_600_000);
+    expect(backoffDelayMs(0, "86400", () => 0)).toBe(86_400_000);
+    const now = Date.parse("2025-01-01T00:00:00Z");
+    expect(backoffDelayMs(2, "Wed, 01 Jan 2025 01:00:00 GMT", () => 0, now)).toBe(3_600_000);
+  });
+
+  it("ignores a Retry-After beyond the bound the caller gives (non-429 answers) and falls back to backoff", () => {
+    expect(backoffDelayMs(0, "61", () => 0, Date.now(), 60_000)).toBe(250);
+    expect(backoffDelayMs(0, "60", () => 0, Date.now(), 60_000)).toBe(60_000);
+  });
+
+  it("ignores a negative or unreadable Retry-After and falls back to backoff", () => {
     expect(backoffDelayMs(0, "-5", () => 0)).toBe(250);
     expect(backoffDelayMs(1, "soon", () => 0)).toBe(500);
     expect(backoffDelayMs(1, "", () => 0)).toBe(500);
-    const now = Date.parse("2025-01-01T00:00:00Z");
-    expect(backoffDelayMs(2, "Wed, 01 Jan 2025 01:00:00 GMT", () => 0, now)).toBe(1000);
   });
 });
 
