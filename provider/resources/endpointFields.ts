@@ -166,7 +166,7 @@ function crossCheck(args: Props, _olds: Props, backend: Backend = "v1"): CrossCh
   }
   const allowed = args["allowedCudaVersions"];
   const floor = args["minCudaVersion"];
-  if (Array.isArray(allowed) && allowed.length > 0 && typeof floor === "string" && !isUnknown(allowed) && !isUnknown(floor)) {
+  if (backend === "v2" && Array.isArray(allowed) && allowed.length > 0 && typeof floor === "string" && !isUnknown(allowed) && !isUnknown(floor)) {
     failures.push(
       failure(
         ["minCudaVersion"],

@@ -39,7 +39,11 @@ const rows = {
   }),
   // No credential read back (v2 `registry: null`) is "none", never "not reported": deleting a
   // registry credential silently drops it from templates (deleteRegistry), and refresh must show it.
-  containerRegistryAuthId: update(str({ nonEmpty: true, example: "registryAuth.id" }).optional(), { observe: (t) => t.containerRegistryAuthId ?? null, v2: { path: "registry" } }),
+  // v2 reads it as "" (the model drops nulls; "" is no id), so the drift shows on both APIs.
+  containerRegistryAuthId: update(str({ nonEmpty: true, example: "registryAuth.id" }).optional(), {
+    observe: (t) => t.containerRegistryAuthId ?? null,
+    v2: { path: "registry", read: (w) => (typeof w["registry"] === "string" ? w["registry"] : "") },
+  }),
   dockerEntrypoint: update(argv('["bash", "-c"]').optional(), {
     default: [],
     observe: (t) => t.dockerEntrypoint,
