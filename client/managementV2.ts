@@ -3,63 +3,63 @@
 // Lists arrive wrapped ({"pods": [...]}) and are unwrapped here; errors are RFC 9457 problem+json
 // bodies, which the transport turns into the same typed ApiError as on v1.
 
-import type { z } from "zod";
-import {
-  CpuTypeListV2Schema,
-  DataCenterListV2Schema,
-  EndpointListV2Schema,
-  EndpointV2Schema,
-  GpuTypeListV2Schema,
-  NetworkVolumeBillingV2Schema,
-  NetworkVolumeListV2Schema,
-  NetworkVolumeV2Schema,
-  PodBillingV2Schema,
-  PodListV2Schema,
-  PodV2Schema,
-  RegistryListV2Schema,
-  RegistryV2Schema,
-  ReleasesV2Schema,
-  ServerlessBillingV2Schema,
-  TemplateListV2Schema,
-  TemplateV2Schema,
-  WorkersV2Schema,
-  type EndpointV2,
-  type PodV2,
-  type RolloutV2,
-  type WorkerV2,
-} from "./schemasV2";
-import { Transport, idPath, type QueryValue, type TransportOptions } from "./transport";
+import { callV2, type OperationIdV2, type RequestOf, type ResponseOf } from "./operationsV2";
+import type { RolloutV2, WorkerV2 } from "./schemasV2";
+import { Transport, type QueryValue, type TransportOptions } from "./transport";
 
-export type WireBody = Readonly<Record<string, unknown>>;
 type Query = Readonly<Record<string, QueryValue>>;
 
 /** The pod actions v2 has (no reset). */
 export type PodActionV2 = "start" | "stop" | "restart";
 
-/** One collection's CRUD calls, as the reference names its operations (createPod, listPods, ...). */
-export interface CollectionV2<T> {
-  create(body: WireBody): Promise<T>;
-  list(): Promise<T[]>;
-  get(id: string): Promise<T>;
-  update(id: string, body: WireBody): Promise<T>;
+/** One collection's operations, as the reference names them (createPod, listPods, ...; see OPERATIONS_V2). */
+interface CollectionOperations {
+  create: OperationIdV2;
+  list: OperationIdV2;
+  get: OperationIdV2;
+  update?: OperationIdV2;
+  delete: OperationIdV2;
+}
+
+const POD_OPERATIONS = { create: "createPod", list: "listPods", get: "getPod", update: "updatePod", delete: "deletePod" } as const;
+const ENDPOINT_OPERATIONS = { create: "createEndpoint", list: "listEndpoints", get: "getEndpoint", update: "updateEndpoint", delete: "deleteEndpoint" } as const;
+const TEMPLATE_OPERATIONS = { create: "createTemplate", list: "listTemplates", get: "getTemplate", update: "updateTemplate", delete: "deleteTemplate" } as const;
+const NETWORK_VOLUME_OPERATIONS = {
+  create: "createNetworkVolume",
+  list: "listNetworkVolumes",
+  get: "getNetworkVolume",
+  update: "updateNetworkVolume",
+  delete: "deleteNetworkVolume",
+} as const;
+// Registry credentials have no update operation in the reference.
+const REGISTRY_OPERATIONS = { create: "createRegistry", list: "listRegistries", get: "getRegistry", delete: "deleteRegistry" } as const;
+
+type ItemOf<Ops extends CollectionOperations> = ResponseOf<Ops["get"]>;
+
+/** One collection's CRUD calls, typed by the table's request and answer of each operation. */
+export interface CollectionV2<Ops extends CollectionOperations> {
+  create(body: RequestOf<Ops["create"]>): Promise<ItemOf<Ops>>;
+  list(): Promise<Array<ItemOf<Ops>>>;
+  get(id: string): Promise<ItemOf<Ops>>;
+  update(id: string, body: Ops["update"] extends OperationIdV2 ? RequestOf<Ops["update"]> : never): Promise<ItemOf<Ops>>;
   delete(id: string): Promise<void>;
 }
 
 export class ManagementClientV2 {
   readonly transport: Transport;
-  readonly pods: CollectionV2<PodV2>;
-  readonly endpoints: CollectionV2<EndpointV2>;
-  readonly templates: CollectionV2<z.output<typeof TemplateV2Schema>>;
-  readonly networkVolumes: CollectionV2<z.output<typeof NetworkVolumeV2Schema>>;
-  readonly registries: CollectionV2<z.output<typeof RegistryV2Schema>>;
+  readonly pods: CollectionV2<typeof POD_OPERATIONS>;
+  readonly endpoints: CollectionV2<typeof ENDPOINT_OPERATIONS>;
+  readonly templates: CollectionV2<typeof TEMPLATE_OPERATIONS>;
+  readonly networkVolumes: CollectionV2<typeof NETWORK_VOLUME_OPERATIONS>;
+  readonly registries: CollectionV2<typeof REGISTRY_OPERATIONS>;
 
   constructor(transportOrOptions: Transport | TransportOptions) {
     this.transport = transportOrOptions instanceof Transport ? transportOrOptions : new Transport(transportOrOptions);
-    this.pods = this.#collection("pods", "Pod", PodV2Schema, PodListV2Schema);
-    this.endpoints = this.#collection("serverless", "Endpoint", EndpointV2Schema, EndpointListV2Schema);
-    this.templates = this.#collection("templates", "Template", TemplateV2Schema, TemplateListV2Schema);
-    this.networkVolumes = this.#collection("network-volumes", "NetworkVolume", NetworkVolumeV2Schema, NetworkVolumeListV2Schema);
-    this.registries = this.#collection("registries", "Registry", RegistryV2Schema, RegistryListV2Schema);
+    this.pods = this.#collection(POD_OPERATIONS);
+    this.endpoints = this.#collection(ENDPOINT_OPERATIONS);
+    this.templates = this.#collection(TEMPLATE_OPERATIONS);
+    this.networkVolumes = this.#collection(NETWORK_VOLUME_OPERATIONS);
+    this.registries = this.#collection(REGISTRY_OPERATIONS);
   }
 
   async close(): Promise<void> {
@@ -67,60 +67,64 @@ export class ManagementClientV2 {
   }
 
   /** POST /pods/{id}/action: 409 when the action does not fit the pod's status. */
-  async podAction(id: string, action: PodActionV2): Promise<PodV2> {
+  async podAction(id: string, action: PodActionV2) {
     // start/stop set a state and restart restarts once more at worst: safe to repeat.
-    return this.transport.request({ method: "POST", path: idPath("podAction", "pods", id, "action"), operation: "podAction", body: { action }, idempotent: true, schema: PodV2Schema });
+    return callV2(this.transport, "podAction", { id, body: { action }, idempotent: true });
   }
 
   async endpointWorkers(id: string): Promise<WorkerV2[]> {
-    const body = await this.transport.request({ method: "GET", path: idPath("listEndpointWorkers", "serverless", id, "workers"), operation: "listEndpointWorkers", schema: WorkersV2Schema });
-    return body.workers;
+    return (await callV2(this.transport, "listEndpointWorkers", { id })).workers;
   }
 
   /** The rollout summary of the endpoint's latest release. */
   async endpointRollout(id: string): Promise<RolloutV2> {
-    const body = await this.transport.request({ method: "GET", path: idPath("listEndpointReleases", "serverless", id, "releases"), operation: "listEndpointReleases", schema: ReleasesV2Schema });
-    return body.rollout;
+    return (await callV2(this.transport, "listEndpointReleases", { id })).rollout;
   }
 
   // ---- catalog ---------------------------------------------------------------------------------
 
   gpuTypes(query?: Query) {
-    return this.transport.request({ method: "GET", path: "/catalog/gpus", operation: "listGpuTypes", query, schema: GpuTypeListV2Schema });
+    return callV2(this.transport, "listGpuTypes", { query });
   }
 
   cpuTypes(query?: Query) {
-    return this.transport.request({ method: "GET", path: "/catalog/cpus", operation: "listCpuTypes", query, schema: CpuTypeListV2Schema });
+    return callV2(this.transport, "listCpuTypes", { query });
   }
 
   dataCenters(query?: Query) {
-    return this.transport.request({ method: "GET", path: "/catalog/datacenters", operation: "listDataCenters", query, schema: DataCenterListV2Schema });
+    return callV2(this.transport, "listDataCenters", { query });
   }
 
   // ---- billing (serverless is the endpoints' history; /billing/endpoints is another thing) -------
 
   podBilling(query: Query = {}) {
-    return this.transport.request({ method: "GET", path: "/billing/pods", operation: "listPodBilling", query, schema: PodBillingV2Schema });
+    return callV2(this.transport, "listPodBilling", { query });
   }
 
   serverlessBilling(query: Query = {}) {
-    return this.transport.request({ method: "GET", path: "/billing/serverless", operation: "listServerlessBilling", query, schema: ServerlessBillingV2Schema });
+    return callV2(this.transport, "listServerlessBilling", { query });
   }
 
   networkVolumeBilling(query: Query = {}) {
-    return this.transport.request({ method: "GET", path: "/billing/network-volumes", operation: "listNetworkVolumeBilling", query, schema: NetworkVolumeBillingV2Schema });
+    return callV2(this.transport, "listNetworkVolumeBilling", { query });
   }
 
-  #collection<T>(segment: string, noun: string, item: z.ZodType<T>, list: z.ZodType<T[]>): CollectionV2<T> {
+  #collection<Ops extends CollectionOperations>(ops: Ops): CollectionV2<Ops> {
     const t = this.transport;
-    // The calls by id are async so that a bad id rejects, as every call's failures do, rather than throw.
-    const one = (op: string, id: string) => idPath(`${op}${noun}`, segment, id);
+    // The table's rows are checked per operation at compile time where the operation is named; here
+    // the names come from the collection's record, so each call goes through one erased signature.
+    const call = callV2 as (transport: Transport, operation: OperationIdV2, args: { id?: string; body?: unknown }) => Promise<unknown>;
     return {
-      create: (body) => t.request({ method: "POST", path: `/${segment}`, operation: `create${noun}`, body, schema: item }),
-      list: () => t.request({ method: "GET", path: `/${segment}`, operation: `list${noun}s`, schema: list }),
-      get: async (id) => t.request({ method: "GET", path: one("get", id), operation: `get${noun}`, schema: item }),
-      update: async (id, body) => t.request({ method: "PATCH", path: one("update", id), operation: `update${noun}`, body, schema: item }),
-      delete: async (id) => t.requestVoid({ method: "DELETE", path: one("delete", id), operation: `delete${noun}` }),
+      create: async (body) => (await call(t, ops.create, { body })) as ItemOf<Ops>,
+      list: async () => (await call(t, ops.list, {})) as Array<ItemOf<Ops>>,
+      get: async (id) => (await call(t, ops.get, { id })) as ItemOf<Ops>,
+      update: async (id, body) => {
+        if (ops.update === undefined) throw new Error(`${ops.get}: the service has no update operation for this kind`);
+        return (await call(t, ops.update, { id, body })) as ItemOf<Ops>;
+      },
+      delete: async (id) => {
+        await call(t, ops.delete, { id });
+      },
     };
   }
 }

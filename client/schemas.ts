@@ -41,6 +41,8 @@ export const NetworkVolumeSchema = wireObject({
   name: z.string().optional(),
   size: wireNumber.optional(),
   dataCenterId: z.string().optional(),
+  /** v2 only: the storage tier the service gave the volume (its data center's primary one when none was asked for). */
+  type: z.string().optional(),
 });
 
 export const PodSchema = wireObject(

@@ -88,7 +88,7 @@ export interface TransportOptions {
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 type QueryScalar = string | number | boolean | Date;
-/** Arrays become repeated parameters (`a=1&a=2`); undefined and null are left out. */
+/** Arrays become one comma-separated parameter (`a=1,2`); undefined and null are left out. */
 export type QueryValue = QueryScalar | readonly QueryScalar[] | undefined | null;
 
 export interface RequestSpec {
@@ -164,15 +164,20 @@ export function idPath(operation: string, collection: string, id: string, ...aft
   return pathOf(collection, id, ...after);
 }
 
-/** "/pods" + {a: 1, b: ["x", "y"]} -> "/pods?a=1&b=x&b=y". */
+/**
+ * "/pods" + {a: 1, b: ["x", "y"]} -> "/pods?a=1&b=x%2Cy". A list is one comma-separated value, as
+ * the v2 reference describes every array query parameter ("Comma-separated ..."; e.g. the
+ * catalog's `include`, `product`, `countryCodes`); a repeated key is not what it documents.
+ */
 export function withQuery(path: string, query: Readonly<Record<string, QueryValue>> | undefined): string {
   if (!query) return path;
   const params = new URLSearchParams();
   const scalar = (v: QueryScalar): string => (v instanceof Date ? v.toISOString() : String(v));
   for (const [key, value] of Object.entries(query)) {
     if (value === undefined || value === null) continue;
-    if (Array.isArray(value)) for (const item of value as readonly QueryScalar[]) params.append(key, scalar(item));
-    else params.append(key, scalar(value as QueryScalar));
+    if (Array.isArray(value)) {
+      if (value.length > 0) params.append(key, (value as readonly QueryScalar[]).map(scalar).join(","));
+    } else params.append(key, scalar(value as QueryScalar));
   }
   const qs = params.toString();
   return qs === "" ? path : `${path}?${qs}`;
@@ -455,7 +460,8 @@ export class Transport {
     });
 
     const headers: Record<string, string> = {
-      accept: "application/json",
+      // v2 errors are RFC 9457 problem documents (application/problem+json): say the client takes them.
+      accept: "application/json, application/problem+json",
       "user-agent": this.#userAgent,
       ...lowerKeys(spec.headers),
       authorization: `Bearer ${this.#apiKey}`,

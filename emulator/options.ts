@@ -38,6 +38,13 @@ export interface QuirkOptions {
   deleteStatus: 200 | 204;
   /** After 3 idle service days an endpoint's workersMax drops to 2, after 7 to 0. Default false. */
   idleEndpointWorkersMaxDecay: boolean;
+  /**
+   * The live v2 defect of management-api-v2-today.md 6.1 #1 and #2 (fix deployment unknown): a PATCH
+   * of an endpoint rebuilds its selection, so a GPU endpoint PATCHed without `gpu.pools` and
+   * `gpu.excludedTypes` loses its exclusions (the whole pools), and any PATCH of a CPU endpoint is
+   * 400 "gpuId(s) is required for a gpu endpoint". Default false (the documented rule).
+   */
+  endpointPatchRebuildsSelection: boolean;
 }
 
 export const DEFAULT_QUIRKS: Readonly<QuirkOptions> = {
@@ -50,6 +57,7 @@ export const DEFAULT_QUIRKS: Readonly<QuirkOptions> = {
   unknownFieldStatus: 400,
   deleteStatus: 204,
   idleEndpointWorkersMaxDecay: false,
+  endpointPatchRebuildsSelection: false,
 };
 
 export interface EmulatorOptions {

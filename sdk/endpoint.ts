@@ -36,19 +36,27 @@ export interface EndpointArgs {
    * An id this package does not know is passed on with a warning. In place. On v2 the types become
    * the catalog's pools they belong to minus the pools' other types (`gpu.pools`, `gpu.excludedTypes`):
    * v2 keeps no order of preference (check warns), and the types are not read back on refresh.
+   * Every v2 update restates `pools` and `excludedTypes` together and checks the exclusions read back
+   * (the live service dropped them on updates that did not send them).
    */
   gpuTypeIds?: pulumi.Input<pulumi.Input<string>[]>;
   /** GPUs per worker, 1 or more. Default 1. In place. */
   gpuCount?: pulumi.Input<number>;
-  /** CUDA versions acceptable on worker hosts, e.g. `["12.4"]`. Default: any. In place. */
+  /**
+   * CUDA versions acceptable on worker hosts, e.g. `["12.4"]`. Default: any. In place. Excludes
+   * `minCudaVersion` on the v2 API (both fail at preview); switching from one to the other clears the old one.
+   */
   allowedCudaVersions?: pulumi.Input<pulumi.Input<string>[]>;
-  /** Minimum CUDA version on worker hosts, e.g. `"12.4"`. Default: none. In place. */
+  /** Minimum CUDA version on worker hosts, e.g. `"12.4"`. Default: none. In place. Excludes `allowedCudaVersions`. */
   minCudaVersion?: pulumi.Input<string>;
-  /** CPU flavors for CPU workers: `"cpu3c"`, `"cpu3g"`, `"cpu5c"`, `"cpu5g"`, in order of preference. In place. */
+  /**
+   * CPU flavors for CPU workers: `"cpu3c"`, `"cpu3g"`, `"cpu5c"`, `"cpu5g"`, in order of preference.
+   * Required with `computeType: "CPU"` on the v2 API (an empty list fails at preview). In place.
+   */
   cpuFlavorIds?: pulumi.Input<pulumi.Input<string>[]>;
   /** vCPUs per CPU worker. Default 2. In place. */
   vcpuCount?: pulumi.Input<number>;
-  /** Data centers workers may run in, e.g. `["EU-RO-1"]`. Default: all. In place. */
+  /** Data centers workers may run in, e.g. `["EU-RO-1"]`. Default: the service chooses (any). In place. */
   dataCenterIds?: pulumi.Input<pulumi.Input<string>[]>;
   /** Id of a network volume mounted into every worker, e.g. `volume.id`. In place. */
   networkVolumeId?: pulumi.Input<string>;
@@ -79,7 +87,11 @@ export interface EndpointArgs {
    * load-balancing endpoint). In place.
    */
   scalerType?: pulumi.Input<"QUEUE_DELAY" | "REQUEST_COUNT">;
-  /** Parameter of `scalerType`: seconds of queue delay, or jobs per worker. 1 or more, default 4. In place. */
+  /**
+   * Parameter of `scalerType`: seconds of queue delay, or jobs (requests) per worker. Default 4. In
+   * place. v1: a whole number, 1 or more. v2: for `"QUEUE_DELAY"` any number from 0.5 (seconds), for
+   * `"REQUEST_COUNT"` a whole number, 1 or more. A value outside fails at preview.
+   */
   scalerValue?: pulumi.Input<number>;
   /**
    * Flash boot (faster cold starts): `true` or `false` (default off), or on the v2 API one of its

@@ -13,7 +13,7 @@ export interface NetworkVolumeArgs {
   /** A name for the volume; need not be unique. Required. Renamed in place. */
   name: pulumi.Input<string>;
   /**
-   * Size in GB: 0 to 4000 on the v1 API, 10 to 4000 on v2 (a smaller one fails at preview). Required.
+   * Size in GB: 0 to 4000 on the v1 API, 10 to 4096 on v2 (a value outside fails at preview). Required.
    * Grows in place on both; it can never shrink: a smaller value than the current size fails at
    * preview, naming both sizes (create a new volume to start smaller).
    */
@@ -24,9 +24,11 @@ export interface NetworkVolumeArgs {
    */
   dataCenterId: pulumi.Input<string>;
   /**
-   * Storage tier, v2 API only: `"STANDARD"` (default) or `"HIGH_PERFORMANCE"`. Fixed at create: a
-   * change replaces the volume (a new, empty volume). On the v1 API only `"STANDARD"` (or leaving it
-   * out) is accepted; another value fails at preview.
+   * Storage tier, v2 API only: `"STANDARD"` or `"HIGH_PERFORMANCE"`. Default: the data center's
+   * primary tier, which the service chooses (not always `"STANDARD"`); the output reports the tier
+   * read back from the service either way. Fixed at create: declaring a tier other than the one the
+   * volume has replaces it (a new, empty volume); leaving it out never does. On the v1 API only
+   * `"STANDARD"` (or leaving it out) is accepted; another value fails at preview.
    */
   type?: pulumi.Input<"STANDARD" | "HIGH_PERFORMANCE">;
   /**

@@ -22,11 +22,17 @@ function findTemplate(ctx: ManagementContext, accountId: string, templateId: str
   return undefined;
 }
 
+/** The data centers an endpoint's workers may use: its own, or (none listed: the scheduler chooses) every one. */
+function preferredDataCenters(endpoint: EndpointRecord): readonly string[] {
+  return endpoint.dataCenterIds.length > 0 ? endpoint.dataCenterIds : DATA_CENTER_IDS;
+}
+
 /** Workers must run where the endpoint's network volumes are. */
 function workerDataCenters(ctx: ManagementContext, endpoint: EndpointRecord): string[] {
+  const preferred = preferredDataCenters(endpoint);
   // Most endpoints have no volume: their data centers as they are, without the sets below (this
   // runs on every create and update, and on every job API request through getEndpoint).
-  if (endpoint.networkVolumeId === null && (endpoint.networkVolumeIds === null || endpoint.networkVolumeIds.length === 0)) return [...endpoint.dataCenterIds];
+  if (endpoint.networkVolumeId === null && (endpoint.networkVolumeIds === null || endpoint.networkVolumeIds.length === 0)) return [...preferred];
   const account = ctx.store.accounts.get(endpoint.accountId);
   const volumeIds = [...(endpoint.networkVolumeId ? [endpoint.networkVolumeId] : []), ...(endpoint.networkVolumeIds ?? [])];
   const volumeDcs = new Set(
@@ -35,8 +41,8 @@ function workerDataCenters(ctx: ManagementContext, endpoint: EndpointRecord): st
       return volume ? [volume.dataCenterId] : [];
     }),
   );
-  if (volumeDcs.size === 0) return [...endpoint.dataCenterIds];
-  const both = endpoint.dataCenterIds.filter((dc) => volumeDcs.has(dc));
+  if (volumeDcs.size === 0) return [...preferred];
+  const both = preferred.filter((dc) => volumeDcs.has(dc));
   return both.length > 0 ? both : [...volumeDcs];
 }
 

@@ -75,7 +75,9 @@ export function endpointView(ctx: ManagementContext, account: AccountData, endpo
     computeType: endpoint.computeType,
     gpuTypeIds: [...endpoint.gpuTypeIds],
     gpuCount: endpoint.gpuCount,
-    dataCenterIds: reportedDataCenterIds(quirks, endpoint.dataCenterIds),
+    // An endpoint made through /api/v2 without data centers stores none (the scheduler chooses);
+    // /v1 shows that as its own default, every data center.
+    dataCenterIds: reportedDataCenterIds(quirks, endpoint.dataCenterIds.length > 0 ? endpoint.dataCenterIds : DATA_CENTER_IDS),
     env: { ...endpoint.env },
     executionTimeoutMs: endpoint.executionTimeoutMs,
     idleTimeout: endpoint.idleTimeout,

@@ -31,6 +31,9 @@ const volumesOf = (w: Props): unknown => (Array.isArray(w["networkVolumes"]) ? w
 
 const { update, replace, local, output } = rowsFor<Endpoint>();
 
+/** The smallest v2 queue delay, in seconds (QueueDelayScaling.queueDelay "minimum=0.5"). */
+export const MIN_QUEUE_DELAY_V2 = 0.5;
+
 const rows = {
   templateId: update(str({ nonEmpty: true, example: "template.id" }), { observe: (e) => e.templateId, v2: { path: "templateId" } }),
   name: update(str({ maxLength: 191, example: '"inference"' }).optional(), { observe: (e) => e.name, v2: { path: "name" } }),
@@ -62,7 +65,14 @@ const rows = {
   idleTimeout: update(num({ min: 1, max: 3600, unit: "seconds", example: "5" }).optional(), { default: 5, observe: (e) => e.idleTimeout, v2: { path: "workers.idleTimeout", default: 10 } }),
   executionTimeoutMs: update(num({ min: 1, unit: "ms", example: "600000" }).optional(), { observe: (e) => e.executionTimeoutMs, v2: { path: "timeout", default: 300_000 } }),
   scalerType: update(oneOf(SCALER_TYPES).optional(), { default: "QUEUE_DELAY", observe: (e) => e.scalerType, v2: { path: "scaling.type" } }),
-  scalerValue: update(num({ min: 1, example: "4" }).optional(), { default: 4, observe: (e) => e.scalerValue, v2: { path: "scaling.value", read: scalerValueOf } }),
+  // v1: a whole number >= 1. v2 (QueueDelayScaling / RequestCountScaling): `queueDelay` a number
+  // >= 0.5 (seconds), `requestCount` a whole number >= 1; crossCheck holds each backend to its own.
+  scalerValue: update(num({ min: MIN_QUEUE_DELAY_V2, integer: false, example: "4" }).optional(), {
+    default: 4,
+    observe: (e) => e.scalerValue,
+    v1Refuse: (v) => (typeof v === "number" && (!Number.isInteger(v) || v < 1) ? "the v1 API takes a whole number of 1 or more; round it, or set gpucloud:apiUrl to the /v2 URL (queue delays from 0.5 s)" : undefined),
+    v2: { path: "scaling.value", read: scalerValueOf },
+  }),
   flashboot: update(boolOrLevel(FLASHBOOT_LEVELS, { example: "true" }).optional(), {
     observe: (e) => e.flashboot,
     same: sameFlashboot,
@@ -131,6 +141,36 @@ function crossCheck(args: Props, _olds: Props, backend: Backend = "v1"): CrossCh
         ["scalerType"],
         `a load-balancing endpoint scales on requests in flight, so it needs scalerType "REQUEST_COUNT" (got ${scalerType === undefined ? "the default QUEUE_DELAY" : JSON.stringify(scalerType)}); ` +
           'set scalerType: "REQUEST_COUNT" and scalerValue to the requests one worker should serve at once',
+      ),
+    );
+  }
+  const scalerValue = args["scalerValue"];
+  if (backend === "v2" && scalerType === "REQUEST_COUNT" && typeof scalerValue === "number" && !isUnknown(scalerValue) && (!Number.isInteger(scalerValue) || scalerValue < 1)) {
+    failures.push(
+      failure(
+        ["scalerValue"],
+        `${scalerValue} requests per worker is not a whole number of 1 or more, which REQUEST_COUNT scaling takes on the v2 API; set scalerValue to a whole number such as 4 ` +
+          `(fractions from ${MIN_QUEUE_DELAY_V2} are for scalerType "QUEUE_DELAY", seconds in the queue)`,
+      ),
+    );
+  }
+  // createEndpoint: exactly one of gpu or cpu, and `cpu` has minItems 1: a CPU endpoint needs flavors.
+  const flavors = args["cpuFlavorIds"];
+  if (backend === "v2" && args["computeType"] === "CPU" && !isUnknown(flavors) && (!Array.isArray(flavors) || flavors.length === 0)) {
+    failures.push(
+      failure(
+        ["cpuFlavorIds"],
+        `a CPU endpoint needs at least one CPU flavor, got ${flavors === undefined ? "none" : JSON.stringify(flavors)}; set cpuFlavorIds, e.g. ["cpu3c"] (see getCpuTypes), or remove computeType: "CPU" for GPU workers`,
+      ),
+    );
+  }
+  const allowed = args["allowedCudaVersions"];
+  const floor = args["minCudaVersion"];
+  if (backend === "v2" && Array.isArray(allowed) && allowed.length > 0 && typeof floor === "string" && !isUnknown(allowed) && !isUnknown(floor)) {
+    failures.push(
+      failure(
+        ["minCudaVersion"],
+        `minCudaVersion ${JSON.stringify(floor)} and allowedCudaVersions ${JSON.stringify(allowed)} exclude each other (the service refuses both); keep the exact set or the floor, not both`,
       ),
     );
   }

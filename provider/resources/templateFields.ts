@@ -37,7 +37,13 @@ const rows = {
     observe: (t) => t.volumeMountPath,
     v2: { path: "mounts.persistent.path", read: mountPathOf },
   }),
-  containerRegistryAuthId: update(str({ nonEmpty: true, example: "registryAuth.id" }).optional(), { observe: (t) => t.containerRegistryAuthId, v2: { path: "registry" } }),
+  // No credential read back (v2 `registry: null`) is "none", never "not reported": deleting a
+  // registry credential silently drops it from templates (deleteRegistry), and refresh must show it.
+  // v2 reads it as "" (the model drops nulls; "" is no id), so the drift shows on both APIs.
+  containerRegistryAuthId: update(str({ nonEmpty: true, example: "registryAuth.id" }).optional(), {
+    observe: (t) => t.containerRegistryAuthId ?? null,
+    v2: { path: "registry", read: (w) => (typeof w["registry"] === "string" ? w["registry"] : "") },
+  }),
   dockerEntrypoint: update(argv('["bash", "-c"]').optional(), {
     default: [],
     observe: (t) => t.dockerEntrypoint,

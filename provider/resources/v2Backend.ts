@@ -23,8 +23,10 @@ import type {
   TemplateCreateInput,
   TemplateUpdateInput,
 } from "../../client/schemas";
+import { ApiError } from "../../client/errors";
+import { GpuCloudError } from "../../client/gpuCloudError";
 import type { EndpointTypeInput } from "../../client/management";
-import type { CollectionV2, ManagementClientV2 } from "../../client/managementV2";
+import type { ManagementClientV2 } from "../../client/managementV2";
 import type { EndpointV2, PodV2 } from "../../client/schemasV2";
 import type { ManagementApi, RolloutState } from "./deps";
 import { endpointTable } from "./endpointFields";
@@ -33,14 +35,14 @@ import { podTable } from "./podFields";
 import { registryAuthTable } from "./registryAuthFields";
 import { templateTable } from "./templateFields";
 import { isRecord, type Props } from "./values";
-import { fromWireV2, getPath, toWireV2 } from "./wireV2";
+import { fromWireV2, getPath, toWireV2, wireRequest } from "./wireV2";
 import { readsOf, type KindReads, type SharingOptions } from "./sharedReads";
 import type { CatalogLists } from "../cost/priceSheet";
 
 const DEFAULT_MOUNT_PATH = "/workspace";
 
 /** The v2 lists carry every field their gets do: reads can share them (sharedReads.ts). */
-type Reads<C> = C extends CollectionV2<infer T extends { id: string }> ? KindReads<T> : never;
+type Reads<C> = C extends { get(id: string): Promise<infer T extends { id: string }> } ? KindReads<T> : never;
 
 export class V2Backend implements ManagementApi {
   readonly deleteTerminatesWorkers = true;
@@ -56,7 +58,8 @@ export class V2Backend implements ManagementApi {
   constructor(client: ManagementClientV2, options: { shareReads?: SharingOptions | false } = {}) {
     this.#v2 = client;
     const sharing = options.shareReads ?? false;
-    const reads = <T extends { id: string }>(collection: CollectionV2<T>): KindReads<T> => readsOf({ list: () => collection.list(), get: (id) => collection.get(id) }, sharing);
+    const reads = <T extends { id: string }>(collection: { list(): Promise<T[]>; get(id: string): Promise<T> }): KindReads<T> =>
+      readsOf({ list: () => collection.list(), get: (id) => collection.get(id) }, sharing);
     this.#pods = reads(client.pods);
     this.#endpoints = reads(client.endpoints);
     this.#templates = reads(client.templates);
@@ -77,7 +80,7 @@ export class V2Backend implements ManagementApi {
       setDefault(body, "gpu", "count", 1);
     }
     podMounts(body, fields, undefined);
-    let pod = await this.#v2.pods.create(body);
+    let pod = await this.#v2.pods.create(wireRequest<"createPod">(body));
     // v2 creates take no lock: it is set right after.
     if (locked === true) pod = await this.#v2.pods.update(pod.id, { locked: true });
     return podOf(pod);
@@ -103,7 +106,7 @@ export class V2Backend implements ManagementApi {
     const body = toWireV2(podTable, fields);
     const touchesMounts = fields["volumeInGb"] !== undefined || fields["volumeMountPath"] !== undefined;
     podMounts(body, fields, touchesMounts ? await this.#pods.read(id) : undefined);
-    return podOf(await this.#v2.pods.update(id, body));
+    return podOf(await this.#v2.pods.update(id, wireRequest<"updatePod">(body)));
   }
 
   async deletePod(id: string): Promise<void> {
@@ -140,8 +143,18 @@ export class V2Backend implements ManagementApi {
       // v2 chooses GPUs by pool: no types declared means every pool.
       if (!isRecord(body["gpu"]) || body["gpu"]["pools"] === undefined) setDefault(body, "gpu", "pools", [...new Set((await this.#gpuPools()).values())]);
     }
+    // management-api-v2-today.md 6.1 #7: an endpoint created without `timeout` came back with 0
+    // (documented default 300000 ms): always send it.
+    body["timeout"] ??= ENDPOINT_TIMEOUT_DEFAULT_MS;
     dropIdleTimeoutWhereRefused(body, body["type"]);
-    return endpointOf(await this.#v2.endpoints.create(body));
+    const created = await this.#v2.endpoints.create(wireRequest<"createEndpoint">(body));
+    // 6.1 #5: an older host had no `type` and silently made QUEUE endpoints: compare and fail
+    // loudly, after deleting the endpoint of the wrong type (it would bill, and is not the one declared).
+    if (created.type !== body["type"]) {
+      const deleted = await this.#v2.endpoints.delete(created.id).then(() => true, () => false);
+      throw wrongEndpointType(created, body["type"], deleted);
+    }
+    return endpointOf(created);
   }
 
   async listEndpoints(): Promise<Endpoint[]> {
@@ -157,14 +170,27 @@ export class V2Backend implements ManagementApi {
     return endpointOf(endpoint, workers);
   }
 
+  /**
+   * A PATCH as the live service needs it (management-api-v2-today.md 6.1 #1-#3): the endpoint is read
+   * first, since its family and selection decide the body. A CPU endpoint's PATCH never carries
+   * `gpu`; a GPU endpoint's restates `pools` and `excludedTypes` whenever the selection has
+   * exclusions (a PATCH without them erased the exclusions on the live service), and the answer is
+   * checked: exclusions that did not survive fail the update, naming the defect.
+   */
   async updateEndpoint(id: string, input: EndpointUpdateInput & EndpointTypeInput): Promise<Endpoint> {
     const { type: _fixedType, computeType: _fixedCompute, ...fields } = fieldsOf(input);
-    let current: EndpointV2 | undefined;
-    const live = async (): Promise<EndpointV2> => (current ??= await this.#endpoints.read(id));
-    const needsLive = ["scalerType", "scalerValue", "vcpuCount", "cpuFlavorIds", "idleTimeout"].some((f) => fields[f] !== undefined);
-    const body = await this.#endpointBody(fields, needsLive ? await live() : undefined);
-    if (current) dropIdleTimeoutWhereRefused(body, current.type, body["scaling"] ?? current.scaling);
-    return endpointOf(await this.#v2.endpoints.update(id, body));
+    const current = await this.#endpoints.read(id);
+    const body = await this.#endpointBody(fields, current);
+    dropIdleTimeoutWhereRefused(body, current.type, body["scaling"] ?? current.scaling);
+    const isCpu = Array.isArray(current.cpu) && current.cpu.length > 0;
+    if (isCpu) delete body["gpu"];
+    else restateSelection(body, current);
+    clearOtherCudaField(body);
+    const updated = await this.#v2.endpoints.update(id, wireRequest<"updateEndpoint">(body)).catch((error: unknown) => {
+      throw isCpu ? explainCpuPatchDefect(id, error) : error;
+    });
+    if (!isCpu) checkExclusionsKept(id, body, updated);
+    return endpointOf(updated);
   }
 
   async deleteEndpoint(id: string): Promise<void> {
@@ -180,7 +206,7 @@ export class V2Backend implements ManagementApi {
   async createTemplate(input: TemplateCreateInput): Promise<Template> {
     const body = toWireV2(templateTable, fieldsOf(input));
     persistentMount(body, undefined);
-    return TemplateSchema.parse(fromWireV2(templateTable, await this.#v2.templates.create(body)));
+    return TemplateSchema.parse(fromWireV2(templateTable, await this.#v2.templates.create(wireRequest<"createTemplate">(body))));
   }
 
   async listTemplates(): Promise<Template[]> {
@@ -194,7 +220,7 @@ export class V2Backend implements ManagementApi {
   async updateTemplate(id: string, input: TemplateUpdateInput): Promise<Template> {
     const body = toWireV2(templateTable, fieldsOf(input));
     if (isRecord(body["mounts"])) persistentMount(body, await this.#templates.read(id));
-    return TemplateSchema.parse(fromWireV2(templateTable, await this.#v2.templates.update(id, body)));
+    return TemplateSchema.parse(fromWireV2(templateTable, await this.#v2.templates.update(id, wireRequest<"updateTemplate">(body))));
   }
 
   async deleteTemplate(id: string): Promise<void> {
@@ -202,7 +228,7 @@ export class V2Backend implements ManagementApi {
   }
 
   async createNetworkVolume(input: NetworkVolumeCreateInput): Promise<NetworkVolume> {
-    return volumeOf(await this.#v2.networkVolumes.create(toWireV2(networkVolumeTable, fieldsOf(input))));
+    return volumeOf(await this.#v2.networkVolumes.create(wireRequest<"createNetworkVolume">(toWireV2(networkVolumeTable, fieldsOf(input)))));
   }
 
   async listNetworkVolumes(): Promise<NetworkVolume[]> {
@@ -214,7 +240,7 @@ export class V2Backend implements ManagementApi {
   }
 
   async updateNetworkVolume(id: string, input: NetworkVolumeUpdateInput): Promise<NetworkVolume> {
-    return volumeOf(await this.#v2.networkVolumes.update(id, toWireV2(networkVolumeTable, fieldsOf(input))));
+    return volumeOf(await this.#v2.networkVolumes.update(id, wireRequest<"updateNetworkVolume">(toWireV2(networkVolumeTable, fieldsOf(input)))));
   }
 
   async deleteNetworkVolume(id: string): Promise<void> {
@@ -222,7 +248,7 @@ export class V2Backend implements ManagementApi {
   }
 
   async createRegistryAuth(input: ContainerRegistryAuthCreateInput): Promise<ContainerRegistryAuth> {
-    return ContainerRegistryAuthSchema.parse(await this.#v2.registries.create(toWireV2(registryAuthTable, fieldsOf(input))));
+    return ContainerRegistryAuthSchema.parse(await this.#v2.registries.create(wireRequest<"createRegistry">(toWireV2(registryAuthTable, fieldsOf(input)))));
   }
 
   async listRegistryAuths(): Promise<ContainerRegistryAuth[]> {
@@ -293,6 +319,71 @@ export class V2Backend implements ManagementApi {
     this.#gpuCatalog.catch(() => (this.#gpuCatalog = undefined));
     return this.#gpuCatalog;
   }
+}
+
+/** The endpoint `timeout` the reference documents as the default, in ms (sent, never assumed). */
+const ENDPOINT_TIMEOUT_DEFAULT_MS = 300_000;
+
+/** The service made another endpoint type than the one sent (6.1 #5). */
+function wrongEndpointType(created: EndpointV2, declared: unknown, deleted: boolean): GpuCloudError {
+  return new GpuCloudError(
+    `the service created endpoint ${created.id} as type ${JSON.stringify(created.type ?? null)}, not the declared ${JSON.stringify(declared)}: ` +
+      "this host does not honour the endpoint `type` (an older service host made every endpoint QUEUE). " +
+      (deleted ? `The provider deleted endpoint ${created.id}. ` : `Delete endpoint ${created.id} yourself (the provider could not; it may bill). `) +
+      "Point gpucloud:apiUrl at a current host of the service's v2 API and run `pulumi up` again.",
+  );
+}
+
+/**
+ * A GPU endpoint's PATCH restates the whole selection when it has exclusions and the body does not
+ * replace it: `pools` and `excludedTypes` as they are live (6.1 #1, #3: "send gpu.pools and
+ * gpu.excludedTypes together").
+ */
+function restateSelection(body: Props, current: EndpointV2): void {
+  const gpu = isRecord(body["gpu"]) ? body["gpu"] : undefined;
+  if (gpu?.["pools"] !== undefined) return;
+  const excluded = current.gpu?.excludedTypes ?? [];
+  if (excluded.length === 0 || !current.gpu?.pools) return;
+  body["gpu"] = { ...gpu, pools: [...current.gpu.pools], excludedTypes: [...excluded] };
+}
+
+/**
+ * A non-empty CUDA set and a floor are exclusive (400 if both): setting one clears the other
+ * explicitly (`[]`, `""`), as UpdateEndpointGpuConfig describes (6.1 #4).
+ */
+function clearOtherCudaField(body: Props): void {
+  const gpu = body["gpu"];
+  if (!isRecord(gpu)) return;
+  const allowed = gpu["allowedCudaVersions"];
+  if (Array.isArray(allowed) && allowed.length > 0 && gpu["minCudaVersion"] === undefined) gpu["minCudaVersion"] = "";
+  if (typeof gpu["minCudaVersion"] === "string" && gpu["minCudaVersion"] !== "" && gpu["allowedCudaVersions"] === undefined) gpu["allowedCudaVersions"] = [];
+}
+
+/**
+ * 6.1 #2: the live service answered every CPU-endpoint PATCH 400 "gpuId(s) is required for a gpu
+ * endpoint" (a service defect, not this body): said so, and not retried.
+ */
+function explainCpuPatchDefect(id: string, error: unknown): unknown {
+  if (!(error instanceof ApiError) || error.status !== 400 || !/gpuId\(s\) is required/i.test(error.message)) return error;
+  return new GpuCloudError(
+    `endpoint ${id}: the service refused to update this CPU endpoint (${error.message}). This is the service's known defect with ` +
+      "CPU-endpoint updates (the request carried no GPU settings); it is not retried. Change the endpoint in the service's console, " +
+      "or replace it (e.g. a new name), until the service is fixed.",
+  );
+}
+
+/** The exclusions a PATCH sent must be the ones read back (6.1 #1: nothing in the reply showed the loss). */
+function checkExclusionsKept(id: string, body: Props, updated: EndpointV2): void {
+  const gpu = body["gpu"];
+  if (!isRecord(gpu) || gpu["pools"] === undefined) return;
+  const sent = Array.isArray(gpu["excludedTypes"]) ? gpu["excludedTypes"].map(String) : [];
+  const kept = updated.gpu?.excludedTypes ?? [];
+  if (sent.length === kept.length && sent.every((t) => kept.includes(t))) return;
+  throw new GpuCloudError(
+    `endpoint ${id}: the service did not keep the GPU exclusions sent (sent excludedTypes ${JSON.stringify(sent)}, read back ${JSON.stringify(kept)}); ` +
+      "this is the service's known PATCH defect that rebuilds an endpoint's GPU selection. Run `pulumi up` again to restate them, " +
+      "or declare gpuTypeIds as whole pools until the service is fixed.",
+  );
 }
 
 function podOf(wire: PodV2): Pod {

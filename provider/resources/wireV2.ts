@@ -3,6 +3,7 @@
 // the resource's field table. What one field cannot say alone (a pod's GPU-or-CPU choice, an
 // endpoint's scaling pair) is composed per kind in v2Backend.ts.
 
+import type { OperationIdV2, RequestOf } from "../../client/operationsV2";
 import type { ResourceTable } from "./fieldTable";
 import { isRecord, type Props } from "./values";
 
@@ -44,6 +45,15 @@ export function toWireV2<L>(table: Pick<ResourceTable<L>, "fields">, body: Props
     if (wire !== undefined) setPath(out, m.path, wire);
   }
   return out;
+}
+
+/**
+ * A body composed through the field tables (toWireV2 plus a kind's composition) as the request type
+ * of its operation. The one place a generic body meets the typed wire: the tables' `v2` paths are
+ * the reference's field names (test/unit/resources/wireV2Paths.test.ts holds them to the request types' keys).
+ */
+export function wireRequest<O extends OperationIdV2>(body: Props): RequestOf<O> {
+  return body as RequestOf<O>;
 }
 
 /** A v2 object read back under the provider's field names (the rows' `read` or `path`). */

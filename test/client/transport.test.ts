@@ -75,10 +75,11 @@ describe("Transport against a scripted server", () => {
     expect(result).toEqual({ id: "p1" });
     const req = server.requests[0]!;
     expect(req.method).toBe("POST");
-    expect(req.url).toBe("/v1/pods?a=1&list=x&list=y&flag=true");
+    // A list is one comma-separated value (the reference's style for array query parameters).
+    expect(req.url).toBe("/v1/pods?a=1&list=x%2Cy&flag=true");
     expect(req.headers["authorization"]).toBe(`Bearer ${KEY}`);
     expect(req.headers["content-type"]).toBe("application/json");
-    expect(req.headers["accept"]).toBe("application/json");
+    expect(req.headers["accept"]).toBe("application/json, application/problem+json");
     expect(req.headers["user-agent"]).toBe("pulumi-gpucloud");
     expect(JSON.parse(req.body)).toEqual({ name: "n" });
   });

@@ -83,8 +83,24 @@ export function supportsGlobalNetworking(id: string): boolean {
   return dataCenterFacts(id).globalNetwork;
 }
 
+/**
+ * Data centers whose primary (default) network volume tier is HIGH_PERFORMANCE. The reference says a
+ * create without `type` gets "the requested data center's default (primary) storage tier" but not
+ * which one each has; the emulator lists the primary first in `networkVolumeTypes` (an assumption,
+ * emulator/README.md) and gives one site a high-performance primary, so a client that assumes
+ * STANDARD is caught.
+ */
+const HIGH_PERFORMANCE_PRIMARY: ReadonlySet<string> = new Set(["CA-MTL-3"]);
+
+/** The tiers a data center offers, its primary (the default of a create without `type`) first. */
 export function volumeTypesOf(id: string): Array<"STANDARD" | "HIGH_PERFORMANCE"> {
-  return dataCenterFacts(id).highPerformanceVolumes ? ["STANDARD", "HIGH_PERFORMANCE"] : ["STANDARD"];
+  if (!dataCenterFacts(id).highPerformanceVolumes) return ["STANDARD"];
+  return HIGH_PERFORMANCE_PRIMARY.has(id) ? ["HIGH_PERFORMANCE", "STANDARD"] : ["STANDARD", "HIGH_PERFORMANCE"];
+}
+
+/** The tier a volume created in `id` without `type` gets (undefined: the site offers none). */
+export function primaryVolumeTypeOf(id: string): "STANDARD" | "HIGH_PERFORMANCE" | undefined {
+  return volumeTypesOf(id)[0];
 }
 
 export function dataCenterView(capacity: Capacity, id: string, include: readonly string[]): DataCenter {

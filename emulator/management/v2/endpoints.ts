@@ -7,12 +7,12 @@
 import type { Operation } from "../../http/router";
 import { newId } from "../../ids";
 import type { AccountData, EndpointRecord, TemplateRecord } from "../../state/model";
-import { DATA_CENTER_IDS, GPU_TYPES } from "../../vocabulary/catalog";
+import { GPU_TYPES } from "../../vocabulary/catalog";
 import { removeEndpoint } from "../endpoints";
 import { endpointSpec } from "../endpointSpec";
-import { endpointOf, requireNetworkVolume, requireTemplate } from "../lookup";
+import { endpointOf, requireNetworkVolume, usableTemplate } from "../lookup";
 import { ENDPOINT_CPU_IDS, GPU_POOLS, isDataCenter, isPowerOfTwo } from "./catalog";
-import { endpointTemplate, gpuTypeIdsOf, usesIdleTimeout, v2EndpointView } from "./endpointView";
+import { endpointTemplate, gpuTypeIdsOf, selectionOf, usesIdleTimeout, v2EndpointView } from "./endpointView";
 import { checkWorkerQuota } from "../account/limits";
 import { type V2Context, defineV2Operation } from "./operation";
 import { startCmdOf } from "./podView";
@@ -48,26 +48,37 @@ function settingsOf(template: TemplateRecord | undefined): ContainerSettings {
   return overlay(template, {});
 }
 
+/**
+ * management-api-v2-today.md 5.3 (SPEC-0922; PLUGINS breaking-changes item 13): "a pod template on an
+ * endpoint → 422, unknown id → 404".
+ */
 function serverlessTemplate(v: V2Context, account: AccountData, id: string): TemplateRecord {
-  const template = requireTemplate(v.ctx, account, id);
+  const template = usableTemplate(v.ctx, account, id);
+  if (!template) throw fieldProblem("templateId", `template ${JSON.stringify(id)} does not exist in this account; list them with GET /api/v2/templates`, 404);
   if (!template.isServerless) {
-    throw fieldProblem("templateId", `template ${id} is a pod template (serverless: false); use a template created with serverless: true`);
+    throw fieldProblem("templateId", `template ${id} is a pod template (serverless: false); use a template created with serverless: true`, 422);
   }
   return template;
 }
 
+/**
+ * The GPU selection of a create or of a PATCH that sends `pools` (management-api-v2-today.md 5.3,
+ * from SPEC-0922): "400 if an entry is not a GPU type of one of the given pools; upstream also
+ * refuses excluding every type in the selection". Exclusions arrive trimmed and unique (schemas.ts).
+ */
 function checkSelection(pools: readonly string[], excluded: readonly string[]): string[] {
   for (let i = 0; i < pools.length; i++) {
     const pool = pools[i] as string;
     if (!GPU_POOLS.has(pool)) throw fieldProblem(`gpu.pools[${i}]`, `unknown GPU pool ${JSON.stringify(pool)}; pools are the \`pool\` of GET /api/v2/catalog/gpus: ${[...GPU_POOLS.keys()].join(", ")}`);
   }
-  const excludedTypes: string[] = [];
   for (let i = 0; i < excluded.length; i++) {
-    const id = (excluded[i] as string).trim();
-    if (!GPU_TYPES.has(id)) throw fieldProblem(`gpu.excludedTypes[${i}]`, `unknown GPU type ${JSON.stringify(excluded[i])}; use the \`id\` of GET /api/v2/catalog/gpus`);
-    excludedTypes.push(id);
+    const id = excluded[i] as string;
+    if (!GPU_TYPES.has(id)) throw fieldProblem(`gpu.excludedTypes[${i}]`, `unknown GPU type ${JSON.stringify(id)}; use the \`id\` of GET /api/v2/catalog/gpus`);
+    if (!pools.some((pool) => GPU_POOLS.get(pool)?.includes(id))) {
+      throw fieldProblem(`gpu.excludedTypes[${i}]`, `${JSON.stringify(id)} is not a GPU type of the selected pools (${pools.join(", ")}); exclude only types of gpu.pools, or add its pool`);
+    }
   }
-  const types = gpuTypeIdsOf({ pools, excludedTypes });
+  const types = gpuTypeIdsOf({ pools, excludedTypes: excluded });
   if (types.length === 0) throw fieldProblem("gpu.excludedTypes", "excludes every GPU type of gpu.pools; exclude fewer types or add a pool");
   // Stored in the record: a copy of its own length (an array grown by push keeps room for 16).
   return types.slice();
@@ -107,6 +118,12 @@ function checkScaling(type: EndpointRecord["type"], scaling: EndpointScaling["ty
   }
 }
 
+/**
+ * CreateEndpointGpuConfig / UpdateEndpointGpuConfig: "Mutually exclusive with a non-empty
+ * allowedCudaVersions (400 if both are sent)"; an explicit `[]` / `""` clears one. The emulator
+ * checks the endpoint as the PATCH would leave it (an assumption, emulator/README.md): a floor sent
+ * while a set is stored is refused unless the same PATCH clears the set with `[]`.
+ */
 function checkCuda(allowed: readonly string[] | null | undefined, min: string | null | undefined): void {
   if (allowed && allowed.length > 0 && min) {
     throw fieldProblem("gpu.minCudaVersion", "give either a non-empty gpu.allowedCudaVersions or gpu.minCudaVersion, not both");
@@ -186,7 +203,9 @@ function createV2Endpoint(v: V2Context, account: AccountData, body: CreateEndpoi
     gpuCount: body.gpu?.count ?? 1,
     cpuFlavorIds: cpu?.ids ?? [],
     vcpuCount: cpu?.vcpuCount ?? 2,
-    dataCenterIds: body.dataCenterIds && body.dataCenterIds.length > 0 ? [...body.dataCenterIds] : [...DATA_CENTER_IDS],
+    // CreateEndpointRequest.dataCenterIds: "Omit or pass an empty array to let the scheduler
+    // choose": stored and answered as [] (no preference), never filled in with a list.
+    dataCenterIds: [...(body.dataCenterIds ?? [])],
     allowedCudaVersions: body.gpu?.allowedCudaVersions ?? null,
     minCudaVersion: body.gpu?.minCudaVersion ?? null,
     networkVolumeId: null,
@@ -217,7 +236,9 @@ function updateV2Endpoint(v: V2Context, account: AccountData, endpoint: Endpoint
   const before = v2EndpointView(v, account, endpoint);
   if (body.gpu && endpoint.computeType === "CPU") throw fieldProblem("gpu", "this is a CPU endpoint; the compute family is fixed at create (send cpu, or create a GPU endpoint)");
   if (body.cpu && endpoint.computeType === "GPU") throw fieldProblem("cpu", "this is a GPU endpoint; the compute family is fixed at create (send gpu, or create a CPU endpoint)");
-  if (body.gpu?.excludedTypes && !body.gpu.pools) throw fieldProblem("gpu.excludedTypes", "needs gpu.pools in the same PATCH: pools and exclusions are one selection");
+  // The schema refuses excludedTypes without pools (422); the live defect rebuilt the selection on every PATCH.
+  const rebuilds = ctx.options.quirks.endpointPatchRebuildsSelection;
+  if (rebuilds && endpoint.computeType === "CPU") throw fieldProblem("gpu", "gpuId(s) is required for a gpu endpoint");
 
   const changes: Partial<EndpointRecord> = {};
   if (body.name !== undefined) changes.name = body.name;
@@ -233,7 +254,7 @@ function updateV2Endpoint(v: V2Context, account: AccountData, endpoint: Endpoint
   if (changes.workersMax !== undefined && changes.workersMax > endpoint.workersMax) checkWorkerQuota(ctx, account, { id: endpoint.id, workersMax: changes.workersMax });
   if (body.dataCenterIds !== undefined) {
     checkDataCenters(body.dataCenterIds);
-    changes.dataCenterIds = body.dataCenterIds.length > 0 ? [...body.dataCenterIds] : [...DATA_CENTER_IDS];
+    changes.dataCenterIds = [...body.dataCenterIds];
   }
   if (body.networkVolumes !== undefined) {
     checkVolumes(account, body.networkVolumes);
@@ -245,6 +266,9 @@ function updateV2Endpoint(v: V2Context, account: AccountData, endpoint: Endpoint
     changes.flashboot = body.flashboot !== "OFF";
     changes.flashbootPriority = body.flashboot === "PRIORITY_FLASHBOOT";
   }
+  // UpdateEndpointGpuConfig (SPEC-0922, management-api-v2-today.md 5.3 and 6.1 #3): `pools` replaces
+  // the selection and clears the exclusions it does not restate; no `pools` leaves both untouched.
+  if (rebuilds && !body.gpu?.pools) changes.gpuTypeIds = gpuTypeIdsOf({ pools: selectionOf(endpoint.gpuTypeIds).pools, excludedTypes: [] });
   if (body.gpu) {
     if (body.gpu.pools) changes.gpuTypeIds = checkSelection(body.gpu.pools, body.gpu.excludedTypes ?? []);
     if (body.gpu.count !== undefined) changes.gpuCount = body.gpu.count;

@@ -10,7 +10,7 @@ import { newId } from "../../ids";
 import type { NetworkVolumeRecord } from "../../state/model";
 import { networkVolumeOf } from "../lookup";
 import { attachments } from "../networkVolumes";
-import { isDataCenter, volumeTypesOf } from "./catalog";
+import { isDataCenter, primaryVolumeTypeOf, volumeTypesOf } from "./catalog";
 import { type V2Context, defineV2Operation } from "./operation";
 import { fieldProblem } from "./problem";
 import { CreateNetworkVolumeRequest, UpdateNetworkVolumeRequest } from "./schemas";
@@ -19,7 +19,8 @@ import type { NetworkVolume } from "./wire";
 const TAG = "network-volumes";
 
 export function v2NetworkVolumeView(volume: NetworkVolumeRecord): NetworkVolume {
-  return { id: volume.id, name: volume.name, size: volume.size, dataCenter: volume.dataCenterId, type: volume.type ?? "STANDARD" };
+  // A volume made through /v1 has no tier of its own: its data center's primary one.
+  return { id: volume.id, name: volume.name, size: volume.size, dataCenter: volume.dataCenterId, type: volume.type ?? primaryVolumeTypeOf(volume.dataCenterId) ?? "STANDARD" };
 }
 
 export function v2NetworkVolumeOperations(v: V2Context): Operation[] {
@@ -54,7 +55,10 @@ export function v2NetworkVolumeOperations(v: V2Context): Operation[] {
         const acct = account(accountId);
         if (!isDataCenter(body.dataCenter)) throw fieldProblem("dataCenter", `unknown data center ${JSON.stringify(body.dataCenter)}; list them with GET /api/v2/catalog/datacenters`);
         const offered = volumeTypesOf(body.dataCenter);
-        const type = body.type ?? "STANDARD";
+        // CreateNetworkVolumeRequest.type: "When omitted, the volume is provisioned using the
+        // requested data center's default (primary) storage tier."
+        const type = body.type ?? primaryVolumeTypeOf(body.dataCenter);
+        if (type === undefined) throw fieldProblem("dataCenter", `${body.dataCenter} offers no network volumes; pick a data center whose networkVolumeTypes is not empty`);
         if (!offered.includes(type)) throw fieldProblem("type", `${body.dataCenter} offers ${offered.join(", ")} volumes, not ${type}; pick another data center or type`);
         const now = ctx.clock.now();
         const volume: NetworkVolumeRecord = {

@@ -1,7 +1,11 @@
 /**
  * /api/v2/registries over the same records as /v1 /containerregistryauth. No update; reads give
  * id and name only. DELETE is refused while a pod pulls with the credential; templates that name
- * it lose the reference (`registry` becomes null) instead of blocking the delete.
+ * it lose the reference (`registry` becomes null) instead of blocking the delete (deleteRegistry:
+ * "Rejected if any pod currently uses this credential ... Templates that reference it are not part
+ * of that check — they silently lose the reference (`registry` becomes null)"; management-api-v2-
+ * today.md 5.5). Names need not be unique: the reference states no such rule. Name, username and
+ * password lengths are bounded as management-api-v2-today.md 5.5 says (schemas.ts).
  */
 import type { Operation } from "../../http/router";
 import { newId } from "../../ids";
@@ -44,9 +48,6 @@ export function v2RegistryOperations(v: V2Context): Operation[] {
       errors: [400, 422],
       handle({ accountId, body }) {
         const acct = account(accountId);
-        for (const existing of acct.registryAuths.values()) {
-          if (existing.name === body.name) throw fieldProblem("name", `registry name ${JSON.stringify(body.name)} is already used by ${existing.id}; names must be unique`);
-        }
         // The password is checked for presence and dropped: nothing pulls images, nothing returns it.
         const auth: RegistryAuthRecord = {
           id: newId("registryAuth", (candidate) => acct.registryAuths.has(candidate)),

@@ -103,22 +103,39 @@ export const EndpointWorkers = z.strictObject({
   idleTimeout: z.int().min(1).max(3600).optional(),
 });
 
-const excludedType = z.string().regex(/^\s*[^-\s]/, "must be a GPU type id (not empty, not starting with '-')");
+// BaseEndpointGpuConfig.excludedTypes: items match `^\s*[^-\s]` and the list has `uniqueItems`;
+// management-api-v2-today.md 5.3: "surrounding whitespace trimmed". Trimmed here, so " NVIDIA L4"
+// and "NVIDIA L4" are the same item (the emulator's reading of uniqueItems after the trim).
+const excludedType = z
+  .string()
+  .regex(/^\s*[^-\s]/, "must be a GPU type id (not empty, not starting with '-' or whitespace only)")
+  .transform((id) => id.trim());
+const excludedTypes = z.array(excludedType).refine((ids) => new Set(ids).size === ids.length, "must not list a GPU type twice (uniqueItems)");
 
 export const CreateEndpointGpuConfig = z.strictObject({
   pools: z.array(z.string()).min(1),
-  excludedTypes: z.array(excludedType).optional(),
+  excludedTypes: excludedTypes.optional(),
   count: z.int().min(1).default(1),
   allowedCudaVersions: z.array(cudaVersion).optional(),
   minCudaVersion: cudaVersion.optional(),
 });
-export const UpdateEndpointGpuConfig = z.strictObject({
-  pools: z.array(z.string()).min(1).optional(),
-  excludedTypes: z.array(excludedType).optional(),
-  count: z.int().min(1).optional(),
-  allowedCudaVersions: z.array(cudaVersion).optional(),
-  minCudaVersion: z.string().regex(/^$|^\d+\.\d+$/, 'must be "" (no floor) or a CUDA version "major.minor"').optional(),
-});
+/**
+ * UpdateEndpointGpuConfig: "`excludedTypes` requires `pools`, because the two are one selection and
+ * only a supplied `pools` replaces it" (a `dependentRequired` of the schema, so a 422 like any other
+ * schema violation).
+ */
+export const UpdateEndpointGpuConfig = z
+  .strictObject({
+    pools: z.array(z.string()).min(1).optional(),
+    excludedTypes: excludedTypes.optional(),
+    count: z.int().min(1).optional(),
+    allowedCudaVersions: z.array(cudaVersion).optional(),
+    minCudaVersion: z.string().regex(/^$|^\d+\.\d+$/, 'must be "" (no floor) or a CUDA version "major.minor"').optional(),
+  })
+  .refine((gpu) => gpu.excludedTypes === undefined || gpu.pools !== undefined, {
+    path: ["excludedTypes"],
+    message: "needs gpu.pools in the same PATCH: pools and exclusions are one selection, replaced together",
+  });
 
 export const ENDPOINT_DEFAULTS = { timeout: 300_000, workersMin: 0, workersMax: 3, idleTimeout: 10 } as const;
 
@@ -202,10 +219,12 @@ export const UpdateNetworkVolumeRequest = z
   .strictObject({ name: z.string().min(1).optional(), size: volumeSize.optional() })
   .refine((body) => body.name !== undefined || body.size !== undefined, "must change name or size (an empty body changes nothing)");
 
+/** management-api-v2-today.md 5.5: "`name` ≤ 191, `username` ≤ 191, `password` ≤ 16,384 chars; unknown keys rejected". */
+export const REGISTRY_LIMITS = { name: 191, username: 191, password: 16_384 } as const;
 export const CreateRegistryRequest = z.strictObject({
-  name: z.string().min(1),
-  password: z.string().min(1),
-  username: z.string().min(1),
+  name: z.string().min(1).max(REGISTRY_LIMITS.name),
+  password: z.string().min(1).max(REGISTRY_LIMITS.password),
+  username: z.string().min(1).max(REGISTRY_LIMITS.username),
 });
 
 // ---- query parameters (values arrive as strings; lists comma-separated or repeated) ----

@@ -3,6 +3,8 @@
  * change here; `startSsh`, `startJupyter` and `allowedCudaVersions` are v2 fields kept on the
  * record. Endpoints created through v2 own a copy (their bound template), so editing a template
  * does not reach them; endpoints made through /v1 point at the template and roll with it, as in /v1.
+ * Names need not be unique here: the v2 reference states no such rule (v1's unique template names,
+ * NOTES.md section 1, stay a /v1 rule).
  */
 import { isDeepStrictEqual } from "node:util";
 import { notFound } from "../../http/errors";
@@ -41,14 +43,6 @@ export function v2TemplateView(template: TemplateRecord): Template {
     startJupyter: template.startJupyter ?? true,
     allowedCudaVersions: [...(template.allowedCudaVersions ?? [])],
   };
-}
-
-function requireUniqueName(account: AccountData, name: string, exceptId?: string): void {
-  for (const template of account.templates.values()) {
-    if (template.name === name && template.id !== exceptId) {
-      throw fieldProblem("name", `template name ${JSON.stringify(name)} is already used by template ${template.id}; template names must be unique`);
-    }
-  }
 }
 
 /** The record fields a v2 body sets (v2 name -> record field). */
@@ -104,7 +98,6 @@ export function v2TemplateOperations(v: V2Context): Operation[] {
       errors: [400, 422],
       handle({ accountId, body }) {
         const acct = account(accountId);
-        requireUniqueName(acct, body.name);
         if (body.registry) requireV2Registry(acct, body.registry);
         const env = { ...body.env };
         if (body.serverless && ctx.options.quirks.injectServerlessTemplatePorts) {
@@ -166,7 +159,6 @@ export function v2TemplateOperations(v: V2Context): Operation[] {
       handle({ accountId, params, body }) {
         const acct = account(accountId);
         const template = templateOf(acct, params.id ?? "");
-        if (body.name !== undefined) requireUniqueName(acct, body.name, template.id);
         if (body.registry) requireV2Registry(acct, body.registry);
         const changes = recordFields(body);
         const rolls = Object.entries(changes).some(([key, value]) => !COSMETIC.has(key) && !isDeepStrictEqual(template[key as keyof TemplateRecord], value));
