@@ -74,7 +74,11 @@ export class ManagementClient {
   readonly transport: Transport;
 
   constructor(transportOrOptions: Transport | TransportOptions) {
-    this.transport = transportOrOptions instanceof Transport ? transportOrOptions : new Transport(transportOrOptions);
+    // v1's array parameters state no style, so OpenAPI's default holds: the key once per item.
+    this.transport =
+      transportOrOptions instanceof Transport
+        ? transportOrOptions
+        : new Transport({ arrayQuery: "repeat", ...transportOrOptions });
   }
 
   async close(): Promise<void> {

@@ -83,12 +83,14 @@ export interface TransportOptions {
   maxRateLimitWaitMs?: number | undefined;
   /** The clock pacing reads; injectable for tests. */
   now?: (() => number) | undefined;
+  /** How list query parameters are written (default "comma", v2's documented style; v1 repeats keys). */
+  arrayQuery?: ArrayQueryStyle | undefined;
 }
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 type QueryScalar = string | number | boolean | Date;
-/** Arrays become one comma-separated parameter (`a=1,2`); undefined and null are left out. */
+/** Arrays are written as TransportOptions.arrayQuery says; undefined and null are left out. */
 export type QueryValue = QueryScalar | readonly QueryScalar[] | undefined | null;
 
 export interface RequestSpec {
@@ -165,19 +167,29 @@ export function idPath(operation: string, collection: string, id: string, ...aft
 }
 
 /**
- * "/pods" + {a: 1, b: ["x", "y"]} -> "/pods?a=1&b=x%2Cy". A list is one comma-separated value, as
- * the v2 reference describes every array query parameter ("Comma-separated ..."; e.g. the
- * catalog's `include`, `product`, `countryCodes`); a repeated key is not what it documents.
+ * How a list goes into a query string. "comma": one comma-separated value, as the v2 reference
+ * describes every array query parameter ("Comma-separated ..."; e.g. the catalog's `include`,
+ * `product`, `countryCodes`). "repeat": the key once per item, OpenAPI's default (form, explode),
+ * which the v1 reference's array parameters (`dataCenterId`, `gpuTypeId`) take as they state no style.
  */
-export function withQuery(path: string, query: Readonly<Record<string, QueryValue>> | undefined): string {
+export type ArrayQueryStyle = "comma" | "repeat";
+
+/**
+ * "/pods" + {a: 1, b: ["x", "y"]} -> "/pods?a=1&b=x%2Cy" ("comma") or "/pods?a=1&b=x&b=y" ("repeat").
+ */
+export function withQuery(
+  path: string,
+  query: Readonly<Record<string, QueryValue>> | undefined,
+  arrays: ArrayQueryStyle = "comma",
+): string {
   if (!query) return path;
   const params = new URLSearchParams();
   const scalar = (v: QueryScalar): string => (v instanceof Date ? v.toISOString() : String(v));
   for (const [key, value] of Object.entries(query)) {
     if (value === undefined || value === null) continue;
-    if (Array.isArray(value)) {
-      if (value.length > 0) params.append(key, (value as readonly QueryScalar[]).map(scalar).join(","));
-    } else params.append(key, scalar(value as QueryScalar));
+    if (!Array.isArray(value)) params.append(key, scalar(value as QueryScalar));
+    else if (arrays === "repeat") for (const item of value as readonly QueryScalar[]) params.append(key, scalar(item));
+    else if (value.length > 0) params.append(key, (value as readonly QueryScalar[]).map(scalar).join(","));
   }
   const qs = params.toString();
   return qs === "" ? path : `${path}?${qs}`;
@@ -417,7 +429,7 @@ export class Transport {
       throw rateLimitWaitError({
         operation: spec.operation,
         method: spec.method,
-        url: withQuery(`${this.#basePath}${spec.path}`, spec.query),
+        url: withQuery(`${this.#basePath}${spec.path}`, spec.query, this.#options.arrayQuery),
         window,
         quota,
         resetAtMs: now + waitMs,
@@ -444,7 +456,7 @@ export class Transport {
   }
 
   async #attempt<T>(spec: SendSpec, idempotent: boolean, onSuccess: OnSuccess<T>): Promise<T> {
-    const pathAndQuery = withQuery(`${this.#basePath}${spec.path}`, spec.query);
+    const pathAndQuery = withQuery(`${this.#basePath}${spec.path}`, spec.query, this.#options.arrayQuery);
     const method = spec.method;
     const timeoutMs = spec.timeoutMs ?? this.timeoutMs;
     const fail = (fields: Omit<ApiErrorInput, "operation" | "method" | "url" | "idempotent" | "secrets">, retryAfterHeader?: string): AttemptFailure => ({

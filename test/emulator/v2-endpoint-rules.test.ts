@@ -14,7 +14,9 @@ let emu: RunningEmulator;
 let v2: Api;
 
 beforeAll(async () => {
-  emu = await startTestEmulator();
+  // Many endpoints of 3 workers each on one account: the worker quota (its own tests are in
+  // v2-account.test.ts) is raised so that it is not what these rules run into.
+  emu = await startTestEmulator({ serverlessWorkerQuota: 1_000 });
   v2 = apiV2(emu);
 });
 afterAll(() => emu.close());
