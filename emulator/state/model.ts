@@ -14,6 +14,8 @@ export interface PodBoot {
   readyAtMs: number;
   publicIp: string | null;
   portMappings: Record<string, number>;
+  /** Global networking as in force for this boot: a PATCH takes effect at the next start or restart. */
+  globalNetworking?: boolean;
 }
 
 export interface PodRecord {
@@ -30,7 +32,10 @@ export interface PodRecord {
   volumeMountPath: string;
   dockerEntrypoint: string[];
   dockerStartCmd: string[];
+  /** v2 `args` as last sent, when it still describes the two lists above (v2/command.ts). */
+  args?: string | undefined;
   containerRegistryAuthId: string | null;
+  /** Declared global networking; the running container has the value of its boot (`boot.globalNetworking`). */
   globalNetworking: boolean;
   locked: boolean;
   // Fields fixed at create.
@@ -60,6 +65,8 @@ export interface PodRecord {
   lastStatusChange: string;
   /** Set while RUNNING (capacity held, billing open); null otherwise. */
   boot: PodBoot | null;
+  /** Why the pod is in ERROR (v2 status; stopped, nothing held), until it is started again. */
+  error?: string | undefined;
 }
 
 export type ScalerType = "QUEUE_DELAY" | "REQUEST_COUNT";
@@ -120,6 +127,8 @@ export interface TemplateRecord {
   containerRegistryAuthId: string | null;
   dockerEntrypoint: string[];
   dockerStartCmd: string[];
+  /** v2 `args` as last sent, when it still describes the two lists above (v2/command.ts). */
+  args?: string | undefined;
   env: Record<string, string>;
   isPublic: boolean;
   isServerless: boolean;
@@ -202,6 +211,8 @@ export interface AccountData {
   templates: Map<string, TemplateRecord>;
   networkVolumes: Map<string, NetworkVolumeRecord>;
   registryAuths: Map<string, RegistryAuthRecord>;
+  /** Registered SSH public keys (v2 PUT /account/ssh-keys), provisioned into pods created with startSsh. */
+  sshKeys: string[];
   ledger: Ledger;
   /** Open pod/volume intervals by resource id (derived; rebuilt on load, never persisted). */
   openIntervals: Map<string, PodUsageInterval | VolumeUsageInterval>;
@@ -215,6 +226,7 @@ export function emptyAccount(accountId: string): AccountData {
     templates: new Map(),
     networkVolumes: new Map(),
     registryAuths: new Map(),
+    sshKeys: [],
     ledger: { pods: [], workers: [], volumes: [] },
     openIntervals: new Map(),
   };

@@ -8,12 +8,14 @@ import { v2DocumentationOperation } from "./openapi";
 import type { V2Context } from "./operation";
 import { v2PodOperations } from "./pods";
 import { v2RegistryOperations } from "./registries";
+import { v2SshKeyOperations } from "./sshKeys";
 import { v2TemplateOperations } from "./templates";
 
 export function v2Operations(v: V2Context): Operation[] {
   const operations: Operation[] = [];
   operations.push(
     v2DocumentationOperation(() => operations),
+    ...v2SshKeyOperations(v),
     ...v2PodOperations(v),
     ...v2EndpointOperations(v),
     ...v2TemplateOperations(v),
