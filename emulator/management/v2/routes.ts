@@ -15,12 +15,12 @@ export function v2Operations(v: V2Context): Operation[] {
   const operations: Operation[] = [];
   operations.push(
     v2DocumentationOperation(() => operations),
-    ...v2SshKeyOperations(v),
     ...v2PodOperations(v),
     ...v2EndpointOperations(v),
     ...v2TemplateOperations(v),
     ...v2NetworkVolumeOperations(v),
     ...v2RegistryOperations(v),
+    ...v2SshKeyOperations(v),
     ...v2CatalogOperations(v),
     ...v2BillingOperations(v),
   );
