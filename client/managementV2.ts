@@ -66,10 +66,13 @@ export class ManagementClientV2 {
     return this.transport.close();
   }
 
-  /** POST /pods/{id}/action: 409 when the action does not fit the pod's status. */
+  /**
+   * POST /pods/{id}/action: 409 when the action does not fit the pod's status (the pod's `actions`
+   * lists those that do). Never repeated by the transport: a repeat of an action that went through
+   * is a 409, so the caller reads the pod and decides (V2Backend).
+   */
   async podAction(id: string, action: PodActionV2): Promise<PodV2> {
-    // start/stop set a state and restart restarts once more at worst: safe to repeat.
-    return this.transport.request({ method: "POST", path: idPath("podAction", "pods", id, "action"), operation: "podAction", body: { action }, idempotent: true, schema: PodV2Schema });
+    return this.transport.request({ method: "POST", path: idPath("podAction", "pods", id, "action"), operation: "podAction", body: { action }, idempotent: false, schema: PodV2Schema });
   }
 
   async endpointWorkers(id: string): Promise<WorkerV2[]> {
