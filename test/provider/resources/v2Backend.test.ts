@@ -97,6 +97,22 @@ describe("pods on v2", () => {
     await h.providers.pod.delete!(made.id, adopted.outs as Outs);
   });
 
+  it("adopts a pod made from a template, warning that the template cannot be checked (v2 keeps no link)", async () => {
+    const template = await h.client.createTemplate({ name: "adopt-tpl", imageName: "pytorch:2.4" });
+    const res = await fetch(`${h.emulator.apiUrlV2}/pods`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${h.emulator.apiKey}`, "content-type": "application/json" },
+      body: JSON.stringify({ name: "from-tpl", templateId: template.id, gpu: { id: "NVIDIA L4", count: 1 } }),
+    });
+    const made = (await res.json()) as { id: string; template: string | null };
+    expect(made.template).toBeNull();
+    const warnings = h.lines.warn.length;
+    const adopted = await h.providers.pod.create(await checked(h.providers.pod, { name: "from-tpl", templateId: template.id, gpuTypeIds: ["NVIDIA L4"], adoptId: made.id, __provider: "shim" }));
+    expect(adopted.id).toBe(made.id);
+    expect(h.lines.warn.slice(warnings).join("\n")).toMatch(/does not report templateId/);
+    await h.providers.pod.delete!(made.id, adopted.outs as Outs);
+  });
+
   it("check refuses what v2 cannot express, naming the field, the value and the fix", async () => {
     const result = await h.providers.pod.check!({}, { ...podBase, interruptible: true, gpuTypeIds: ["NVIDIA L4", "NVIDIA A40"], countryCodes: ["US"], volumeInGb: 5, resetTrigger: "1" });
     const byField = Object.fromEntries((result.failures ?? []).map((f) => [f.property, f.reason]));
