@@ -19,6 +19,7 @@ import {
   RegistryListV2Schema,
   RegistryV2Schema,
   ReleasesV2Schema,
+  SshKeysV2Schema,
   ServerlessBillingV2Schema,
   TemplateListV2Schema,
   TemplateV2Schema,
@@ -84,6 +85,20 @@ export class ManagementClientV2 {
   async endpointRollout(id: string): Promise<RolloutV2> {
     const body = await this.transport.request({ method: "GET", path: idPath("listEndpointReleases", "serverless", id, "releases"), operation: "listEndpointReleases", schema: ReleasesV2Schema });
     return body.rollout;
+  }
+
+  // ---- account ---------------------------------------------------------------------------------
+
+  /** GET /account/ssh-keys (getSshKeys): the keys provisioned into pods created with startSsh. */
+  async sshKeys(): Promise<string[]> {
+    const body = await this.transport.request({ method: "GET", path: "/account/ssh-keys", operation: "getSshKeys", schema: SshKeysV2Schema });
+    return body.keys;
+  }
+
+  /** PUT /account/ssh-keys (updateSshKeys): replaces the whole set (`[]` removes every key); answers the new set. */
+  async replaceSshKeys(keys: readonly string[]): Promise<string[]> {
+    const body = await this.transport.request({ method: "PUT", path: "/account/ssh-keys", operation: "updateSshKeys", body: { keys }, schema: SshKeysV2Schema });
+    return body.keys;
   }
 
   // ---- catalog ---------------------------------------------------------------------------------

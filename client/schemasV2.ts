@@ -108,6 +108,9 @@ export const NetworkVolumeV2Schema = loose({
   type: optional(z.string()),
 });
 
+/** The account's registered SSH public keys (SshKeys), one authorized_keys line each. */
+export const SshKeysV2Schema = loose({ keys: z.array(z.string()) });
+
 export const RegistryV2Schema = loose({ id: z.string(), name: optional(z.string()) });
 
 export const GpuTypeV2Schema = loose({ id: z.string(), name: optional(z.string()), pool: optional(z.string()), memory: optional(wireNumber) });

@@ -273,6 +273,17 @@ export class V2Backend implements ManagementApi {
     return this.#v2.registries.delete(id);
   }
 
+  // ---- account (v2 only: no ManagementApi twin) ---------------------------------------------------
+
+  /** The account's registered SSH public keys (AccountSshKeys). */
+  async sshKeys(): Promise<string[]> {
+    return this.#v2.sshKeys();
+  }
+
+  async replaceSshKeys(keys: readonly string[]): Promise<string[]> {
+    return this.#v2.replaceSshKeys(keys);
+  }
+
   // ---- composition -----------------------------------------------------------------------------
 
   /** The endpoint fields one row cannot map alone: GPU pools, the CPU list, scaling, volumes. */
