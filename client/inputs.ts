@@ -49,6 +49,9 @@ export interface PodCreateInput {
   dockerEntrypoint?: List | undefined;
   dockerStartCmd?: List | undefined;
   globalNetworking?: boolean | undefined;
+  /** v2 only (create-time flags; never sent to v1). */
+  startSsh?: boolean | undefined;
+  startJupyter?: boolean | undefined;
   supportPublicIp?: boolean | undefined;
   minRAMPerGPU?: number | undefined;
   minVCPUPerGPU?: number | undefined;
@@ -113,6 +116,9 @@ export interface TemplateCreateInput {
   env?: Env | undefined;
   ports?: List | undefined;
   readme?: string | undefined;
+  /** v2 only (never sent to v1). */
+  startSsh?: boolean | undefined;
+  startJupyter?: boolean | undefined;
 }
 
 /** PATCH /templates/{id}: every create field except category and isServerless. */

@@ -66,10 +66,13 @@ export class ManagementClientV2 {
     return this.transport.close();
   }
 
-  /** POST /pods/{id}/action: 409 when the action does not fit the pod's status. */
+  /**
+   * POST /pods/{id}/action: 409 when the action does not fit the pod's status (the pod's `actions`
+   * lists those that do). Never repeated by the transport: a repeat of an action that went through
+   * is a 409, so the caller reads the pod and decides (V2Backend).
+   */
   async podAction(id: string, action: PodActionV2) {
-    // start/stop set a state and restart restarts once more at worst: safe to repeat.
-    return callV2(this.transport, "podAction", { id, body: { action }, idempotent: true });
+    return callV2(this.transport, "podAction", { id, body: { action }, idempotent: false });
   }
 
   async endpointWorkers(id: string): Promise<WorkerV2[]> {
@@ -79,6 +82,18 @@ export class ManagementClientV2 {
   /** The rollout summary of the endpoint's latest release. */
   async endpointRollout(id: string): Promise<RolloutV2> {
     return (await callV2(this.transport, "listEndpointReleases", { id })).rollout;
+  }
+
+  // ---- account ---------------------------------------------------------------------------------
+
+  /** GET /account/ssh-keys (getSshKeys): the keys provisioned into pods created with startSsh. */
+  async sshKeys(): Promise<string[]> {
+    return (await callV2(this.transport, "getSshKeys", {})).keys;
+  }
+
+  /** PUT /account/ssh-keys (updateSshKeys): replaces the whole set (`[]` removes every key); answers the new set. */
+  async replaceSshKeys(keys: readonly string[]): Promise<string[]> {
+    return (await callV2(this.transport, "updateSshKeys", { body: { keys } })).keys;
   }
 
   // ---- catalog ---------------------------------------------------------------------------------

@@ -11,6 +11,7 @@ import type {
   CreateRegistryRequestV2,
   CreateTemplateRequestV2,
   PodActionRequestV2,
+  UpdateSshKeysRequestV2,
   UpdateEndpointRequestV2,
   UpdateNetworkVolumeRequestV2,
   UpdatePodRequestV2,
@@ -32,13 +33,14 @@ import {
   RegistryV2Schema,
   ReleasesV2Schema,
   ServerlessBillingV2Schema,
+  SshKeysV2Schema,
   TemplateListV2Schema,
   TemplateV2Schema,
   WorkersV2Schema,
 } from "./schemasV2";
 import { idPath, type QueryValue, type Transport } from "./transport";
 
-type Method = "GET" | "POST" | "PATCH" | "DELETE";
+type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 interface OperationRow {
   readonly method: Method;
@@ -83,6 +85,9 @@ export const OPERATIONS_V2 = {
   createRegistry: op<CreateRegistryRequestV2>()({ method: "POST", path: "/registries", response: RegistryV2Schema }),
   getRegistry: op()({ method: "GET", path: "/registries/{id}", response: RegistryV2Schema }),
   deleteRegistry: op()({ method: "DELETE", path: "/registries/{id}" }),
+
+  getSshKeys: op()({ method: "GET", path: "/account/ssh-keys", response: SshKeysV2Schema }),
+  updateSshKeys: op<UpdateSshKeysRequestV2>()({ method: "PUT", path: "/account/ssh-keys", response: SshKeysV2Schema }),
 
   listGpuTypes: op()({ method: "GET", path: "/catalog/gpus", response: GpuTypeListV2Schema }),
   listCpuTypes: op()({ method: "GET", path: "/catalog/cpus", response: CpuTypeListV2Schema }),

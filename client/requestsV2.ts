@@ -66,6 +66,11 @@ export interface PodActionRequestV2 {
   action: "start" | "stop" | "restart" | "terminate";
 }
 
+/** PUT /account/ssh-keys: the whole set of public keys (`[]` removes every key). */
+export interface UpdateSshKeysRequestV2 {
+  keys: readonly string[];
+}
+
 export type EndpointScalingV2 = { type: "QUEUE_DELAY"; queueDelay: number } | { type: "REQUEST_COUNT"; requestCount: number };
 
 export interface EndpointWorkersV2 {

@@ -11,6 +11,9 @@ const optional = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === 
 const container = {
   image: optional(z.string()),
   args: optional(z.string()),
+  // Exec form, element for element (a comma or blank inside an element is part of it).
+  cmd: optional(z.array(z.string())),
+  entrypoint: optional(z.array(z.string())),
   disk: optional(wireNumber),
   env: optional(wireEnv),
   ports: optional(wireStringList),
@@ -35,9 +38,11 @@ export const PodV2Schema = loose({
   id: z.string(),
   name: optional(z.string()),
   status: optional(looseEnum(PodStatusesV2)),
+  /** The actions the pod's status allows now (any other is a 409). */
+  actions: optional(z.array(z.string())),
   ...container,
   mounts: optional(MountsV2Schema),
-  gpu: optional(loose({ id: optional(z.string()), count: optional(wireNumber) })),
+  gpu: optional(loose({ id: optional(z.string()), count: optional(wireNumber), vcpuCount: optional(wireNumber), memory: optional(wireNumber) })),
   cpu: optional(loose({ id: optional(z.string()), vcpuCount: optional(wireNumber), memory: optional(wireNumber) })),
   cloud: optional(z.string()),
   dataCenterId: optional(z.string()),
@@ -102,6 +107,9 @@ export const NetworkVolumeV2Schema = loose({
   dataCenter: optional(z.string()),
   type: optional(z.string()),
 });
+
+/** The account's registered SSH public keys (SshKeys), one authorized_keys line each. */
+export const SshKeysV2Schema = loose({ keys: z.array(z.string()) });
 
 export const RegistryV2Schema = loose({ id: z.string(), name: optional(z.string()) });
 

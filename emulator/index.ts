@@ -14,6 +14,7 @@ import type { ManagementContext } from "./management/context";
 import { createServerlessDeps, publicEndpointSpec } from "./management/endpointSpec";
 import { endpointView } from "./management/endpoints";
 import { Capacity } from "./management/placement";
+import { markFailed } from "./management/podLifecycle";
 import { podView } from "./management/podView";
 import { restoreState } from "./management/restore";
 import { managementOperations } from "./management/routes";
@@ -84,6 +85,12 @@ export interface RunningEmulator {
   faultStats(): FaultStats;
   /** Switches fault injection to another SPEC or plan (undefined: off); counts are kept. */
   setFaults(faults: string | FaultPlan | undefined): void;
+  /**
+   * Test hook: the pod's container fails now. It stops (capacity and billing released) and /api/v2
+   * reports it in `ERROR` with the actions `start` and `terminate` until it is started again
+   * (/v1 reports it EXITED). Throws when no account has the pod.
+   */
+  failPod(podId: string, reason?: string): void;
   /** Writes the state file now (no-op without statePath); rejects when the write fails. */
   flushState(): Promise<void>;
   /** Whether changes are reaching the state file (undefined without statePath). */
@@ -254,6 +261,16 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       faults.setPlan(plan);
       router.setInterceptor(interceptorFor(plan !== undefined));
       v2.router.setInterceptor(interceptorFor(plan !== undefined));
+    },
+    failPod(podId, reason = "container exited with an error") {
+      for (const account of store.accounts.values()) {
+        const pod = account.pods.get(podId);
+        if (!pod) continue;
+        markFailed(ctx, account, pod, reason);
+        ctx.changed();
+        return;
+      }
+      throw new Error(`failPod: no account has pod ${JSON.stringify(podId)}`);
     },
     flushState: () => writer?.flush() ?? Promise.resolve(),
     stateStatus: () => writer?.status(),

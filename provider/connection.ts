@@ -70,6 +70,12 @@ export function managementClient(): ManagementApi {
   return entry.api;
 }
 
+/** The account's SSH key operations (v2 only), or why there are none. */
+export function sshKeysApi(): V2Backend | string {
+  const api = managementClient();
+  return api instanceof V2Backend ? api : "account SSH keys need the service's v2 API: set gpucloud:apiUrl to the /v2 URL";
+}
+
 /**
  * A management API for one connection, by its URL's version: v1 as is, or v2 mapped to the same
  * calls; `shareReads` for a long-lived connection serving many resources at once.

@@ -35,6 +35,7 @@ async function providerFor(kind: ProviderKind): Promise<pulumi.dynamic.ResourceP
   // without them never loads them.
   if (kind === "smokeTest") return (await import("./smoke/provider")).smokeTestProvider;
   if (kind === "costSummary") return (await import("./cost/summaryProvider")).costSummaryProvider;
+  if (kind === "accountSshKeys") return (await import("./account/registry")).accountSshKeysProvider;
   if (kind === "rolloutCandidate" || kind === "rolloutSwitch") return (await import("./rollout/registry")).rolloutProviders()[kind];
   return resourceProviders[kind];
 }

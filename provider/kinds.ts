@@ -21,13 +21,15 @@ export const ROLLOUT_CANDIDATE_TYPE = "RolloutCandidate";
 export const ROLLOUT_SWITCH_TYPE = "RolloutSwitch";
 /** The CostReport component's record of the stack's cost (its check prints the change against the last up). */
 export const COST_SUMMARY_TYPE = "CostSummary";
+/** The account's registered SSH public keys (v2), one resource per account. */
+export const ACCOUNT_SSH_KEYS_TYPE = "AccountSshKeys";
 
 /**
  * Everything a shim can dispatch to: the five resources plus the components' own dynamic resources
  * (JobRunner's smoke-test run, EndpointRollout's candidate check and switch, CostReport's summary),
  * so that their work runs in the provider process during `up` only.
  */
-export const PROVIDER_KINDS = [...RESOURCE_KINDS, "smokeTest", "rolloutCandidate", "rolloutSwitch", "costSummary"] as const;
+export const PROVIDER_KINDS = [...RESOURCE_KINDS, "smokeTest", "rolloutCandidate", "rolloutSwitch", "costSummary", "accountSshKeys"] as const;
 export type ProviderKind = (typeof PROVIDER_KINDS)[number];
 
 export function isProviderKind(value: unknown): value is ProviderKind {

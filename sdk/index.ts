@@ -6,6 +6,7 @@ export { Template, type TemplateArgs } from "./template";
 export { RegistryAuth, type RegistryAuthArgs } from "./registryAuth";
 export type { CostEstimate, PriceSource, PriceUsed } from "../provider/cost/estimate";
 export { CostReport, type CostReportArgs, type PricedResource } from "./costReport";
+export { AccountSshKeys, type AccountSshKeysArgs } from "./accountSshKeys";
 export type { CostBudget } from "../provider/cost/summary";
 export { EndpointRollout, type EndpointRolloutArgs, type RolloutEndpointArgs, type RolloutTemplateArgs } from "./endpointRollout";
 export {

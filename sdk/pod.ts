@@ -69,8 +69,10 @@ export interface PodArgs {
   containerDiskInGb?: pulumi.Input<number>;
   /**
    * Pod volume size, in GB (0 for none); kept across restarts and resets, mounted at
-   * `volumeMountPath`. Default 20 (or the template's). In place. Removing the argument sets it back to 20.
-   * On v2: 0 or 10 and more.
+   * `volumeMountPath`. Default 20 on v1, none on v2 (or the template's). In place when resized.
+   * Removing the argument sets it back to the default. On v2: 0 or 10 and more, and the mount
+   * kind is fixed at create: adding it to a pod created without it, or removing it, replaces the
+   * pod (the preview says why).
    */
   volumeInGb?: pulumi.Input<number>;
   /** Absolute path where the pod volume or network volume is mounted. Default `"/workspace"`. In place. */
@@ -92,18 +94,42 @@ export interface PodArgs {
    */
   env?: pulumi.Input<Record<string, pulumi.Input<string>>>;
   /**
-   * Ports to expose, each `"<port>/http"` or `"<port>/tcp"`. Default `["8888/http", "22/tcp"]` (or
-   * the template's). In place (resets the pod). Removing the argument sets the default back.
+   * Ports to expose, each `"<port>/http"` or `"<port>/tcp"`. Default `["8888/http", "22/tcp"]` on
+   * v1, none on v2 (or the template's). In place (resets the pod). Removing the argument sets the
+   * default back (on v2: no ports). On v2 an http port is reached through the service's proxy and
+   * gives the pod no public IP; `publicIp` is the address of its tcp ports.
    */
   ports?: pulumi.Input<pulumi.Input<string>[]>;
-  /** Overrides the image's ENTRYPOINT; `[]` (default) keeps the image's. In place (resets the pod). v1 only. */
+  /**
+   * Overrides the image's ENTRYPOINT, exec form (each item one argument, blanks kept); `[]`
+   * (default) keeps the image's. In place (resets the pod). On v2 sent as `entrypoint[]`.
+   */
   dockerEntrypoint?: pulumi.Input<pulumi.Input<string>[]>;
   /**
-   * Overrides the image's CMD; `[]` (default) keeps the image's. In place (resets the pod). On v2
-   * it travels as one string (`args`), its items joined by blanks.
+   * Overrides the image's CMD, exec form (each item one argument, blanks kept); `[]` (default)
+   * keeps the image's. In place (resets the pod). On v2 sent as `cmd[]`.
    */
   dockerStartCmd?: pulumi.Input<pulumi.Input<string>[]>;
-  /** Enable global networking (on-demand GPU pods in some secure-cloud data centers). Default false. In place. */
+  /**
+   * v2: provision SSH at create: the service injects `PUBLIC_KEY` with the account's registered
+   * SSH keys (see `AccountSshKeys`; with none registered it does nothing). Default true (the
+   * service's own default is false), so a pod exposing `22/tcp` has SSH as on v1; a templated pod
+   * that leaves it out takes the template's flag. Replaces the pod (the service never reports it,
+   * so a change made outside Pulumi is not seen). On v1 SSH is always provisioned: `false` fails
+   * at preview.
+   */
+  startSsh?: pulumi.Input<boolean>;
+  /**
+   * v2: start JupyterLab at create (the service injects a generated `JUPYTER_PASSWORD` unless `env`
+   * sets one; expose `8888/http` to reach it). Default false (a templated pod takes the template's).
+   * Replaces the pod. Not on v1 (`true` fails at preview; set `JUPYTER_PASSWORD` in env there).
+   */
+  startJupyter?: pulumi.Input<boolean>;
+  /**
+   * Enable global networking (on-demand GPU pods in some secure-cloud data centers). Default false.
+   * In place; on v2 it takes effect at the pod's next start, so a running pod is restarted and the
+   * readiness wait waits for it.
+   */
   globalNetworking?: pulumi.Input<boolean>;
   /**
    * Community cloud only: require a public IP. Without it a community pod may have none (and the

@@ -33,16 +33,28 @@ export interface TemplateArgs {
   isPublic?: pulumi.Input<boolean>;
   /** Container disk size, in GB (1 or more); wiped on restart. Default 50. In place. */
   containerDiskInGb?: pulumi.Input<number>;
-  /** Pod volume size, in GB (0 for none); kept across restarts. Default 20 (v1), none (v2; there 0 or 10 and more). In place. */
+  /**
+   * Pod volume size, in GB (0 for none); kept across restarts. Default 20 (v1), none (v2; there 0
+   * or 10 and more). In place; on v2 removing it (back to 0) replaces the template, which the
+   * service cannot do in place.
+   */
   volumeInGb?: pulumi.Input<number>;
   /** Absolute path where a volume is mounted. Default `"/workspace"`. In place. */
   volumeMountPath?: pulumi.Input<string>;
   /** Id of registry credentials for a private image, e.g. `registryAuth.id`. In place. */
   containerRegistryAuthId?: pulumi.Input<string>;
-  /** Overrides the image's ENTRYPOINT; `[]` (default) keeps the image's. In place. v1 only. */
+  /** Overrides the image's ENTRYPOINT, exec form; `[]` (default) keeps the image's. In place. On v2 sent as `entrypoint[]`. */
   dockerEntrypoint?: pulumi.Input<pulumi.Input<string>[]>;
-  /** Overrides the image's CMD; `[]` (default) keeps the image's. In place. */
+  /** Overrides the image's CMD, exec form; `[]` (default) keeps the image's. In place. On v2 sent as `cmd[]`. */
   dockerStartCmd?: pulumi.Input<pulumi.Input<string>[]>;
+  /**
+   * v2: pods made from the template get SSH provisioned (`PUBLIC_KEY` with the account's registered
+   * keys) unless they say otherwise. Default true. In place (pods already made keep theirs). On v1
+   * `false` fails at preview.
+   */
+  startSsh?: pulumi.Input<boolean>;
+  /** v2: pods made from the template start JupyterLab (`JUPYTER_PASSWORD`). Default true. In place. On v1 `false` fails at preview. */
+  startJupyter?: pulumi.Input<boolean>;
   /**
    * Environment variables, e.g. `{ MODEL: "llama-3-8b", API_TOKEN: config.requireSecret("token") }`.
    * Only the declared keys are compared, written and read back: keys the platform injects into

@@ -11,7 +11,7 @@ import { HttpError, badRequest } from "./errors";
 import { sendEmpty, sendError, sendJson, sendText } from "./respond";
 import { parseWith } from "./validation";
 
-export type Method = "GET" | "POST" | "PATCH" | "DELETE";
+export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 export interface Reply {
   status: number;

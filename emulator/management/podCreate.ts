@@ -17,7 +17,8 @@ function publicKeyFor(accountId: string): string {
   return `ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI${accountId.slice(5, 25)} emulator@gpucloud`;
 }
 
-export function createPod(ctx: ManagementContext, account: AccountData, body: PodCreateInput): PodRecord {
+/** `injectPublicKey: false`: the caller has decided the env (v2's startSsh does it from the account's keys). */
+export function createPod(ctx: ManagementContext, account: AccountData, body: PodCreateInput, options: { injectPublicKey?: boolean } = {}): PodRecord {
   const template = body.templateId ? requireTemplate(ctx, account, body.templateId) : undefined;
   const imageName = body.imageName ?? template?.imageName;
   if (!imageName) throw badRequest("invalid imageName: imageName is required (or give a templateId whose template has one)");
@@ -63,7 +64,7 @@ export function createPod(ctx: ManagementContext, account: AccountData, body: Po
   checkSpendCap(ctx, account, choice.costPerHr, `pod "${body.name}"`);
 
   const env: Record<string, string> = { ...template?.env, ...body.env };
-  if (ctx.options.quirks.injectPodPublicKey) env.PUBLIC_KEY ??= publicKeyFor(account.accountId);
+  if (ctx.options.quirks.injectPodPublicKey && options.injectPublicKey !== false) env.PUBLIC_KEY ??= publicKeyFor(account.accountId);
   const now = ctx.clock.now();
   const pod: PodRecord = {
     id: newId("pod", (candidate) => account.pods.has(candidate)),

@@ -37,8 +37,9 @@ function getsPublicIp(pod: PodRecord): boolean {
 }
 
 function randomPublicIp(): string {
-  // 100.64.0.0/10, like the example addresses the service shows.
-  return `100.${64 + randomInt(64)}.${randomInt(256)}.${1 + randomInt(254)}`;
+  // 100.64.0.0/10, like the example addresses the service shows; 100.64.x.x is left to the v2
+  // http proxy's shared address (v2/podView.ts), so a pod's own address never equals it.
+  return `100.${65 + randomInt(63)}.${randomInt(256)}.${1 + randomInt(254)}`;
 }
 
 /** One public port per declared port: {"22": 10341, "8888": 40123}. */
@@ -65,6 +66,8 @@ export function boot(ctx: ManagementContext, pod: PodRecord): void {
     portMappings: mapPorts(pod.ports),
     // Secrets are read now, at boot: the stored env keeps its placeholders.
     env: resolveSecrets(ctx.store.accounts.get(pod.accountId), pod.env, servicePrefix(ctx)),
+    // v2 UpdatePodRequest.globalNetworking: "Takes effect on the next pod start/restart, not live."
+    globalNetworking: pod.globalNetworking,
   };
 }
 
@@ -94,6 +97,7 @@ export function reserveForStart(ctx: ManagementContext, pod: PodRecord): void {
 export function markRunning(ctx: ManagementContext, account: AccountData, pod: PodRecord, verb: string): void {
   const now = ctx.clock.now();
   pod.desiredStatus = "RUNNING";
+  delete pod.error;
   pod.lastStartedAtMs = now;
   pod.lastStatusChange = statusEvent(verb, now);
   openPodUsage(account, pod, now);
@@ -111,6 +115,15 @@ export function markStopped(ctx: ManagementContext, account: AccountData, pod: P
   pod.desiredStatus = "EXITED";
   pod.boot = null;
   pod.lastStatusChange = statusEvent(verb, now);
+}
+
+/**
+ * The pod's container fails: it stops (capacity and billing released, as EXITED) and v2 reports it
+ * in ERROR until a start. Reached only through the test hook `failPod` (emulator/index.ts).
+ */
+export function markFailed(ctx: ManagementContext, account: AccountData, pod: PodRecord, reason: string): void {
+  markStopped(ctx, account, pod, "Failed");
+  pod.error = reason;
 }
 
 /** Re-takes capacity for a pod restored as RUNNING (even beyond the table: it was running). */

@@ -19,6 +19,8 @@ export interface PodBoot {
    * this boot (a rotated secret reaches only the next one). Not on the wire; see emu.inspect().
    */
   env?: Record<string, string>;
+  /** Global networking as in force for this boot: a PATCH takes effect at the next start or restart. */
+  globalNetworking?: boolean;
 }
 
 export interface PodRecord {
@@ -35,7 +37,10 @@ export interface PodRecord {
   volumeMountPath: string;
   dockerEntrypoint: string[];
   dockerStartCmd: string[];
+  /** v2 `args` as last sent, when it still describes the two lists above (v2/command.ts). */
+  args?: string | undefined;
   containerRegistryAuthId: string | null;
+  /** Declared global networking; the running container has the value of its boot (`boot.globalNetworking`). */
   globalNetworking: boolean;
   locked: boolean;
   // Fields fixed at create.
@@ -65,6 +70,8 @@ export interface PodRecord {
   lastStatusChange: string;
   /** Set while RUNNING (capacity held, billing open); null otherwise. */
   boot: PodBoot | null;
+  /** Why the pod is in ERROR (v2 status; stopped, nothing held), until it is started again. */
+  error?: string | undefined;
 }
 
 export type ScalerType = "QUEUE_DELAY" | "REQUEST_COUNT";
@@ -125,6 +132,8 @@ export interface TemplateRecord {
   containerRegistryAuthId: string | null;
   dockerEntrypoint: string[];
   dockerStartCmd: string[];
+  /** v2 `args` as last sent, when it still describes the two lists above (v2/command.ts). */
+  args?: string | undefined;
   env: Record<string, string>;
   isPublic: boolean;
   isServerless: boolean;
@@ -223,6 +232,8 @@ export interface AccountData {
   networkVolumes: Map<string, NetworkVolumeRecord>;
   registryAuths: Map<string, RegistryAuthRecord>;
   secrets: Map<string, SecretRecord>;
+  /** Registered SSH public keys (v2 PUT /account/ssh-keys), provisioned into pods created with startSsh. */
+  sshKeys: string[];
   ledger: Ledger;
   /** Open pod/volume intervals by resource id (derived; rebuilt on load, never persisted). */
   openIntervals: Map<string, PodUsageInterval | VolumeUsageInterval>;
@@ -237,6 +248,7 @@ export function emptyAccount(accountId: string): AccountData {
     networkVolumes: new Map(),
     registryAuths: new Map(),
     secrets: new Map(),
+    sshKeys: [],
     ledger: { pods: [], workers: [], volumes: [] },
     openIntervals: new Map(),
   };

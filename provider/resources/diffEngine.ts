@@ -80,7 +80,7 @@ function compareField<L>(field: string, p: FieldRow<L>, olds: Props, news: Props
   const effectiveOld = oldHas ? oldValue : p.default;
   if (effectiveNew === undefined && effectiveOld === undefined) return undefined;
   if (deepEqual(effectiveOld, effectiveNew, p.unordered === true)) return undefined;
-  return { field, kind, replace, unknown: false };
+  return { field, kind, replace: replace || p.replaceIf?.(effectiveOld, effectiveNew) !== undefined, unknown: false };
 }
 
 /**

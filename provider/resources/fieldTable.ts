@@ -48,7 +48,11 @@ export type WireMapping =
       readonly read?: (wire: Props) => unknown;
       readonly kind?: FieldKind;
       readonly default?: Json;
+      /** The value an update sends when the declared field is removed, where v2's differs from v1's. */
+      readonly resetTo?: Json;
       readonly refuse?: (value: unknown) => string | undefined;
+      /** A change of this update field that v2 cannot make in place: the reason, and it is a replacement. */
+      readonly replaceIf?: (oldValue: unknown, newValue: unknown) => string | undefined;
     }
   | { readonly unsupported: string };
 
@@ -104,6 +108,11 @@ export interface FieldRow<L = unknown> {
   readonly v2Only?: boolean;
   /** Refuses values the v1 API cannot take (v2-only settings): the reason and the fix. */
   readonly v1Refuse?: (value: unknown) => string | undefined;
+  /**
+   * For an update field: a change the service cannot make in place (old and new values as the
+   * diff compares them, defaults applied) returns the reason, and the change is a replacement.
+   */
+  readonly replaceIf?: (oldValue: unknown, newValue: unknown) => string | undefined;
 }
 
 /** A row the service's create input takes: changed in place or by replacement, never provider-only. */
@@ -197,6 +206,8 @@ export function tableForBackend<L, Args>(table: ResourceTable<L, Args>, backend:
         ...row,
         ...(m.kind ? { kind: m.kind } : {}),
         ...(m.default !== undefined ? { default: m.default } : {}),
+        ...(m.resetTo !== undefined ? { resetTo: m.resetTo } : {}),
+        ...(m.replaceIf ? { replaceIf: m.replaceIf } : {}),
         ...(m.read || m.path !== undefined ? { observe: (live: L) => (live as Props)[name] } : {}),
       };
     }

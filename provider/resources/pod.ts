@@ -17,11 +17,13 @@ export const podSpec: ResourceSpec<PodArgs, Pod, PodCreateInput> = {
   gone: (pod) => pod.desiredStatus === "TERMINATED",
   // Pods have no unique name: a lost answer is resolved by a new pod with our name and image. The
   // list is of every pod, not filtered by name: the creates of many pods share it (createOnce.ts).
+  // The template is compared only where the service reports it: v2 keeps no link from a pod to its
+  // template (`template` stays null), so there a templated pod is matched by name (and image).
   list: (client) => client.listPods(),
   matches: (p, args) =>
     p.name === args.name &&
     (args.imageName === undefined || p.imageName === args.imageName) &&
-    (args.templateId === undefined || p.templateId === args.templateId) &&
+    (args.templateId === undefined || p.templateId === undefined || p.templateId === args.templateId) &&
     p.desiredStatus !== "TERMINATED",
   create: (client, body, args) => {
     // A locked pod cannot be stopped: when it should start stopped, lock it after the stop.

@@ -5,14 +5,13 @@
 import { CLOUD_TYPES, COMPUTE_TYPES, CUDA_VERSIONS, DATA_CENTER_IDS, GPU_TYPE_IDS, POD_CPU_FLAVOR_IDS, RENT_PRIORITIES } from "../../client/enums";
 import type { PodCreateInput } from "../../client/inputs";
 import type { Pod } from "../../client/schemas";
-import { adoptIdRow, defineTable, type Backend, readyTimeoutSecondsRow, rowsFor, triggerSame, type ArgsOf, type CrossCheckResult, type OutputArgumentKeys } from "./fieldTable";
+import { adoptIdRow, defineTable, type Backend, type WireMapping, readyTimeoutSecondsRow, rowsFor, triggerSame, type ArgsOf, type CrossCheckResult, type OutputArgumentKeys } from "./fieldTable";
 import { argv, bool, envMap, failure, list, num, oneOf, port, str, unknownIdWarnings } from "./validation";
 import { isPresent, isRecord, isUnknown, type Props } from "./values";
 import { COST_ESTIMATE } from "../cost/attach";
 import {
-  argsFromWire,
-  argsToWire,
   atMostOne,
+  COMMAND_V2,
   firstOf,
   getPath,
   listOfOne,
@@ -20,6 +19,7 @@ import {
   persistentSizeOf,
   persistentSizeRefusal,
   persistentSizeToWire,
+  persistentStorageReplacement,
 } from "./wireV2";
 
 export const POD_DESIRED_STATUSES = ["RUNNING", "EXITED"] as const;
@@ -42,17 +42,29 @@ const secureCloudOf = (pod: Pod): string | undefined => {
 const noMachineConstraints = { unsupported: "v2 places pods by GPU type and data center only: remove it and choose gpuTypeIds and dataCenterIds instead" };
 const onePlacement = { unsupported: "v2 takes one GPU type or CPU flavor and any of dataCenterIds, without a priority: remove it" };
 
-/** v2's pod status as the provider's desiredStatus (a pod on its way up is meant to run). */
+/**
+ * v2's pod status as the provider's desiredStatus: a pod on its way up is meant to run; a pod in
+ * ERROR holds nothing and takes `start` like an EXITED one (podAction), so it reads EXITED: a pod
+ * declared RUNNING shows a change after refresh and the update starts it (v2Backend.ts).
+ */
 function desiredStatusOf(wire: Props): unknown {
   const status = wire["status"];
+  if (status === "ERROR") return "EXITED";
   return status === "EXITED" || status === "TERMINATED" ? status : status === undefined ? undefined : "RUNNING";
 }
 
-/** The address v2 reports in runtime.ports (null until RUNNING). */
+/**
+ * The pod's public address: the IP of a tcp port that has a public port (runtime.ports, null until
+ * RUNNING). An http port reports the service's shared proxy address in 100.64.0.0/10 instead, not
+ * the pod's (reference today 6.1 #10), so it never counts; an http-only pod has no public IP.
+ */
 function publicIpOf(wire: Props): unknown {
   const ports = getPath(wire, "runtime.ports");
   if (!Array.isArray(ports)) return undefined;
-  return ports.map((p: unknown) => (isRecord(p) ? p["ip"] : undefined)).find((ip) => typeof ip === "string" && ip !== "");
+  return ports
+    .filter((p: unknown): p is Props => isRecord(p) && p["type"] !== "http" && typeof p["public"] === "number")
+    .map((p) => p["ip"])
+    .find((ip) => typeof ip === "string" && ip !== "");
 }
 
 /** runtime.ports as v1's portMappings: private port -> public port. */
@@ -71,12 +83,15 @@ const rows = {
   // env values may be secrets (pulumi.secret): never printed.
   env: update(envMap.optional(), { envMap: true, sensitive: true, observe: (p) => p.env, v2: { path: "env" } }),
   // Compared as a set: the service keeps no order. Numbers read back as strings are parsed at the wire.
-  ports: update(list(port, { example: '["8888/http", "22/tcp"]', unique: true }).optional(), { unordered: true, resetTo: ["8888/http", "22/tcp"], observe: (p) => p.ports, v2: { path: "ports" } }),
+  // v1 opens 8888/http and 22/tcp when none are given; v2 has no default ports (today 6.1 #8):
+  // removing the list there closes them all.
+  ports: update(list(port, { example: '["8888/http", "22/tcp"]', unique: true }).optional(), { unordered: true, resetTo: ["8888/http", "22/tcp"], observe: (p) => p.ports, v2: { path: "ports", resetTo: [] } }),
   containerDiskInGb: update(num({ min: 1, unit: "GB", example: "50" }).optional(), { resetTo: 50, observe: (p) => p.containerDiskInGb, v2: { path: "disk" } }),
   volumeInGb: update(num({ min: 0, unit: "GB", example: "20" }).optional(), {
     resetTo: 20,
     observe: (p) => p.volumeInGb,
-    v2: { path: "mounts.persistent.size", toWire: persistentSizeToWire, read: persistentSizeOf, refuse: persistentSizeRefusal },
+    // v2: no persistent storage unless mounts ask for it (today 6.1 #8), and its kind is fixed at create.
+    v2: { path: "mounts.persistent.size", toWire: persistentSizeToWire, read: persistentSizeOf, refuse: persistentSizeRefusal, default: 0, resetTo: 0, replaceIf: persistentStorageReplacement("pod") },
   }),
   // Compared exactly: a trailing slash names the same directory, but the service stores the string as given.
   volumeMountPath: update(str({ example: '"/workspace"', pattern: { re: /^\//, hint: 'is not an absolute path; start it with "/", e.g. "/workspace"' } }).optional(), {
@@ -87,9 +102,9 @@ const rows = {
   dockerEntrypoint: update(argv('["bash", "-c"]').optional(), {
     resetTo: [],
     observe: (p) => p.dockerEntrypoint,
-    v2: { unsupported: "v2 runs the image's own entrypoint: bake it into the image, or put the whole command in dockerStartCmd" },
+    v2: COMMAND_V2.dockerEntrypoint,
   }),
-  dockerStartCmd: update(argv('["python", "train.py"]').optional(), { resetTo: [], observe: (p) => p.dockerStartCmd, v2: { path: "args", toWire: argsToWire, fromWire: argsFromWire } }),
+  dockerStartCmd: update(argv('["python", "train.py"]').optional(), { resetTo: [], observe: (p) => p.dockerStartCmd, v2: COMMAND_V2.dockerStartCmd }),
   containerRegistryAuthId: update(id('"clzdaifot0001l90809257ynb"'), { observe: (p) => p.containerRegistryAuthId, v2: { path: "registry" } }),
   globalNetworking: update(bool({ example: "true" }).optional(), {
     default: false,
@@ -139,6 +154,22 @@ const rows = {
     // Mounted at volumeMountPath (v2Backend.ts adds the path).
     v2: { path: "mounts.network.0.volumeId" },
   }),
+  // v2 create-time flags (CreatePodRequest startSsh/startJupyter): "not part of the pod's readable
+  // config — never returned by GET and not changeable by PATCH", so never read back. startSsh
+  // defaults to true here (the service's default is false) so that a pod exposing 22/tcp has SSH
+  // as on v1, where the key is always injected; an absent value in older state equals it.
+  startSsh: replace(bool({ example: "false" }).optional(), {
+    default: true,
+    v2Only: true,
+    v1Refuse: (v) => (v === false ? "the v1 API always provisions SSH (PUBLIC_KEY): set gpucloud:apiUrl to the /v2 URL for a pod without it, or remove startSsh" : undefined),
+    v2: { path: "startSsh" },
+  }),
+  startJupyter: replace(bool({ example: "true" }).optional(), {
+    default: false,
+    v2Only: true,
+    v1Refuse: (v) => (v === true ? "the v1 API has no startJupyter: set JUPYTER_PASSWORD in env instead, or set gpucloud:apiUrl to the /v2 URL" : undefined),
+    v2: { path: "startJupyter" },
+  }),
   templateId: replace(id('"30zmvf89kd"'), { observe: (p) => p.templateId, v2: { path: "templateId", read: (w) => w["template"] ?? undefined } }),
   supportPublicIp: replace(bool({ example: "true" }).optional(), { v2: { unsupported: "v2 gives secure-cloud pods a public IP; remove supportPublicIp" } }),
   minRAMPerGPU: replace(num({ min: 1, unit: "GB", example: "8" }).optional(), { default: 8, v2: noMachineConstraints }),
@@ -172,6 +203,19 @@ const rows = {
   lastStatusChange: output((p) => p.lastStatusChange),
 };
 
+/** Why an update field's change replaces the pod on this backend (said at preview beside the plan). */
+function replacementReasons(args: Props, olds: Props, backend: Backend): string[] {
+  if (backend !== "v2" || Object.keys(olds).length === 0) return [];
+  const reasons: string[] = [];
+  for (const [name, row] of Object.entries(rows) as Array<[string, { v2?: WireMapping }]>) {
+    const m = row.v2;
+    if (!m || "unsupported" in m || !m.replaceIf || isUnknown(args[name])) continue;
+    const reason = m.replaceIf(olds[name] ?? m.default, args[name] ?? m.default);
+    if (reason !== undefined) reasons.push(`pod ${name}: ${reason}`);
+  }
+  return reasons;
+}
+
 function crossCheck(args: Props, _olds: Props, backend: Backend = "v1"): CrossCheckResult {
   const failures = [];
   if (backend === "v2" && args["computeType"] !== "CPU" && !isPresent(args, "gpuTypeIds")) {
@@ -184,6 +228,7 @@ function crossCheck(args: Props, _olds: Props, backend: Backend = "v1"): CrossCh
     failures.push(failure(["imageName"], 'is required unless templateId is set; set the container image, e.g. "pytorch/pytorch:2.4.0-cuda12.4-cudnn9-runtime"'));
   }
   const warnings = [
+    ...replacementReasons(args, _olds, backend),
     ...unknownIdWarnings("pod", "gpuTypeIds", args["gpuTypeIds"], GPU_TYPE_IDS),
     ...unknownIdWarnings("pod", "dataCenterIds", args["dataCenterIds"], DATA_CENTER_IDS),
     ...unknownIdWarnings("pod", "allowedCudaVersions", args["allowedCudaVersions"], CUDA_VERSIONS),

@@ -24,10 +24,16 @@ export function podPendingState(args: PodArgs, pod: Pod): string | undefined {
   const status = stateOf(pod);
   if (desired === "EXITED") return status === "EXITED" ? undefined : `status ${status}, stopping`;
   if (status !== "RUNNING") return `status ${status}`;
+  const v2 = typeof (pod as { status?: unknown }).status === "string";
+  // v2: a globalNetworking change takes effect at the next start/restart (the update restarts the pod).
+  if (v2 && args.globalNetworking !== undefined && pod.globalNetworking !== undefined && pod.globalNetworking !== args.globalNetworking) {
+    return `RUNNING, global networking ${args.globalNetworking ? "on" : "off"} not in effect yet`;
+  }
   if (!expectsPublicIp(args)) return undefined;
   const ports = args.ports ?? pod.ports ?? [];
-  // v2 reports addresses per exposed port (runtime.ports): a pod exposing none has no address to wait for.
-  if (typeof (pod as { status?: unknown }).status === "string" && ports.length === 0) return undefined;
+  // v2 reports addresses per exposed port (runtime.ports) and http ports only through the shared
+  // proxy: a pod without a tcp port has no public address to wait for.
+  if (v2 && mappedPorts(ports).length === 0) return undefined;
   if (!pod.publicIp) return "RUNNING, no public IP yet";
   const unmapped = mappedPorts(ports).filter((port) => pod.portMappings?.[port] === undefined);
   if (unmapped.length > 0) return `RUNNING, no port mapping yet for ${unmapped.map((port) => `${port}/tcp`).join(", ")}`;

@@ -22,6 +22,7 @@ export const templateSpec: ResourceSpec<TemplateArgs, Template, TemplateCreateIn
       await deleteIgnoringMissing(() => client.deleteTemplate(id));
     } catch (error) {
       const users = await usersOf(client, id).catch(() => [] as string[]);
+      // Pods are named only where the service links them to their template (v1); v2 keeps no link.
       const held = users.length > 0 ? ` It is used by ${users.join(", ")}: delete those or point them at another template first.` : "";
       throw new Error(
         `${subject} cannot be deleted: ${messageOf(error)}.${held} ` +
@@ -33,7 +34,10 @@ export const templateSpec: ResourceSpec<TemplateArgs, Template, TemplateCreateIn
   },
 };
 
-/** Endpoints and pods built on the template, as `endpoint "a" (id x)`. */
+/**
+ * Endpoints and pods that report the template, as `endpoint "a" (id x)`. v2 pods never do (the
+ * service keeps no link from a pod to its template), so on v2 this names endpoints only.
+ */
 async function usersOf(client: ManagementApi, templateId: string): Promise<string[]> {
   const [endpoints, pods] = await Promise.all([client.listEndpoints(), client.listPods({ templateId })]);
   return [

@@ -8,7 +8,7 @@ import type { Template } from "../../client/schemas";
 import { adoptIdRow, defineTable, rowsFor, type ArgsOf, type OutputArgumentKeys } from "./fieldTable";
 import { argv, bool, envMap, list, num, oneOf, port, str } from "./validation";
 import type { Props } from "./values";
-import { argsFromWire, argsToWire, mountPathOf, persistentSizeOf, persistentSizeRefusal, persistentSizeToWire } from "./wireV2";
+import { COMMAND_V2, mountPathOf, persistentSizeOf, persistentSizeRefusal, persistentSizeToWire, persistentStorageReplacement } from "./wireV2";
 
 const { update, replace, output } = rowsFor<Template>();
 
@@ -30,7 +30,7 @@ const rows = {
   volumeInGb: update(num({ min: 0, unit: "GB", example: "20" }).optional(), {
     default: 20,
     observe: (t) => t.volumeInGb,
-    v2: { path: "mounts.persistent.size", toWire: persistentSizeToWire, read: persistentSizeOf, refuse: persistentSizeRefusal, default: 0 },
+    v2: { path: "mounts.persistent.size", toWire: persistentSizeToWire, read: persistentSizeOf, refuse: persistentSizeRefusal, default: 0, resetTo: 0, replaceIf: persistentStorageReplacement("template") },
   }),
   volumeMountPath: update(str({ example: '"/workspace"', pattern: { re: /^\//, hint: 'is not an absolute path; start it with "/", e.g. "/workspace"' } }).optional(), {
     default: "/workspace",
@@ -47,15 +47,28 @@ const rows = {
   dockerEntrypoint: update(argv('["bash", "-c"]').optional(), {
     default: [],
     observe: (t) => t.dockerEntrypoint,
-    v2: { unsupported: "v2 runs the image's own entrypoint: bake it into the image, or put the whole command in dockerStartCmd" },
+    v2: COMMAND_V2.dockerEntrypoint,
   }),
-  dockerStartCmd: update(argv('["python", "handler.py"]').optional(), { default: [], observe: (t) => t.dockerStartCmd, v2: { path: "args", toWire: argsToWire, fromWire: argsFromWire } }),
+  dockerStartCmd: update(argv('["python", "handler.py"]').optional(), { default: [], observe: (t) => t.dockerStartCmd, v2: COMMAND_V2.dockerStartCmd }),
   // env values may be secrets (pulumi.secret): never printed.
   env: update(envMap.optional(), { envMap: true, sensitive: true, observe: (t) => t.env, v2: { path: "env" } }),
   // Serverless templates may default to other ports than pod templates: always apply a declared list.
   // Compared as a set: the service keeps no order.
   ports: update(list(port, { example: '["8888/http", "22/tcp"]', unique: true }).optional(), { unordered: true, resetTo: ["8888/http", "22/tcp"], observe: (t) => t.ports, v2: { path: "ports" } }),
   readme: update(str({ example: '"# My template"' }).optional(), { default: "", observe: (t) => t.readme, v2: { unsupported: "v2 templates have no readme: remove it" } }),
+  // v2 flags of pods made from the template (Template startSsh/startJupyter, both default true).
+  startSsh: update(bool({ example: "false" }).optional(), {
+    default: true,
+    v2Only: true,
+    v1Refuse: (v) => (v === false ? "v1 templates have no startSsh: set gpucloud:apiUrl to the /v2 URL, or remove startSsh" : undefined),
+    v2: { path: "startSsh" },
+  }),
+  startJupyter: update(bool({ example: "false" }).optional(), {
+    default: true,
+    v2Only: true,
+    v1Refuse: (v) => (v === false ? "v1 templates have no startJupyter: set gpucloud:apiUrl to the /v2 URL, or remove startJupyter" : undefined),
+    v2: { path: "startJupyter" },
+  }),
   category: replace(oneOf(TEMPLATE_CATEGORIES).optional(), { default: "NVIDIA", observe: (t) => t.category, v2: { path: "category", kind: "update" } }),
   isServerless: replace(bool({ example: "true" }).optional(), { default: false, observe: (t) => t.isServerless, v2: { path: "serverless", kind: "update" } }),
   adoptId: adoptIdRow,

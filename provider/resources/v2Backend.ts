@@ -4,6 +4,7 @@
 // choice and its mounts, an endpoint's scaling pair, CPU list and GPU pools (from the catalog),
 // and the v2 calls that have no v1 twin (pod actions, workers, releases).
 
+import { ConflictError, isAmbiguousFailure } from "../../client/errors";
 import { PodSchema, EndpointSchema, TemplateSchema, NetworkVolumeSchema, ContainerRegistryAuthSchema } from "../../client/schemas";
 import type {
   ContainerRegistryAuth,
@@ -26,7 +27,7 @@ import type {
 import { ApiError } from "../../client/errors";
 import { GpuCloudError } from "../../client/gpuCloudError";
 import type { EndpointTypeInput } from "../../client/management";
-import type { ManagementClientV2 } from "../../client/managementV2";
+import type { CollectionV2, ManagementClientV2, PodActionV2 } from "../../client/managementV2";
 import type { EndpointV2, PodV2 } from "../../client/schemasV2";
 import type { ManagementApi, RolloutState } from "./deps";
 import { endpointTable } from "./endpointFields";
@@ -73,13 +74,19 @@ export class V2Backend implements ManagementApi {
     const { locked, ...fields } = fieldsOf(input);
     const body = toWireV2(podTable, fields);
     const compute = fields["computeType"] ?? "GPU";
-    if (compute === "CPU") delete body["gpu"];
-    else {
+    if (compute === "CPU") {
+      delete body["gpu"];
+      // BaseCpuConfig requires vcpuCount (a CPU pod without it is a 422): send the field's default.
+      setDefault(body, "cpu", "vcpuCount", podTable.fields["vcpuCount"]?.default);
+    } else {
       delete body["cpu"];
       // A GPU pod created without a count matched no machine on the live service: always send it.
       setDefault(body, "gpu", "count", 1);
     }
     podMounts(body, fields, undefined);
+    // The provider's startSsh default (true) is sent, since the service's is false; a templated
+    // pod that does not declare it takes the template's flag.
+    if (body["startSsh"] === undefined && fields["templateId"] === undefined) body["startSsh"] = podTable.fields["startSsh"]?.default;
     let pod = await this.#v2.pods.create(wireRequest<"createPod">(body));
     // v2 creates take no lock: it is set right after.
     if (locked === true) pod = await this.#v2.pods.update(pod.id, { locked: true });
@@ -106,7 +113,15 @@ export class V2Backend implements ManagementApi {
     const body = toWireV2(podTable, fields);
     const touchesMounts = fields["volumeInGb"] !== undefined || fields["volumeMountPath"] !== undefined;
     podMounts(body, fields, touchesMounts ? await this.#pods.read(id) : undefined);
-    return podOf(await this.#v2.pods.update(id, wireRequest<"updatePod">(body)));
+    const pod = await this.#v2.pods.update(id, wireRequest<"updatePod">(body));
+    // UpdatePodRequest.globalNetworking "Takes effect on the next pod start/restart, not live": a
+    // running pod is restarted so that the declared networking is what it has (readiness waits for it).
+    const networking = fields["globalNetworking"];
+    if (typeof networking === "boolean" && pod.status !== "EXITED" && pod.status !== "ERROR" && pod.globalNetworking?.enabled !== networking) {
+      await this.#podAction(id, "restart");
+      return podOf(await this.#v2.pods.get(id));
+    }
+    return podOf(pod);
   }
 
   async deletePod(id: string): Promise<void> {
@@ -114,15 +129,36 @@ export class V2Backend implements ManagementApi {
   }
 
   async startPod(id: string): Promise<void> {
-    await this.#v2.podAction(id, "start");
+    await this.#podAction(id, "start");
   }
 
   async stopPod(id: string): Promise<void> {
-    await this.#v2.podAction(id, "stop");
+    await this.#podAction(id, "stop");
   }
 
+  /** A pod that is not running is started instead (a restart trigger asks for a fresh container either way). */
   async restartPod(id: string): Promise<void> {
-    await this.#v2.podAction(id, "restart");
+    await this.#podAction(id, "restart");
+  }
+
+  /**
+   * One pod action, chosen from what the pod's `actions` allows now (podAction: "Which actions are
+   * valid depends on the pod's current status [...] published in the pod's `actions` field"; any
+   * other is a 409). An action that failed without an answer, or answered 409 (a repeat of one
+   * that went through), is never sent again blindly: the pod is read and its status decides.
+   */
+  async #podAction(id: string, wanted: PodActionV2): Promise<void> {
+    const pod = await this.#v2.pods.get(id);
+    const action = chooseAction(wanted, pod);
+    if (action === undefined) return;
+    try {
+      await this.#v2.podAction(id, action);
+    } catch (error) {
+      if (!(error instanceof ConflictError) && !isAmbiguousFailure(error)) throw error;
+      const after = await this.#v2.pods.get(id);
+      if (actionDone(action, pod, after)) return;
+      throw error;
+    }
   }
 
   async resetPod(id: string): Promise<void> {
@@ -263,6 +299,17 @@ export class V2Backend implements ManagementApi {
     return this.#v2.registries.delete(id);
   }
 
+  // ---- account (v2 only: no ManagementApi twin) ---------------------------------------------------
+
+  /** The account's registered SSH public keys (AccountSshKeys). */
+  async sshKeys(): Promise<string[]> {
+    return this.#v2.sshKeys();
+  }
+
+  async replaceSshKeys(keys: readonly string[]): Promise<string[]> {
+    return this.#v2.replaceSshKeys(keys);
+  }
+
   // ---- composition -----------------------------------------------------------------------------
 
   /** The endpoint fields one row cannot map alone: GPU pools, the CPU list, scaling, volumes. */
@@ -384,6 +431,37 @@ function checkExclusionsKept(id: string, body: Props, updated: EndpointV2): void
       "this is the service's known PATCH defect that rebuilds an endpoint's GPU selection. Run `pulumi up` again to restate them, " +
       "or declare gpuTypeIds as whole pools until the service is fixed.",
   );
+}
+
+const BOOTING = new Set(["PROVISIONING", "STARTING"]);
+
+/**
+ * The action that gets the pod where `wanted` means to, given its status and `actions` (podAction:
+ * `RUNNING` allows stop/restart/terminate; `EXITED` and `ERROR` allow start/terminate;
+ * `PROVISIONING` and `STARTING` allow stop/terminate), or undefined when it is there already:
+ * start a pod that runs or boots: nothing; restart a stopped or failed pod: start it; restart a
+ * booting pod: nothing (it is getting a fresh container already); stop a stopped one: nothing.
+ */
+export function chooseAction(wanted: PodActionV2, pod: PodV2): PodActionV2 | undefined {
+  const actions = pod.actions ?? [];
+  if (actions.includes(wanted)) return wanted;
+  const status = pod.status ?? "";
+  if (wanted === "start" && (status === "RUNNING" || BOOTING.has(status))) return undefined;
+  if (wanted === "stop" && status === "EXITED") return undefined;
+  if (wanted === "restart" && actions.includes("start")) return "start";
+  if (wanted === "restart" && BOOTING.has(status)) return undefined;
+  // The list may be absent (an older host): send what was asked and let a 409 be read as below.
+  if (pod.actions === undefined) return wanted;
+  throw new Error(`pod ${pod.id} is ${status || "in an unknown status"}, which allows ${actions.join(", ") || "no action"}, not ${wanted}; wait for it to settle and run again`);
+}
+
+/** Whether the pod read after a failed or refused action is where the action was taking it. */
+function actionDone(action: PodActionV2, before: PodV2, after: PodV2): boolean {
+  const status = after.status ?? "";
+  if (action === "stop") return status === "EXITED";
+  if (action === "start") return status === "RUNNING" || BOOTING.has(status);
+  // A restart went through when the container started again since (or is booting).
+  return BOOTING.has(status) || (status === "RUNNING" && after.startedAt !== undefined && after.startedAt !== before.startedAt);
 }
 
 function podOf(wire: PodV2): Pod {

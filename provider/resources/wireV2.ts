@@ -73,9 +73,15 @@ export function fromWireV2<L>(table: Pick<ResourceTable<L>, "fields">, wire: Pro
   return out;
 }
 
-/** v1's argv list as v2's one `args` string, and back (split on blanks, as the service does). */
-export const argsToWire = (value: unknown): unknown => (Array.isArray(value) ? value.join(" ") : value);
-export const argsFromWire = (value: unknown): unknown => (typeof value === "string" ? value.split(/\s+/).filter((part) => part !== "") : value);
+/**
+ * v1's argv lists (dockerEntrypoint, dockerStartCmd) travel as v2's exec-form `entrypoint[]` and
+ * `cmd[]` as they are: never joined with blanks into `args` and split on read, which would turn
+ * `["bash", "-c", "python a.py"]` into four words (reference today 5.1). Answers carry both arrays.
+ */
+export const COMMAND_V2 = {
+  dockerEntrypoint: { path: "entrypoint" },
+  dockerStartCmd: { path: "cmd" },
+} as const;
 
 /** A one-item v2 field (`gpu.id`) from a v1 list, and back. */
 export const firstOf = (value: unknown): unknown => (Array.isArray(value) ? value[0] : value);
@@ -92,6 +98,23 @@ export function persistentSizeRefusal(value: unknown): string | undefined {
   return typeof value === "number" && value > 0 && value < 10 ? "v2 keeps persistent storage of at least 10 GB; set it to 0 (none) or to 10 or more" : undefined;
 }
 export const persistentSizeToWire = (value: unknown): unknown => (value === 0 ? undefined : value);
+
+/**
+ * A change of persistent storage (volumeInGb, 0 = none) that v2 cannot make in place. Reference
+ * Mounts, PATCH semantics: "Mount kind is fixed at create — a PATCH that introduces a kind not
+ * present at create [...] is rejected with 400" and "clearing mounts is not supported". A pod can
+ * neither gain persistent storage nor lose it; a template (TemplateMounts: omitting `mounts`
+ * leaves it unchanged, no way to clear it) cannot lose it. Resizing is an update.
+ */
+export function persistentStorageReplacement(noun: "pod" | "template"): (oldValue: unknown, newValue: unknown) => string | undefined {
+  return (oldValue, newValue) => {
+    const had = typeof oldValue === "number" && oldValue > 0;
+    const has = typeof newValue === "number" && newValue > 0;
+    if (had && !has) return `the v2 API cannot remove a ${noun}'s persistent storage (volumeInGb ${String(oldValue)} -> 0): the ${noun} is replaced`;
+    if (!had && has && noun === "pod") return `the v2 API fixes a pod's mount kind at create: persistent storage (volumeInGb ${String(newValue)}) on a pod created without it needs a new pod, so it is replaced`;
+    return undefined;
+  };
+}
 
 /** The persistent volume size a v2 object reports (0 when it has none and no network volume). */
 export function persistentSizeOf(wire: Props): unknown {

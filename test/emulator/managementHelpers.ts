@@ -27,6 +27,7 @@ export interface Api {
   get(path: string, query?: Record<string, string | string[]>): Promise<ApiResponse>;
   post(path: string, body?: unknown): Promise<ApiResponse>;
   patch(path: string, body?: unknown): Promise<ApiResponse>;
+  put(path: string, body?: unknown): Promise<ApiResponse>;
   del(path: string): Promise<ApiResponse>;
   raw(method: string, path: string, init?: { headers?: Record<string, string>; body?: string | Buffer }): Promise<ApiResponse>;
 }
@@ -51,6 +52,7 @@ export function api(emu: RunningEmulator, key: string | null = emu.apiKey): Api 
     },
     post: json("POST"),
     patch: json("PATCH"),
+    put: json("PUT"),
     del: (path) => raw("DELETE", path),
     raw,
   };

@@ -15,8 +15,6 @@ import { type RefNode, type RefOperation, loadV2Reference } from "./v2-reference
 
 /** Reference operations the emulator does not serve, and why. */
 const NOT_SERVED: Readonly<Record<string, string>> = {
-  getSshKeys: "account SSH keys: not one of the five resources, catalog or billing",
-  updateSshKeys: "account SSH keys: not one of the five resources, catalog or billing",
   getPodLogs: "log streams: the emulator runs no containers, so it has no logs to stream",
   getWorkerLogs: "log streams: the emulator runs no containers, so it has no logs to stream",
   listClusters: "clusters: not one of the five resources the package manages",
@@ -39,7 +37,31 @@ const NOT_SERVED: Readonly<Record<string, string>> = {
  * field the reference has that the emulator lacks, or a type that differs, belongs here only with
  * a reason a user of the emulator can accept.
  */
+const TODAY_COMMAND = "added by the service's 2026-09 description, after the August copy (today's addendum 5.1: cmd[] and entrypoint[] beside args)";
+const TODAY_POD_GPU = "added by the service's 2026-09 description, after the August copy (today's addendum 5.2: gpu.vcpuCount/memory answered, minRamPerGpu/minVcpuCountPerGpu at create)";
 const SCHEMA_DIFFERENCES: Readonly<Record<string, string>> = {
+  "ListPodsResponse.pods[].cmd: not in the reference": TODAY_COMMAND,
+  "ListPodsResponse.pods[].entrypoint: not in the reference": TODAY_COMMAND,
+  "Pod.cmd: not in the reference": TODAY_COMMAND,
+  "Pod.entrypoint: not in the reference": TODAY_COMMAND,
+  "CreatePodRequest.cmd: not in the reference": TODAY_COMMAND,
+  "CreatePodRequest.entrypoint: not in the reference": TODAY_COMMAND,
+  "UpdatePodRequest.cmd: not in the reference": TODAY_COMMAND,
+  "UpdatePodRequest.entrypoint: not in the reference": TODAY_COMMAND,
+  "ListTemplatesResponse.templates[].cmd: not in the reference": TODAY_COMMAND,
+  "ListTemplatesResponse.templates[].entrypoint: not in the reference": TODAY_COMMAND,
+  "Template.cmd: not in the reference": TODAY_COMMAND,
+  "Template.entrypoint: not in the reference": TODAY_COMMAND,
+  "CreateTemplateRequest.cmd: not in the reference": TODAY_COMMAND,
+  "CreateTemplateRequest.entrypoint: not in the reference": TODAY_COMMAND,
+  "UpdateTemplateRequest.cmd: not in the reference": TODAY_COMMAND,
+  "UpdateTemplateRequest.entrypoint: not in the reference": TODAY_COMMAND,
+  "ListPodsResponse.pods[].gpu.vcpuCount: not in the reference": TODAY_POD_GPU,
+  "ListPodsResponse.pods[].gpu.memory: not in the reference": TODAY_POD_GPU,
+  "Pod.gpu.vcpuCount: not in the reference": TODAY_POD_GPU,
+  "Pod.gpu.memory: not in the reference": TODAY_POD_GPU,
+  "CreatePodRequest.gpu.minRamPerGpu: not in the reference": TODAY_POD_GPU,
+  "CreatePodRequest.gpu.minVcpuCountPerGpu: not in the reference": TODAY_POD_GPU,
   "UpdateEndpointRequest.gpu.count: default 1 in the reference, none in the emulator":
     "the reference inherits the default from the base GPU schema it shares with create; in a PATCH an omitted count leaves the count as it is",
 };

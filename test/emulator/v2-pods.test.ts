@@ -44,7 +44,10 @@ describe("POST /api/v2/pods", () => {
     expect(running.actions).toEqual(["stop", "restart", "terminate"]);
     const runtime = running.runtime as { ports: Array<{ private: number; public: number | null; type: string; ip: string | null }> };
     expect(runtime.ports.map((p) => [p.private, p.type])).toEqual([[8888, "http"], [22, "tcp"]]);
-    expect(runtime.ports.every((p) => typeof p.public === "number" && typeof p.ip === "string")).toBe(true);
+    // The http port answers through the shared proxy (100.64.0.0/10, no public port); the tcp port has the pod's own.
+    expect(runtime.ports[0]).toMatchObject({ public: null, ip: expect.stringMatching(/^100\.(6[4-9]|[7-9]\d|1[01]\d|12[0-7])\./) });
+    expect(runtime.ports[1]).toMatchObject({ public: expect.any(Number), ip: expect.any(String) });
+    expect(runtime.ports[1]?.ip).not.toBe(runtime.ports[0]?.ip);
     expect((running.ssh as { direct: { port: number } | null }).direct?.port).toBe(runtime.ports[1]?.public);
   });
 
@@ -65,11 +68,12 @@ describe("POST /api/v2/pods", () => {
     expect(res.body.dataCenterId).toBe("EU-SE-1");
   });
 
-  it("applies templateId once (body fields win) and reports where the pod came from", async () => {
+  it("applies templateId once (body fields win) and keeps no link to the template (template: null)", async () => {
     const template = (await v2.post("/templates", { name: "pod-tpl", image: "tpl/image:1", env: { FROM: "template", KEEP: "t" }, ports: ["7860/http"] })).body;
     const res = await v2.post("/pods", { name: "from-tpl", templateId: template.id, gpu: { id: "NVIDIA A40" }, env: { FROM: "body" } });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ image: "tpl/image:1", ports: ["7860/http"], template: template.id, gpu: { id: "NVIDIA A40", count: 1 } });
+    // CreatePodRequest.templateId: "the created pod does not retain a link to the template (`template` stays null)".
+    expect(res.body).toMatchObject({ image: "tpl/image:1", ports: ["7860/http"], template: null, gpu: { id: "NVIDIA A40", count: 1 } });
     expect(res.body.env).toMatchObject({ FROM: "body", KEEP: "t" });
   });
 

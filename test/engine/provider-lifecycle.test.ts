@@ -80,6 +80,8 @@ describe.each(API_VERSIONS)("the provider through the real engine on the %s API"
     emulator = await startEmulator({ port: 0, timeScale: 0.01, apiKeys: [apiKey] });
     client = new ManagementClient({ baseUrl: emulator.apiUrl, apiKey, maxRetries: 0 });
     clientV2 = new ManagementClientV2({ baseUrl: emulator.apiUrlV2, apiKey, maxRetries: 0 });
+    // v2 injects PUBLIC_KEY (the pod's startSsh, on by default) only when the account has keys; v1 always does.
+    await clientV2.replaceSshKeys(["ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAILifecycle lifecycle@test"]);
     engine = await createEngineStack({
       projectName: `provider-lifecycle-${api}`,
       config: emulatorConfig(emulator, apiKey, api),

@@ -4,13 +4,15 @@
  *
  * Status over service time (one boot = the boot delay, `bootDelayMs`): PROVISIONING for the first
  * half of a boot, STARTING for the second, RUNNING once the pod has its address; EXITED when
- * stopped. A deleted pod is gone (404), as in /v1; ERROR is never produced by the emulator.
+ * stopped; ERROR after the test hook `failPod` until the next start. A deleted pod is gone (404),
+ * as in /v1.
  */
 import type { z } from "zod";
 import type { PodRecord } from "../../state/model";
 import { CPU_FLAVORS } from "../../vocabulary/catalog";
 import { type ManagementContext, isoTime } from "../context";
 import { isBooted } from "../podLifecycle";
+import { commandView } from "./command";
 import type { PodAction, PodStatus } from "./schemas";
 import type { Pod } from "./wire";
 
@@ -20,8 +22,16 @@ type Action = z.infer<typeof PodAction>;
 /** The CUDA version an emulated GPU host reports when the pod did not narrow it. */
 export const DEFAULT_HOST_CUDA = "12.8";
 const SSH_PROXY_HOST = "ssh.gpucloud.internal";
+/**
+ * The address an http port reports: the service's shared http proxy, in 100.64.0.0/10, never the
+ * pod's own (reference today 6.1 #10: "HTTP ports in runtime.ports report an IP in the proxy's
+ * carrier-grade-NAT range 100.64.0.0/10 — not a public address"); `public` is null (assumption:
+ * the proxy maps no port of its own; PodRuntimePort.public is nullable).
+ */
+export const HTTP_PROXY_IP = "100.64.0.1";
 
 export function podStatus(ctx: ManagementContext, pod: PodRecord): Status {
+  if (pod.error !== undefined && pod.desiredStatus === "EXITED") return "ERROR";
   if (pod.desiredStatus === "EXITED") return "EXITED";
   if (pod.desiredStatus === "TERMINATED") return "TERMINATED";
   const now = ctx.clock.now();
@@ -30,7 +40,12 @@ export function podStatus(ctx: ManagementContext, pod: PodRecord): Status {
   return now - bootStartMs < ctx.options.bootDelayMs / 2 ? "PROVISIONING" : "STARTING";
 }
 
-/** Which actions fit a status: 409 for the others (POST /pods/{id}/action). */
+/**
+ * Which actions fit a status: 409 for the others (POST /pods/{id}/action). Reference (podAction):
+ * "`RUNNING` allows `stop`/`restart`/`terminate`; `EXITED` and `ERROR` allow `start`/`terminate`;
+ * `PROVISIONING` and `STARTING` allow `stop`/`terminate` [...] Requesting an action that is not
+ * valid for the pod's current status returns `409`." A locked pod cannot be stopped (Pod.locked).
+ */
 export function podActions(status: Status, locked: boolean): Action[] {
   const stop: Action[] = locked ? [] : ["stop"];
   switch (status) {
@@ -47,7 +62,10 @@ export function podActions(status: Status, locked: boolean): Action[] {
   }
 }
 
-/** v2 `args` is one string; the shared record keeps v1's dockerStartCmd list (split on blanks). */
+/**
+ * Endpoints' `args` (not yet on cmd[]/entrypoint[], see command.ts for pods and templates): the
+ * record's list joined with blanks, and split on blanks.
+ */
 export function argsOf(dockerStartCmd: readonly string[]): string {
   return dockerStartCmd.join(" ");
 }
@@ -74,7 +92,7 @@ export function v2PodView(ctx: ManagementContext, pod: PodRecord): Pod {
     status,
     actions: podActions(status, pod.locked),
     image: pod.imageName,
-    args: argsOf(pod.dockerStartCmd),
+    ...commandView(pod),
     disk: pod.containerDiskInGb,
     env: { ...pod.env },
     ports: [...pod.ports],
@@ -90,10 +108,14 @@ export function v2PodView(ctx: ManagementContext, pod: PodRecord): Pod {
           ? { host: publicIp, port: sshPort, username: "root", command: `ssh root@${publicIp} -p ${sshPort}` }
           : null,
     },
-    template: pod.templateId,
+    // CreatePodRequest.templateId: "the created pod does not retain a link to the template
+    // (`template` stays null)"; the field is set only for cluster members, which the emulator has not.
+    template: null,
     cost: pod.desiredStatus === "RUNNING" ? pod.costPerHr : 0,
     locked: pod.locked,
-    globalNetworking: pod.globalNetworking
+    // The value of the running boot (a PATCH takes effect at the next start/restart); a stopped
+    // pod shows what its next start will have.
+    globalNetworking: (running || status === "PROVISIONING" || status === "STARTING" ? (pod.boot?.globalNetworking ?? pod.globalNetworking) : pod.globalNetworking)
       ? { enabled: true, ip: `10.${pod.id.charCodeAt(0) % 256}.${pod.id.charCodeAt(1) % 256}.${pod.id.charCodeAt(2) % 256}`, internalDns: `${pod.id}.gpucloud.internal` }
       : { enabled: false },
     runtime: running
@@ -104,6 +126,7 @@ export function v2PodView(ctx: ManagementContext, pod: PodRecord): Pod {
           memory: { util: 0 },
           ports: pod.ports.map((entry) => {
             const [internal = "", type = "tcp"] = entry.split("/");
+            if (type === "http") return { private: Number(internal), public: null, type, ip: HTTP_PROXY_IP };
             return { private: Number(internal), public: mappings[internal] ?? null, type, ip: publicIp };
           }),
         }
@@ -111,7 +134,8 @@ export function v2PodView(ctx: ManagementContext, pod: PodRecord): Pod {
     createdAt: isoTime(pod.createdAtMs),
     startedAt: pod.lastStartedAtMs === null ? null : isoTime(pod.lastStartedAtMs),
   };
-  if (pod.computeType === "GPU" && pod.gpuTypeId !== null) view.gpu = { id: pod.gpuTypeId, count: pod.gpuCount };
+  // gpu.vcpuCount and gpu.memory (GB): "required on GPU pods", totals across the pod's GPUs (today 5.2).
+  if (pod.computeType === "GPU" && pod.gpuTypeId !== null) view.gpu = { id: pod.gpuTypeId, count: pod.gpuCount, vcpuCount: pod.vcpuCount, memory: pod.memoryInGb };
   if (pod.computeType === "CPU" && pod.cpuFlavorId !== null) {
     view.cpu = { id: pod.cpuFlavorId, vcpuCount: pod.vcpuCount, memory: Math.round(pod.vcpuCount * (CPU_FLAVORS.get(pod.cpuFlavorId)?.ramPerVcpuGb ?? 2)) };
   }

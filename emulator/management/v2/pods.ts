@@ -4,18 +4,20 @@
  * checked in v2 terms (field names in errors are v2's), then translated to the v1 operation that
  * does the work, so placement, capacity, billing and boots follow one implementation.
  */
+import { randomBytes } from "node:crypto";
 import { HttpError } from "../../http/errors";
 import type { Operation } from "../../http/router";
-import type { AccountData, PodRecord } from "../../state/model";
+import type { AccountData, PodRecord, TemplateRecord } from "../../state/model";
 import { CUDA_VERSIONS, DATA_CENTER_IDS, GPU_TYPES } from "../../vocabulary/catalog";
 import { PodCreateInput, type PodUpdateInput } from "../../vocabulary/schemas/pod";
-import { podOf, requireNetworkVolume, requireRegistryAuth, requireTemplate } from "../lookup";
+import { podOf, requireNetworkVolume, usableTemplate } from "../lookup";
 import { createPod } from "../podCreate";
 import { boot, markRunning, markStopped, reserveForStart, statusEvent } from "../podLifecycle";
 import { updatePod } from "../pods";
 import { isDataCenter, isPowerOfTwo, POD_CPU_IDS, supportsGlobalNetworking } from "./catalog";
 import { type V2Context, defineV2Operation } from "./operation";
-import { podActions, podStatus, startCmdOf, v2PodView } from "./podView";
+import { commandChange } from "./command";
+import { podActions, podStatus, v2PodView } from "./podView";
 import { ProblemError, fieldProblem } from "./problem";
 import { CreatePodRequest, ListPodsQuery, PodActionRequest, UpdatePodRequest } from "./schemas";
 
@@ -52,6 +54,32 @@ function asBadRequest<T>(run: () => T, field: string): T {
   }
 }
 
+/**
+ * The pod template a `templateId` names. CreatePodRequest.templateId: "unknown or inaccessible ID
+ * → 404 [...] must not be a serverless template (→ 422)"; UpdatePodRequest.templateId likewise.
+ */
+function requirePodTemplate(v: V2Context, account: AccountData, id: string): TemplateRecord {
+  const template = usableTemplate(v.ctx, account, id);
+  if (!template) throw fieldProblem("templateId", `template ${JSON.stringify(id)} does not exist or is not readable by this account; list them with GET /api/v2/templates`, 404);
+  if (template.isServerless) throw fieldProblem("templateId", `template ${id} is a serverless template; a pod needs a pod template (serverless: false)`, 422);
+  return template;
+}
+
+/**
+ * The variables the provisioner injects at create. CreatePodRequest.startSsh: "injects a
+ * `PUBLIC_KEY` environment variable carrying your account's registered SSH public keys, unless the
+ * request already sets one. Requires registered keys (PUT /v2/account/ssh-keys) — with none
+ * registered the flag does nothing". startJupyter: "injects a generated `JUPYTER_PASSWORD`
+ * environment variable, unless the request already sets one." Both default to false on a pod and
+ * come from the template when the body omits them (templateId resolves "startSsh, startJupyter").
+ */
+function injectedEnv(account: AccountData, env: Record<string, string>, startSsh: boolean, startJupyter: boolean): Record<string, string> {
+  const out = { ...env };
+  if (startSsh && account.sshKeys.length > 0) out.PUBLIC_KEY ??= account.sshKeys.join("\n");
+  if (startJupyter) out.JUPYTER_PASSWORD ??= randomBytes(12).toString("base64url");
+  return out;
+}
+
 function createV2Pod(v: V2Context, account: AccountData, body: CreatePodRequest): PodRecord {
   const { ctx } = v;
   if ((body.gpu === undefined) === (body.cpu === undefined)) {
@@ -72,7 +100,8 @@ function createV2Pod(v: V2Context, account: AccountData, body: CreatePodRequest)
   const network = body.mounts?.network?.[0];
   if (network) requireNetworkVolume(account, network.volumeId, "mounts.network[0].volumeId");
   if (body.registry) requireV2Registry(account, body.registry);
-  const template = body.templateId ? requireTemplate(ctx, account, body.templateId) : undefined;
+  const template = body.templateId ? requirePodTemplate(v, account, body.templateId) : undefined;
+  const command = commandChange(body, { entrypoint: [...(template?.dockerEntrypoint ?? [])], cmd: [...(template?.dockerStartCmd ?? [])] });
   if (!body.image && !template) throw fieldProblem("image", "image is required unless templateId names a template that has one");
 
   let dataCenterIds = body.dataCenterIds && body.dataCenterIds.length > 0 ? body.dataCenterIds : undefined;
@@ -89,24 +118,32 @@ function createV2Pod(v: V2Context, account: AccountData, body: CreatePodRequest)
     cloudType: body.cloud,
     computeType: body.cpu ? "CPU" : "GPU",
     ...(body.gpu ? { gpuTypeIds: [body.gpu.id], gpuCount: body.gpu.count } : {}),
+    // Placement filters: the host's share per GPU is at least these (gpu.vcpuCount, gpu.memory report it).
+    ...(body.gpu?.minRamPerGpu !== undefined ? { minRAMPerGPU: body.gpu.minRamPerGpu } : {}),
+    ...(body.gpu?.minVcpuCountPerGpu !== undefined ? { minVCPUPerGPU: body.gpu.minVcpuCountPerGpu } : {}),
     ...(body.cpu ? { cpuFlavorIds: [body.cpu.id], vcpuCount: body.cpu.vcpuCount } : {}),
     ...(allowedCuda ? { allowedCudaVersions: allowedCuda } : {}),
     ...(dataCenterIds ? { dataCenterIds } : {}),
     ...(body.image !== undefined ? { imageName: body.image } : {}),
-    ...(body.args !== undefined ? { dockerStartCmd: startCmdOf(body.args) } : {}),
+    ...(command ? { dockerEntrypoint: command.dockerEntrypoint, dockerStartCmd: command.dockerStartCmd } : {}),
     ...(body.disk !== undefined ? { containerDiskInGb: body.disk } : {}),
-    ...(body.env !== undefined ? { env: body.env } : {}),
+    env: injectedEnv(account, { ...template?.env, ...body.env }, body.startSsh ?? template?.startSsh ?? false, body.startJupyter ?? template?.startJupyter ?? false),
     ...(body.ports !== undefined ? { ports: body.ports } : template ? {} : { ports: [] }),
     ...(body.registry !== undefined ? { containerRegistryAuthId: body.registry } : {}),
     ...(body.templateId !== undefined ? { templateId: body.templateId } : {}),
     globalNetworking: body.globalNetworking,
-    // v2 has no implicit volume: storage only when mounts (or the template) ask for it.
-    volumeInGb: persistent?.size ?? (network || !template ? 0 : template.volumeInGb),
+    // v2 has no implicit volume: storage only when mounts (or the template) ask for it; "CPU pods
+    // do not inherit a template's persistent mount" (CreatePodRequest.templateId).
+    volumeInGb: persistent?.size ?? (network || !template || body.cpu ? 0 : template.volumeInGb),
     ...(persistent || network ? { volumeMountPath: (persistent ?? network)?.path } : {}),
     ...(network ? { networkVolumeId: network.volumeId } : {}),
   });
-  const pod = asBadRequest(() => createPod(ctx, account, v1), body.gpu ? "gpu" : "cpu");
-  // templateId is applied once and not kept (v2 reads `template` back as where it came from).
+  const pod = asBadRequest(() => createPod(ctx, account, v1, { injectPublicKey: false }), body.gpu ? "gpu" : "cpu");
+  // "The template is a one-time source of settings [...] the created pod does not retain a link
+  // to the template (`template` stays null)" (CreatePodRequest.templateId): nor does the record.
+  pod.templateId = null;
+  if (command?.args !== undefined) pod.args = command.args;
+  else if (!command && template?.args !== undefined) pod.args = template.args;
   return pod;
 }
 
@@ -114,14 +151,45 @@ export function requireV2Registry(account: AccountData, id: string): void {
   if (!account.registryAuths.has(id)) throw fieldProblem("registry", `registry credential ${JSON.stringify(id)} does not exist in this account; create it with POST /api/v2/registries`);
 }
 
+/** What kind of storage a pod was created with: fixed for its life on v2 (Mounts, PATCH semantics). */
+function mountKindOf(pod: PodRecord): "network" | "persistent" | "none" {
+  return pod.networkVolumeId ? "network" : pod.volumeInGb > 0 ? "persistent" : "none";
+}
+
+/**
+ * Mounts, PATCH semantics (reference Mounts): "An explicit `network: []` is rejected with 400
+ * (clearing mounts is not supported). Mount kind is fixed at create — a PATCH that introduces a
+ * kind not present at create (persistent on a network pod, network on a persistent pod, or any
+ * mount on a previously-mountless pod) is rejected with 400. The `volumeId` of a network mount is
+ * immutable; a PATCH that names a different `volumeId` is rejected with 400."
+ */
+function checkMountChange(pod: PodRecord, mounts: NonNullable<UpdatePodRequest["mounts"]>): void {
+  if (mounts.persistent && mounts.network?.length) throw fieldProblem("mounts", "set at most one of mounts.persistent and mounts.network");
+  if (mounts.network?.length === 0) throw fieldProblem("mounts.network", "clearing mounts is not supported; omit mounts to leave the mount unchanged, or create a new pod without it");
+  const kind = mountKindOf(pod);
+  const asked = mounts.persistent ? "persistent" : mounts.network ? "network" : undefined;
+  if (asked !== undefined && asked !== kind) {
+    throw fieldProblem(
+      `mounts.${asked}`,
+      `the mount kind of a pod is fixed at create and pod ${pod.id} was created with ${kind === "none" ? "no mount" : `a ${kind} mount`}; create a new pod to have a ${asked} mount`,
+    );
+  }
+  const network = mounts.network?.[0];
+  if (network && network.volumeId !== pod.networkVolumeId) {
+    throw fieldProblem("mounts.network[0].volumeId", `the network volume of a pod is fixed at create (${pod.networkVolumeId ?? "none"}); create a new pod to change it`);
+  }
+}
+
 function updateV2Pod(v: V2Context, account: AccountData, pod: PodRecord, body: UpdatePodRequest): PodRecord {
-  const template = body.templateId ? requireTemplate(v.ctx, account, body.templateId) : undefined;
+  const template = body.templateId ? requirePodTemplate(v, account, body.templateId) : undefined;
+  if (body.mounts) checkMountChange(pod, body.mounts);
   if (body.registry) requireV2Registry(account, body.registry);
   const change: PodUpdateInput = {};
   // A template's container settings apply as if sent in this body; explicit fields win, env merges per key.
   if (template) {
     Object.assign(change, {
       imageName: template.imageName,
+      dockerEntrypoint: [...template.dockerEntrypoint],
       dockerStartCmd: [...template.dockerStartCmd],
       containerDiskInGb: template.containerDiskInGb,
       ports: [...template.ports],
@@ -131,27 +199,29 @@ function updateV2Pod(v: V2Context, account: AccountData, pod: PodRecord, body: U
   }
   if (body.name !== undefined) change.name = body.name;
   if (body.image !== undefined) change.imageName = body.image;
-  if (body.args !== undefined) change.dockerStartCmd = startCmdOf(body.args);
+  const command = commandChange(body, { entrypoint: change.dockerEntrypoint ?? pod.dockerEntrypoint, cmd: change.dockerStartCmd ?? pod.dockerStartCmd });
+  if (command) {
+    change.dockerEntrypoint = command.dockerEntrypoint;
+    change.dockerStartCmd = command.dockerStartCmd;
+  }
   if (body.disk !== undefined) change.containerDiskInGb = body.disk;
   if (body.ports !== undefined) change.ports = body.ports;
   if (body.env !== undefined) change.env = { ...change.env, ...body.env };
   if (body.registry !== undefined) change.containerRegistryAuthId = body.registry;
   if (body.locked !== undefined) change.locked = body.locked;
-  if (body.globalNetworking !== undefined) change.globalNetworking = body.globalNetworking;
   const mounts = body.mounts;
-  if (mounts?.persistent && mounts.network?.length) throw fieldProblem("mounts", "set at most one of mounts.persistent and mounts.network");
-  if (mounts?.network?.[0]) {
-    if (mounts.network[0].volumeId !== pod.networkVolumeId) {
-      throw fieldProblem("mounts.network[0].volumeId", `the network volume of a pod is fixed at create (${pod.networkVolumeId ?? "none"}); create a new pod to change it`);
-    }
-    change.volumeMountPath = mounts.network[0].path;
-  }
+  if (mounts?.network?.[0]) change.volumeMountPath = mounts.network[0].path;
   if (mounts?.persistent) {
-    if (pod.networkVolumeId) throw fieldProblem("mounts.persistent", "this pod has a network volume; it cannot also have a persistent mount");
     change.volumeInGb = mounts.persistent.size;
     change.volumeMountPath = mounts.persistent.path;
   }
-  return updatePod(v.ctx, account, pod, change);
+  updatePod(v.ctx, account, pod, change);
+  if (command) pod.args = command.args;
+  else if (template) pod.args = template.args;
+  // UpdatePodRequest.globalNetworking: "Takes effect on the next pod start/restart, not live": kept
+  // on the record, the running boot keeps its own (podLifecycle.ts boot()).
+  if (body.globalNetworking !== undefined) pod.globalNetworking = body.globalNetworking;
+  return pod;
 }
 
 function actionConflict(pod: PodRecord, action: string, status: string, allowed: readonly string[]): ProblemError {

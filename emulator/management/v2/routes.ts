@@ -9,6 +9,7 @@ import { v2DocumentationOperation } from "./openapi";
 import type { V2Context } from "./operation";
 import { v2PodOperations } from "./pods";
 import { v2RegistryOperations } from "./registries";
+import { v2SshKeyOperations } from "./sshKeys";
 import { v2TemplateOperations } from "./templates";
 
 export function v2Operations(v: V2Context): Operation[] {
@@ -20,6 +21,7 @@ export function v2Operations(v: V2Context): Operation[] {
     ...v2TemplateOperations(v),
     ...v2NetworkVolumeOperations(v),
     ...v2RegistryOperations(v),
+    ...v2SshKeyOperations(v),
     ...v2CatalogOperations(v),
     ...v2BillingOperations(v),
     ...v2AccountOperations(v),

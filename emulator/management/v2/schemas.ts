@@ -47,6 +47,16 @@ const container = {
   registry: z.string().min(1).nullable().optional(),
 };
 
+/**
+ * The command as v2 takes it since the 2026-09 description (reference today section 5.1): `cmd`
+ * and `entrypoint` in exec form beside `args`, the raw stored string. Pods and templates read them
+ * (command.ts); endpoints share the container config in the reference and are not wired here yet.
+ */
+const command = {
+  cmd: z.array(z.string()).optional(),
+  entrypoint: z.array(z.string()).optional(),
+};
+
 export const PersistentMount = z.strictObject({ size: z.int().min(10), path: z.string().min(1) });
 export const NetworkMount = z.strictObject({ volumeId: z.string().min(1), path: z.string().min(1) });
 export const Mounts = z.strictObject({ persistent: PersistentMount.optional(), network: z.array(NetworkMount).max(1).optional() });
@@ -54,16 +64,21 @@ export const TemplateMounts = z.strictObject({ persistent: PersistentMount.optio
 
 // ---- pods ----
 
+/** Strict: any unknown key inside `gpu` is a 422 (reference today 5.2, `unevaluatedProperties: false`). */
 export const CreateGpuConfig = z.strictObject({
   id: z.string().min(1),
   count: z.int().min(1).default(1),
   allowedCudaVersions: z.array(cudaVersion).optional(),
   minCudaVersion: cudaVersion.optional(),
+  /** Placement filters (host RAM GB / vCPUs per GPU), not requests; never returned (today 5.2). */
+  minRamPerGpu: z.int().min(1).optional(),
+  minVcpuCountPerGpu: z.int().min(1).optional(),
 });
 export const CreateCpuConfig = z.strictObject({ id: z.string().min(1), vcpuCount: z.int().min(2) });
 
 export const CreatePodRequest = z.strictObject({
   ...container,
+  ...command,
   name: z.string().min(1),
   cloud: Cloud.default("SECURE"),
   cpu: CreateCpuConfig.optional(),
@@ -71,14 +86,16 @@ export const CreatePodRequest = z.strictObject({
   globalNetworking: z.boolean().default(false),
   gpu: CreateGpuConfig.optional(),
   mounts: Mounts.optional(),
-  startJupyter: z.boolean().default(false),
-  startSsh: z.boolean().default(false),
+  // Absent: the template's flag, else false (resolved in pods.ts).
+  startJupyter: z.boolean().optional().meta({ default: false }),
+  startSsh: z.boolean().optional().meta({ default: false }),
   templateId: z.string().min(1).optional(),
 });
 export type CreatePodRequest = z.infer<typeof CreatePodRequest>;
 
 export const UpdatePodRequest = z.strictObject({
   ...container,
+  ...command,
   globalNetworking: z.boolean().optional(),
   locked: z.boolean().optional(),
   mounts: Mounts.optional(),
@@ -86,6 +103,11 @@ export const UpdatePodRequest = z.strictObject({
   templateId: z.string().optional(),
 });
 export type UpdatePodRequest = z.infer<typeof UpdatePodRequest>;
+
+/** PUT /account/ssh-keys: the whole set, authorized_keys lines (reference UpdateSshKeysRequest). */
+export const UpdateSshKeysRequest = z.strictObject({
+  keys: z.array(z.string().regex(/^(ssh|ecdsa|sk)-[^\s]+ [^\s]+([ \t][^\n\r]*)?$/, 'must be an authorized_keys line "<type> <base64-key> [comment]", e.g. "ssh-ed25519 AAAA... me@laptop"')),
+});
 
 export const PodActionRequest = z.strictObject({ action: PodAction });
 
@@ -181,6 +203,7 @@ export type UpdateEndpointRequest = z.infer<typeof UpdateEndpointRequest>;
 
 export const CreateTemplateRequest = z.strictObject({
   ...container,
+  ...command,
   name: z.string().min(1),
   image: z.string().min(1),
   allowedCudaVersions: z.array(cudaVersion).optional(),
@@ -195,6 +218,7 @@ export type CreateTemplateRequest = z.infer<typeof CreateTemplateRequest>;
 
 export const UpdateTemplateRequest = z.strictObject({
   ...container,
+  ...command,
   allowedCudaVersions: z.array(cudaVersion).optional(),
   category: TemplateCategory.optional(),
   mounts: TemplateMounts.optional(),

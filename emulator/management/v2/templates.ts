@@ -15,7 +15,8 @@ import { endpointSpec } from "../endpointSpec";
 import { templateOf, usableTemplate } from "../lookup";
 import { SERVICE_TEMPLATES } from "../serviceTemplates";
 import { type V2Context, defineV2Operation } from "./operation";
-import { argsOf, mountsOf, startCmdOf } from "./podView";
+import { commandChange, commandView } from "./command";
+import { mountsOf } from "./podView";
 import { requireV2Registry } from "./pods";
 import { fieldProblem } from "./problem";
 import { CreateTemplateRequest, UpdateTemplateRequest } from "./schemas";
@@ -23,14 +24,14 @@ import type { Template } from "./wire";
 
 const TAG = "templates";
 /** Changes that do not touch what workers run. */
-const COSMETIC: ReadonlySet<string> = new Set(["name", "isPublic", "category", "startSsh", "startJupyter", "allowedCudaVersions"]);
+const COSMETIC: ReadonlySet<string> = new Set(["name", "args", "isPublic", "category", "startSsh", "startJupyter", "allowedCudaVersions"]);
 
 export function v2TemplateView(template: TemplateRecord): Template {
   return {
     id: template.id,
     name: template.name,
     image: template.imageName,
-    args: argsOf(template.dockerStartCmd),
+    ...commandView(template),
     disk: template.containerDiskInGb,
     env: { ...template.env },
     ports: [...template.ports],
@@ -45,12 +46,13 @@ export function v2TemplateView(template: TemplateRecord): Template {
   };
 }
 
-/** The record fields a v2 body sets (v2 name -> record field). */
-function recordFields(body: UpdateTemplateRequest): Partial<TemplateRecord> {
+/** The record fields a v2 body sets (v2 name -> record field); the command over `template`'s. */
+function recordFields(body: UpdateTemplateRequest, template: TemplateRecord): Partial<TemplateRecord> {
   const out: Partial<TemplateRecord> = {};
   if (body.name !== undefined) out.name = body.name;
   if (body.image !== undefined) out.imageName = body.image;
-  if (body.args !== undefined) out.dockerStartCmd = startCmdOf(body.args);
+  const command = commandChange(body, { entrypoint: template.dockerEntrypoint, cmd: template.dockerStartCmd });
+  if (command) Object.assign(out, command);
   if (body.disk !== undefined) out.containerDiskInGb = body.disk;
   if (body.env !== undefined) out.env = { ...body.env };
   if (body.ports !== undefined) out.ports = [...body.ports];
@@ -114,7 +116,7 @@ export function v2TemplateOperations(v: V2Context): Operation[] {
           containerDiskInGb: body.disk ?? 50,
           containerRegistryAuthId: body.registry ?? null,
           dockerEntrypoint: [],
-          dockerStartCmd: startCmdOf(body.args ?? ""),
+          dockerStartCmd: [],
           env,
           isPublic: body.public,
           isServerless: body.serverless,
@@ -126,6 +128,8 @@ export function v2TemplateOperations(v: V2Context): Operation[] {
           startJupyter: body.startJupyter,
           allowedCudaVersions: [...(body.allowedCudaVersions ?? [])],
         };
+        const command = commandChange(body, { entrypoint: [], cmd: [] });
+        if (command) Object.assign(template, command);
         acct.templates.set(template.id, template);
         return { status: 201, body: v2TemplateView(template) };
       },
@@ -160,7 +164,7 @@ export function v2TemplateOperations(v: V2Context): Operation[] {
         const acct = account(accountId);
         const template = templateOf(acct, params.id ?? "");
         if (body.registry) requireV2Registry(acct, body.registry);
-        const changes = recordFields(body);
+        const changes = recordFields(body, template);
         const rolls = Object.entries(changes).some(([key, value]) => !COSMETIC.has(key) && !isDeepStrictEqual(template[key as keyof TemplateRecord], value));
         Object.assign(template, changes);
         if (rolls) {

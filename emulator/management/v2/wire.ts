@@ -30,6 +30,9 @@ const container = {
   registry: z.string().nullable(),
 };
 
+/** The decoded command beside `args` (reference today 5.1: responses always return all three). */
+const command = { cmd: z.array(z.string()), entrypoint: z.array(z.string()) };
+
 const dateTime = z.string().meta({ format: "date-time" });
 
 // ---- pods ----
@@ -60,8 +63,10 @@ export const Pod = z.object({
   status: PodStatus,
   actions: z.array(PodAction),
   ...container,
+  ...command,
   mounts: Mounts,
-  gpu: z.object({ id: z.string(), count: z.int() }).optional(),
+  /** vcpuCount and memory (GB) are the host's share for all the pod's GPUs (reference today 5.2). */
+  gpu: z.object({ id: z.string(), count: z.int(), vcpuCount: z.number(), memory: z.number() }).optional(),
   cpu: z.object({ id: z.string(), vcpuCount: z.int(), memory: z.int() }).optional(),
   cloud: Cloud,
   dataCenterId: z.string().nullable(),
@@ -167,6 +172,7 @@ export const Template = z.object({
   id: z.string(),
   name: z.string(),
   ...container,
+  ...command,
   mounts: TemplateMounts,
   serverless: z.boolean(),
   public: z.boolean(),
@@ -176,6 +182,8 @@ export const Template = z.object({
   allowedCudaVersions: z.array(z.string()),
 });
 export type Template = z.infer<typeof Template>;
+
+export const SshKeys = z.object({ keys: z.array(z.string()) });
 
 export const NetworkVolume = z.object({ id: z.string(), name: z.string(), size: z.int(), dataCenter: z.string(), type: VolumeType });
 export type NetworkVolume = z.infer<typeof NetworkVolume>;
@@ -296,6 +304,7 @@ export const RESPONSE_SCHEMAS: Readonly<Record<string, z.ZodType>> = {
   ListCpuTypesResponse,
   DataCenter,
   ListDataCentersResponse,
+  SshKeys,
   ListPodBillingResponse,
   ListServerlessBillingResponse,
   ListNetworkVolumeBillingResponse,

@@ -12,6 +12,13 @@ import { checked, startHarness, type Harness } from "./harness";
 let h: Harness;
 beforeAll(async () => {
   h = await startHarness({ timeScale: 0.05, bootDelayMs: 2_000 }, "v2");
+  // startSsh (the provider's default) injects PUBLIC_KEY only when the account has registered keys.
+  const put = await fetch(`${h.emulator.apiUrlV2}/account/ssh-keys`, {
+    method: "PUT",
+    headers: { authorization: `Bearer ${h.emulator.apiKey}`, "content-type": "application/json" },
+    body: JSON.stringify({ keys: ["ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHarness harness@test"] }),
+  });
+  if (put.status !== 200) throw new Error(`PUT /account/ssh-keys: ${put.status}`);
 });
 afterAll(() => h.close());
 
@@ -28,7 +35,8 @@ describe("pods on v2", () => {
     outs = created.outs as Outs;
     expect(outs["desiredStatus"]).toBe("RUNNING");
     expect(outs["publicIp"]).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
-    expect(Object.keys(outs["portMappings"] as object).sort()).toEqual(["22", "8888"]);
+    // Only the tcp port is mapped: the http port answers through the service's shared proxy.
+    expect(Object.keys(outs["portMappings"] as object).sort()).toEqual(["22"]);
     expect(outs["costPerHr"]).toBeGreaterThan(0);
     expect(outs["gpuTypeId"]).toBe("NVIDIA L4");
     expect(outs["env"]).toEqual({ LOG_LEVEL: "info" });
@@ -42,7 +50,7 @@ describe("pods on v2", () => {
     expect(computeDiff(table, read.props ?? {}, podBase, { id }).changes).toBe(false);
   });
 
-  it("updates env in place, keeping what the platform injected", async () => {
+  it("updates env in place, keeping what the platform injected (PUBLIC_KEY, from startSsh)", async () => {
     const next = { ...podBase, env: { LOG_LEVEL: "debug" } };
     const updated = await h.providers.pod.update!(id, outs, await checked(h.providers.pod, next, podBase));
     outs = updated.outs as Outs;
@@ -86,6 +94,22 @@ describe("pods on v2", () => {
     const elsewhere = placed === "EU-RO-1" ? "US-TX-3" : "EU-RO-1";
     const misplaced = await h.providers.pod.create(await checked(h.providers.pod, { ...args, dataCenterIds: [elsewhere] })).catch((e: unknown) => e);
     expect(String(misplaced)).toContain(`dataCenterIds: the live resource has "${placed}", which is not among the declared ["${elsewhere}"]`);
+    await h.providers.pod.delete!(made.id, adopted.outs as Outs);
+  });
+
+  it("adopts a pod made from a template, warning that the template cannot be checked (v2 keeps no link)", async () => {
+    const template = await h.client.createTemplate({ name: "adopt-tpl", imageName: "pytorch:2.4" });
+    const res = await fetch(`${h.emulator.apiUrlV2}/pods`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${h.emulator.apiKey}`, "content-type": "application/json" },
+      body: JSON.stringify({ name: "from-tpl", templateId: template.id, gpu: { id: "NVIDIA L4", count: 1 } }),
+    });
+    const made = (await res.json()) as { id: string; template: string | null };
+    expect(made.template).toBeNull();
+    const warnings = h.lines.warn.length;
+    const adopted = await h.providers.pod.create(await checked(h.providers.pod, { name: "from-tpl", templateId: template.id, gpuTypeIds: ["NVIDIA L4"], adoptId: made.id, __provider: "shim" }));
+    expect(adopted.id).toBe(made.id);
+    expect(h.lines.warn.slice(warnings).join("\n")).toMatch(/does not report templateId/);
     await h.providers.pod.delete!(made.id, adopted.outs as Outs);
   });
 

@@ -25,6 +25,7 @@ const endpointUpdate = keysOf<EndpointUpdateInput>({
 const templateUpdate = keysOf<TemplateUpdateInput>({
   name: true, imageName: true, isPublic: true, containerDiskInGb: true, volumeInGb: true, volumeMountPath: true,
   containerRegistryAuthId: true, dockerEntrypoint: true, dockerStartCmd: true, env: true, ports: true, readme: true,
+  startSsh: true, startJupyter: true,
 });
 const volumeUpdate = keysOf<NetworkVolumeUpdateInput>({ name: true, size: true });
 
@@ -75,9 +76,11 @@ describe("create body", () => {
   });
 
   it("covers the reference's create fields", () => {
-    expect(serviceFields(podTable)).toHaveLength(33);
+    // 33 of v1's create plus v2's startSsh and startJupyter.
+    expect(serviceFields(podTable)).toHaveLength(35);
     // `type` travels beside the v1 body (as a name marker), so it is a service field too.
     expect(serviceFields(endpointTable)).toHaveLength(20);
-    expect(serviceFields(templateTable)).toHaveLength(14);
+    // 14 of v1 plus v2's startSsh and startJupyter.
+    expect(serviceFields(templateTable)).toHaveLength(16);
   });
 });

@@ -33,7 +33,8 @@ describe("pod fields on the v2 wire", () => {
     containerDiskInGb: 40,
     volumeInGb: 20,
     volumeMountPath: "/data",
-    dockerStartCmd: ["python", "train.py"],
+    dockerEntrypoint: ["bash", "-c"],
+    dockerStartCmd: ["python train.py --name 'a b'"],
     containerRegistryAuthId: "r1",
     cloudType: "SECURE",
     env: { A: "1" },
@@ -46,7 +47,9 @@ describe("pod fields on the v2 wire", () => {
       gpu: { id: "NVIDIA L4", count: 2 },
       disk: 40,
       mounts: { persistent: { size: 20, path: "/data" } },
-      args: "python train.py",
+      // Exec form element for element: never joined into `args` (an element may hold blanks).
+      entrypoint: ["bash", "-c"],
+      cmd: ["python train.py --name 'a b'"],
       registry: "r1",
       cloud: "SECURE",
       env: { A: "1" },
@@ -59,19 +62,23 @@ describe("pod fields on the v2 wire", () => {
       name: "trainer",
       status: "STARTING",
       image: "img:1",
-      args: "python train.py",
+      args: JSON.stringify({ entrypoint: ["bash", "-c"], cmd: ["python train.py"] }),
+      entrypoint: ["bash", "-c"],
+      cmd: ["python train.py"],
       disk: 40,
       mounts: { persistent: { size: 20, path: "/data" } },
       gpu: { id: "NVIDIA L4", count: 2 },
       cost: 1.38,
       globalNetworking: { enabled: true },
-      runtime: { ports: [{ private: 22, public: 10022, type: "tcp", ip: "1.2.3.4" }, { private: 8888, public: null, type: "http", ip: null }] },
+      // The http port reports the shared proxy's address: never the pod's publicIp.
+      runtime: { ports: [{ private: 8888, public: null, type: "http", ip: "100.64.0.1" }, { private: 22, public: 10022, type: "tcp", ip: "1.2.3.4" }] },
       template: null,
     };
     expect(fromWireV2(podTable, wire)).toMatchObject({
       id: "p1",
       imageName: "img:1",
-      dockerStartCmd: ["python", "train.py"],
+      dockerEntrypoint: ["bash", "-c"],
+      dockerStartCmd: ["python train.py"],
       volumeInGb: 20,
       volumeMountPath: "/data",
       gpuTypeIds: ["NVIDIA L4"],
@@ -120,8 +127,8 @@ describe("what each backend refuses at check", () => {
     expect(backendFailures(networkVolumeTable, { type: "STANDARD" }, "v1")).toEqual([]);
   });
 
-  it("v2: a template's readme and entrypoint; their defaults pass", () => {
-    expect(backendFailures(templateTable, { readme: "# hi", dockerEntrypoint: ["bash"] }, "v2").map((f) => f.property)).toEqual(["dockerEntrypoint", "readme"]);
+  it("v2: a template's readme (entrypoint travels as entrypoint[]); the defaults pass", () => {
+    expect(backendFailures(templateTable, { readme: "# hi", dockerEntrypoint: ["bash"] }, "v2").map((f) => f.property)).toEqual(["readme"]);
     expect(backendFailures(templateTable, { readme: "", dockerEntrypoint: [] }, "v2")).toEqual([]);
   });
 

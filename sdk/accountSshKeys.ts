@@ -1,0 +1,31 @@
+import * as pulumi from "@pulumi/pulumi";
+import { ACCOUNT_SSH_KEYS_TYPE, RESOURCE_MODULE } from "../provider/kinds";
+import accountSshKeysShim from "../provider/shims/accountSshKeys";
+
+/** Arguments of {@link AccountSshKeys}. */
+export interface AccountSshKeysArgs {
+  /**
+   * The account's whole set of SSH public keys, each an authorized_keys line
+   * (`"ssh-ed25519 AAAA... me@laptop"`, the contents of a `.pub` file); `[]` registers none.
+   * Required. In place (the set is replaced whole; order carries no meaning). Pods created
+   * afterwards with `startSsh` get them as `PUBLIC_KEY`; running pods keep the keys they have.
+   */
+  keys: pulumi.Input<pulumi.Input<string>[]>;
+}
+
+/**
+ * The account's registered SSH public keys (v2 API only: on v1, preview fails naming the fix).
+ * Declare one per account: the keys are one list, and two of these would overwrite each other.
+ * Create records the keys registered before and `destroy` puts them back. A pod's `startSsh`
+ * does nothing without registered keys.
+ */
+export class AccountSshKeys extends pulumi.dynamic.Resource {
+  /** The keys registered, as the service answered. */
+  declare readonly keys: pulumi.Output<string[]>;
+  /** The keys registered before this resource was created; `destroy` restores them. */
+  declare readonly replacedKeys: pulumi.Output<string[]>;
+
+  constructor(name: string, args: AccountSshKeysArgs, opts?: pulumi.CustomResourceOptions) {
+    super(accountSshKeysShim, name, { keys: args.keys, replacedKeys: undefined }, opts, RESOURCE_MODULE, ACCOUNT_SSH_KEYS_TYPE);
+  }
+}
