@@ -19,6 +19,11 @@ import {
   RegistryListV2Schema,
   RegistryV2Schema,
   ReleasesV2Schema,
+  AccountLimitsV2Schema,
+  SecretListV2Schema,
+  SecretV2Schema,
+  type AccountLimitsV2,
+  type SecretV2,
   ServerlessBillingV2Schema,
   TemplateListV2Schema,
   TemplateV2Schema,
@@ -45,6 +50,33 @@ export interface CollectionV2<T> {
   delete(id: string): Promise<void>;
 }
 
+/** An account secret's create body; `value` is write-only (no answer carries it). */
+export interface SecretCreateBody {
+  name: string;
+  value: string;
+  description?: string;
+}
+
+/** An update: `value` rotates it, `description` ("" clears it); at least one of them. */
+export type SecretUpdateBody = { value: string; description?: never } | { value?: never; description: string };
+
+/**
+ * The account secrets calls (/account/secrets). Each call that sends a value lists it for
+ * redaction, so no error the transport makes (a service message that echoes the body) carries it.
+ */
+export interface SecretsV2 {
+  create(body: SecretCreateBody): Promise<SecretV2>;
+  /** Every secret, or with `name` only the one of that name (matched case-insensitively by the service). */
+  list(name?: string): Promise<SecretV2[]>;
+  get(id: string): Promise<SecretV2>;
+  /**
+   * One field per call: the service writes a value and a description sent together one after the
+   * other, not atomically (a failure on the second leaves the first in force).
+   */
+  update(id: string, body: SecretUpdateBody): Promise<SecretV2>;
+  delete(id: string): Promise<void>;
+}
+
 export class ManagementClientV2 {
   readonly transport: Transport;
   readonly pods: CollectionV2<PodV2>;
@@ -52,6 +84,7 @@ export class ManagementClientV2 {
   readonly templates: CollectionV2<z.output<typeof TemplateV2Schema>>;
   readonly networkVolumes: CollectionV2<z.output<typeof NetworkVolumeV2Schema>>;
   readonly registries: CollectionV2<z.output<typeof RegistryV2Schema>>;
+  readonly secrets: SecretsV2;
 
   constructor(transportOrOptions: Transport | TransportOptions) {
     this.transport = transportOrOptions instanceof Transport ? transportOrOptions : new Transport(transportOrOptions);
@@ -60,6 +93,7 @@ export class ManagementClientV2 {
     this.templates = this.#collection("templates", "Template", TemplateV2Schema, TemplateListV2Schema);
     this.networkVolumes = this.#collection("network-volumes", "NetworkVolume", NetworkVolumeV2Schema, NetworkVolumeListV2Schema);
     this.registries = this.#collection("registries", "Registry", RegistryV2Schema, RegistryListV2Schema);
+    this.secrets = this.#secrets();
   }
 
   async close(): Promise<void> {
@@ -81,6 +115,11 @@ export class ManagementClientV2 {
   async endpointRollout(id: string): Promise<RolloutV2> {
     const body = await this.transport.request({ method: "GET", path: idPath("listEndpointReleases", "serverless", id, "releases"), operation: "listEndpointReleases", schema: ReleasesV2Schema });
     return body.rollout;
+  }
+
+  /** GET /account/limits (needs the key scope `account:read`): the hourly spend cap and the serverless worker quota. */
+  async accountLimits(): Promise<AccountLimitsV2> {
+    return this.transport.request({ method: "GET", path: "/account/limits", operation: "getAccountLimits", schema: AccountLimitsV2Schema });
   }
 
   // ---- catalog ---------------------------------------------------------------------------------
@@ -109,6 +148,20 @@ export class ManagementClientV2 {
 
   networkVolumeBilling(query: Query = {}) {
     return this.transport.request({ method: "GET", path: "/billing/network-volumes", operation: "listNetworkVolumeBilling", query, schema: NetworkVolumeBillingV2Schema });
+  }
+
+  #secrets(): SecretsV2 {
+    const t = this.transport;
+    const one = (op: string, id: string) => `/account${idPath(op, "secrets", id)}`;
+    const path = "/account/secrets";
+    return {
+      create: (body) => t.request({ method: "POST", path, operation: "createSecret", body, redact: [body.value], schema: SecretV2Schema }),
+      list: (name) => t.request({ method: "GET", path, operation: "listSecrets", query: { name }, schema: SecretListV2Schema }),
+      get: async (id) => t.request({ method: "GET", path: one("getSecret", id), operation: "getSecret", schema: SecretV2Schema }),
+      update: async (id, body) =>
+        t.request({ method: "PATCH", path: one("updateSecret", id), operation: "updateSecret", body, redact: body.value === undefined ? [] : [body.value], schema: SecretV2Schema }),
+      delete: async (id) => t.requestVoid({ method: "DELETE", path: one("deleteSecret", id), operation: "deleteSecret" }),
+    };
   }
 
   #collection<T>(segment: string, noun: string, item: z.ZodType<T>, list: z.ZodType<T[]>): CollectionV2<T> {

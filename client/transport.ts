@@ -76,6 +76,11 @@ export interface RequestSpec {
   maxRetries?: number | undefined;
   /** Cancels the call (and any wait between retries); rejects with the signal's reason. */
   signal?: AbortSignal | undefined;
+  /**
+   * Strings the body carries that must never appear in an error, besides the API key (an account
+   * secret's value, which a service's validation message could echo back).
+   */
+  redact?: readonly string[] | undefined;
 }
 
 /**
@@ -361,7 +366,7 @@ export class Transport {
         method,
         url: pathAndQuery,
         idempotent,
-        secrets: [this.#apiKey],
+        secrets: [this.#apiKey, ...(spec.redact ?? [])],
       }),
       retryAfterHeader,
     });
@@ -461,7 +466,7 @@ export class Transport {
         status,
         kind: "invalid_response",
         detail,
-        secrets: [this.#apiKey],
+        secrets: [this.#apiKey, ...(spec.redact ?? [])],
       });
     let data: unknown = undefined;
     if (text.trim() !== "") {

@@ -24,8 +24,8 @@ import type {
   TemplateUpdateInput,
 } from "../../client/schemas";
 import type { EndpointTypeInput } from "../../client/management";
-import type { CollectionV2, ManagementClientV2 } from "../../client/managementV2";
-import type { EndpointV2, PodV2 } from "../../client/schemasV2";
+import type { CollectionV2, ManagementClientV2, SecretsV2 } from "../../client/managementV2";
+import type { AccountLimitsV2, EndpointV2, PodV2 } from "../../client/schemasV2";
 import type { ManagementApi, RolloutState } from "./deps";
 import { endpointTable } from "./endpointFields";
 import { networkVolumeTable } from "./networkVolumeFields";
@@ -235,6 +235,17 @@ export class V2Backend implements ManagementApi {
 
   async deleteRegistryAuth(id: string): Promise<void> {
     return this.#v2.registries.delete(id);
+  }
+
+  // ---- account ---------------------------------------------------------------------------------
+
+  /** The account secrets calls, in v2's own shapes (their fields are the provider's names). */
+  get secrets(): SecretsV2 {
+    return this.#v2.secrets;
+  }
+
+  async accountLimits(): Promise<AccountLimitsV2> {
+    return this.#v2.accountLimits();
   }
 
   // ---- composition -----------------------------------------------------------------------------

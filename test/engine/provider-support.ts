@@ -47,6 +47,7 @@ export function accountOf(emulator: RunningEmulator, apiKey: string = emulator.a
       networkVolumes: [],
       registryAuths: [],
       workerLogs: [],
+      podBootEnv: {},
     }
   );
 }
