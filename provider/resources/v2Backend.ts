@@ -44,6 +44,8 @@ type Reads<C> = C extends CollectionV2<infer T extends { id: string }> ? KindRea
 
 export class V2Backend implements ManagementApi {
   readonly deleteTerminatesWorkers = true;
+  /** The account secrets calls, in v2's own shapes (their fields are the provider's names). */
+  readonly secrets: SecretsV2;
   readonly #v2: ManagementClientV2;
   #gpuCatalog: ReturnType<ManagementClientV2["gpuTypes"]> | undefined;
   readonly #pods: Reads<ManagementClientV2["pods"]>;
@@ -55,6 +57,7 @@ export class V2Backend implements ManagementApi {
   /** `shareReads`: serve reads of one kind that arrive together by one list call (the provider process does). */
   constructor(client: ManagementClientV2, options: { shareReads?: SharingOptions | false } = {}) {
     this.#v2 = client;
+    this.secrets = client.secrets;
     const sharing = options.shareReads ?? false;
     const reads = <T extends { id: string }>(collection: CollectionV2<T>): KindReads<T> => readsOf({ list: () => collection.list(), get: (id) => collection.get(id) }, sharing);
     this.#pods = reads(client.pods);
@@ -238,11 +241,6 @@ export class V2Backend implements ManagementApi {
   }
 
   // ---- account ---------------------------------------------------------------------------------
-
-  /** The account secrets calls, in v2's own shapes (their fields are the provider's names). */
-  get secrets(): SecretsV2 {
-    return this.#v2.secrets;
-  }
 
   async accountLimits(): Promise<AccountLimitsV2> {
     return this.#v2.accountLimits();
