@@ -15,7 +15,7 @@ export function program() {
   const prefix = config.get("namePrefix") ?? `secrets-${pulumi.getStack()}`;
 
   const hfToken = new gpucloud.Secret("hf-token", {
-    name: `${prefix}_HF_TOKEN`,
+    name: `${prefix}-HF_TOKEN`,
     value: config.requireSecret("hfToken"),
     description: "model hub read token",
   });
