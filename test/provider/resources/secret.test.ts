@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { computeDiff } from "../../../provider/resources/diffEngine";
 import { secretTable } from "../../../provider/resources/secretFields";
 import { buildResourceProviders } from "../../../provider/resources/registry";
+import { readExisting } from "../../../provider/resources/lookup";
 import { checked, startHarness, type Harness } from "./harness";
 
 const VALUE = "hf_value-of-the-first-kind-0001";
@@ -84,6 +85,14 @@ describe("secret against the emulator (v2)", () => {
     const v1 = buildResourceProviders({ ...h.deps, backend: () => "v1" });
     const result = await v1.secret.check!({}, { ...args });
     expect(result.failures?.map((f) => f.reason).join("\n")).toMatch(/account secrets need the service's v2 API.*pulumi config set gpucloud:apiUrl https:\/\/<api host>\/v2/);
+  });
+
+  it("a lookup by name or id gives id, name, dates, never a value", async () => {
+    const byName = await readExisting("secret", h.deps.client(), "v2", { name: "HF_TOKEN" }, "getSecret");
+    expect(byName).toMatchObject({ id, name: "HF_TOKEN" });
+    expect(Object.keys(byName).sort()).toEqual(["createdAt", "description", "id", "name", "valueLastUpdatedAt"]);
+    expect(await readExisting("secret", h.deps.client(), "v2", { id }, "getSecret")).toEqual(byName);
+    await expect(readExisting("secret", h.deps.client(), "v2", { name: "NOPE" }, "getSecret")).rejects.toThrow(/getSecret: no secret with name "NOPE"/);
   });
 
   it("deletes it (again: already gone is done); no log line carried a value", async () => {
