@@ -6,6 +6,7 @@ import { computeDiff } from "../../../provider/resources/diffEngine";
 import { secretTable } from "../../../provider/resources/secretFields";
 import { buildResourceProviders } from "../../../provider/resources/registry";
 import { readExisting } from "../../../provider/resources/lookup";
+import { ResourceInitError } from "../../../provider/resources/partialCreate";
 import { checked, startHarness, type Harness } from "./harness";
 
 const VALUE = "hf_value-of-the-first-kind-0001";
@@ -101,5 +102,22 @@ describe("secret against the emulator (v2)", () => {
     expect(await h.providers.secret.read!(id, outs)).toEqual({});
     expect(logged()).not.toContain(VALUE);
     expect(logged()).not.toContain(ROTATED);
+  });
+
+  it("a rotation whose answer is lost is read back: valueLastUpdatedAt moved, so the new value is recorded as applied", async () => {
+    const other = { name: "S3_KEY", value: VALUE, __provider: "shim" };
+    const created = await h.providers.secret.create(await checked(h.providers.secret, other));
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    h.emulator.setFaults("seed=1; updateSecret: lost=1");
+    const failed = await h.providers.secret
+      .update!(created.id, created.outs as Record<string, unknown>, await checked(h.providers.secret, { ...other, value: ROTATED }, other))
+      .catch((error: unknown) => error);
+    h.emulator.setFaults(undefined);
+    expect(failed).toBeInstanceOf(ResourceInitError);
+    const recorded = (failed as ResourceInitError).properties;
+    expect(recorded["value"]).toBe(ROTATED);
+    expect(recorded["valueLastUpdatedAt"]).not.toBe((created.outs as Record<string, unknown>)["valueLastUpdatedAt"]);
+    expect((failed as Error).message).not.toContain(ROTATED);
+    await h.providers.secret.delete!(created.id, recorded);
   });
 });
