@@ -81,8 +81,8 @@ describe("the account's limits at preview, through the real engine", { timeout: 
     expect(preview.changeSummary).toMatchObject({ create: expect.any(Number) });
     const output = engine.output();
     // One warning (the engine may print a diagnostic twice: as it happens and in the summary).
-    const warnings = [...new Set(output.split("\n").filter((line) => line.includes("was not checked against the account's limits")).map((line) => line.trim()))];
-    expect(warnings).toHaveLength(1);
+    const warnings = [...new Set(output.match(/CostReport "cost": [^\n]*was not checked against the account's limits[^\n]*/g) ?? [])];
+    expect(warnings, warnings.join("\n---\n")).toHaveLength(1);
     expect(warnings[0]).toContain('scope "account:read"');
     expect(output).not.toContain("over the account's serverless worker quota");
   });
