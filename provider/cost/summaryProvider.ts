@@ -16,7 +16,7 @@ import { managementClient } from "../connection";
 import { pulumiLog, type ManagementApi, type ProgressLog } from "../resources/deps";
 import { checkAccountLimits, type StackEndpoint } from "./accountLimits";
 import { failure } from "../resources/validation";
-import { containsUnknown, deepEqual, UNKNOWN, type Props } from "../resources/values";
+import { containsUnknown, deepEqual, messageOf, UNKNOWN, type Props } from "../resources/values";
 import { budgetExcess, changeAgainst, summarize, summaryLine, type CostSummary, type EstimateFigures, type NamedEstimate } from "./summary";
 
 const unknown = z.literal(UNKNOWN);
@@ -96,10 +96,6 @@ async function accountLimitFindings(api: () => ManagementApi, summary: CostSumma
 }
 
 type Input = z.infer<typeof inputsSchema>;
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
 export function costSummaryProviderWith(log: ProgressLog, api: () => ManagementApi = managementClient): pulumi.dynamic.ResourceProvider {
   return {
