@@ -4,7 +4,7 @@
 // bodies, which the transport turns into the same typed ApiError as on v1.
 
 import { callV2, type OperationIdV2, type RequestOf, type ResponseOf } from "./operationsV2";
-import type { RolloutV2, WorkerV2 } from "./schemasV2";
+import type { AccountLimitsV2, RolloutV2, SecretV2, WorkerV2 } from "./schemasV2";
 import { Transport, type QueryValue, type TransportOptions } from "./transport";
 
 type Query = Readonly<Record<string, QueryValue>>;
@@ -45,6 +45,33 @@ export interface CollectionV2<Ops extends CollectionOperations> {
   delete(id: string): Promise<void>;
 }
 
+/** An account secret's create body; `value` is write-only (no answer carries it). */
+export interface SecretCreateBody {
+  name: string;
+  value: string;
+  description?: string;
+}
+
+/** An update: `value` rotates it, `description` ("" clears it); at least one of them. */
+export type SecretUpdateBody = { value: string; description?: never } | { value?: never; description: string };
+
+/**
+ * The account secrets calls (/account/secrets). Each call that sends a value lists it for
+ * redaction, so no error the transport makes (a service message that echoes the body) carries it.
+ */
+export interface SecretsV2 {
+  create(body: SecretCreateBody): Promise<SecretV2>;
+  /** Every secret, or with `name` only the one of that name (matched case-insensitively by the service). */
+  list(name?: string): Promise<SecretV2[]>;
+  get(id: string): Promise<SecretV2>;
+  /**
+   * One field per call: the service writes a value and a description sent together one after the
+   * other, not atomically (a failure on the second leaves the first in force).
+   */
+  update(id: string, body: SecretUpdateBody): Promise<SecretV2>;
+  delete(id: string): Promise<void>;
+}
+
 export class ManagementClientV2 {
   readonly transport: Transport;
   readonly pods: CollectionV2<typeof POD_OPERATIONS>;
@@ -52,6 +79,7 @@ export class ManagementClientV2 {
   readonly templates: CollectionV2<typeof TEMPLATE_OPERATIONS>;
   readonly networkVolumes: CollectionV2<typeof NETWORK_VOLUME_OPERATIONS>;
   readonly registries: CollectionV2<typeof REGISTRY_OPERATIONS>;
+  readonly secrets: SecretsV2;
 
   constructor(transportOrOptions: Transport | TransportOptions) {
     this.transport = transportOrOptions instanceof Transport ? transportOrOptions : new Transport(transportOrOptions);
@@ -60,6 +88,7 @@ export class ManagementClientV2 {
     this.templates = this.#collection(TEMPLATE_OPERATIONS);
     this.networkVolumes = this.#collection(NETWORK_VOLUME_OPERATIONS);
     this.registries = this.#collection(REGISTRY_OPERATIONS);
+    this.secrets = this.#secrets();
   }
 
   async close(): Promise<void> {
@@ -96,6 +125,11 @@ export class ManagementClientV2 {
     return (await callV2(this.transport, "updateSshKeys", { body: { keys } })).keys;
   }
 
+  /** GET /account/limits (needs the key scope `account:read`): the hourly spend cap and the serverless worker quota. */
+  async accountLimits(): Promise<AccountLimitsV2> {
+    return callV2(this.transport, "getAccountLimits", {});
+  }
+
   // ---- catalog ---------------------------------------------------------------------------------
 
   gpuTypes(query?: Query) {
@@ -122,6 +156,17 @@ export class ManagementClientV2 {
 
   networkVolumeBilling(query: Query = {}) {
     return callV2(this.transport, "listNetworkVolumeBilling", { query });
+  }
+
+  #secrets(): SecretsV2 {
+    const t = this.transport;
+    return {
+      create: (body) => callV2(t, "createSecret", { body, redact: [body.value] }),
+      list: (name) => callV2(t, "listSecrets", { query: { name } }),
+      get: (id) => callV2(t, "getSecret", { id }),
+      update: (id, body) => callV2(t, "updateSecret", { id, body, redact: body.value === undefined ? [] : [body.value] }),
+      delete: (id) => callV2(t, "deleteSecret", { id }),
+    };
   }
 
   #collection<Ops extends CollectionOperations>(ops: Ops): CollectionV2<Ops> {

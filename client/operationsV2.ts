@@ -4,6 +4,7 @@
 // written once, and a body or answer field the reference does not define fails to compile.
 
 import type { z } from "zod";
+import type { SecretCreateBody, SecretUpdateBody } from "./managementV2";
 import type {
   CreateEndpointRequestV2,
   CreateNetworkVolumeRequestV2,
@@ -18,6 +19,7 @@ import type {
   UpdateTemplateRequestV2,
 } from "./requestsV2";
 import {
+  AccountLimitsV2Schema,
   CpuTypeListV2Schema,
   DataCenterListV2Schema,
   EndpointListV2Schema,
@@ -32,13 +34,15 @@ import {
   RegistryListV2Schema,
   RegistryV2Schema,
   ReleasesV2Schema,
+  SecretListV2Schema,
+  SecretV2Schema,
   ServerlessBillingV2Schema,
   SshKeysV2Schema,
   TemplateListV2Schema,
   TemplateV2Schema,
   WorkersV2Schema,
 } from "./schemasV2";
-import { idPath, type QueryValue, type Transport } from "./transport";
+import { requireId, type QueryValue, type Transport } from "./transport";
 
 type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -89,6 +93,13 @@ export const OPERATIONS_V2 = {
   getSshKeys: op()({ method: "GET", path: "/account/ssh-keys", response: SshKeysV2Schema }),
   updateSshKeys: op<UpdateSshKeysRequestV2>()({ method: "PUT", path: "/account/ssh-keys", response: SshKeysV2Schema }),
 
+  getAccountLimits: op()({ method: "GET", path: "/account/limits", response: AccountLimitsV2Schema }),
+  listSecrets: op()({ method: "GET", path: "/account/secrets", response: SecretListV2Schema }),
+  createSecret: op<SecretCreateBody>()({ method: "POST", path: "/account/secrets", response: SecretV2Schema }),
+  getSecret: op()({ method: "GET", path: "/account/secrets/{id}", response: SecretV2Schema }),
+  updateSecret: op<SecretUpdateBody>()({ method: "PATCH", path: "/account/secrets/{id}", response: SecretV2Schema }),
+  deleteSecret: op()({ method: "DELETE", path: "/account/secrets/{id}" }),
+
   listGpuTypes: op()({ method: "GET", path: "/catalog/gpus", response: GpuTypeListV2Schema }),
   listCpuTypes: op()({ method: "GET", path: "/catalog/cpus", response: CpuTypeListV2Schema }),
   listDataCenters: op()({ method: "GET", path: "/catalog/datacenters", response: DataCenterListV2Schema }),
@@ -114,22 +125,22 @@ export type CallV2<O extends OperationIdV2> = (HasId<O> extends true ? { id: str
     query?: Readonly<Record<string, QueryValue>> | undefined;
     /** Safe to repeat (the transport may retry it); GETs, PATCHes and DELETEs always are. */
     idempotent?: boolean;
+    /** Strings of the body no error may carry (an account secret's value). */
+    redact?: readonly string[];
   };
 
 /** The path of a call: the template with the id put in (checked: a bad id rejects, as every call's failures do). */
 function pathOf(operation: OperationIdV2, template: string, id: string | undefined): string {
   if (!template.includes("{id}")) return template;
   const [before = "", after = ""] = template.split("{id}");
-  const collection = before.replace(/^\/|\/$/g, "");
-  const rest = after.split("/").filter((part) => part !== "");
-  return idPath(operation, collection, id ?? "", ...rest);
+  return `${before}${encodeURIComponent(requireId(operation, id ?? ""))}${after}`;
 }
 
 /** Calls one operation of the table, in its own types. */
 export async function callV2<O extends OperationIdV2>(transport: Transport, operation: O, call: CallV2<O>): Promise<ResponseOf<O>> {
   const row: OperationRow = OPERATIONS_V2[operation];
   const path = pathOf(operation, row.path, call.id);
-  const base = { method: row.method, path, operation, query: call.query, body: call.body, idempotent: call.idempotent };
+  const base = { method: row.method, path, operation, query: call.query, body: call.body, idempotent: call.idempotent, redact: call.redact };
   if (row.response === undefined) {
     await transport.requestVoid(base);
     return undefined as ResponseOf<O>;

@@ -166,3 +166,25 @@ export type DataCenterV2 = z.output<typeof DataCenterV2Schema>;
 export type PodBillingRecordV2 = z.output<typeof PodBillingRecordV2Schema>;
 export type ServerlessBillingRecordV2 = z.output<typeof ServerlessBillingRecordV2Schema>;
 export type NetworkVolumeBillingRecordV2 = z.output<typeof NetworkVolumeBillingRecordV2Schema>;
+
+// ---- account (management-api-v2-today.md sections 2 and 3) -------------------------------------
+
+/** An account secret: never its value, which no answer carries. */
+export const SecretV2Schema = loose({
+  id: z.string(),
+  name: z.string(),
+  description: optional(z.string()),
+  createdAt: optional(z.string()),
+  valueLastUpdatedAt: optional(z.string()),
+});
+export const SecretListV2Schema = listOf("secrets", SecretV2Schema);
+export type SecretV2 = z.output<typeof SecretV2Schema>;
+
+/**
+ * One limit of `GET /account/limits`. The reference shows only that `spendRate` and
+ * `serverlessWorkers` are objects; their inner fields are unverified, so each is read tolerantly:
+ * `limit` (the cap) and `current` (the use now) when the answer has them, nothing assumed otherwise.
+ */
+const AccountLimitV2Schema = loose({ limit: optional(wireNumber), current: optional(wireNumber) });
+export const AccountLimitsV2Schema = loose({ spendRate: AccountLimitV2Schema, serverlessWorkers: AccountLimitV2Schema });
+export type AccountLimitsV2 = z.output<typeof AccountLimitsV2Schema>;

@@ -118,6 +118,11 @@ export interface RequestSpec {
    * would end later fails the call at once with a RateLimitError. Default: now + maxRateLimitWaitMs.
    */
   deadlineMs?: number | undefined;
+  /**
+   * Strings the body carries that must never appear in an error, besides the API key (an account
+   * secret's value, which a service's validation message could echo back).
+   */
+  redact?: readonly string[] | undefined;
 }
 
 /**
@@ -160,10 +165,15 @@ export function pathOf(...segments: readonly string[]): string {
  * "GET /pods/" would be a list call, "DELETE /pods/" something worse.
  */
 export function idPath(operation: string, collection: string, id: string, ...after: readonly string[]): string {
+  return pathOf(collection, requireId(operation, id), ...after);
+}
+
+/** The id, refused before anything is sent when it is empty. */
+export function requireId(operation: string, id: string): string {
   if (typeof id !== "string" || id.trim() === "") {
     throw new GpuCloudError(`${operation}: id must be a non-empty string (got ${JSON.stringify(id)})`);
   }
-  return pathOf(collection, id, ...after);
+  return id;
 }
 
 /**
@@ -466,7 +476,7 @@ export class Transport {
         method,
         url: pathAndQuery,
         idempotent,
-        secrets: [this.#apiKey],
+        secrets: [this.#apiKey, ...(spec.redact ?? [])],
       }),
       retryAfterHeader,
     });
@@ -567,7 +577,7 @@ export class Transport {
         status,
         kind: "invalid_response",
         detail,
-        secrets: [this.#apiKey],
+        secrets: [this.#apiKey, ...(spec.redact ?? [])],
       });
     let data: unknown = undefined;
     if (text.trim() !== "") {

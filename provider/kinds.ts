@@ -1,5 +1,5 @@
 /** The resource kinds this package manages; each has a shim, a provider and an SDK class. */
-export const RESOURCE_KINDS = ["pod", "endpoint", "networkVolume", "template", "registryAuth"] as const;
+export const RESOURCE_KINDS = ["pod", "endpoint", "networkVolume", "template", "registryAuth", "secret"] as const;
 export type ResourceKind = (typeof RESOURCE_KINDS)[number];
 
 /**
@@ -13,6 +13,7 @@ export const RESOURCE_TYPES: Record<ResourceKind, string> = {
   networkVolume: "NetworkVolume",
   template: "Template",
   registryAuth: "RegistryAuth",
+  secret: "Secret",
 };
 
 export const SMOKE_TEST_TYPE = "SmokeTest";
@@ -25,7 +26,7 @@ export const COST_SUMMARY_TYPE = "CostSummary";
 export const ACCOUNT_SSH_KEYS_TYPE = "AccountSshKeys";
 
 /**
- * Everything a shim can dispatch to: the five resources plus the components' own dynamic resources
+ * Everything a shim can dispatch to: the resources plus the components' own dynamic resources
  * (JobRunner's smoke-test run, EndpointRollout's candidate check and switch, CostReport's summary),
  * so that their work runs in the provider process during `up` only.
  */

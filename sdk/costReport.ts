@@ -3,6 +3,7 @@ import { COST_SUMMARY_TYPE, RESOURCE_MODULE } from "../provider/kinds";
 import costSummaryShim from "../provider/shims/costSummary";
 import { budgetFromConfig, figuresOf, type CostBudget } from "../provider/cost/summary";
 import { pricedSoFar, type PricedResource } from "./costRegistry";
+import { Endpoint } from "./endpoint";
 
 export type { PricedResource } from "./costRegistry";
 
@@ -38,6 +39,12 @@ class CostSummaryRecord extends pulumi.dynamic.Resource {
  * up: 0.86)`. With a budget, a preview whose sum exceeds it fails naming the resources that cost
  * most; as `pulumi up` previews first, nothing is created (not so with `--skip-preview`, where the
  * check runs once the priced resources exist).
+ *
+ * On the v2 API the same check holds the stack against the account's limits (`getAccountLimits`):
+ * the sum of `workersMax` over the stack's endpoints plus the account's other endpoints against the
+ * serverless worker quota, and the always-on rate against the hourly spend cap. Over a cap fails the
+ * preview naming the cap, the figure and what uses most; within 10% of it warns. An API key without
+ * the scope `account:read` turns this into one warning. The check runs only with a CostReport.
  */
 export class CostReport extends pulumi.ComponentResource {
   /** USD per hour always on: running pods plus endpoints' workersMin workers. */
@@ -55,7 +62,12 @@ export class CostReport extends pulumi.ComponentResource {
     const priced = args.resources ? args.resources.map((resource) => ({ name: resource.urn.apply(nameOfUrn), resource })) : pricedSoFar(name);
     // One entry per resource, each its own Output: one estimate unknown at preview leaves the others summed.
     const resources = priced.map(({ name: resourceName, resource }) => ({ name: resourceName, estimate: resource.costEstimate.apply(figuresOf) }));
-    const record = new CostSummaryRecord(`${name}-summary`, { report: name, resources, budget: definedOnly(budget) }, { parent: this });
+    // The endpoints, for the account's serverless worker quota: its own are told from the account's
+    // other endpoints by id (a new one has none yet).
+    const endpoints = priced
+      .filter((p): p is typeof p & { resource: Endpoint } => p.resource instanceof Endpoint)
+      .map(({ name: endpointName, resource }) => ({ name: endpointName, id: resource.id, workersMax: resource.workersMax }));
+    const record = new CostSummaryRecord(`${name}-summary`, { report: name, resources, budget: definedOnly(budget), endpoints }, { parent: this });
     Object.assign(this, { perHour: record.perHour, ceilingPerHour: record.ceilingPerHour, perMonth: record.perMonth, unpriced: record.unpriced });
     this.registerOutputs({ perHour: this.perHour, ceilingPerHour: this.ceilingPerHour, perMonth: this.perMonth, unpriced: this.unpriced });
   }

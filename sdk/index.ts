@@ -4,6 +4,7 @@ export { Endpoint, type EndpointArgs } from "./endpoint";
 export { NetworkVolume, type NetworkVolumeArgs } from "./networkVolume";
 export { Template, type TemplateArgs } from "./template";
 export { RegistryAuth, type RegistryAuthArgs } from "./registryAuth";
+export { Secret, type SecretArgs } from "./secret";
 export type { CostEstimate, PriceSource, PriceUsed } from "../provider/cost/estimate";
 export { CostReport, type CostReportArgs, type PricedResource } from "./costReport";
 export { AccountSshKeys, type AccountSshKeysArgs } from "./accountSshKeys";
@@ -36,6 +37,7 @@ export {
   type GpuType,
 } from "./catalog";
 export type { LookupOptions } from "./connection";
+export { getAccountLimits, getAccountLimitsOutput, type AccountLimit, type AccountLimits } from "./account";
 export {
   getPod,
   getPodOutput,
@@ -47,6 +49,8 @@ export {
   getTemplateOutput,
   getRegistryAuth,
   getRegistryAuthOutput,
+  getSecret,
+  getSecretOutput,
   LookupArgsError,
   LookupNotFoundError,
   type ByIdArgs,
@@ -56,6 +60,7 @@ export {
   type NetworkVolumeInfo,
   type PodInfo,
   type RegistryAuthInfo,
+  type SecretInfo,
   type TemplateInfo,
 } from "./lookups";
 export {

@@ -24,6 +24,8 @@ import type { Endpoint } from "./endpoint";
 import type { NetworkVolume } from "./networkVolume";
 import type { Pod } from "./pod";
 import type { RegistryAuth } from "./registryAuth";
+import type { Secret } from "./secret";
+import { secretPlaceholder } from "../client/secrets";
 import type { Template } from "./template";
 
 export { LookupNotFoundError, type LookupKey } from "../provider/resources/lookup";
@@ -43,6 +45,11 @@ export type NetworkVolumeInfo = Resolved<NetworkVolume>;
 export type TemplateInfo = Resolved<Template>;
 /** The service never returns a registry auth's credentials: a lookup gives its id and name. */
 export type RegistryAuthInfo = Pick<Resolved<RegistryAuth>, "id" | "name">;
+/**
+ * An account secret: never its value, which the service never returns. `ref` is the placeholder
+ * for env values, as `Secret.ref` gives it (without a dependency: the secret is not in this stack).
+ */
+export type SecretInfo = Pick<Resolved<Secret>, "id" | "name" | "createdAt" | "valueLastUpdatedAt" | "ref"> & { description?: string };
 
 /** By id: the resource's `id` (a stack output, or the id the console shows). */
 export interface ByIdArgs {
@@ -115,3 +122,23 @@ export const getTemplateOutput = outputForm<ByIdOrNameArgs, TemplateInfo>("templ
 export const getRegistryAuth = promiseForm<ByIdOrNameArgs, RegistryAuthInfo>("registryAuth");
 /** {@link getRegistryAuth} taking Inputs. */
 export const getRegistryAuthOutput = outputForm<ByIdOrNameArgs, RegistryAuthInfo>("registryAuth");
+
+/**
+ * An account secret by id or by name (unique per account; v2 API only): `id` (what a Secret's
+ * `adoptId` takes), `name`, `description`, `createdAt`, `valueLastUpdatedAt` and `ref` (the env
+ * placeholder). Never the value: the service does not return it.
+ */
+export function getSecret(args: ByIdOrNameArgs, options: LookupOptions = {}): Promise<SecretInfo> {
+  return secretLookup(args, options).then(withRef);
+}
+/** {@link getSecret} taking Inputs. */
+export function getSecretOutput(args: LookupInputs<ByIdOrNameArgs> | pulumi.Input<ByIdOrNameArgs>, options: LookupOptions = {}): pulumi.Output<SecretInfo> {
+  return secretLookupOutput(args, options).apply(withRef);
+}
+const secretLookup = promiseForm<ByIdOrNameArgs, Omit<SecretInfo, "ref">>("secret");
+const secretLookupOutput = outputForm<ByIdOrNameArgs, Omit<SecretInfo, "ref">>("secret");
+function withRef(info: Omit<SecretInfo, "ref">): SecretInfo {
+  // The empty description the service reports as none reads back as "": shown as absent.
+  const { description, ...rest } = info;
+  return { ...rest, ...(description ? { description } : {}), ref: secretPlaceholder(info.name) };
+}

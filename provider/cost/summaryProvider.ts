@@ -3,16 +3,20 @@
  * inputs are the stack's estimate figures (never prices or read times, so an unchanged stack
  * previews with no changes). Its state holds the last up's figures, so its check, which runs in
  * every preview and up, prints the summary with the change against the last up, and refuses a sum
- * over the budget before anything of the stack is created (in a preview). Nothing lives in the
- * service: the state is the record.
+ * over the budget before anything of the stack is created (in a preview). On the v2 API it also
+ * holds the stack against the account's limits (accountLimits.ts): the spend cap and the serverless
+ * worker quota. Nothing lives in the service: the state is the record.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { argsOf } from "../componentArgs";
-import { pulumiLog, type ProgressLog } from "../resources/deps";
+import { PermissionDeniedError } from "../../client/errors";
+import { managementClient } from "../connection";
+import { pulumiLog, type ManagementApi, type ProgressLog } from "../resources/deps";
+import { checkAccountLimits, type StackEndpoint } from "./accountLimits";
 import { failure } from "../resources/validation";
-import { containsUnknown, deepEqual, UNKNOWN, type Props } from "../resources/values";
+import { containsUnknown, deepEqual, messageOf, UNKNOWN, type Props } from "../resources/values";
 import { budgetExcess, changeAgainst, summarize, summaryLine, type CostSummary, type EstimateFigures, type NamedEstimate } from "./summary";
 
 const unknown = z.literal(UNKNOWN);
@@ -32,6 +36,8 @@ const inputsSchema = z.object({
   report: z.string().optional(),
   resources: z.array(entrySchema),
   budget: z.object({ perHour: limit.optional(), ceilingPerHour: limit.optional() }).optional(),
+  /** The stack's endpoints, for the worker quota: any part may be unknown at preview. */
+  endpoints: z.union([unknown, z.array(z.union([unknown, z.object({ name: z.union([z.string(), unknown]), id: z.string().optional(), workersMax: z.union([z.number(), unknown]).optional() })]))]).optional(),
 });
 type Entry = z.infer<typeof entrySchema>;
 
@@ -55,7 +61,43 @@ function lastSummaryOf(olds: Props | undefined): CostSummary | undefined {
   return parsed.success ? summarize(namedEstimates(parsed.data.resources)) : undefined;
 }
 
-export function costSummaryProviderWith(log: ProgressLog): pulumi.dynamic.ResourceProvider {
+/**
+ * What the account's limits say of the stack: failures (over a cap) and warnings (near one, or the
+ * check could not run). Never fails for want of a scope or an answer: that is one warning.
+ */
+async function accountLimitFindings(api: () => ManagementApi, summary: CostSummary, endpoints: Input["endpoints"], subject: string, log: ProgressLog): Promise<string[]> {
+  let client: ManagementApi;
+  try {
+    client = api();
+  } catch (error) {
+    log.warn(`${subject}the account's limits were not checked: ${messageOf(error)}`);
+    return [];
+  }
+  // The v1 API has no limits to read.
+  if (client.accountLimits === undefined) return [];
+  const known = endpoints === undefined ? [] : endpoints === UNKNOWN ? undefined : endpoints.every((e) => e !== UNKNOWN && e.workersMax !== UNKNOWN) ? (endpoints as StackEndpoint[]) : undefined;
+  try {
+    const limits = await client.accountLimits();
+    const quota = known === undefined ? undefined : limits.serverlessWorkers.limit;
+    if (known === undefined) log.info(`${subject}the serverless worker quota is checked once the endpoints' workersMax are known (at apply)`);
+    const accountEndpoints = quota === undefined ? [] : await client.listEndpoints();
+    const stackEndpoints = (known ?? []).map((e) => ({ name: e.name === UNKNOWN ? "an endpoint" : e.name, id: e.id, workersMax: e.workersMax }));
+    const findings = checkAccountLimits({ summary, stackEndpoints, accountEndpoints, caps: { spendPerHour: limits.spendRate.limit, serverlessWorkers: quota } });
+    for (const warning of findings.warnings) log.warn(subject + warning);
+    return findings.failures;
+  } catch (error) {
+    const why =
+      error instanceof PermissionDeniedError
+        ? `the API key lacks the permission (scope "account:read" for the limits, "serverless:read" for the account's endpoints) to read them`
+        : `reading them failed: ${messageOf(error)}`;
+    log.warn(`${subject}the stack was not checked against the account's limits (hourly spend cap, serverless worker quota): ${why}. The service still enforces them when things start.`);
+    return [];
+  }
+}
+
+type Input = z.infer<typeof inputsSchema>;
+
+export function costSummaryProviderWith(log: ProgressLog, api: () => ManagementApi = managementClient): pulumi.dynamic.ResourceProvider {
   return {
     async check(olds: Props, news: Props) {
       const subject = typeof news["report"] === "string" ? `CostReport ${JSON.stringify(news["report"])}: ` : "";
@@ -65,13 +107,15 @@ export function costSummaryProviderWith(log: ProgressLog): pulumi.dynamic.Resour
       }
       const parsed = inputsSchema.safeParse(argsOf(news));
       if (!parsed.success) return { inputs: news, failures: parsed.error.issues.map((issue) => failure(issue.path, issue.message)) };
-      const { resources, budget } = parsed.data;
+      const { resources, budget, endpoints } = parsed.data;
       const summary = summarize(namedEstimates(resources));
       log.info(subject + summaryLine(summary, changeAgainst(lastSummaryOf(olds), summary)));
       const excess = budgetExcess(summary, budget ?? {});
+      const overLimits = await accountLimitFindings(api, summary, endpoints, subject, log);
       const { perHour, ceilingPerHour, perMonth, unpriced } = summary;
       // No property: the engine then prints the reason alone, not the whole input list.
-      return { inputs: { ...news, perHour, ceilingPerHour, perMonth, unpriced }, failures: excess ? [{ property: "", reason: excess }] : [] };
+      const failures = [...(excess ? [excess] : []), ...overLimits].map((reason) => ({ property: "", reason }));
+      return { inputs: { ...news, perHour, ceilingPerHour, perMonth, unpriced }, failures };
     },
 
     async diff(_id: string, olds: Props, news: Props) {

@@ -3,6 +3,8 @@
 
 import * as pulumi from "@pulumi/pulumi";
 import type { EndpointRollout, ManagementClient } from "../../client/management";
+import type { SecretsV2 } from "../../client/managementV2";
+import type { AccountLimitsV2 } from "../../client/schemasV2";
 import { currentBackend, managementClient } from "../connection";
 import type { Backend } from "./fieldTable";
 import { pricesOf, type CatalogLists, type PriceLookup } from "../cost/priceSheet";
@@ -23,6 +25,10 @@ export type ManagementApi = ManagementCalls & {
   catalogLists?(): Promise<CatalogLists>;
   /** Deleting an endpoint terminates its workers itself (v2): no scale-to-0 first. */
   readonly deleteTerminatesWorkers?: boolean;
+  /** The account's secrets, where the API has them (v2). */
+  readonly secrets?: SecretsV2;
+  /** The account's limits, where the API has them (v2; the key needs the scope `account:read`). */
+  accountLimits?(): Promise<AccountLimitsV2>;
 };
 
 type ManagementCalls = Pick<

@@ -100,5 +100,7 @@ export function changedEnvKeys(oldMap: unknown, newMap: unknown): string[] {
 function keepsUniqueName<L>(policy: ResourceTable<L>, olds: Props, news: Props): boolean {
   const fields = policy.deleteBeforeReplaceWhenSame ?? [];
   // An unknown name may well turn out to be the same: deleting first is the only safe order.
-  return fields.some((f) => containsUnknown(news[f]) || (isPresent(news, f) && deepEqual(olds[f], news[f])));
+  const same = (a: unknown, b: unknown): boolean =>
+    policy.uniqueNamesIgnoreCase === true && typeof a === "string" && typeof b === "string" ? a.toLowerCase() === b.toLowerCase() : deepEqual(a, b);
+  return fields.some((f) => containsUnknown(news[f]) || (isPresent(news, f) && same(olds[f], news[f])));
 }

@@ -132,6 +132,8 @@ export interface ResourceTable<L = unknown, Args = unknown> {
    * delete the old resource first, or the create would collide with it.
    */
   readonly deleteBeforeReplaceWhenSame?: readonly string[];
+  /** Those names are unique without regard to case: a change of case alone also deletes first. */
+  readonly uniqueNamesIgnoreCase?: boolean;
   /** zod object of the arguments, computed from the rows. */
   readonly schema: z.ZodObject;
   /** Rules across fields or against the previous inputs (e.g. a volume may only grow). */
@@ -172,6 +174,7 @@ export function defineTable<Create, L>() {
     noun: string;
     rows: Rows & { readonly [K in keyof Required<Create>]: ServiceRow<L> };
     deleteBeforeReplaceWhenSame?: readonly (keyof Rows & string)[];
+    uniqueNamesIgnoreCase?: boolean;
     crossCheck?: (args: Props, olds: Props, backend?: Backend) => CrossCheckResult;
   }): ResourceTable<L, ArgsOf<Rows>> => {
     const shape: Record<string, z.ZodType> = {};
@@ -181,6 +184,7 @@ export function defineTable<Create, L>() {
       fields: def.rows,
       schema: z.object(shape),
       ...(def.deleteBeforeReplaceWhenSame ? { deleteBeforeReplaceWhenSame: def.deleteBeforeReplaceWhenSame } : {}),
+      ...(def.uniqueNamesIgnoreCase ? { uniqueNamesIgnoreCase: true } : {}),
       ...(def.crossCheck ? { crossCheck: def.crossCheck } : {}),
     };
   };

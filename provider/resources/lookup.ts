@@ -12,6 +12,7 @@ import type { ResourceSpec } from "./lifecycle";
 import { networkVolumeSpec } from "./networkVolume";
 import { podSpec } from "./pod";
 import { registryAuthSpec } from "./registryAuth";
+import { secretSpec } from "./secret";
 import { templateSpec } from "./template";
 import type { Props } from "./values";
 
@@ -45,6 +46,7 @@ const SPECS: Record<ResourceKind, AnySpec> = {
   networkVolume: networkVolumeSpec as unknown as AnySpec,
   template: templateSpec as unknown as AnySpec,
   registryAuth: registryAuthSpec as unknown as AnySpec,
+  secret: secretSpec as unknown as AnySpec,
 };
 
 /** Whether the kind can be looked up by name: the service keeps its names unique. */

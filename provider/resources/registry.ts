@@ -8,6 +8,7 @@ import { resourceProvider } from "./lifecycle";
 import { networkVolumeSpec } from "./networkVolume";
 import { podSpec } from "./pod";
 import { registryAuthSpec } from "./registryAuth";
+import { secretSpec } from "./secret";
 import { templateSpec } from "./template";
 
 type Provider = pulumi.dynamic.ResourceProvider;
@@ -17,6 +18,7 @@ export const endpointProvider = (deps: ProviderDeps): Provider => resourceProvid
 export const networkVolumeProvider = (deps: ProviderDeps): Provider => resourceProvider(networkVolumeSpec, deps);
 export const templateProvider = (deps: ProviderDeps): Provider => resourceProvider(templateSpec, deps);
 export const registryAuthProvider = (deps: ProviderDeps): Provider => resourceProvider(registryAuthSpec, deps);
+export const secretProvider = (deps: ProviderDeps): Provider => resourceProvider(secretSpec, deps);
 
 export function buildResourceProviders(deps: ProviderDeps): Record<ResourceKind, Provider> {
   return {
@@ -25,6 +27,7 @@ export function buildResourceProviders(deps: ProviderDeps): Record<ResourceKind,
     networkVolume: networkVolumeProvider(deps),
     template: templateProvider(deps),
     registryAuth: registryAuthProvider(deps),
+    secret: secretProvider(deps),
   };
 }
 

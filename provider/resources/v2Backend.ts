@@ -27,8 +27,8 @@ import type {
 import { ApiError } from "../../client/errors";
 import { GpuCloudError } from "../../client/gpuCloudError";
 import type { EndpointTypeInput } from "../../client/management";
-import type { CollectionV2, ManagementClientV2, PodActionV2 } from "../../client/managementV2";
-import type { EndpointV2, PodV2 } from "../../client/schemasV2";
+import type { CollectionV2, ManagementClientV2, PodActionV2, SecretsV2 } from "../../client/managementV2";
+import type { AccountLimitsV2, EndpointV2, PodV2 } from "../../client/schemasV2";
 import type { ManagementApi, RolloutState } from "./deps";
 import { endpointTable } from "./endpointFields";
 import { networkVolumeTable } from "./networkVolumeFields";
@@ -47,6 +47,8 @@ type Reads<C> = C extends { get(id: string): Promise<infer T extends { id: strin
 
 export class V2Backend implements ManagementApi {
   readonly deleteTerminatesWorkers = true;
+  /** The account secrets calls, in v2's own shapes (their fields are the provider's names). */
+  readonly secrets: SecretsV2;
   readonly #v2: ManagementClientV2;
   #gpuCatalog: ReturnType<ManagementClientV2["gpuTypes"]> | undefined;
   readonly #pods: Reads<ManagementClientV2["pods"]>;
@@ -58,6 +60,7 @@ export class V2Backend implements ManagementApi {
   /** `shareReads`: serve reads of one kind that arrive together by one list call (the provider process does). */
   constructor(client: ManagementClientV2, options: { shareReads?: SharingOptions | false } = {}) {
     this.#v2 = client;
+    this.secrets = client.secrets;
     const sharing = options.shareReads ?? false;
     const reads = <T extends { id: string }>(collection: { list(): Promise<T[]>; get(id: string): Promise<T> }): KindReads<T> =>
       readsOf({ list: () => collection.list(), get: (id) => collection.get(id) }, sharing);
@@ -308,6 +311,10 @@ export class V2Backend implements ManagementApi {
 
   async replaceSshKeys(keys: readonly string[]): Promise<string[]> {
     return this.#v2.replaceSshKeys(keys);
+  }
+
+  async accountLimits(): Promise<AccountLimitsV2> {
+    return this.#v2.accountLimits();
   }
 
   // ---- composition -----------------------------------------------------------------------------

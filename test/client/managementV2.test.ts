@@ -204,3 +204,28 @@ describe("ManagementClientV2 against the emulator", () => {
     expect(now - Date.UTC(2026, 0, 1, 12, 0, 0)).toBeGreaterThanOrEqual(60_000);
   });
 });
+
+describe("account secrets and limits", () => {
+  const VALUE = "hf_live-value-77a1c";
+
+  it("a service message that echoes the value is redacted from the error (create and rotation)", async () => {
+    const echo = { title: "Bad Request", status: 400, detail: `invalid value: ${VALUE} is not allowed` };
+    const { client } = await scripted([json(400, echo), json(400, echo)]);
+    const created = await client.secrets.create({ name: "HF_TOKEN", value: VALUE }).catch((e: unknown) => e);
+    expect(created).toBeInstanceOf(BadRequestError);
+    expect(String((created as Error).message)).not.toContain(VALUE);
+    expect(String((created as Error).message)).toContain("[redacted] is not allowed");
+    const rotated = await client.secrets.update("s1", { value: VALUE }).catch((e: unknown) => e);
+    expect(JSON.stringify({ message: (rotated as ApiError).message, service: (rotated as ApiError).serviceMessage })).not.toContain(VALUE);
+  });
+
+  it("lists by name with the name filter, and reads the limits with whatever inner fields the service gives", async () => {
+    const { server, client } = await scripted([
+      json(200, { secrets: [{ id: "s1", name: "HF_TOKEN", description: null, createdAt: "2026-11-26T00:00:00Z", valueLastUpdatedAt: null }] }),
+      json(200, { spendRate: { limit: 80, current: 1.5 }, serverlessWorkers: { limit: "30" } }),
+    ]);
+    expect(await client.secrets.list("hf_token")).toEqual([{ id: "s1", name: "HF_TOKEN", createdAt: "2026-11-26T00:00:00Z" }]);
+    expect(server.requests[0]?.url).toBe("/v2/account/secrets?name=hf_token");
+    expect(await client.accountLimits()).toEqual({ spendRate: { limit: 80, current: 1.5 }, serverlessWorkers: { limit: 30 } });
+  });
+});

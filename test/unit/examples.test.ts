@@ -17,7 +17,7 @@ const examples = fs
   .map((entry) => entry.name)
   .sort();
 
-const EXPECTED = ["adopt-existing-endpoint", "billing-report", "gated-rollout", "gitops", "load-balancing-endpoint", "private-registry", "python-worker", "quickstart", "serverless-smoke-tests"];
+const EXPECTED = ["adopt-existing-endpoint", "billing-report", "gated-rollout", "gitops", "load-balancing-endpoint", "private-registry", "python-worker", "quickstart", "secrets", "serverless-smoke-tests"];
 
 function compilerOptions(): ts.CompilerOptions {
   const configPath = path.join(repoRoot, "tsconfig.json");
@@ -43,7 +43,7 @@ function format(diagnostics: readonly ts.Diagnostic[]): string {
 }
 
 describe("examples/", () => {
-  it("has the nine examples", () => {
+  it("has the ten examples", () => {
     expect(examples).toEqual(EXPECTED);
   });
 

@@ -1,12 +1,37 @@
 import { describe, expect, it } from "vitest";
 import { costSummaryProviderWith } from "../../../provider/cost/summaryProvider";
 import { UNKNOWN } from "../../../provider/resources/values";
+import type { ManagementApi } from "../../../provider/resources/deps";
+import { makeApiError } from "../../../client/errors";
+import type { AccountLimitsV2 } from "../../../client/schemasV2";
 
-function recorder() {
+/** A connection without account limits (the v1 API): the report sums and checks budgets only. */
+const v1Api = () => ({}) as ManagementApi;
+
+function recorder(api: () => ManagementApi = v1Api) {
   const lines: string[] = [];
-  const provider = costSummaryProviderWith({ info: (m) => lines.push(m), warn: (m) => lines.push(`warn: ${m}`) });
+  const provider = costSummaryProviderWith({ info: (m) => lines.push(m), warn: (m) => lines.push(`warn: ${m}`) }, api);
   return { lines, provider };
 }
+
+/** A v2 connection whose account has these limits and these endpoints; `calls` counts the reads. */
+function accountApi(limits: AccountLimitsV2 | Error, endpoints: Array<{ id: string; name?: string; workersMax?: number }> = []) {
+  const calls: string[] = [];
+  const api = {
+    accountLimits: async () => {
+      calls.push("accountLimits");
+      if (limits instanceof Error) throw limits;
+      return limits;
+    },
+    listEndpoints: async () => {
+      calls.push("listEndpoints");
+      return endpoints;
+    },
+  } as unknown as ManagementApi;
+  return { calls, api: () => api };
+}
+
+const limits = (spend: number, workers: number): AccountLimitsV2 => ({ spendRate: { limit: spend, current: 0 }, serverlessWorkers: { limit: workers, current: 0 } });
 
 const pod = (perHour: number) => ({ name: "trainer", estimate: { status: "estimated", perHour } });
 const endpoint = { name: "inference", estimate: { status: "estimated", perHour: 0.43, ceilingPerHour: 1.29 } };
@@ -60,5 +85,74 @@ describe("the cost summary's provider", () => {
     const { provider } = recorder();
     const result = await provider.check!({}, { resources: [{ name: "trainer", estimate: { status: "guessed" } }] });
     expect(result.failures?.[0]?.property).toBe("resources[0]");
+  });
+
+  describe("against the account's limits (v2)", () => {
+    const endpoints = [
+      { name: "big", id: "ep-big", workersMax: 12 },
+      { name: "small", id: UNKNOWN as string | undefined, workersMax: 3 },
+    ];
+
+    it("fails over the worker quota: the stack's workersMax plus the account's other endpoints (its own excluded by id), naming what uses most", async () => {
+      const account = accountApi(limits(80, 30), [
+        { id: "ep-big", workersMax: 12 },
+        { id: "elsewhere-1", workersMax: 10 },
+        { id: "elsewhere-2", workersMax: 6 },
+      ]);
+      const { provider } = recorder(account.api);
+      const result = await provider.check!({}, { resources: [pod(0.43)], endpoints: endpoints.map((e) => ({ ...e, id: e.id === UNKNOWN ? undefined : e.id })) });
+      const reason = result.failures?.[0]?.reason ?? "";
+      expect(reason).toContain("over the account's serverless worker quota: the sum of workersMax over the account's endpoints would be 31");
+      expect(reason).toContain("this stack's 2 endpoint(s): 15; the account's 2 other endpoint(s): 16");
+      expect(reason).toContain("over its quota of 30 (serverlessWorkers, GET /v2/account/limits)");
+      expect(reason).toContain("Using most: big (12), small (3), the other endpoints of the account (16)");
+    });
+
+    it("warns within 10% of the worker quota, and passes below it", async () => {
+      const near = recorder(accountApi(limits(80, 30), [{ id: "elsewhere", workersMax: 13 }]).api);
+      const result = await near.provider.check!({}, { resources: [], endpoints: [{ name: "big", id: "ep-big", workersMax: 12 }, { name: "small", workersMax: 3 }] });
+      expect(result.failures).toEqual([]);
+      expect(near.lines.join("\n")).toContain("warn: near the account's serverless worker quota: the sum of workersMax over the account's endpoints would be 28");
+      const clear = recorder(accountApi(limits(80, 30), []).api);
+      await clear.provider.check!({}, { resources: [], endpoints: [{ name: "big", id: "ep-big", workersMax: 12 }] });
+      expect(clear.lines.join("\n")).not.toContain("warn:");
+    });
+
+    it("counts an endpoint that declares no workersMax at the service's default of 3", async () => {
+      const { provider } = recorder(accountApi(limits(80, 2)).api);
+      const result = await provider.check!({}, { resources: [], endpoints: [{ name: "plain" }] });
+      expect(result.failures?.[0]?.reason).toContain("would be 3 (this stack's 1 endpoint(s): 3;");
+    });
+
+    it("fails over the spend cap naming the cap, the always-on figure and the dearest resources; warns within 10%", async () => {
+      const over = recorder(accountApi(limits(1, 30)).api);
+      const result = await over.provider.check!({}, { resources: [pod(0.43), { ...endpoint, estimate: { ...endpoint.estimate, perHour: 0.8 } }] });
+      const reason = result.failures?.[0]?.reason ?? "";
+      expect(reason).toContain("over the account's hourly spend cap: this stack's always-on estimate is 1.23 USD/hour");
+      expect(reason).toContain("over its cap of 1 USD/hour (spendRate, GET /v2/account/limits)");
+      expect(reason).toContain("Costing most: inference (0.8 USD/hour), trainer (0.43 USD/hour)");
+      const near = recorder(accountApi(limits(1.3, 30)).api);
+      expect((await near.provider.check!({}, { resources: [pod(0.43), { ...endpoint, estimate: { ...endpoint.estimate, perHour: 0.8 } }] })).failures).toEqual([]);
+      expect(near.lines.join("\n")).toContain("warn: near the account's hourly spend cap: this stack's always-on estimate is 1.23 USD/hour (running pods and endpoints' workersMin workers), within 10% of its cap of 1.3 USD/hour");
+    });
+
+    it("a key without account:read gives one warning that says so, never a failure", async () => {
+      const forbidden = makeApiError({ operation: "getAccountLimits", method: "GET", url: "/api/v2/account/limits", idempotent: true, status: 403, serviceMessage: 'this API key lacks the scope "account:read"' });
+      const { lines, provider } = recorder(accountApi(forbidden).api);
+      const result = await provider.check!({}, { resources: [pod(500)], endpoints: [{ name: "big", id: "x", workersMax: 1000 }] });
+      expect(result.failures).toEqual([]);
+      const warnings = lines.filter((l) => l.startsWith("warn:"));
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toContain('was not checked against the account\'s limits (hourly spend cap, serverless worker quota): the API key lacks the permission (scope "account:read"');
+    });
+
+    it("checks the quota once the endpoints' workersMax are known (not at a preview where one is unknown)", async () => {
+      const account = accountApi(limits(80, 1));
+      const { lines, provider } = recorder(account.api);
+      const result = await provider.check!({}, { resources: [], endpoints: [{ name: "big", workersMax: UNKNOWN }] });
+      expect(result.failures).toEqual([]);
+      expect(account.calls).toEqual(["accountLimits"]);
+      expect(lines.join("\n")).toContain("the serverless worker quota is checked once the endpoints' workersMax are known");
+    });
   });
 });

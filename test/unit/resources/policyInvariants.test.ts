@@ -6,7 +6,9 @@ import { networkVolumeTable, type NetworkVolumeArgs as NetworkVolumeArgsChecked 
 import { podTable, type PodArgs as PodArgsChecked } from "../../../provider/resources/podFields";
 import { registryAuthTable, type RegistryAuthArgs as RegistryAuthArgsChecked } from "../../../provider/resources/registryAuthFields";
 import { templateTable, type TemplateArgs as TemplateArgsChecked } from "../../../provider/resources/templateFields";
-import type { EndpointArgs, NetworkVolumeArgs, PodArgs, RegistryAuthArgs, TemplateArgs } from "../../../sdk/index";
+import { secretTable, type SecretArgs as SecretArgsChecked } from "../../../provider/resources/secretFields";
+import type { SecretUpdateBody } from "../../../client/managementV2";
+import type { EndpointArgs, NetworkVolumeArgs, PodArgs, RegistryAuthArgs, SecretArgs, TemplateArgs } from "../../../sdk/index";
 
 /** Every key of T, held by the compiler: a key missing here or unknown to T does not compile. */
 type AllKeys<T> = { readonly [K in keyof Required<T>]: true };
@@ -28,6 +30,7 @@ const templateUpdate = keysOf<TemplateUpdateInput>({
   startSsh: true, startJupyter: true,
 });
 const volumeUpdate = keysOf<NetworkVolumeUpdateInput>({ name: true, size: true });
+const secretUpdate = keysOf<SecretUpdateBody>({ value: true, description: true });
 
 const specs: Record<string, { table: ResourceTable<never>; updateKeys: string[] }> = {
   pod: { table: podTable, updateKeys: podUpdate },
@@ -35,6 +38,7 @@ const specs: Record<string, { table: ResourceTable<never>; updateKeys: string[] 
   template: { table: templateTable, updateKeys: templateUpdate },
   networkVolume: { table: networkVolumeTable, updateKeys: volumeUpdate },
   registryAuth: { table: registryAuthTable, updateKeys: [] },
+  secret: { table: secretTable, updateKeys: secretUpdate },
 };
 
 const local = (table: ResourceTable<never>) => Object.entries(table.fields).filter(([, p]) => p.local).map(([n]) => n);
@@ -66,6 +70,7 @@ describe("SDK Args interfaces match the checked arguments", () => {
     expectTypeOf<keyof TemplateArgs>().toEqualTypeOf<keyof TemplateArgsChecked>();
     expectTypeOf<keyof NetworkVolumeArgs>().toEqualTypeOf<keyof NetworkVolumeArgsChecked>();
     expectTypeOf<keyof RegistryAuthArgs>().toEqualTypeOf<keyof RegistryAuthArgsChecked>();
+    expectTypeOf<keyof SecretArgs>().toEqualTypeOf<keyof SecretArgsChecked>();
   });
 });
 

@@ -32,4 +32,16 @@ describe("SDK classes", () => {
     expect(await pulumi.isSecret(auth.username)).toBe(true);
     expect(await pulumi.isSecret(auth.name)).toBe(false);
   });
+
+  it("Secret makes a plain value secret, and ref is the placeholder, not secret, depending on the secret", async () => {
+    const gpucloud = await import("../../../sdk/index");
+    const token = new gpucloud.Secret("hf", { name: "HF_TOKEN", value: "plain-value" });
+    expect(await pulumi.isSecret((token as unknown as { value: pulumi.Output<string> }).value)).toBe(true);
+    expect(await valueOf(token.ref)).toBe("{{ GPUCLOUD_SECRET_HF_TOKEN }}");
+    expect(await pulumi.isSecret(token.ref)).toBe(false);
+    // An Output carrying the secret as a dependency: a consumer's env value makes it depend on it.
+    const dependsOn = await (token.ref as unknown as { resources(): Promise<Set<pulumi.Resource>> }).resources();
+    expect([...dependsOn]).toContain(token);
+    expect(registered.find((r) => r.name === "hf")?.inputs).toMatchObject({ name: "HF_TOKEN" });
+  });
 });
