@@ -27,7 +27,10 @@ export interface Harness {
 }
 
 export async function startHarness(options: EmulatorOptions = {}, api: Backend = "v1"): Promise<Harness> {
-  const emulator = await startEmulator({ port: 0, timeScale: 0.001, ...options });
+  // The harness's transports do not sleep (waits are no-ops), so they cannot pace themselves by the
+  // RateLimit headers: the per-minute quota is raised far above what a test file sends. The limits'
+  // own tests are in test/emulator/v2-ratelimit.test.ts and test/client/managementV2.test.ts.
+  const emulator = await startEmulator({ port: 0, timeScale: 0.001, rateLimit: { perMinute: 100_000, perHour: 1_000_000, perDay: 10_000_000 }, ...options });
   const client = new ManagementClient({ baseUrl: emulator.apiUrl, apiKey: emulator.apiKey, maxRetries: 1, sleep: async () => undefined });
   const http = await countingProxy(emulator.apiUrl);
   const apiPath = new URL(api === "v2" ? emulator.apiUrlV2 : emulator.apiUrl).pathname;
