@@ -19,6 +19,8 @@ Options:
                               endpoints, a Node request listener for load-balancing ones (repeatable)
   --public-endpoint ID=IMAGE  an endpoint ID running IMAGE, callable with any key (repeatable)
   --rate-limit N|off          /api/v2 requests per account per minute (default 600), or off
+  --page-size N               at most N items per page of the paginated /api/v2 lists (pods,
+                              serverless, templates, releases), whatever limit asks (default: limit)
   --worker IMAGE=COMMAND      run COMMAND (e.g. "python3 handler.py") as each worker of IMAGE's
                               endpoints; it pulls jobs over the worker protocol (repeatable)
   --external-image IMAGE      IMAGE's endpoints wait for workers you start yourself (repeatable)
@@ -76,6 +78,7 @@ export function parseCliArgs(argv: readonly string[], cwd = process.cwd()): CliC
         "worker-logs": { type: "boolean" },
         faults: { type: "string" },
         "rate-limit": { type: "string" },
+        "page-size": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
     });
@@ -99,6 +102,8 @@ export function parseCliArgs(argv: readonly string[], cwd = process.cwd()): CliC
     const perMinute = rateLimit === "off" ? undefined : number("rate-limit", rateLimit, (n) => Number.isInteger(n) && n >= 1, 'an integer >= 1 or "off"');
     options.rateLimit = perMinute === undefined ? false : { perMinute };
   }
+  const pageSize = number("page-size", v["page-size"], (n) => Number.isInteger(n) && n >= 1, "an integer >= 1");
+  if (pageSize !== undefined) options.pageSize = pageSize;
   // Real workers: only the flags given, so the options stay minimal.
   if (v.worker?.length) options.workers = pairs("worker", v.worker);
   if (v["external-image"]?.length) options.externalImages = v["external-image"];

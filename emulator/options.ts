@@ -110,6 +110,12 @@ export interface EmulatorOptions {
    * Date.now). Lets a test drive a client through a window's reset without waiting a real minute.
    */
   rateLimitClock?: (() => number) | undefined;
+  /**
+   * Largest page of the paginated v2 lists (pods, endpoints, templates, releases), below any
+   * `limit` the client asks for; default none (pages hold up to `limit`, 1000 by default). Lets a
+   * test make a three-item account span three pages.
+   */
+  pageSize?: number | undefined;
 }
 
 export interface ResolvedOptions {
@@ -134,6 +140,7 @@ export interface ResolvedOptions {
   serverlessFactory: ServerlessFactory | undefined;
   rateLimit: RateLimitOptions | false;
   rateLimitClock: () => number;
+  pageSize: number | undefined;
 }
 
 export function generateApiKey(): string {
@@ -155,6 +162,8 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
   check(Number.isInteger(bodyLimitBytes) && bodyLimitBytes > 0, `bodyLimitBytes must be a positive integer, got ${String(bodyLimitBytes)}`);
   const stateDebounceMs = options.stateDebounceMs ?? 100;
   check(Number.isFinite(stateDebounceMs) && stateDebounceMs >= 0, `stateDebounceMs must be >= 0, got ${String(stateDebounceMs)}`);
+  const pageSize = options.pageSize;
+  check(pageSize === undefined || (Number.isInteger(pageSize) && pageSize >= 1), `pageSize must be an integer >= 1, got ${String(pageSize)}`);
   const given = [...(options.apiKeys ?? [])];
   for (const key of given) {
     check(typeof key === "string" && key.length > 0 && !/\s/.test(key), `API keys must be non-empty and without spaces, got ${JSON.stringify(key)}`);
@@ -191,5 +200,6 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     serverlessFactory: options.serverlessFactory,
     rateLimit: options.rateLimit ?? {},
     rateLimitClock: options.rateLimitClock ?? Date.now,
+    pageSize,
   };
 }

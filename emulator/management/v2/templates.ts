@@ -15,8 +15,9 @@ import { SERVICE_TEMPLATES } from "../serviceTemplates";
 import { type V2Context, defineV2Operation } from "./operation";
 import { argsOf, mountsOf, startCmdOf } from "./podView";
 import { requireV2Registry } from "./pods";
+import { byCreation, paginate } from "./pagination";
 import { fieldProblem } from "./problem";
-import { CreateTemplateRequest, UpdateTemplateRequest } from "./schemas";
+import { CreateTemplateRequest, ListPageQuery, UpdateTemplateRequest } from "./schemas";
 import type { Template } from "./wire";
 
 const TAG = "templates";
@@ -84,12 +85,14 @@ export function v2TemplateOperations(v: V2Context): Operation[] {
       operationId: "listTemplates",
       tag: TAG,
       summary: "List templates",
+      query: ListPageQuery,
       response: { status: 200, description: "OK", schemaName: "ListTemplatesResponse" },
-      errors: [],
-      handle({ accountId }) {
-        return { status: 200, body: { templates: [...account(accountId).templates.values()].map(v2TemplateView) } };
+      errors: [422],
+      handle({ accountId, query: { limit, cursor } }) {
+        const page = paginate([...account(accountId).templates.values()], byCreation, { operationId: "listTemplates", accountId, bound: {}, limit, cursor, pageSize: ctx.options.pageSize });
+        return { status: 200, body: { templates: page.items.map(v2TemplateView), pagination: page.pagination } };
       },
-    }),
+    }, { queryProblemStatus: 422 }),
     defineV2Operation({
       method: "POST",
       path: "/templates",
