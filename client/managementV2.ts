@@ -1,26 +1,21 @@
 // Typed calls of the management API v2 ({apiUrl} ends in /v2): plain calls in v2's own shapes, one
 // per reference operation, no resource logic (the provider maps its fields onto these shapes).
-// Lists arrive wrapped ({"pods": [...]}) and are unwrapped here; errors are RFC 9457 problem+json
+// Lists arrive wrapped ({"pods": [...]}, paginated or not) and are read whole and unwrapped here; errors are RFC 9457 problem+json
 // bodies, which the transport turns into the same typed ApiError as on v1.
 
 import type { z } from "zod";
 import {
   CpuTypeListV2Schema,
   DataCenterListV2Schema,
-  EndpointListV2Schema,
   EndpointV2Schema,
   GpuTypeListV2Schema,
   NetworkVolumeBillingV2Schema,
-  NetworkVolumeListV2Schema,
   NetworkVolumeV2Schema,
   PodBillingV2Schema,
-  PodListV2Schema,
   PodV2Schema,
-  RegistryListV2Schema,
   RegistryV2Schema,
   ReleasesV2Schema,
   ServerlessBillingV2Schema,
-  TemplateListV2Schema,
   TemplateV2Schema,
   WorkersV2Schema,
   type EndpointV2,
@@ -28,6 +23,7 @@ import {
   type RolloutV2,
   type WorkerV2,
 } from "./schemasV2";
+import { readAllPages } from "./pages";
 import { Transport, idPath, type QueryValue, type TransportOptions } from "./transport";
 
 export type WireBody = Readonly<Record<string, unknown>>;
@@ -55,11 +51,11 @@ export class ManagementClientV2 {
 
   constructor(transportOrOptions: Transport | TransportOptions) {
     this.transport = transportOrOptions instanceof Transport ? transportOrOptions : new Transport(transportOrOptions);
-    this.pods = this.#collection("pods", "Pod", PodV2Schema, PodListV2Schema);
-    this.endpoints = this.#collection("serverless", "Endpoint", EndpointV2Schema, EndpointListV2Schema);
-    this.templates = this.#collection("templates", "Template", TemplateV2Schema, TemplateListV2Schema);
-    this.networkVolumes = this.#collection("network-volumes", "NetworkVolume", NetworkVolumeV2Schema, NetworkVolumeListV2Schema);
-    this.registries = this.#collection("registries", "Registry", RegistryV2Schema, RegistryListV2Schema);
+    this.pods = this.#collection("pods", "Pod", "pods", PodV2Schema);
+    this.endpoints = this.#collection("serverless", "Endpoint", "endpoints", EndpointV2Schema);
+    this.templates = this.#collection("templates", "Template", "templates", TemplateV2Schema);
+    this.networkVolumes = this.#collection("network-volumes", "NetworkVolume", "networkVolumes", NetworkVolumeV2Schema);
+    this.registries = this.#collection("registries", "Registry", "registries", RegistryV2Schema);
   }
 
   async close(): Promise<void> {
@@ -77,7 +73,11 @@ export class ManagementClientV2 {
     return body.workers;
   }
 
-  /** The rollout summary of the endpoint's latest release. */
+  /**
+   * The rollout summary of the endpoint's latest release. One call, not a walk of the release
+   * history: the summary describes the endpoint's current state on every page
+   * (management-api-v2-today.md 1.3), and no caller reads the releases themselves.
+   */
   async endpointRollout(id: string): Promise<RolloutV2> {
     const body = await this.transport.request({ method: "GET", path: idPath("listEndpointReleases", "serverless", id, "releases"), operation: "listEndpointReleases", schema: ReleasesV2Schema });
     return body.rollout;
@@ -111,13 +111,15 @@ export class ManagementClientV2 {
     return this.transport.request({ method: "GET", path: "/billing/network-volumes", operation: "listNetworkVolumeBilling", query, schema: NetworkVolumeBillingV2Schema });
   }
 
-  #collection<T>(segment: string, noun: string, item: z.ZodType<T>, list: z.ZodType<T[]>): CollectionV2<T> {
+  #collection<T>(segment: string, noun: string, key: string, item: z.ZodType<T>): CollectionV2<T> {
     const t = this.transport;
     // The calls by id are async so that a bad id rejects, as every call's failures do, rather than throw.
     const one = (op: string, id: string) => idPath(`${op}${noun}`, segment, id);
     return {
       create: (body) => t.request({ method: "POST", path: `/${segment}`, operation: `create${noun}`, body, schema: item }),
-      list: () => t.request({ method: "GET", path: `/${segment}`, operation: `list${noun}s`, schema: list }),
+      // Every list is read whole, page by page (pages.ts); the lists the service does not paginate
+      // (network volumes, registries) answer without a pagination block and are read in one call.
+      list: () => readAllPages(t, { path: `/${segment}`, operation: `list${noun}s`, key, item }),
       get: async (id) => t.request({ method: "GET", path: one("get", id), operation: `get${noun}`, schema: item }),
       update: async (id, body) => t.request({ method: "PATCH", path: one("update", id), operation: `update${noun}`, body, schema: item }),
       delete: async (id) => t.requestVoid({ method: "DELETE", path: one("delete", id), operation: `delete${noun}` }),

@@ -105,3 +105,4 @@ export {
   ServerError,
   TimeoutError,
 } from "../client/errors";
+export { PaginationError } from "../client/pages";
