@@ -20,7 +20,8 @@ Options:
   --public-endpoint ID=IMAGE  an endpoint ID running IMAGE, callable with any key (repeatable)
   --rate-limit N|off          /api/v2 requests per account per minute (default 600), or off
   --page-size N               at most N items per page of the paginated /api/v2 lists (pods,
-                              serverless, templates, releases), whatever limit asks (default: limit)
+                              serverless, templates, releases), whatever limit asks
+                              (default: $GPUCLOUD_EMULATOR_PAGE_SIZE, else the limit asked)
   --worker IMAGE=COMMAND      run COMMAND (e.g. "python3 handler.py") as each worker of IMAGE's
                               endpoints; it pulls jobs over the worker protocol (repeatable)
   --external-image IMAGE      IMAGE's endpoints wait for workers you start yourself (repeatable)

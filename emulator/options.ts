@@ -112,8 +112,10 @@ export interface EmulatorOptions {
   rateLimitClock?: (() => number) | undefined;
   /**
    * Largest page of the paginated v2 lists (pods, endpoints, templates, releases), below any
-   * `limit` the client asks for; default none (pages hold up to `limit`, 1000 by default). Lets a
-   * test make a three-item account span three pages.
+   * `limit` the client asks for. Lets a test make a three-item account span three pages. Default:
+   * the environment variable GPUCLOUD_EMULATOR_PAGE_SIZE when set (the project's test suite sets
+   * it to 2, so every emulator its tests start pages), else none (pages hold up to `limit`, 1000
+   * by default; `pageSize: 1000` asks for that whatever the environment says).
    */
   pageSize?: number | undefined;
 }
@@ -143,6 +145,9 @@ export interface ResolvedOptions {
   pageSize: number | undefined;
 }
 
+/** The environment variable that gives `pageSize` (and --page-size) its default. */
+export const PAGE_SIZE_ENV = "GPUCLOUD_EMULATOR_PAGE_SIZE";
+
 export function generateApiKey(): string {
   return `gpc_emu_${randomId(40)}`;
 }
@@ -162,8 +167,12 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
   check(Number.isInteger(bodyLimitBytes) && bodyLimitBytes > 0, `bodyLimitBytes must be a positive integer, got ${String(bodyLimitBytes)}`);
   const stateDebounceMs = options.stateDebounceMs ?? 100;
   check(Number.isFinite(stateDebounceMs) && stateDebounceMs >= 0, `stateDebounceMs must be >= 0, got ${String(stateDebounceMs)}`);
-  const pageSize = options.pageSize;
-  check(pageSize === undefined || (Number.isInteger(pageSize) && pageSize >= 1), `pageSize must be an integer >= 1, got ${String(pageSize)}`);
+  const pageSizeFromEnv = process.env[PAGE_SIZE_ENV];
+  const pageSize = options.pageSize ?? (pageSizeFromEnv === undefined || pageSizeFromEnv === "" ? undefined : Number(pageSizeFromEnv));
+  check(
+    pageSize === undefined || (Number.isInteger(pageSize) && pageSize >= 1),
+    options.pageSize === undefined ? `${PAGE_SIZE_ENV} must be an integer >= 1, got ${JSON.stringify(pageSizeFromEnv)}` : `pageSize must be an integer >= 1, got ${String(pageSize)}`,
+  );
   const given = [...(options.apiKeys ?? [])];
   for (const key of given) {
     check(typeof key === "string" && key.length > 0 && !/\s/.test(key), `API keys must be non-empty and without spaces, got ${JSON.stringify(key)}`);

@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../emulator";
 import { parseCliArgs } from "../../emulator/cliArgs";
+import { resolveOptions } from "../../emulator/options";
 import { type Api, type Json, KEY_B, api, startTestEmulator } from "./managementHelpers";
 import { V2_GPU_POD, V2_QUEUE_ENDPOINT, apiV2, expectProblem } from "./v2-helpers";
 
@@ -14,8 +15,8 @@ let emu: RunningEmulator;
 let v2: Api;
 
 beforeAll(async () => {
-  // No page-size cap here: pages are cut by the `limit` each test asks for.
-  emu = await startTestEmulator({ pageSize: undefined });
+  // No page-size cap here (1000 is the largest limit): pages are cut by the `limit` each test asks for.
+  emu = await startTestEmulator({ pageSize: 1000 });
   v2 = apiV2(emu);
 });
 afterAll(() => emu.close());
@@ -213,6 +214,26 @@ describe("the emulator's page-size cap (--page-size, startEmulator({ pageSize })
     expect(res.status).toBe(200);
     expect(Array.isArray(res.body)).toBe(true);
     expect(res.body).toHaveLength(3);
+  });
+
+  it("the default comes from GPUCLOUD_EMULATOR_PAGE_SIZE (2 in this suite, vitest.config.mts); a bad value is refused by name", async () => {
+    expect(process.env.GPUCLOUD_EMULATOR_PAGE_SIZE).toBe("2");
+    const byDefault = await startTestEmulator();
+    try {
+      const client = apiV2(byDefault);
+      for (const name of ["a", "b", "c"]) await client.post("/templates", { name, image: "x/y:1" });
+      expect((await walk(client, "/templates", "templates")).map((p) => p.items.length)).toEqual([2, 1]);
+    } finally {
+      await byDefault.close();
+    }
+    const saved = process.env.GPUCLOUD_EMULATOR_PAGE_SIZE;
+    process.env.GPUCLOUD_EMULATOR_PAGE_SIZE = "two";
+    try {
+      expect(() => resolveOptions({})).toThrow(/GPUCLOUD_EMULATOR_PAGE_SIZE must be an integer >= 1, got "two"/);
+      expect(resolveOptions({ pageSize: 3 }).pageSize).toBe(3);
+    } finally {
+      process.env.GPUCLOUD_EMULATOR_PAGE_SIZE = saved;
+    }
   });
 
   it("--page-size N sets the option; a value that is not an integer >= 1 is a usage error", () => {
