@@ -11,5 +11,8 @@ export default defineConfig({
     // Two cores on the reference machine: engine tests each start a CLI and provider processes.
     maxWorkers: 2,
     pool: "forks",
+    // Every emulator the suite starts (in process, as a CLI, under Pulumi) pages its v2 lists two
+    // items at a time, so that every list read of the client and provider crosses pages.
+    env: { GPUCLOUD_EMULATOR_PAGE_SIZE: "2" },
   },
 });

@@ -1,6 +1,6 @@
 // Typed calls of the management API v2 ({apiUrl} ends in /v2): plain calls in v2's own shapes, one
 // per reference operation, no resource logic (the provider maps its fields onto these shapes).
-// Lists arrive wrapped ({"pods": [...]}) and are unwrapped here; errors are RFC 9457 problem+json
+// Lists arrive wrapped ({"pods": [...]}, paginated or not) and are read whole and unwrapped here; errors are RFC 9457 problem+json
 // bodies, which the transport turns into the same typed ApiError as on v1.
 
 import { callV2, type OperationIdV2, type RequestOf, type ResponseOf } from "./operationsV2";
@@ -108,7 +108,11 @@ export class ManagementClientV2 {
     return (await callV2(this.transport, "listEndpointWorkers", { id })).workers;
   }
 
-  /** The rollout summary of the endpoint's latest release. */
+  /**
+   * The rollout summary of the endpoint's latest release. One call, not a walk of the release
+   * history: the summary describes the endpoint's current state on every page
+   * (management-api-v2-today.md 1.3), and no caller reads the releases themselves.
+   */
   async endpointRollout(id: string): Promise<RolloutV2> {
     return (await callV2(this.transport, "listEndpointReleases", { id })).rollout;
   }

@@ -22,26 +22,21 @@ import {
   AccountLimitsV2Schema,
   CpuTypeListV2Schema,
   DataCenterListV2Schema,
-  EndpointListV2Schema,
   EndpointV2Schema,
   GpuTypeListV2Schema,
   NetworkVolumeBillingV2Schema,
-  NetworkVolumeListV2Schema,
   NetworkVolumeV2Schema,
   PodBillingV2Schema,
-  PodListV2Schema,
   PodV2Schema,
-  RegistryListV2Schema,
   RegistryV2Schema,
   ReleasesV2Schema,
-  SecretListV2Schema,
   SecretV2Schema,
   ServerlessBillingV2Schema,
   SshKeysV2Schema,
-  TemplateListV2Schema,
   TemplateV2Schema,
   WorkersV2Schema,
 } from "./schemasV2";
+import { readAllPages } from "./pages";
 import { requireId, type QueryValue, type Transport } from "./transport";
 
 type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -50,22 +45,27 @@ interface OperationRow {
   readonly method: Method;
   /** The reference's path below `{apiUrl}` (which ends in /v2), `{id}` for the resource id. */
   readonly path: string;
-  /** The answer's schema; none for a 204. */
+  /** The answer's schema; none for a 204 (and for a list read whole, which has `list`). */
   readonly response?: z.ZodType;
+  /**
+   * A list of the account's resources, `{"<key>": [item, ...], "pagination"?: ...}`: read whole,
+   * page by page where the service paginates it (pages.ts), and answered as the array of items.
+   */
+  readonly list?: { readonly key: string; readonly item: z.ZodType };
 }
 
 /** Declares a row with its request body type (a phantom: types only, nothing at run time). */
 const op = <Body = never>() => <const R extends OperationRow>(row: R): R & { readonly __body?: Body } => row;
 
 export const OPERATIONS_V2 = {
-  listPods: op()({ method: "GET", path: "/pods", response: PodListV2Schema }),
+  listPods: op()({ method: "GET", path: "/pods", list: { key: "pods", item: PodV2Schema } }),
   createPod: op<CreatePodRequestV2>()({ method: "POST", path: "/pods", response: PodV2Schema }),
   getPod: op()({ method: "GET", path: "/pods/{id}", response: PodV2Schema }),
   updatePod: op<UpdatePodRequestV2>()({ method: "PATCH", path: "/pods/{id}", response: PodV2Schema }),
   deletePod: op()({ method: "DELETE", path: "/pods/{id}" }),
   podAction: op<PodActionRequestV2>()({ method: "POST", path: "/pods/{id}/action", response: PodV2Schema }),
 
-  listEndpoints: op()({ method: "GET", path: "/serverless", response: EndpointListV2Schema }),
+  listEndpoints: op()({ method: "GET", path: "/serverless", list: { key: "endpoints", item: EndpointV2Schema } }),
   createEndpoint: op<CreateEndpointRequestV2>()({ method: "POST", path: "/serverless", response: EndpointV2Schema }),
   getEndpoint: op()({ method: "GET", path: "/serverless/{id}", response: EndpointV2Schema }),
   updateEndpoint: op<UpdateEndpointRequestV2>()({ method: "PATCH", path: "/serverless/{id}", response: EndpointV2Schema }),
@@ -73,19 +73,19 @@ export const OPERATIONS_V2 = {
   listEndpointWorkers: op()({ method: "GET", path: "/serverless/{id}/workers", response: WorkersV2Schema }),
   listEndpointReleases: op()({ method: "GET", path: "/serverless/{id}/releases", response: ReleasesV2Schema }),
 
-  listTemplates: op()({ method: "GET", path: "/templates", response: TemplateListV2Schema }),
+  listTemplates: op()({ method: "GET", path: "/templates", list: { key: "templates", item: TemplateV2Schema } }),
   createTemplate: op<CreateTemplateRequestV2>()({ method: "POST", path: "/templates", response: TemplateV2Schema }),
   getTemplate: op()({ method: "GET", path: "/templates/{id}", response: TemplateV2Schema }),
   updateTemplate: op<UpdateTemplateRequestV2>()({ method: "PATCH", path: "/templates/{id}", response: TemplateV2Schema }),
   deleteTemplate: op()({ method: "DELETE", path: "/templates/{id}" }),
 
-  listNetworkVolumes: op()({ method: "GET", path: "/network-volumes", response: NetworkVolumeListV2Schema }),
+  listNetworkVolumes: op()({ method: "GET", path: "/network-volumes", list: { key: "networkVolumes", item: NetworkVolumeV2Schema } }),
   createNetworkVolume: op<CreateNetworkVolumeRequestV2>()({ method: "POST", path: "/network-volumes", response: NetworkVolumeV2Schema }),
   getNetworkVolume: op()({ method: "GET", path: "/network-volumes/{id}", response: NetworkVolumeV2Schema }),
   updateNetworkVolume: op<UpdateNetworkVolumeRequestV2>()({ method: "PATCH", path: "/network-volumes/{id}", response: NetworkVolumeV2Schema }),
   deleteNetworkVolume: op()({ method: "DELETE", path: "/network-volumes/{id}" }),
 
-  listRegistries: op()({ method: "GET", path: "/registries", response: RegistryListV2Schema }),
+  listRegistries: op()({ method: "GET", path: "/registries", list: { key: "registries", item: RegistryV2Schema } }),
   createRegistry: op<CreateRegistryRequestV2>()({ method: "POST", path: "/registries", response: RegistryV2Schema }),
   getRegistry: op()({ method: "GET", path: "/registries/{id}", response: RegistryV2Schema }),
   deleteRegistry: op()({ method: "DELETE", path: "/registries/{id}" }),
@@ -94,7 +94,7 @@ export const OPERATIONS_V2 = {
   updateSshKeys: op<UpdateSshKeysRequestV2>()({ method: "PUT", path: "/account/ssh-keys", response: SshKeysV2Schema }),
 
   getAccountLimits: op()({ method: "GET", path: "/account/limits", response: AccountLimitsV2Schema }),
-  listSecrets: op()({ method: "GET", path: "/account/secrets", response: SecretListV2Schema }),
+  listSecrets: op()({ method: "GET", path: "/account/secrets", list: { key: "secrets", item: SecretV2Schema } }),
   createSecret: op<SecretCreateBody>()({ method: "POST", path: "/account/secrets", response: SecretV2Schema }),
   getSecret: op()({ method: "GET", path: "/account/secrets/{id}", response: SecretV2Schema }),
   updateSecret: op<SecretUpdateBody>()({ method: "PATCH", path: "/account/secrets/{id}", response: SecretV2Schema }),
@@ -114,8 +114,12 @@ type Row<O extends OperationIdV2> = (typeof OPERATIONS_V2)[O];
 
 /** The request body an operation takes (never: none). */
 export type RequestOf<O extends OperationIdV2> = Row<O> extends { readonly __body?: infer B } ? B : never;
-/** The parsed answer of an operation (void: none). */
-export type ResponseOf<O extends OperationIdV2> = Row<O> extends { readonly response: infer S extends z.ZodType } ? z.output<S> : void;
+/** The parsed answer of an operation (void: none; a list's items for a list read whole). */
+export type ResponseOf<O extends OperationIdV2> = Row<O> extends { readonly response: infer S extends z.ZodType }
+  ? z.output<S>
+  : Row<O> extends { readonly list: { readonly item: infer I extends z.ZodType } }
+    ? Array<z.output<I>>
+    : void;
 
 type HasId<O extends OperationIdV2> = Row<O>["path"] extends `${string}{id}${string}` ? true : false;
 
@@ -141,6 +145,7 @@ export async function callV2<O extends OperationIdV2>(transport: Transport, oper
   const row: OperationRow = OPERATIONS_V2[operation];
   const path = pathOf(operation, row.path, call.id);
   const base = { method: row.method, path, operation, query: call.query, body: call.body, idempotent: call.idempotent, redact: call.redact };
+  if (row.list !== undefined) return (await readAllPages(transport, { path, operation, query: call.query, ...row.list })) as ResponseOf<O>;
   if (row.response === undefined) {
     await transport.requestVoid(base);
     return undefined as ResponseOf<O>;

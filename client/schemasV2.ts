@@ -141,11 +141,6 @@ const billing = <T extends z.ZodType>(record: T) => loose({ records: z.array(rec
 /** A list answer `{"<key>": [...]}`, unwrapped to its items. */
 const listOf = <T extends z.ZodType>(key: string, item: T) => loose({ [key]: z.array(item) }).transform((body) => body[key] as z.output<T>[]);
 
-export const PodListV2Schema = listOf("pods", PodV2Schema);
-export const EndpointListV2Schema = listOf("endpoints", EndpointV2Schema);
-export const TemplateListV2Schema = listOf("templates", TemplateV2Schema);
-export const NetworkVolumeListV2Schema = listOf("networkVolumes", NetworkVolumeV2Schema);
-export const RegistryListV2Schema = listOf("registries", RegistryV2Schema);
 export const GpuTypeListV2Schema = listOf("gpus", GpuTypeV2Schema);
 export const CpuTypeListV2Schema = listOf("cpus", CpuTypeV2Schema);
 export const DataCenterListV2Schema = listOf("dataCenters", DataCenterV2Schema);

@@ -25,6 +25,9 @@ Options:
   --spend-cap USD             hourly spend cap of each account (default 80): starts beyond it are refused
   --worker-quota N            serverless worker quota: largest sum of workersMax per account (default 30)
   --v1-retired                every /v1 call answers 410 Gone naming /api/v2, as the live service does
+  --page-size N               at most N items per page of the paginated /api/v2 lists (pods,
+                              serverless, templates, releases), whatever limit asks
+                              (default: $GPUCLOUD_EMULATOR_PAGE_SIZE, else the limit asked)
   --worker IMAGE=COMMAND      run COMMAND (e.g. "python3 handler.py") as each worker of IMAGE's
                               endpoints; it pulls jobs over the worker protocol (repeatable)
   --external-image IMAGE      IMAGE's endpoints wait for workers you start yourself (repeatable)
@@ -97,6 +100,7 @@ export function parseCliArgs(argv: readonly string[], cwd = process.cwd()): CliC
         "spend-cap": { type: "string" },
         "worker-quota": { type: "string" },
         "v1-retired": { type: "boolean" },
+        "page-size": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
     });
@@ -125,6 +129,8 @@ export function parseCliArgs(argv: readonly string[], cwd = process.cwd()): CliC
     const perMinute = rateLimit === "off" ? undefined : number("rate-limit", rateLimit, (n) => Number.isInteger(n) && n >= 1, 'an integer >= 1 or "off"');
     options.rateLimit = perMinute === undefined ? false : { perMinute };
   }
+  const pageSize = number("page-size", v["page-size"], (n) => Number.isInteger(n) && n >= 1, "an integer >= 1");
+  if (pageSize !== undefined) options.pageSize = pageSize;
   // Real workers: only the flags given, so the options stay minimal.
   if (v.worker?.length) options.workers = pairs("worker", v.worker);
   if (v["external-image"]?.length) options.externalImages = v["external-image"];

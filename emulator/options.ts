@@ -134,6 +134,14 @@ export interface EmulatorOptions {
   serverlessWorkerQuota?: number | undefined;
   /** Every /v1 management call answers 410 Gone naming the /api/v2 URL, as the live service since 2026-11-15. Default false. */
   v1Retired?: boolean | undefined;
+  /**
+   * Largest page of the paginated v2 lists (pods, endpoints, templates, releases), below any
+   * `limit` the client asks for. Lets a test make a three-item account span three pages. Default:
+   * the environment variable GPUCLOUD_EMULATOR_PAGE_SIZE when set (the project's test suite sets
+   * it to 2, so every emulator its tests start pages), else none (pages hold up to `limit`, 1000
+   * by default; `pageSize: 1000` asks for that whatever the environment says).
+   */
+  pageSize?: number | undefined;
 }
 
 /** An API key restricted to some scopes (see management/v2/scopes.ts for the list). */
@@ -174,7 +182,11 @@ export interface ResolvedOptions {
   spendCapPerHour: number;
   serverlessWorkerQuota: number;
   v1Retired: boolean;
+  pageSize: number | undefined;
 }
+
+/** The environment variable that gives `pageSize` (and --page-size) its default. */
+export const PAGE_SIZE_ENV = "GPUCLOUD_EMULATOR_PAGE_SIZE";
 
 export function generateApiKey(): string {
   return `gpc_emu_${randomId(40)}`;
@@ -195,6 +207,12 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
   check(Number.isInteger(bodyLimitBytes) && bodyLimitBytes > 0, `bodyLimitBytes must be a positive integer, got ${String(bodyLimitBytes)}`);
   const stateDebounceMs = options.stateDebounceMs ?? 100;
   check(Number.isFinite(stateDebounceMs) && stateDebounceMs >= 0, `stateDebounceMs must be >= 0, got ${String(stateDebounceMs)}`);
+  const pageSizeFromEnv = process.env[PAGE_SIZE_ENV];
+  const pageSize = options.pageSize ?? (pageSizeFromEnv === undefined || pageSizeFromEnv === "" ? undefined : Number(pageSizeFromEnv));
+  check(
+    pageSize === undefined || (Number.isInteger(pageSize) && pageSize >= 1),
+    options.pageSize === undefined ? `${PAGE_SIZE_ENV} must be an integer >= 1, got ${JSON.stringify(pageSizeFromEnv)}` : `pageSize must be an integer >= 1, got ${String(pageSize)}`,
+  );
   const given: string[] = [];
   const keyScopes = new Map<string, ReadonlySet<string>>();
   for (const entry of options.apiKeys ?? []) {
@@ -246,5 +264,6 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     spendCapPerHour,
     serverlessWorkerQuota,
     v1Retired: options.v1Retired ?? false,
+    pageSize,
   };
 }

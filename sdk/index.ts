@@ -113,3 +113,4 @@ export {
   ServerError,
   TimeoutError,
 } from "../client/errors";
+export { PaginationError } from "../client/pages";

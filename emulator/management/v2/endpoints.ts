@@ -17,9 +17,10 @@ import { checkWorkerQuota } from "../account/limits";
 import { type V2Context, defineV2Operation } from "./operation";
 import { startCmdOf } from "./podView";
 import { requireV2Registry } from "./pods";
+import { byCreation, paginate } from "./pagination";
 import { fieldProblem } from "./problem";
 import { newRelease, releaseDiff, releasesResponse, workersResponse } from "./releases";
-import { CreateEndpointRequest, type EndpointScaling, UpdateEndpointRequest } from "./schemas";
+import { CreateEndpointRequest, type EndpointScaling, ListPageQuery, UpdateEndpointRequest } from "./schemas";
 
 const TAG = "serverless";
 /** Container disk of an endpoint whose body and template give none (the /v1 template default). */
@@ -328,13 +329,15 @@ export function v2EndpointOperations(v: V2Context): Operation[] {
       tag: TAG,
       scope: "serverless:read",
       summary: "List serverless endpoints",
+      query: ListPageQuery,
       response: { status: 200, description: "OK", schemaName: "ListEndpointsResponse" },
-      errors: [],
-      handle({ accountId }) {
+      errors: [422],
+      handle({ accountId, query: { limit, cursor } }) {
         const acct = account(accountId);
-        return { status: 200, body: { endpoints: [...acct.endpoints.values()].map((e) => v2EndpointView(v, acct, e)) } };
+        const page = paginate([...acct.endpoints.values()], byCreation, { operationId: "listEndpoints", accountId, bound: {}, limit, cursor, pageSize: ctx.options.pageSize });
+        return { status: 200, body: { endpoints: page.items.map((e) => v2EndpointView(v, acct, e)), pagination: page.pagination } };
       },
-    }),
+    }, { queryProblemStatus: 422 }),
     defineV2Operation({
       method: "POST",
       path: "/serverless",
@@ -420,12 +423,18 @@ export function v2EndpointOperations(v: V2Context): Operation[] {
       tag: TAG,
       scope: "serverless:read",
       summary: "List serverless endpoint releases",
+      query: ListPageQuery,
       response: { status: 200, description: "OK", schemaName: "ListEndpointReleasesResponse" },
-      errors: [404],
-      handle({ accountId, params }) {
+      errors: [404, 422],
+      handle({ accountId, params, query: { limit, cursor } }) {
         const { endpoint } = target(accountId, params.id);
-        return { status: 200, body: releasesResponse(endpoint, ctx.serverless.workers(endpoint.id)) };
+        const all = releasesResponse(endpoint, ctx.serverless.workers(endpoint.id));
+        // The rollout summary is the endpoint's current state on every page (management-api-v2-today.md 1.3).
+        const page = paginate(all.releases, (r) => ({ rank: r.version ?? 0, id: r.id }), {
+          operationId: "listEndpointReleases", accountId, bound: { id: endpoint.id }, limit, cursor, pageSize: ctx.options.pageSize,
+        });
+        return { status: 200, body: { ...all, releases: page.items, pagination: page.pagination } };
       },
-    }),
+    }, { queryProblemStatus: 422 }),
   ];
 }

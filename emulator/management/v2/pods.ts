@@ -18,6 +18,7 @@ import { isDataCenter, isPowerOfTwo, POD_CPU_IDS, supportsGlobalNetworking } fro
 import { type V2Context, defineV2Operation } from "./operation";
 import { commandChange } from "./command";
 import { podActions, podStatus, v2PodView } from "./podView";
+import { byCreation, paginate } from "./pagination";
 import { ProblemError, fieldProblem } from "./problem";
 import { CreatePodRequest, ListPodsQuery, PodActionRequest, UpdatePodRequest } from "./schemas";
 
@@ -245,11 +246,16 @@ export function v2PodOperations(v: V2Context): Operation[] {
       summary: "List pods",
       query: ListPodsQuery,
       response: { status: 200, description: "OK", schemaName: "ListPodsResponse" },
-      errors: [400],
-      handle({ accountId }) {
-        return { status: 200, body: { pods: [...account(accountId).pods.values()].map((pod) => v2PodView(ctx, pod)) } };
+      errors: [422],
+      handle({ accountId, query }) {
+        // The emulator has no clusters, so includeClusterPods changes nothing but the cursor's binding.
+        const { limit, cursor, ...bound } = query;
+        const page = paginate([...account(accountId).pods.values()], byCreation, {
+          operationId: "listPods", accountId, bound: { includeClusterPods: bound.includeClusterPods ?? false }, limit, cursor, pageSize: ctx.options.pageSize,
+        });
+        return { status: 200, body: { pods: page.items.map((pod) => v2PodView(ctx, pod)), pagination: page.pagination } };
       },
-    }),
+    }, { queryProblemStatus: 422 }),
     defineV2Operation({
       method: "POST",
       path: "/pods",

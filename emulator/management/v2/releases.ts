@@ -73,7 +73,8 @@ export function workersResponse(
   };
 }
 
-export function releasesResponse(endpoint: EndpointRecord, workers: readonly WorkerView[]): z.infer<typeof ListEndpointReleasesResponse> {
+/** Every release of the endpoint, newest first, and the rollout summary; the route cuts the page. */
+export function releasesResponse(endpoint: EndpointRecord, workers: readonly WorkerView[]): Omit<z.infer<typeof ListEndpointReleasesResponse>, "pagination"> {
   const recorded = new Map((endpoint.releases ?? []).map((release) => [release.version, release]));
   const releases = [];
   for (let version = endpoint.version; version >= 0; version--) {

@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { BUCKET_SIZES } from "../../vocabulary/schemas/billing";
+import { PAGE_LIMIT_MAX } from "./pagination";
 
 // ---- enums (one declaration each; responses use the same ones) ----
 
@@ -282,7 +283,18 @@ const queryTime = () =>
       .meta({ format: "date-time" }),
   );
 
-export const ListPodsQuery = z.object({ includeClusterPods: queryBool(false) });
+/**
+ * `limit` and `cursor` of the paginated lists (management-api-v2-today.md 1.1: PaginationLimit,
+ * PaginationCursor). Other query parameters these lists do not define are ignored, not refused (1.3).
+ */
+const pageQuery = {
+  limit: z.preprocess((v) => (typeof last(v) === "string" ? Number(last(v)) : last(v)), z.int().min(1).max(PAGE_LIMIT_MAX).optional().meta({ default: PAGE_LIMIT_MAX })),
+  cursor: queryText(),
+};
+export const ListPodsQuery = z.object({ includeClusterPods: queryBool(false), ...pageQuery });
+export type ListPodsQuery = z.infer<typeof ListPodsQuery>;
+export const ListPageQuery = z.object(pageQuery);
+export type ListPageQuery = z.infer<typeof ListPageQuery>;
 
 const billingWindow = {
   startTime: queryTime(),

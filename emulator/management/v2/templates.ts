@@ -18,8 +18,9 @@ import { type V2Context, defineV2Operation } from "./operation";
 import { commandChange, commandView } from "./command";
 import { mountsOf } from "./podView";
 import { requireV2Registry } from "./pods";
+import { byCreation, paginate } from "./pagination";
 import { fieldProblem } from "./problem";
-import { CreateTemplateRequest, UpdateTemplateRequest } from "./schemas";
+import { CreateTemplateRequest, ListPageQuery, UpdateTemplateRequest } from "./schemas";
 import type { Template } from "./wire";
 
 const TAG = "templates";
@@ -81,12 +82,14 @@ export function v2TemplateOperations(v: V2Context): Operation[] {
       tag: TAG,
       scope: "templates:read",
       summary: "List templates",
+      query: ListPageQuery,
       response: { status: 200, description: "OK", schemaName: "ListTemplatesResponse" },
-      errors: [],
-      handle({ accountId }) {
-        return { status: 200, body: { templates: [...account(accountId).templates.values()].map(v2TemplateView) } };
+      errors: [422],
+      handle({ accountId, query: { limit, cursor } }) {
+        const page = paginate([...account(accountId).templates.values()], byCreation, { operationId: "listTemplates", accountId, bound: {}, limit, cursor, pageSize: ctx.options.pageSize });
+        return { status: 200, body: { templates: page.items.map(v2TemplateView), pagination: page.pagination } };
       },
-    }),
+    }, { queryProblemStatus: 422 }),
     defineV2Operation({
       method: "POST",
       path: "/templates",

@@ -164,7 +164,11 @@ export const RolloutSummary = z.object({
   workersTotal: z.int(),
   percentOnLatest: z.int(),
 });
-export const ListEndpointReleasesResponse = z.object({ endpointVersion: z.int().nullable(), rollout: RolloutSummary, releases: z.array(Release) });
+/** The block every paginated list answer carries next to its array (management-api-v2-today.md 1.2). */
+export const Pagination = z.object({ nextCursor: z.string().nullable(), hasNextPage: z.boolean() });
+export type Pagination = z.infer<typeof Pagination>;
+
+export const ListEndpointReleasesResponse = z.object({ endpointVersion: z.int().nullable(), rollout: RolloutSummary, releases: z.array(Release), pagination: Pagination });
 
 // ---- templates, network volumes, registries ----
 
@@ -275,9 +279,11 @@ export const ListNetworkVolumeBillingResponse = z.object({
 export const ErrorResponse = z.object({ title: z.string(), status: z.int(), detail: z.string(), errors: z.array(z.string()).optional() });
 export type ErrorResponse = z.infer<typeof ErrorResponse>;
 
-export const ListPodsResponse = z.object({ pods: z.array(Pod) });
-export const ListEndpointsResponse = z.object({ endpoints: z.array(Endpoint) });
-export const ListTemplatesResponse = z.object({ templates: z.array(Template) });
+// Paginated (management-api-v2-today.md 1.3): pods, endpoints, templates (and releases above).
+export const ListPodsResponse = z.object({ pods: z.array(Pod), pagination: Pagination });
+export const ListEndpointsResponse = z.object({ endpoints: z.array(Endpoint), pagination: Pagination });
+export const ListTemplatesResponse = z.object({ templates: z.array(Template), pagination: Pagination });
+// Not paginated: the bare shape.
 export const ListNetworkVolumesResponse = z.object({ networkVolumes: z.array(NetworkVolume) });
 export const ListRegistriesResponse = z.object({ registries: z.array(Registry) });
 export const ListGpuTypesResponse = z.object({ gpus: z.array(GpuType) });

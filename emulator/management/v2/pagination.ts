@@ -1,0 +1,97 @@
+/**
+ * List pagination as the service has it today (management-api-v2-today.md section 1): `limit`
+ * (1..1000, default 1000) and an opaque `cursor` on the paginated lists, a required
+ * `pagination: {nextCursor, hasNextPage}` block on their answers, newest first.
+ *
+ * A cursor is the position of the last item of its page, (createdAt, id) for resources and
+ * (version, id) for releases, and the next page continues strictly after it: an item deleted
+ * between two pages neither shifts nor repeats the others, as an offset would. The cursor is
+ * bound (by an HMAC) to the operation, its path parameters, its other query parameters and the
+ * account, so a cursor used anywhere else, or altered, is the reference's 422. The key is made
+ * per emulator process: a cursor does not survive a restart of the emulator (the client starts
+ * again from the first page, as it does on any 422 to a cursor).
+ */
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { z } from "zod";
+import { ProblemError } from "./problem";
+import type { Pagination } from "./wire";
+
+/** The reference's largest and default page size (PaginationLimit). */
+export const PAGE_LIMIT_MAX = 1000;
+
+/** Where an item sits in a newest-first list: a larger `rank` comes first, then a larger `id`. */
+export interface Position {
+  rank: number;
+  id: string;
+}
+
+export interface PageRequest {
+  operationId: string;
+  accountId: string;
+  /** Everything else the cursor is bound to: path parameters and the other (known) query parameters. */
+  bound: Readonly<Record<string, unknown>>;
+  limit: number | undefined;
+  cursor: string | undefined;
+  /** The emulator's --page-size: caps every page below `limit`. */
+  pageSize: number | undefined;
+}
+
+const KEY = randomBytes(32);
+
+function mac(request: PageRequest, at: Position): string {
+  const bound = Object.entries(request.bound).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return createHmac("sha256", KEY).update(JSON.stringify([request.operationId, request.accountId, bound, at.rank, at.id])).digest("base64url");
+}
+
+function encode(request: PageRequest, at: Position): string {
+  return Buffer.from(JSON.stringify({ r: at.rank, i: at.id, s: mac(request, at) })).toString("base64url");
+}
+
+function invalidCursor(why: string): ProblemError {
+  const message = `invalid query parameter cursor: ${why}; pass the previous page's pagination.nextCursor unchanged, with the same other query parameters, or leave cursor out to start from the first page`;
+  return new ProblemError(422, message, [message]);
+}
+
+function decode(request: PageRequest, cursor: string): Position {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
+  } catch {
+    throw invalidCursor("not a cursor this service issued");
+  }
+  const fields = z.object({ r: z.number(), i: z.string(), s: z.string() }).safeParse(parsed);
+  if (!fields.success) throw invalidCursor("not a cursor this service issued");
+  const at = { rank: fields.data.r, id: fields.data.i };
+  const want = Buffer.from(mac(request, at));
+  const got = Buffer.from(fields.data.s);
+  if (want.length !== got.length || !timingSafeEqual(want, got)) {
+    throw invalidCursor(`it was issued for another list, other query parameters or another account than this ${request.operationId} call`);
+  }
+  return at;
+}
+
+/** Resources: newest first by creation time. */
+export function byCreation(record: { createdAtMs: number; id: string }): Position {
+  return { rank: record.createdAtMs, id: record.id };
+}
+
+function before(a: Position, b: Position): boolean {
+  return a.rank !== b.rank ? a.rank > b.rank : a.id > b.id;
+}
+
+/** One page of `items`, newest first, with its pagination block. */
+export function paginate<T>(items: readonly T[], positionOf: (item: T) => Position, request: PageRequest): { items: T[]; pagination: Pagination } {
+  const after = request.cursor === undefined ? undefined : decode(request, request.cursor);
+  const ordered = items
+    .map((item) => ({ item, at: positionOf(item) }))
+    .sort((a, b) => (before(a.at, b.at) ? -1 : before(b.at, a.at) ? 1 : 0))
+    .filter(({ at }) => after === undefined || before(after, at));
+  const size = Math.min(request.limit ?? PAGE_LIMIT_MAX, request.pageSize ?? PAGE_LIMIT_MAX);
+  const page = ordered.slice(0, size);
+  const hasNextPage = ordered.length > page.length;
+  const lastOfPage = page.at(-1);
+  return {
+    items: page.map(({ item }) => item),
+    pagination: { nextCursor: hasNextPage && lastOfPage ? encode(request, lastOfPage.at) : null, hasNextPage },
+  };
+}
