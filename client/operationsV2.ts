@@ -51,21 +51,21 @@ interface OperationRow {
    * A list of the account's resources, `{"<key>": [item, ...], "pagination"?: ...}`: read whole,
    * page by page where the service paginates it (pages.ts), and answered as the array of items.
    */
-  readonly list?: { readonly key: string; readonly item: z.ZodType };
+  readonly list?: { readonly paged: boolean; readonly key: string; readonly item: z.ZodType };
 }
 
 /** Declares a row with its request body type (a phantom: types only, nothing at run time). */
 const op = <Body = never>() => <const R extends OperationRow>(row: R): R & { readonly __body?: Body } => row;
 
 export const OPERATIONS_V2 = {
-  listPods: op()({ method: "GET", path: "/pods", list: { key: "pods", item: PodV2Schema } }),
+  listPods: op()({ method: "GET", path: "/pods", list: { paged: true, key: "pods", item: PodV2Schema } }),
   createPod: op<CreatePodRequestV2>()({ method: "POST", path: "/pods", response: PodV2Schema }),
   getPod: op()({ method: "GET", path: "/pods/{id}", response: PodV2Schema }),
   updatePod: op<UpdatePodRequestV2>()({ method: "PATCH", path: "/pods/{id}", response: PodV2Schema }),
   deletePod: op()({ method: "DELETE", path: "/pods/{id}" }),
   podAction: op<PodActionRequestV2>()({ method: "POST", path: "/pods/{id}/action", response: PodV2Schema }),
 
-  listEndpoints: op()({ method: "GET", path: "/serverless", list: { key: "endpoints", item: EndpointV2Schema } }),
+  listEndpoints: op()({ method: "GET", path: "/serverless", list: { paged: true, key: "endpoints", item: EndpointV2Schema } }),
   createEndpoint: op<CreateEndpointRequestV2>()({ method: "POST", path: "/serverless", response: EndpointV2Schema }),
   getEndpoint: op()({ method: "GET", path: "/serverless/{id}", response: EndpointV2Schema }),
   updateEndpoint: op<UpdateEndpointRequestV2>()({ method: "PATCH", path: "/serverless/{id}", response: EndpointV2Schema }),
@@ -73,19 +73,19 @@ export const OPERATIONS_V2 = {
   listEndpointWorkers: op()({ method: "GET", path: "/serverless/{id}/workers", response: WorkersV2Schema }),
   listEndpointReleases: op()({ method: "GET", path: "/serverless/{id}/releases", response: ReleasesV2Schema }),
 
-  listTemplates: op()({ method: "GET", path: "/templates", list: { key: "templates", item: TemplateV2Schema } }),
+  listTemplates: op()({ method: "GET", path: "/templates", list: { paged: true, key: "templates", item: TemplateV2Schema } }),
   createTemplate: op<CreateTemplateRequestV2>()({ method: "POST", path: "/templates", response: TemplateV2Schema }),
   getTemplate: op()({ method: "GET", path: "/templates/{id}", response: TemplateV2Schema }),
   updateTemplate: op<UpdateTemplateRequestV2>()({ method: "PATCH", path: "/templates/{id}", response: TemplateV2Schema }),
   deleteTemplate: op()({ method: "DELETE", path: "/templates/{id}" }),
 
-  listNetworkVolumes: op()({ method: "GET", path: "/network-volumes", list: { key: "networkVolumes", item: NetworkVolumeV2Schema } }),
+  listNetworkVolumes: op()({ method: "GET", path: "/network-volumes", list: { paged: false, key: "networkVolumes", item: NetworkVolumeV2Schema } }),
   createNetworkVolume: op<CreateNetworkVolumeRequestV2>()({ method: "POST", path: "/network-volumes", response: NetworkVolumeV2Schema }),
   getNetworkVolume: op()({ method: "GET", path: "/network-volumes/{id}", response: NetworkVolumeV2Schema }),
   updateNetworkVolume: op<UpdateNetworkVolumeRequestV2>()({ method: "PATCH", path: "/network-volumes/{id}", response: NetworkVolumeV2Schema }),
   deleteNetworkVolume: op()({ method: "DELETE", path: "/network-volumes/{id}" }),
 
-  listRegistries: op()({ method: "GET", path: "/registries", list: { key: "registries", item: RegistryV2Schema } }),
+  listRegistries: op()({ method: "GET", path: "/registries", list: { paged: false, key: "registries", item: RegistryV2Schema } }),
   createRegistry: op<CreateRegistryRequestV2>()({ method: "POST", path: "/registries", response: RegistryV2Schema }),
   getRegistry: op()({ method: "GET", path: "/registries/{id}", response: RegistryV2Schema }),
   deleteRegistry: op()({ method: "DELETE", path: "/registries/{id}" }),
@@ -94,7 +94,7 @@ export const OPERATIONS_V2 = {
   updateSshKeys: op<UpdateSshKeysRequestV2>()({ method: "PUT", path: "/account/ssh-keys", response: SshKeysV2Schema }),
 
   getAccountLimits: op()({ method: "GET", path: "/account/limits", response: AccountLimitsV2Schema }),
-  listSecrets: op()({ method: "GET", path: "/account/secrets", list: { key: "secrets", item: SecretV2Schema } }),
+  listSecrets: op()({ method: "GET", path: "/account/secrets", list: { paged: false, key: "secrets", item: SecretV2Schema } }),
   createSecret: op<SecretCreateBody>()({ method: "POST", path: "/account/secrets", response: SecretV2Schema }),
   getSecret: op()({ method: "GET", path: "/account/secrets/{id}", response: SecretV2Schema }),
   updateSecret: op<SecretUpdateBody>()({ method: "PATCH", path: "/account/secrets/{id}", response: SecretV2Schema }),

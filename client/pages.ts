@@ -45,6 +45,12 @@ export interface ListSpec<T> {
   /** The answer's array key, e.g. "pods". */
   key: string;
   item: z.ZodType<T>;
+  /**
+   * Whether the reference pages this list (pods, serverless, templates): only then is `limit` sent.
+   * A block on another list is still followed, since the service may page more lists later (a client
+   * must accept both shapes), but a parameter the reference does not define for it is not sent.
+   */
+  paged: boolean;
   /** Other query parameters, sent unchanged with every page. */
   query?: Readonly<Record<string, QueryValue>> | undefined;
 }
@@ -53,7 +59,7 @@ export interface ListSpec<T> {
 export async function readAllPages<T>(transport: Transport, spec: ListSpec<T>): Promise<T[]> {
   const schema = z.looseObject({ [spec.key]: z.array(spec.item).nullish(), pagination: PaginationSchema });
   const pageOf = async (cursor: string | undefined) => {
-    const query = { ...spec.query, limit: PAGE_LIMIT, ...(cursor === undefined ? {} : { cursor }) };
+    const query = { ...spec.query, ...(spec.paged ? { limit: PAGE_LIMIT } : {}), ...(cursor === undefined ? {} : { cursor }) };
     const body = await transport.request({ method: "GET", path: spec.path, operation: spec.operation, query, schema });
     return { items: (body[spec.key] ?? []) as T[], pagination: body.pagination as z.output<typeof PaginationSchema> };
   };

@@ -35,7 +35,7 @@ const queryOf = (url: string) => Object.fromEntries(new URL(url, "http://x").sea
 describe("reading a paginated list whole", () => {
   it("follows nextCursor until hasNextPage is false, asking limit=1000 and keeping the other parameters on every page", async () => {
     const { server, client } = await scripted([pageOf(["p5", "p4"], "c1"), pageOf(["p3", "p2"], "c2"), pageOf(["p1"], null)]);
-    const items = await readAllPages(client.transport, { path: "/pods", operation: "listPods", key: "pods", item: PodV2Schema, query: { includeClusterPods: true } });
+    const items = await readAllPages(client.transport, { path: "/pods", operation: "listPods", paged: true, key: "pods", item: PodV2Schema, query: { includeClusterPods: true } });
     expect(items.map((p) => p.id)).toEqual(["p5", "p4", "p3", "p2", "p1"]);
     expect(server.requests.map((r) => queryOf(r.url))).toEqual([
       { includeClusterPods: "true", limit: "1000" },
@@ -50,12 +50,12 @@ describe("reading a paginated list whole", () => {
     expect(server.requests).toHaveLength(3);
   });
 
-  it("one page (or no block at all, as older hosts and the bare lists answer) is one call", async () => {
+  it("one page (or no block at all, as older hosts and the bare lists answer) is one call; a list the reference does not page gets no limit", async () => {
     const { client, server } = await scripted([pageOf(["p1", "p2"], null), json(200, { pods: pods("p3") }), json(200, { networkVolumes: [{ id: "v1" }] })]);
     expect((await client.pods.list()).map((p) => p.id)).toEqual(["p1", "p2"]);
     expect((await client.pods.list()).map((p) => p.id)).toEqual(["p3"]);
     expect((await client.networkVolumes.list()).map((v) => v.id)).toEqual(["v1"]);
-    expect(server.requests.map((r) => r.url)).toEqual(["/v2/pods?limit=1000", "/v2/pods?limit=1000", "/v2/network-volumes?limit=1000"]);
+    expect(server.requests.map((r) => r.url)).toEqual(["/v2/pods?limit=1000", "/v2/pods?limit=1000", "/v2/network-volumes"]);
   });
 
   it("stops when the block is absent on a later page, or nextCursor is null or empty though hasNextPage is true", async () => {

@@ -15,8 +15,9 @@ let v2: Api;
 
 beforeAll(async () => {
   // Many endpoints of 3 workers each on one account: the worker quota (its own tests are in
-  // v2-account.test.ts) is raised so that it is not what these rules run into.
-  emu = await startTestEmulator({ serverlessWorkerQuota: 1_000 });
+  // v2-account.test.ts) and the rate limit (v2-ratelimit.test.ts) are
+  // raised so that they are not what these rules run into: the requests here do not pace themselves.
+  emu = await startTestEmulator({ serverlessWorkerQuota: 1_000, rateLimit: { perMinute: 100_000 } });
   v2 = apiV2(emu);
 });
 afterAll(() => emu.close());

@@ -15,8 +15,9 @@ let emu: RunningEmulator;
 let v2: Api;
 
 beforeAll(async () => {
-  // No page-size cap here (1000 is the largest limit): pages are cut by the `limit` each test asks for.
-  emu = await startTestEmulator({ pageSize: 1000 });
+  // No page-size cap here (1000 is the largest limit): pages are cut by the `limit` each test asks
+  // for. The rate limit is raised: these requests do not pace themselves (v2-ratelimit.test.ts).
+  emu = await startTestEmulator({ pageSize: 1000, rateLimit: { perMinute: 100_000 } });
   v2 = apiV2(emu);
 });
 afterAll(() => emu.close());
