@@ -18,6 +18,7 @@ import { V1Backend } from "./resources/v1Backend";
 import { V2Backend } from "./resources/v2Backend";
 import type { RetryInfo, TransportOptions } from "../client/transport";
 import { getStackConfig } from "./runtimeConfig";
+import { connectionProblems, type JobApiUse } from "../client/configCheck";
 
 const managementClients = new Map<string, { api: ManagementApi; close(): Promise<void> }>();
 const jobClients = new Map<string, JobClient>();
@@ -73,6 +74,14 @@ export function openManagementApi(
   }
   const v1 = shareReads === false ? new ManagementClient(options) : new V1Backend(options, shareReads);
   return { api: v1, backend: "v1", close: () => v1.close() };
+}
+
+/**
+ * The connection settings' problems as check failures, so that preview fails before anything is
+ * created. No property: the engine then prints the reason alone (it names the setting).
+ */
+export function connectionFailures(jobApi: JobApiUse): { property: string; reason: string }[] {
+  return connectionProblems(getStackConfig(), process.env, jobApi).map((problem) => ({ property: "", reason: problem.message }));
 }
 
 /** The API version the settings in force pick (v1 while no URL is set). */

@@ -196,7 +196,12 @@ function providerOn<Args extends ArgsBase, L extends { id: string; name?: string
       const outcome = runSchema<Args>(table.schema, noun, args);
       // What the API cannot express is said only of values that are valid in themselves.
       const invalid = new Set(outcome.failures.map((f) => f.property.split(/[.[]/)[0]));
-      const failures = [...outcome.failures, ...backendFailures(table, args, backend).filter((f) => !invalid.has(f.property))];
+      // Settings that cannot work fail every resource's check: `up` creates nothing with them.
+      const failures = [
+        ...(deps.connectionFailures?.() ?? []),
+        ...outcome.failures,
+        ...backendFailures(table, args, backend).filter((f) => !invalid.has(f.property)),
+      ];
       const warnings: string[] = [];
       if (table.crossCheck) {
         const cross = table.crossCheck(args, previous, backend);
