@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 /** gpucloud-emulator: runs the emulator until SIGINT/SIGTERM. */
+import "./cliGuard";
 import { USAGE, UsageError, parseCliArgs } from "./cliArgs";
 import { formatFaultSpec, toFaultPlan } from "./faults/spec";
 import { startEmulator } from "./index";
