@@ -49,6 +49,7 @@ export {
   getRegistryAuthOutput,
   LookupArgsError,
   LookupNotFoundError,
+  LookupError,
   type ByIdArgs,
   type ByIdOrNameArgs,
   type EndpointInfo,
