@@ -15,6 +15,7 @@ import { backendFailures, createBodyOf, inputFields, sensitiveFields, tableForBa
 import { isPlaceholderId, pendingCreateOf, rememberPendingCreate, ResourceInitError, wasTakenOver, withProvider } from "./partialCreate";
 import { adoptionPlan, changedFields, forgottenFields, serviceUpdates } from "./updates";
 import { runSchema } from "./validation";
+import { catalogFieldsToCheck, catalogIdFailures } from "./catalogIds";
 import { deepEqual, isPresent, isRecord, messageOf, withoutUnset, type Props } from "./values";
 import { ReadinessTimeoutError } from "./waitFor";
 import type { Estimator } from "../cost/estimate";
@@ -209,6 +210,19 @@ function providerOn<Args extends ArgsBase, L extends { id: string; name?: string
         if (failures.length === 0) failures.push(...cross.failures);
         warnings.push(...cross.warnings);
       }
+      // On v2, ids the catalog does not list fail (did-you-mean) once the catalog was read.
+      // One read of the prices serves this check and the estimate below.
+      let pricesRead: ReturnType<NonNullable<ProviderDeps["prices"]>> | undefined;
+      const readPrices = deps.prices ? () => (pricesRead ??= deps.prices!()) : undefined;
+      const catalogFields = backend === "v2" && failures.length === 0 && readPrices ? catalogFieldsToCheck(args, previous) : [];
+      if (catalogFields.length > 0 && readPrices) {
+        const catalog = catalogIdFailures(args, catalogFields, await readPrices());
+        failures.push(...catalog.failures);
+        if (catalog.read) {
+          const superseded = catalogFields.map((field) => `${noun} ${field}`);
+          warnings.splice(0, warnings.length, ...warnings.filter((w) => !superseded.some((prefix) => w.startsWith(prefix))));
+        }
+      }
       for (const field of forgottenFields(table, previous, args)) {
         warnings.push(
           `${noun} ${field} is no longer declared: the service has no default to go back to, so the ` +
@@ -224,7 +238,7 @@ function providerOn<Args extends ArgsBase, L extends { id: string; name?: string
         failures.length === 0 && spec.estimate
           ? kept !== undefined
             ? { ...withoutUnset(checked), [COST_ESTIMATE]: kept }
-            : await withEstimate(spec.estimate, withoutUnset(checked), deps)
+            : await withEstimate(spec.estimate, withoutUnset(checked), readPrices ? { ...deps, prices: readPrices } : deps)
           : withoutUnset(checked);
       return { inputs: { ...estimated, __provider: news["__provider"] }, failures: failures.map((f) => withoutSecretValue(f)) };
     },
