@@ -86,7 +86,8 @@ export function configuredApiVersion(config: StackConfig, env: Env = process.env
   return found ? apiVersionOf(found.value.replace(/\/+$/, "")) : "v1";
 }
 
-function resolveUrl(setting: "apiUrl" | "serverlessUrl", config: StackConfig, env: Env): string {
+/** One URL setting, present and well-formed (http(s), the right ending), normalized. */
+export function resolveUrlSetting(setting: "apiUrl" | "serverlessUrl", config: StackConfig, env: Env): string {
   const version = "/v2";
   const what = setting === "apiUrl" ? "management API" : "job API";
   const found = lookup(setting, config, env);
@@ -134,7 +135,8 @@ export function normalizeBaseUrl(value: string, version: "/v1" | "/v2", setting:
     if (eitherVersion) {
       throw new ConfigError(
         setting,
-        `${source} must end in /v2 (today's management API) or /v1 (the earlier one) (got "${shown}"). Append /v2, e.g. "${stripUserInfo(trimmed)}/v2".`,
+        `${source} must be a management API base, ending in /v2 (today's API) or /v1 (the earlier one) (got "${shown}"): ` +
+          `the emulator's is "${url.origin}/api/v2" (the URL it prints as the management API), the service's ends in /v2.`,
       );
     }
     const hint = trimmed.endsWith(other)
@@ -149,17 +151,17 @@ export function normalizeBaseUrl(value: string, version: "/v1" | "/v2", setting:
 export function resolveConnection(config: StackConfig, env: Env = process.env): Connection {
   return {
     apiKey: resolveApiKey(config, env),
-    apiUrl: resolveUrl("apiUrl", config, env),
-    serverlessUrl: resolveUrl("serverlessUrl", config, env),
+    apiUrl: resolveUrlSetting("apiUrl", config, env),
+    serverlessUrl: resolveUrlSetting("serverlessUrl", config, env),
   };
 }
 
 /** Key and management URL only (resources other than job runs need no job API URL). */
 export function resolveManagementConnection(config: StackConfig, env: Env = process.env): Omit<Connection, "serverlessUrl"> {
-  return { apiKey: resolveApiKey(config, env), apiUrl: resolveUrl("apiUrl", config, env) };
+  return { apiKey: resolveApiKey(config, env), apiUrl: resolveUrlSetting("apiUrl", config, env) };
 }
 
 /** Key and job API URL only. */
 export function resolveJobConnection(config: StackConfig, env: Env = process.env): Omit<Connection, "apiUrl"> {
-  return { apiKey: resolveApiKey(config, env), serverlessUrl: resolveUrl("serverlessUrl", config, env) };
+  return { apiKey: resolveApiKey(config, env), serverlessUrl: resolveUrlSetting("serverlessUrl", config, env) };
 }

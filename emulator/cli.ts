@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 /** gpucloud-emulator: runs the emulator until SIGINT/SIGTERM. */
+import "./cliGuard";
 import { USAGE, UsageError, parseCliArgs } from "./cliArgs";
 import { formatFaultSpec, toFaultPlan } from "./faults/spec";
 import { startEmulator } from "./index";
@@ -32,19 +33,21 @@ async function main(): Promise<number> {
     process.stderr.write(`gpucloud-emulator: ${error instanceof Error ? error.message : String(error)}\n`);
     return error instanceof RangeError ? 2 : 1;
   }
-  const keys = emulator.apiKeys.map((key) => `  API key:         ${key}`).join("\n");
+  const keys = emulator.apiKeys.map((key) => `  API key:         ${key}   (gpucloud:apiKey)`).join("\n");
   process.stdout.write(
+    // Today's URLs first, as the settings take them; the v1 URL is the earlier API's, kept for
+    // programs written against it.
     `gpucloud-emulator listening\n` +
-      `  management API:  ${emulator.apiUrl}\n` +
-      `  management v2:   ${emulator.apiUrlV2}\n` +
-      `  job API:         ${emulator.serverlessUrl}\n` +
+      `  management API:  ${emulator.apiUrlV2}   (gpucloud:apiUrl)\n` +
+      `  job API:         ${emulator.serverlessUrl}   (gpucloud:serverlessUrl)\n` +
       `${keys}\n` +
+      `  earlier API v1:  ${emulator.apiUrl}   (the management API's earlier version)\n` +
       (command.options.statePath ? `  state file:      ${command.options.statePath}\n` : "") +
       (Object.keys(command.options.workers ?? {}).length > 0
         ? `  worker logs:     ${command.options.serverless?.workerLogDir ?? ""}\n`
         : "") +
       (command.options.faults ? `  faults:          ${formatFaultSpec(toFaultPlan(command.options.faults))}\n` : "") +
-      `\nexport GPUCLOUD_API_URL=${emulator.apiUrl} GPUCLOUD_SERVERLESS_URL=${emulator.serverlessUrl} GPUCLOUD_API_KEY=${emulator.apiKey}\n`,
+      `\nexport GPUCLOUD_API_URL=${emulator.apiUrlV2} GPUCLOUD_SERVERLESS_URL=${emulator.serverlessUrl} GPUCLOUD_API_KEY=${emulator.apiKey}\n`,
   );
   emulator.onStateStatus((status) => {
     process.stderr.write(

@@ -19,6 +19,7 @@ import { V2Backend } from "./resources/v2Backend";
 import { duration } from "../client/errors";
 import type { RateLimitWaitInfo, RetryInfo, TransportOptions } from "../client/transport";
 import { getStackConfig } from "./runtimeConfig";
+import { connectionProblems, type JobApiUse } from "../client/configCheck";
 
 const managementClients = new Map<string, { api: ManagementApi; close(): Promise<void> }>();
 const jobClients = new Map<string, JobClient>();
@@ -91,6 +92,14 @@ export function openManagementApi(
   }
   const v1 = shareReads === false ? new ManagementClient(options) : new V1Backend(options, shareReads);
   return { api: v1, backend: "v1", close: () => v1.close() };
+}
+
+/**
+ * The connection settings' problems as check failures, so that preview fails before anything is
+ * created. No property: the engine then prints the reason alone (it names the setting).
+ */
+export function connectionFailures(jobApi: JobApiUse): { property: string; reason: string }[] {
+  return connectionProblems(getStackConfig(), process.env, jobApi).map((problem) => ({ property: "", reason: problem.message }));
 }
 
 /** The API version the settings in force pick (v1 while no URL is set). */

@@ -1,5 +1,8 @@
 #!/usr/bin/env node
-// postinstall: make this checkout resolvable as `pulumi-gpucloud` from its own directory tree.
+// Makes this checkout resolvable as `pulumi-gpucloud` from its own directory tree. Run by the
+// scripts that need it (`npm test`'s pretest, `typecheck`, `demo`) and by the test global setup,
+// not at install: an install script would run for every user of the package (and npm flags it),
+// while only the checkout itself needs the link. It is idempotent and fast.
 //
 // Why: a dynamic provider runs inside the engine's provider process, which loads the serialized
 // provider text with a module search path rooted at the program's working directory. The provider

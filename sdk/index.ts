@@ -1,4 +1,5 @@
-// Public entry point of pulumi-gpucloud: re-exports only.
+// Public entry point of pulumi-gpucloud: re-exports only, after the Node.js version check.
+import "../client/nodeVersionGuard";
 export { Pod, type PodArgs } from "./pod";
 export { Endpoint, type EndpointArgs } from "./endpoint";
 export { NetworkVolume, type NetworkVolumeArgs } from "./networkVolume";
@@ -53,6 +54,7 @@ export {
   getSecretOutput,
   LookupArgsError,
   LookupNotFoundError,
+  LookupError,
   type ByIdArgs,
   type ByIdOrNameArgs,
   type EndpointInfo,

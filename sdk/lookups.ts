@@ -20,6 +20,9 @@ import { openManagementApi } from "../provider/connection";
 import type { ResourceKind } from "../provider/kinds";
 import { namesAreUnique, nounOf, readExisting, sensitiveOf, type LookupKey } from "../provider/resources/lookup";
 import { lookupConnection, type LookupOptions } from "./connection";
+import { callFailure, LookupError } from "./programError";
+import { ConfigError } from "../client/config";
+import { LookupNotFoundError } from "../provider/resources/lookup";
 import type { Endpoint } from "./endpoint";
 import type { NetworkVolume } from "./networkVolume";
 import type { Pod } from "./pod";
@@ -29,6 +32,7 @@ import { secretPlaceholder } from "../client/secrets";
 import type { Template } from "./template";
 
 export { LookupNotFoundError, type LookupKey } from "../provider/resources/lookup";
+export { LookupError } from "./programError";
 
 /** Arguments a lookup cannot take (no id, an empty id, a name where names are not unique). */
 export class LookupArgsError extends GpuCloudError {}
@@ -75,14 +79,26 @@ function parseKey(kind: ResourceKind, args: unknown): LookupKey {
   throw new LookupArgsError(`${lookup}: ${JSON.stringify(args) ?? String(args)} is not a lookup key: give ${wanted}, each a non-empty string.`);
 }
 
+/**
+ * One lookup; fails with one error saying what was looked up, the id or name and the cause
+ * (LookupArgsError, ConfigError, LookupNotFoundError, or a LookupError whose cause is the
+ * service's error), which a Pulumi program prints as that one line (programError.ts).
+ */
 async function lookUp(kind: ResourceKind, args: unknown, options: LookupOptions): Promise<Record<string, unknown>> {
-  const key = parseKey(kind, args);
-  const { apiKey, apiUrl } = lookupConnection(options);
-  const { api, backend, close } = openManagementApi({ baseUrl: apiUrl, apiKey });
+  const lookup = lookupName(kind);
   try {
-    return await readExisting(kind, api, backend, key, lookupName(kind));
-  } finally {
-    await close();
+    const key = parseKey(kind, args);
+    const { apiKey, apiUrl } = lookupConnection(options);
+    const { api, backend, close } = openManagementApi({ baseUrl: apiUrl, apiKey });
+    try {
+      return await readExisting(kind, api, backend, key, lookup);
+    } catch (error) {
+      throw callFailure(`${lookup} ${JSON.stringify(key)}`, [LookupNotFoundError], error);
+    } finally {
+      await close();
+    }
+  } catch (error) {
+    throw callFailure(lookup, [LookupArgsError, ConfigError, LookupNotFoundError, LookupError], error);
   }
 }
 
@@ -93,8 +109,11 @@ function promiseForm<A, R>(kind: ResourceKind): (args: A, options?: LookupOption
 function outputForm<A, R>(kind: ResourceKind): (args: LookupInputs<A> | pulumi.Input<A>, options?: LookupOptions) => pulumi.Output<R> {
   const sensitive = sensitiveOf(kind);
   return (args, options = {}) => {
-    const result = pulumi.output(args as pulumi.Input<A>).apply((resolved) => lookUp(kind, resolved, options));
-    return result.apply((r) => (sensitive.some((f) => r[f] !== undefined) ? pulumi.secret(r) : r)) as unknown as pulumi.Output<R>;
+    // One apply: a failed lookup rejects one chain, not one per derived Output.
+    return pulumi.output(args as pulumi.Input<A>).apply(async (resolved) => {
+      const r = await lookUp(kind, resolved, options);
+      return sensitive.some((f) => r[f] !== undefined) ? pulumi.secret(r) : r;
+    }) as unknown as pulumi.Output<R>;
   };
 }
 

@@ -34,15 +34,18 @@ export interface CostSummary {
   perMonth: number;
   /** Resources left out of the sums, with the reason. */
   unpriced: string[];
+  /** Of `unpriced`, those whose estimate only waits for values known at apply (checked again then). */
+  pendingUntilApply: string[];
   /** Priced resources, dearest first (by ceiling). */
   ranked: Array<{ name: string; perHour: number; ceilingPerHour: number }>;
 }
 
 export function summarize(entries: readonly NamedEstimate[]): CostSummary {
-  const summary: CostSummary = { perHour: 0, ceilingPerHour: 0, perMonth: 0, unpriced: [], ranked: [] };
+  const summary: CostSummary = { perHour: 0, ceilingPerHour: 0, perMonth: 0, unpriced: [], pendingUntilApply: [], ranked: [] };
   for (const { name, estimate } of entries) {
     if (estimate?.status !== "estimated") {
       summary.unpriced.push(`${name}: ${estimate?.reason ?? "no estimate"}`);
+      if (estimate?.status === "pending") summary.pendingUntilApply.push(`${name}: ${estimate.reason ?? "not known until apply"}`);
       continue;
     }
     summary.perMonth += estimate.perMonth ?? 0;
@@ -87,6 +90,16 @@ export function budgetFromConfig(get: (key: string) => string | undefined): Cost
 
 /** Why the summary exceeds the budget, naming the dearest resources; undefined within budget. */
 export function budgetExcess(summary: CostSummary, budget: CostBudget, top = 3): string | undefined {
+  const budgeted = Object.entries(BUDGET_KEYS).filter(([field]) => budget[field as keyof CostBudget] !== undefined).map(([, key]) => `gpucloud:${key}`);
+  // A budget never passes on what it cannot price: an unpriced resource counted as 0 would let any
+  // stack through. Estimates waiting for values known at apply are checked again then.
+  const unknown = summary.unpriced.filter((entry) => !summary.pendingUntilApply.includes(entry));
+  if (budgeted.length > 0 && unknown.length > 0) {
+    return (
+      `the stack's cost cannot be held to ${budgeted.join(" and ")}: ${unknown.length === 1 ? "a resource is" : `${unknown.length} resources are`} not priced ` +
+      `(${unknown.join("; ")}). Price them as each reason says (the v2 API's catalog, or your own prices in gpucloud:prices), or remove the budget.`
+    );
+  }
   const over: string[] = [];
   if (budget.perHour !== undefined && summary.perHour > budget.perHour) over.push(`always-on ${summary.perHour} USD/hour exceeds gpucloud:${BUDGET_KEYS.perHour} ${budget.perHour}`);
   if (budget.ceilingPerHour !== undefined && summary.ceilingPerHour > budget.ceilingPerHour) over.push(`ceiling ${summary.ceilingPerHour} USD/hour exceeds gpucloud:${BUDGET_KEYS.ceilingPerHour} ${budget.ceilingPerHour}`);
@@ -114,6 +127,10 @@ export function changeAgainst(last: CostSummary | undefined, now: CostSummary): 
 
 /** The report's one-line summary for the preview's output, with the change (changeAgainst) in parentheses. */
 export function summaryLine(summary: CostSummary, change?: string): string {
+  // Nothing priced is "not priced", never "0 USD/hour": a zero would read as free.
+  if (summary.ranked.length === 0 && summary.perMonth === 0 && summary.unpriced.length > 0) {
+    return `estimated cost: not priced${change === undefined ? "" : ` (${change})`}: ${summary.unpriced.join("; ")}`;
+  }
   const figures = FIGURES.map((f) => `${summary[f.key]} ${f.unit} ${f.label}`).join(", ");
   const unpriced = summary.unpriced.length > 0 ? `; not priced: ${summary.unpriced.join("; ")}` : "";
   return `estimated cost: ${figures}${change === undefined ? "" : ` (${change})`}${unpriced}`;

@@ -5,7 +5,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type { EndpointRollout, ManagementClient } from "../../client/management";
 import type { SecretsV2 } from "../../client/managementV2";
 import type { AccountLimitsV2 } from "../../client/schemasV2";
-import { currentBackend, managementClient } from "../connection";
+import { connectionFailures, currentBackend, managementClient } from "../connection";
 import type { Backend } from "./fieldTable";
 import { pricesOf, type CatalogLists, type PriceLookup } from "../cost/priceSheet";
 import { ownPricesOf, type OwnPrices } from "../cost/ownPrices";
@@ -65,6 +65,8 @@ export interface ProviderDeps {
   prices?(): Promise<PriceLookup>;
   /** The user's prices for what the catalog does not quote (`gpucloud:prices`); throws on a bad value. */
   ownPrices?(): OwnPrices | undefined;
+  /** What is wrong with the connection settings in force, for check (absent: nothing checked). */
+  connectionFailures?(): { property: string; reason: string }[];
   log: ProgressLog;
   sleep(ms: number): Promise<void>;
   now(): number;
@@ -89,6 +91,8 @@ export function defaultDeps(): ProviderDeps {
     backend: currentBackend,
     prices: () => pricesOf(managementClient()),
     ownPrices: () => ownPricesOf(getStackConfig()),
+    // Resources need the management API; the job URL is checked only when it is set (a mix-up).
+    connectionFailures: () => connectionFailures("ifSet"),
     log: pulumiLog,
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     now: Date.now,

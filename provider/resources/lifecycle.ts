@@ -15,6 +15,7 @@ import { backendFailures, createBodyOf, inputFields, sensitiveFields, tableForBa
 import { isPlaceholderId, pendingCreateOf, rememberPendingCreate, ResourceInitError, wasTakenOver, withProvider } from "./partialCreate";
 import { adoptionPlan, changedFields, forgottenFields, serviceUpdates } from "./updates";
 import { runSchema } from "./validation";
+import { catalogFieldsToCheck, catalogIdFailures } from "./catalogIds";
 import { deepEqual, isPresent, isRecord, messageOf, withoutUnset, type Props } from "./values";
 import { ReadinessTimeoutError } from "./waitFor";
 import type { Estimator } from "../cost/estimate";
@@ -196,13 +197,31 @@ function providerOn<Args extends ArgsBase, L extends { id: string; name?: string
       const outcome = runSchema<Args>(table.schema, noun, args);
       // What the API cannot express is said only of values that are valid in themselves.
       const invalid = new Set(outcome.failures.map((f) => f.property.split(/[.[]/)[0]));
-      const failures = [...outcome.failures, ...backendFailures(table, args, backend).filter((f) => !invalid.has(f.property))];
+      // Settings that cannot work fail every resource's check: `up` creates nothing with them.
+      const failures = [
+        ...(deps.connectionFailures?.() ?? []),
+        ...outcome.failures,
+        ...backendFailures(table, args, backend).filter((f) => !invalid.has(f.property)),
+      ];
       const warnings: string[] = [];
       if (table.crossCheck) {
         const cross = table.crossCheck(args, previous, backend);
         // Cross-field rules only make sense once every field is individually valid.
         if (failures.length === 0) failures.push(...cross.failures);
         warnings.push(...cross.warnings);
+      }
+      // On v2, ids the catalog does not list fail (did-you-mean) once the catalog was read.
+      // One read of the prices serves this check and the estimate below.
+      let pricesRead: ReturnType<NonNullable<ProviderDeps["prices"]>> | undefined;
+      const readPrices = deps.prices ? () => (pricesRead ??= deps.prices!()) : undefined;
+      const catalogFields = backend === "v2" && failures.length === 0 && readPrices ? catalogFieldsToCheck(args, previous) : [];
+      if (catalogFields.length > 0 && readPrices) {
+        const catalog = catalogIdFailures(args, catalogFields, await readPrices());
+        failures.push(...catalog.failures);
+        if (catalog.read) {
+          const superseded = catalogFields.map((field) => `${noun} ${field}`);
+          warnings.splice(0, warnings.length, ...warnings.filter((w) => !superseded.some((prefix) => w.startsWith(prefix))));
+        }
       }
       for (const field of forgottenFields(table, previous, args)) {
         warnings.push(
@@ -219,7 +238,7 @@ function providerOn<Args extends ArgsBase, L extends { id: string; name?: string
         failures.length === 0 && spec.estimate
           ? kept !== undefined
             ? { ...withoutUnset(checked), [COST_ESTIMATE]: kept }
-            : await withEstimate(spec.estimate, withoutUnset(checked), deps)
+            : await withEstimate(spec.estimate, withoutUnset(checked), readPrices ? { ...deps, prices: readPrices } : deps)
           : withoutUnset(checked);
       return { inputs: { ...estimated, __provider: news["__provider"] }, failures: failures.map((f) => withoutSecretValue(f)) };
     },

@@ -133,7 +133,7 @@ export function rolloutCandidateProvider(deps: RolloutDeps): pulumi.dynamic.Reso
 
   return {
     async check(_olds: Props, news: Props) {
-      return { inputs: news, failures: checkComponentArgs(candidateArgsSchema, "EndpointRollout candidate", news) };
+      return { inputs: news, failures: [...(deps.connectionFailures?.() ?? []), ...checkComponentArgs(candidateArgsSchema, "EndpointRollout candidate", news)] };
     },
 
     async diff(_id: string, olds: Props, news: Props) {

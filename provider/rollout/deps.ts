@@ -5,7 +5,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { JobClient } from "../../client/jobClient";
-import { jobClient } from "../connection";
+import { connectionFailures, jobClient } from "../connection";
 import { defaultDeps, type ProviderDeps } from "../resources/deps";
 import { endpointProvider } from "../resources/registry";
 import type { Props } from "../resources/values";
@@ -24,6 +24,8 @@ export interface RolloutDeps {
   canaryEndpoints: CanaryEndpoints;
   /** The job API client, loaded on first use. */
   jobs(): Promise<JobClient>;
+  /** What is wrong with the settings a rollout needs (both APIs), for check (absent: nothing checked). */
+  connectionFailures?(): { property: string; reason: string }[];
 }
 
 export function defaultRolloutDeps(): RolloutDeps {
@@ -40,5 +42,6 @@ export function defaultRolloutDeps(): RolloutDeps {
       delete: (id, props) => endpoints.delete!(id, props),
     },
     jobs: jobClient,
+    connectionFailures: () => connectionFailures("required"),
   };
 }

@@ -245,7 +245,7 @@ export function rolloutSwitchProvider(deps: RolloutDeps): pulumi.dynamic.Resourc
 
   return {
     async check(_olds: Props, news: Props) {
-      return { inputs: news, failures: checkComponentArgs(switchArgsSchema, "EndpointRollout switch", news) };
+      return { inputs: news, failures: [...(deps.connectionFailures?.() ?? []), ...checkComponentArgs(switchArgsSchema, "EndpointRollout switch", news)] };
     },
 
     async diff(_id: string, olds: Props, news: Props) {

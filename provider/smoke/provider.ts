@@ -10,7 +10,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { argsOf, checkComponentArgs } from "../componentArgs";
-import { jobClient } from "../connection";
+import { connectionFailures, jobClient } from "../connection";
 import { containsUnknown, deepEqual } from "../resources/values";
 import { casesSchema, type SmokeCase } from "./caseSchema";
 import { failureMessage } from "./report";
@@ -55,7 +55,8 @@ async function runAll(inputs: SmokeTestInputs): Promise<SmokeTestOutputs> {
 
 export const smokeTestProvider: pulumi.dynamic.ResourceProvider = {
   async check(_olds: Record<string, unknown>, news: Record<string, unknown>) {
-    return { inputs: news, failures: checkComponentArgs(smokeTestArgsSchema, "JobRunner", news) };
+    // The cases run on the job API: a JobRunner needs both URLs and the key.
+    return { inputs: news, failures: [...connectionFailures("required"), ...checkComponentArgs(smokeTestArgsSchema, "JobRunner", news)] };
   },
 
   async diff(_id: string, olds: Record<string, unknown>, news: Record<string, unknown>) {

@@ -55,7 +55,7 @@ describe("the bin with --faults and --state in a missing directory", () => {
     const apiUrl = await new Promise<string>((resolvePromise, reject) => {
       const timer = setTimeout(() => reject(new Error(`no banner within 10 s; stdout: ${stdout} stderr: ${stderr}`)), 10_000);
       proc.stdout?.on("data", () => {
-        const match = /management API:\s+(\S+)/.exec(stdout);
+        const match = /earlier API v1:\s+(\S+)/.exec(stdout);
         if (match?.[1]) {
           clearTimeout(timer);
           resolvePromise(match[1]);

@@ -134,14 +134,14 @@ describe("the bases", () => {
       const bases = await new Promise<RegExpExecArray>((resolvePromise, reject) => {
         const timer = setTimeout(() => reject(new Error(`no banner within 10 s: ${stdout}`)), 10_000);
         child.stdout.on("data", () => {
-          const match = /management API:\s+(\S+)\n\s+management v2:\s+(\S+)\n\s+job API:\s+(\S+)/.exec(stdout);
+          const match = /management API:\s+(\S+).*\n\s+job API:\s+(\S+).*\n(?:.*\n)*?\s+earlier API v1:\s+(\S+)/.exec(stdout);
           if (match) {
             clearTimeout(timer);
             resolvePromise(match);
           }
         });
       });
-      const [, v1, v2, jobs] = bases;
+      const [, v2, jobs, v1] = bases;
       const origin = new URL(v1 ?? "").origin;
       expect([v1, v2, jobs]).toEqual([`${origin}/v1`, `${origin}/api/v2`, `${origin}/v2`]);
       const headers = { authorization: "Bearer bases-key" };

@@ -64,6 +64,10 @@ describe("the package installed from npm pack into a project outside the repo", 
     // Only what `files` ships: no sources, no tests.
     expect(fs.existsSync(path.join(installed, "test"))).toBe(false);
     expect(fs.existsSync(path.join(installed, "sdk"))).toBe(false);
+    // No source maps either: they would point stack traces at those unshipped sources.
+    const shipped = fs.readdirSync(path.join(installed, "dist"), { recursive: true, encoding: "utf8" });
+    expect(shipped.filter((f) => f.endsWith(".map"))).toEqual([]);
+    expect(shipped.filter((f) => f.endsWith(".js") && fs.readFileSync(path.join(installed, "dist", f), "utf8").includes("sourceMappingURL"))).toEqual([]);
     const resolved = createRequire(path.join(projectDir, "index.js")).resolve("pulumi-gpucloud");
     expect(fs.realpathSync(resolved)).toBe(fs.realpathSync(path.join(installed, "dist", "sdk", "index.js")));
     // The package's own @pulumi/pulumi is the project's, so the serializer sees the installed copy.

@@ -69,7 +69,9 @@ describe.each(API_VERSIONS)("invalid arguments are rejected at preview through t
       },
       // Nothing is sent anywhere: check runs before any call to the service.
       config: {
-        "gpucloud:apiUrl": { value: `http://127.0.0.1:9/${api}` },
+        // The emulator's layout (management under /api/v2 or /v1, jobs under /v2): the same URL in
+        // both settings would itself be a configuration mistake that check reports.
+        "gpucloud:apiUrl": { value: `http://127.0.0.1:9/${api === "v2" ? "api/v2" : "v1"}` },
         "gpucloud:serverlessUrl": { value: "http://127.0.0.1:9/v2" },
         "gpucloud:apiKey": { value: API_KEY, secret: true },
       },

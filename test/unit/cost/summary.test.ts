@@ -39,7 +39,7 @@ describe("cost summary", () => {
   });
 
   it("fails a budget below the estimate, naming the dearest resources first", () => {
-    const s = summarize(entries);
+    const s = summarize(entries.filter((e) => e.name !== "scratch"));
     expect(budgetExcess(s, { perHour: 10, ceilingPerHour: 10 })).toBeUndefined();
     const excess = budgetExcess(s, { ceilingPerHour: 6 });
     expect(excess).toContain("ceiling 6.67 USD/hour exceeds gpucloud:budgetCeilingPerHour 6");
@@ -50,5 +50,29 @@ describe("cost summary", () => {
     const config: Record<string, string> = { budgetPerHour: "2.5" };
     expect(budgetFromConfig((k) => config[k])).toEqual({ perHour: 2.5 });
     expect(() => budgetFromConfig((k) => (k === "budgetCeilingPerHour" ? "lots" : undefined))).toThrow(/gpucloud:budgetCeilingPerHour must be a positive number of USD per hour \(got "lots"\)/);
+  });
+
+  it("a budget never passes on resources it cannot price: it names them and what would price them", () => {
+    const s = summarize(entries);
+    expect(budgetExcess(s, { perHour: 10, ceilingPerHour: 10 })).toBe(
+      "the stack's cost cannot be held to gpucloud:budgetPerHour and gpucloud:budgetCeilingPerHour: a resource is not priced " +
+        "(scratch: the catalog quotes no storage price). Price them as each reason says (the v2 API's catalog, or your own prices in gpucloud:prices), or remove the budget.",
+    );
+    // An estimate waiting for values known at apply is checked again then.
+    const pending = summarize([{ name: "trainer", estimate: est(0.43) }, { name: "later", estimate: { status: "pending", reason: "gpuTypeIds not known until apply" } }]);
+    expect(budgetExcess(pending, { perHour: 10 })).toBeUndefined();
+    // No budget: nothing to hold.
+    expect(budgetExcess(s, {})).toBeUndefined();
+  });
+
+  it("a report with nothing priced says so, never 0 USD/hour", () => {
+    const v1 = summarize([
+      { name: "trainer", estimate: { status: "unavailable", reason: "the v1 management API has no price catalog" } },
+      { name: "inference", estimate: { status: "unavailable", reason: "the v1 management API has no price catalog" } },
+    ]);
+    const line = summaryLine(v1);
+    expect(line).toBe("estimated cost: not priced: trainer: the v1 management API has no price catalog; inference: the v1 management API has no price catalog");
+    expect(line).not.toContain("0 USD/hour");
+    expect(budgetExcess(v1, { perHour: 0.01 })).toMatch(/cannot be held to gpucloud:budgetPerHour: 2 resources are not priced/);
   });
 });

@@ -1,5 +1,10 @@
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { setStackConfig } from "../../../provider/runtimeConfig";
 import { smokeTestProvider } from "../../../provider/smoke/provider";
+
+const CONNECTION = { "gpucloud:apiKey": "k", "gpucloud:apiUrl": "http://127.0.0.1:9/api/v2", "gpucloud:serverlessUrl": "http://127.0.0.1:9/v2" };
+beforeAll(() => setStackConfig(CONNECTION));
+afterAll(() => setStackConfig({}));
 
 const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 
@@ -21,6 +26,17 @@ async function diff(olds: Record<string, unknown>, news: Record<string, unknown>
 }
 
 describe("smokeTestProvider.check", () => {
+  it("a JobRunner needs the job API URL: without it check fails, naming the setting and the fix", async () => {
+    const { ["gpucloud:serverlessUrl"]: _jobs, ...withoutJobs } = CONNECTION;
+    setStackConfig(withoutJobs);
+    try {
+      const { failures } = await check(good);
+      expect(failures).toEqual([{ property: "", reason: expect.stringContaining("No job API URL: run `pulumi config set gpucloud:serverlessUrl <url>`") }]);
+    } finally {
+      setStackConfig(CONNECTION);
+    }
+  });
+
   it("accepts valid arguments and returns the inputs unchanged (__provider included)", async () => {
     const news = { ...good, __provider: "serialized provider text" };
     const { inputs, failures } = await check(news);
