@@ -19,21 +19,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../emulator";
 import { startTestEmulator } from "./managementHelpers";
-import { type WireNode, type WireOperation, loadV2Wire } from "./v2-wire";
+import { NOT_YET_SERVED, each } from "./v2-pending";
+import { type WireNode, type WireOperation, flattenWire, loadV2Wire } from "./v2-wire";
 
-/**
- * What the live API gained since the August description that the emulator does not serve yet:
- * each entry below with one of these reasons goes once the emulator serves it.
- */
-const NOT_YET_SERVED = {
-  pagination: "not yet served: list pagination, cursor and limit with a pagination block (today §1)",
-  account: "not yet served: the account and its limits (today §3)",
-  secrets: "not yet served: account secrets (today §2)",
-  command: "not yet served: cmd[] and entrypoint[] on every container config (today §5.1)",
-  podGpu: "not yet served: a pod's gpu.vcpuCount and gpu.memory, and create's per-GPU placement filters (today §5.2)",
-} as const;
-
-const each = (keys: readonly string[], reason: string): Record<string, string> => Object.fromEntries(keys.map((key) => [key, reason]));
 const PAGINATED_LISTS = [
   ["listPods", "/pods", "ListPodsResponse"],
   ["listEndpoints", "/serverless", "ListEndpointsResponse"],
@@ -135,60 +123,6 @@ beforeAll(async () => {
 });
 afterAll(() => emu.close());
 
-/** A reference node with refs and allOf merged in: one object, primitive, array or union. */
-interface Flat {
-  types: Set<string>;
-  nullable: boolean;
-  enum?: string[];
-  default?: string;
-  properties: Map<string, WireNode>;
-  required: Set<string>;
-  items?: WireNode;
-  additionalProperties?: WireNode;
-  variants: WireNode[];
-  /** The reference schema name, where the node is one. */
-  name?: string;
-}
-
-function flatten(node: WireNode): Flat {
-  const flat: Flat = { types: new Set(), nullable: false, properties: new Map(), required: new Set(), variants: [] };
-  const merge = (part: Flat) => {
-    for (const t of part.types) flat.types.add(t);
-    flat.nullable ||= part.nullable;
-    if (part.enum) flat.enum ??= part.enum;
-    if (part.default !== undefined) flat.default ??= part.default;
-    for (const [k, v] of part.properties) flat.properties.set(k, v);
-    for (const r of part.required) flat.required.add(r);
-    if (part.items) flat.items ??= part.items;
-    if (part.additionalProperties) flat.additionalProperties ??= part.additionalProperties;
-    flat.variants.push(...part.variants);
-  };
-  if (node.ref !== undefined) {
-    const target = reference.schemas.get(node.ref);
-    if (!target) throw new Error(`reference names an unknown schema ${node.ref}`);
-    merge(flatten(target));
-    flat.name = node.ref;
-  }
-  for (const part of node.allOf) merge(flatten(part));
-  const alternatives = [...node.oneOf, ...node.anyOf];
-  const nonNull = alternatives.filter((a) => !(a.types.length === 1 && a.types[0] === "null" && a.ref === undefined));
-  if (nonNull.length < alternatives.length) flat.nullable = true;
-  if (nonNull.length === 1) merge(flatten(nonNull[0] as WireNode));
-  else flat.variants.push(...nonNull);
-  for (const t of node.types) {
-    if (t === "null") flat.nullable = true;
-    else flat.types.add(t);
-  }
-  if (node.enum) flat.enum = node.enum;
-  if (node.default !== undefined) flat.default = node.default;
-  for (const [k, v] of node.properties) flat.properties.set(k, v);
-  for (const r of node.required) flat.required.add(r);
-  if (node.items) flat.items = node.items;
-  if (node.additionalProperties) flat.additionalProperties = node.additionalProperties;
-  if (flat.properties.size > 0 && flat.types.size === 0) flat.types.add("object");
-  return flat;
-}
-
 function resolveEmu(schema: JsonSchema): JsonSchema {
   if (schema.$ref) return resolveEmu(doc.components.schemas[schema.$ref.replace("#/components/schemas/", "")] ?? {});
   return schema;
@@ -198,7 +132,7 @@ type Mode = "request" | "response";
 
 /** Pushes every way `emu` differs from the reference node, each prefixed by `at`. */
 function compare(node: WireNode, emuSchema: JsonSchema, at: string, mode: Mode, problems: string[]): void {
-  const ref = flatten(node);
+  const ref = flattenWire(reference, node);
   let emu = resolveEmu(emuSchema);
   let emuNullable = emu.nullable === true;
   const emuAlternatives = [...(emu.anyOf ?? []), ...(emu.oneOf ?? [])].map(resolveEmu);

@@ -197,3 +197,58 @@ export function loadV2Wire(): Wire {
   cached = { schemas, operations };
   return cached;
 }
+
+/** A described node with refs and allOf merged in: one object, primitive, array or union. */
+export interface FlatNode {
+  types: Set<string>;
+  nullable: boolean;
+  enum?: string[];
+  default?: string;
+  properties: Map<string, WireNode>;
+  required: Set<string>;
+  items?: WireNode;
+  additionalProperties?: WireNode;
+  /** The alternatives of a union (oneOf/anyOf with more than one non-null member). */
+  variants: WireNode[];
+  /** The schema name, where the node is one. */
+  name?: string;
+}
+
+export function flattenWire(wire: Wire, node: WireNode): FlatNode {
+  const flat: FlatNode = { types: new Set(), nullable: false, properties: new Map(), required: new Set(), variants: [] };
+  const merge = (part: FlatNode) => {
+    for (const t of part.types) flat.types.add(t);
+    flat.nullable ||= part.nullable;
+    if (part.enum) flat.enum ??= part.enum;
+    if (part.default !== undefined) flat.default ??= part.default;
+    for (const [k, v] of part.properties) flat.properties.set(k, v);
+    for (const r of part.required) flat.required.add(r);
+    if (part.items) flat.items ??= part.items;
+    if (part.additionalProperties) flat.additionalProperties ??= part.additionalProperties;
+    flat.variants.push(...part.variants);
+  };
+  if (node.ref !== undefined) {
+    const target = wire.schemas.get(node.ref);
+    if (!target) throw new Error(`the description names an unknown schema ${node.ref}`);
+    merge(flattenWire(wire, target));
+    flat.name = node.ref;
+  }
+  for (const part of node.allOf) merge(flattenWire(wire, part));
+  const alternatives = [...node.oneOf, ...node.anyOf];
+  const nonNull = alternatives.filter((a) => !(a.types.length === 1 && a.types[0] === "null" && a.ref === undefined));
+  if (nonNull.length < alternatives.length) flat.nullable = true;
+  if (nonNull.length === 1) merge(flattenWire(wire, nonNull[0] as WireNode));
+  else flat.variants.push(...nonNull);
+  for (const t of node.types) {
+    if (t === "null") flat.nullable = true;
+    else flat.types.add(t);
+  }
+  if (node.enum) flat.enum = node.enum;
+  if (node.default !== undefined) flat.default = node.default;
+  for (const [k, v] of node.properties) flat.properties.set(k, v);
+  for (const r of node.required) flat.required.add(r);
+  if (node.items) flat.items = node.items;
+  if (node.additionalProperties) flat.additionalProperties = node.additionalProperties;
+  if (flat.properties.size > 0 && flat.types.size === 0) flat.types.add("object");
+  return flat;
+}
