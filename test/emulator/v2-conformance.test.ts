@@ -22,12 +22,14 @@ import { startTestEmulator } from "./managementHelpers";
 import { NOT_YET_SERVED, each } from "./v2-pending";
 import { type WireNode, type WireOperation, flattenWire, loadV2Wire } from "./v2-wire";
 
+/** The lists that paginate today (today §1.3): operation, path, response schema. */
 const PAGINATED_LISTS = [
   ["listPods", "/pods", "ListPodsResponse"],
   ["listEndpoints", "/serverless", "ListEndpointsResponse"],
   ["listEndpointReleases", "/serverless/{id}/releases", "ListEndpointReleasesResponse"],
   ["listTemplates", "/templates", "ListTemplatesResponse"],
 ] as const;
+/** Where the comparison meets the container config's fields (today §5.1: every body and answer built on it). */
 const CONTAINER_SCHEMAS = [
   "ListPodsResponse.pods[]", "CreatePodRequest", "Pod", "UpdatePodRequest",
   "ListEndpointsResponse.endpoints[]", "CreateEndpointRequest", "Endpoint", "UpdateEndpointRequest",
