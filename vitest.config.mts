@@ -5,6 +5,9 @@ export default defineConfig({
     include: ["test/**/*.test.ts"],
     // Provides the Pulumi CLI (building it once per machine if needed); fails the run if it cannot.
     globalSetup: ["test/globalSetup.ts"],
+    // Fails a test during which an emulator started by startTestEmulator gave a v2 answer outside
+    // the described v2 wire (test/emulator/v2-corpus.ts).
+    setupFiles: ["test/support/v2CorpusSetup.ts"],
     reporters: ["default", "./test/support/summaryReporter.ts"],
     testTimeout: 30_000,
     hookTimeout: 120_000,

@@ -14,10 +14,18 @@ export interface Clock {
   now(): number;
   /** Real milliseconds to wait for a duration given in service milliseconds. */
   scaled(serviceMs: number): number;
-  /** setTimeout for a service-time duration; the timer never keeps the process alive. */
-  after(serviceMs: number, fn: () => void): NodeJS.Timeout;
-  /** Resolves after a service-time duration. */
+  /**
+   * Calls `fn` once `now()` has advanced by at least `serviceMs` (never earlier, and always
+   * asynchronously); the wait never keeps the process alive.
+   */
+  after(serviceMs: number, fn: () => void): ServiceTimer;
+  /** Resolves once `now()` has advanced by at least `serviceMs`. */
   sleep(serviceMs: number): Promise<void>;
+}
+
+/** A pending `Clock.after`; `cancel` is idempotent and harmless after the call. */
+export interface ServiceTimer {
+  cancel(): void;
 }
 
 export function createClock(timeScale = 1, realNow: () => number = Date.now): Clock {
@@ -30,9 +38,33 @@ export function createClock(timeScale = 1, realNow: () => number = Date.now): Cl
     now: () => origin + (realNow() - origin) / timeScale,
     scaled: (serviceMs) => Math.max(0, serviceMs * timeScale),
     after(serviceMs, fn) {
-      const timer = setTimeout(fn, clock.scaled(serviceMs));
-      timer.unref();
-      return timer;
+      // Why a target and a re-arm instead of one setTimeout: Node's timers run on a monotonic clock
+      // of their own and may fire up to about a real millisecond before Date.now() has moved that
+      // far; at timeScale 0.001 that millisecond is a whole service second, so a sleeper would
+      // wake with now() short of what it asked for. Each firing checks the clock it answers to.
+      const target = clock.now() + Math.max(0, serviceMs);
+      let timer: NodeJS.Timeout | undefined;
+      const arm = (realMs: number): void => {
+        timer = setTimeout(check, realMs);
+        timer.unref();
+      };
+      const check = (): void => {
+        const remaining = target - clock.now();
+        if (remaining > 0) {
+          // At least 1 real ms: the clock cannot advance in less.
+          arm(Math.max(1, Math.ceil(clock.scaled(remaining))));
+          return;
+        }
+        timer = undefined;
+        fn();
+      };
+      arm(Math.ceil(clock.scaled(Math.max(0, serviceMs))));
+      return {
+        cancel() {
+          if (timer) clearTimeout(timer);
+          timer = undefined;
+        },
+      };
     },
     sleep: (serviceMs) => new Promise((resolve) => clock.after(serviceMs, resolve)),
   };

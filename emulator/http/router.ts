@@ -116,6 +116,8 @@ export type RouteInterceptor = (call: {
 
 /** An operation that ran to completion, whether its answer was sent or lost (see RouterOptions.onReply). */
 export interface ReplyEvent {
+  /** The surface that answered: the router's base path ("/v1", "/api/v2"). */
+  basePath: string;
   operationId: string;
   method: Method;
   accountId: string;
@@ -320,6 +322,7 @@ export class Router {
     else if (reply.body === undefined) sendEmpty(res, reply.status, headers);
     else sendJson(res, reply.status, reply.body, headers);
     this.options.onReply?.({
+      basePath: this.basePath,
       operationId: op.operationId,
       method: op.method,
       accountId: raw.accountId,

@@ -7,7 +7,7 @@
  * unref'd timer is armed for the earliest one. Entries carry their own heap index so a deadline can
  * be moved or cancelled in O(log n) without searching.
  */
-import type { Clock } from "../clock";
+import type { Clock, ServiceTimer } from "../clock";
 
 /** Something with a deadline. `idx` is owned by the scheduler (-1 when not scheduled). */
 export interface Timed {
@@ -32,7 +32,7 @@ export class Task implements Timed {
 
 export class Scheduler {
   private readonly heap: Timed[] = [];
-  private timer: NodeJS.Timeout | undefined;
+  private timer: ServiceTimer | undefined;
   private armedAt = Infinity;
   private closed = false;
 
@@ -80,14 +80,14 @@ export class Scheduler {
 
   close(): void {
     this.closed = true;
-    if (this.timer) clearTimeout(this.timer);
+    this.timer?.cancel();
     this.timer = undefined;
     for (const t of this.heap) t.idx = -1;
     this.heap.length = 0;
   }
 
   private arm(): void {
-    if (this.timer) clearTimeout(this.timer);
+    this.timer?.cancel();
     this.timer = undefined;
     const head = this.heap[0];
     if (!head || this.closed) {

@@ -305,11 +305,14 @@ describe("Transport retry waits", () => {
     transport = new Transport({
       baseUrl: `${server.origin}/v1`,
       apiKey: KEY,
-      // a wait that never ends unless aborted
-      sleep: () => new Promise<void>(() => undefined),
+      // A wait that never ends unless aborted; the caller aborts once it has begun (not after a
+      // fixed delay, which on a busy machine can fall before the first answer is back).
+      sleep: () => {
+        setImmediate(() => controller.abort(new Error("stop waiting")));
+        return new Promise<void>(() => undefined);
+      },
     });
     const p = transport.request({ method: "GET", path: "/x", operation: "GetPod", schema: Thing, signal: controller.signal });
-    setTimeout(() => controller.abort(new Error("stop waiting")), 50);
     await expect(p).rejects.toThrow("stop waiting");
     expect(server.requests).toHaveLength(1);
   });

@@ -4,6 +4,7 @@
  */
 import { type EmulatorOptions, type RunningEmulator, startEmulator } from "../../emulator";
 import type { EndpointSpec, ServerlessDeps, ServerlessService, WorkerView } from "../../emulator/serverless/contract";
+import { withV2Recorder } from "./v2-corpus";
 
 /** Wire JSON: the tests assert the shape themselves. */
 // biome-ignore lint/suspicious/noExplicitAny: response bodies are checked field by field in the tests
@@ -19,8 +20,12 @@ export interface ApiResponse {
 export const KEY_A = "test-key-account-a";
 export const KEY_B = "test-key-account-b";
 
+/**
+ * An emulator for a test, whose every v2 answer is checked against the described v2 wire
+ * (v2-corpus.ts): a test during which one does not fit fails.
+ */
 export async function startTestEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
-  return startEmulator({ timeScale: 0.01, apiKeys: [KEY_A, KEY_B], ...options });
+  return startEmulator({ timeScale: 0.01, apiKeys: [KEY_A, KEY_B], ...options, onReply: withV2Recorder(options.onReply) });
 }
 
 export interface Api {
