@@ -48,7 +48,9 @@ export function program() {
     volumeId: models.id,
     podId: notebook.id,
     podCostPerHr: notebook.costPerHr,
-    jupyterUrl: pulumi.interpolate`http://${notebook.publicIp}:${notebook.portMappings.apply((ports) => ports?.["8888"])}`,
+    // A tcp port is published on the pod's public address; an http port (8888 here) is served
+    // through the service's shared HTTP proxy instead, so it has no address of the pod's own.
+    sshAddress: pulumi.interpolate`${notebook.publicIp}:${notebook.portMappings.apply((ports) => ports?.["22"])}`,
     sshPort: notebook.portMappings.apply((ports) => ports?.["22"]),
     templateId: worker.id,
     endpointId: inference.id,

@@ -49,7 +49,11 @@ export async function startEmulatorChild(options: EmulatorChildOptions): Promise
   child.stderr?.on("data", (c: Buffer) => (out += c.toString()));
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   const urls = await new Promise<{ apiUrl: string; apiUrlV2: string; serverlessUrl: string }>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`emulator did not start within 20 s:\n${out}`)), 20_000);
+    // A child that never printed its URLs is stopped, so a failed start leaves no process (or port) behind.
+    const timer = setTimeout(() => {
+      child.kill("SIGTERM");
+      reject(new Error(`emulator did not start within 20 s:\n${out}`));
+    }, 20_000);
     const onData = (): void => {
       const found = bannerUrls(out);
       if (!found) return;
@@ -74,10 +78,14 @@ export async function startEmulatorChild(options: EmulatorChildOptions): Promise
   };
 }
 
-/** The URLs of the banner (`management API: ...`, `management v2: ...`, `job API: ...`), once all printed. */
+/**
+ * The URLs of the banner, once all printed. Today's banner: `management API: <v2>`, `job API: ...`,
+ * `earlier API v1: ...`; the banner of 0.1.0 (which the upgrade fixtures' recorder starts):
+ * `management API: <v1>`, `management v2: ...`, `job API: ...`.
+ */
 function bannerUrls(text: string): { apiUrl: string; apiUrlV2: string; serverlessUrl: string } | undefined {
-  const apiUrl = /management API:\s+(\S+)/.exec(text)?.[1];
-  const apiUrlV2 = /management v2:\s+(\S+)/.exec(text)?.[1];
+  const apiUrlV2 = (/management v2:\s+(\S+)/.exec(text) ?? /management API:\s+(\S+\/api\/v2)\s/.exec(text))?.[1];
+  const apiUrl = (/earlier API v1:\s+(\S+)/.exec(text) ?? /management API:\s+(\S+\/v1)\s/.exec(text))?.[1];
   const serverlessUrl = /job API:\s+(\S+)/.exec(text)?.[1];
   return apiUrl && apiUrlV2 && serverlessUrl ? { apiUrl, apiUrlV2, serverlessUrl } : undefined;
 }

@@ -72,7 +72,7 @@ describe("examples/quickstart, through the real engine", { timeout: 300_000 }, (
     expect(outputs["podId"]?.value).toBe(pod.id);
     expect(outputs["endpointId"]?.value).toBe(endpoint.id);
     expect(outputs["podCostPerHr"]?.value).toBeGreaterThan(0);
-    expect(outputs["jupyterUrl"]?.value).toMatch(/^http:\/\/\d+\.\d+\.\d+\.\d+:\d+$/);
+    expect(outputs["sshAddress"]?.value).toMatch(/^\d+\.\d+\.\d+\.\d+:\d+$/);
     expect(typeof outputs["sshPort"]?.value).toBe("number");
     // The pod mounts the volume; the token was given as a secret, so it is encrypted in state.
     const state = await engine.exportState();

@@ -118,7 +118,8 @@ export const BAD_INPUTS: readonly BadInput[] = [
   endpoint("negative workersMax", { workersMax: -1 }, "workersMax", ["-1 is negative"]),
   endpoint("fractional workersMin", { workersMin: 2.5 }, "workersMin", ["2.5 is not a whole number"]),
   endpoint("scalerType unknown", { scalerType: "QUEUE" }, "scalerType", ['"QUEUE" is not a valid value', '"QUEUE_DELAY", "REQUEST_COUNT"']),
-  endpoint("scalerValue 0", { scalerValue: 0 }, "scalerValue", ["0 is below the minimum 1"]),
+  // The bound is the v2 API's (QUEUE_DELAY seconds from 0.5); v1 and REQUEST_COUNT take whole numbers from 1 (their own rule).
+  endpoint("scalerValue 0", { scalerValue: 0 }, "scalerValue", ["0 is below the minimum 0.5"]),
   endpoint("gpuCount 0", { gpuCount: 0 }, "gpuCount", ["0 is below the minimum 1 GPUs"]),
   endpoint("computeType lower case", { computeType: "gpu" }, "computeType", ['did you mean "GPU"']),
   endpoint("executionTimeoutMs 0", { executionTimeoutMs: 0 }, "executionTimeoutMs", ["0 is below the minimum 1 ms"]),
@@ -135,8 +136,9 @@ export const BAD_INPUTS: readonly BadInput[] = [
   endpoint("workersMin above workersMax", { workersMin: 5, workersMax: 2 }, "workersMin", ["5 is more than workersMax (2)", "at most 2"], { alone: true }),
 
   // ---- NetworkVolume ---------------------------------------------------------------------------
-  volume("negative size", { size: -1 }, "size", ["-1 is negative", "from 0 to 4000 GB"]),
-  volume("size above 4000", { size: 5000 }, "size", ["5000 is above the maximum 4000 GB"]),
+  // The field's bound is v2's largest volume (4096 GB); v1's smaller one (4000) is a rule of its own.
+  volume("negative size", { size: -1 }, "size", ["-1 is negative", "from 0 to 4096 GB"]),
+  volume("size above 4096", { size: 5000 }, "size", ["5000 is above the maximum 4096 GB"]),
   volume("quoted size", { size: "100" }, "size", ["write 100 without quotes"]),
   volume("fractional size", { size: 10.5 }, "size", ["10.5 is not a whole number"]),
   volume("size missing", { size: OMIT }, "size", ["is required"]),

@@ -10,13 +10,16 @@ export default class SummaryReporter implements Reporter {
     let failed = 0;
     let skipped = 0;
     for (const module of testModules) {
+      let failedHere = 0;
       for (const test of module.children.allTests()) {
         const state = test.result().state;
         if (state === "passed") passed++;
-        else if (state === "failed") failed++;
+        else if (state === "failed") failedHere++;
         else skipped++;
       }
-      if (module.state() === "failed" && module.children.size === 0) failed++; // a file that failed to load
+      // A file that failed with no failing test (it failed to load, or a beforeAll/afterAll hook
+      // failed and its tests were skipped) counts as one failure, so the line never reads "0 failed".
+      failed += failedHere > 0 || module.state() !== "failed" ? failedHere : 1;
     }
     process.stdout.write(`\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped\n`);
   }
