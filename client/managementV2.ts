@@ -4,6 +4,7 @@
 // bodies, which the transport turns into the same typed ApiError as on v1.
 
 import { callV2, type OperationIdV2, type RequestOf, type ResponseOf } from "./operationsV2";
+import type { SecretCreateBody, SecretUpdateBody } from "./requestsV2";
 import type { AccountLimitsV2, RolloutV2, SecretV2, WorkerV2 } from "./schemasV2";
 import { Transport, type QueryValue, type TransportOptions } from "./transport";
 
@@ -45,16 +46,6 @@ export interface CollectionV2<Ops extends CollectionOperations> {
   delete(id: string): Promise<void>;
 }
 
-/** An account secret's create body; `value` is write-only (no answer carries it). */
-export interface SecretCreateBody {
-  name: string;
-  value: string;
-  description?: string;
-}
-
-/** An update: `value` rotates it, `description` ("" clears it); at least one of them. */
-export type SecretUpdateBody = { value: string; description?: never } | { value?: never; description: string };
-
 /**
  * The account secrets calls (/account/secrets). Each call that sends a value lists it for
  * redaction, so no error the transport makes (a service message that echoes the body) carries it.
@@ -71,6 +62,8 @@ export interface SecretsV2 {
   update(id: string, body: SecretUpdateBody): Promise<SecretV2>;
   delete(id: string): Promise<void>;
 }
+
+export type { SecretCreateBody, SecretUpdateBody };
 
 export class ManagementClientV2 {
   readonly transport: Transport;

@@ -4,7 +4,6 @@
 // written once, and a body or answer field the reference does not define fails to compile.
 
 import type { z } from "zod";
-import type { SecretCreateBody, SecretUpdateBody } from "./managementV2";
 import type {
   CreateEndpointRequestV2,
   CreateNetworkVolumeRequestV2,
@@ -12,6 +11,8 @@ import type {
   CreateRegistryRequestV2,
   CreateTemplateRequestV2,
   PodActionRequestV2,
+  SecretCreateBody,
+  SecretUpdateBody,
   UpdateSshKeysRequestV2,
   UpdateEndpointRequestV2,
   UpdateNetworkVolumeRequestV2,

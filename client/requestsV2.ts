@@ -174,3 +174,13 @@ export interface CreateRegistryRequestV2 {
   /** At most 16,384 characters. */
   password: string;
 }
+
+/** An account secret's create body; `value` is write-only (no answer carries it). */
+export interface SecretCreateBody {
+  name: string;
+  value: string;
+  description?: string;
+}
+
+/** An update: `value` rotates it, `description` ("" clears it); at least one of them. */
+export type SecretUpdateBody = { value: string; description?: never } | { value?: never; description: string };
