@@ -26,13 +26,33 @@ import * as path from "node:path";
 import { createRequire } from "node:module";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { startEmulatorChild, type EmulatorChild } from "../../scripts/lib/emulatorCli";
+import { startEmulatorChild, type EmulatorChild, type EmulatorChildOptions } from "../../scripts/lib/emulatorCli";
 import { automationOf, fileBackend, inlineStack, runPulumi, type FileBackend } from "../../scripts/lib/fileBackend";
 import { installPackedCopy } from "../../scripts/lib/packedInstall";
 import { FIXTURE_FILES, emulatorStackConfig, readManifest, recordedFixtures, type StackProgram } from "../../scripts/lib/upgradeFixture";
 import { resourcesInStateFile } from "../support/emulatorProcess";
 
 const fixtures = recordedFixtures();
+
+/** How long a replay waits for the recorded port while another checkout's replay holds it. */
+const PORT_WAIT_MS = 15 * 60_000;
+
+/**
+ * The emulator on the recording's port. The port is fixed (the state's URLs and the smoke tests'
+ * revisions, which hash them, name it), so two checkouts running the suite on one machine take
+ * turns: while another replay holds the port, this one waits for it rather than failing.
+ */
+async function startOnRecordedPort(options: EmulatorChildOptions & { port: number }): Promise<EmulatorChild> {
+  const deadline = Date.now() + PORT_WAIT_MS;
+  for (;;) {
+    try {
+      return await startEmulatorChild(options);
+    } catch (err) {
+      if (!String(err).includes("EADDRINUSE") || Date.now() > deadline) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+    }
+  }
+}
 
 /** Change kinds that mean a resource was (or would be) touched. */
 const CHANGE_KINDS = ["create", "update", "delete", "replace", "create-replacement", "delete-replaced", "import"];
@@ -131,7 +151,7 @@ describe.each(fixtures.map((dir) => [path.basename(dir), dir] as const))("upgrad
     statePath = path.join(base, "emulator-state.json");
     fs.copyFileSync(path.join(fixtureDir, FIXTURE_FILES.emulatorState), statePath);
     // The recorded URLs (the state holds them: endpoints' requestUrls, the provider's config).
-    emulator = await startEmulatorChild({ apiKeys: [manifest.apiKey], statePath, timeScale: 0.01, port: manifest.emulatorPort });
+    emulator = await startOnRecordedPort({ apiKeys: [manifest.apiKey], statePath, timeScale: 0.01, port: manifest.emulatorPort });
     backend = fileBackend(path.join(base, "backend"), inject("pulumiCli"), manifest.passphrase);
 
     const load = createRequire(path.join(projectDir, "index.js"));
@@ -154,7 +174,7 @@ describe.each(fixtures.map((dir) => [path.basename(dir), dir] as const))("upgrad
       runPulumi(backend, projectDir, ["stack", "import", "--stack", recorded.name, "--file", path.join(fixtureDir, FIXTURE_FILES.stackState(recorded.name))]);
       stacks.set(recorded.name, entry);
     }
-  });
+  }, PORT_WAIT_MS + 120_000);
 
   afterAll(async () => {
     try {
