@@ -103,8 +103,9 @@ describe("JobClient.runSync", () => {
     expect(e.lastStatus).toBe("IN_PROGRESS");
     expect(e.lastRecord).toEqual({ id: "sync-9", status: "IN_PROGRESS" });
     expect(e.message).toBe("job sync-9 did not finish within 300 ms (last status IN_PROGRESS); it keeps running: call status(), or cancel() it");
+    // Not before the deadline. (After it: the job never leaves IN_PROGRESS, so returning at all
+    // means the client gave up; no wall-clock upper bound, which a loaded machine can exceed.)
     expect(elapsed).toBeGreaterThanOrEqual(290);
-    expect(elapsed).toBeLessThan(3_000);
     expect(api.requests.filter((r) => r.path.includes("/cancel/"))).toEqual([]);
     expect(api.requests.filter((r) => r.path.includes("/status-sync/")).length).toBeGreaterThanOrEqual(1);
   });

@@ -125,10 +125,10 @@ describe("JobRunner failures, through the real engine", { timeout: 300_000 }, ()
       // The case allows 2 s of wall time; the job needs ~60 s (3000 service seconds at timeScale 0.02).
       { name: "stuck-model", input: { delayMs: 3_000_000 }, policy: { executionTimeout: 3_600_000 }, timeoutSeconds: 2 },
     ];
-    const started = Date.now();
+    // The case gives up at its deadline instead of waiting the 60 s for the job: shown below by the
+    // job being CANCELLED (a job waited out would be COMPLETED), not by a wall-clock bound, which a
+    // loaded machine can exceed.
     const message = await failingUp();
-    // The case gave up at its deadline instead of waiting the 60 s for the job.
-    expect(Date.now() - started).toBeLessThan(45_000);
 
     const fresh = (await jobLog(endpoint)).filter((j) => !seenBefore.has(j.id));
     expect(fresh).toHaveLength(2);

@@ -94,9 +94,9 @@ describe("runQueueCase", () => {
       "GET status-sync": () => ({ body: { id: "sync-slow", status: "IN_PROGRESS", output: { progress: 0.4 } }, delayMs: 120 }),
       "POST cancel": () => ({ body: { id: "sync-slow", status: "CANCELLED" } }),
     });
-    const started = performance.now();
+    // The job never leaves IN_PROGRESS: returning at all means the case gave up at its deadline
+    // (no wall-clock bound, which a loaded machine can exceed).
     const result = await runQueueCase(quietJobClient(api), EP, { name: "slow", input: {}, timeoutSeconds: 0.3 });
-    expect(performance.now() - started).toBeLessThan(3_000);
     expect(result.passed).toBe(false);
     expect(result.jobId).toBe("sync-slow");
     expect(result.status).toBe("IN_PROGRESS");
