@@ -5,7 +5,6 @@
  */
 import { z } from "zod";
 import { BILLING_BUCKET_SIZES, ENDPOINT_BILLING_GROUPINGS, POD_BILLING_GROUPINGS } from "./enums";
-import { GpuCloudError, nameErrorClass } from "./gpuCloudError";
 
 const enumOf = <const T extends readonly [string, ...string[]]>(name: string, values: T) =>
   z.enum(values, { error: (i) => `${name} must be one of ${values.join(", ")} (got ${JSON.stringify(i.input)})` });
@@ -79,9 +78,9 @@ export const billingQuerySchema = z
 
 export type BillingQuery = z.output<typeof billingQuerySchema>;
 
-/** A billing lookup the service would refuse, caught before sending. */
-export class BillingQueryError extends GpuCloudError {}
-nameErrorClass(BillingQueryError, "BillingQueryError");
+import { BillingQueryError } from "./billingQueryError";
+
+export { BillingQueryError } from "./billingQueryError";
 
 export function parseBillingQuery(args: unknown): BillingQuery {
   const parsed = billingQuerySchema.safeParse(args);

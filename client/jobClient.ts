@@ -21,20 +21,20 @@ import {
   JobStreamRecordSchema,
   PurgeRecordSchema,
   RequestsRecordSchema,
-  type HealthRecord,
-  type JobRecord,
-  type PurgeRecord,
-  type RequestEntry,
 } from "./jobRecords";
-import { JobRequestError, validateJobRequest, validateStatusTtl, type JobInput } from "./jobRequest";
+import type { HealthRecord, JobRecord, PurgeRecord, RequestEntry } from "./jobRecordTypes";
+import type { JobInput } from "./jobInput";
+import { validateJobRequest, validateStatusTtl } from "./jobRequest";
+import { JobRequestError } from "./jobRequestError";
 import { openAiPath, readOpenAiEvents, streamedBody, unstreamedBody, type OpenAiRequest } from "./openAiRoute";
 import type { ServerSentEvent } from "./serverSentEvents";
 import { pathOf, Transport, type RetryInfo } from "./transport";
 
-export type { HealthRecord, JobRecord, PurgeRecord, RequestEntry } from "./jobRecords";
+export type { HealthRecord, JobRecord, PurgeRecord, RequestEntry } from "./jobRecordTypes";
 export { OpenAiStreamError, type OpenAiRequest } from "./openAiRoute";
 export type { ServerSentEvent } from "./serverSentEvents";
-export { JobRequestError, type JobInput } from "./jobRequest";
+export { JobRequestError } from "./jobRequestError";
+export type { JobInput } from "./jobInput";
 
 /** The statuses after which a job never changes again. */
 export const FINAL_JOB_STATUSES: ReadonlySet<string> = new Set<string>(JOB_FINAL_STATUSES);

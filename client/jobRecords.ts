@@ -4,6 +4,10 @@
 import { z } from "zod";
 import { JOB_STATUSES } from "./enums";
 import { looseEnum, wireList, wireNumber, wireObject } from "./wire";
+import type { Assert, Equals } from "./sameType";
+import type { HealthRecord, JobRecord, JobStreamChunk, JobStreamRecord, PurgeRecord, RequestEntry } from "./jobRecordTypes";
+
+export type { HealthRecord, JobRecord, JobStreamChunk, JobStreamRecord, PurgeRecord, RequestEntry } from "./jobRecordTypes";
 
 /** `error` is a string on the wire; a structured error is kept readable as JSON text. */
 const jobError = z.preprocess(
@@ -24,7 +28,7 @@ export const JobRecordSchema = wireObject({
   executionTime: wireNumber.optional(),
   workerId: z.string().optional(),
 });
-export type JobRecord = z.output<typeof JobRecordSchema>;
+type _JobRecordMatches = Assert<Equals<z.output<typeof JobRecordSchema>, JobRecord>>;
 
 export const JobStreamChunkSchema = wireObject({ output: z.unknown().optional() });
 export const JobStreamRecordSchema = wireObject({
@@ -33,8 +37,8 @@ export const JobStreamRecordSchema = wireObject({
   /** Chunks not yet returned by an earlier call (reading drains them); [] when none arrived. */
   stream: wireList(JobStreamChunkSchema).optional().default([]),
 });
-export type JobStreamChunk = z.output<typeof JobStreamChunkSchema>;
-export type JobStreamRecord = z.output<typeof JobStreamRecordSchema>;
+type _JobStreamChunkMatches = Assert<Equals<z.output<typeof JobStreamChunkSchema>, JobStreamChunk>>;
+type _JobStreamRecordMatches = Assert<Equals<z.output<typeof JobStreamRecordSchema>, JobStreamRecord>>;
 
 const count = wireNumber.optional().default(0);
 export const HealthRecordSchema = wireObject({
@@ -54,14 +58,14 @@ export const HealthRecordSchema = wireObject({
     unhealthy: count,
   }),
 });
-export type HealthRecord = z.output<typeof HealthRecordSchema>;
+type _HealthRecordMatches = Assert<Equals<z.output<typeof HealthRecordSchema>, HealthRecord>>;
 
 export const PurgeRecordSchema = wireObject({
   removed: wireNumber,
   /** "completed" (lower-case) on the wire. */
   status: z.string().optional(),
 });
-export type PurgeRecord = z.output<typeof PurgeRecordSchema>;
+type _PurgeRecordMatches = Assert<Equals<z.output<typeof PurgeRecordSchema>, PurgeRecord>>;
 
 /** One recent job of the endpoint, as GET /requests lists it (newest first). */
 export const RequestEntrySchema = wireObject({
@@ -80,5 +84,5 @@ export const RequestEntrySchema = wireObject({
   executionTime: wireNumber.optional(),
   workerId: z.string().optional(),
 });
-export type RequestEntry = z.output<typeof RequestEntrySchema>;
+type _RequestEntryMatches = Assert<Equals<z.output<typeof RequestEntrySchema>, RequestEntry>>;
 export const RequestsRecordSchema = wireObject({ requests: wireList(RequestEntrySchema).optional().default([]) });

@@ -5,7 +5,11 @@
  * at most 10 MB, /runsync bodies at most 20 MB.
  */
 import { z } from "zod";
-import { GpuCloudError, nameErrorClass } from "./gpuCloudError";
+import { JobRequestError } from "./jobRequestError";
+import type { JobInput } from "./jobInput";
+import type { Assert, Equals } from "./sameType";
+
+export type { JobInput } from "./jobInput";
 
 const SEVEN_DAYS_MS = 7 * 24 * 3_600_000;
 // Decimal megabytes (1 MB = 1,000,000 bytes), as the service states its limits: the stricter
@@ -52,8 +56,7 @@ export const jobRequestSchema = z
   })
   .strict();
 
-/** A job request as callers write it: the job API's own fields. */
-export type JobInput = z.input<typeof jobRequestSchema>;
+type _JobInputMatches = Assert<Equals<z.input<typeof jobRequestSchema>, JobInput>>;
 
 /** The keys each object of a request takes, for "unknown key" messages. */
 const KNOWN_KEYS: Record<string, string> = {
@@ -64,16 +67,7 @@ const KNOWN_KEYS: Record<string, string> = {
 
 export type ValidJobRequest = z.infer<typeof jobRequestSchema>;
 
-/** A request the job API would refuse, caught before sending. */
-export class JobRequestError extends GpuCloudError {
-  /** Where in the request the problem is, e.g. "policy.ttl". */
-  readonly path: string;
-  constructor(path: string, message: string) {
-    super(message);
-    this.path = path;
-  }
-}
-nameErrorClass(JobRequestError, "JobRequestError");
+export { JobRequestError } from "./jobRequestError";
 
 /** Parses a request, or throws a JobRequestError naming the first problem. */
 /** The `ttl` a /status call may set: the same range as a job's `policy.ttl`, 10 s..7 d. */

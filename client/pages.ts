@@ -13,21 +13,13 @@
 
 import { z } from "zod";
 import { ApiError } from "./errors";
-import { GpuCloudError, nameErrorClass } from "./gpuCloudError";
+import { PaginationError } from "./paginationError";
 import type { QueryValue, Transport } from "./transport";
 
 /** The largest page the service gives (PaginationLimit); asked for so an account of up to 1000 items is one call. */
 export const PAGE_LIMIT = 1000;
 
-/** A paginated list that could not be read whole; `operation` is the list (e.g. "listPods"). */
-export class PaginationError extends GpuCloudError {
-  readonly operation: string;
-  constructor(operation: string, message: string, options?: { cause?: unknown }) {
-    super(`${operation} failed: ${message}`, options);
-    this.operation = operation;
-  }
-}
-nameErrorClass(PaginationError, "PaginationError");
+export { PaginationError } from "./paginationError";
 
 /** The pagination block, read leniently: absent, null or partial reads as "no further page". */
 const PaginationSchema = z

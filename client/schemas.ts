@@ -5,6 +5,8 @@
 // re-exported here so that one import gives a caller every wire type.
 
 import { z } from "zod";
+import type { BillingRecord, NetworkVolumeBillingRecord } from "./billingRecords";
+import type { Assert, Equals } from "./sameType";
 import { ENDPOINT_TYPES, decodeEndpointType } from "./endpointType";
 import {
   CLOUD_TYPES,
@@ -191,5 +193,6 @@ export type Endpoint = z.output<typeof EndpointSchema>;
 export type Template = z.output<typeof TemplateSchema>;
 export type NetworkVolume = z.output<typeof NetworkVolumeSchema>;
 export type ContainerRegistryAuth = z.output<typeof ContainerRegistryAuthSchema>;
-export type BillingRecord = z.output<typeof BillingRecordSchema>;
-export type NetworkVolumeBillingRecord = z.output<typeof NetworkVolumeBillingRecordSchema>;
+export type { BillingRecord, NetworkVolumeBillingRecord } from "./billingRecords";
+type _BillingRecordMatches = Assert<Equals<z.output<typeof BillingRecordSchema>, BillingRecord>>;
+type _NetworkVolumeBillingRecordMatches = Assert<Equals<z.output<typeof NetworkVolumeBillingRecordSchema>, NetworkVolumeBillingRecord>>;

@@ -3,6 +3,8 @@
 // requires it, null means absent, and fields not listed pass through.
 
 import { z } from "zod";
+import type { CpuTypeV2, DataCenterV2, GpuTypeV2 } from "./catalogTypes";
+import type { Assert, Equals } from "./sameType";
 import { looseEnum, wireBoolean, wireEnv, wireNumber, wireStringList } from "./wire";
 
 const loose = <S extends z.core.$ZodLooseShape>(shape: S) => z.looseObject(shape);
@@ -155,9 +157,10 @@ export type NetworkVolumeV2 = z.output<typeof NetworkVolumeV2Schema>;
 export type RegistryV2 = z.output<typeof RegistryV2Schema>;
 export type WorkerV2 = z.output<typeof WorkerV2Schema>;
 export type RolloutV2 = z.output<typeof RolloutV2Schema>;
-export type GpuTypeV2 = z.output<typeof GpuTypeV2Schema>;
-export type CpuTypeV2 = z.output<typeof CpuTypeV2Schema>;
-export type DataCenterV2 = z.output<typeof DataCenterV2Schema>;
+export type { CpuTypeV2, DataCenterV2, GpuTypeV2 } from "./catalogTypes";
+type _GpuTypeV2Matches = Assert<Equals<z.output<typeof GpuTypeV2Schema>, GpuTypeV2>>;
+type _CpuTypeV2Matches = Assert<Equals<z.output<typeof CpuTypeV2Schema>, CpuTypeV2>>;
+type _DataCenterV2Matches = Assert<Equals<z.output<typeof DataCenterV2Schema>, DataCenterV2>>;
 export type PodBillingRecordV2 = z.output<typeof PodBillingRecordV2Schema>;
 export type ServerlessBillingRecordV2 = z.output<typeof ServerlessBillingRecordV2Schema>;
 export type NetworkVolumeBillingRecordV2 = z.output<typeof NetworkVolumeBillingRecordV2Schema>;

@@ -5,7 +5,6 @@
 
 import { setTimeout as delay } from "node:timers/promises";
 import type { Dispatcher, Pool } from "undici";
-import type { z } from "zod";
 import { parseErrorBody } from "./errorBody";
 import { GpuCloudError } from "./gpuCloudError";
 import { makeApiError, rateLimitWaitError, ApiError, type ApiErrorInput } from "./errors";
@@ -142,6 +141,20 @@ export interface RawResponse {
   text: string;
 }
 
+/** One problem a schema found: where (the property path) and what. */
+export interface SchemaIssue {
+  readonly path: readonly PropertyKey[];
+  readonly message: string;
+}
+
+/**
+ * What the transport needs of a body's schema: a zod schema is one. Written out structurally so that
+ * the public declarations (JobClient takes a Transport) do not name zod's types.
+ */
+export interface BodySchema<T> {
+  safeParse(data: unknown): { success: true; data: T } | { success: false; error: { issues: readonly SchemaIssue[] } };
+}
+
 /** A 2xx answer whose body is read as it arrives (server-sent events). */
 export interface StreamResponse {
   status: number;
@@ -152,7 +165,7 @@ export interface StreamResponse {
 
 export interface TypedRequestSpec<T> extends RequestSpec {
   /** Validates the 2xx body; an empty body is parsed as undefined. */
-  schema: z.ZodType<T>;
+  schema: BodySchema<T>;
 }
 
 /** Joins path segments, percent-encoding each id: pathOf("pods", id, "start"). */
@@ -594,7 +607,7 @@ export class Transport {
 }
 
 /** "desiredStatus: Invalid input; workers.0.id: Required" (first few issues, paths first). */
-export function formatIssues(issues: readonly z.core.$ZodIssue[]): string {
+export function formatIssues(issues: readonly SchemaIssue[]): string {
   const shown = issues.slice(0, 5).map((issue) => {
     const path = issue.path.length > 0 ? issue.path.map(String).join(".") : "(root)";
     return `${path}: ${issue.message}`;

@@ -18,7 +18,7 @@ import { markFailed } from "./management/podLifecycle";
 import { podView } from "./management/podView";
 import { restoreState } from "./management/restore";
 import { managementOperations } from "./management/routes";
-import type { ContainerRegistryAuth, Endpoint, NetworkVolume, Pod, Template } from "./vocabulary/schemas/wire";
+import type { ContainerRegistryAuth, Endpoint, NetworkVolume, Pod, Template } from "./vocabulary/schemas/wireTypes";
 import { networkVolumeView, registryAuthView, templateView } from "./management/views";
 import { createV2Surface } from "./management/v2/surface";
 import { type EmulatorOptions, resolveOptions } from "./options";
@@ -39,7 +39,7 @@ export type {
   WorkerView,
 } from "./serverless/contract";
 export type { AvailabilityOptions, PerDataCenter } from "./vocabulary/availability";
-export type { InterceptResult, ReplyEvent, RouteInterceptor } from "./http/router";
+export type { InterceptResult, ReplyEvent, RouteInterceptor } from "./http/interception";
 export { FaultSpecError, formatFaultSpec, parseFaultSpec } from "./faults";
 export type { FaultKind, FaultPlan, FaultRule, FaultSetting, FaultStats } from "./faults";
 export type { Clock } from "./clock";

@@ -4,7 +4,7 @@
  */
 import { type FaultPlan, toFaultPlan } from "./faults/spec";
 import { MB } from "./http/body";
-import type { ReplyEvent, RouteInterceptor } from "./http/router";
+import type { ReplyEvent, RouteInterceptor } from "./http/interception";
 import { randomId } from "./ids";
 import type { RateLimitOptions } from "./management/v2/rateLimit";
 import { SCOPES, isScope } from "./management/v2/scopes";

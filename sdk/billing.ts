@@ -12,12 +12,12 @@ import { lookupConnection, type LookupOptions } from "./connection";
 import type { BillingBucketSize, EndpointBillingGrouping, PodBillingGrouping } from "../client/enums";
 import { ManagementClient } from "../client/management";
 import { ManagementClientV2 } from "../client/managementV2";
-import type { BillingRecord, NetworkVolumeBillingRecord } from "../client/schemas";
+import type { BillingRecord, NetworkVolumeBillingRecord } from "../client/billingRecords";
 import { parseBillingQuery, v2BillingRequest, type BillingQuery } from "../client/billing";
 import type { EndpointBillingQuery, PodBillingQuery } from "../client/inputs";
 
-export type { BillingRecord, NetworkVolumeBillingRecord } from "../client/schemas";
-export { BillingQueryError } from "../client/billing";
+export type { BillingRecord, NetworkVolumeBillingRecord } from "../client/billingRecords";
+export { BillingQueryError } from "../client/billingQueryError";
 
 interface BillingRange {
   /** Start of the range, inclusive (ISO 8601 string or Date). Default: the service's default range. */

@@ -6,10 +6,10 @@
 import * as pulumi from "@pulumi/pulumi";
 import { apiVersionOf, ConfigError, CONFIG_KEYS } from "../client/config";
 import { ManagementClientV2 } from "../client/managementV2";
-import type { CpuTypeV2, DataCenterV2, GpuTypeV2 } from "../client/schemasV2";
+import type { CpuTypeV2, DataCenterV2, GpuTypeV2 } from "../client/catalogTypes";
 import { lookupConnection, type LookupOptions } from "./connection";
 
-export type { CpuTypeV2 as CpuType, DataCenterV2 as DataCenter, GpuTypeV2 as GpuType } from "../client/schemasV2";
+export type { CpuTypeV2 as CpuType, DataCenterV2 as DataCenter, GpuTypeV2 as GpuType } from "../client/catalogTypes";
 
 async function withCatalog<T>(lookup: string, options: LookupOptions, call: (client: ManagementClientV2) => Promise<T>): Promise<T> {
   const { apiKey, apiUrl } = lookupConnection(options);

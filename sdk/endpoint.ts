@@ -3,8 +3,10 @@ import { RESOURCE_MODULE, RESOURCE_TYPES } from "../provider/kinds";
 // Default import of an `export =` module: the shim object itself (module.exports), so a copy
 // installed under node_modules serializes as a bare require (see provider/shims/shim.ts).
 import endpointShim from "../provider/shims/endpoint";
-import { endpointTable, type EndpointOutputArguments } from "../provider/resources/endpointFields";
-import { registeredProps, withUndeclaredOutputs, type ArgumentOutputs } from "./props";
+import { endpointTable } from "../provider/resources/endpointFields";
+import type { EndpointOutputArguments } from "../provider/resources/outputArguments";
+import { registeredProps, withUndeclaredOutputs } from "./props";
+import type { ArgumentOutputs } from "./argumentOutputs";
 import { programApiVersion } from "./connection";
 import { revisionOfTemplateId } from "./template";
 import type { CostEstimate } from "../provider/cost/estimate";

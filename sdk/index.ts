@@ -115,4 +115,4 @@ export {
   ServerError,
   TimeoutError,
 } from "../client/errors";
-export { PaginationError } from "../client/pages";
+export { PaginationError } from "../client/paginationError";

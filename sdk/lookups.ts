@@ -18,11 +18,12 @@ import { z } from "zod";
 import { GpuCloudError, nameErrorClass } from "../client/gpuCloudError";
 import { openManagementApi } from "../provider/connection";
 import type { ResourceKind } from "../provider/kinds";
-import { namesAreUnique, nounOf, readExisting, sensitiveOf, type LookupKey } from "../provider/resources/lookup";
+import { namesAreUnique, nounOf, readExisting, sensitiveOf } from "../provider/resources/lookup";
+import type { LookupKey } from "../provider/resources/lookupNotFoundError";
 import { lookupConnection, type LookupOptions } from "./connection";
 import { callFailure, LookupError } from "./programError";
 import { ConfigError } from "../client/config";
-import { LookupNotFoundError } from "../provider/resources/lookup";
+import { LookupNotFoundError } from "../provider/resources/lookupNotFoundError";
 import type { Endpoint } from "./endpoint";
 import type { NetworkVolume } from "./networkVolume";
 import type { Pod } from "./pod";
@@ -31,7 +32,7 @@ import type { Secret } from "./secret";
 import { secretPlaceholder } from "../client/secrets";
 import type { Template } from "./template";
 
-export { LookupNotFoundError, type LookupKey } from "../provider/resources/lookup";
+export { LookupNotFoundError, type LookupKey } from "../provider/resources/lookupNotFoundError";
 export { LookupError } from "./programError";
 
 /** Arguments a lookup cannot take (no id, an empty id, a name where names are not unique). */

@@ -3,8 +3,10 @@ import { RESOURCE_MODULE, RESOURCE_TYPES } from "../provider/kinds";
 // Default import of an `export =` module: the shim object itself (module.exports), so a copy
 // installed under node_modules serializes as a bare require (see provider/shims/shim.ts).
 import networkVolumeShim from "../provider/shims/networkVolume";
-import { networkVolumeTable, type NetworkVolumeOutputArguments } from "../provider/resources/networkVolumeFields";
-import { registeredProps, withUndeclaredOutputs, type ArgumentOutputs } from "./props";
+import { networkVolumeTable } from "../provider/resources/networkVolumeFields";
+import type { NetworkVolumeOutputArguments } from "../provider/resources/outputArguments";
+import { registeredProps, withUndeclaredOutputs } from "./props";
+import type { ArgumentOutputs } from "./argumentOutputs";
 import type { CostEstimate } from "../provider/cost/estimate";
 import { declarePriced } from "./costRegistry";
 

@@ -3,8 +3,10 @@ import { RESOURCE_MODULE, RESOURCE_TYPES } from "../provider/kinds";
 // Default import of an `export =` module: the shim object itself (module.exports), so a copy
 // installed under node_modules serializes as a bare require (see provider/shims/shim.ts).
 import podShim from "../provider/shims/pod";
-import { podTable, type PodOutputArguments } from "../provider/resources/podFields";
-import { registeredProps, withUndeclaredOutputs, type ArgumentOutputs } from "./props";
+import { podTable } from "../provider/resources/podFields";
+import type { PodOutputArguments } from "../provider/resources/outputArguments";
+import { registeredProps, withUndeclaredOutputs } from "./props";
+import type { ArgumentOutputs } from "./argumentOutputs";
 import type { CostEstimate } from "../provider/cost/estimate";
 import { declarePriced } from "./costRegistry";
 

@@ -20,14 +20,3 @@ export function withUndeclaredOutputs(resource: pulumi.Resource, table: Resource
   const target = resource as unknown as Record<string, unknown>;
   for (const key of outputNames(table)) if (!(key in registered)) target[key] = pulumi.output(undefined);
 }
-
-/**
- * The outputs named like a resource's arguments (`Keys`: those its field table registers), typed
- * from the Args interface so that each carries the argument's own doc comment: what was declared,
- * as last read back from the service; undefined for an optional argument that was not set. A
- * resource class merges them in with `interface Pod extends ArgumentOutputs<...> {}`, so adding an
- * argument is one field-table row plus one documented Args property.
- */
-export type ArgumentOutputs<Args, Keys extends keyof Args> = {
-  readonly [K in Keys]-?: pulumi.Output<{} extends Pick<Args, K> ? pulumi.Unwrap<NonNullable<Args[K]>> | undefined : pulumi.Unwrap<Args[K]>>;
-};

@@ -3,8 +3,10 @@ import { RESOURCE_MODULE, RESOURCE_TYPES } from "../provider/kinds";
 // Default import of an `export =` module: the shim object itself (module.exports), so a copy
 // installed under node_modules serializes as a bare require (see provider/shims/shim.ts).
 import registryAuthShim from "../provider/shims/registryAuth";
-import { registryAuthTable, type RegistryAuthOutputArguments } from "../provider/resources/registryAuthFields";
-import { registeredProps, withUndeclaredOutputs, type ArgumentOutputs } from "./props";
+import { registryAuthTable } from "../provider/resources/registryAuthFields";
+import type { RegistryAuthOutputArguments } from "../provider/resources/outputArguments";
+import { registeredProps, withUndeclaredOutputs } from "./props";
+import type { ArgumentOutputs } from "./argumentOutputs";
 
 /**
  * Arguments of a {@link RegistryAuth}. The service has no update operation for credentials: any

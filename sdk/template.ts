@@ -3,8 +3,10 @@ import { RESOURCE_MODULE, RESOURCE_TYPES } from "../provider/kinds";
 // Default import of an `export =` module: the shim object itself (module.exports), so a copy
 // installed under node_modules serializes as a bare require (see provider/shims/shim.ts).
 import templateShim from "../provider/shims/template";
-import { templateTable, type TemplateOutputArguments } from "../provider/resources/templateFields";
-import { registeredProps, withUndeclaredOutputs, type ArgumentOutputs } from "./props";
+import { templateTable } from "../provider/resources/templateFields";
+import type { TemplateOutputArguments } from "../provider/resources/outputArguments";
+import { registeredProps, withUndeclaredOutputs } from "./props";
+import type { ArgumentOutputs } from "./argumentOutputs";
 
 /**
  * Arguments of a {@link Template}: the container settings pods and serverless workers start from.

@@ -6,7 +6,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { STATUS_CODES } from "node:http";
-import type { InterceptResult, Method, RouteInterceptor } from "../http/router";
+import type { InterceptResult, Method, RouteInterceptor } from "../http/interception";
 import { sendError } from "../http/respond";
 import { streamFor } from "./random";
 import { FAULT_KINDS, type FaultKind, type FaultPlan, FaultSpecError, type StatusFaultKind } from "./spec";

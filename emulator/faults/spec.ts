@@ -22,30 +22,31 @@
  */
 import { z } from "zod";
 
-export const FAULT_KINDS = ["429", "500", "502", "503", "504", "reset", "lost", "latency"] as const;
-export type FaultKind = (typeof FAULT_KINDS)[number];
-export type StatusFaultKind = "429" | "500" | "502" | "503" | "504";
+import { FAULT_KINDS, type FaultKind, type FaultPlan, type FaultRule, type FaultSetting } from "./plan";
+import type { Assert, Equals } from "../sameType";
 
-export const FaultSettingSchema = z.strictObject({
+export { FAULT_KINDS, type FaultKind, type FaultPlan, type FaultRule, type FaultSetting, type StatusFaultKind } from "./plan";
+
+const FaultSettingSchema = z.strictObject({
   kind: z.enum(FAULT_KINDS),
   probability: z.number().min(0).max(1),
   /** latency: the delay; status kinds: the Retry-After header. Not allowed for reset and lost. */
   durationMs: z.number().min(0).max(600_000).optional(),
 });
-export type FaultSetting = z.infer<typeof FaultSettingSchema>;
+type _FaultSettingMatches = Assert<Equals<z.infer<typeof FaultSettingSchema>, FaultSetting>>;
 
-export const FaultRuleSchema = z.strictObject({
+const FaultRuleSchema = z.strictObject({
   /** `*`, an operation id, or `METHOD PATH` (see the module comment). */
   selector: z.string().min(1),
   faults: z.array(FaultSettingSchema).min(1),
 });
-export type FaultRule = z.infer<typeof FaultRuleSchema>;
+type _FaultRuleMatches = Assert<Equals<z.infer<typeof FaultRuleSchema>, FaultRule>>;
 
-export const FaultPlanSchema = z.strictObject({
+const FaultPlanSchema = z.strictObject({
   seed: z.number().int().min(0).max(0xffff_ffff),
   rules: z.array(FaultRuleSchema),
 });
-export type FaultPlan = z.infer<typeof FaultPlanSchema>;
+type _FaultPlanMatches = Assert<Equals<z.infer<typeof FaultPlanSchema>, FaultPlan>>;
 
 /** A bad SPEC; the message quotes the part that is wrong. */
 export class FaultSpecError extends RangeError {

@@ -11,7 +11,9 @@ import { HttpError, badRequest } from "./errors";
 import { sendEmpty, sendError, sendJson, sendText } from "./respond";
 import { parseWith } from "./validation";
 
-export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+import type { InterceptResult, Method, ReplyEvent, RouteInterceptor } from "./interception";
+
+export type { InterceptResult, Method, ReplyEvent, RouteInterceptor } from "./interception";
 
 export interface Reply {
   status: number;
@@ -93,40 +95,6 @@ export function defineOperation<Q = undefined, B = undefined>(spec: OperationSpe
       return handle({ accountId: raw.accountId, params: raw.params, query: parsedQuery, body: parsedBody });
     },
   };
-}
-
-/**
- * What an interceptor decided: `true` it has answered (or dropped the connection) itself, `false`
- * the operation runs as usual, `"lose-answer"` the operation runs (with all its effects) and then
- * the connection is destroyed instead of answering: the client cannot tell whether it happened.
- */
-export type InterceptResult = boolean | "lose-answer";
-
-/**
- * Fault-injection seam (emulator/faults builds on it): called after auth, before the body is read.
- */
-export type RouteInterceptor = (call: {
-  operationId: string;
-  method: Method;
-  path: string;
-  accountId: string;
-  req: IncomingMessage;
-  res: ServerResponse;
-}) => InterceptResult | Promise<InterceptResult>;
-
-/** An operation that ran to completion, whether its answer was sent or lost (see RouterOptions.onReply). */
-export interface ReplyEvent {
-  /** The surface that answered: the router's base path ("/v1", "/api/v2"). */
-  basePath: string;
-  operationId: string;
-  method: Method;
-  accountId: string;
-  params: Readonly<Record<string, string>>;
-  status: number;
-  /** The JSON body the operation answered (undefined for 204 and text replies). */
-  body: unknown;
-  /** True when the answer was destroyed instead of sent ("lose-answer"). */
-  lost: boolean;
 }
 
 export interface RouterOptions {

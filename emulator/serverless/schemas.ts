@@ -3,6 +3,8 @@
  * zod issues into one clear message that names the field, the rule and the value received.
  */
 import { z } from "zod";
+import type { Assert, Equals } from "../sameType";
+import type { S3Config } from "./s3Config";
 import { describeValue } from "../http/errors";
 
 export const SEC = 1000;
@@ -28,7 +30,8 @@ export const S3ConfigSchema = z.strictObject({
   }),
   endpointUrl: z.url({ protocol: /^https?$/, error: "s3Config.endpointUrl must be an http(s) URL" }),
 });
-export type S3Config = z.infer<typeof S3ConfigSchema>;
+export type { S3Config } from "./s3Config";
+type _S3ConfigMatches = Assert<Equals<z.infer<typeof S3ConfigSchema>, S3Config>>;
 
 export const PolicySchema = z.strictObject({
   executionTimeout: intBetween("policy.executionTimeout", 5 * SEC, 7 * DAY, "ms").optional(),

@@ -2,6 +2,8 @@
 // create field except computeType (a change of it replaces the endpoint); an update triggers a
 // rolling release of the workers.
 
+import type { Assert, Equals } from "../../client/sameType";
+import type { EndpointOutputArguments } from "./outputArguments";
 import { ENDPOINT_TYPES, nameMarkerOf } from "../../client/endpointType";
 import { COMPUTE_TYPES, CUDA_VERSIONS, DATA_CENTER_IDS, ENDPOINT_CPU_FLAVOR_IDS, GPU_TYPE_IDS, SCALER_TYPES } from "../../client/enums";
 import type { EndpointCreateInput } from "../../client/inputs";
@@ -190,5 +192,6 @@ function crossCheck(args: Props, _olds: Props, backend: Backend = "v1"): CrossCh
 
 export const endpointTable = defineTable<EndpointCreateInput, Endpoint>()({ noun: "endpoint", rows, crossCheck });
 export type EndpointArgs = ArgsOf<typeof rows>;
-/** The arguments also registered as outputs (see sdk/props.ts ArgumentOutputs). */
-export type EndpointOutputArguments = OutputArgumentKeys<typeof rows>;
+export type { EndpointOutputArguments } from "./outputArguments";
+/** The hand-written union the SDK's declarations name, held equal to the rows' own. */
+type _EndpointOutputArgumentsMatch = Assert<Equals<EndpointOutputArguments, OutputArgumentKeys<typeof rows>>>;

@@ -2,8 +2,9 @@
 // unique) with the values its resource class reports as outputs, on either backend. The SDK's
 // lookups (getPod, getTemplate, ...) are this with a connection around it.
 
-import { isNotFound, NotFoundError, type ApiErrorFields } from "../../client/errors";
-import { nameErrorClass } from "../../client/gpuCloudError";
+import { isNotFound } from "../../client/errors";
+import { LookupNotFoundError, type LookupKey } from "./lookupNotFoundError";
+import type { ApiErrorFields } from "../../client/errors";
 import type { ResourceKind } from "../kinds";
 import type { ManagementApi } from "./deps";
 import { endpointSpec } from "./endpoint";
@@ -16,27 +17,9 @@ import { secretSpec } from "./secret";
 import { templateSpec } from "./template";
 import type { Props } from "./values";
 
-/** What a lookup is asked for: an id, or a name where the kind's names are unique. */
-export type LookupKey = { id: string } | { name: string };
+export type { LookupKey } from "./lookupNotFoundError";
 
-/**
- * Nothing of that kind with that id (or name): the service answered 404, reports the resource as
- * gone for good (a terminated pod), or lists none by that name. A NotFoundError, so one
- * `instanceof NotFoundError` covers lookups and every other call.
- */
-export class LookupNotFoundError extends NotFoundError {
-  /** The kind looked up: "pod", "endpoint", "network volume", "template" or "registry auth". */
-  readonly resourceKind: string;
-  /** The id or name asked for. */
-  readonly lookedUp: LookupKey;
-
-  constructor(message: string, resourceKind: string, lookedUp: LookupKey, fields: ApiErrorFields, cause?: Error) {
-    super(message, fields, cause === undefined ? undefined : { cause });
-    this.resourceKind = resourceKind;
-    this.lookedUp = lookedUp;
-  }
-}
-nameErrorClass(LookupNotFoundError, "LookupNotFoundError");
+export { LookupNotFoundError } from "./lookupNotFoundError";
 
 type AnySpec = ResourceSpec<never, { id: string; name?: string | undefined }, unknown>;
 

@@ -1,6 +1,8 @@
 // A network volume's field table: name and size change in place, size only grows (v1: 0..4000 GB;
 // v2: 10..4096 GB), the data center is fixed for the volume's life.
 
+import type { Assert, Equals } from "../../client/sameType";
+import type { NetworkVolumeOutputArguments } from "./outputArguments";
 import { DATA_CENTER_IDS } from "../../client/enums";
 import type { NetworkVolumeCreateInput } from "../../client/inputs";
 import type { NetworkVolume } from "../../client/schemas";
@@ -76,5 +78,6 @@ function crossCheck(args: Props, olds: Props): CrossCheckResult {
 
 export const networkVolumeTable = defineTable<NetworkVolumeCreateInput, NetworkVolume>()({ noun: "network volume", rows, crossCheck });
 export type NetworkVolumeArgs = ArgsOf<typeof rows>;
-/** The arguments also registered as outputs (see sdk/props.ts ArgumentOutputs). */
-export type NetworkVolumeOutputArguments = OutputArgumentKeys<typeof rows>;
+export type { NetworkVolumeOutputArguments } from "./outputArguments";
+/** The hand-written union the SDK's declarations name, held equal to the rows' own. */
+type _NetworkVolumeOutputArgumentsMatch = Assert<Equals<NetworkVolumeOutputArguments, OutputArgumentKeys<typeof rows>>>;

@@ -2,6 +2,8 @@
 // rules across fields. Only the fields the service's PATCH accepts update in place; everything else
 // replaces the pod (reference NOTES section 1).
 
+import type { Assert, Equals } from "../../client/sameType";
+import type { PodOutputArguments } from "./outputArguments";
 import { CLOUD_TYPES, COMPUTE_TYPES, CUDA_VERSIONS, DATA_CENTER_IDS, GPU_TYPE_IDS, POD_CPU_FLAVOR_IDS, RENT_PRIORITIES } from "../../client/enums";
 import type { PodCreateInput } from "../../client/inputs";
 import type { Pod } from "../../client/schemas";
@@ -242,5 +244,6 @@ function crossCheck(args: Props, _olds: Props, backend: Backend = "v1"): CrossCh
 
 export const podTable = defineTable<PodCreateInput, Pod>()({ noun: "pod", rows, crossCheck });
 export type PodArgs = ArgsOf<typeof rows>;
-/** The arguments also registered as outputs (see sdk/props.ts ArgumentOutputs). */
-export type PodOutputArguments = OutputArgumentKeys<typeof rows>;
+export type { PodOutputArguments } from "./outputArguments";
+/** The hand-written union the SDK's declarations name, held equal to the rows' own. */
+type _PodOutputArgumentsMatch = Assert<Equals<PodOutputArguments, OutputArgumentKeys<typeof rows>>>;

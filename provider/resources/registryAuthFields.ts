@@ -2,6 +2,8 @@
 // return id and name only, so a username or password change is seen from the inputs alone (the
 // recorded values, kept secret in state). Names are unique: a same-name replacement deletes first.
 
+import type { Assert, Equals } from "../../client/sameType";
+import type { RegistryAuthOutputArguments } from "./outputArguments";
 import type { ContainerRegistryAuthCreateInput } from "../../client/inputs";
 import type { ContainerRegistryAuth } from "../../client/schemas";
 import { adoptIdRow, defineTable, rowsFor, type ArgsOf, type OutputArgumentKeys } from "./fieldTable";
@@ -18,5 +20,6 @@ const rows = {
 
 export const registryAuthTable = defineTable<ContainerRegistryAuthCreateInput, ContainerRegistryAuth>()({ noun: "registry auth", rows, deleteBeforeReplaceWhenSame: ["name"] });
 export type RegistryAuthArgs = ArgsOf<typeof rows>;
-/** The arguments also registered as outputs (see sdk/props.ts ArgumentOutputs). */
-export type RegistryAuthOutputArguments = OutputArgumentKeys<typeof rows>;
+export type { RegistryAuthOutputArguments } from "./outputArguments";
+/** The hand-written union the SDK's declarations name, held equal to the rows' own. */
+type _RegistryAuthOutputArgumentsMatch = Assert<Equals<RegistryAuthOutputArguments, OutputArgumentKeys<typeof rows>>>;

@@ -1,6 +1,8 @@
 // A template's field table. The service's PATCH accepts every field except category and
 // isServerless. Names are unique: a replacement that keeps the name deletes first.
 
+import type { Assert, Equals } from "../../client/sameType";
+import type { TemplateOutputArguments } from "./outputArguments";
 import { createHash } from "node:crypto";
 import { TEMPLATE_CATEGORIES } from "../../client/enums";
 import type { TemplateCreateInput } from "../../client/inputs";
@@ -79,5 +81,6 @@ const rows = {
 
 export const templateTable = defineTable<TemplateCreateInput, Template>()({ noun: "template", rows, deleteBeforeReplaceWhenSame: ["name"] });
 export type TemplateArgs = ArgsOf<typeof rows>;
-/** The arguments also registered as outputs (see sdk/props.ts ArgumentOutputs). */
-export type TemplateOutputArguments = OutputArgumentKeys<typeof rows>;
+export type { TemplateOutputArguments } from "./outputArguments";
+/** The hand-written union the SDK's declarations name, held equal to the rows' own. */
+type _TemplateOutputArgumentsMatch = Assert<Equals<TemplateOutputArguments, OutputArgumentKeys<typeof rows>>>;

@@ -4,7 +4,9 @@
  * `npm pack` into it, `pulumi preview` and `pulumi up` against the emulator with the settings the
  * README gives. The machine has no Node.js language host for the CLI, so the program is the
  * project's own compiled index.ts (its tsconfig, `outDir` bin), run by the project's automation API
- * with the project as the work dir.
+ * with the project as the work dir. Before that, `tsc --noEmit` with the README's tsconfig (Pulumi's
+ * stock one: no skipLibCheck, node10 resolution) must report nothing, for the package's three entry
+ * points.
  *
  * Needs a current dist/ (`npx tsc -p tsconfig.json`): that is what `npm pack` ships.
  */
@@ -20,6 +22,19 @@ import { createEngineStack, type AutomationModule, type EngineStack } from "../s
 import { accountOf } from "./provider-support";
 
 const repoRoot = path.resolve(__dirname, "..", "..");
+const tsc = path.join(repoRoot, "node_modules", "typescript", "bin", "tsc");
+
+/** The diagnostics of `tsc --noEmit -p <project>`, one line each (none: it type-checks). */
+function typeCheck(project: string): string[] {
+  try {
+    execFileSync(process.execPath, [tsc, "--noEmit", "--pretty", "false", "-p", project], { stdio: "pipe", encoding: "utf8" });
+    return [];
+  } catch (error) {
+    const out = String((error as { stdout?: unknown }).stdout ?? "") + String((error as { stderr?: unknown }).stderr ?? "");
+    const lines = out.split("\n").filter((line) => line.trim() !== "");
+    return lines.length > 0 ? lines : [String(error)];
+  }
+}
 
 /** The code blocks of the README's "A complete minimal project" section, by the file each follows. */
 export function readmeProject(readme: string): Record<"Pulumi.yaml" | "package.json" | "tsconfig.json" | "index.ts", string> {
@@ -75,13 +90,23 @@ describe("the README's minimal project, copied into a fresh folder", { timeout: 
     }
   });
 
-  it("compiles with its tsconfig into bin/, previews and deploys on the emulator", async () => {
-    // Emitted whatever the diagnostics (the type check of the public declarations is not asserted here).
+  it("type-checks with its tsconfig (Pulumi's stock one, no skipLibCheck), the emulator and provider entry points included", () => {
+    // The package's public declarations are checked as a user's `tsc` checks them: every .d.ts they
+    // reach, zod's included if they named its types (63 errors inside zod under this tsconfig).
+    const uses = path.join(projectDir, "entryPoints.ts");
+    fs.writeFileSync(uses, 'import { startEmulator } from "pulumi-gpucloud/emulator";\nimport * as provider from "pulumi-gpucloud/provider";\nexport { startEmulator, provider };\n');
+    const config = path.join(projectDir, "tsconfig.entryPoints.json");
+    fs.writeFileSync(config, JSON.stringify({ extends: "./tsconfig.json", files: ["index.ts", "entryPoints.ts"] }));
     try {
-      execFileSync(process.execPath, [path.join(repoRoot, "node_modules", "typescript", "bin", "tsc"), "-p", projectDir], { stdio: "pipe" });
-    } catch {
-      // diagnostics only
+      for (const project of [projectDir, config]) expect(typeCheck(project)).toEqual([]);
+    } finally {
+      fs.rmSync(uses);
+      fs.rmSync(config);
     }
+  });
+
+  it("compiles with its tsconfig into bin/, previews and deploys on the emulator", async () => {
+    execFileSync(process.execPath, [tsc, "-p", projectDir], { stdio: "pipe" });
     expect(fs.existsSync(path.join(projectDir, "bin", "index.js"))).toBe(true);
 
     const preview = await engine.stack.preview();

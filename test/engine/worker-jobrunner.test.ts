@@ -23,7 +23,7 @@ describe("examples/python-worker, through the real engine", { timeout: 300_000 }
       projectName: "gpucloud-python-worker",
       stackName: "dev",
       program: async () => program(),
-      config: emulatorConfig(emu),
+      config: emulatorConfig(emu, emu.apiKey, "v2"), // the URL the example's README sets
     });
   });
 

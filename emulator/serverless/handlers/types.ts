@@ -5,7 +5,7 @@
  *
  * Real workers that pull jobs over HTTP do not go through this: see ../external/.
  */
-import type { S3Config } from "../schemas";
+import type { S3Config } from "../s3Config";
 
 export interface RunContext {
   readonly id: string;

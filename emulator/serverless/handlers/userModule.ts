@@ -12,7 +12,7 @@
  */
 import { createRequire } from "node:module";
 import * as path from "node:path";
-import type { S3Config } from "../schemas";
+import type { S3Config } from "../s3Config";
 import type { JobHandler, RunContext } from "./types";
 
 export interface UserJob {

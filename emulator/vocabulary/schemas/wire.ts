@@ -5,6 +5,8 @@
  * additions, both reported from the live service.
  */
 import { z } from "zod";
+import type { Assert, Equals } from "../../sameType";
+import type * as View from "./wireTypes";
 
 const money = z.number();
 
@@ -49,7 +51,11 @@ export const Machine = z.object({
   secureCloud: z.boolean(),
   costPerHr: money,
 });
-export type Machine = z.output<typeof Machine>;
+export type Machine = View.Machine;
+type _MachineMatches = Assert<Equals<z.output<typeof Machine>, View.Machine>>;
+
+type _GpuTypeSheetMatches = Assert<Equals<z.output<typeof GpuTypeSheet>, View.GpuTypeSheetView>>;
+type _CpuTypeMatches = Assert<Equals<z.output<typeof CpuType>, View.CpuTypeView>>;
 
 export const SavingsPlan = z.object({
   costPerHr: money,
@@ -60,13 +66,16 @@ export const SavingsPlan = z.object({
   startTime: z.string(),
 });
 
+type _SavingsPlanMatches = Assert<Equals<z.output<typeof SavingsPlan>, View.SavingsPlanView>>;
+
 export const NetworkVolume = z.object({
   id: z.string(),
   name: z.string(),
   size: z.int(),
   dataCenterId: z.string(),
 });
-export type NetworkVolume = z.output<typeof NetworkVolume>;
+export type NetworkVolume = View.NetworkVolume;
+type _NetworkVolumeMatches = Assert<Equals<z.output<typeof NetworkVolume>, View.NetworkVolume>>;
 
 export const Template = z.object({
   id: z.string(),
@@ -87,7 +96,8 @@ export const Template = z.object({
   volumeInGb: z.int(),
   volumeMountPath: z.string(),
 });
-export type Template = z.output<typeof Template>;
+export type Template = View.Template;
+type _TemplateMatches = Assert<Equals<z.output<typeof Template>, View.Template>>;
 
 export const Pod = z.object({
   id: z.string(),
@@ -128,7 +138,8 @@ export const Pod = z.object({
   savingsPlans: z.array(SavingsPlan).optional(),
   template: Template.optional(),
 });
-export type Pod = z.output<typeof Pod>;
+export type Pod = View.Pod;
+type _PodMatches = Assert<Equals<z.output<typeof Pod>, View.Pod>>;
 
 export const Endpoint = z.object({
   id: z.string(),
@@ -157,13 +168,15 @@ export const Endpoint = z.object({
   template: Template.optional(),
   workers: z.array(Pod).optional(),
 });
-export type Endpoint = z.output<typeof Endpoint>;
+export type Endpoint = View.Endpoint;
+type _EndpointMatches = Assert<Equals<z.output<typeof Endpoint>, View.Endpoint>>;
 
 export const ContainerRegistryAuth = z.object({
   id: z.string(),
   name: z.string(),
 });
-export type ContainerRegistryAuth = z.output<typeof ContainerRegistryAuth>;
+export type ContainerRegistryAuth = View.ContainerRegistryAuth;
+type _ContainerRegistryAuthMatches = Assert<Equals<z.output<typeof ContainerRegistryAuth>, View.ContainerRegistryAuth>>;
 
 export const BillingRecord = z.object({
   amount: money,
