@@ -6,6 +6,7 @@ import { ENDPOINT_TYPES, nameMarkerOf } from "../../client/endpointType";
 import { COMPUTE_TYPES, CUDA_VERSIONS, DATA_CENTER_IDS, ENDPOINT_CPU_FLAVOR_IDS, GPU_TYPE_IDS, SCALER_TYPES } from "../../client/enums";
 import type { EndpointCreateInput } from "../../client/inputs";
 import type { Endpoint } from "../../client/schemas";
+import type { AnswerPathV2, SentPathV2 } from "../../client/wirePathsV2";
 import { adoptIdRow, defineTable, readyTimeoutSecondsRow, rowsFor, triggerSame, type ArgsOf, type CrossCheckResult, type OutputArgumentKeys } from "./fieldTable";
 import { boolOrLevel, failure, list, num, oneOf, str, unknownIdWarnings } from "./validation";
 import { isRecord, isUnknown, type Props } from "./values";
@@ -29,7 +30,14 @@ const cpuIdsOf = (w: Props): unknown => (Array.isArray(w["cpu"]) ? w["cpu"].map(
 const vcpuOf = (w: Props): unknown => (Array.isArray(w["cpu"]) && isRecord(w["cpu"][0]) ? w["cpu"][0]["vcpuCount"] : undefined);
 const volumesOf = (w: Props): unknown => (Array.isArray(w["networkVolumes"]) ? w["networkVolumes"] : undefined);
 
-const { update, replace, local, output } = rowsFor<Endpoint>();
+/**
+ * Paths of the table's own that are not the reference's: v2Backend.ts (#endpointBody) composes them
+ * into its shape before a body is sent (GPU types into `gpu.pools` minus `gpu.excludedTypes`, the
+ * scaling value into `scaling.queueDelay` or `scaling.requestCount` by the scaling type).
+ */
+export type ComposedEndpointPathV2 = "gpu.types" | "scaling.value";
+
+const { update, replace, local, output } = rowsFor<Endpoint, SentPathV2<"createEndpoint" | "updateEndpoint"> | ComposedEndpointPathV2, AnswerPathV2<"getEndpoint">>();
 
 /** The smallest v2 queue delay, in seconds (QueueDelayScaling.queueDelay "minimum=0.5"). */
 export const MIN_QUEUE_DELAY_V2 = 0.5;

@@ -39,10 +39,14 @@ export interface DiffContext {
  * is updatable on v2), and `refuse` for values v2 cannot take (one GPU type per pod). A field v2
  * cannot express at all names the fix instead (`unsupported`), so check refuses it at preview.
  * `path` absent with `read` present: the field is reported but sent through another one.
+ *
+ * `P` is the paths the row may name: the tables give the dotted paths of their operations' typed
+ * request bodies (client/requestsV2.ts) for the arguments and of the typed answer for the outputs
+ * (client/wirePathsV2.ts), so a path the reference does not define fails to compile.
  */
-export type WireMapping =
+export type WireMapping<P extends string = string> =
   | {
-      readonly path?: string;
+      readonly path?: P;
       readonly toWire?: (value: unknown) => unknown;
       readonly fromWire?: (value: unknown) => unknown;
       readonly read?: (wire: Props) => unknown;
@@ -142,19 +146,24 @@ export interface ResourceTable<L = unknown, Args = unknown> {
   readonly _args?: Args;
 }
 
-type Options<L> = Omit<FieldRow<L>, "kind" | "arg" | "local">;
+type Options<L, P extends string> = Omit<FieldRow<L>, "kind" | "arg" | "local" | "v2"> & { readonly v2?: WireMapping<P> };
 
-/** The row constructors, typed by the live object L that `observe` reads. */
-export function rowsFor<L>() {
+/**
+ * The row constructors, typed by the live object L that `observe` reads, the v2 wire paths an
+ * argument may be sent under (`Sent`: the paths of the resource's create and update bodies) and
+ * those an output may be read from (`Read`: the paths of its answer). No defaults: a table states
+ * which operations its rows travel in (e.g. `SentPathV2<"createPod" | "updatePod">`).
+ */
+export function rowsFor<L, Sent extends string, Read extends string>() {
   return {
     /** Changed in place by the service's update operation. */
-    update: <S extends z.ZodType>(arg: S, options: Options<L> = {}) => ({ kind: "update" as const, arg, ...options }),
+    update: <S extends z.ZodType>(arg: S, options: Options<L, Sent> = {}) => ({ kind: "update" as const, arg, ...options }),
     /** Only settable at create: a change replaces the resource. */
-    replace: <S extends z.ZodType>(arg: S, options: Options<L> = {}) => ({ kind: "replace" as const, arg, ...options }),
+    replace: <S extends z.ZodType>(arg: S, options: Options<L, Sent> = {}) => ({ kind: "replace" as const, arg, ...options }),
     /** A provider-only argument: `kind` says whether a change runs an update, a replacement, or nothing. */
-    local: <S extends z.ZodType>(kind: "update" | "replace" | "ignore", arg: S, options: Options<L> = {}) => ({ kind, arg, local: true as const, ...options }),
+    local: <S extends z.ZodType>(kind: "update" | "replace" | "ignore", arg: S, options: Options<L, Read> = {}) => ({ kind, arg, local: true as const, ...options }),
     /** A value the service computes and reports. */
-    output: (observe: (live: L) => unknown, options: Pick<FieldRow<L>, "v2"> = {}) => ({ kind: "serverManaged" as const, observe, ...options }),
+    output: (observe: (live: L) => unknown, options: { readonly v2?: WireMapping<Read> } = {}) => ({ kind: "serverManaged" as const, observe, ...options }),
   };
 }
 

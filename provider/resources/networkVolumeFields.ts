@@ -4,6 +4,7 @@
 import { DATA_CENTER_IDS } from "../../client/enums";
 import type { NetworkVolumeCreateInput } from "../../client/inputs";
 import type { NetworkVolume } from "../../client/schemas";
+import type { AnswerPathV2, SentPathV2 } from "../../client/wirePathsV2";
 import { adoptIdRow, defineTable, rowsFor, type ArgsOf, type CrossCheckResult, type OutputArgumentKeys } from "./fieldTable";
 import { failure, num, oneOf, str, unknownIdWarnings } from "./validation";
 import { containsUnknown, deepEqual, isPresent, type Props } from "./values";
@@ -14,7 +15,7 @@ export const MAX_NETWORK_VOLUME_GB = 4000;
 /** The largest volume v2 takes, in GB (v2 reference: CreateNetworkVolumeRequest.size "maximum=4096"). */
 export const MAX_NETWORK_VOLUME_GB_V2 = 4096;
 
-const { update, replace, output } = rowsFor<NetworkVolume>();
+const { update, replace, output } = rowsFor<NetworkVolume, SentPathV2<"createNetworkVolume" | "updateNetworkVolume">, AnswerPathV2<"getNetworkVolume">>();
 
 /** v2's storage tiers (the volume's `type`, fixed at create). */
 export const VOLUME_TYPES = ["STANDARD", "HIGH_PERFORMANCE"] as const;
