@@ -55,6 +55,11 @@ export type WireMapping<P extends string = string> =
       /** The value an update sends when the declared field is removed, where v2's differs from v1's. */
       readonly resetTo?: Json;
       readonly refuse?: (value: unknown) => string | undefined;
+      /**
+       * The argument's validator on v2, where v2's bounds differ from v1's (the row's own `arg` is
+       * v1's): check on a v2 stack quotes v2's bounds, on a v1 stack v1's. The same kind of value.
+       */
+      readonly arg?: z.ZodType;
       /** A change of this update field that v2 cannot make in place: the reason, and it is a replacement. */
       readonly replaceIf?: (oldValue: unknown, newValue: unknown) => string | undefined;
     }
@@ -186,12 +191,10 @@ export function defineTable<Create, L>() {
     uniqueNamesIgnoreCase?: boolean;
     crossCheck?: (args: Props, olds: Props, backend?: Backend) => CrossCheckResult;
   }): ResourceTable<L, ArgsOf<Rows>> => {
-    const shape: Record<string, z.ZodType> = {};
-    for (const [name, row] of Object.entries(def.rows)) if (row.arg) shape[name] = row.arg;
     return {
       noun: def.noun,
       fields: def.rows,
-      schema: z.object(shape),
+      schema: argumentSchemaOf(def.rows),
       ...(def.deleteBeforeReplaceWhenSame ? { deleteBeforeReplaceWhenSame: def.deleteBeforeReplaceWhenSame } : {}),
       ...(def.uniqueNamesIgnoreCase ? { uniqueNamesIgnoreCase: true } : {}),
       ...(def.crossCheck ? { crossCheck: def.crossCheck } : {}),
@@ -199,9 +202,16 @@ export function defineTable<Create, L>() {
   };
 }
 
+/** The zod object of the rows that take an argument. */
+function argumentSchemaOf(rows: Readonly<Record<string, FieldRow<never>>>): z.ZodObject {
+  const shape: Record<string, z.ZodType> = {};
+  for (const [name, row] of Object.entries(rows)) if (row.arg) shape[name] = row.arg;
+  return z.object(shape);
+}
+
 /**
  * The table as one backend sees it. v1: settings only v2 has are never sent (check refuses them).
- * v2: the rows' change kinds and defaults where v2 differs, and each mapped field read back under
+ * v2: the rows' change kinds, defaults and argument bounds where v2 differs, and each mapped field read back under
  * its own name (the v2 backend hands the lifecycle objects in the provider's field names).
  * Computed once per table and backend.
  */
@@ -221,11 +231,12 @@ export function tableForBackend<L, Args>(table: ResourceTable<L, Args>, backend:
         ...(m.default !== undefined ? { default: m.default } : {}),
         ...(m.resetTo !== undefined ? { resetTo: m.resetTo } : {}),
         ...(m.replaceIf ? { replaceIf: m.replaceIf } : {}),
+        ...(m.arg && row.arg ? { arg: m.arg } : {}),
         ...(m.read || m.path !== undefined ? { observe: (live: L) => (live as Props)[name] } : {}),
       };
     }
   }
-  const derived = { ...table, fields };
+  const derived = { ...table, fields, schema: argumentSchemaOf(fields) };
   cache.set(table, derived);
   return derived;
 }
