@@ -165,7 +165,7 @@ export function rowsFor<L, Sent extends string, Read extends string>() {
     update: <S extends z.ZodType>(arg: S, options: Options<L, Sent> = {}) => ({ kind: "update" as const, arg, ...options }),
     /** Only settable at create: a change replaces the resource. */
     replace: <S extends z.ZodType>(arg: S, options: Options<L, Sent> = {}) => ({ kind: "replace" as const, arg, ...options }),
-    /** A provider-only argument: `kind` says whether a change runs an update, a replacement, or nothing. */
+    /** A provider-only argument: `kind` says whether a change runs an update, a replacement, or nothing (never sent: its v2 path, if any, is read from the answer). */
     local: <S extends z.ZodType>(kind: "update" | "replace" | "ignore", arg: S, options: Options<L, Read> = {}) => ({ kind, arg, local: true as const, ...options }),
     /** A value the service computes and reports. */
     output: (observe: (live: L) => unknown, options: { readonly v2?: WireMapping<Read> } = {}) => ({ kind: "serverManaged" as const, observe, ...options }),
