@@ -2,7 +2,8 @@
 // reference's schemas name them (management-api-v2-schemas.txt, with the fields
 // management-api-v2-today.md section 5 adds: `cmd`, `entrypoint`, `gpu.minRamPerGpu`, ...). Types
 // only: a body written with a field the reference does not have fails to compile. Answers are the
-// zod schemas of schemasV2.ts.
+// zod schemas of schemasV2.ts. The field tables' v2 wire paths are typed as the dotted paths of
+// these types (wirePathsV2.ts), so they are held to the same names.
 
 /** ContainerConfig (BaseContainerConfig plus `registry`; `cmd` / `entrypoint` since SPEC-0922). */
 export interface ContainerConfigV2 {

@@ -8,6 +8,7 @@ import { ENDPOINT_TYPES, nameMarkerOf } from "../../client/endpointType";
 import { COMPUTE_TYPES, CUDA_VERSIONS, DATA_CENTER_IDS, ENDPOINT_CPU_FLAVOR_IDS, GPU_TYPE_IDS, SCALER_TYPES } from "../../client/enums";
 import type { EndpointCreateInput } from "../../client/inputs";
 import type { Endpoint } from "../../client/schemas";
+import type { AnswerPathV2, SentPathV2 } from "../../client/wirePathsV2";
 import { adoptIdRow, defineTable, readyTimeoutSecondsRow, rowsFor, triggerSame, type ArgsOf, type CrossCheckResult, type OutputArgumentKeys } from "./fieldTable";
 import { boolOrLevel, failure, list, num, oneOf, str, unknownIdWarnings } from "./validation";
 import { isRecord, isUnknown, type Props } from "./values";
@@ -31,7 +32,14 @@ const cpuIdsOf = (w: Props): unknown => (Array.isArray(w["cpu"]) ? w["cpu"].map(
 const vcpuOf = (w: Props): unknown => (Array.isArray(w["cpu"]) && isRecord(w["cpu"][0]) ? w["cpu"][0]["vcpuCount"] : undefined);
 const volumesOf = (w: Props): unknown => (Array.isArray(w["networkVolumes"]) ? w["networkVolumes"] : undefined);
 
-const { update, replace, local, output } = rowsFor<Endpoint>();
+/**
+ * Paths of the table's own that are not the reference's: v2Backend.ts (#endpointBody) composes them
+ * into its shape before a body is sent (GPU types into `gpu.pools` minus `gpu.excludedTypes`, the
+ * scaling value into `scaling.queueDelay` or `scaling.requestCount` by the scaling type).
+ */
+export type ComposedEndpointPathV2 = "gpu.types" | "scaling.value";
+
+const { update, replace, local, output } = rowsFor<Endpoint, SentPathV2<"createEndpoint" | "updateEndpoint"> | ComposedEndpointPathV2, AnswerPathV2<"getEndpoint">>();
 
 /** The smallest v2 queue delay, in seconds (QueueDelayScaling.queueDelay "minimum=0.5"). */
 export const MIN_QUEUE_DELAY_V2 = 0.5;
@@ -67,14 +75,21 @@ const rows = {
   idleTimeout: update(num({ min: 1, max: 3600, unit: "seconds", example: "5" }).optional(), { default: 5, observe: (e) => e.idleTimeout, v2: { path: "workers.idleTimeout", default: 10 } }),
   executionTimeoutMs: update(num({ min: 1, unit: "ms", example: "600000" }).optional(), { observe: (e) => e.executionTimeoutMs, v2: { path: "timeout", default: 300_000 } }),
   scalerType: update(oneOf(SCALER_TYPES).optional(), { default: "QUEUE_DELAY", observe: (e) => e.scalerType, v2: { path: "scaling.type" } }),
-  // v1: a whole number >= 1. v2 (QueueDelayScaling / RequestCountScaling): `queueDelay` a number
-  // >= 0.5 (seconds), `requestCount` a whole number >= 1; crossCheck holds each backend to its own.
-  scalerValue: update(num({ min: MIN_QUEUE_DELAY_V2, integer: false, example: "4" }).optional(), {
-    default: 4,
-    observe: (e) => e.scalerValue,
-    v1Refuse: (v) => (typeof v === "number" && (!Number.isInteger(v) || v < 1) ? "the v1 API takes a whole number of 1 or more; round it, or set gpucloud:apiUrl to the /v2 URL (queue delays from 0.5 s)" : undefined),
-    v2: { path: "scaling.value", read: scalerValueOf },
-  }),
+  // Each API's bounds, quoted by check on a stack of that API. v1: a whole number >= 1. v2
+  // (QueueDelayScaling / RequestCountScaling): `queueDelay` a number >= 0.5 (seconds),
+  // `requestCount` a whole number >= 1 (a rule across scalerType and scalerValue: crossCheck).
+  scalerValue: update(
+    num({ min: 1, example: "4", boundsNote: `the v1 API's bound; with gpucloud:apiUrl set to the /v2 URL, QUEUE_DELAY takes seconds from ${MIN_QUEUE_DELAY_V2}` }).optional(),
+    {
+      default: 4,
+      observe: (e) => e.scalerValue,
+      v2: {
+        path: "scaling.value",
+        read: scalerValueOf,
+        arg: num({ min: MIN_QUEUE_DELAY_V2, integer: false, example: "4", boundsNote: "the v2 API's bound: seconds in the queue for QUEUE_DELAY, whole requests from 1 for REQUEST_COUNT" }).optional(),
+      },
+    },
+  ),
   flashboot: update(boolOrLevel(FLASHBOOT_LEVELS, { example: "true" }).optional(), {
     observe: (e) => e.flashboot,
     same: sameFlashboot,

@@ -39,10 +39,14 @@ export interface DiffContext {
  * is updatable on v2), and `refuse` for values v2 cannot take (one GPU type per pod). A field v2
  * cannot express at all names the fix instead (`unsupported`), so check refuses it at preview.
  * `path` absent with `read` present: the field is reported but sent through another one.
+ *
+ * `P` is the paths the row may name: the tables give the dotted paths of their operations' typed
+ * request bodies (client/requestsV2.ts) for the arguments and of the typed answer for the outputs
+ * (client/wirePathsV2.ts), so a path the reference does not define fails to compile.
  */
-export type WireMapping =
+export type WireMapping<P extends string = string> =
   | {
-      readonly path?: string;
+      readonly path?: P;
       readonly toWire?: (value: unknown) => unknown;
       readonly fromWire?: (value: unknown) => unknown;
       readonly read?: (wire: Props) => unknown;
@@ -51,6 +55,11 @@ export type WireMapping =
       /** The value an update sends when the declared field is removed, where v2's differs from v1's. */
       readonly resetTo?: Json;
       readonly refuse?: (value: unknown) => string | undefined;
+      /**
+       * The argument's validator on v2, where v2's bounds differ from v1's (the row's own `arg` is
+       * v1's): check on a v2 stack quotes v2's bounds, on a v1 stack v1's. The same kind of value.
+       */
+      readonly arg?: z.ZodType;
       /** A change of this update field that v2 cannot make in place: the reason, and it is a replacement. */
       readonly replaceIf?: (oldValue: unknown, newValue: unknown) => string | undefined;
     }
@@ -142,19 +151,24 @@ export interface ResourceTable<L = unknown, Args = unknown> {
   readonly _args?: Args;
 }
 
-type Options<L> = Omit<FieldRow<L>, "kind" | "arg" | "local">;
+type Options<L, P extends string> = Omit<FieldRow<L>, "kind" | "arg" | "local" | "v2"> & { readonly v2?: WireMapping<P> };
 
-/** The row constructors, typed by the live object L that `observe` reads. */
-export function rowsFor<L>() {
+/**
+ * The row constructors, typed by the live object L that `observe` reads, the v2 wire paths an
+ * argument may be sent under (`Sent`: the paths of the resource's create and update bodies) and
+ * those an output may be read from (`Read`: the paths of its answer). No defaults: a table states
+ * which operations its rows travel in (e.g. `SentPathV2<"createPod" | "updatePod">`).
+ */
+export function rowsFor<L, Sent extends string, Read extends string>() {
   return {
     /** Changed in place by the service's update operation. */
-    update: <S extends z.ZodType>(arg: S, options: Options<L> = {}) => ({ kind: "update" as const, arg, ...options }),
+    update: <S extends z.ZodType>(arg: S, options: Options<L, Sent> = {}) => ({ kind: "update" as const, arg, ...options }),
     /** Only settable at create: a change replaces the resource. */
-    replace: <S extends z.ZodType>(arg: S, options: Options<L> = {}) => ({ kind: "replace" as const, arg, ...options }),
-    /** A provider-only argument: `kind` says whether a change runs an update, a replacement, or nothing. */
-    local: <S extends z.ZodType>(kind: "update" | "replace" | "ignore", arg: S, options: Options<L> = {}) => ({ kind, arg, local: true as const, ...options }),
+    replace: <S extends z.ZodType>(arg: S, options: Options<L, Sent> = {}) => ({ kind: "replace" as const, arg, ...options }),
+    /** A provider-only argument: `kind` says whether a change runs an update, a replacement, or nothing (never sent: its v2 path, if any, is read from the answer). */
+    local: <S extends z.ZodType>(kind: "update" | "replace" | "ignore", arg: S, options: Options<L, Read> = {}) => ({ kind, arg, local: true as const, ...options }),
     /** A value the service computes and reports. */
-    output: (observe: (live: L) => unknown, options: Pick<FieldRow<L>, "v2"> = {}) => ({ kind: "serverManaged" as const, observe, ...options }),
+    output: (observe: (live: L) => unknown, options: { readonly v2?: WireMapping<Read> } = {}) => ({ kind: "serverManaged" as const, observe, ...options }),
   };
 }
 
@@ -177,12 +191,10 @@ export function defineTable<Create, L>() {
     uniqueNamesIgnoreCase?: boolean;
     crossCheck?: (args: Props, olds: Props, backend?: Backend) => CrossCheckResult;
   }): ResourceTable<L, ArgsOf<Rows>> => {
-    const shape: Record<string, z.ZodType> = {};
-    for (const [name, row] of Object.entries(def.rows)) if (row.arg) shape[name] = row.arg;
     return {
       noun: def.noun,
       fields: def.rows,
-      schema: z.object(shape),
+      schema: argumentSchemaOf(def.rows),
       ...(def.deleteBeforeReplaceWhenSame ? { deleteBeforeReplaceWhenSame: def.deleteBeforeReplaceWhenSame } : {}),
       ...(def.uniqueNamesIgnoreCase ? { uniqueNamesIgnoreCase: true } : {}),
       ...(def.crossCheck ? { crossCheck: def.crossCheck } : {}),
@@ -190,9 +202,16 @@ export function defineTable<Create, L>() {
   };
 }
 
+/** The zod object of the rows that take an argument. */
+function argumentSchemaOf(rows: Readonly<Record<string, FieldRow<never>>>): z.ZodObject {
+  const shape: Record<string, z.ZodType> = {};
+  for (const [name, row] of Object.entries(rows)) if (row.arg) shape[name] = row.arg;
+  return z.object(shape);
+}
+
 /**
  * The table as one backend sees it. v1: settings only v2 has are never sent (check refuses them).
- * v2: the rows' change kinds and defaults where v2 differs, and each mapped field read back under
+ * v2: the rows' change kinds, defaults and argument bounds where v2 differs, and each mapped field read back under
  * its own name (the v2 backend hands the lifecycle objects in the provider's field names).
  * Computed once per table and backend.
  */
@@ -212,11 +231,12 @@ export function tableForBackend<L, Args>(table: ResourceTable<L, Args>, backend:
         ...(m.default !== undefined ? { default: m.default } : {}),
         ...(m.resetTo !== undefined ? { resetTo: m.resetTo } : {}),
         ...(m.replaceIf ? { replaceIf: m.replaceIf } : {}),
+        ...(m.arg && row.arg ? { arg: m.arg } : {}),
         ...(m.read || m.path !== undefined ? { observe: (live: L) => (live as Props)[name] } : {}),
       };
     }
   }
-  const derived = { ...table, fields };
+  const derived = { ...table, fields, schema: argumentSchemaOf(fields) };
   cache.set(table, derived);
   return derived;
 }

@@ -6,36 +6,33 @@ import type { NetworkVolumeOutputArguments } from "./outputArguments";
 import { DATA_CENTER_IDS } from "../../client/enums";
 import type { NetworkVolumeCreateInput } from "../../client/inputs";
 import type { NetworkVolume } from "../../client/schemas";
-import { adoptIdRow, defineTable, rowsFor, type ArgsOf, type CrossCheckResult, type OutputArgumentKeys } from "./fieldTable";
+import type { AnswerPathV2, SentPathV2 } from "../../client/wirePathsV2";
+import { adoptIdRow, defineTable, rowsFor, type ArgsOf, type Backend, type CrossCheckResult, type OutputArgumentKeys } from "./fieldTable";
 import { failure, num, oneOf, str, unknownIdWarnings } from "./validation";
 import { containsUnknown, deepEqual, isPresent, type Props } from "./values";
 import { COST_ESTIMATE } from "../cost/attach";
 
-/** The largest volume v1 takes, in GB (v1 reference: 0..4000). */
-export const MAX_NETWORK_VOLUME_GB = 4000;
-/** The largest volume v2 takes, in GB (v2 reference: CreateNetworkVolumeRequest.size "maximum=4096"). */
-export const MAX_NETWORK_VOLUME_GB_V2 = 4096;
+/**
+ * A volume's size bounds per API version, in GB: v1 0..4000 (the v1 reference's size "minimum=0
+ * maximum=4000"), v2 10..4096 (CreateNetworkVolumeRequest.size "minimum=10 maximum=4096").
+ */
+export const VOLUME_SIZE_GB = { v1: { min: 0, max: 4000 }, v2: { min: 10, max: 4096 } } as const;
 
-const { update, replace, output } = rowsFor<NetworkVolume>();
+const { update, replace, output } = rowsFor<NetworkVolume, SentPathV2<"createNetworkVolume" | "updateNetworkVolume">, AnswerPathV2<"getNetworkVolume">>();
 
 /** v2's storage tiers (the volume's `type`, fixed at create). */
 export const VOLUME_TYPES = ["STANDARD", "HIGH_PERFORMANCE"] as const;
-/** The smallest volume v2 creates, in GB. */
-export const MIN_NETWORK_VOLUME_GB_V2 = 10;
 
 const rows = {
   name: update(str({ nonEmpty: true, example: '"models"' }), { observe: (v) => v.name, v2: { path: "name" } }),
-  size: update(num({ min: 0, max: MAX_NETWORK_VOLUME_GB_V2, unit: "GB", example: "100" }), {
-    observe: (v) => v.size,
-    v1Refuse: (v) =>
-      typeof v === "number" && v > MAX_NETWORK_VOLUME_GB
-        ? `the v1 API takes volumes of at most ${MAX_NETWORK_VOLUME_GB} GB; set size to ${MAX_NETWORK_VOLUME_GB} or less, or set gpucloud:apiUrl to the /v2 URL (up to ${MAX_NETWORK_VOLUME_GB_V2} GB)`
-        : undefined,
-    v2: {
-      path: "size",
-      refuse: (v) => (typeof v === "number" && v < MIN_NETWORK_VOLUME_GB_V2 ? `v2 volumes are ${MIN_NETWORK_VOLUME_GB_V2} GB or more; set size to ${MIN_NETWORK_VOLUME_GB_V2} or more` : undefined),
+  // Each API's bounds, quoted by check on a stack of that API.
+  size: update(
+    num({ ...VOLUME_SIZE_GB.v1, unit: "GB", example: "100", boundsNote: `the v1 API's bounds; with gpucloud:apiUrl set to the /v2 URL, ${VOLUME_SIZE_GB.v2.min} to ${VOLUME_SIZE_GB.v2.max} GB` }),
+    {
+      observe: (v) => v.size,
+      v2: { path: "size", arg: num({ ...VOLUME_SIZE_GB.v2, unit: "GB", example: "100", boundsNote: "the v2 API's bounds" }) },
     },
-  }),
+  ),
   dataCenterId: replace(str({ nonEmpty: true, example: '"EU-RO-1"' }), { observe: (v) => v.dataCenterId, v2: { path: "dataCenter" } }),
   // v2 only: the storage tier. No default: a volume created without one gets its data center's
   // primary tier (CreateNetworkVolumeRequest.type), which is not always STANDARD. The tier is read
@@ -55,7 +52,7 @@ const rows = {
 };
 
 /** A shrink is refused at preview, unless the volume is being replaced anyway (new data center). */
-function crossCheck(args: Props, olds: Props): CrossCheckResult {
+function crossCheck(args: Props, olds: Props, backend: Backend = "v1"): CrossCheckResult {
   const failures = [];
   const size = args["size"];
   const before = olds["size"];
@@ -69,7 +66,7 @@ function crossCheck(args: Props, olds: Props): CrossCheckResult {
       failure(
         ["size"],
         `${size} GB is smaller than the current size ${before} GB; a network volume can only grow. ` +
-          `Set size to ${before} or more (up to ${MAX_NETWORK_VOLUME_GB_V2} on v2, ${MAX_NETWORK_VOLUME_GB} on v1), or create a new volume to start smaller.`,
+          `Set size to ${before} or more (up to ${VOLUME_SIZE_GB[backend].max} on the ${backend} API), or create a new volume to start smaller.`,
       ),
     );
   }

@@ -7,6 +7,7 @@ import type { PodOutputArguments } from "./outputArguments";
 import { CLOUD_TYPES, COMPUTE_TYPES, CUDA_VERSIONS, DATA_CENTER_IDS, GPU_TYPE_IDS, POD_CPU_FLAVOR_IDS, RENT_PRIORITIES } from "../../client/enums";
 import type { PodCreateInput } from "../../client/inputs";
 import type { Pod } from "../../client/schemas";
+import type { AnswerPathV2, SentPathV2 } from "../../client/wirePathsV2";
 import { adoptIdRow, defineTable, type Backend, type WireMapping, readyTimeoutSecondsRow, rowsFor, triggerSame, type ArgsOf, type CrossCheckResult, type OutputArgumentKeys } from "./fieldTable";
 import { argv, bool, envMap, failure, list, num, oneOf, port, str, unknownIdWarnings } from "./validation";
 import { isPresent, isRecord, isUnknown, type Props } from "./values";
@@ -26,7 +27,7 @@ import {
 
 export const POD_DESIRED_STATUSES = ["RUNNING", "EXITED"] as const;
 
-const { update, replace, local, output } = rowsFor<Pod>();
+const { update, replace, local, output } = rowsFor<Pod, SentPathV2<"createPod" | "updatePod">, AnswerPathV2<"getPod">>();
 const id = (example: string) => str({ nonEmpty: true, example }).optional();
 const gpuOf = (pod: Pod): Record<string, unknown> | undefined => (isRecord(pod.gpu) ? pod.gpu : undefined);
 const machineOf = (pod: Pod): Record<string, unknown> | undefined => (isRecord(pod.machine) ? pod.machine : undefined);

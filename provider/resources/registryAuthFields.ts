@@ -6,10 +6,12 @@ import type { Assert, Equals } from "../../client/sameType";
 import type { RegistryAuthOutputArguments } from "./outputArguments";
 import type { ContainerRegistryAuthCreateInput } from "../../client/inputs";
 import type { ContainerRegistryAuth } from "../../client/schemas";
+import type { AnswerPathV2, SentPathV2 } from "../../client/wirePathsV2";
 import { adoptIdRow, defineTable, rowsFor, type ArgsOf, type OutputArgumentKeys } from "./fieldTable";
 import { str } from "./validation";
 
-const { replace } = rowsFor<ContainerRegistryAuth>();
+// No update operation: every field travels in the create body only.
+const { replace } = rowsFor<ContainerRegistryAuth, SentPathV2<"createRegistry">, AnswerPathV2<"getRegistry">>();
 
 const rows = {
   name: replace(str({ nonEmpty: true, maxLength: 191, example: '"ghcr-readonly"' }), { observe: (a) => a.name, v2: { path: "name" } }),

@@ -6,11 +6,12 @@
 import type { SecretCreateBody } from "../../client/managementV2";
 import type { SecretV2 } from "../../client/schemasV2";
 import { SECRET_DESCRIPTION_MAX_BYTES, SECRET_NAME_MAX_LENGTH, SECRET_NAME_PATTERN, SECRET_VALUE_MAX_BYTES, SERVICE_ENV_PREFIX } from "../../client/secrets";
+import type { AnswerPathV2, SentPathV2 } from "../../client/wirePathsV2";
 import { adoptIdRow, defineTable, rowsFor, type ArgsOf, type Backend, type CrossCheckResult, type OutputArgumentKeys } from "./fieldTable";
 import { field, type Verdict } from "./validation";
 import { kindOf, quote, type Props } from "./values";
 
-const { update, replace, output } = rowsFor<SecretV2>();
+const { update, replace, output } = rowsFor<SecretV2, SentPathV2<"createSecret" | "updateSecret">, AnswerPathV2<"getSecret">>();
 
 const bad = (message: string): Verdict<never> => ({ ok: false, message });
 

@@ -7,12 +7,13 @@ import { createHash } from "node:crypto";
 import { TEMPLATE_CATEGORIES } from "../../client/enums";
 import type { TemplateCreateInput } from "../../client/inputs";
 import type { Template } from "../../client/schemas";
+import type { AnswerPathV2, SentPathV2 } from "../../client/wirePathsV2";
 import { adoptIdRow, defineTable, rowsFor, type ArgsOf, type OutputArgumentKeys } from "./fieldTable";
 import { argv, bool, envMap, list, num, oneOf, port, str } from "./validation";
 import type { Props } from "./values";
 import { COMMAND_V2, mountPathOf, persistentSizeOf, persistentSizeRefusal, persistentSizeToWire, persistentStorageReplacement } from "./wireV2";
 
-const { update, replace, output } = rowsFor<Template>();
+const { update, replace, output } = rowsFor<Template, SentPathV2<"createTemplate" | "updateTemplate">, AnswerPathV2<"getTemplate">>();
 
 /**
  * The revision of a template's container settings on v2, where an endpoint copies them at create

@@ -73,6 +73,11 @@ export interface NumberOptions extends Common {
   unit?: string;
   /** Whole numbers only (default true). */
   integer?: boolean;
+  /**
+   * Added to a value out of bounds, where the bounds are one API version's: whose they are and
+   * what the other takes (e.g. "the v1 API's bounds; v2 takes 10 to 4096 GB").
+   */
+  boundsNote?: string;
 }
 
 export function num(options: NumberOptions): z.ZodType<number> {
@@ -86,19 +91,20 @@ export function num(options: NumberOptions): z.ZodType<number> {
           ? `of at most ${options.max}${unit}`
           : `in${unit || " the right unit"}`;
   const noun = options.integer === false ? "a number" : "a whole number";
+  const note = options.boundsNote ? ` (${options.boundsNote})` : "";
   return field((value) => {
     if (value === undefined) return bad(required(options));
     if (typeof value !== "number" || !Number.isFinite(value)) {
       const hint = typeof value === "string" && value.trim() !== "" && Number.isFinite(Number(value)) ? `; write ${Number(value)} without quotes` : `; e.g. ${options.example}`;
       return bad(`expected ${noun} ${range}, got ${quote(value)}${hint}`);
     }
-    if (options.integer !== false && !Number.isInteger(value)) return bad(`${value} is not a whole number; use ${noun} ${range}, e.g. ${options.example}`);
+    if (options.integer !== false && !Number.isInteger(value)) return bad(`${value} is not a whole number; use ${noun} ${range}, e.g. ${options.example}${note}`);
     if (options.min !== undefined && value < options.min) {
       const what = options.min === 0 && value < 0 ? "is negative" : `is below the minimum ${options.min}${unit}`;
-      return bad(`${value} ${what}; use ${noun} ${range}, e.g. ${options.example}`);
+      return bad(`${value} ${what}; use ${noun} ${range}, e.g. ${options.example}${note}`);
     }
     if (options.max !== undefined && value > options.max) {
-      return bad(`${value} is above the maximum ${options.max}${unit}; use ${noun} ${range}, e.g. ${options.example}`);
+      return bad(`${value} is above the maximum ${options.max}${unit}; use ${noun} ${range}, e.g. ${options.example}${note}`);
     }
     return ok(value);
   });

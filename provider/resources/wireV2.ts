@@ -50,7 +50,8 @@ export function toWireV2<L>(table: Pick<ResourceTable<L>, "fields">, body: Props
 /**
  * A body composed through the field tables (toWireV2 plus a kind's composition) as the request type
  * of its operation. The one place a generic body meets the typed wire: the tables' `v2` paths are
- * the reference's field names (test/unit/resources/wireV2Paths.test.ts holds them to the request types' keys).
+ * typed as the dotted paths of these request types (rowsFor, client/wirePathsV2.ts), so a path the
+ * reference does not define fails to compile (test/unit/resources/wirePaths.types.ts).
  */
 export function wireRequest<O extends OperationIdV2>(body: Props): RequestOf<O> {
   return body as RequestOf<O>;

@@ -29,6 +29,23 @@ export interface BadInput {
   alone?: boolean;
   /** JobRunner: `args` are top-level arguments, not a case element. */
   topLevel?: boolean;
+  /** Fragments the message must also contain on one management API (its own bounds). */
+  containsOn?: Partial<Record<ApiVersion, string[]>>;
+  /** Invalid on this API only (within the other's bounds): left out of the other's previews. */
+  only?: ApiVersion;
+}
+
+/** The management API a stack speaks (its apiUrl ends in /v1 or /v2). */
+export type ApiVersion = "v1" | "v2";
+
+/** The cases invalid on `api`. */
+export function casesOn(api: ApiVersion, corpus: readonly BadInput[] = BAD_INPUTS): BadInput[] {
+  return corpus.filter((c) => c.only === undefined || c.only === api);
+}
+
+/** What a case's message must contain on `api`. */
+export function fragmentsOn(input: BadInput, api: ApiVersion): string[] {
+  return [...input.contains, ...(input.containsOn?.[api] ?? [])];
 }
 
 export const BASE_ARGS: Readonly<Record<BadKind, Record<string, unknown>>> = {
@@ -45,7 +62,7 @@ const SECRET_PASSWORD = "hunter2-secret-registry-value";
 
 const pod = (label: string, args: Record<string, unknown>, property: string, contains: string[], extra: Partial<BadInput> = {}): BadInput => ({ kind: "pod", label, args, property, contains, ...extra });
 const endpoint = (label: string, args: Record<string, unknown>, property: string, contains: string[], extra: Partial<BadInput> = {}): BadInput => ({ kind: "endpoint", label, args, property, contains, ...extra });
-const volume = (label: string, args: Record<string, unknown>, property: string, contains: string[]): BadInput => ({ kind: "networkVolume", label, args, property, contains });
+const volume = (label: string, args: Record<string, unknown>, property: string, contains: string[], extra: Partial<BadInput> = {}): BadInput => ({ kind: "networkVolume", label, args, property, contains, ...extra });
 const template = (label: string, args: Record<string, unknown>, property: string, contains: string[]): BadInput => ({ kind: "template", label, args, property, contains });
 const auth = (label: string, args: Record<string, unknown>, property: string, contains: string[], extra: Partial<BadInput> = {}): BadInput => ({ kind: "registryAuth", label, args, property, contains, ...extra });
 const job = (label: string, args: Record<string, unknown>, property: string, contains: string[], extra: Partial<BadInput> = {}): BadInput => ({ kind: "jobRunner", label, args, property, contains, ...extra });
@@ -118,8 +135,11 @@ export const BAD_INPUTS: readonly BadInput[] = [
   endpoint("negative workersMax", { workersMax: -1 }, "workersMax", ["-1 is negative"]),
   endpoint("fractional workersMin", { workersMin: 2.5 }, "workersMin", ["2.5 is not a whole number"]),
   endpoint("scalerType unknown", { scalerType: "QUEUE" }, "scalerType", ['"QUEUE" is not a valid value', '"QUEUE_DELAY", "REQUEST_COUNT"']),
-  // The bound is the v2 API's (QUEUE_DELAY seconds from 0.5); v1 and REQUEST_COUNT take whole numbers from 1 (their own rule).
-  endpoint("scalerValue 0", { scalerValue: 0 }, "scalerValue", ["0 is below the minimum 0.5"]),
+  // Each API quotes its own bound: v1 whole numbers from 1, v2 QUEUE_DELAY seconds from 0.5.
+  endpoint("scalerValue 0", { scalerValue: 0 }, "scalerValue", ["0 is below the minimum"], {
+    containsOn: { v1: ["0 is below the minimum 1;", "the v1 API's bound"], v2: ["0 is below the minimum 0.5;", "the v2 API's bound"] },
+  }),
+  endpoint("fractional scalerValue on v1", { scalerValue: 0.75 }, "scalerValue", ["0.75 is not a whole number", "the v1 API's bound", "QUEUE_DELAY takes seconds from 0.5"], { only: "v1" }),
   endpoint("gpuCount 0", { gpuCount: 0 }, "gpuCount", ["0 is below the minimum 1 GPUs"]),
   endpoint("computeType lower case", { computeType: "gpu" }, "computeType", ['did you mean "GPU"']),
   endpoint("executionTimeoutMs 0", { executionTimeoutMs: 0 }, "executionTimeoutMs", ["0 is below the minimum 1 ms"]),
@@ -136,9 +156,15 @@ export const BAD_INPUTS: readonly BadInput[] = [
   endpoint("workersMin above workersMax", { workersMin: 5, workersMax: 2 }, "workersMin", ["5 is more than workersMax (2)", "at most 2"], { alone: true }),
 
   // ---- NetworkVolume ---------------------------------------------------------------------------
-  // The field's bound is v2's largest volume (4096 GB); v1's smaller one (4000) is a rule of its own.
-  volume("negative size", { size: -1 }, "size", ["-1 is negative", "from 0 to 4096 GB"]),
-  volume("size above 4096", { size: 5000 }, "size", ["5000 is above the maximum 4096 GB"]),
+  // Each API quotes its own bounds: v1 0 to 4000 GB, v2 10 to 4096 GB.
+  volume("negative size", { size: -1 }, "size", [], {
+    containsOn: { v1: ["-1 is negative", "from 0 to 4000 GB", "the v1 API's bounds"], v2: ["-1 is below the minimum 10 GB", "from 10 to 4096 GB", "the v2 API's bounds"] },
+  }),
+  volume("size above both maximums", { size: 5000 }, "size", [], {
+    containsOn: { v1: ["5000 is above the maximum 4000 GB", "with gpucloud:apiUrl set to the /v2 URL, 10 to 4096 GB"], v2: ["5000 is above the maximum 4096 GB", "the v2 API's bounds"] },
+  }),
+  volume("size above v1's maximum", { size: 4050 }, "size", ["4050 is above the maximum 4000 GB", "the v1 API's bounds"], { only: "v1" }),
+  volume("size below v2's minimum", { size: 5 }, "size", ["5 is below the minimum 10 GB", "from 10 to 4096 GB", "the v2 API's bounds"], { only: "v2" }),
   volume("quoted size", { size: "100" }, "size", ["write 100 without quotes"]),
   volume("fractional size", { size: 10.5 }, "size", ["10.5 is not a whole number"]),
   volume("size missing", { size: OMIT }, "size", ["is required"]),

@@ -224,7 +224,7 @@ describe("network volumes and registry credentials on v2", () => {
     const diff = await h.providers.networkVolume.diff!(created.id, grown.outs as Outs, { ...args, size: 30, type: "STANDARD" });
     expect(diff.replaces).toEqual(["type"]);
     const small = await h.providers.networkVolume.check!({}, { ...args, size: 5 });
-    expect(small.failures?.[0]?.reason).toMatch(/10 GB or more/);
+    expect(small.failures?.[0]?.reason).toMatch(/5 is below the minimum 10 GB; use a whole number from 10 to 4096 GB/);
     await h.providers.networkVolume.delete!(created.id, grown.outs as Outs);
   });
 

@@ -7,13 +7,19 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ManagementClientV2 } from "../../../client/managementV2";
 import { computeDiff } from "../../../provider/resources/diffEngine";
-import { backendFailures, tableForBackend } from "../../../provider/resources/fieldTable";
+import { tableForBackend, type ResourceTable } from "../../../provider/resources/fieldTable";
 import { endpointTable } from "../../../provider/resources/endpointFields";
 import { networkVolumeTable } from "../../../provider/resources/networkVolumeFields";
 import { templateTable } from "../../../provider/resources/templateFields";
 import { V2Backend } from "../../../provider/resources/v2Backend";
 import { json, startScriptedServer } from "../../client/scriptedServer";
 import { checked, startHarness, type Harness } from "./harness";
+import { runSchema } from "../../../provider/resources/validation";
+
+/** The failures check gives these arguments on a v1 stack (the table as v1 sees it). */
+function v1Failures<L, A>(table: ResourceTable<L, A>, noun: string, args: Record<string, unknown>) {
+  return runSchema(tableForBackend(table, "v1").schema, noun, args).failures;
+}
 
 type Outs = Record<string, unknown>;
 
@@ -98,14 +104,16 @@ describe("endpoint PATCHes on the documented service", () => {
     const count = await h.providers.endpoint.check!({}, { ...base, scalerType: "REQUEST_COUNT", scalerValue: 1.5 });
     expect(count.failures?.[0]).toMatchObject({ property: "scalerValue", reason: expect.stringMatching(/^scalerValue: 1\.5 requests per worker is not a whole number/) });
     expect((await h.providers.endpoint.check!({}, { ...base, scalerValue: 0.4 })).failures?.[0]?.property).toBe("scalerValue");
-    expect(backendFailures(endpointTable, { scalerValue: 0.5 }, "v1")[0]?.reason).toMatch(/^scalerValue: 0\.5 cannot be used with the v1 API .*whole number of 1 or more/);
+    // v1's own bound, quoted on a v1 stack.
+    expect(v1Failures(endpointTable, "endpoint", { templateId, scalerValue: 0.5 })[0]?.reason).toMatch(/^scalerValue: 0\.5 is not a whole number; use a whole number of 1 or more.*the v1 API's bound/);
   });
 
   it("check: volumes up to 4096 GB on v2, 4000 on v1", async () => {
     const args = { name: "big", dataCenterId: "EU-RO-1", __provider: "shim" };
     expect((await h.providers.networkVolume.check!({}, { ...args, size: 4096 })).failures ?? []).toEqual([]);
     expect((await h.providers.networkVolume.check!({}, { ...args, size: 4097 })).failures?.[0]?.property).toBe("size");
-    expect(backendFailures(networkVolumeTable, { size: 4096 }, "v1")[0]?.reason).toMatch(/at most 4000 GB/);
+    expect((await h.providers.networkVolume.check!({}, { ...args, size: 4097 })).failures?.[0]?.reason).toMatch(/4097 is above the maximum 4096 GB.*the v2 API's bounds/);
+    expect(v1Failures(networkVolumeTable, "network volume", { name: "big", dataCenterId: "EU-RO-1", size: 4096 })[0]?.reason).toMatch(/4096 is above the maximum 4000 GB.*the v1 API's bounds/);
   });
 
   it("a volume's tier is read back: a site whose primary tier is HIGH_PERFORMANCE is not assumed STANDARD", async () => {

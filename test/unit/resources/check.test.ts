@@ -58,12 +58,13 @@ const rows: Row[] = [
   ["endpoint", "workersMin above workersMax", { ...endpoint, workersMin: 5, workersMax: 2 }, "workersMin", ["5 is more than workersMax (2)", "at most 2"]],
   ["endpoint", "negative workersMax", { ...endpoint, workersMax: -1 }, "workersMax", ["-1 is negative"]],
   ["endpoint", "scalerType unknown", { ...endpoint, scalerType: "QUEUE" }, "scalerType", ['"QUEUE" is not a valid value', '"QUEUE_DELAY", "REQUEST_COUNT"']],
-  ["endpoint", "scalerValue 0", { ...endpoint, scalerValue: 0 }, "scalerValue", ["0 is below the minimum 0.5"]],
+  ["endpoint", "scalerValue 0 (v1's bound)", { ...endpoint, scalerValue: 0 }, "scalerValue", ["0 is below the minimum 1;", "the v1 API's bound"]],
+  ["endpoint", "fractional scalerValue (v1)", { ...endpoint, scalerValue: 0.75 }, "scalerValue", ["0.75 is not a whole number", "QUEUE_DELAY takes seconds from 0.5"]],
   ["endpoint", "gpuCount 0", { ...endpoint, gpuCount: 0 }, "gpuCount", ["below the minimum 1"]],
   ["endpoint", "computeType lower case", { ...endpoint, computeType: "gpu" }, "computeType", ['did you mean "GPU"']],
-  ["networkVolume", "negative size", { ...volume, size: -1 }, "size", ["-1 is negative", "from 0 to 4096 GB"]],
-  ["networkVolume", "size above 4096", { ...volume, size: 5000 }, "size", ["5000 is above the maximum 4096 GB"]],
-  ["networkVolume", "size above v1's 4000", { ...volume, size: 4050 }, "size", ["the v1 API takes volumes of at most 4000 GB"]],
+  ["networkVolume", "negative size", { ...volume, size: -1 }, "size", ["-1 is negative", "from 0 to 4000 GB", "the v1 API's bounds"]],
+  ["networkVolume", "size above both maximums (v1's quoted)", { ...volume, size: 5000 }, "size", ["5000 is above the maximum 4000 GB", "with gpucloud:apiUrl set to the /v2 URL, 10 to 4096 GB"]],
+  ["networkVolume", "size above v1's 4000", { ...volume, size: 4050 }, "size", ["4050 is above the maximum 4000 GB", "the v1 API's bounds"]],
   ["networkVolume", "shrink", { ...volume, size: 50 }, "size", ["50 GB is smaller than the current size 100 GB", "can only grow", "Set size to 100 or more"], { ...volume, size: 100 }],
   ["networkVolume", "size missing", { name: "v", dataCenterId: "EU-RO-1" }, "size", ["is required"]],
   ["networkVolume", "dataCenterId missing", { name: "v", size: 10 }, "dataCenterId", ["is required", '"EU-RO-1"']],
@@ -98,6 +99,37 @@ describe("check rejects invalid arguments with the property path, the value and 
     expect(result.failures?.[0]?.property).toBe("");
     expect(result.failures?.[0]?.reason).toMatch(/^password: .*expected a string, got a number/);
     expect(JSON.stringify(result.failures)).not.toContain("123456789");
+  });
+});
+
+describe("check quotes the bounds of the stack's own API", () => {
+  const v2 = buildResourceProviders(recordingDeps({}, { backend: () => "v2" }));
+  const checkV2 = (kind: ResourceKind, news: Record<string, unknown>, olds: Record<string, unknown> = {}) => v2[kind].check!(olds, news);
+  const reasonOf = (result: { failures?: Array<{ property: string; reason: string }> }, property: string) => result.failures?.find((f) => f.property === property)?.reason;
+
+  it("a network volume: 10 to 4096 GB on v2, 0 to 4000 GB on v1", async () => {
+    expect(reasonOf(await checkV2("networkVolume", { ...volume, size: 5000 }), "size")).toBe(
+      "size: 5000 is above the maximum 4096 GB; use a whole number from 10 to 4096 GB, e.g. 100 (the v2 API's bounds)",
+    );
+    expect(reasonOf(await checkV2("networkVolume", { ...volume, size: 5 }), "size")).toContain("5 is below the minimum 10 GB; use a whole number from 10 to 4096 GB");
+    expect((await checkV2("networkVolume", { ...volume, size: 4050 })).failures).toEqual([]);
+    expect((await check("networkVolume", { ...volume, size: 5 })).failures).toEqual([]);
+    const v1 = reasonOf(await check("networkVolume", { ...volume, size: 5000 }), "size");
+    expect(v1).toContain("5000 is above the maximum 4000 GB; use a whole number from 0 to 4000 GB");
+    expect(v1).not.toContain("maximum 4096");
+  });
+
+  it("a shrink names the largest size of the stack's API", async () => {
+    expect(reasonOf(await checkV2("networkVolume", { ...volume, size: 50 }, { ...volume, size: 100 }), "size")).toContain("up to 4096 on the v2 API");
+    expect(reasonOf(await check("networkVolume", { ...volume, size: 50 }, { ...volume, size: 100 }), "size")).toContain("up to 4000 on the v1 API");
+  });
+
+  it("scalerValue: seconds from 0.5 on v2 (QUEUE_DELAY), whole numbers from 1 on v1", async () => {
+    expect((await checkV2("endpoint", { ...endpoint, scalerValue: 0.75 })).failures).toEqual([]);
+    expect(reasonOf(await checkV2("endpoint", { ...endpoint, scalerValue: 0 }), "scalerValue")).toContain("0 is below the minimum 0.5; use a number of 0.5 or more");
+    expect(reasonOf(await check("endpoint", { ...endpoint, scalerValue: 0 }), "scalerValue")).toContain("0 is below the minimum 1; use a whole number of 1 or more");
+    // REQUEST_COUNT on v2 takes whole requests (a rule across the two fields).
+    expect(reasonOf(await checkV2("endpoint", { ...endpoint, scalerType: "REQUEST_COUNT", scalerValue: 0.75 }), "scalerValue")).toContain("not a whole number of 1 or more");
   });
 });
 
