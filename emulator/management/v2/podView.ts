@@ -62,18 +62,6 @@ export function podActions(status: Status, locked: boolean): Action[] {
   }
 }
 
-/**
- * Endpoints' `args` (not yet on cmd[]/entrypoint[], see command.ts for pods and templates): the
- * record's list joined with blanks, and split on blanks.
- */
-export function argsOf(dockerStartCmd: readonly string[]): string {
-  return dockerStartCmd.join(" ");
-}
-
-export function startCmdOf(args: string): string[] {
-  return args.split(/\s+/).filter((part) => part !== "");
-}
-
 export function mountsOf(record: { networkVolumeId?: string | null; volumeInGb: number; volumeMountPath: string }): Pod["mounts"] {
   if (record.networkVolumeId) return { network: [{ volumeId: record.networkVolumeId, path: record.volumeMountPath }] };
   return record.volumeInGb > 0 ? { persistent: { size: record.volumeInGb, path: record.volumeMountPath } } : {};
