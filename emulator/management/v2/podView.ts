@@ -4,7 +4,8 @@
  *
  * Status over service time (one boot = the boot delay, `bootDelayMs`): PROVISIONING for the first
  * half of a boot, STARTING for the second, RUNNING once the pod has its address; EXITED when
- * stopped; ERROR after the test hook `failPod` until the next start. A deleted pod is gone (404),
+ * stopped; ERROR once its container failed (a pod fault, `--faults "pod: error=P"`, or the test hook
+ * `failPod`) until the next start. A deleted pod is gone (404),
  * as in /v1.
  */
 import type { z } from "zod";
@@ -35,6 +36,8 @@ export function podStatus(ctx: ManagementContext, pod: PodRecord): Status {
   if (pod.desiredStatus === "EXITED") return "EXITED";
   if (pod.desiredStatus === "TERMINATED") return "TERMINATED";
   const now = ctx.clock.now();
+  // An injected failure whose timer has not run yet (it runs as soon as it can): already ERROR.
+  if (pod.boot?.failsAtMs !== undefined && now >= pod.boot.failsAtMs) return "ERROR";
   if (isBooted(pod, now) || pod.boot === null) return "RUNNING";
   const bootStartMs = pod.boot.readyAtMs - ctx.options.bootDelayMs;
   return now - bootStartMs < ctx.options.bootDelayMs / 2 ? "PROVISIONING" : "STARTING";
