@@ -26,10 +26,11 @@
  * stays on (with quotas no phase reaches), so its cost is in the v2 figures.
  * Goals: >= 50% of the floor's throughput; v2 GET within 10% of v1; < 300 MB with 100,000 resources.
  * The v2 create has no throughput goal (there was one: within 10% of v1): the emulator serves
- * thousands of creates a second, while the service lets one account make 60 management requests a
- * minute (its rate limit's example policy, the emulator's default), so no client can tell a faster
- * emulator create from a slower one. It is still measured, so that a regression by an order of
- * magnitude shows.
+ * hundreds to thousands of creates a second, while the service lets one account make 60 management
+ * requests a minute (its rate limit's example policy, the emulator's default), so no client can
+ * tell a faster emulator create from a slower one. It is still measured, so that a regression by
+ * an order of magnitude shows. (Each v2 create sums workers.max over the account's endpoints for
+ * the worker quota, so its cost grows with the tens of thousands of endpoints this bench piles up.)
  */
 import { type ChildProcess, fork } from "node:child_process";
 import { createServer } from "node:http";
