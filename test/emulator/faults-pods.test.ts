@@ -73,7 +73,8 @@ describe("pods that fail", () => {
   });
 
   test("error=1@D: the pod runs for D (service time), then fails", async () => {
-    const { emu, v2 } = await start("pod crash: error=1@3s");
+    // 60 s of service time is 0.6 real seconds at the tests' time scale: long enough to see RUNNING.
+    const { emu, v2 } = await start("pod crash: error=1@60s");
     const pod = await createPod(v2, "crash");
     const running = await waitForStatus(v2, pod.id, "RUNNING");
     expect(running.runtime).not.toBeNull();
@@ -84,12 +85,12 @@ describe("pods that fail", () => {
   });
 
   test("a pod stopped before its failure does not fail afterwards", async () => {
-    const { v2 } = await start("pod: error=1@3s");
+    const { v2 } = await start("pod: error=1@120s");
     const pod = await createPod(v2, "stopped-early");
     await waitForStatus(v2, pod.id, "RUNNING");
     expect((await v2.post(`/pods/${pod.id}/action`, { action: "stop" })).status).toBe(200);
-    // Past the failure's time (3 s service = 30 ms real at the tests' time scale), still EXITED.
-    await emulator?.clock.sleep(6000);
+    // Past the failure's time (120 s of service time after RUNNING), still EXITED.
+    await emulator?.clock.sleep(150_000);
     expect((await v2.get(`/pods/${pod.id}`)).body.status).toBe("EXITED");
   });
 
