@@ -9,6 +9,7 @@ import { type Clock, createClock } from "./clock";
 import { Router } from "./http/router";
 import { createHttpServer } from "./http/server";
 import { FaultInjector, type FaultPlan, type FaultStats, chainInterceptors, toFaultPlan } from "./faults";
+import { PodFaults } from "./faults/podFaults";
 import { createAvailabilityTable } from "./vocabulary/availability";
 import type { ManagementContext } from "./management/context";
 import { createServerlessDeps, publicEndpointSpec } from "./management/endpointSpec";
@@ -142,6 +143,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     serverless: undefined as never, // assigned below, before any request can arrive
     publicEndpoints,
     changed: () => writer?.schedule(),
+    podFaults: new PodFaults(clock, resolved.faults),
   };
   // Set once listening: worker processes the job side starts need the job API's URL.
   let workerUrl: string | undefined;
@@ -222,6 +224,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     closing ??= (async () => {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
+      ctx.podFaults.close();
       await serverless.close();
       // Give in-flight requests a moment, then cut what is left (e.g. job API long-polls).
       const cut = setTimeout(() => server.closeAllConnections(), 1000);
@@ -255,10 +258,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
         podBootEnv: Object.fromEntries([...account.pods.values()].flatMap((pod) => (pod.boot?.env ? [[pod.id, { ...pod.boot.env }]] : []))),
       }));
     },
-    faultStats: () => faults.stats(),
+    faultStats: () => faults.stats(ctx.podFaults.counts()),
     setFaults(spec) {
       const plan = spec === undefined ? undefined : toFaultPlan(spec);
       faults.setPlan(plan);
+      ctx.podFaults.setPlan(plan);
       router.setInterceptor(interceptorFor(plan !== undefined));
       v2.router.setInterceptor(interceptorFor(plan !== undefined));
     },

@@ -9,7 +9,7 @@ import { STATUS_CODES } from "node:http";
 import type { InterceptResult, Method, RouteInterceptor } from "../http/interception";
 import { sendError } from "../http/respond";
 import { streamFor } from "./random";
-import { FAULT_KINDS, type FaultKind, type FaultPlan, FaultSpecError, type StatusFaultKind } from "./spec";
+import { FAULT_KINDS, type FaultKind, type FaultPlan, FaultSpecError, REQUEST_FAULT_KINDS, type RequestFaultKind, type StatusFaultKind, podSelectorPattern } from "./spec";
 
 /** What the injector needs to know of an operation. */
 export interface FaultRoute {
@@ -32,7 +32,7 @@ export interface FaultStats {
   requests: number;
   /** Faults injected, per kind (latency counts the requests that were delayed). */
   injected: Record<FaultKind, number>;
-  /** Injected faults per operation id and kind. */
+  /** Injected faults per operation id and kind (pod faults: per `pod ...` selector). */
   byOperation: Record<string, Partial<Record<FaultKind, number>>>;
 }
 
@@ -40,7 +40,7 @@ const DEFAULT_LATENCY_MS = 100;
 const DEFAULT_429_RETRY_AFTER_MS = 1000;
 
 interface Outcome {
-  kind: Exclude<FaultKind, "latency">;
+  kind: Exclude<RequestFaultKind, "latency">;
   probability: number;
   durationMs: number | undefined;
 }
@@ -75,7 +75,9 @@ function describeRoute(route: FaultRoute): string {
 
 /** Resolves the plan per route; throws FaultSpecError for selectors that match nothing or odds above 1. */
 export function resolvePlan(plan: FaultPlan, routes: readonly FaultRoute[]): Map<string, RoutePlan> {
-  for (const rule of plan.rules) {
+  // Pod clauses select pods, not requests (faults/podFaults.ts).
+  const requestRules = plan.rules.filter((rule) => podSelectorPattern(rule.selector) === undefined);
+  for (const rule of requestRules) {
     if (!routes.some((route) => selectorMatches(rule.selector, route))) {
       // A few of each surface, past the public documents.
       const examples = [...routes.filter(isV1).slice(2, 4), ...routes.filter((r) => !isV1(r)).slice(1, 3)].map(describeRoute).join(", ");
@@ -87,7 +89,7 @@ export function resolvePlan(plan: FaultPlan, routes: readonly FaultRoute[]): Map
   const resolved = new Map<string, RoutePlan>();
   for (const route of routes) {
     const chosen = new Map<FaultKind, { probability: number; durationMs: number | undefined }>();
-    for (const rule of plan.rules) {
+    for (const rule of requestRules) {
       if (!selectorMatches(rule.selector, route)) continue;
       for (const fault of rule.faults) {
         if (!chosen.has(fault.kind)) chosen.set(fault.kind, { probability: fault.probability, durationMs: fault.durationMs });
@@ -96,7 +98,7 @@ export function resolvePlan(plan: FaultPlan, routes: readonly FaultRoute[]): Map
     if (chosen.size === 0) continue;
     const latency = chosen.get("latency");
     const outcomes: Outcome[] = [];
-    for (const kind of FAULT_KINDS) {
+    for (const kind of REQUEST_FAULT_KINDS) {
       const setting = chosen.get(kind);
       if (kind === "latency" || !setting || setting.probability === 0) continue;
       outcomes.push({ kind, probability: setting.probability, durationMs: setting.durationMs });
@@ -150,13 +152,15 @@ export class FaultInjector {
     this.streams = new Map();
   }
 
-  stats(): FaultStats {
-    return {
-      seed: this.plan?.seed,
-      requests: this.requests,
-      injected: { ...this.injected },
-      byOperation: Object.fromEntries(Object.entries(this.byOperation).map(([op, counts]) => [op, { ...counts }])),
-    };
+  /** `pod` adds the pod faults' counts (faults/podFaults.ts), by kind and by their clause's selector. */
+  stats(pod?: { injected: number; bySelector: Readonly<Record<string, number>> }): FaultStats {
+    const injected = { ...this.injected };
+    const byOperation = Object.fromEntries(Object.entries(this.byOperation).map(([op, counts]) => [op, { ...counts }]));
+    if (pod) {
+      injected.error += pod.injected;
+      for (const [selector, count] of Object.entries(pod.bySelector)) byOperation[selector] = { ...byOperation[selector], error: count };
+    }
+    return { seed: this.plan?.seed, requests: this.requests, injected, byOperation };
   }
 
   /** The router's interceptor. */

@@ -2,8 +2,13 @@
 // options and `RunningEmulator.setFaults` name these, so they are written out by hand instead of
 // inferred from spec.ts's schemas, which hold them equal at compile time.
 
-export const FAULT_KINDS = ["429", "500", "502", "503", "504", "reset", "lost", "latency"] as const;
+/** Kinds injected into a management request (faults/injector.ts). */
+export const REQUEST_FAULT_KINDS = ["429", "500", "502", "503", "504", "reset", "lost", "latency"] as const;
+/** Kinds injected into a pod's boot (faults/podFaults.ts). */
+export const POD_FAULT_KINDS = ["error"] as const;
+export const FAULT_KINDS = [...REQUEST_FAULT_KINDS, ...POD_FAULT_KINDS] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
+export type RequestFaultKind = (typeof REQUEST_FAULT_KINDS)[number];
 export type StatusFaultKind = "429" | "500" | "502" | "503" | "504";
 
 /** One fault a rule may inject. */
@@ -11,13 +16,16 @@ export interface FaultSetting {
   kind: FaultKind;
   /** 0..1. */
   probability: number;
-  /** latency: the delay; status kinds: the Retry-After header. Not allowed for reset and lost. Milliseconds, 0..600000. */
+  /**
+   * latency: the delay; status kinds: the Retry-After header; error: how long the pod runs before
+   * it fails (absent: its boot fails). Not allowed for reset and lost. Milliseconds, 0..600000.
+   */
   durationMs?: number | undefined;
 }
 
 /** The faults of the routes a selector matches. */
 export interface FaultRule {
-  /** `*`, an operation id, or `METHOD PATH`. */
+  /** `*`, an operation id, `METHOD PATH`, or `pod` / `pod NAME` for pod faults. */
   selector: string;
   faults: FaultSetting[];
 }

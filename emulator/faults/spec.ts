@@ -19,18 +19,43 @@
  * DURATION is a number with `ms` or `s`. Probabilities are 0..1. For one request, latency is drawn
  * on its own; the other kinds are exclusive, so their probabilities on a route must add up to at
  * most 1. When several clauses match a route, the first clause that names a kind decides it.
+ *
+ * Pod faults are not about a request but about a pod's container: the selector `pod` (every pod)
+ * or `pod NAME` (pods whose name matches NAME, where `*` stands for any run of characters) takes
+ * one kind:
+ *
+ *   error                    a boot of the pod fails: the pod ends in ERROR (capacity and billing
+ *                            released, as a failed container) when its boot would have completed,
+ *                            or `@DURATION` (service time) after it is running
+ *
+ * Each boot (create, start, restart, reset, an update that restarts the container, a restore)
+ * draws once from its clause's stream. For one
+ * pod the first `pod` clause whose NAME matches decides.
  */
 import { z } from "zod";
 
-import { FAULT_KINDS, type FaultKind, type FaultPlan, type FaultRule, type FaultSetting } from "./plan";
+import { FAULT_KINDS, POD_FAULT_KINDS, type FaultKind, type FaultPlan, type FaultRule, type FaultSetting } from "./plan";
 import type { Assert, Equals } from "../sameType";
 
-export { FAULT_KINDS, type FaultKind, type FaultPlan, type FaultRule, type FaultSetting, type StatusFaultKind } from "./plan";
+export {
+  FAULT_KINDS,
+  POD_FAULT_KINDS,
+  REQUEST_FAULT_KINDS,
+  type FaultKind,
+  type FaultPlan,
+  type FaultRule,
+  type FaultSetting,
+  type RequestFaultKind,
+  type StatusFaultKind,
+} from "./plan";
 
 const FaultSettingSchema = z.strictObject({
   kind: z.enum(FAULT_KINDS),
   probability: z.number().min(0).max(1),
-  /** latency: the delay; status kinds: the Retry-After header. Not allowed for reset and lost. */
+  /**
+   * latency: the delay; status kinds: the Retry-After header; error: how long the pod runs before
+   * it fails (absent: its boot fails). Not allowed for reset and lost.
+   */
   durationMs: z.number().min(0).max(600_000).optional(),
 });
 type _FaultSettingMatches = Assert<Equals<z.infer<typeof FaultSettingSchema>, FaultSetting>>;
@@ -47,6 +72,30 @@ const FaultPlanSchema = z.strictObject({
   rules: z.array(FaultRuleSchema),
 });
 type _FaultPlanMatches = Assert<Equals<z.infer<typeof FaultPlanSchema>, FaultPlan>>;
+
+/** `pod` or `pod NAME`: the name pattern (`*` for every pod); undefined for a request selector. */
+export function podSelectorPattern(selector: string): string | undefined {
+  if (selector === "pod") return "*";
+  return selector.startsWith("pod ") ? selector.slice(4).trim() : undefined;
+}
+
+/** Whether a pod name matches a `pod NAME` pattern (`*`: any run of characters, the rest literal). */
+export function podNameMatches(pattern: string, name: string): boolean {
+  const source = pattern.split("*").map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*");
+  return new RegExp(`^${source}$`, "s").test(name);
+}
+
+/** A kind on the wrong kind of selector: the message says which selectors take it. */
+function checkKindFitsSelector(kind: FaultKind, selector: string): void {
+  const podKind = (POD_FAULT_KINDS as readonly string[]).includes(kind);
+  const podSelector = podSelectorPattern(selector) !== undefined;
+  if (podKind && !podSelector) {
+    throw new FaultSpecError(`faults: ${JSON.stringify(selector)}: ${kind} is a pod fault; give it to the selector pod (every pod) or pod NAME, e.g. "pod train-*: ${kind}=0.5"`);
+  }
+  if (!podKind && podSelector) {
+    throw new FaultSpecError(`faults: ${JSON.stringify(selector)}: a pod selector takes only ${POD_FAULT_KINDS.join(", ")}, not ${kind}; select requests with *, an operation id or METHOD PATH`);
+  }
+}
 
 /** A bad SPEC; the message quotes the part that is wrong. */
 export class FaultSpecError extends RangeError {
@@ -77,6 +126,7 @@ function parseFault(text: string, selector: string): FaultSetting {
   if (probabilityText === "" || !Number.isFinite(probability) || probability < 0 || probability > 1) {
     throw new FaultSpecError(`faults: ${where}: probability of ${kind} must be a number from 0 to 1, got ${JSON.stringify(probabilityText)}`);
   }
+  checkKindFitsSelector(kind as FaultKind, selector);
   const setting: FaultSetting = { kind: kind as FaultKind, probability };
   if (at !== -1) {
     if (kind === "reset" || kind === "lost") throw new FaultSpecError(`faults: ${where}: ${kind} takes no @duration`);
@@ -138,6 +188,7 @@ export function toFaultPlan(faults: string | FaultPlan): FaultPlan {
   }
   for (const rule of parsed.data.rules) {
     for (const f of rule.faults) {
+      checkKindFitsSelector(f.kind, rule.selector);
       if ((f.kind === "reset" || f.kind === "lost") && f.durationMs !== undefined) {
         throw new FaultSpecError(`faults: ${JSON.stringify(rule.selector)}: ${f.kind} takes no duration`);
       }

@@ -5,6 +5,8 @@ import type { EndpointSpec, ServerlessService } from "../serverless/contract";
 import type { ManagementStore } from "../state/model";
 import type { Capacity } from "./placement";
 
+import type { PodFaults } from "../faults/podFaults";
+
 export interface ManagementContext {
   store: ManagementStore;
   clock: Clock;
@@ -16,6 +18,8 @@ export interface ManagementContext {
   publicEndpoints: ReadonlyMap<string, EndpointSpec>;
   /** Marks state as changed outside a mutating request (worker usage, idle decay): schedules a save. */
   changed(): void;
+  /** Pod faults of the fault plan (`pod: error=P`): which boots fail. */
+  podFaults: PodFaults;
 }
 
 /** Service time as the API shows it. */

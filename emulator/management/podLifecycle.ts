@@ -60,8 +60,9 @@ function mapPorts(ports: readonly string[]): Record<string, number> {
 
 /** Starts (or restarts) the boot: network identity hidden until the boot delay has passed. */
 export function boot(ctx: ManagementContext, pod: PodRecord): void {
+  const readyAtMs = ctx.clock.now() + ctx.options.bootDelayMs;
   pod.boot = {
-    readyAtMs: ctx.clock.now() + ctx.options.bootDelayMs,
+    readyAtMs,
     publicIp: getsPublicIp(pod) ? randomPublicIp() : null,
     portMappings: mapPorts(pod.ports),
     // Secrets are read now, at boot: the stored env keeps its placeholders.
@@ -69,6 +70,25 @@ export function boot(ctx: ManagementContext, pod: PodRecord): void {
     // v2 UpdatePodRequest.globalNetworking: "Takes effect on the next pod start/restart, not live."
     globalNetworking: pod.globalNetworking,
   };
+  const fault = ctx.podFaults.draw(pod.name);
+  if (fault) failLater(ctx, pod, readyAtMs + fault.afterRunningMs, fault.reason);
+}
+
+/**
+ * An injected pod fault: this boot's container fails at `atMs`. Answers show ERROR from then on
+ * (v2/podView.ts reads `failsAtMs`); the timer stops the pod, releasing capacity and billing, unless
+ * the boot is over by then (stopped, restarted, deleted).
+ */
+function failLater(ctx: ManagementContext, pod: PodRecord, atMs: number, reason: string): void {
+  const thisBoot = pod.boot;
+  if (!thisBoot) return;
+  thisBoot.failsAtMs = atMs;
+  ctx.podFaults.after(atMs - ctx.clock.now(), () => {
+    const account = ctx.store.accounts.get(pod.accountId);
+    if (!account || account.pods.get(pod.id) !== pod || pod.boot !== thisBoot) return;
+    markFailed(ctx, account, pod, reason);
+    ctx.changed();
+  });
 }
 
 export function isBooted(pod: PodRecord, nowMs: number): boolean {
@@ -119,7 +139,8 @@ export function markStopped(ctx: ManagementContext, account: AccountData, pod: P
 
 /**
  * The pod's container fails: it stops (capacity and billing released, as EXITED) and v2 reports it
- * in ERROR until a start. Reached only through the test hook `failPod` (emulator/index.ts).
+ * in ERROR until a start. Reached through a pod fault (`--faults "pod: error=P"`) or the test hook
+ * `failPod` (emulator/index.ts).
  */
 export function markFailed(ctx: ManagementContext, account: AccountData, pod: PodRecord, reason: string): void {
   markStopped(ctx, account, pod, "Failed");

@@ -21,6 +21,8 @@ export interface PodBoot {
   env?: Record<string, string>;
   /** Global networking as in force for this boot: a PATCH takes effect at the next start or restart. */
   globalNetworking?: boolean;
+  /** Service time at which this boot's container fails (a pod fault, faults/podFaults.ts): ERROR from then. */
+  failsAtMs?: number;
 }
 
 export interface PodRecord {

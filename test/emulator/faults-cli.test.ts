@@ -25,6 +25,12 @@ describe("--faults flag", () => {
     });
   });
 
+  test("takes pod faults, and refuses a pod fault on a request selector", () => {
+    const parsed = parseCliArgs(["--faults", "pod train-*: error=1@30s"], "/work");
+    expect(parsed.help === false && parsed.options.faults).toEqual({ seed: 0, rules: [{ selector: "pod train-*", faults: [{ kind: "error", probability: 1, durationMs: 30_000 }] }] });
+    expect(() => parseCliArgs(["--faults", "*: error=0.1"])).toThrow(/--faults: .*error is a pod fault/);
+  });
+
   test("a bad SPEC is a UsageError that names the flag and the problem", () => {
     expect(() => parseCliArgs(["--faults", "*: 999=0.1"])).toThrow(UsageError);
     expect(() => parseCliArgs(["--faults", "*: 999=0.1"])).toThrow(/--faults: .*unknown fault kind "999"/);

@@ -19,7 +19,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../emulator";
 import { startTestEmulator } from "./managementHelpers";
-import { NOT_YET_SERVED, each } from "./v2-pending";
+import { each } from "./v2-pending";
 import { type WireNode, type WireOperation, flattenWire, loadV2Wire } from "./v2-wire";
 
 /** The lists that paginate today (today §1.3): operation, path, response schema. */
@@ -29,8 +29,6 @@ const PAGINATED_LISTS = [
   ["listEndpointReleases", "/serverless/{id}/releases", "ListEndpointReleasesResponse"],
   ["listTemplates", "/templates", "ListTemplatesResponse"],
 ] as const;
-/** Where the emulator does not take the container config's cmd[] and entrypoint[] yet (today §5.1: every body and answer built on it; pods and templates have them). */
-const CONTAINER_SCHEMAS = ["ListEndpointsResponse.endpoints[]", "CreateEndpointRequest", "Endpoint", "UpdateEndpointRequest"];
 
 /** Described operations the emulator does not serve, and why. */
 const NOT_SERVED: Readonly<Record<string, string>> = {
@@ -63,7 +61,6 @@ const SCHEMA_DIFFERENCES: Readonly<Record<string, string>> = {
   ),
   "UpdateEndpointRequest.gpu.count: default 1 in the reference, none in the emulator":
     "the reference inherits the default from the base GPU schema it shares with create; in a PATCH an omitted count leaves the count as it is",
-  ...each(CONTAINER_SCHEMAS.flatMap((at) => [`${at}.cmd: missing in the emulator`, `${at}.entrypoint: missing in the emulator`]), NOT_YET_SERVED.command),
 };
 
 /** Error statuses the reference documents on every operation that the emulator never answers, and why. */

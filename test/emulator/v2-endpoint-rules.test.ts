@@ -135,6 +135,57 @@ describe("data centers", () => {
   });
 });
 
+describe("command: args, cmd[] and entrypoint[] on an endpoint (today 5.1, 5.3: the endpoint is built on the container config)", () => {
+  it("stores cmd and entrypoint as arrays and answers all three, in the create answer and GET", async () => {
+    const created = await endpoint({ name: "cmd-endpoint", entrypoint: ["bash", "-c"], cmd: ["python handler.py --name 'a b'"] });
+    expect(created).toMatchObject({ entrypoint: ["bash", "-c"], cmd: ["python handler.py --name 'a b'"] });
+    expect(JSON.parse(created.args)).toEqual({ entrypoint: ["bash", "-c"], cmd: ["python handler.py --name 'a b'"] });
+    expect((await v2.get(`/serverless/${created.id}`)).body).toEqual(created);
+  });
+
+  it("splits a plain args string as CMD (quotes group) and keeps args verbatim", async () => {
+    const created = await endpoint({ name: "shell-args", args: `python serve.py --title "hello world"` });
+    expect(created).toMatchObject({ args: `python serve.py --title "hello world"`, cmd: ["python", "serve.py", "--title", "hello world"], entrypoint: [] });
+  });
+
+  it("PATCH: cmd alone keeps entrypoint, [] clears one, \"\" clears both; args that disagree with cmd is 400", async () => {
+    const created = await endpoint({ name: "patch-cmd", args: JSON.stringify({ entrypoint: ["/bin/sh"], cmd: ["-c", "echo hi"] }) });
+    expect(created).toMatchObject({ entrypoint: ["/bin/sh"], cmd: ["-c", "echo hi"] });
+    expect((await v2.patch(`/serverless/${created.id}`, { cmd: ["-c", "echo bye"] })).body).toMatchObject({ entrypoint: ["/bin/sh"], cmd: ["-c", "echo bye"] });
+    expect((await v2.patch(`/serverless/${created.id}`, { entrypoint: [] })).body).toMatchObject({ entrypoint: [], cmd: ["-c", "echo bye"] });
+    const conflict = expectProblem(await v2.patch(`/serverless/${created.id}`, { args: "run other", cmd: ["run", "different"] }), 400);
+    expect(conflict.detail).toMatch(/same command/);
+    // The refused PATCH changed nothing.
+    expect((await v2.get(`/serverless/${created.id}`)).body).toMatchObject({ entrypoint: [], cmd: ["-c", "echo bye"] });
+    expect((await v2.patch(`/serverless/${created.id}`, { args: "" })).body).toMatchObject({ args: "", entrypoint: [], cmd: [] });
+  });
+
+  it("a command change is a new release; the same command sent again is not", async () => {
+    const created = await endpoint({ name: "cmd-release", cmd: ["python", "a.py"] });
+    const changed = await v2.patch(`/serverless/${created.id}`, { cmd: ["python", "b.py"] });
+    expect(changed.status).toBe(200);
+    const again = await v2.patch(`/serverless/${created.id}`, { cmd: ["python", "b.py"] });
+    expect(again.status).toBe(200);
+    const releases = (await v2.get(`/serverless/${created.id}/releases`)).body;
+    expect(releases.endpointVersion).toBe(1);
+  });
+
+  it("takes the command from a serverless template at create (the body's wins) and on a PATCH's templateId", async () => {
+    const template = (await v2.post("/templates", { name: "cmd-sls-tpl", image: "tpl/worker:1", serverless: true, entrypoint: ["python"], cmd: ["-m", "my app"] })).body;
+    const fromTemplate = await endpoint({ name: "from-cmd-tpl", image: undefined, templateId: template.id });
+    expect(fromTemplate).toMatchObject({ entrypoint: ["python"], cmd: ["-m", "my app"], args: template.args });
+    const overridden = await endpoint({ name: "own-cmd", image: undefined, templateId: template.id, cmd: ["-m", "other"] });
+    expect(overridden).toMatchObject({ entrypoint: ["python"], cmd: ["-m", "other"] });
+    const plain = await endpoint({ name: "later-tpl" });
+    expect((await v2.patch(`/serverless/${plain.id}`, { templateId: template.id })).body).toMatchObject({ entrypoint: ["python"], cmd: ["-m", "my app"] });
+  });
+
+  it("refuses a cmd that is not a list of strings (422 naming it)", async () => {
+    const problem = expectProblem(await v2.post("/serverless", { ...V2_QUEUE_ENDPOINT, cmd: "python handler.py" }), 422);
+    expect(JSON.stringify(problem)).toMatch(/cmd/);
+  });
+});
+
 describe("templateId on endpoint create", () => {
   it("an unknown template is 404; a pod template is 422", async () => {
     expect(expectProblem(await v2.post("/serverless", { ...V2_QUEUE_ENDPOINT, templateId: "nope" }), 404).detail).toMatch(/^invalid templateId/);

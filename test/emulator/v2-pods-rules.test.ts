@@ -13,7 +13,9 @@ let emu: RunningEmulator;
 let v2: Api;
 
 beforeAll(async () => {
-  emu = await startTestEmulator({ bootDelayMs: 2000 });
+  // The status polls here do not pace themselves: the rate limit (v2-ratelimit.test.ts) is raised
+  // so that a loaded machine's slow polls do not run into it.
+  emu = await startTestEmulator({ bootDelayMs: 2000, rateLimit: { perMinute: 100_000 } });
   v2 = apiV2(emu);
 });
 afterAll(() => emu.close());

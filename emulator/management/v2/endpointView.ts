@@ -12,7 +12,7 @@ import { workerEnv } from "../endpointSpec";
 import { usableTemplate } from "../lookup";
 import { GPU_POOLS, poolOf } from "./catalog";
 import type { V2Context } from "./operation";
-import { argsOf } from "./podView";
+import { type CommandRecord, commandView } from "./command";
 import type { Endpoint } from "./wire";
 
 export interface GpuSelection {
@@ -89,6 +89,9 @@ export function requestUrlsOf(v: V2Context, endpoint: EndpointRecord, env: Reado
   };
 }
 
+/** An endpoint whose template is gone (a /v1 template deleted under it) answers no command. */
+const NO_COMMAND: CommandRecord = { dockerEntrypoint: [], dockerStartCmd: [] };
+
 /** `template`: the endpoint's template, when the caller holds it already (a create). */
 export function v2EndpointView(
   v: V2Context,
@@ -103,7 +106,7 @@ export function v2EndpointView(
     type: endpoint.type,
     requestUrls: requestUrlsOf(v, endpoint, env),
     image: template?.imageName ?? "",
-    args: argsOf(template?.dockerStartCmd ?? []),
+    ...commandView(template ?? NO_COMMAND),
     disk: template?.containerDiskInGb ?? 0,
     env,
     ports: [...(template?.ports ?? [])],

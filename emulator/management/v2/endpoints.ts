@@ -15,7 +15,7 @@ import { ENDPOINT_CPU_IDS, GPU_POOLS, isDataCenter, isPowerOfTwo } from "./catal
 import { endpointTemplate, gpuTypeIdsOf, selectionOf, usesIdleTimeout, v2EndpointView } from "./endpointView";
 import { checkWorkerQuota } from "../account/limits";
 import { type V2Context, defineV2Operation } from "./operation";
-import { startCmdOf } from "./podView";
+import { commandChange } from "./command";
 import { requireV2Registry } from "./pods";
 import { byCreation, paginate } from "./pagination";
 import { fieldProblem } from "./problem";
@@ -26,17 +26,23 @@ const TAG = "serverless";
 /** Container disk of an endpoint whose body and template give none (the /v1 template default). */
 const DEFAULT_DISK_GB = 50;
 
-type ContainerBody = Pick<CreateEndpointRequest, "image" | "args" | "disk" | "env" | "ports" | "registry">;
-type ContainerSettings = Pick<TemplateRecord, "imageName" | "dockerStartCmd" | "containerDiskInGb" | "env" | "ports" | "containerRegistryAuthId">;
+type ContainerBody = Pick<CreateEndpointRequest, "image" | "args" | "cmd" | "entrypoint" | "disk" | "env" | "ports" | "registry">;
+type ContainerSettings = Pick<TemplateRecord, "imageName" | "dockerEntrypoint" | "dockerStartCmd" | "args" | "containerDiskInGb" | "env" | "ports" | "containerRegistryAuthId">;
 
 /**
  * Body fields over a base (a template, or settings already derived); `env` merges per key (body
  * wins). Lists and env are copies: the result goes into a record of its own. No base: the defaults.
+ * The command (args, cmd, entrypoint) follows the pods' and templates' rules (command.ts): the
+ * endpoint is built on the same container config (management-api-v2-today.md 5.1, 5.3).
  */
 function overlay(base: ContainerSettings | undefined, body: ContainerBody): ContainerSettings {
+  const baseCommand = { entrypoint: [...(base?.dockerEntrypoint ?? [])], cmd: [...(base?.dockerStartCmd ?? [])] };
+  const command = commandChange(body, baseCommand) ?? { dockerEntrypoint: baseCommand.entrypoint, dockerStartCmd: baseCommand.cmd, args: base?.args };
   return {
     imageName: body.image ?? base?.imageName ?? "",
-    dockerStartCmd: body.args !== undefined ? startCmdOf(body.args) : [...(base?.dockerStartCmd ?? [])],
+    dockerEntrypoint: command.dockerEntrypoint,
+    dockerStartCmd: command.dockerStartCmd,
+    args: command.args,
     containerDiskInGb: body.disk ?? base?.containerDiskInGb ?? DEFAULT_DISK_GB,
     env: { ...base?.env, ...body.env },
     ports: body.ports ?? [...(base?.ports ?? [])],
@@ -150,14 +156,15 @@ function boundTemplate(v: V2Context, account: AccountData, endpoint: Pick<Endpoi
     createdAtMs: v.ctx.clock.now(),
     name: `${endpoint.name} (endpoint ${endpoint.id})`,
     category: "NVIDIA",
-    dockerEntrypoint: [],
     isPublic: false,
     isServerless: true,
     readme: "",
     volumeInGb: 0,
     volumeMountPath: "/workspace",
     imageName: settings.imageName,
+    dockerEntrypoint: settings.dockerEntrypoint,
     dockerStartCmd: settings.dockerStartCmd,
+    args: settings.args,
     containerDiskInGb: settings.containerDiskInGb,
     env: settings.env,
     ports: settings.ports,
@@ -230,7 +237,7 @@ function createV2Endpoint(v: V2Context, account: AccountData, body: CreateEndpoi
   return { endpoint, template };
 }
 
-const CONTAINER_FIELDS = ["image", "args", "disk", "env", "ports", "registry", "templateId"] as const;
+const CONTAINER_FIELDS = ["image", "args", "cmd", "entrypoint", "disk", "env", "ports", "registry", "templateId"] as const;
 
 function updateV2Endpoint(v: V2Context, account: AccountData, endpoint: EndpointRecord, body: UpdateEndpointRequest): EndpointRecord {
   const { ctx } = v;

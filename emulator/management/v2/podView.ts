@@ -4,7 +4,8 @@
  *
  * Status over service time (one boot = the boot delay, `bootDelayMs`): PROVISIONING for the first
  * half of a boot, STARTING for the second, RUNNING once the pod has its address; EXITED when
- * stopped; ERROR after the test hook `failPod` until the next start. A deleted pod is gone (404),
+ * stopped; ERROR once its container failed (a pod fault, `--faults "pod: error=P"`, or the test hook
+ * `failPod`) until the next start. A deleted pod is gone (404),
  * as in /v1.
  */
 import type { z } from "zod";
@@ -35,6 +36,8 @@ export function podStatus(ctx: ManagementContext, pod: PodRecord): Status {
   if (pod.desiredStatus === "EXITED") return "EXITED";
   if (pod.desiredStatus === "TERMINATED") return "TERMINATED";
   const now = ctx.clock.now();
+  // An injected failure whose timer has not run yet (it runs as soon as it can): already ERROR.
+  if (pod.boot?.failsAtMs !== undefined && now >= pod.boot.failsAtMs) return "ERROR";
   if (isBooted(pod, now) || pod.boot === null) return "RUNNING";
   const bootStartMs = pod.boot.readyAtMs - ctx.options.bootDelayMs;
   return now - bootStartMs < ctx.options.bootDelayMs / 2 ? "PROVISIONING" : "STARTING";
@@ -60,18 +63,6 @@ export function podActions(status: Status, locked: boolean): Action[] {
     case "TERMINATED":
       return [];
   }
-}
-
-/**
- * Endpoints' `args` (not yet on cmd[]/entrypoint[], see command.ts for pods and templates): the
- * record's list joined with blanks, and split on blanks.
- */
-export function argsOf(dockerStartCmd: readonly string[]): string {
-  return dockerStartCmd.join(" ");
-}
-
-export function startCmdOf(args: string): string[] {
-  return args.split(/\s+/).filter((part) => part !== "");
 }
 
 export function mountsOf(record: { networkVolumeId?: string | null; volumeInGb: number; volumeMountPath: string }): Pod["mounts"] {

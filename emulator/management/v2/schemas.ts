@@ -50,8 +50,8 @@ const container = {
 
 /**
  * The command as v2 takes it since the 2026-09 description (reference today section 5.1): `cmd`
- * and `entrypoint` in exec form beside `args`, the raw stored string. Pods and templates read them
- * (command.ts); endpoints share the container config in the reference and are not wired here yet.
+ * and `entrypoint` in exec form beside `args`, the raw stored string, on every body built on the
+ * container config: pods, templates and serverless endpoints (command.ts reads them).
  */
 const command = {
   cmd: z.array(z.string()).optional(),
@@ -164,6 +164,7 @@ export const ENDPOINT_DEFAULTS = { timeout: 300_000, workersMin: 0, workersMax: 
 
 export const CreateEndpointRequest = z.strictObject({
   ...container,
+  ...command,
   gpu: CreateEndpointGpuConfig.optional(),
   name: z.string().min(1),
   scaling: EndpointScaling,
@@ -187,6 +188,7 @@ export type CreateEndpointRequest = z.infer<typeof CreateEndpointRequest>;
 
 export const UpdateEndpointRequest = z.strictObject({
   ...container,
+  ...command,
   cpu: z.array(CreateCpuConfig).min(1).optional(),
   dataCenterIds: z.array(z.string()).optional(),
   flashboot: FlashBoot.optional(),

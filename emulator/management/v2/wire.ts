@@ -103,6 +103,7 @@ export const Endpoint = z.object({
   type: EndpointType,
   requestUrls: z.union([QueueBasedRequestUrls, LoadBalancingRequestUrls]),
   ...container,
+  ...command,
   gpu: z
     .object({
       pools: z.array(z.string()),
