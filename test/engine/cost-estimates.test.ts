@@ -104,12 +104,11 @@ describe("cost estimates at preview, on v2", { timeout: 300_000 }, () => {
     const endpointEstimate = up.outputs["endpointEstimate"]?.value as CostEstimate;
     const volumeEstimate = up.outputs["volumeEstimate"]?.value as CostEstimate;
     expect(podEstimate).toMatchObject({ status: "estimated", perHour: L4_PRICE });
-    expect(podEstimate.prices?.[0]).toMatchObject({ item: `${L4} (secure cloud)`, unitPrice: L4_PRICE, quantity: 1, source: "catalog" });
-    expect(podEstimate.prices?.[0]?.readAt).toMatch(/^\d{4}-\d\d-\d\dT/);
-    expect(podEstimate.prices?.slice(1).map((p) => [p.item, p.source])).toEqual([["container disk", "gpucloud:prices"], ["pod volume", "gpucloud:prices"]]);
+    // The basis names the catalog's price, then the disks at the user's prices.
+    expect(podEstimate.basis).toMatch(new RegExp(`^${L4} \\(secure cloud\\) ${L4_PRICE} USD/GPU-hour x 1 \\+ container disk .* \\(your price\\) \\+ pod volume .* \\(your price\\)$`));
     expect(endpointEstimate).toMatchObject({ status: "estimated", perHour: L4_PRICE, ceilingPerHour: L4_PRICE * 3 });
     expect(volumeEstimate).toMatchObject({ status: "estimated", perMonth: VOLUME_PER_MONTH });
-    expect(volumeEstimate.prices).toEqual([expect.objectContaining({ unitPrice: NETWORK_VOLUME_PRICE_PER_GB_MONTH, unit: "GB-month", quantity: VOLUME_GB, source: "gpucloud:prices" })]);
+    expect(volumeEstimate.basis).toBe(`STANDARD storage ${NETWORK_VOLUME_PRICE_PER_GB_MONTH} USD/GB-month x ${VOLUME_GB} (your price)`);
 
     // Billing windows snap to whole buckets, so the hour's charge is the difference of two totals
     // since the resources were created, read an hour of service time apart. Each reading is
