@@ -383,10 +383,13 @@ function providerOn<Args extends ArgsBase, L extends { id: string; name?: string
   }
 }
 
-/** The recorded estimate of a property bag (in today's compact shape), to carry over into outputs. */
+/**
+ * The recorded estimate of a property bag, to carry over into outputs, as it is: a refresh reads
+ * back 0.1.0's longer record unchanged (a JobRunner's revision digests its endpoint's outputs, so a
+ * reshaped record would re-run its cases); an update records today's compact one from its inputs.
+ */
 function estimateOf(props: Props): Props {
-  const estimate = recordedEstimate(props[COST_ESTIMATE]);
-  return estimate === undefined ? {} : { [COST_ESTIMATE]: estimate };
+  return props[COST_ESTIMATE] === undefined ? {} : { [COST_ESTIMATE]: props[COST_ESTIMATE] };
 }
 
 /** `pod "trainer" (id abc123)` */
