@@ -55,6 +55,7 @@ describe("the cost estimate of an unchanged resource", () => {
     const { provider, reads } = endpointProvider("v2");
     const { gpuTypeIds: _types, ...untyped } = declared;
     const first = await provider.check!({}, { ...untyped, __provider: "shim" });
+    expect(reads()).toBe(0);
     expect(first.inputs!["costEstimate"]).toEqual({ status: "unavailable", reason: "no gpuTypeIds given: the worker type decides the price" });
     // Unchanged, as every preview and up of an unchanged stack checks it (twice per up).
     for (let i = 0; i < 4; i++) await provider.check!(first.inputs!, { ...untyped, __provider: "shim" });
