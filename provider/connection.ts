@@ -10,13 +10,12 @@ import * as pulumi from "@pulumi/pulumi";
 import { createHash } from "node:crypto";
 import { apiVersionOf, configuredApiVersion, ENV_VARS, resolveJobConnection, resolveManagementConnection, type ApiVersion } from "../client/config";
 import type { JobClient } from "../client/jobClient";
-import type * as V1Client from "../client/management";
-import type * as V2Client from "../client/managementV2";
+import { ManagementClient } from "../client/management";
+import { ManagementClientV2 } from "../client/managementV2";
 import type { ManagementApi } from "./resources/deps";
 import type { SharingOptions } from "./resources/sharedReads";
-import type * as V1BackendModule from "./resources/v1Backend";
-import type { V2Backend } from "./resources/v2Backend";
-import type * as V2BackendModule from "./resources/v2Backend";
+import { V1Backend } from "./resources/v1Backend";
+import { V2Backend } from "./resources/v2Backend";
 import { duration } from "../client/errors";
 import type { RateLimitWaitInfo, RetryInfo, TransportOptions } from "../client/transport";
 import { getStackConfig } from "./runtimeConfig";
@@ -75,24 +74,8 @@ export function managementClient(): ManagementApi {
 /** The account's SSH key operations (v2 only), or why there are none. */
 export function sshKeysApi(): V2Backend | string {
   const api = managementClient();
-  return api instanceof v2Modules().backend.V2Backend ? api : "account SSH keys need the service's v2 API: set gpucloud:apiUrl to the /v2 URL";
+  return api instanceof V2Backend ? api : "account SSH keys need the service's v2 API: set gpucloud:apiUrl to the /v2 URL";
 }
-
-/*
- * The clients and backends of each API version are loaded when a connection of that version is
- * opened, not when the provider loads: a preview of unchanged resources makes no call and loads
- * neither (their schemas and the HTTP stack are a good part of the provider's start-up), and a
- * stack on one version never loads the other's.
- */
-/* eslint-disable @typescript-eslint/no-require-imports */
-function v1Modules(): { client: typeof V1Client; backend: typeof V1BackendModule } {
-  return { client: require("../client/management") as typeof V1Client, backend: require("./resources/v1Backend") as typeof V1BackendModule };
-}
-
-function v2Modules(): { client: typeof V2Client; backend: typeof V2BackendModule } {
-  return { client: require("../client/managementV2") as typeof V2Client, backend: require("./resources/v2Backend") as typeof V2BackendModule };
-}
-/* eslint-enable @typescript-eslint/no-require-imports */
 
 /**
  * A management API for one connection, by its URL's version: v1 as is, or v2 mapped to the same
@@ -104,12 +87,10 @@ export function openManagementApi(
 ): { api: ManagementApi; backend: ApiVersion; close(): Promise<void> } {
   const shareReads = sharing.shareReads ?? false;
   if (apiVersionOf(options.baseUrl) === "v2") {
-    const { client, backend } = v2Modules();
-    const v2 = new client.ManagementClientV2(options);
-    return { api: new backend.V2Backend(v2, { shareReads }), backend: "v2", close: () => v2.close() };
+    const v2 = new ManagementClientV2(options);
+    return { api: new V2Backend(v2, { shareReads }), backend: "v2", close: () => v2.close() };
   }
-  const { client, backend } = v1Modules();
-  const v1 = shareReads === false ? new client.ManagementClient(options) : new backend.V1Backend(options, shareReads);
+  const v1 = shareReads === false ? new ManagementClient(options) : new V1Backend(options, shareReads);
   return { api: v1, backend: "v1", close: () => v1.close() };
 }
 
