@@ -4,7 +4,7 @@
  * the endpoints stack (this package, installed from `npm pack`), the bare floor of no-op dynamic
  * resources, and the property-equivalent floor of no-op resources carrying an endpoint's state.
  */
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
 import type * as automation from "@pulumi/pulumi/automation";
 import type * as sdk from "../../sdk";
 
@@ -28,11 +28,6 @@ const noopProvider: pulumi.dynamic.ResourceProvider = {
   },
 };
 
-export class Noop extends pulumi.dynamic.Resource {
-  constructor(name: string, args: NoopInputs) {
-    super(noopProvider, name, { ...args }, {}, "bench", "Noop");
-  }
-}
 
 // ---------------------------------------------------------------- a no-op resource shaped like an endpoint
 
@@ -62,12 +57,30 @@ const shapedProvider: pulumi.dynamic.ResourceProvider = {
   },
 };
 
-export class Shaped extends pulumi.dynamic.Resource {
-  constructor(name: string, shape: Shape, templateId: pulumi.Input<string>) {
-    // The outputs that are not inputs are registered as undefined, as the resource classes do.
-    const outputsOnly = Object.fromEntries(Object.keys(shape.outputs).filter((k) => !(k in shape.inputs)).map((k) => [k, undefined]));
-    super(shapedProvider, name, { ...outputsOnly, ...shape.inputs, name, templateId }, {}, "bench", "Shaped");
+/**
+ * The floors' resource classes, defined on first use with this checkout's @pulumi/pulumi: the
+ * endpoints program runs on the packed install's own copy, and a fresh process running it must not
+ * load this one as well (that would add a second SDK's load to the endpoints' side only).
+ */
+function floorClasses(): {
+  Noop: new (name: string, args: NoopInputs) => pulumi.CustomResource;
+  Shaped: new (name: string, shape: Shape, templateId: pulumi.Input<string>) => pulumi.CustomResource;
+} {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const sdkOfCheckout = require("@pulumi/pulumi") as typeof pulumi;
+  class Noop extends sdkOfCheckout.dynamic.Resource {
+    constructor(name: string, args: NoopInputs) {
+      super(noopProvider, name, { ...args }, {}, "bench", "Noop");
+    }
   }
+  class Shaped extends sdkOfCheckout.dynamic.Resource {
+    constructor(name: string, shape: Shape, templateId: pulumi.Input<string>) {
+      // The outputs that are not inputs are registered as undefined, as the resource classes do.
+      const outputsOnly = Object.fromEntries(Object.keys(shape.outputs).filter((k) => !(k in shape.inputs)).map((k) => [k, undefined]));
+      super(shapedProvider, name, { ...outputsOnly, ...shape.inputs, name, templateId }, {}, "bench", "Shaped");
+    }
+  }
+  return { Noop, Shaped };
 }
 
 /** One endpoint's recorded inputs and outputs, without the provider text. */
@@ -92,6 +105,7 @@ export function benchProgram(which: BenchProgram, count: number, installed?: typ
       for (let i = 0; i < count; i++) new Endpoint(`ep-${i}`, { templateId: template.id, gpuTypeIds: ["NVIDIA L4"], workersMin: 0, workersMax: 3 });
     };
   }
+  const { Noop, Shaped } = floorClasses();
   if (which === "floor") {
     return async () => {
       for (let i = 0; i < count; i++) new Noop(`noop-${i}`, { name: `noop-${i}`, templateId: "tpl", workersMin: 0, workersMax: 3, gpuTypeIds: ["NVIDIA L4"] });
