@@ -1,7 +1,7 @@
 // Cost estimates from declared arguments, the catalog's list prices and the user's own prices for
 // what the catalog does not quote (ownPrices.ts). Pure: the same arguments and prices always give
 // the same estimate. An estimate never guesses: a price nobody quoted, or an argument not known
-// until apply, makes it "unavailable" or "pending" with the reason, or is named in its notes.
+// until apply, makes it "unavailable" or "pending" with the reason, or is named in its basis.
 
 import { podTable } from "../resources/podFields";
 import { isUnknown, type Props } from "../resources/values";
@@ -9,24 +9,24 @@ import { HOURS_PER_MONTH, OWN_PRICES_KEY, STORAGE_TIERS, type OwnPrices, type St
 import type { PriceLookup, PriceSheet } from "./priceSheet";
 
 /** Where a price came from: the service's catalog, or the user's own sheet in stack config. */
-export type PriceSource = "catalog" | typeof OWN_PRICES_KEY;
+type PriceSource = "catalog" | typeof OWN_PRICES_KEY;
 
-/** One price an estimate used: `unitPrice` USD per `unit`, times `quantity`. */
-export interface PriceUsed {
+/** One price an estimate used: `unitPrice` USD per `unit`, times `quantity` (named in its basis). */
+interface PriceUsed {
   item: string;
   unitPrice: number;
   /** "GPU-hour", "vCPU-hour" or "GB-month" (a month being 30 days). */
   unit: string;
   quantity: number;
   source: PriceSource;
-  /** When the price was read (ISO 8601): the catalog's read, or this process's read of the config. */
-  readAt: string;
 }
 
 /**
  * A resource's cost estimate, in USD: the catalog's list prices (negotiated discounts are not
  * reflected) and, for what the catalog does not quote (storage, pod disks), the user's own prices
- * from stack config `gpucloud:prices`.
+ * from stack config `gpucloud:prices`. Compact: the figures and one line saying what they rest on.
+ * Where the prices came from is kept once per stack, not per resource: the catalog's prices are
+ * `getGpuTypes`/`getCpuTypes`, the user's are stack config.
  * - `perHour`: a pod's rate while it runs (its disks included when priced); an endpoint's always-on
  *   rate (`workersMin` workers).
  * - `ceilingPerHour`: an endpoint's rate with `workersMax` workers busy.
@@ -38,17 +38,18 @@ export interface CostEstimate {
   status: "estimated" | "pending" | "unavailable";
   /** Why there is no figure (pending: the arguments not known before apply). */
   reason?: string;
-  currency: "USD";
   perHour?: number;
   ceilingPerHour?: number;
   perMonth?: number;
-  /** The prices the figures were computed from, each with its source and when it was read. */
-  prices?: PriceUsed[];
-  /** What the figures leave out. */
-  notes?: string[];
   /**
-   * Which of your own prices (`gpucloud:prices`) were in force: "none", or a digest of the figures.
-   * An unchanged resource keeps its estimate, read no catalog, until its arguments or these change.
+   * What the figures rest on, and what they leave out, in one line:
+   * `NVIDIA L4 (serverless) 0.43 USD/GPU-hour x 1 per worker; 0 always-on, up to 3 when busy`.
+   */
+  basis?: string;
+  /**
+   * Which of your own prices (`gpucloud:prices`) were in force: a digest of the figures, absent
+   * when none are set. An unchanged resource keeps its estimate, read no catalog, until its
+   * arguments or these change.
    */
   ownPrices?: string;
 }
@@ -61,17 +62,18 @@ export interface Prices {
 
 export type Estimator = (args: Props, prices: Prices) => CostEstimate;
 
+
 /** Money to 1e-6 USD, as the service quotes it (0.69, not 0.6900000001). */
 export function roundUsd(value: number): number {
   return Math.round(value * 1e6) / 1e6;
 }
 
-const unavailable = (reason: string): CostEstimate => ({ status: "unavailable", reason, currency: "USD" });
+const unavailable = (reason: string): CostEstimate => ({ status: "unavailable", reason });
 
 /** The arguments the estimate needs that are still unknown at preview, or undefined. */
 function pending(args: Props, fields: readonly string[]): CostEstimate | undefined {
   const unknown = fields.filter((f) => isUnknown(args[f]) || (Array.isArray(args[f]) && (args[f] as unknown[]).some(isUnknown)));
-  return unknown.length > 0 ? { status: "pending", reason: `${unknown.join(", ")} not known until apply`, currency: "USD" } : undefined;
+  return unknown.length > 0 ? { status: "pending", reason: `${unknown.join(", ")} not known until apply` } : undefined;
 }
 
 function strings(value: unknown): string[] {
@@ -86,9 +88,9 @@ function sheetOf(prices: Prices): PriceSheet | CostEstimate {
   return "sheet" in prices.catalog ? prices.catalog.sheet : unavailable(prices.catalog.unavailable);
 }
 
-/** A catalog price, named with the sheet's read time. */
-function fromCatalog(sheet: PriceSheet, used: Omit<PriceUsed, "source" | "readAt">): PriceUsed {
-  return { ...used, source: "catalog", readAt: sheet.readAt };
+/** One price as its basis names it: `NVIDIA L4 (serverless) 0.43 USD/GPU-hour x 2`. */
+function priceText(used: PriceUsed): string {
+  return `${used.item} ${used.unitPrice} USD/${used.unit} x ${used.quantity}${used.source === OWN_PRICES_KEY ? " (your price)" : ""}`;
 }
 
 /** USD per hour of one price used (GB-month prices spread over a 30-day month). */
@@ -98,24 +100,32 @@ function hourlyOf(used: PriceUsed): number {
 
 const COMPUTE_FIELDS = ["computeType", "cloudType", "gpuTypeIds", "gpuCount", "cpuFlavorIds", "vcpuCount"] as const;
 
-/** The price of a pod's GPUs or vCPUs, or why there is none. */
-function podCompute(args: Props, sheet: PriceSheet): PriceUsed | CostEstimate {
-  const cloud = args["cloudType"] === "COMMUNITY" ? "community" : "secure";
+/** Why a pod's arguments alone leave it unpriced (no catalog needed to know), or undefined. */
+function podUnpriceable(args: Props): CostEstimate | undefined {
   if (args["interruptible"] === true) return unavailable("the catalog quotes no spot (interruptible) price");
   if (args["computeType"] === "CPU") {
-    const [flavor] = strings(args["cpuFlavorIds"]);
-    if (flavor === undefined) return unavailable("no cpuFlavorIds given: the flavor decides the price");
-    const p = sheet.cpus.get(flavor);
-    if (!p) return unavailable(`CPU flavor ${JSON.stringify(flavor)} is not in the catalog`);
-    if (cloud === "community") return unavailable("the catalog quotes CPU flavors for secure cloud only");
-    return fromCatalog(sheet, { item: `${flavor} (secure cloud)`, unitPrice: p.securePerVcpu, unit: "vCPU-hour", quantity: numberOr(args["vcpuCount"], 2) });
+    if (strings(args["cpuFlavorIds"]).length === 0) return unavailable("no cpuFlavorIds given: the flavor decides the price");
+    if (args["cloudType"] === "COMMUNITY") return unavailable("the catalog quotes CPU flavors for secure cloud only");
+    return undefined;
   }
   const types = strings(args["gpuTypeIds"]);
   if (types.length !== 1) return unavailable(types.length === 0 ? "no gpuTypeIds given: the GPU type decides the price" : "several gpuTypeIds: the price depends on which one the service places the pod on");
-  const [type] = types as [string];
+  return undefined;
+}
+
+/** The price of a pod's GPUs or vCPUs (podUnpriceable said it has one), or why the catalog has none. */
+function podCompute(args: Props, sheet: PriceSheet): PriceUsed | CostEstimate {
+  const cloud = args["cloudType"] === "COMMUNITY" ? "community" : "secure";
+  if (args["computeType"] === "CPU") {
+    const [flavor] = strings(args["cpuFlavorIds"]) as [string];
+    const p = sheet.cpus.get(flavor);
+    if (!p) return unavailable(`CPU flavor ${JSON.stringify(flavor)} is not in the catalog`);
+    return { item: `${flavor} (secure cloud)`, unitPrice: p.securePerVcpu, unit: "vCPU-hour", quantity: numberOr(args["vcpuCount"], 2), source: "catalog" };
+  }
+  const [type] = strings(args["gpuTypeIds"]) as [string];
   const p = sheet.gpus.get(type);
   if (!p) return unavailable(`GPU type ${JSON.stringify(type)} is not in the catalog`);
-  return fromCatalog(sheet, { item: `${type} (${cloud} cloud)`, unitPrice: p[cloud], unit: "GPU-hour", quantity: numberOr(args["gpuCount"], 1) });
+  return { item: `${type} (${cloud} cloud)`, unitPrice: p[cloud], unit: "GPU-hour", quantity: numberOr(args["gpuCount"], 1), source: "catalog" };
 }
 
 /** A pod's two disks: the argument giving the size, and the key of gpucloud:prices that prices it. */
@@ -144,20 +154,20 @@ function podDisks(args: Props, own: OwnPrices | undefined): { used: PriceUsed[];
     const size = diskSize(args, disk.field);
     if (size === 0) continue;
     if (size === undefined) {
-      notes.push(`the ${disk.label} (${disk.field}) comes from the template and is not included`);
+      notes.push(`${disk.label} from the template not included`);
       continue;
     }
     const price = own?.[disk.priceKey];
     if (price === undefined) missing.push(disk);
-    else used.push({ item: disk.label, unitPrice: price, unit: "GB-month", quantity: size, source: OWN_PRICES_KEY, readAt: own!.readAt });
+    else used.push({ item: disk.label, unitPrice: price, unit: "GB-month", quantity: size, source: OWN_PRICES_KEY });
   }
-  if (missing.length > 0) {
-    notes.push(
-      `${missing.map((d) => `${d.label} (${d.field})`).join(" and ")} not included: the catalog quotes no disk price; ` +
-        `set ${missing.map((d) => d.priceKey).join(" and ")} in ${OWN_PRICES_KEY} to include ${missing.length > 1 ? "them" : "it"}`,
-    );
-  }
+  if (missing.length > 0) notes.push(`${missing.map((d) => d.label).join(" and ")} not included (set ${missing.map((d) => d.priceKey).join(" and ")} in ${OWN_PRICES_KEY})`);
   return { used, notes };
+}
+
+/** An estimate's basis: the prices used, then what they leave out. */
+function basisOf(used: readonly PriceUsed[], notes: readonly string[]): string {
+  return [used.map(priceText).join(" + "), ...notes].join("; ");
 }
 
 /** A pod's rate while it runs: GPU price x gpuCount (or vCPU price x vcpuCount), plus its disks at the user's prices. */
@@ -165,33 +175,31 @@ export const estimatePod: Estimator = (args, prices) => {
   const diskFields = POD_DISKS.filter((d) => prices.own?.[d.priceKey] !== undefined).map((d) => d.field);
   const wait = pending(args, [...COMPUTE_FIELDS, ...diskFields]);
   if (wait) return wait;
+  const unpriceable = podUnpriceable(args);
+  if (unpriceable) return unpriceable;
   const sheet = sheetOf(prices);
   if (!("readAt" in sheet)) return sheet;
   const compute = podCompute(args, sheet);
   if (!("unitPrice" in compute)) return compute;
   const disks = podDisks(args, prices.own);
   const used = [compute, ...disks.used];
-  return {
-    status: "estimated",
-    currency: "USD",
-    perHour: roundUsd(used.reduce((sum, u) => sum + hourlyOf(u), 0)),
-    prices: used,
-    ...(disks.notes.length > 0 ? { notes: disks.notes } : {}),
-  };
+  return { status: "estimated", perHour: roundUsd(used.reduce((sum, u) => sum + hourlyOf(u), 0)), basis: basisOf(used, disks.notes) };
 };
 
 /**
  * An endpoint's always-on rate (workersMin workers) and its ceiling (workersMax workers), each
  * worker priced at the serverless rate of the dearest GPU type (or CPU flavor) it may run on.
+ * Worker disks and network volumes are not included.
  */
 export const estimateEndpoint: Estimator = (args, prices) => {
   const wait = pending(args, ["computeType", "gpuTypeIds", "gpuCount", "cpuFlavorIds", "vcpuCount", "workersMin", "workersMax"]);
   if (wait) return wait;
-  const sheet = sheetOf(prices);
-  if (!("readAt" in sheet)) return sheet;
   const cpu = args["computeType"] === "CPU";
   const ids = strings(args[cpu ? "cpuFlavorIds" : "gpuTypeIds"]);
+  // Known from the arguments alone: decided before any catalog is read.
   if (ids.length === 0) return unavailable(`no ${cpu ? "cpuFlavorIds" : "gpuTypeIds"} given: the worker type decides the price`);
+  const sheet = sheetOf(prices);
+  if (!("readAt" in sheet)) return sheet;
   const rates: Array<{ id: string; rate: number | undefined }> = ids.map((id) => ({ id, rate: cpu ? sheet.cpus.get(id)?.serverlessPerVcpu : sheet.gpus.get(id)?.serverless }));
   const missing = rates.filter((r) => r.rate === undefined).map((r) => JSON.stringify(r.id));
   if (missing.length > 0) return unavailable(`the catalog quotes no serverless price for ${missing.join(", ")}`);
@@ -201,17 +209,12 @@ export const estimateEndpoint: Estimator = (args, prices) => {
   // The service's default workersMax (3 on v2) applies when none is declared.
   const workersMax = numberOr(args["workersMax"], 3);
   const workersMin = numberOr(args["workersMin"], 0);
+  const price: PriceUsed = { item: `${dearest.id} (serverless${rates.length > 1 ? ", the dearest type" : ""})`, unitPrice: dearest.rate ?? 0, unit: cpu ? "vCPU-hour" : "GPU-hour", quantity: perWorkerUnits, source: "catalog" };
   return {
     status: "estimated",
-    currency: "USD",
     perHour: roundUsd(perWorker * workersMin),
     ceilingPerHour: roundUsd(perWorker * workersMax),
-    prices: [fromCatalog(sheet, { item: `${dearest.id} (serverless)`, unitPrice: dearest.rate ?? 0, unit: cpu ? "vCPU-hour" : "GPU-hour", quantity: perWorkerUnits })],
-    notes: [
-      `per worker: ${roundUsd(perWorker)} USD/hour; ${workersMin} always-on, up to ${workersMax} when busy`,
-      ...(rates.length > 1 ? ["several worker types: priced at the dearest"] : []),
-      "worker disks and network volumes are not included",
-    ],
+    basis: `${priceText(price)} per worker; ${workersMin} always-on, up to ${workersMax} when busy`,
   };
 };
 
@@ -229,10 +232,5 @@ export const estimateNetworkVolume: Estimator = (args, prices) => {
     return unavailable(`the catalog quotes no storage price: set networkVolumePerGbMonth (${tier}) in ${OWN_PRICES_KEY} to your price per GB-month`);
   }
   const size = numberOr(args["size"], 0);
-  return {
-    status: "estimated",
-    currency: "USD",
-    perMonth: roundUsd(price * size),
-    prices: [{ item: `${tier} network volume storage`, unitPrice: price, unit: "GB-month", quantity: size, source: OWN_PRICES_KEY, readAt: own.readAt }],
-  };
+  return { status: "estimated", perMonth: roundUsd(price * size), basis: priceText({ item: `${tier} storage`, unitPrice: price, unit: "GB-month", quantity: size, source: OWN_PRICES_KEY }) };
 };

@@ -27,6 +27,14 @@ export interface PriceSheet {
 /** The sheet, or why there is none (v1 backend, catalog unreachable or without prices). */
 export type PriceLookup = { sheet: PriceSheet } | { unavailable: string };
 
+/**
+ * Why the catalog was not read: an estimator that returns exactly this as its reason needs the
+ * catalog's prices, so the caller reads the catalog and estimates again (cost/attach.ts). Every other
+ * outcome (pending, unavailable for a reason of the arguments, priced from own prices only) was
+ * decided without it: no call.
+ */
+export const CATALOG_NOT_READ = "the price catalog was not read yet";
+
 const price = z.number().finite().nonnegative();
 const GpuPriceRow = z.object({ id: z.string(), price: z.object({ secure: price, community: price, serverless: price.optional() }) });
 const CpuPriceRow = z.object({ id: z.string(), price: z.object({ securePerVcpu: price, serverlessPerVcpu: price }) });

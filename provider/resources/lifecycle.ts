@@ -18,9 +18,9 @@ import { runSchema } from "./validation";
 import { catalogFieldsToCheck, catalogIdFailures } from "./catalogIds";
 import { deepEqual, isPresent, isRecord, messageOf, withoutUnset, type Props } from "./values";
 import { ReadinessTimeoutError } from "./waitFor";
-import type { Estimator } from "../cost/estimate";
+import type { CostEstimate, Estimator } from "../cost/estimate";
 import { COST_ESTIMATE, withEstimate } from "../cost/attach";
-import { estimateRefreshed } from "../cost/refresh";
+import { estimateRefreshed, recordedEstimate, sameEstimate } from "../cost/refresh";
 import { ownPricesDigest } from "../cost/ownPrices";
 
 /** What a kind's specifics get to work with while one operation runs. */
@@ -233,13 +233,7 @@ function providerOn<Args extends ArgsBase, L extends { id: string; name?: string
       // The parsed arguments become the inputs: create and update use them without parsing again.
       const checked = failures.length === 0 && outcome.value !== undefined ? (outcome.value as Props) : args;
       // The estimate rides on the inputs: at preview the engine shows a new resource's inputs as its outputs.
-      const kept = keptEstimate(withoutUnset(checked), previous);
-      const estimated =
-        failures.length === 0 && spec.estimate
-          ? kept !== undefined
-            ? { ...withoutUnset(checked), [COST_ESTIMATE]: kept }
-            : await withEstimate(spec.estimate, withoutUnset(checked), readPrices ? { ...deps, prices: readPrices } : deps)
-          : withoutUnset(checked);
+      const estimated = failures.length === 0 && spec.estimate ? await estimateOn(spec.estimate, withoutUnset(checked), previous, readPrices) : withoutUnset(checked);
       return { inputs: { ...estimated, __provider: news["__provider"] }, failures: failures.map((f) => withoutSecretValue(f)) };
     },
 
@@ -263,7 +257,9 @@ function providerOn<Args extends ArgsBase, L extends { id: string; name?: string
       }
       if (spec.gone?.(live)) return {};
       const refreshed = refreshFromLive(table, withoutUnset(props ?? {}), live);
-      return { id, props: { ...refreshed.props, ...estimateOf(props ?? {}) }, inputs: refreshed.inputs };
+      // The estimate stays on the inputs too: the next check keeps it without reading prices.
+      const estimate = estimateOf(props ?? {});
+      return { id, props: { ...refreshed.props, ...estimate }, inputs: { ...refreshed.inputs, ...estimate } };
     },
 
     async create(inputs: Props): Promise<pulumi.dynamic.CreateResult> {
@@ -350,21 +346,34 @@ function providerOn<Args extends ArgsBase, L extends { id: string; name?: string
   }
 
   /**
-   * The estimate recorded with unchanged arguments and unchanged own prices, kept as it is: a
-   * preview of unchanged resources makes no call for catalog prices (the estimate says when its
-   * prices were read). Only an estimated figure is kept, and only where the catalog prices (v2):
-   * one that was unavailable is tried again.
+   * The checked inputs with their estimate. The one recorded is kept as it is when the arguments and
+   * own prices are unchanged (no call for catalog prices: a preview of unchanged resources makes
+   * none), and when a new one has the same figures (a plan shows `costEstimate` only when its
+   * figures change, never for a new read of the same prices or 0.1.0's longer record of them).
    */
-  function keptEstimate(checked: Props, previous: Props): unknown {
-    const earlier = previous[COST_ESTIMATE];
-    if (backend !== "v2" || !isRecord(earlier) || earlier["status"] !== "estimated") return undefined;
+  async function estimateOn(estimate: Estimator, checked: Props, previous: Props, readPrices: ProviderDeps["prices"]): Promise<Props> {
+    const recorded = recordedEstimate(previous[COST_ESTIMATE]);
+    const kept = keptEstimate(checked, previous, recorded);
+    if (kept) return { ...checked, [COST_ESTIMATE]: kept };
+    const fresh = await withEstimate(estimate, checked, readPrices ? { ...deps, prices: readPrices } : deps);
+    const made = fresh[COST_ESTIMATE] as CostEstimate;
+    return recorded && sameEstimate(recorded, made) ? { ...fresh, [COST_ESTIMATE]: recorded } : fresh;
+  }
+
+  /**
+   * The recorded estimate, when the arguments and own prices are unchanged. Only an estimated
+   * figure is kept, and only where the catalog prices (v2): one that was unavailable is made again
+   * (from the arguments alone when they decide it: attach.ts).
+   */
+  function keptEstimate(checked: Props, previous: Props, recorded: CostEstimate | undefined): CostEstimate | undefined {
+    if (backend !== "v2" || recorded?.status !== "estimated") return undefined;
     // Your own prices cost no call to read: when they changed, the estimate is made again.
-    if (earlier["ownPrices"] !== ownPricesDigest(deps.ownPrices?.())) return undefined;
+    if ((recorded.ownPrices ?? "none") !== ownPricesDigest(deps.ownPrices?.())) return undefined;
     const declared = (props: Props): Props => {
       const { [COST_ESTIMATE]: _estimate, __provider: _provider, ...rest } = props;
       return rest;
     };
-    return deepEqual(declared(checked), declared(previous)) ? earlier : undefined;
+    return deepEqual(declared(checked), declared(previous)) ? recorded : undefined;
   }
 
   /** Values of secret-bearing arguments: the failure names no property, so the engine prints no value. */
@@ -374,7 +383,11 @@ function providerOn<Args extends ArgsBase, L extends { id: string; name?: string
   }
 }
 
-/** The recorded estimate of a property bag, to carry over into outputs. */
+/**
+ * The recorded estimate of a property bag, to carry over into outputs, as it is: a refresh reads
+ * back 0.1.0's longer record unchanged (a JobRunner's revision digests its endpoint's outputs, so a
+ * reshaped record would re-run its cases); an update records today's compact one from its inputs.
+ */
 function estimateOf(props: Props): Props {
   return props[COST_ESTIMATE] === undefined ? {} : { [COST_ESTIMATE]: props[COST_ESTIMATE] };
 }

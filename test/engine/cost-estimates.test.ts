@@ -79,10 +79,12 @@ describe("cost estimates at preview, on v2", { timeout: 300_000 }, () => {
     // Pod: one L4 on secure cloud (disks at 0); endpoint: one always-on L4 worker, three at most; volume: 100 GB.
     expect(out).toContain(`estimated cost: ${L4_PRICE * 2} USD/hour always-on, ${L4_PRICE * 4} USD/hour ceiling, ${VOLUME_PER_MONTH} USD/month storage (no earlier up to compare with)`);
     expect(out).not.toContain("not priced");
-    // Each resource's estimate is among its planned outputs, naming where each price came from.
+    // Each resource's estimate is among its planned outputs: its figures and one basis line naming the prices.
     expect(out).toMatch(new RegExp(`perMonth\\s*:\\s*${VOLUME_PER_MONTH}\\b`));
-    expect(out).toMatch(/source\s*:\s*"gpucloud:prices"/);
-    expect(out).toMatch(/source\s*:\s*"catalog"/);
+    expect(out).toMatch(/basis\s*:\s*"STANDARD storage [\d.]+ USD\/GB-month x 100 \(your price\)"/);
+    expect(out).toMatch(/basis\s*:\s*"NVIDIA L4 \(serverless\) 0\.43 USD\/GPU-hour x 1 per worker; 1 always-on, up to 3 when busy"/);
+    // Where the prices came from is kept once per stack, not per resource.
+    expect(out).not.toMatch(/readAt|source\s*:/);
     expect(countsOf(accountOf(emulator, apiKey))).toMatchObject({ pods: 0, endpoints: 0, networkVolumes: 0 });
   });
 
@@ -104,12 +106,11 @@ describe("cost estimates at preview, on v2", { timeout: 300_000 }, () => {
     const endpointEstimate = up.outputs["endpointEstimate"]?.value as CostEstimate;
     const volumeEstimate = up.outputs["volumeEstimate"]?.value as CostEstimate;
     expect(podEstimate).toMatchObject({ status: "estimated", perHour: L4_PRICE });
-    expect(podEstimate.prices?.[0]).toMatchObject({ item: `${L4} (secure cloud)`, unitPrice: L4_PRICE, quantity: 1, source: "catalog" });
-    expect(podEstimate.prices?.[0]?.readAt).toMatch(/^\d{4}-\d\d-\d\dT/);
-    expect(podEstimate.prices?.slice(1).map((p) => [p.item, p.source])).toEqual([["container disk", "gpucloud:prices"], ["pod volume", "gpucloud:prices"]]);
+    // The basis names the catalog's price, then the disks at the user's prices.
+    expect(podEstimate.basis).toMatch(new RegExp(`^${L4} \\(secure cloud\\) ${L4_PRICE} USD/GPU-hour x 1 \\+ container disk .* \\(your price\\) \\+ pod volume .* \\(your price\\)$`));
     expect(endpointEstimate).toMatchObject({ status: "estimated", perHour: L4_PRICE, ceilingPerHour: L4_PRICE * 3 });
     expect(volumeEstimate).toMatchObject({ status: "estimated", perMonth: VOLUME_PER_MONTH });
-    expect(volumeEstimate.prices).toEqual([expect.objectContaining({ unitPrice: NETWORK_VOLUME_PRICE_PER_GB_MONTH, unit: "GB-month", quantity: VOLUME_GB, source: "gpucloud:prices" })]);
+    expect(volumeEstimate.basis).toBe(`STANDARD storage ${NETWORK_VOLUME_PRICE_PER_GB_MONTH} USD/GB-month x ${VOLUME_GB} (your price)`);
 
     // Billing windows snap to whole buckets, so the hour's charge is the difference of two totals
     // since the resources were created, read an hour of service time apart. Each reading is
@@ -192,6 +193,11 @@ describe("cost estimates at preview, on v2", { timeout: 300_000 }, () => {
       expect(preview.stdout).toContain(`${VOLUME_PER_MONTH * 2} USD/month storage (+${VOLUME_PER_MONTH} USD/month storage vs the last up: ${VOLUME_PER_MONTH})`);
       expect(preview.stdout).toMatch(/gpucloud:NetworkVolume\s+models\s+update\s+\[diff: ~costEstimate\]/);
       expect(preview.changeSummary).toMatchObject({ update: 2 });
+      // --diff shows the figures that changed and the basis line, not a list of prices with read times.
+      const diff = await engine.stack.preview({ diff: true });
+      const shown = `${diff.stdout}${diff.stderr}`;
+      expect(shown).toMatch(new RegExp(`perMonth\\s*:\\s*${VOLUME_PER_MONTH}\\s*=>\\s*${VOLUME_PER_MONTH * 2}`));
+      expect(shown).not.toMatch(/readAt|prices\s*:/);
       // The up records the new estimate; the service's pod and volume stay exactly as they were.
       const before = accountOf(emulator, apiKey);
       const up = await engine.stack.up();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { withEstimate } from "../../../provider/cost/attach";
-import { estimateRefreshed } from "../../../provider/cost/refresh";
+import { estimateRefreshed, recordedEstimate } from "../../../provider/cost/refresh";
 import { estimateNetworkVolume, estimatePod } from "../../../provider/cost/estimate";
 import { ownPricesOf } from "../../../provider/cost/ownPrices";
 import { buildResourceProviders } from "../../../provider/resources/registry";
@@ -10,7 +10,7 @@ describe("estimate on the checked inputs", () => {
   it("says why when the prices cannot be had, rather than failing check", async () => {
     const deps = { prices: () => Promise.reject(new Error("gpucloud:apiKey is not set")) };
     const inputs = await withEstimate(estimatePod, { gpuTypeIds: ["NVIDIA L4"] }, deps);
-    expect(inputs).toEqual({ gpuTypeIds: ["NVIDIA L4"], costEstimate: { status: "unavailable", reason: "the price catalog could not be reached: gpucloud:apiKey is not set", currency: "USD", ownPrices: "none" } });
+    expect(inputs).toEqual({ gpuTypeIds: ["NVIDIA L4"], costEstimate: { status: "unavailable", reason: "the price catalog could not be reached: gpucloud:apiKey is not set" } });
   });
 
   it("uses the user's prices from stack config even where the catalog cannot be reached", async () => {
@@ -31,7 +31,9 @@ describe("estimate on the checked inputs", () => {
 });
 
 describe("an estimate that changes on an unchanged resource", () => {
+  // 0.1.0's verbose record (prices with read times), and today's compact one.
   const priced = (perMonth: number, readAt: string) => ({ status: "estimated", currency: "USD", perMonth, prices: [{ item: "storage", unitPrice: perMonth / 100, unit: "GB-month", quantity: 100, source: "gpucloud:prices", readAt }] });
+  const compact = (perMonth: number) => ({ status: "estimated", perMonth, basis: `STANDARD storage ${perMonth / 100} USD/GB-month x 100 (your price)` });
   const volume = { name: "v", size: 100, dataCenterId: "EU-RO-1", type: "STANDARD" };
 
   it("counts as a change when its figures change or it becomes available, not when only read times do", () => {
@@ -42,6 +44,25 @@ describe("an estimate that changes on an unchanged resource", () => {
     expect(estimateRefreshed(volume, recorded)).toBe(true);
     // A catalog that cannot be read now keeps the last known figures.
     expect(estimateRefreshed(recorded, { ...volume, costEstimate: { status: "unavailable", reason: "the price catalog could not be read: 503", currency: "USD" } })).toBe(false);
+  });
+
+  it("compares figures, not shapes: 0.1.0's verbose record and today's compact one of the same figures are no change", () => {
+    const recorded = { ...volume, costEstimate: priced(7, "2026-11-24T12:00:00.000Z") };
+    expect(estimateRefreshed(recorded, { ...volume, costEstimate: compact(7) })).toBe(false);
+    expect(estimateRefreshed(recorded, { ...volume, costEstimate: compact(14) })).toBe(true);
+    expect(recordedEstimate(recorded.costEstimate)).toEqual({ status: "estimated", perMonth: 7, basis: "storage 0.07 USD/GB-month x 100" });
+  });
+
+  it("keeps the recorded estimate at check when a new one has the same figures, so a plan shows no costEstimate change", async () => {
+    const sheet = () => ownPricesOf({ "gpucloud:prices": '{"networkVolumePerGbMonth": 0.07}' });
+    const provider = buildResourceProviders({ ...recordingDeps(), backend: () => "v2", ownPrices: sheet }).networkVolume;
+    const digest = ((await provider.check!({}, { ...volume, __provider: "shim" })).inputs!["costEstimate"] as { ownPrices: string }).ownPrices;
+    const verbose = { ...priced(7, "2026-11-24T12:00:00.000Z"), ownPrices: digest };
+    // A declared change (size stays, a new name) makes the estimate again: same figures, kept as recorded.
+    const checked = await provider.check!({ ...volume, costEstimate: verbose, __provider: "shim" }, { ...volume, name: "w", __provider: "shim" });
+    expect(checked.inputs!["costEstimate"]).toEqual(recordedEstimate(verbose));
+    const grown = await provider.check!({ ...volume, costEstimate: verbose, __provider: "shim" }, { ...volume, size: 200, __provider: "shim" });
+    expect(grown.inputs!["costEstimate"]).toMatchObject({ status: "estimated", perMonth: 14 });
   });
 
   it("plans an update that records the new estimate and changes nothing in the service", async () => {
@@ -55,7 +76,7 @@ describe("an estimate that changes on an unchanged resource", () => {
     });
     const provider = buildResourceProviders(recordingDeps(readOnly)).networkVolume;
     const recorded = { ...volume, id: "vol-1", costEstimate: priced(7, "2026-11-24T12:00:00.000Z"), __provider: "shim" };
-    const news = { ...volume, costEstimate: priced(14, "2026-11-25T08:00:00.000Z"), __provider: "shim" };
+    const news = { ...volume, costEstimate: compact(14), __provider: "shim" };
     expect(await provider.diff!("vol-1", recorded, news)).toMatchObject({ changes: true, replaces: [] });
     const { outs } = await provider.update!("vol-1", recorded, news);
     expect(called).toEqual(["getNetworkVolume"]);

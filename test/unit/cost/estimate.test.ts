@@ -51,10 +51,9 @@ describe("price sheet", () => {
 });
 
 describe("pod estimate", () => {
-  it("prices GPU x count on the pod's cloud, naming the price used, its source and when it was read", () => {
-    const e = estimatePod({ gpuTypeIds: ["NVIDIA H100 80GB HBM3"], gpuCount: 2 }, prices);
-    expect(e).toMatchObject({ status: "estimated", perHour: 5.38 });
-    expect(e.prices).toEqual([{ item: "NVIDIA H100 80GB HBM3 (secure cloud)", unitPrice: 2.69, unit: "GPU-hour", quantity: 2, source: "catalog", readAt: READ_AT.toISOString() }]);
+  it("prices GPU x count on the pod's cloud, naming the price used in one basis line", () => {
+    const e = estimatePod({ gpuTypeIds: ["NVIDIA H100 80GB HBM3"], gpuCount: 2, containerDiskInGb: 0, volumeInGb: 0 }, prices);
+    expect(e).toEqual({ status: "estimated", perHour: 5.38, basis: "NVIDIA H100 80GB HBM3 (secure cloud) 2.69 USD/GPU-hour x 2" });
     expect(estimatePod({ gpuTypeIds: ["NVIDIA L4"], cloudType: "COMMUNITY" }, prices).perHour).toBe(0.344);
   });
 
@@ -64,46 +63,37 @@ describe("pod estimate", () => {
   });
 
   it("is pending while an input is unknown and unavailable rather than guessing", () => {
-    expect(estimatePod({ gpuTypeIds: ["NVIDIA L4"], gpuCount: UNKNOWN }, prices)).toEqual({ status: "pending", reason: "gpuCount not known until apply", currency: "USD" });
+    expect(estimatePod({ gpuTypeIds: ["NVIDIA L4"], gpuCount: UNKNOWN }, prices)).toEqual({ status: "pending", reason: "gpuCount not known until apply" });
     expect(estimatePod({ gpuTypeIds: ["NVIDIA B300"] }, prices)).toMatchObject({ status: "unavailable", reason: 'GPU type "NVIDIA B300" is not in the catalog' });
     expect(estimatePod({ gpuTypeIds: ["NVIDIA L4"], interruptible: true }, prices).status).toBe("unavailable");
-    expect(estimatePod({ gpuTypeIds: ["NVIDIA L4"] }, v1)).toEqual({ status: "unavailable", reason: "no catalog on v1", currency: "USD" });
+    expect(estimatePod({ gpuTypeIds: ["NVIDIA L4"] }, v1)).toEqual({ status: "unavailable", reason: "no catalog on v1" });
   });
 
   it("says its disks are not included, naming the keys that would price them, without the user's prices", () => {
     const e = estimatePod({ gpuTypeIds: ["NVIDIA L4"] }, prices);
     expect(e.perHour).toBe(0.43);
-    expect(e.notes).toEqual([
-      "container disk (containerDiskInGb) and pod volume (volumeInGb) not included: the catalog quotes no disk price; set containerDiskPerGbMonth and podVolumePerGbMonth in gpucloud:prices to include them",
-    ]);
+    expect(e.basis).toBe("NVIDIA L4 (secure cloud) 0.43 USD/GPU-hour x 1; container disk and pod volume not included (set containerDiskPerGbMonth and podVolumePerGbMonth in gpucloud:prices)");
   });
 
-  it("adds its disks at the user's prices per GB-month (30 days), each named with its source and read time", () => {
+  it("adds its disks at the user's prices per GB-month (30 days), each named as the user's", () => {
     const e = estimatePod({ gpuTypeIds: ["NVIDIA L4"], containerDiskInGb: 72, volumeInGb: 36 }, withOwn);
     // 0.43 + 72 GB x 0.1 / 720 h + 36 GB x 0.2 / 720 h = 0.43 + 0.01 + 0.01
     expect(e).toMatchObject({ status: "estimated", perHour: 0.45 });
-    expect(e.notes).toBeUndefined();
-    expect(e.prices).toEqual([
-      expect.objectContaining({ source: "catalog", readAt: READ_AT.toISOString() }),
-      { item: "container disk", unitPrice: 0.1, unit: "GB-month", quantity: 72, source: "gpucloud:prices", readAt: CONFIG_READ_AT.toISOString() },
-      { item: "pod volume", unitPrice: 0.2, unit: "GB-month", quantity: 36, source: "gpucloud:prices", readAt: CONFIG_READ_AT.toISOString() },
-    ]);
+    expect(e.basis).toBe("NVIDIA L4 (secure cloud) 0.43 USD/GPU-hour x 1 + container disk 0.1 USD/GB-month x 72 (your price) + pod volume 0.2 USD/GB-month x 36 (your price)");
   });
 
   it("prices the service's disk sizes when none are declared, and no pod volume beside a network volume", () => {
     // Defaults: a 50 GB container disk and a 20 GB pod volume.
-    expect(estimatePod({ gpuTypeIds: ["NVIDIA L4"] }, withOwn).prices?.slice(1).map((p) => p.quantity)).toEqual([50, 20]);
+    expect(estimatePod({ gpuTypeIds: ["NVIDIA L4"] }, withOwn).basis).toMatch(/container disk 0\.1 USD\/GB-month x 50 \(your price\) \+ pod volume 0\.2 USD\/GB-month x 20 /);
     const mounted = estimatePod({ gpuTypeIds: ["NVIDIA L4"], networkVolumeId: "vol-1", volumeInGb: 100 }, withOwn);
-    expect(mounted.prices?.map((p) => p.item)).toEqual(["NVIDIA L4 (secure cloud)", "container disk"]);
+    expect(mounted.basis).toBe("NVIDIA L4 (secure cloud) 0.43 USD/GPU-hour x 1 + container disk 0.1 USD/GB-month x 50 (your price)");
   });
 
   it("leaves out, with a note, the disks whose size comes from the template or whose price is not given", () => {
     const fromTemplate = estimatePod({ gpuTypeIds: ["NVIDIA L4"], templateId: "tpl-1", volumeInGb: 0 }, withOwn);
-    expect(fromTemplate.notes).toEqual(["the container disk (containerDiskInGb) comes from the template and is not included"]);
+    expect(fromTemplate.basis).toBe("NVIDIA L4 (secure cloud) 0.43 USD/GPU-hour x 1; container disk from the template not included");
     const partial = { catalog, own: { ...own, podVolumePerGbMonth: undefined } };
-    expect(estimatePod({ gpuTypeIds: ["NVIDIA L4"] }, partial).notes).toEqual([
-      "pod volume (volumeInGb) not included: the catalog quotes no disk price; set podVolumePerGbMonth in gpucloud:prices to include it",
-    ]);
+    expect(estimatePod({ gpuTypeIds: ["NVIDIA L4"] }, partial).basis).toMatch(/; pod volume not included \(set podVolumePerGbMonth in gpucloud:prices\)$/);
   });
 
   it("is pending while a priced disk size is unknown, and not when the disks are not priced", () => {
@@ -125,7 +115,7 @@ describe("endpoint estimate", () => {
   it("takes the dearest of several worker types and the default workersMax of 3", () => {
     const e = estimateEndpoint({ gpuTypeIds: ["NVIDIA L4", "NVIDIA H100 80GB HBM3"] }, prices);
     expect(e).toMatchObject({ perHour: 0, ceilingPerHour: 8.07 });
-    expect(e.notes).toContain("several worker types: priced at the dearest");
+    expect(e.basis).toBe("NVIDIA H100 80GB HBM3 (serverless, the dearest type) 2.69 USD/GPU-hour x 1 per worker; 0 always-on, up to 3 when busy");
   });
 
   it("is unavailable for a GPU outside any serverless pool", () => {
@@ -145,12 +135,7 @@ describe("network volume estimate", () => {
 
   it("prices storage per month at the user's price for its tier (STANDARD when none is declared)", () => {
     const e = estimateNetworkVolume({ size: 100, dataCenterId: "EU-RO-1" }, withOwn);
-    expect(e).toEqual({
-      status: "estimated",
-      currency: "USD",
-      perMonth: 7,
-      prices: [{ item: "STANDARD network volume storage", unitPrice: 0.07, unit: "GB-month", quantity: 100, source: "gpucloud:prices", readAt: CONFIG_READ_AT.toISOString() }],
-    });
+    expect(e).toEqual({ status: "estimated", perMonth: 7, basis: "STANDARD storage 0.07 USD/GB-month x 100 (your price)" });
     expect(estimateNetworkVolume({ size: 100, type: "HIGH_PERFORMANCE" }, withOwn).perMonth).toBe(14);
   });
 

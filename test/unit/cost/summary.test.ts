@@ -2,12 +2,12 @@ import { describe, expect, it } from "vitest";
 import type { CostEstimate } from "../../../provider/cost/estimate";
 import { budgetExcess, budgetFromConfig, changeAgainst, figuresOf, summarize, summaryLine } from "../../../provider/cost/summary";
 
-const est = (perHour: number, ceilingPerHour?: number): CostEstimate => ({ status: "estimated", currency: "USD", perHour, ...(ceilingPerHour === undefined ? {} : { ceilingPerHour }) });
+const est = (perHour: number, ceilingPerHour?: number): CostEstimate => ({ status: "estimated", perHour, ...(ceilingPerHour === undefined ? {} : { ceilingPerHour }) });
 
 const entries = [
   { name: "trainer", estimate: est(5.38) },
   { name: "inference", estimate: est(0.43, 1.29) },
-  { name: "models", estimate: { status: "estimated", currency: "USD", perMonth: 1.4 } as CostEstimate },
+  { name: "models", estimate: { status: "estimated", perMonth: 1.4 } as CostEstimate },
   { name: "scratch", estimate: { status: "unavailable", reason: "the catalog quotes no storage price", currency: "USD" } as CostEstimate },
 ];
 
@@ -32,8 +32,8 @@ describe("cost summary", () => {
     );
   });
 
-  it("keeps an estimate's figures and drops its prices and read times", () => {
-    const full: CostEstimate = { ...est(0.45), prices: [{ item: "x", unitPrice: 0.43, unit: "GPU-hour", quantity: 1, source: "catalog", readAt: "2026-11-24T12:00:00.000Z" }], notes: ["n"] };
+  it("keeps an estimate's figures and drops its basis and own-price digest", () => {
+    const full: CostEstimate = { ...est(0.45), basis: "x 0.43 USD/GPU-hour x 1", ownPrices: "0123456789abcdef" };
     expect(figuresOf(full)).toEqual({ status: "estimated", perHour: 0.45 });
     expect(figuresOf(undefined)).toEqual({ status: "unavailable", reason: "no estimate" });
   });

@@ -137,8 +137,8 @@ describe("check accepts valid arguments and preview unknowns", () => {
   it("returns the inputs as written (no defaults filled in), without nulls, with __provider and the cost estimate", async () => {
     const result = await check("pod", { ...pod, ports: ["22/tcp"], volumeInGb: null, __provider: "shim" });
     expect(result.failures).toEqual([]);
-    // The fake deps have no price catalog: the estimate says so rather than guessing.
-    const costEstimate = { status: "unavailable", reason: "no price catalog is configured", currency: "USD", ownPrices: "none" };
+    // Without gpuTypeIds the arguments alone leave it unpriced (no catalog is asked).
+    const costEstimate = { status: "unavailable", reason: "no gpuTypeIds given: the GPU type decides the price" };
     expect(result.inputs).toEqual({ ...pod, ports: ["22/tcp"], __provider: "shim", costEstimate });
   });
 

@@ -32,7 +32,7 @@ describe("the cost estimate of an unchanged resource", () => {
 
     const again = await provider.check!(recorded, { ...declared, __provider: "shim" });
     expect(reads()).toBe(1);
-    expect(again.inputs!["costEstimate"]).toBe(recorded["costEstimate"]);
+    expect(again.inputs!["costEstimate"]).toEqual(recorded["costEstimate"]);
 
     const changed = await provider.check!(recorded, { ...declared, workersMax: 5, __provider: "shim" });
     expect(reads()).toBe(2);
@@ -49,5 +49,16 @@ describe("the cost estimate of an unchanged resource", () => {
     const v1 = endpointProvider("v1");
     await v1.provider.check!({ ...declared, costEstimate: retried.inputs!["costEstimate"], __provider: "shim" }, { ...declared, __provider: "shim" });
     expect(v1.reads()).toBe(1);
+  });
+
+  it("reads no catalog for an estimate the arguments decide: an endpoint without gpuTypeIds, whatever it recorded", async () => {
+    const { provider, reads } = endpointProvider("v2");
+    const { gpuTypeIds: _types, ...untyped } = declared;
+    const first = await provider.check!({}, { ...untyped, __provider: "shim" });
+    expect(reads()).toBe(0);
+    expect(first.inputs!["costEstimate"]).toEqual({ status: "unavailable", reason: "no gpuTypeIds given: the worker type decides the price" });
+    // Unchanged, as every preview and up of an unchanged stack checks it (twice per up).
+    for (let i = 0; i < 4; i++) await provider.check!(first.inputs!, { ...untyped, __provider: "shim" });
+    expect(reads()).toBe(0);
   });
 });

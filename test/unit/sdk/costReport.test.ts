@@ -11,9 +11,8 @@ let registered: Registered[] = [];
 
 const estimate = (perHour: number): CostEstimate => ({
   status: "estimated",
-  currency: "USD",
   perHour,
-  prices: [{ item: "NVIDIA L4 (secure cloud)", unitPrice: perHour, unit: "GPU-hour", quantity: 1, source: "catalog", readAt: "2026-11-24T12:00:00.000Z" }],
+  basis: `NVIDIA L4 (secure cloud) ${perHour} USD/GPU-hour x 1`,
 });
 
 beforeAll(() => {
