@@ -86,7 +86,7 @@ export function judge(calls: readonly ProxiedCall[], policy: Required<RateLimitO
 export function routesOf(calls: readonly ProxiedCall[], apiPath: string): string {
   const byRoute = new Map<string, number>();
   for (const call of calls) {
-    const route = `${call.method} ${(call.path.split("?")[0] ?? "").slice(apiPath.length).replace(/\/(?=[a-z0-9]*[0-9])[a-z0-9]{10,}(?=\/|$)/g, "/{id}")}`;
+    const route = `${call.method} ${(call.path.split("?")[0] ?? "").slice(apiPath.length).replace(/\/(?!serverless(?:\/|$))[a-z0-9]{10,}(?=\/|$)/g, "/{id}")}`;
     byRoute.set(route, (byRoute.get(route) ?? 0) + 1);
   }
   return [...byRoute].sort((a, b) => b[1] - a[1]).map(([route, n]) => `${route}: ${n}`).join(", ");
