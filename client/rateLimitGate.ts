@@ -9,6 +9,9 @@
 // of order. A request waits only when the estimate is spent, and then only until the reset: no
 // spreading of the last calls of a window, which would leave quota unused at the end of a run.
 //
+// A new process knows nothing of the windows, and an earlier one (the previous `pulumi` operation)
+// may have spent most of them: until the first answer comes, one request goes at a time.
+//
 // The reset: `t` is whole seconds, rounded up, so each answer bounds the reset from above (answer
 // time + t); the earliest such bound of a window is kept, the closest to the true reset. Past it
 // the window is surely over: the estimate is the quota again, less the requests in flight (they
@@ -43,8 +46,8 @@ export type GateDecision =
       go: false;
       /** How long to wait before asking again. */
       waitMs: number;
-      /** The spent window that holds the request longest, as the transport reports it. */
-      window: RateLimitWindow;
+      /** The spent window that holds the request longest, as the transport reports it (none while nothing is known yet). */
+      window?: RateLimitWindow | undefined;
       /** True when the reset is not known yet (a new window spent by requests in flight): ask again on the next answer. */
       untilAnswer: boolean;
     };
@@ -55,10 +58,13 @@ export const UNKNOWN_RESET_RECHECK_MS = 1_000;
 export class RateLimitGate {
   readonly #windows = new Map<string, WindowState>();
   #inFlight = 0;
+  /** Whether an answer has come (with the windows, or without: then there are none). */
+  #answered = false;
   #answerWaiters: (() => void)[] = [];
 
   /** Counts a request that goes now, or says how long it must wait. */
   take(now: number): GateDecision {
+    if (!this.#answered && this.#inFlight > 0) return { go: false, waitMs: UNKNOWN_RESET_RECHECK_MS, untilAnswer: true };
     const holding = this.#holdingState(now);
     if (holding) {
       const untilAnswer = holding.resetAtMs === Number.POSITIVE_INFINITY;
@@ -92,11 +98,12 @@ export class RateLimitGate {
     return holding;
   }
 
-  /** The request's answer came (its windows, empty without RateLimit headers) or it failed without one. */
-  settle(ticket: GateTicket, now: number, windows: readonly RateLimitWindow[]): void {
+  /** The request's answer came (its windows, empty without RateLimit headers), or (`answered` false) it failed without one. */
+  settle(ticket: GateTicket, now: number, windows: readonly RateLimitWindow[], answered = true): void {
     if (ticket.settled) return;
     ticket.settled = true;
     this.#inFlight--;
+    if (answered) this.#answered = true;
     for (const seen of windows) this.#observe(seen, ticket, now);
     const waiters = this.#answerWaiters;
     this.#answerWaiters = [];

@@ -388,7 +388,7 @@ export class Transport {
         return await this.#attempt(spec, idempotent, onSuccess, ticket);
       } catch (thrown) {
         // Not in flight any more, whatever failed (an answer has settled it already).
-        this.#gate.settle(ticket, this.#now(), []);
+        this.#gate.settle(ticket, this.#now(), [], false);
         const failure = thrown as Partial<AttemptFailure>;
         if (!(failure.error instanceof ApiError)) throw thrown;
         const error = failure.error;

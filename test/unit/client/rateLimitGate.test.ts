@@ -22,12 +22,13 @@ describe("RateLimitGate", () => {
 
   it("an answer's count less the other requests in flight is what is left; the rest wait for the reset", () => {
     const gate = new RateLimitGate();
+    gate.settle(go(gate, 0), 0, [minute(9, 10)]);
     const first = go(gate, 0);
     const inFlight = [go(gate, 0), go(gate, 0)];
     gate.settle(first, 100, [minute(3, 10)]); // 3 left, of which the 2 in flight may take 2
     go(gate, 100);
     const held = gate.take(100);
-    expect(held).toMatchObject({ go: false, waitMs: 10_000, untilAnswer: false, window: { name: "minute", quota: 10 } });
+    expect(held).toMatchObject({ go: false, waitMs: 9_900, untilAnswer: false, window: { name: "minute", quota: 10 } });
     for (const t of inFlight) gate.settle(t, 200, [minute(1, 10)]);
     expect(gate.take(200).go).toBe(false);
     // Past the reset the quota is back, less what is still in flight.
@@ -36,6 +37,7 @@ describe("RateLimitGate", () => {
 
   it("a stale answer of an earlier window never lowers a new window's count", () => {
     const gate = new RateLimitGate();
+    gate.settle(go(gate, 0), 0, [minute(9, 1)]);
     const old = go(gate, 0);
     gate.settle(go(gate, 0), 50, [minute(5, 1)]);
     // The window is over by 1050: a request sent after it learns the new window's state.
@@ -60,5 +62,18 @@ describe("RateLimitGate", () => {
     gate.settle(go(gate, 0), 0, [minute(1, 1, 5)]);
     gate.settle(go(gate, 1_000), 1_050, [minute(0, 10, 5)]); // the new window is spent already (by another client)
     expect(gate.take(1_100)).toMatchObject({ go: false, waitMs: 9_950, untilAnswer: false });
+  });
+
+  it("a new gate lets one request go and holds the others until an answer tells the windows (an earlier process may have spent them)", () => {
+    const gate = new RateLimitGate();
+    const probe = go(gate, 0);
+    expect(gate.take(0)).toMatchObject({ go: false, untilAnswer: true });
+    gate.settle(probe, 10, [], false); // no answer: the next one probes again
+    const next = go(gate, 20);
+    expect(gate.take(20).go).toBe(false);
+    gate.settle(next, 30, [minute(2, 10)]);
+    expect(gate.take(30).go).toBe(true);
+    expect(gate.take(30).go).toBe(true);
+    expect(gate.take(30).go).toBe(false);
   });
 });
