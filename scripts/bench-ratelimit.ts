@@ -18,8 +18,8 @@
  * answer; the whole operation's is printed beside it), the ratio of the two, and the 429s. It ends
  * with the goals (at most 1.15x the bound, no 429) met or MISSED. A new provider process (each
  * operation starts one) knows nothing of the windows until its first answer: when the previous
- * operation left the window spent, that first call is refused once (the refusal costs no quota and
- * waits what the call had to wait anyway); it is printed and counted, and the goal is judged on the
+ * operation left the window spent, that first call is refused once (and waits
+ * what it had to wait anyway); it is printed and counted, and the goal is judged on the
  * others.
  *
  * v1 sends no RateLimit headers and the emulator does not limit it (as the live v1 did not): there

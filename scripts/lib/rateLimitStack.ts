@@ -68,8 +68,8 @@ export interface RateLimitedRun {
   tooMany: number;
   /**
    * Whether the first call was refused: a new provider process knows nothing of the windows until
-   * an answer tells it, and the previous operation may have left the window spent. The refusal
-   * costs no quota, and its Retry-After is the wait the call had ahead of it anyway.
+   * an answer tells it, and the previous operation may have left the window spent. Its Retry-After
+   * is the wait the call had ahead of it anyway (and the emulator does not count a refusal).
    */
   firstRefused: boolean;
   /** Service ms from the first call's arrival to the last answer (what the rate limit bounds). */

@@ -64,8 +64,8 @@ describe(`${COUNT} resources at ${PER_MINUTE} management calls a service minute`
       console.log(seen);
       // A new provider process knows nothing of the windows: its first call (the only one it sends
       // before an answer tells it what the previous operation left) may find the window spent. That
-      // refusal costs no quota and its Retry-After is the wait the call had ahead of it anyway; any
-      // other 429 is the pacing's fault.
+      // refusal's Retry-After is the wait the call had ahead of it anyway; any other 429 is the
+      // pacing's fault.
       expect(run.tooMany - (run.firstRefused ? 1 : 0), seen).toBe(0);
       expect(run.ratio, seen).toBeLessThanOrEqual(SERVICE_TIME_GOAL);
       if (op !== "refresh") {
