@@ -421,7 +421,10 @@ export class Transport {
       if (decision.go) return decision.ticket;
       this.#checkRateLimitWait(spec, decision.waitMs, deadlineMs, undefined, decision.window);
       const until = now + decision.waitMs;
-      await untilAborted(decision.untilAnswer ? Promise.race([this.sleep(decision.waitMs), this.#gate.nextAnswer()]) : this.sleep(decision.waitMs), spec.signal);
+      // Waiting for an answer uses the real timer as its bound, not the injectable sleep: a test's
+      // sleep that returns at once would spin here without ever letting the answer in.
+      const wait = decision.untilAnswer ? Promise.race([delay(decision.waitMs), this.#gate.nextAnswer()]) : this.sleep(decision.waitMs);
+      await untilAborted(wait, spec.signal);
       // A wait for a reset has reached it, whatever the clock says (an injected one need not move).
       now = decision.untilAnswer ? this.#now() : Math.max(this.#now(), until);
     }

@@ -93,7 +93,9 @@ export function judge(calls: readonly ProxiedCall[], policy: Required<RateLimitO
 export function routesOf(calls: readonly ProxiedCall[], apiPath: string): string {
   const byRoute = new Map<string, number>();
   for (const call of calls) {
-    const route = `${call.method} ${(call.path.split("?")[0] ?? "").slice(apiPath.length).replace(/\/(?!serverless(?:\/|$))[a-z0-9]{10,}(?=\/|$)/g, "/{id}")}`;
+    // The first segment names the collection; a long lowercase one after it is an id.
+    const segments = (call.path.split("?")[0] ?? "").slice(apiPath.length).split("/");
+    const route = `${call.method} ${segments.map((seg, i) => (i > 1 && /^[a-z0-9]{10,}$/.test(seg) ? "{id}" : seg)).join("/")}`;
     byRoute.set(route, (byRoute.get(route) ?? 0) + 1);
   }
   return [...byRoute].sort((a, b) => b[1] - a[1]).map(([route, n]) => `${route}: ${n}`).join(", ");
