@@ -154,32 +154,6 @@ export function parseRateLimit(rateLimit: string | undefined, policy: string | u
   return windows;
 }
 
-/** Requests a window keeps in reserve before pacing starts: room for the calls already in flight. */
-export const MIN_RATE_LIMIT_RESERVE = 8;
-
-/**
- * How to pace the next requests given the windows the last answer reported: while a window has
- * plenty left, no pacing (bursts are free); within its reserve (5% of the quota, at least 8), spread
- * what is left evenly over the time to its reset; with nothing left, wait for the reset. The
- * tightest window wins. So a long run slows down before the service refuses it, rather than after.
- */
-export function paceFor(windows: readonly RateLimitWindow[]): { intervalMs: number; waitMs: number; spent?: RateLimitWindow } {
-  let intervalMs = 0;
-  let waitMs = 0;
-  // Several windows can be spent at once: the longest wait is the one that holds.
-  let spent: RateLimitWindow | undefined;
-  for (const w of windows) {
-    const resetMs = Math.max(0, w.resetSeconds) * 1000;
-    const reserve = Math.max(MIN_RATE_LIMIT_RESERVE, Math.ceil((w.quota ?? 0) * 0.05));
-    if (w.remaining <= 0) {
-      if (resetMs >= waitMs) spent = w;
-      waitMs = Math.max(waitMs, resetMs);
-    } else if (w.remaining <= reserve) intervalMs = Math.max(intervalMs, resetMs / w.remaining);
-  }
-  const pace = { intervalMs: Math.round(intervalMs), waitMs: Math.round(waitMs) };
-  return spent ? { ...pace, spent } : pace;
-}
-
 /** The window a 429's detail names ("rate limit exceeded for the hour window"), if it names one. */
 export function windowNamedIn(detail: string | undefined): string | undefined {
   return /for the (\w+) window/.exec(detail ?? "")?.[1];

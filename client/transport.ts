@@ -3,6 +3,7 @@
 // every failure into a typed, redacted ApiError (errors.ts). Nothing else in the package speaks
 // HTTP, retries or reads error bodies.
 
+import { createHash } from "node:crypto";
 import { setTimeout as delay } from "node:timers/promises";
 import type { Dispatcher, Pool } from "undici";
 import { parseErrorBody } from "./errorBody";
@@ -14,13 +15,13 @@ import {
   MAX_RETRY_AFTER_MS,
   backoffDelayMs,
   isIdempotentMethod,
-  paceFor,
   parseRateLimit,
   parseRetryAfterMs,
   windowNamedIn,
   type FailureKind,
   type RateLimitWindow,
 } from "./retry";
+import { sharedGate, type GateTicket, type RateLimitGate } from "./rateLimitGate";
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 export const DEFAULT_MAX_RETRIES = 4;
@@ -302,11 +303,8 @@ export class Transport {
   readonly #basePath: string;
   readonly #userAgent: string;
   readonly #onRetry: ((info: RetryInfo) => void) | undefined;
-  /** Pacing from the service's RateLimit headers (paceFor): the earliest start of the next request, and the spacing. */
-  #nextSlotMs = 0;
-  #intervalMs = 0;
-  /** The spent window the pacing waits for, and when it resets; undefined while none is spent. */
-  #spent: { window: RateLimitWindow; resetAtMs: number } | undefined;
+  /** The account's rate-limit windows, shared by every transport of the process with this origin and key (rateLimitGate.ts). */
+  readonly #gate: RateLimitGate;
   readonly #onRateLimitWait: ((info: RateLimitWaitInfo) => void) | undefined;
   readonly #maxRateLimitWaitMs: number;
   readonly #now: () => number;
@@ -337,6 +335,7 @@ export class Transport {
     this.#now = options.now ?? Date.now;
     this.#origin = url.origin;
     this.#options = options;
+    this.#gate = sharedGate(this.#now, `${url.origin}#${createHash("sha256").update(options.apiKey).digest("hex").slice(0, 16)}`);
   }
 
   /**
@@ -397,17 +396,19 @@ export class Transport {
     const deadlineMs = spec.deadlineMs ?? this.#now() + this.#maxRateLimitWaitMs;
     for (let attempt = 0; ; attempt++) {
       spec.signal?.throwIfAborted();
-      await this.#paced(spec, deadlineMs);
+      const ticket = await this.#paced(spec, deadlineMs);
       try {
-        return await this.#attempt(spec, idempotent, onSuccess);
+        return await this.#attempt(spec, idempotent, onSuccess, ticket);
       } catch (thrown) {
+        // Not in flight any more, whatever failed (an answer has settled it already).
+        this.#gate.settle(ticket, this.#now(), [], false);
         const failure = thrown as Partial<AttemptFailure>;
         if (!(failure.error instanceof ApiError)) throw thrown;
         const error = failure.error;
         if (!error.retryable || attempt >= maxRetries) throw error;
         // A 429's Retry-After is the exceeded window's reset: honoured at any length, within the deadline.
         const delayMs = backoffDelayMs(attempt, failure.retryAfterHeader, this.random, this.#now(), error.status === 429 ? Number.POSITIVE_INFINITY : MAX_RETRY_AFTER_MS);
-        if (error.status === 429) this.#checkRateLimitWait(spec, delayMs, deadlineMs, error);
+        if (error.status === 429) this.#checkRateLimitWait(spec, delayMs, deadlineMs, error, this.#gate.holding(this.#now()));
         this.#onRetry?.({
           operation: spec.operation,
           method: error.method,
@@ -422,19 +423,24 @@ export class Transport {
   }
 
   /**
-   * Waits for this request's slot when the service's rate-limit headers asked for pacing; a wait
-   * for a spent window is reported (hour and day windows) or, past the deadline, refused.
+   * Waits until the account's rate-limit windows have room for this request (rateLimitGate.ts) and
+   * counts it; a wait for a spent window is reported (hour and day windows) or, past the deadline,
+   * refused.
    */
-  async #paced(spec: SendSpec, deadlineMs: number): Promise<void> {
-    const now = this.#now();
-    const at = Math.max(now, this.#nextSlotMs);
-    if (at <= now) {
-      this.#nextSlotMs = at + this.#intervalMs;
-      return;
+  async #paced(spec: SendSpec, deadlineMs: number): Promise<GateTicket> {
+    let now = this.#now();
+    for (;;) {
+      const decision = this.#gate.take(now);
+      if (decision.go) return decision.ticket;
+      this.#checkRateLimitWait(spec, decision.waitMs, deadlineMs, undefined, decision.window);
+      const until = now + decision.waitMs;
+      // Waiting for an answer uses the real timer as its bound, not the injectable sleep: a test's
+      // sleep that returns at once would spin here without ever letting the answer in.
+      const wait = decision.untilAnswer ? Promise.race([delay(decision.waitMs), this.#gate.nextAnswer()]) : this.sleep(decision.waitMs);
+      await untilAborted(wait, spec.signal);
+      // A wait for a reset has reached it, whatever the clock says (an injected one need not move).
+      now = decision.untilAnswer ? this.#now() : Math.max(this.#now(), until);
     }
-    this.#checkRateLimitWait(spec, at - now, deadlineMs, undefined);
-    this.#nextSlotMs = at + this.#intervalMs;
-    await untilAborted(this.sleep(at - now), spec.signal);
   }
 
   /**
@@ -442,9 +448,8 @@ export class Transport {
    * once when the wait would end after its deadline, and reports a wait for a spent window longer
    * than a minute's.
    */
-  #checkRateLimitWait(spec: SendSpec, waitMs: number, deadlineMs: number, refusal: ApiError | undefined): void {
+  #checkRateLimitWait(spec: SendSpec, waitMs: number, deadlineMs: number, refusal: ApiError | undefined, spent: RateLimitWindow | undefined): void {
     const now = this.#now();
-    const spent = this.#spent && this.#spent.resetAtMs > now ? this.#spent.window : undefined;
     const named = windowNamedIn(refusal?.serviceMessage);
     const window = named ?? spent?.name;
     const quota = named === undefined || named === spent?.name ? spent?.quota : undefined;
@@ -467,18 +472,12 @@ export class Transport {
     }
   }
 
-  /** Reads RateLimit / RateLimit-Policy from an answer (any status) and sets the pacing. */
-  #observeRateLimit(headers: Record<string, string | string[] | undefined>): void {
-    const windows = parseRateLimit(header(headers, "ratelimit"), header(headers, "ratelimit-policy"));
-    if (windows.length === 0) return;
-    const pace = paceFor(windows);
-    this.#spent = pace.spent ? { window: pace.spent, resetAtMs: this.#now() + pace.waitMs } : undefined;
-    this.#intervalMs = pace.intervalMs;
-    // The next request already waits its turn: the slot it took before this answer came is pushed back.
-    this.#nextSlotMs = Math.max(this.#nextSlotMs, this.#now() + Math.max(pace.waitMs, pace.intervalMs));
+  /** Gives the request back to the gate with the windows its answer reported (RateLimit / RateLimit-Policy, any status). */
+  #observeRateLimit(ticket: GateTicket, headers: Record<string, string | string[] | undefined>): void {
+    this.#gate.settle(ticket, this.#now(), parseRateLimit(header(headers, "ratelimit"), header(headers, "ratelimit-policy")));
   }
 
-  async #attempt<T>(spec: SendSpec, idempotent: boolean, onSuccess: OnSuccess<T>): Promise<T> {
+  async #attempt<T>(spec: SendSpec, idempotent: boolean, onSuccess: OnSuccess<T>, ticket: GateTicket): Promise<T> {
     const pathAndQuery = withQuery(`${this.#basePath}${spec.path}`, spec.query, this.#options.arrayQuery);
     const method = spec.method;
     const timeoutMs = spec.timeoutMs ?? this.timeoutMs;
@@ -548,7 +547,7 @@ export class Transport {
         });
       }
 
-      this.#observeRateLimit(responseHeaders);
+      this.#observeRateLimit(ticket, responseHeaders);
       const requestId = header(responseHeaders, "x-request-id");
       const ok = spec.anyStatus ? status !== 429 : spec.okStatuses ? spec.okStatuses.includes(status) : status >= 200 && status <= 299;
       if (ok) {

@@ -38,11 +38,12 @@ export const endpointSpec: ResourceSpec<EndpointArgs, Endpoint, EndpointCreateIn
   // The type is fixed; the client needs it only to keep it on a renamed endpoint.
   update: (client, id, body, args) => client.updateEndpoint(id, { ...body, type: args.type ?? "QUEUE" }),
   updateNote: "a rolling release of the workers",
-  // A new endpoint without minimum workers has no worker to roll a release out to, and is ready as
-  // the create answered it.
+  // A new endpoint has one release, which every worker it starts runs: there is no rollout to
+  // follow, and reading its releases on every poll would spend a call of the rate limit for nothing.
+  // Without minimum workers it is ready as the create answered it.
   ready: (op) =>
     waitForEndpoint(op.deps, op.id, op.subject, op.args.workersMin ?? 0, readyTimeoutOf(op.args.readyTimeoutSeconds), {
-      rollout: !(op.created && (op.args.workersMin ?? 0) === 0),
+      rollout: !op.created,
       known: op.live,
     }),
   adoptRemedy: "computeType can only be set when an endpoint is created: declare the live value to adopt it, or remove adoptId to create a new endpoint.",

@@ -1,6 +1,8 @@
 /**
  * A proxy in front of the emulator that records the management API calls passing through (method,
  * path and status), so a benchmark or a test can count them: calls per resource, list calls, 429s.
+ * Given a clock (the emulator's service time), it also stamps when each call came in and when its
+ * answer came back, so the time a run of calls spans can be read in service time.
  */
 import * as http from "node:http";
 
@@ -10,6 +12,10 @@ export interface ProxiedCall {
   path: string;
   /** The emulator's answer (0 when it never answered). */
   status: number;
+  /** When the call reached the proxy, by the clock given (0 without one). */
+  sentAt: number;
+  /** When the emulator's answer came back, by the clock given (0 without one, or no answer). */
+  answeredAt: number;
 }
 
 export interface CountingProxy {
@@ -20,14 +26,15 @@ export interface CountingProxy {
   close(): Promise<void>;
 }
 
-export async function countingProxy(target: string): Promise<CountingProxy> {
+export async function countingProxy(target: string, clock: () => number = () => 0): Promise<CountingProxy> {
   const origin = new URL(target);
   let calls: ProxiedCall[] = [];
   const server = http.createServer((req, res) => {
-    const call: ProxiedCall = { method: req.method ?? "GET", path: req.url ?? "/", status: 0 };
+    const call: ProxiedCall = { method: req.method ?? "GET", path: req.url ?? "/", status: 0, sentAt: clock(), answeredAt: 0 };
     calls.push(call);
     const upstream = http.request({ host: origin.hostname, port: origin.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
       call.status = answer.statusCode ?? 0;
+      call.answeredAt = clock();
       res.writeHead(answer.statusCode ?? 502, answer.headers);
       answer.pipe(res);
     });

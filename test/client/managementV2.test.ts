@@ -6,7 +6,7 @@ import { startEmulator, type RunningEmulator } from "../../emulator/index";
 import { ApiError, BadRequestError, NotFoundError, RateLimitError } from "../../client/errors";
 import { GpuCloudError } from "../../client/gpuCloudError";
 import { ManagementClientV2 } from "../../client/managementV2";
-import { paceFor, parseRateLimit } from "../../client/retry";
+import { parseRateLimit } from "../../client/retry";
 import { json, startScriptedServer, type ScriptedServer, type Step } from "./scriptedServer";
 
 let server: ScriptedServer | undefined;
@@ -37,16 +37,6 @@ describe("RateLimit headers", () => {
     ]);
     expect(parseRateLimit(undefined, undefined)).toEqual([]);
   });
-
-  it("no pacing with plenty left; spread within the reserve; wait for the reset at zero", () => {
-    expect(paceFor([{ name: "minute", remaining: 50, resetSeconds: 30, quota: 100 }])).toEqual({ intervalMs: 0, waitMs: 0 });
-    expect(paceFor([{ name: "minute", remaining: 5, resetSeconds: 30, quota: 100 }])).toEqual({ intervalMs: 6000, waitMs: 0 });
-    const spent = { name: "minute", remaining: 0, resetSeconds: 12, quota: 100 };
-    expect(paceFor([spent])).toEqual({ intervalMs: 0, waitMs: 12000, spent });
-    // Several spent at once: the longest wait holds, and names its window.
-    const hour = { name: "hour", remaining: 0, resetSeconds: 1800, quota: 3000 };
-    expect(paceFor([spent, hour])).toEqual({ intervalMs: 0, waitMs: 1_800_000, spent: hour });
-  });
 });
 
 describe("ManagementClientV2 against scripted answers", () => {
@@ -76,21 +66,41 @@ describe("ManagementClientV2 against scripted answers", () => {
     expect(server.requests).toEqual([]);
   });
 
-  it("paces the following requests once the minute window runs low, and waits for the reset at zero", async () => {
+  it("sends while the minute window has quota left, however little, and waits for the reset only at zero", async () => {
     let now = 1_000_000;
     const { client, sleeps } = await scripted(
-      [json(200, pod, limit(50, 30)), json(200, pod, limit(4, 20)), json(200, pod, limit(3, 20)), json(200, pod, limit(0, 15)), json(200, pod, limit(99, 60))],
+      [json(200, pod, limit(50, 30)), json(200, pod, limit(4, 30)), json(200, pod, limit(3, 30)), json(200, pod, limit(0, 29)), json(200, pod, limit(99, 60))],
       () => now,
     );
     await client.pods.get("p1");
     await client.pods.get("p1");
+    await client.pods.get("p1"); // 4 left: no spreading, which would leave quota unused at the end of a run
+    now += 1000;
+    await client.pods.get("p1"); // 3 left; then none: wait the 29 s to the reset
     expect(sleeps).toEqual([]);
-    await client.pods.get("p1"); // 4 left for 20 s: one every 5 s
-    expect(sleeps).toEqual([5000]);
-    now += 5000;
-    await client.pods.get("p1"); // 3 left: still spread; then none left: wait the 15 s to the reset
     await client.pods.get("p1");
-    expect(sleeps).toEqual([5000, 5000, 15000]);
+    expect(sleeps).toEqual([29000]);
+  });
+
+  it("counts the requests in flight: of five sent at once with two left, three wait for the reset", async () => {
+    const now = 1_000_000;
+    const { server, client, sleeps } = await scripted([json(200, pod, limit(2, 10)), ...Array.from({ length: 5 }, () => json(200, pod, limit(99, 60)))], () => now);
+    await client.pods.get("p1");
+    await Promise.all(Array.from({ length: 5 }, () => client.pods.get("p1")));
+    expect(sleeps).toEqual([10000, 10000, 10000]);
+    expect(server.requests).toHaveLength(6);
+  });
+
+  it("a reset learnt from many answers is the earliest bound they give (each `t` is rounded up to a whole second)", async () => {
+    let now = 1_000_000;
+    const { client, sleeps } = await scripted([json(200, pod, limit(3, 20)), json(200, pod, limit(2, 19)), json(200, pod, limit(0, 19)), json(200, pod, limit(99, 60))], () => now);
+    await client.pods.get("p1");
+    now += 600; // 20 s after 1 000 000, then 19 s after 1 000 600: the reset is at most 1 019 600
+    await client.pods.get("p1");
+    now += 300;
+    await client.pods.get("p1"); // 19 s after 1 000 900 says no more than the earlier bound
+    await client.pods.get("p1");
+    expect(sleeps).toEqual([1_019_600 - 1_000_900]);
   });
 });
 
@@ -178,7 +188,7 @@ describe("waits for spent hour and day windows", () => {
 describe("ManagementClientV2 against the emulator", () => {
   // The limiter's windows run on the wall clock, so the client and the emulator share a fake one:
   // the client's sleeps advance it, and the test crosses a minute's reset without waiting for it.
-  it("runs past a small per-minute quota without a 429: spreads the last calls, then waits for the reset", async () => {
+  it("runs past a small per-minute quota without a 429: sends while quota is left, then waits for the reset", async () => {
     let now = Date.UTC(2026, 0, 1, 12, 0, 0); // the start of a minute window
     const sleeps: number[] = [];
     // Time scale 1: the limiter's windows run on service time, here the fake clock itself.
@@ -195,7 +205,7 @@ describe("ManagementClientV2 against the emulator", () => {
       },
     });
     const created = await client.networkVolumes.create({ name: "v", size: 10, dataCenter: "EU-RO-1" });
-    // 45 calls against a quota of 30 a minute: the ones within the reserve are spread, none is refused.
+    // 45 calls against a quota of 30 a minute: the 31st waits for the reset, none is refused.
     for (let i = 0; i < 43; i++) await client.networkVolumes.get(created.id);
     expect((await client.networkVolumes.list()).map((v) => v.id)).toEqual([created.id]);
     expect(retries).toBe(0);

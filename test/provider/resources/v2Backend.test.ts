@@ -168,6 +168,14 @@ describe("templates and endpoints on v2", () => {
     expect(computeDiff(tableForBackend(endpointTable, "v2"), read.props ?? {}, endpoint(), { id: endpointId }).changes).toBe(false);
   });
 
+  it("waits for a new endpoint's minimum workers without reading its releases (a new endpoint has only one)", async () => {
+    h.calls.length = 0;
+    const created = await h.providers.endpoint.create(await checked(h.providers.endpoint, { ...endpoint(), name: "warm", workersMin: 1 }));
+    expect(h.calls).toContain("getEndpoint");
+    expect(h.calls).not.toContain("endpointRollout");
+    await h.providers.endpoint.delete!(created.id, created.outs as Outs);
+  });
+
   it("updates workers and scaling in place", async () => {
     const next = { ...endpoint(), workersMax: 3, scalerType: "REQUEST_COUNT", scalerValue: 2 };
     const updated = await h.providers.endpoint.update!(endpointId, endpointOuts, await checked(h.providers.endpoint, next, endpoint()));
