@@ -14,10 +14,8 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { z } from "zod";
 import { ProblemError } from "./problem";
+import { PAGE_LIMIT_MAX } from "./schemas";
 import type { Pagination } from "./wire";
-
-/** The reference's largest and default page size (PaginationLimit). */
-export const PAGE_LIMIT_MAX = 1000;
 
 /** Where an item sits in a newest-first list: a larger `rank` comes first, then a larger `id`. */
 export interface Position {

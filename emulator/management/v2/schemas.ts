@@ -6,7 +6,9 @@
  */
 import { z } from "zod";
 import { BUCKET_SIZES } from "../../vocabulary/schemas/billing";
-import { PAGE_LIMIT_MAX } from "./pagination";
+
+/** The reference's largest and default page size (PaginationLimit); pagination.ts serves pages of it. */
+export const PAGE_LIMIT_MAX = 1000;
 
 // ---- enums (one declaration each; responses use the same ones) ----
 
