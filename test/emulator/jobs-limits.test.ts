@@ -39,9 +39,11 @@ describe("rate limits", () => {
     });
     try {
       await h.until(async () => (await h.call("GET", "/v2/c/health")).body.workers.idle === 1);
+      // Two jobs of 100 s each (1 s real apiece) behind one worker, held up to 300 s (3 s real):
+      // both requests stay in flight long enough to be seen on a loaded machine, and both complete.
       const parked = [
-        h.call("POST", "/v2/c/runsync?wait=20000", { input: { delayMs: 3000 } }),
-        h.call("POST", "/v2/c/runsync?wait=20000", { input: { delayMs: 3000 } }),
+        h.call("POST", "/v2/c/runsync?wait=300000", { input: { delayMs: 100_000 } }),
+        h.call("POST", "/v2/c/runsync?wait=300000", { input: { delayMs: 100_000 } }),
       ];
       await h.until(async () => {
         const b = (await h.call("GET", "/v2/c/health")).body;
@@ -63,8 +65,8 @@ describe("rate limits", () => {
     try {
       await strict.until(async () => (await strict.call("GET", "/v2/c/health")).body.workers.idle === 1);
       const parked = [
-        strict.call("POST", "/v2/c/runsync?wait=20000", { input: { delayMs: 3000 } }),
-        strict.call("POST", "/v2/c/runsync?wait=20000", { input: { delayMs: 3000 } }),
+        strict.call("POST", "/v2/c/runsync?wait=300000", { input: { delayMs: 100_000 } }),
+        strict.call("POST", "/v2/c/runsync?wait=300000", { input: { delayMs: 100_000 } }),
       ];
       await strict.until(async () => {
         const b = (await strict.call("GET", "/v2/c/health")).body;
