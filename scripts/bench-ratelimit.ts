@@ -36,7 +36,8 @@ import { startEmulator } from "../emulator";
 import type * as sdk from "../sdk";
 import { countingProxy } from "./lib/countingProxy";
 import { installPackedCopy } from "./lib/packedInstall";
-import { enginePath, ensurePulumiCli } from "./lib/pulumiCli";
+import { fileBackend } from "./lib/fileBackend";
+import { ensurePulumiCli } from "./lib/pulumiCli";
 import { DEFAULT_POLICY, SERVICE_TIME_GOAL, declareMixedStack, judge, routesOf, type RateLimitedRun } from "./lib/rateLimitStack";
 
 const API_KEY = "bench-ratelimit-key";
@@ -81,9 +82,7 @@ async function main(): Promise<void> {
     const installed = createRequire(path.join(projectDir, "index.js"));
     const gpucloud = installed("pulumi-gpucloud") as typeof sdk;
     const { LocalWorkspace, PulumiCommand } = installed("@pulumi/pulumi/automation") as typeof repoAutomation;
-    const stateDir = path.join(base, "state");
-    const homeDir = path.join(base, "home");
-    for (const dir of [stateDir, homeDir]) fs.mkdirSync(dir, { recursive: true });
+    const backend = fileBackend(base, cli, "bench-passphrase");
     let mix = { templates: 0, volumes: 0, endpoints: 0, pods: 0 };
     const stack: Stack = await LocalWorkspace.createOrSelectStack(
       {
@@ -95,17 +94,10 @@ async function main(): Promise<void> {
       },
       {
         workDir: projectDir,
-        pulumiHome: homeDir,
+        pulumiHome: backend.homeDir,
         pulumiCommand: await PulumiCommand.get({ root: path.dirname(cli.binDir) }),
-        envVars: {
-          PATH: enginePath(cli),
-          PULUMI_HOME: homeDir,
-          PULUMI_BACKEND_URL: `file://${stateDir}`,
-          PULUMI_CONFIG_PASSPHRASE: "bench-passphrase",
-          PULUMI_SKIP_UPDATE_CHECK: "true",
-          PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
-        },
-        projectSettings: { name: "bench-ratelimit", runtime: "nodejs", backend: { url: `file://${stateDir}` } },
+        envVars: backend.env,
+        projectSettings: { name: "bench-ratelimit", runtime: "nodejs", backend: { url: `file://${backend.stateDir}` } },
       },
     );
     await stack.setAllConfig({

@@ -17,6 +17,8 @@ export type AutomationModule = Pick<typeof automation, "LocalWorkspace" | "Pulum
 export interface FileBackend {
   /** `<base>/state`, the `file://` backend's directory. */
   stateDir: string;
+  /** `<base>/home`, the CLI's PULUMI_HOME. */
+  homeDir: string;
   /** Environment for the CLI and the processes it starts. */
   env: Record<string, string>;
   cli: PulumiCli;
@@ -28,6 +30,7 @@ export function fileBackend(base: string, cli: PulumiCli, passphrase: string): F
   for (const dir of [stateDir, homeDir]) fs.mkdirSync(dir, { recursive: true });
   return {
     stateDir,
+    homeDir,
     cli,
     env: {
       PATH: enginePath(cli),
