@@ -18,7 +18,7 @@ import { V1Backend } from "./resources/v1Backend";
 import { V2Backend } from "./resources/v2Backend";
 import { duration } from "../client/errors";
 import type { RateLimitWaitInfo, RetryInfo, TransportOptions } from "../client/transport";
-import { getStackConfig } from "./runtimeConfig";
+import { getStackConfig } from "../model/stackConfig";
 import { connectionProblems, type JobApiUse } from "../client/configCheck";
 
 const managementClients = new Map<string, { api: ManagementApi; close(): Promise<void> }>();

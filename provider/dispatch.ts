@@ -3,8 +3,8 @@
  * resource kind. Lives behind `require("pulumi-gpucloud/provider").d` so the shim text stays tiny.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { isProviderKind, type ProviderKind } from "./kinds";
-import { setStackConfig } from "./runtimeConfig";
+import { isProviderKind, type ProviderKind } from "../model/kinds";
+import { setStackConfig } from "../model/stackConfig";
 import { resourceProviders } from "./resources/registry";
 import { OWN_PRICES_KEY } from "./cost/ownPrices";
 

@@ -20,7 +20,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { createHash } from "node:crypto";
-import { RESOURCE_MODULE, ROLLOUT_CANDIDATE_TYPE, ROLLOUT_SWITCH_TYPE } from "../provider/kinds";
+import { RESOURCE_MODULE, ROLLOUT_CANDIDATE_TYPE, ROLLOUT_SWITCH_TYPE } from "../model/kinds";
 import rolloutCandidateShim from "../provider/shims/rolloutCandidate";
 import rolloutSwitchShim from "../provider/shims/rolloutSwitch";
 import type { RolloutStep } from "../provider/rollout/steps";

@@ -9,7 +9,7 @@ import { connectionFailures, currentBackend, managementClient } from "../connect
 import type { Backend } from "./fieldTable";
 import { pricesOf, type CatalogLists, type PriceLookup } from "../cost/priceSheet";
 import { ownPricesOf, type OwnPrices } from "../cost/ownPrices";
-import { getStackConfig } from "../runtimeConfig";
+import { getStackConfig } from "../../model/stackConfig";
 
 /** How far an endpoint's latest release has reached its workers. */
 export type RolloutState = EndpointRollout;

@@ -5,7 +5,7 @@
 import { isNotFound } from "../../client/errors";
 import { LookupNotFoundError, type LookupKey } from "./lookupNotFoundError";
 import type { ApiErrorFields } from "../../client/errors";
-import type { ResourceKind } from "../kinds";
+import type { ResourceKind } from "../../model/kinds";
 import type { ManagementApi } from "./deps";
 import { endpointSpec } from "./endpoint";
 import { sensitiveFields, tableForBackend, type Backend, type ResourceTable } from "./fieldTable";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { buildResourceProviders } from "../../../provider/resources/registry";
-import type { ResourceKind } from "../../../provider/kinds";
+import type { ResourceKind } from "../../../model/kinds";
 import { UNKNOWN } from "../../../provider/resources/values";
 import { recordingDeps } from "./fakes";
 
