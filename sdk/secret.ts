@@ -4,7 +4,7 @@ import { RESOURCE_MODULE, RESOURCE_TYPES } from "../model/kinds";
 // Default import of an `export =` module: the shim object itself (module.exports), so a copy
 // installed under node_modules serializes as a bare require (see provider/shims/shim.ts).
 import secretShim from "../provider/shims/secret";
-import { secretTable } from "../provider/resources/secretFields";
+import { secretTable } from "../model/fields/secretFields";
 import { registeredProps, withUndeclaredOutputs } from "./props";
 
 /**

@@ -8,7 +8,7 @@
 // one-line basis) because it is carried twice.
 
 import type { ProviderDeps } from "../resources/deps";
-import { messageOf, type Props } from "../resources/values";
+import { messageOf, type Props } from "../../model/fields/values";
 import { CATALOG_NOT_READ, type PriceLookup } from "./priceSheet";
 import { ownPricesDigest } from "./ownPrices";
 import type { CostEstimate, Estimator } from "./estimate";

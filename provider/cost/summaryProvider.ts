@@ -15,8 +15,8 @@ import { PermissionDeniedError } from "../../client/errors";
 import { managementClient } from "../connection";
 import { pulumiLog, type ManagementApi, type ProgressLog } from "../resources/deps";
 import { checkAccountLimits, type StackEndpoint } from "./accountLimits";
-import { failure } from "../resources/validation";
-import { containsUnknown, deepEqual, messageOf, UNKNOWN, type Props } from "../resources/values";
+import { failure } from "../../model/fields/validation";
+import { containsUnknown, deepEqual, messageOf, UNKNOWN, type Props } from "../../model/fields/values";
 import { budgetExcess, changeAgainst, summarize, summaryLine, type CostSummary, type EstimateFigures, type NamedEstimate } from "./summary";
 
 const unknown = z.literal(UNKNOWN);

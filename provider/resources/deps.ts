@@ -6,7 +6,7 @@ import type { EndpointRollout, ManagementClient } from "../../client/management"
 import type { SecretsV2 } from "../../client/managementV2";
 import type { AccountLimitsV2 } from "../../client/schemasV2";
 import { connectionFailures, currentBackend, managementClient } from "../connection";
-import type { Backend } from "./fieldTable";
+import type { Backend } from "../../model/fields/fieldTable";
 import { pricesOf, type CatalogLists, type PriceLookup } from "../cost/priceSheet";
 import { ownPricesOf, type OwnPrices } from "../cost/ownPrices";
 import { getStackConfig } from "../../model/stackConfig";

@@ -6,9 +6,9 @@ import { ApiError, isNotFound } from "../../client/errors";
 import type { EndpointTypeInput } from "../../client/management";
 import type { Endpoint, EndpointCreateInput } from "../../client/schemas";
 
-import { endpointTable, type EndpointArgs } from "./endpointFields";
+import { endpointTable, type EndpointArgs } from "../../model/fields/endpointFields";
 import { waitForEndpoint, waitForNoWorkers } from "./endpointReadiness";
-import { readyTimeoutOf } from "./fieldTable";
+import { readyTimeoutOf } from "../../model/fields/fieldTable";
 import { deleteIgnoringMissing, type ResourceSpec } from "./lifecycle";
 import { estimateEndpoint } from "../cost/estimate";
 

@@ -8,14 +8,14 @@ import type { ApiErrorFields } from "../../client/errors";
 import type { ResourceKind } from "../../model/kinds";
 import type { ManagementApi } from "./deps";
 import { endpointSpec } from "./endpoint";
-import { sensitiveFields, tableForBackend, type Backend, type ResourceTable } from "./fieldTable";
+import { sensitiveFields, tableForBackend, type Backend, type ResourceTable } from "../../model/fields/fieldTable";
 import type { ResourceSpec } from "./lifecycle";
 import { networkVolumeSpec } from "./networkVolume";
 import { podSpec } from "./pod";
 import { registryAuthSpec } from "./registryAuth";
 import { secretSpec } from "./secret";
 import { templateSpec } from "./template";
-import type { Props } from "./values";
+import type { Props } from "../../model/fields/values";
 
 export type { LookupKey } from "./lookupNotFoundError";
 

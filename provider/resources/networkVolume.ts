@@ -4,8 +4,8 @@
 import type { NetworkVolume, NetworkVolumeCreateInput } from "../../client/schemas";
 import type { ManagementApi } from "./deps";
 import { deleteIgnoringMissing, subjectOf, type ResourceSpec } from "./lifecycle";
-import { networkVolumeTable, type NetworkVolumeArgs } from "./networkVolumeFields";
-import { messageOf } from "./values";
+import { networkVolumeTable, type NetworkVolumeArgs } from "../../model/fields/networkVolumeFields";
+import { messageOf } from "../../model/fields/values";
 import { estimateNetworkVolume } from "../cost/estimate";
 
 export const networkVolumeSpec: ResourceSpec<NetworkVolumeArgs, NetworkVolume, NetworkVolumeCreateInput> = {

@@ -22,7 +22,7 @@
 // record a create is an ordinary create, as before.
 
 import { createHash, randomBytes } from "node:crypto";
-import { isRecord, withoutUnset, type Props } from "./values";
+import { isRecord, withoutUnset, type Props } from "../../model/fields/values";
 import { COST_ESTIMATE } from "../cost/attach";
 
 export class ResourceInitError extends Error {

@@ -5,9 +5,9 @@
 import { isNotFound } from "../../client/errors";
 import type { Pod, PodCreateInput } from "../../client/schemas";
 
-import { readyTimeoutOf } from "./fieldTable";
+import { readyTimeoutOf } from "../../model/fields/fieldTable";
 import { deleteIgnoringMissing, type Changes, type Operation, type ResourceSpec } from "./lifecycle";
-import { podTable, type PodArgs } from "./podFields";
+import { podTable, type PodArgs } from "../../model/fields/podFields";
 import { POD_READ_INCLUDE, waitForPod } from "./podReadiness";
 import { estimatePod } from "../cost/estimate";
 

@@ -5,7 +5,7 @@
 
 import type { Pod } from "../../client/schemas";
 import type { ProviderDeps } from "./deps";
-import type { PodArgs } from "./podFields";
+import type { PodArgs } from "../../model/fields/podFields";
 import { waitFor } from "./waitFor";
 
 /** Community pods without supportPublicIp: true may never get a public IP; do not wait for one. */

@@ -4,8 +4,8 @@
 import type { ContainerRegistryAuth, ContainerRegistryAuthCreateInput } from "../../client/schemas";
 
 import { deleteIgnoringMissing, type ResourceSpec } from "./lifecycle";
-import { registryAuthTable, type RegistryAuthArgs } from "./registryAuthFields";
-import { messageOf } from "./values";
+import { registryAuthTable, type RegistryAuthArgs } from "../../model/fields/registryAuthFields";
+import { messageOf } from "../../model/fields/values";
 
 export const registryAuthSpec: ResourceSpec<RegistryAuthArgs, ContainerRegistryAuth, ContainerRegistryAuthCreateInput> = {
   table: registryAuthTable,

@@ -8,7 +8,7 @@ import type { SecretsV2 } from "../../client/managementV2";
 import type { SecretV2 } from "../../client/schemasV2";
 import type { ManagementApi } from "./deps";
 import { deleteIgnoringMissing, type Operation, type ResourceSpec } from "./lifecycle";
-import { secretTable, type SecretArgs } from "./secretFields";
+import { secretTable, type SecretArgs } from "../../model/fields/secretFields";
 import type { SecretCreateBody } from "../../client/managementV2";
 
 /** The secrets calls, or an error saying they need v2 (check refuses v1 first; this is the backstop). */

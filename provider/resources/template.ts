@@ -5,8 +5,8 @@
 import type { Template, TemplateCreateInput } from "../../client/schemas";
 import type { ManagementApi } from "./deps";
 import { deleteIgnoringMissing, subjectOf, type ResourceSpec } from "./lifecycle";
-import { templateTable, type TemplateArgs } from "./templateFields";
-import { messageOf } from "./values";
+import { templateTable, type TemplateArgs } from "../../model/fields/templateFields";
+import { messageOf } from "../../model/fields/values";
 
 export const templateSpec: ResourceSpec<TemplateArgs, Template, TemplateCreateInput> = {
   table: templateTable,

@@ -17,7 +17,7 @@ import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { argsOf, checkComponentArgs, outputsOf } from "../componentArgs";
 import { isPlaceholderId, ResourceInitError } from "../resources/partialCreate";
-import { containsUnknown, deepEqual, messageOf, type Props } from "../resources/values";
+import { containsUnknown, deepEqual, messageOf, type Props } from "../../model/fields/values";
 import { casesSchema } from "../smoke/caseSchema";
 import { failureMessage } from "../smoke/report";
 import type { CaseResult } from "../smoke/runCase";

@@ -11,7 +11,7 @@ import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { argsOf, checkComponentArgs } from "../componentArgs";
 import { connectionFailures, jobClient } from "../connection";
-import { containsUnknown, deepEqual } from "../resources/values";
+import { containsUnknown, deepEqual } from "../../model/fields/values";
 import { casesSchema, type SmokeCase } from "./caseSchema";
 import { failureMessage } from "./report";
 import type { CaseResult } from "./runCase";

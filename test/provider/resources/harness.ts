@@ -7,7 +7,7 @@
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../../emulator/index";
 import { ManagementClient } from "../../../client/management";
 import { openManagementApi } from "../../../provider/connection";
-import type { Backend } from "../../../provider/resources/fieldTable";
+import type { Backend } from "../../../model/fields/fieldTable";
 import type { ManagementApi, ProviderDeps } from "../../../provider/resources/deps";
 import { buildResourceProviders } from "../../../provider/resources/registry";
 import { countingProxy, type CountingProxy } from "../../../scripts/lib/countingProxy";

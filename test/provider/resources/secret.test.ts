@@ -3,7 +3,7 @@
 // and the value in no message.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { computeDiff } from "../../../provider/resources/diffEngine";
-import { secretTable } from "../../../provider/resources/secretFields";
+import { secretTable } from "../../../model/fields/secretFields";
 import { buildResourceProviders } from "../../../provider/resources/registry";
 import { readExisting } from "../../../provider/resources/lookup";
 import { ResourceInitError } from "../../../provider/resources/partialCreate";

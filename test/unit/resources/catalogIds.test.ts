@@ -2,7 +2,7 @@
 // once the catalog was read; when it could not be read, the static list's warning stays.
 import { describe, expect, it } from "vitest";
 import { priceSheetOf, type PriceLookup } from "../../../provider/cost/priceSheet";
-import type { Backend } from "../../../provider/resources/fieldTable";
+import type { Backend } from "../../../model/fields/fieldTable";
 import { buildResourceProviders } from "../../../provider/resources/registry";
 import { recordingDeps } from "./fakes";
 

@@ -2,7 +2,7 @@
 // reads no price catalog. Changed arguments, an estimate that was unavailable, or the v1 API price again.
 import { describe, expect, it } from "vitest";
 import { priceSheetOf } from "../../../provider/cost/priceSheet";
-import type { Backend } from "../../../provider/resources/fieldTable";
+import type { Backend } from "../../../model/fields/fieldTable";
 import { buildResourceProviders } from "../../../provider/resources/registry";
 import { recordingDeps } from "./fakes";
 

@@ -6,14 +6,14 @@ import { describe, expect, it } from "vitest";
 import type { Pod } from "../../../client/schemas";
 import type { PodV2 } from "../../../client/schemasV2";
 import { computeDiff } from "../../../provider/resources/diffEngine";
-import { tableForBackend } from "../../../provider/resources/fieldTable";
+import { tableForBackend } from "../../../model/fields/fieldTable";
 import { podSpec } from "../../../provider/resources/pod";
-import { podTable, type PodArgs } from "../../../provider/resources/podFields";
+import { podTable, type PodArgs } from "../../../model/fields/podFields";
 import { podPendingState } from "../../../provider/resources/podReadiness";
-import { templateTable } from "../../../provider/resources/templateFields";
+import { templateTable } from "../../../model/fields/templateFields";
 import { serviceUpdates } from "../../../provider/resources/updates";
 import { chooseAction } from "../../../provider/resources/v2Backend";
-import { fromWireV2 } from "../../../provider/resources/wireV2";
+import { fromWireV2 } from "../../../model/fields/wireV2";
 
 const v2 = tableForBackend(podTable, "v2");
 const v1 = tableForBackend(podTable, "v1");
