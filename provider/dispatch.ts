@@ -6,7 +6,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { isProviderKind, type ProviderKind } from "../model/kinds";
 import { setStackConfig } from "../model/stackConfig";
 import { resourceProviders } from "./resources/registry";
-import { OWN_PRICES_KEY } from "./cost/ownPrices";
+import { OWN_PRICES_KEY } from "../model/cost/ownPrices";
 
 type ProviderMethod = "check" | "diff" | "create" | "read" | "update" | "delete" | "configure";
 

@@ -9,7 +9,7 @@ import { registeredProps, withUndeclaredOutputs } from "./props";
 import type { ArgumentOutputs } from "./argumentOutputs";
 import { programApiVersion } from "./connection";
 import { revisionOfTemplateId } from "./template";
-import type { CostEstimate } from "../provider/cost/estimate";
+import type { CostEstimate } from "../model/cost/estimate";
 import { declarePriced } from "./costRegistry";
 
 /**

@@ -7,7 +7,7 @@ import { networkVolumeTable } from "../model/fields/networkVolumeFields";
 import type { NetworkVolumeOutputArguments } from "../model/fields/outputArguments";
 import { registeredProps, withUndeclaredOutputs } from "./props";
 import type { ArgumentOutputs } from "./argumentOutputs";
-import type { CostEstimate } from "../provider/cost/estimate";
+import type { CostEstimate } from "../model/cost/estimate";
 import { declarePriced } from "./costRegistry";
 
 /** Arguments of a {@link NetworkVolume}. Field names are the service's own. */

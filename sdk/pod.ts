@@ -7,7 +7,7 @@ import { podTable } from "../model/fields/podFields";
 import type { PodOutputArguments } from "../model/fields/outputArguments";
 import { registeredProps, withUndeclaredOutputs } from "./props";
 import type { ArgumentOutputs } from "./argumentOutputs";
-import type { CostEstimate } from "../provider/cost/estimate";
+import type { CostEstimate } from "../model/cost/estimate";
 import { declarePriced } from "./costRegistry";
 
 /**

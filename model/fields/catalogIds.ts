@@ -3,7 +3,7 @@
 // was read, an id it does not list cannot work, and the create would fail with the service's 400
 // after other resources were made. When the catalog could not be read, the warning stays.
 
-import type { PriceLookup } from "../../provider/cost/priceSheet";
+import type { PriceLookup } from "../cost/priceSheet";
 import { closest } from "./validation";
 import type { Props } from "./values";
 

@@ -13,7 +13,7 @@ import { adoptIdRow, defineTable, readyTimeoutSecondsRow, rowsFor, triggerSame, 
 import { boolOrLevel, failure, list, num, oneOf, str, unknownIdWarnings } from "./validation";
 import { isRecord, isUnknown, type Props } from "./values";
 import type { Backend } from "./fieldTable";
-import { COST_ESTIMATE } from "../../provider/cost/attach";
+import { COST_ESTIMATE } from "../cost/estimateOutput";
 
 /** Who applies a change of an endpoint's templateId (see the templateAppliedBy row). */
 export const TEMPLATE_APPLIERS = ["endpoint", "rollout"] as const;
@@ -123,7 +123,7 @@ const rows = {
   readyTimeoutSeconds: readyTimeoutSecondsRow,
   adoptId: adoptIdRow,
   // What the service reports.
-  // Computed by check from the catalog (provider/cost), never read from the service.
+  // Computed by check from the catalog (model/cost), never read from the service.
   [COST_ESTIMATE]: output(() => undefined),
   endpointId: output((e) => e.id, { v2: { path: "id" } }),
   version: output((e) => e.version),

@@ -11,7 +11,7 @@ import type { AnswerPathV2, SentPathV2 } from "../../client/wirePathsV2";
 import { adoptIdRow, defineTable, type Backend, type WireMapping, readyTimeoutSecondsRow, rowsFor, triggerSame, type ArgsOf, type CrossCheckResult, type OutputArgumentKeys } from "./fieldTable";
 import { argv, bool, envMap, failure, list, num, oneOf, port, str, unknownIdWarnings } from "./validation";
 import { isPresent, isRecord, isUnknown, type Props } from "./values";
-import { COST_ESTIMATE } from "../../provider/cost/attach";
+import { COST_ESTIMATE } from "../cost/estimateOutput";
 import {
   atMostOne,
   COMMAND_V2,
@@ -192,7 +192,7 @@ const rows = {
   // What the service reports.
   publicIp: output((p) => p.publicIp, { v2: { read: publicIpOf } }),
   portMappings: output((p) => (p.portMappings && Object.keys(p.portMappings).length > 0 ? p.portMappings : undefined), { v2: { read: portMappingsOf } }),
-  // Computed by check from the catalog (provider/cost), never read from the service.
+  // Computed by check from the catalog (model/cost), never read from the service.
   [COST_ESTIMATE]: output(() => undefined),
   costPerHr: output((p) => p.costPerHr, { v2: { path: "cost" } }),
   adjustedCostPerHr: output((p) => p.adjustedCostPerHr),

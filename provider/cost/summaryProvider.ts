@@ -14,10 +14,10 @@ import { argsOf } from "../componentArgs";
 import { PermissionDeniedError } from "../../client/errors";
 import { managementClient } from "../connection";
 import { pulumiLog, type ManagementApi, type ProgressLog } from "../resources/deps";
-import { checkAccountLimits, type StackEndpoint } from "./accountLimits";
+import { checkAccountLimits, type StackEndpoint } from "../../model/cost/accountLimits";
 import { failure } from "../../model/fields/validation";
 import { containsUnknown, deepEqual, messageOf, UNKNOWN, type Props } from "../../model/fields/values";
-import { budgetExcess, changeAgainst, summarize, summaryLine, type CostSummary, type EstimateFigures, type NamedEstimate } from "./summary";
+import { budgetExcess, changeAgainst, summarize, summaryLine, type CostSummary, type EstimateFigures, type NamedEstimate } from "../../model/cost/summary";
 
 const unknown = z.literal(UNKNOWN);
 const money = z.number().finite().nonnegative();

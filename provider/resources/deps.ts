@@ -7,8 +7,9 @@ import type { SecretsV2 } from "../../client/managementV2";
 import type { AccountLimitsV2 } from "../../client/schemasV2";
 import { connectionFailures, currentBackend, managementClient } from "../connection";
 import type { Backend } from "../../model/fields/fieldTable";
-import { pricesOf, type CatalogLists, type PriceLookup } from "../cost/priceSheet";
-import { ownPricesOf, type OwnPrices } from "../cost/ownPrices";
+import { pricesOf, type CatalogLists } from "../../model/cost/priceSheet";
+import { ownPricesOf } from "../../model/cost/ownPrices";
+import type { PriceSources } from "../../model/cost/attach";
 import { getStackConfig } from "../../model/stackConfig";
 
 /** How far an endpoint's latest release has reached its workers. */
@@ -56,15 +57,12 @@ export interface PollSettings {
   progressEveryMs: number;
 }
 
-export interface ProviderDeps {
+/** Also where cost estimates take their prices from (PriceSources: `prices`, `ownPrices`). */
+export interface ProviderDeps extends PriceSources {
   /** Resolved at call time: configuration may arrive (configure) after the provider is built. */
   client(): ManagementApi;
   /** The API version the connection settings pick at call time (default v1). */
   backend?(): Backend;
-  /** The list prices for cost estimates (absent: estimates say they are unavailable). */
-  prices?(): Promise<PriceLookup>;
-  /** The user's prices for what the catalog does not quote (`gpucloud:prices`); throws on a bad value. */
-  ownPrices?(): OwnPrices | undefined;
   /** What is wrong with the connection settings in force, for check (absent: nothing checked). */
   connectionFailures?(): { property: string; reason: string }[];
   log: ProgressLog;

@@ -10,7 +10,7 @@ import { endpointTable, type EndpointArgs } from "../../model/fields/endpointFie
 import { waitForEndpoint, waitForNoWorkers } from "./endpointReadiness";
 import { readyTimeoutOf } from "../../model/fields/fieldTable";
 import { deleteIgnoringMissing, type ResourceSpec } from "./lifecycle";
-import { estimateEndpoint } from "../cost/estimate";
+import { estimateEndpoint } from "../../model/cost/estimate";
 
 export const endpointSpec: ResourceSpec<EndpointArgs, Endpoint, EndpointCreateInput & EndpointTypeInput> = {
   table: endpointTable,

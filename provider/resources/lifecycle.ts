@@ -18,10 +18,11 @@ import { runSchema } from "../../model/fields/validation";
 import { catalogFieldsToCheck, catalogIdFailures } from "../../model/fields/catalogIds";
 import { deepEqual, isPresent, isRecord, messageOf, withoutUnset, type Props } from "../../model/fields/values";
 import { ReadinessTimeoutError } from "./waitFor";
-import type { CostEstimate, Estimator } from "../cost/estimate";
-import { COST_ESTIMATE, withEstimate } from "../cost/attach";
-import { estimateRefreshed, recordedEstimate, sameEstimate } from "../cost/refresh";
-import { ownPricesDigest } from "../cost/ownPrices";
+import type { CostEstimate, Estimator } from "../../model/cost/estimate";
+import { withEstimate } from "../../model/cost/attach";
+import { COST_ESTIMATE } from "../../model/cost/estimateOutput";
+import { estimateRefreshed, recordedEstimate, sameEstimate } from "../../model/cost/refresh";
+import { ownPricesDigest } from "../../model/cost/ownPrices";
 
 /** What a kind's specifics get to work with while one operation runs. */
 export interface Operation<Args, L> {

@@ -6,7 +6,7 @@ import type { ManagementApi } from "./deps";
 import { deleteIgnoringMissing, subjectOf, type ResourceSpec } from "./lifecycle";
 import { networkVolumeTable, type NetworkVolumeArgs } from "../../model/fields/networkVolumeFields";
 import { messageOf } from "../../model/fields/values";
-import { estimateNetworkVolume } from "../cost/estimate";
+import { estimateNetworkVolume } from "../../model/cost/estimate";
 
 export const networkVolumeSpec: ResourceSpec<NetworkVolumeArgs, NetworkVolume, NetworkVolumeCreateInput> = {
   table: networkVolumeTable,

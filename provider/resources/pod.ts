@@ -9,7 +9,7 @@ import { readyTimeoutOf } from "../../model/fields/fieldTable";
 import { deleteIgnoringMissing, type Changes, type Operation, type ResourceSpec } from "./lifecycle";
 import { podTable, type PodArgs } from "../../model/fields/podFields";
 import { POD_READ_INCLUDE, waitForPod } from "./podReadiness";
-import { estimatePod } from "../cost/estimate";
+import { estimatePod } from "../../model/cost/estimate";
 
 export const podSpec: ResourceSpec<PodArgs, Pod, PodCreateInput> = {
   table: podTable,

@@ -38,7 +38,7 @@ import { templateTable } from "../../model/fields/templateFields";
 import { isRecord, type Props } from "../../model/fields/values";
 import { fromWireV2, getPath, toWireV2, wireRequest } from "../../model/fields/wireV2";
 import { readsOf, type KindReads, type SharingOptions } from "./sharedReads";
-import type { CatalogLists } from "../cost/priceSheet";
+import type { CatalogLists } from "../../model/cost/priceSheet";
 
 const DEFAULT_MOUNT_PATH = "/workspace";
 
