@@ -16,7 +16,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { GpuCloudError, nameErrorClass } from "../client/gpuCloudError";
-import { openManagementApi } from "../provider/connection";
+import { openManagementApi } from "../model/connection";
 import type { ResourceKind } from "../model/kinds";
 import { namesAreUnique, nounOf, readExisting, sensitiveOf } from "../provider/resources/lookup";
 import type { LookupKey } from "../provider/resources/lookupNotFoundError";

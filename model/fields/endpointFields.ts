@@ -33,8 +33,8 @@ const vcpuOf = (w: Props): unknown => (Array.isArray(w["cpu"]) && isRecord(w["cp
 const volumesOf = (w: Props): unknown => (Array.isArray(w["networkVolumes"]) ? w["networkVolumes"] : undefined);
 
 /**
- * Paths of the table's own that are not the reference's: v2Backend.ts (#endpointBody) composes them
- * into its shape before a body is sent (GPU types into `gpu.pools` minus `gpu.excludedTypes`, the
+ * Paths of the table's own that are not the reference's: backend/v2Backend.ts (#endpointBody)
+ * composes them into its shape before a body is sent (GPU types into `gpu.pools` minus `gpu.excludedTypes`, the
  * scaling value into `scaling.queueDelay` or `scaling.requestCount` by the scaling type).
  */
 export type ComposedEndpointPathV2 = "gpu.types" | "scaling.value";
@@ -50,7 +50,7 @@ const rows = {
   // Compared in order: the order is the priority the service tries the types in (v1).
   gpuTypeIds: update(list(str({ nonEmpty: true, example: '"NVIDIA L4"' }), { example: '["NVIDIA L4"]', unique: true }).optional(), {
     observe: (e) => e.gpuTypeIds,
-    // Sent as pools minus excluded types through the catalog (v2Backend.ts); not read back, since
+    // Sent as pools minus excluded types through the catalog (backend/v2Backend.ts); not read back, since
     // v2 keeps no order.
     v2: { path: "gpu.types" },
   }),

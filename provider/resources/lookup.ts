@@ -6,7 +6,7 @@ import { isNotFound } from "../../client/errors";
 import { LookupNotFoundError, type LookupKey } from "./lookupNotFoundError";
 import type { ApiErrorFields } from "../../client/errors";
 import type { ResourceKind } from "../../model/kinds";
-import type { ManagementApi } from "./deps";
+import type { ManagementApi } from "../../model/backend/port";
 import { endpointSpec } from "./endpoint";
 import { sensitiveFields, tableForBackend, type Backend, type ResourceTable } from "../../model/fields/fieldTable";
 import type { ResourceSpec } from "./lifecycle";

@@ -2,7 +2,7 @@
 // on create. A volume attached to a pod or endpoint cannot be deleted: the error names what holds it.
 
 import type { NetworkVolume, NetworkVolumeCreateInput } from "../../client/schemas";
-import type { ManagementApi } from "./deps";
+import type { ManagementApi } from "../../model/backend/port";
 import { deleteIgnoringMissing, subjectOf, type ResourceSpec } from "./lifecycle";
 import { networkVolumeTable, type NetworkVolumeArgs } from "../../model/fields/networkVolumeFields";
 import { messageOf } from "../../model/fields/values";

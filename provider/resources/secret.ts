@@ -6,7 +6,7 @@
 import { ConflictError } from "../../client/errors";
 import type { SecretsV2 } from "../../client/managementV2";
 import type { SecretV2 } from "../../client/schemasV2";
-import type { ManagementApi } from "./deps";
+import type { ManagementApi } from "../../model/backend/port";
 import { deleteIgnoringMissing, type Operation, type ResourceSpec } from "./lifecycle";
 import { secretTable, type SecretArgs } from "../../model/fields/secretFields";
 import type { SecretCreateBody } from "../../client/managementV2";

@@ -3,7 +3,7 @@
 // update rolls out to the endpoints using it; ready on create.
 
 import type { Template, TemplateCreateInput } from "../../client/schemas";
-import type { ManagementApi } from "./deps";
+import type { ManagementApi } from "../../model/backend/port";
 import { deleteIgnoringMissing, subjectOf, type ResourceSpec } from "./lifecycle";
 import { templateTable, type TemplateArgs } from "../../model/fields/templateFields";
 import { messageOf } from "../../model/fields/values";

@@ -5,7 +5,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { JobClient } from "../../client/jobClient";
-import { connectionFailures, jobClient } from "../connection";
+import { connectionFailures, jobClient } from "../../model/connection";
 import { defaultDeps, type ProviderDeps } from "../resources/deps";
 import { endpointProvider } from "../resources/registry";
 import type { Props } from "../../model/fields/values";

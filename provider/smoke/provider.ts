@@ -10,7 +10,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { argsOf, checkComponentArgs } from "../componentArgs";
-import { connectionFailures, jobClient } from "../connection";
+import { connectionFailures, jobClient } from "../../model/connection";
 import { containsUnknown, deepEqual } from "../../model/fields/values";
 import { casesSchema, type SmokeCase } from "./caseSchema";
 import { failureMessage } from "./report";

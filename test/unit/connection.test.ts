@@ -1,7 +1,7 @@
 // The provider process's management client: resolved from the settings in force, and resolved again
 // only when they change (a new stack config, or another GPUCLOUD_API_URL / GPUCLOUD_API_KEY).
 import { afterEach, describe, expect, it } from "vitest";
-import { closeClients, managementClient } from "../../provider/connection";
+import { closeClients, managementClient } from "../../model/connection";
 import { getStackConfig, setStackConfig } from "../../model/stackConfig";
 
 describe("managementClient", () => {

@@ -11,7 +11,7 @@ import { tableForBackend, type ResourceTable } from "../../../model/fields/field
 import { endpointTable } from "../../../model/fields/endpointFields";
 import { networkVolumeTable } from "../../../model/fields/networkVolumeFields";
 import { templateTable } from "../../../model/fields/templateFields";
-import { V2Backend } from "../../../provider/resources/v2Backend";
+import { V2Backend } from "../../../model/backend/v2Backend";
 import { json, startScriptedServer } from "../../client/scriptedServer";
 import { checked, startHarness, type Harness } from "./harness";
 import { runSchema } from "../../../model/fields/validation";

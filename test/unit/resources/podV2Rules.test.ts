@@ -12,7 +12,7 @@ import { podTable, type PodArgs } from "../../../model/fields/podFields";
 import { podPendingState } from "../../../provider/resources/podReadiness";
 import { templateTable } from "../../../model/fields/templateFields";
 import { serviceUpdates } from "../../../provider/resources/updates";
-import { chooseAction } from "../../../provider/resources/v2Backend";
+import { chooseAction } from "../../../model/backend/v2Backend";
 import { fromWireV2 } from "../../../model/fields/wireV2";
 
 const v2 = tableForBackend(podTable, "v2");
