@@ -78,3 +78,11 @@ export interface ManagementApi {
   /** The account's limits, where the API has them (v2; the key needs the scope `account:read`). */
   accountLimits?(): Promise<AccountLimitsV2>;
 }
+
+/** The port's secrets calls, or an error saying they need v2 (check refuses v1 first; this is the backstop). */
+export function secretsOf(api: ManagementApi): SecretsV2 {
+  if (api.secrets === undefined) {
+    throw new Error("account secrets need the service's v2 API: set gpucloud:apiUrl (or GPUCLOUD_API_URL) to the management API's /v2 URL");
+  }
+  return api.secrets;
+}

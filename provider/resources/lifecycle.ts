@@ -10,9 +10,10 @@ import { isNotFound } from "../../client/errors";
 import { CreateSnapshots, createWithoutDuplicates } from "./createOnce";
 import { buildOutputs, declaredInputs, mergeEnv, refreshFromLive } from "./declared";
 import type { ManagementApi } from "../../model/backend/port";
+import type { KindReader } from "../../model/lookup/readers";
 import type { ProviderDeps } from "./deps";
 import { computeDiff } from "./diffEngine";
-import { backendFailures, createBodyOf, inputFields, sensitiveFields, tableForBackend, type Backend, type ResourceTable } from "../../model/fields/fieldTable";
+import { backendFailures, createBodyOf, inputFields, sensitiveFields, tableForBackend, type Backend } from "../../model/fields/fieldTable";
 import { isPlaceholderId, pendingCreateOf, rememberPendingCreate, ResourceInitError, wasTakenOver, withProvider } from "./partialCreate";
 import { adoptionPlan, changedFields, forgottenFields, serviceUpdates } from "./updates";
 import { runSchema } from "../../model/fields/validation";
@@ -49,16 +50,13 @@ export interface Changes {
   changed: ReadonlySet<string>;
 }
 
-export interface ResourceSpec<Args, L extends { id: string; name?: string | undefined }, Create = Props> {
-  table: ResourceTable<L, Args>;
-  get(client: ManagementApi, id: string): Promise<L>;
-  /** The service still reports it but it is gone for good (a terminated pod). */
-  gone?(live: L): boolean;
-  /**
-   * Candidates for "the resource this create made" (see createOnce.ts), and how to recognise it:
-   * every resource of the kind, since one list serves the snapshots of many creates.
-   */
-  list(client: ManagementApi): Promise<L[]>;
+/**
+ * A kind's specifics, on top of how it is read (its reader: table, get, list, gone). Its `list` is
+ * also where a create whose answer was lost looks for "the resource this create made" (see
+ * createOnce.ts): every resource of the kind, since one list serves the snapshots of many creates.
+ */
+export interface ResourceSpec<Args, L extends { id: string; name?: string | undefined }, Create = Props> extends KindReader<L, Args> {
+  /** Whether a listed resource is the one these arguments created (a lost create's resolution). */
   matches(candidate: L, args: Args): boolean;
   /** The service's create call, given the create body computed from the table (its rows cover Create). */
   create(client: ManagementApi, body: Create, args: Args): Promise<L>;

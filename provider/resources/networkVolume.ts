@@ -4,14 +4,13 @@
 import type { NetworkVolume, NetworkVolumeCreateInput } from "../../client/schemas";
 import type { ManagementApi } from "../../model/backend/port";
 import { deleteIgnoringMissing, subjectOf, type ResourceSpec } from "./lifecycle";
-import { networkVolumeTable, type NetworkVolumeArgs } from "../../model/fields/networkVolumeFields";
+import type { NetworkVolumeArgs } from "../../model/fields/networkVolumeFields";
+import { networkVolumeReader } from "../../model/lookup/readers";
 import { messageOf } from "../../model/fields/values";
 import { estimateNetworkVolume } from "../../model/cost/estimate";
 
 export const networkVolumeSpec: ResourceSpec<NetworkVolumeArgs, NetworkVolume, NetworkVolumeCreateInput> = {
-  table: networkVolumeTable,
-  get: (client, id) => client.getNetworkVolume(id),
-  list: (client) => client.listNetworkVolumes(),
+  ...networkVolumeReader,
   matches: (v, args) => v.name === args.name && v.dataCenterId === args.dataCenterId && v.size === args.size,
   create: (client, body) => client.createNetworkVolume(body),
   estimate: estimateNetworkVolume,

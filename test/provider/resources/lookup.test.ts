@@ -5,7 +5,7 @@
 // and the cost estimate, which the provider computes from its arguments at check, not from a read.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { COST_ESTIMATE } from "../../../model/cost/estimateOutput";
-import { readExisting } from "../../../provider/resources/lookup";
+import { readExisting } from "../../../model/lookup/lookup";
 import { checked, startHarness, type Harness } from "./harness";
 
 /** Outputs the lookup must hold, and the declared arguments the service did not report back. */

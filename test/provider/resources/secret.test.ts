@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { computeDiff } from "../../../provider/resources/diffEngine";
 import { secretTable } from "../../../model/fields/secretFields";
 import { buildResourceProviders } from "../../../provider/resources/registry";
-import { readExisting } from "../../../provider/resources/lookup";
+import { readExisting } from "../../../model/lookup/lookup";
 import { ResourceInitError } from "../../../provider/resources/partialCreate";
 import { checked, startHarness, type Harness } from "./harness";
 
