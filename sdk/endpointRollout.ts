@@ -23,7 +23,7 @@ import { createHash } from "node:crypto";
 import { RESOURCE_MODULE, ROLLOUT_CANDIDATE_TYPE, ROLLOUT_SWITCH_TYPE } from "../model/kinds";
 import rolloutCandidateShim from "../provider/shims/rolloutCandidate";
 import rolloutSwitchShim from "../provider/shims/rolloutSwitch";
-import type { RolloutStep } from "../provider/rollout/steps";
+import type { RolloutStep } from "../model/components/rolloutStep";
 import { programApiVersion } from "./connection";
 import { Endpoint, type EndpointArgs } from "./endpoint";
 import type { JobRunnerCase, JobRunnerCaseResult } from "./jobRunner";

@@ -22,10 +22,11 @@ import { containsUnknown, deepEqual, isUnknown, messageOf, type Props } from "..
 import { ReadinessTimeoutError } from "../resources/waitFor";
 import { casesSchema } from "../smoke/caseSchema";
 import { failureMessage } from "../smoke/report";
-import type { CaseResult } from "../smoke/runCase";
+import type { CaseResult } from "../../model/components/caseResult";
 import { runCases } from "../smoke/runCases";
 import type { RolloutDeps } from "./deps";
-import { StepLog, type RolloutStep } from "./steps";
+import type { RolloutStep } from "../../model/components/rolloutStep";
+import { StepLog } from "./steps";
 
 const switchArgsSchema = z.object({
   /** The EndpointRollout's name, for messages. */

@@ -14,7 +14,7 @@ import { connectionFailures, jobClient } from "../../model/connection";
 import { containsUnknown, deepEqual } from "../../model/fields/values";
 import { casesSchema, type SmokeCase } from "./caseSchema";
 import { failureMessage } from "./report";
-import type { CaseResult } from "./runCase";
+import type { CaseResult } from "../../model/components/caseResult";
 import { runCases } from "./runCases";
 
 const smokeTestArgsSchema = z.object({
