@@ -1,5 +1,5 @@
 // Puts a kind's cost estimate on its checked inputs, under the one output name all kinds share
-// (estimateOutput.ts).
+// (fields/estimateOutput.ts).
 //
 // Why the estimate rides on the inputs as well as the outputs: the engine answers a preview of a
 // create or update of a dynamic resource with its checked inputs as its outputs, so the CostReport
@@ -10,7 +10,7 @@ import { messageOf, type Props } from "../fields/values";
 import { CATALOG_NOT_READ, type PriceLookup } from "./priceSheet";
 import { ownPricesDigest, type OwnPrices } from "./ownPrices";
 import type { CostEstimate, Estimator } from "./estimate";
-import { COST_ESTIMATE } from "./estimateOutput";
+import { COST_ESTIMATE } from "../fields/estimateOutput";
 
 /** Where an estimate's prices come from (the provider's dependencies carry both). */
 export interface PriceSources {

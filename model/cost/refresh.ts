@@ -5,7 +5,7 @@
 // (with its price list and read times), are not a change.
 
 import { deepEqual, isRecord, type Props } from "../fields/values";
-import { COST_ESTIMATE } from "./estimateOutput";
+import { COST_ESTIMATE } from "../fields/estimateOutput";
 import type { CostEstimate } from "./estimate";
 import { figuresOf } from "./summary";
 

@@ -13,7 +13,7 @@ import { adoptIdRow, defineTable, readyTimeoutSecondsRow, rowsFor, triggerSame, 
 import { boolOrLevel, failure, list, num, oneOf, str, unknownIdWarnings } from "./validation";
 import { isRecord, isUnknown, type Props } from "./values";
 import type { Backend } from "./fieldTable";
-import { COST_ESTIMATE } from "../cost/estimateOutput";
+import { COST_ESTIMATE } from "./estimateOutput";
 
 /** Who applies a change of an endpoint's templateId (see the templateAppliedBy row). */
 export const TEMPLATE_APPLIERS = ["endpoint", "rollout"] as const;

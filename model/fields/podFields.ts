@@ -11,7 +11,7 @@ import type { AnswerPathV2, SentPathV2 } from "../../client/wirePathsV2";
 import { adoptIdRow, defineTable, type Backend, type WireMapping, readyTimeoutSecondsRow, rowsFor, triggerSame, type ArgsOf, type CrossCheckResult, type OutputArgumentKeys } from "./fieldTable";
 import { argv, bool, envMap, failure, list, num, oneOf, port, str, unknownIdWarnings } from "./validation";
 import { isPresent, isRecord, isUnknown, type Props } from "./values";
-import { COST_ESTIMATE } from "../cost/estimateOutput";
+import { COST_ESTIMATE } from "./estimateOutput";
 import {
   atMostOne,
   COMMAND_V2,

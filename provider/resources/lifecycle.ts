@@ -17,12 +17,12 @@ import { backendFailures, createBodyOf, inputFields, sensitiveFields, tableForBa
 import { isPlaceholderId, pendingCreateOf, rememberPendingCreate, ResourceInitError, wasTakenOver, withProvider } from "./partialCreate";
 import { adoptionPlan, changedFields, forgottenFields, serviceUpdates } from "./updates";
 import { runSchema } from "../../model/fields/validation";
-import { catalogFieldsToCheck, catalogIdFailures } from "../../model/fields/catalogIds";
+import { catalogFieldsToCheck, catalogIdFailures } from "../../model/cost/catalogIds";
 import { deepEqual, isPresent, isRecord, messageOf, withoutUnset, type Props } from "../../model/fields/values";
 import { ReadinessTimeoutError } from "./waitFor";
 import type { CostEstimate, Estimator } from "../../model/cost/estimate";
 import { withEstimate } from "../../model/cost/attach";
-import { COST_ESTIMATE } from "../../model/cost/estimateOutput";
+import { COST_ESTIMATE } from "../../model/fields/estimateOutput";
 import { estimateRefreshed, recordedEstimate, sameEstimate } from "../../model/cost/refresh";
 import { ownPricesDigest } from "../../model/cost/ownPrices";
 

@@ -23,7 +23,7 @@
 
 import { createHash, randomBytes } from "node:crypto";
 import { isRecord, withoutUnset, type Props } from "../../model/fields/values";
-import { COST_ESTIMATE } from "../../model/cost/estimateOutput";
+import { COST_ESTIMATE } from "../../model/fields/estimateOutput";
 
 export class ResourceInitError extends Error {
   readonly id: string;
