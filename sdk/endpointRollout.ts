@@ -41,7 +41,7 @@ export type RolloutTemplateArgs = Omit<TemplateArgs, "name" | "adoptId"> & {
 /** The serving endpoint's settings: an Endpoint's arguments except its template, which the rollout sets. */
 export type RolloutEndpointArgs = Omit<EndpointArgs, "templateId" | "templateRevision" | "templateAppliedBy" | "adoptId">;
 
-/** One step of a rollout, as the `history` output lists them (see provider/rollout/steps.ts). */
+/** One step of a rollout, as the `history` output lists them (see model/components/rolloutStep.ts). */
 export type EndpointRolloutStep = RolloutStep;
 
 export interface EndpointRolloutArgs {

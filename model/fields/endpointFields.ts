@@ -50,8 +50,8 @@ const rows = {
   // Compared in order: the order is the priority the service tries the types in (v1).
   gpuTypeIds: update(list(str({ nonEmpty: true, example: '"NVIDIA L4"' }), { example: '["NVIDIA L4"]', unique: true }).optional(), {
     observe: (e) => e.gpuTypeIds,
-    // Sent as pools minus excluded types through the catalog (backend/v2Backend.ts); not read back, since
-    // v2 keeps no order.
+    // Sent as pools minus excluded types through the catalog (backend/v2Backend.ts); not read back,
+    // since v2 keeps no order.
     v2: { path: "gpu.types" },
   }),
   gpuCount: update(num({ min: 1, unit: "GPUs", example: "1" }).optional(), { default: 1, observe: (e) => e.gpuCount, v2: { path: "gpu.count" } }),

@@ -4,8 +4,8 @@
  * previews with no changes). Its state holds the last up's figures, so its check, which runs in
  * every preview and up, prints the summary with the change against the last up, and refuses a sum
  * over the budget before anything of the stack is created (in a preview). On the v2 API it also
- * holds the stack against the account's limits (accountLimits.ts): the spend cap and the serverless
- * worker quota. Nothing lives in the service: the state is the record.
+ * holds the stack against the account's limits (model/cost/accountLimits.ts): the spend cap and
+ * the serverless worker quota. Nothing lives in the service: the state is the record.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { randomBytes } from "node:crypto";

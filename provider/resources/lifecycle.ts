@@ -363,7 +363,7 @@ function providerOn<Args extends ArgsBase, L extends { id: string; name?: string
   /**
    * The recorded estimate, when the arguments and own prices are unchanged. Only an estimated
    * figure is kept, and only where the catalog prices (v2): one that was unavailable is made again
-   * (from the arguments alone when they decide it: attach.ts).
+   * (from the arguments alone when they decide it: model/cost/attach.ts).
    */
   function keptEstimate(checked: Props, previous: Props, recorded: CostEstimate | undefined): CostEstimate | undefined {
     if (backend !== "v2" || recorded?.status !== "estimated") return undefined;
