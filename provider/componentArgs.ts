@@ -7,8 +7,8 @@
  */
 import type { CheckFailure } from "@pulumi/pulumi/dynamic";
 import type { z } from "zod";
-import { closest, failure } from "./resources/validation";
-import { containsUnknown, isUnknown, type Props } from "./resources/values";
+import { closest, failure } from "../model/fields/validation";
+import { containsUnknown, isUnknown, type Props } from "../model/fields/values";
 
 /** The serialized provider rides along in every property bag; it is no argument. */
 const PROVIDER_KEY = "__provider";

@@ -3,10 +3,10 @@
  * resource kind. Lives behind `require("pulumi-gpucloud/provider").d` so the shim text stays tiny.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { isProviderKind, type ProviderKind } from "./kinds";
-import { setStackConfig } from "./runtimeConfig";
+import { isProviderKind, type ProviderKind } from "../model/kinds";
+import { setStackConfig } from "../model/stackConfig";
 import { resourceProviders } from "./resources/registry";
-import { OWN_PRICES_KEY } from "./cost/ownPrices";
+import { OWN_PRICES_KEY } from "../model/cost/ownPrices";
 
 type ProviderMethod = "check" | "diff" | "create" | "read" | "update" | "delete" | "configure";
 

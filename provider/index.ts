@@ -8,4 +8,4 @@ import { requireNodeVersion } from "../client/nodeVersion";
 requireNodeVersion("the engine's provider process");
 
 export { dispatch as d } from "./dispatch";
-export { RESOURCE_KINDS, RESOURCE_MODULE, RESOURCE_TYPES, type ResourceKind } from "./kinds";
+export { RESOURCE_KINDS, RESOURCE_MODULE, RESOURCE_TYPES, type ResourceKind } from "../model/kinds";

@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import { ACCOUNT_SSH_KEYS_TYPE, RESOURCE_MODULE } from "../provider/kinds";
+import { ACCOUNT_SSH_KEYS_TYPE, RESOURCE_MODULE } from "../model/kinds";
 import accountSshKeysShim from "../provider/shims/accountSshKeys";
 
 /** Arguments of {@link AccountSshKeys}. */

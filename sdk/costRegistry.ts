@@ -9,7 +9,7 @@
  * again in the same process (the automation API) starts empty.
  */
 import * as pulumi from "@pulumi/pulumi";
-import type { CostEstimate } from "../provider/cost/estimate";
+import type { CostEstimate } from "../model/cost/estimate";
 
 /** A resource with a cost estimate: a Pod, Endpoint or NetworkVolume. */
 export interface PricedResource {

@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
-import { COST_SUMMARY_TYPE, RESOURCE_MODULE } from "../provider/kinds";
+import { COST_SUMMARY_TYPE, RESOURCE_MODULE } from "../model/kinds";
 import costSummaryShim from "../provider/shims/costSummary";
-import { budgetFromConfig, figuresOf, type CostBudget } from "../provider/cost/summary";
+import { budgetFromConfig, figuresOf, type CostBudget } from "../model/cost/summary";
 import { pricedSoFar, type PricedResource } from "./costRegistry";
 import { Endpoint } from "./endpoint";
 

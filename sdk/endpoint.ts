@@ -1,15 +1,15 @@
 import * as pulumi from "@pulumi/pulumi";
-import { RESOURCE_MODULE, RESOURCE_TYPES } from "../provider/kinds";
+import { RESOURCE_MODULE, RESOURCE_TYPES } from "../model/kinds";
 // Default import of an `export =` module: the shim object itself (module.exports), so a copy
 // installed under node_modules serializes as a bare require (see provider/shims/shim.ts).
 import endpointShim from "../provider/shims/endpoint";
-import { endpointTable } from "../provider/resources/endpointFields";
-import type { EndpointOutputArguments } from "../provider/resources/outputArguments";
+import { endpointTable } from "../model/fields/endpointFields";
+import type { EndpointOutputArguments } from "../model/fields/outputArguments";
 import { registeredProps, withUndeclaredOutputs } from "./props";
 import type { ArgumentOutputs } from "./argumentOutputs";
 import { programApiVersion } from "./connection";
 import { revisionOfTemplateId } from "./template";
-import type { CostEstimate } from "../provider/cost/estimate";
+import type { CostEstimate } from "../model/cost/estimate";
 import { declarePriced } from "./costRegistry";
 
 /**

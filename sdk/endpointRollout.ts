@@ -20,10 +20,10 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { createHash } from "node:crypto";
-import { RESOURCE_MODULE, ROLLOUT_CANDIDATE_TYPE, ROLLOUT_SWITCH_TYPE } from "../provider/kinds";
+import { RESOURCE_MODULE, ROLLOUT_CANDIDATE_TYPE, ROLLOUT_SWITCH_TYPE } from "../model/kinds";
 import rolloutCandidateShim from "../provider/shims/rolloutCandidate";
 import rolloutSwitchShim from "../provider/shims/rolloutSwitch";
-import type { RolloutStep } from "../provider/rollout/steps";
+import type { RolloutStep } from "../model/components/rolloutStep";
 import { programApiVersion } from "./connection";
 import { Endpoint, type EndpointArgs } from "./endpoint";
 import type { JobRunnerCase, JobRunnerCaseResult } from "./jobRunner";
@@ -41,7 +41,7 @@ export type RolloutTemplateArgs = Omit<TemplateArgs, "name" | "adoptId"> & {
 /** The serving endpoint's settings: an Endpoint's arguments except its template, which the rollout sets. */
 export type RolloutEndpointArgs = Omit<EndpointArgs, "templateId" | "templateRevision" | "templateAppliedBy" | "adoptId">;
 
-/** One step of a rollout, as the `history` output lists them (see provider/rollout/steps.ts). */
+/** One step of a rollout, as the `history` output lists them (see model/components/rolloutStep.ts). */
 export type EndpointRolloutStep = RolloutStep;
 
 export interface EndpointRolloutArgs {

@@ -6,10 +6,10 @@ export { NetworkVolume, type NetworkVolumeArgs } from "./networkVolume";
 export { Template, type TemplateArgs } from "./template";
 export { RegistryAuth, type RegistryAuthArgs } from "./registryAuth";
 export { Secret, type SecretArgs } from "./secret";
-export type { CostEstimate } from "../provider/cost/estimate";
+export type { CostEstimate } from "../model/cost/estimate";
 export { CostReport, type CostReportArgs, type PricedResource } from "./costReport";
 export { AccountSshKeys, type AccountSshKeysArgs } from "./accountSshKeys";
-export type { CostBudget } from "../provider/cost/summary";
+export type { CostBudget } from "../model/cost/summary";
 export { EndpointRollout, type EndpointRolloutArgs, type RolloutEndpointArgs, type RolloutTemplateArgs } from "./endpointRollout";
 export {
   getBilling,

@@ -8,9 +8,9 @@
 import * as pulumi from "@pulumi/pulumi";
 import { createHash } from "node:crypto";
 import type { JobFinalStatus } from "../client/enums";
-import { RESOURCE_MODULE, SMOKE_TEST_TYPE } from "../provider/kinds";
+import { RESOURCE_MODULE, SMOKE_TEST_TYPE } from "../model/kinds";
 import smokeTestShim from "../provider/shims/smokeTest";
-import type { CaseResult } from "../provider/smoke/caseResult";
+import type { CaseResult } from "../model/components/caseResult";
 import { preloadSqliteQuietly } from "./quietSerializer";
 
 preloadSqliteQuietly();

@@ -16,14 +16,14 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { GpuCloudError, nameErrorClass } from "../client/gpuCloudError";
-import { openManagementApi } from "../provider/connection";
-import type { ResourceKind } from "../provider/kinds";
-import { namesAreUnique, nounOf, readExisting, sensitiveOf } from "../provider/resources/lookup";
-import type { LookupKey } from "../provider/resources/lookupNotFoundError";
+import { openManagementApi } from "../model/connection";
+import type { ResourceKind } from "../model/kinds";
+import { namesAreUnique, nounOf, readExisting, sensitiveOf } from "../model/lookup/lookup";
+import type { LookupKey } from "../model/lookup/lookupNotFoundError";
 import { lookupConnection, type LookupOptions } from "./connection";
 import { callFailure, LookupError } from "./programError";
 import { ConfigError } from "../client/config";
-import { LookupNotFoundError } from "../provider/resources/lookupNotFoundError";
+import { LookupNotFoundError } from "../model/lookup/lookupNotFoundError";
 import type { Endpoint } from "./endpoint";
 import type { NetworkVolume } from "./networkVolume";
 import type { Pod } from "./pod";
@@ -32,7 +32,7 @@ import type { Secret } from "./secret";
 import { secretPlaceholder } from "../client/secrets";
 import type { Template } from "./template";
 
-export { LookupNotFoundError, type LookupKey } from "../provider/resources/lookupNotFoundError";
+export { LookupNotFoundError, type LookupKey } from "../model/lookup/lookupNotFoundError";
 export { LookupError } from "./programError";
 
 /** Arguments a lookup cannot take (no id, an empty id, a name where names are not unique). */

@@ -1,13 +1,13 @@
 import * as pulumi from "@pulumi/pulumi";
-import { RESOURCE_MODULE, RESOURCE_TYPES } from "../provider/kinds";
+import { RESOURCE_MODULE, RESOURCE_TYPES } from "../model/kinds";
 // Default import of an `export =` module: the shim object itself (module.exports), so a copy
 // installed under node_modules serializes as a bare require (see provider/shims/shim.ts).
 import networkVolumeShim from "../provider/shims/networkVolume";
-import { networkVolumeTable } from "../provider/resources/networkVolumeFields";
-import type { NetworkVolumeOutputArguments } from "../provider/resources/outputArguments";
+import { networkVolumeTable } from "../model/fields/networkVolumeFields";
+import type { NetworkVolumeOutputArguments } from "../model/fields/outputArguments";
 import { registeredProps, withUndeclaredOutputs } from "./props";
 import type { ArgumentOutputs } from "./argumentOutputs";
-import type { CostEstimate } from "../provider/cost/estimate";
+import type { CostEstimate } from "../model/cost/estimate";
 import { declarePriced } from "./costRegistry";
 
 /** Arguments of a {@link NetworkVolume}. Field names are the service's own. */

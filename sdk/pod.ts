@@ -1,13 +1,13 @@
 import * as pulumi from "@pulumi/pulumi";
-import { RESOURCE_MODULE, RESOURCE_TYPES } from "../provider/kinds";
+import { RESOURCE_MODULE, RESOURCE_TYPES } from "../model/kinds";
 // Default import of an `export =` module: the shim object itself (module.exports), so a copy
 // installed under node_modules serializes as a bare require (see provider/shims/shim.ts).
 import podShim from "../provider/shims/pod";
-import { podTable } from "../provider/resources/podFields";
-import type { PodOutputArguments } from "../provider/resources/outputArguments";
+import { podTable } from "../model/fields/podFields";
+import type { PodOutputArguments } from "../model/fields/outputArguments";
 import { registeredProps, withUndeclaredOutputs } from "./props";
 import type { ArgumentOutputs } from "./argumentOutputs";
-import type { CostEstimate } from "../provider/cost/estimate";
+import type { CostEstimate } from "../model/cost/estimate";
 import { declarePriced } from "./costRegistry";
 
 /**

@@ -4,7 +4,7 @@
 // declared), so it is not registered either: the engine's work per registered output is most of
 // what a preview of many resources spends. Its class property is a known `undefined` instead.
 import * as pulumi from "@pulumi/pulumi";
-import { outputNames, type ResourceTable } from "../provider/resources/fieldTable";
+import { outputNames, type ResourceTable } from "../model/fields/fieldTable";
 import { preloadSqliteQuietly } from "./quietSerializer";
 
 preloadSqliteQuietly();

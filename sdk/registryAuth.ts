@@ -1,10 +1,10 @@
 import * as pulumi from "@pulumi/pulumi";
-import { RESOURCE_MODULE, RESOURCE_TYPES } from "../provider/kinds";
+import { RESOURCE_MODULE, RESOURCE_TYPES } from "../model/kinds";
 // Default import of an `export =` module: the shim object itself (module.exports), so a copy
 // installed under node_modules serializes as a bare require (see provider/shims/shim.ts).
 import registryAuthShim from "../provider/shims/registryAuth";
-import { registryAuthTable } from "../provider/resources/registryAuthFields";
-import type { RegistryAuthOutputArguments } from "../provider/resources/outputArguments";
+import { registryAuthTable } from "../model/fields/registryAuthFields";
+import type { RegistryAuthOutputArguments } from "../model/fields/outputArguments";
 import { registeredProps, withUndeclaredOutputs } from "./props";
 import type { ArgumentOutputs } from "./argumentOutputs";
 

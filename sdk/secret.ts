@@ -1,10 +1,10 @@
 import * as pulumi from "@pulumi/pulumi";
 import { secretPlaceholder } from "../client/secrets";
-import { RESOURCE_MODULE, RESOURCE_TYPES } from "../provider/kinds";
+import { RESOURCE_MODULE, RESOURCE_TYPES } from "../model/kinds";
 // Default import of an `export =` module: the shim object itself (module.exports), so a copy
 // installed under node_modules serializes as a bare require (see provider/shims/shim.ts).
 import secretShim from "../provider/shims/secret";
-import { secretTable } from "../provider/resources/secretFields";
+import { secretTable } from "../model/fields/secretFields";
 import { registeredProps, withUndeclaredOutputs } from "./props";
 
 /**

@@ -1,10 +1,10 @@
 import * as pulumi from "@pulumi/pulumi";
-import { RESOURCE_MODULE, RESOURCE_TYPES } from "../provider/kinds";
+import { RESOURCE_MODULE, RESOURCE_TYPES } from "../model/kinds";
 // Default import of an `export =` module: the shim object itself (module.exports), so a copy
 // installed under node_modules serializes as a bare require (see provider/shims/shim.ts).
 import templateShim from "../provider/shims/template";
-import { templateTable } from "../provider/resources/templateFields";
-import type { TemplateOutputArguments } from "../provider/resources/outputArguments";
+import { templateTable } from "../model/fields/templateFields";
+import type { TemplateOutputArguments } from "../model/fields/outputArguments";
 import { registeredProps, withUndeclaredOutputs } from "./props";
 import type { ArgumentOutputs } from "./argumentOutputs";
 

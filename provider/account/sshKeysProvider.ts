@@ -12,8 +12,8 @@ import type * as pulumi from "@pulumi/pulumi";
 import { randomBytes } from "node:crypto";
 import { argsOf } from "../componentArgs";
 import type { ProgressLog } from "../resources/deps";
-import { failure } from "../resources/validation";
-import { containsUnknown, deepEqual, type Props } from "../resources/values";
+import { failure } from "../../model/fields/validation";
+import { containsUnknown, deepEqual, type Props } from "../../model/fields/values";
 
 /** UpdateSshKeysRequest.keys[]: `<type> <base64-key> [comment]`, as in `~/.ssh/id_ed25519.pub`. */
 const KEY_LINE = /^(ssh|ecdsa|sk)-[^\s]+ [^\s]+([ \t][^\n\r]*)?$/;

@@ -4,20 +4,21 @@
  * previews with no changes). Its state holds the last up's figures, so its check, which runs in
  * every preview and up, prints the summary with the change against the last up, and refuses a sum
  * over the budget before anything of the stack is created (in a preview). On the v2 API it also
- * holds the stack against the account's limits (accountLimits.ts): the spend cap and the serverless
- * worker quota. Nothing lives in the service: the state is the record.
+ * holds the stack against the account's limits (model/cost/accountLimits.ts): the spend cap and
+ * the serverless worker quota. Nothing lives in the service: the state is the record.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { argsOf } from "../componentArgs";
 import { PermissionDeniedError } from "../../client/errors";
-import { managementClient } from "../connection";
-import { pulumiLog, type ManagementApi, type ProgressLog } from "../resources/deps";
-import { checkAccountLimits, type StackEndpoint } from "./accountLimits";
-import { failure } from "../resources/validation";
-import { containsUnknown, deepEqual, messageOf, UNKNOWN, type Props } from "../resources/values";
-import { budgetExcess, changeAgainst, summarize, summaryLine, type CostSummary, type EstimateFigures, type NamedEstimate } from "./summary";
+import { managementClient } from "../../model/connection";
+import type { ManagementApi } from "../../model/backend/port";
+import { pulumiLog, type ProgressLog } from "../resources/deps";
+import { checkAccountLimits, type StackEndpoint } from "../../model/cost/accountLimits";
+import { failure } from "../../model/fields/validation";
+import { containsUnknown, deepEqual, messageOf, UNKNOWN, type Props } from "../../model/fields/values";
+import { budgetExcess, changeAgainst, summarize, summaryLine, type CostSummary, type EstimateFigures, type NamedEstimate } from "../../model/cost/summary";
 
 const unknown = z.literal(UNKNOWN);
 const money = z.number().finite().nonnegative();

@@ -30,9 +30,9 @@ import { ConflictError, isAmbiguousFailure, type ApiError } from "../../client/e
 import { backoffDelayMs } from "../../client/retry";
 import { declaredInputs } from "./declared";
 import type { ProgressLog } from "./deps";
-import type { ResourceTable } from "./fieldTable";
+import type { ResourceTable } from "../../model/fields/fieldTable";
 import { PENDING_CREATE_FIELD, ResourceInitError, placeholderId, takePendingCreate, withProvider, type PendingCreate } from "./partialCreate";
-import { messageOf, withoutUnset, type Props } from "./values";
+import { messageOf, withoutUnset, type Props } from "../../model/fields/values";
 
 /** Total create attempts when each ambiguous failure is resolved as "not created". */
 export const MAX_CREATE_ATTEMPTS = 3;

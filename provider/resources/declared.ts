@@ -6,8 +6,8 @@
 // - read rebuilds both the outputs and the inputs from the live object, so refresh shows real drift
 //   and invents none.
 
-import type { FieldRow, ResourceTable } from "./fieldTable";
-import { deepEqual, isPresent, isRecord, type Props } from "./values";
+import type { FieldRow, ResourceTable } from "../../model/fields/fieldTable";
+import { deepEqual, isPresent, isRecord, type Props } from "../../model/fields/values";
 
 /** The declared input fields of a property bag (outputs or inputs). */
 export function declaredInputs<L>(policy: ResourceTable<L>, props: Props): Props {

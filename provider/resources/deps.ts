@@ -2,43 +2,13 @@
 // fake client, a recording log and a fast clock, while the registry wires the real ones.
 
 import * as pulumi from "@pulumi/pulumi";
-import type { EndpointRollout, ManagementClient } from "../../client/management";
-import type { SecretsV2 } from "../../client/managementV2";
-import type { AccountLimitsV2 } from "../../client/schemasV2";
-import { connectionFailures, currentBackend, managementClient } from "../connection";
-import type { Backend } from "./fieldTable";
-import { pricesOf, type CatalogLists, type PriceLookup } from "../cost/priceSheet";
-import { ownPricesOf, type OwnPrices } from "../cost/ownPrices";
-import { getStackConfig } from "../runtimeConfig";
-
-/** How far an endpoint's latest release has reached its workers. */
-export type RolloutState = EndpointRollout;
-
-/**
- * The management calls the resources use, in the v1 field names (a ManagementClient, the v2
- * backend that maps them, or a fake in tests).
- */
-export type ManagementApi = ManagementCalls & {
-  /** The rollout of the endpoint's latest release (v2 reports it; v1 derives it from its workers). */
-  endpointRollout?(id: string): Promise<RolloutState>;
-  /** The price catalog's lists, where the API has one (v2). */
-  catalogLists?(): Promise<CatalogLists>;
-  /** Deleting an endpoint terminates its workers itself (v2): no scale-to-0 first. */
-  readonly deleteTerminatesWorkers?: boolean;
-  /** The account's secrets, where the API has them (v2). */
-  readonly secrets?: SecretsV2;
-  /** The account's limits, where the API has them (v2; the key needs the scope `account:read`). */
-  accountLimits?(): Promise<AccountLimitsV2>;
-};
-
-type ManagementCalls = Pick<
-  ManagementClient,
-  | "createPod" | "listPods" | "getPod" | "updatePod" | "deletePod" | "startPod" | "stopPod" | "resetPod" | "restartPod"
-  | "createEndpoint" | "listEndpoints" | "getEndpoint" | "updateEndpoint" | "deleteEndpoint"
-  | "createTemplate" | "listTemplates" | "getTemplate" | "updateTemplate" | "deleteTemplate"
-  | "createNetworkVolume" | "listNetworkVolumes" | "getNetworkVolume" | "updateNetworkVolume" | "deleteNetworkVolume"
-  | "createRegistryAuth" | "listRegistryAuths" | "getRegistryAuth" | "deleteRegistryAuth"
->;
+import type { ManagementApi } from "../../model/backend/port";
+import { connectionFailures, currentBackend, managementClient } from "../../model/connection";
+import type { Backend } from "../../model/fields/fieldTable";
+import { pricesOf } from "../../model/cost/priceSheet";
+import { ownPricesOf } from "../../model/cost/ownPrices";
+import type { PriceSources } from "../../model/cost/attach";
+import { getStackConfig } from "../../model/stackConfig";
 
 export interface ProgressLog {
   info(message: string): void;
@@ -56,15 +26,12 @@ export interface PollSettings {
   progressEveryMs: number;
 }
 
-export interface ProviderDeps {
+/** Also where cost estimates take their prices from (PriceSources: `prices`, `ownPrices`). */
+export interface ProviderDeps extends PriceSources {
   /** Resolved at call time: configuration may arrive (configure) after the provider is built. */
   client(): ManagementApi;
   /** The API version the connection settings pick at call time (default v1). */
   backend?(): Backend;
-  /** The list prices for cost estimates (absent: estimates say they are unavailable). */
-  prices?(): Promise<PriceLookup>;
-  /** The user's prices for what the catalog does not quote (`gpucloud:prices`); throws on a bad value. */
-  ownPrices?(): OwnPrices | undefined;
   /** What is wrong with the connection settings in force, for check (absent: nothing checked). */
   connectionFailures?(): { property: string; reason: string }[];
   log: ProgressLog;

@@ -1,9 +1,9 @@
 // The one diff engine: compares the last recorded outputs (olds) with the checked new inputs (news)
 // field by field, as the resource's policy table says. Resources never hand-write a diff.
 
-import type { DiffContext, FieldRow, ResourceTable } from "./fieldTable";
-import { containsUnknown } from "./values";
-import { deepEqual, isPresent, isRecord, type Props } from "./values";
+import type { DiffContext, FieldRow, ResourceTable } from "../../model/fields/fieldTable";
+import { containsUnknown } from "../../model/fields/values";
+import { deepEqual, isPresent, isRecord, type Props } from "../../model/fields/values";
 
 export type ChangeKind = "add" | "update" | "delete";
 

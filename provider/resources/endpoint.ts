@@ -6,16 +6,15 @@ import { ApiError, isNotFound } from "../../client/errors";
 import type { EndpointTypeInput } from "../../client/management";
 import type { Endpoint, EndpointCreateInput } from "../../client/schemas";
 
-import { endpointTable, type EndpointArgs } from "./endpointFields";
+import type { EndpointArgs } from "../../model/fields/endpointFields";
+import { endpointReader } from "../../model/lookup/readers";
 import { waitForEndpoint, waitForNoWorkers } from "./endpointReadiness";
-import { readyTimeoutOf } from "./fieldTable";
+import { readyTimeoutOf } from "../../model/fields/fieldTable";
 import { deleteIgnoringMissing, type ResourceSpec } from "./lifecycle";
-import { estimateEndpoint } from "../cost/estimate";
+import { estimateEndpoint } from "../../model/cost/estimate";
 
 export const endpointSpec: ResourceSpec<EndpointArgs, Endpoint, EndpointCreateInput & EndpointTypeInput> = {
-  table: endpointTable,
-  get: (client, id) => client.getEndpoint(id),
-  list: (client) => client.listEndpoints(),
+  ...endpointReader,
   // v2 answers carry no templateId (it is a snapshot there): the name must do, or a create whose
   // answer was lost would never find the endpoint it made and would make a second one.
   matches: (e, args) => e.name === args.name && (e.templateId === undefined || e.templateId === args.templateId),

@@ -6,7 +6,8 @@
 // unhealthy (the service words these events in lastStatusChange).
 
 import type { Endpoint, Pod } from "../../client/schemas";
-import type { ProviderDeps, RolloutState } from "./deps";
+import type { RolloutState } from "../../model/backend/port";
+import type { ProviderDeps } from "./deps";
 import { waitFor } from "./waitFor";
 
 export function isWorkerUp(worker: Pod): boolean {

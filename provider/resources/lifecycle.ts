@@ -9,19 +9,22 @@ import type { CheckFailure } from "@pulumi/pulumi/dynamic";
 import { isNotFound } from "../../client/errors";
 import { CreateSnapshots, createWithoutDuplicates } from "./createOnce";
 import { buildOutputs, declaredInputs, mergeEnv, refreshFromLive } from "./declared";
-import type { ManagementApi, ProviderDeps } from "./deps";
+import type { ManagementApi } from "../../model/backend/port";
+import type { KindReader } from "../../model/lookup/readers";
+import type { ProviderDeps } from "./deps";
 import { computeDiff } from "./diffEngine";
-import { backendFailures, createBodyOf, inputFields, sensitiveFields, tableForBackend, type Backend, type ResourceTable } from "./fieldTable";
+import { backendFailures, createBodyOf, inputFields, sensitiveFields, tableForBackend, type Backend } from "../../model/fields/fieldTable";
 import { isPlaceholderId, pendingCreateOf, rememberPendingCreate, ResourceInitError, wasTakenOver, withProvider } from "./partialCreate";
 import { adoptionPlan, changedFields, forgottenFields, serviceUpdates } from "./updates";
-import { runSchema } from "./validation";
-import { catalogFieldsToCheck, catalogIdFailures } from "./catalogIds";
-import { deepEqual, isPresent, isRecord, messageOf, withoutUnset, type Props } from "./values";
+import { runSchema } from "../../model/fields/validation";
+import { catalogFieldsToCheck, catalogIdFailures } from "../../model/cost/catalogIds";
+import { deepEqual, isPresent, isRecord, messageOf, withoutUnset, type Props } from "../../model/fields/values";
 import { ReadinessTimeoutError } from "./waitFor";
-import type { CostEstimate, Estimator } from "../cost/estimate";
-import { COST_ESTIMATE, withEstimate } from "../cost/attach";
-import { estimateRefreshed, recordedEstimate, sameEstimate } from "../cost/refresh";
-import { ownPricesDigest } from "../cost/ownPrices";
+import type { CostEstimate, Estimator } from "../../model/cost/estimate";
+import { withEstimate } from "../../model/cost/attach";
+import { COST_ESTIMATE } from "../../model/fields/estimateOutput";
+import { estimateRefreshed, recordedEstimate, sameEstimate } from "../../model/cost/refresh";
+import { ownPricesDigest } from "../../model/cost/ownPrices";
 
 /** What a kind's specifics get to work with while one operation runs. */
 export interface Operation<Args, L> {
@@ -47,16 +50,13 @@ export interface Changes {
   changed: ReadonlySet<string>;
 }
 
-export interface ResourceSpec<Args, L extends { id: string; name?: string | undefined }, Create = Props> {
-  table: ResourceTable<L, Args>;
-  get(client: ManagementApi, id: string): Promise<L>;
-  /** The service still reports it but it is gone for good (a terminated pod). */
-  gone?(live: L): boolean;
-  /**
-   * Candidates for "the resource this create made" (see createOnce.ts), and how to recognise it:
-   * every resource of the kind, since one list serves the snapshots of many creates.
-   */
-  list(client: ManagementApi): Promise<L[]>;
+/**
+ * A kind's specifics, on top of how it is read (its reader: table, get, list, gone). Its `list` is
+ * also where a create whose answer was lost looks for "the resource this create made" (see
+ * createOnce.ts): every resource of the kind, since one list serves the snapshots of many creates.
+ */
+export interface ResourceSpec<Args, L extends { id: string; name?: string | undefined }, Create = Props> extends KindReader<L, Args> {
+  /** Whether a listed resource is the one these arguments created (a lost create's resolution). */
   matches(candidate: L, args: Args): boolean;
   /** The service's create call, given the create body computed from the table (its rows cover Create). */
   create(client: ManagementApi, body: Create, args: Args): Promise<L>;
@@ -363,7 +363,7 @@ function providerOn<Args extends ArgsBase, L extends { id: string; name?: string
   /**
    * The recorded estimate, when the arguments and own prices are unchanged. Only an estimated
    * figure is kept, and only where the catalog prices (v2): one that was unavailable is made again
-   * (from the arguments alone when they decide it: attach.ts).
+   * (from the arguments alone when they decide it: model/cost/attach.ts).
    */
   function keptEstimate(checked: Props, previous: Props, recorded: CostEstimate | undefined): CostEstimate | undefined {
     if (backend !== "v2" || recorded?.status !== "estimated") return undefined;

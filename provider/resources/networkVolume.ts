@@ -2,16 +2,15 @@
 // on create. A volume attached to a pod or endpoint cannot be deleted: the error names what holds it.
 
 import type { NetworkVolume, NetworkVolumeCreateInput } from "../../client/schemas";
-import type { ManagementApi } from "./deps";
+import type { ManagementApi } from "../../model/backend/port";
 import { deleteIgnoringMissing, subjectOf, type ResourceSpec } from "./lifecycle";
-import { networkVolumeTable, type NetworkVolumeArgs } from "./networkVolumeFields";
-import { messageOf } from "./values";
-import { estimateNetworkVolume } from "../cost/estimate";
+import type { NetworkVolumeArgs } from "../../model/fields/networkVolumeFields";
+import { networkVolumeReader } from "../../model/lookup/readers";
+import { messageOf } from "../../model/fields/values";
+import { estimateNetworkVolume } from "../../model/cost/estimate";
 
 export const networkVolumeSpec: ResourceSpec<NetworkVolumeArgs, NetworkVolume, NetworkVolumeCreateInput> = {
-  table: networkVolumeTable,
-  get: (client, id) => client.getNetworkVolume(id),
-  list: (client) => client.listNetworkVolumes(),
+  ...networkVolumeReader,
   matches: (v, args) => v.name === args.name && v.dataCenterId === args.dataCenterId && v.size === args.size,
   create: (client, body) => client.createNetworkVolume(body),
   estimate: estimateNetworkVolume,

@@ -22,8 +22,8 @@
 // record a create is an ordinary create, as before.
 
 import { createHash, randomBytes } from "node:crypto";
-import { isRecord, withoutUnset, type Props } from "./values";
-import { COST_ESTIMATE } from "../cost/attach";
+import { isRecord, withoutUnset, type Props } from "../../model/fields/values";
+import { COST_ESTIMATE } from "../../model/fields/estimateOutput";
 
 export class ResourceInitError extends Error {
   readonly id: string;

@@ -5,21 +5,19 @@
 import { isNotFound } from "../../client/errors";
 import type { Pod, PodCreateInput } from "../../client/schemas";
 
-import { readyTimeoutOf } from "./fieldTable";
+import { readyTimeoutOf } from "../../model/fields/fieldTable";
 import { deleteIgnoringMissing, type Changes, type Operation, type ResourceSpec } from "./lifecycle";
-import { podTable, type PodArgs } from "./podFields";
-import { POD_READ_INCLUDE, waitForPod } from "./podReadiness";
-import { estimatePod } from "../cost/estimate";
+import type { PodArgs } from "../../model/fields/podFields";
+import { POD_READ_INCLUDE, podReader } from "../../model/lookup/readers";
+import { waitForPod } from "./podReadiness";
+import { estimatePod } from "../../model/cost/estimate";
 
 export const podSpec: ResourceSpec<PodArgs, Pod, PodCreateInput> = {
-  table: podTable,
-  get: (client, id) => client.getPod(id, POD_READ_INCLUDE),
-  gone: (pod) => pod.desiredStatus === "TERMINATED",
+  ...podReader,
   // Pods have no unique name: a lost answer is resolved by a new pod with our name and image. The
   // list is of every pod, not filtered by name: the creates of many pods share it (createOnce.ts).
   // The template is compared only where the service reports it: v2 keeps no link from a pod to its
   // template (`template` stays null), so there a templated pod is matched by name (and image).
-  list: (client) => client.listPods(),
   matches: (p, args) =>
     p.name === args.name &&
     (args.imageName === undefined || p.imageName === args.imageName) &&

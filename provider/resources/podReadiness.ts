@@ -5,7 +5,8 @@
 
 import type { Pod } from "../../client/schemas";
 import type { ProviderDeps } from "./deps";
-import type { PodArgs } from "./podFields";
+import type { PodArgs } from "../../model/fields/podFields";
+import { POD_READ_INCLUDE } from "../../model/lookup/readers";
 import { waitFor } from "./waitFor";
 
 /** Community pods without supportPublicIp: true may never get a public IP; do not wait for one. */
@@ -55,9 +56,6 @@ export function podGoal(args: PodArgs): string {
   if ((args.desiredStatus ?? "RUNNING") === "EXITED") return "stopped (EXITED)";
   return expectsPublicIp(args) ? "RUNNING with a public IP and a port mapping for each tcp port" : "RUNNING";
 }
-
-/** Reads with the machine and network volume so that outputs (data center, GPU type) are complete. */
-export const POD_READ_INCLUDE = { includeMachine: true, includeNetworkVolume: true } as const;
 
 export function waitForPod(deps: ProviderDeps, id: string, subject: string, args: PodArgs, timeoutSeconds: number): Promise<Pod> {
   const client = deps.client();

@@ -1,7 +1,7 @@
 // The provider of each resource kind, as dispatch.ts routes shim calls to them. Built once per
 // provider process with the real dependencies (client resolved per call from config and env).
 import type * as pulumi from "@pulumi/pulumi";
-import type { ResourceKind } from "../kinds";
+import type { ResourceKind } from "../../model/kinds";
 import { defaultDeps, type ProviderDeps } from "./deps";
 import { endpointSpec } from "./endpoint";
 import { resourceProvider } from "./lifecycle";

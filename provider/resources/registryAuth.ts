@@ -4,13 +4,12 @@
 import type { ContainerRegistryAuth, ContainerRegistryAuthCreateInput } from "../../client/schemas";
 
 import { deleteIgnoringMissing, type ResourceSpec } from "./lifecycle";
-import { registryAuthTable, type RegistryAuthArgs } from "./registryAuthFields";
-import { messageOf } from "./values";
+import type { RegistryAuthArgs } from "../../model/fields/registryAuthFields";
+import { registryAuthReader } from "../../model/lookup/readers";
+import { messageOf } from "../../model/fields/values";
 
 export const registryAuthSpec: ResourceSpec<RegistryAuthArgs, ContainerRegistryAuth, ContainerRegistryAuthCreateInput> = {
-  table: registryAuthTable,
-  get: (client, id) => client.getRegistryAuth(id),
-  list: (client) => client.listRegistryAuths(),
+  ...registryAuthReader,
   matches: (a, args) => a.name === args.name,
   create: (client, body) => client.createRegistryAuth(body),
   adoptRemedy: "Registry credentials cannot be changed: declare the live name to adopt them, or remove adoptId to create new ones.",

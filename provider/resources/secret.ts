@@ -4,28 +4,18 @@
 // atomically; the value never appears in a message.
 
 import { ConflictError } from "../../client/errors";
-import type { SecretsV2 } from "../../client/managementV2";
 import type { SecretV2 } from "../../client/schemasV2";
-import type { ManagementApi } from "./deps";
+import { secretsOf } from "../../model/backend/port";
 import { deleteIgnoringMissing, type Operation, type ResourceSpec } from "./lifecycle";
-import { secretTable, type SecretArgs } from "./secretFields";
+import type { SecretArgs } from "../../model/fields/secretFields";
+import { secretReader } from "../../model/lookup/readers";
 import type { SecretCreateBody } from "../../client/managementV2";
-
-/** The secrets calls, or an error saying they need v2 (check refuses v1 first; this is the backstop). */
-export function secretsOf(client: ManagementApi): SecretsV2 {
-  if (client.secrets === undefined) {
-    throw new Error("account secrets need the service's v2 API: set gpucloud:apiUrl (or GPUCLOUD_API_URL) to the management API's /v2 URL");
-  }
-  return client.secrets;
-}
 
 /** Names compare without regard to case, as the service's list filter does. */
 const sameName = (a: string | undefined, b: string | undefined): boolean => a !== undefined && b !== undefined && a.toLowerCase() === b.toLowerCase();
 
 export const secretSpec: ResourceSpec<SecretArgs, SecretV2, SecretCreateBody> = {
-  table: secretTable,
-  get: (client, id) => secretsOf(client).get(id),
-  list: (client) => secretsOf(client).list(),
+  ...secretReader,
   matches: (s, args) => sameName(s.name, args.name),
   async create(client, body) {
     try {

@@ -3,15 +3,14 @@
 // update rolls out to the endpoints using it; ready on create.
 
 import type { Template, TemplateCreateInput } from "../../client/schemas";
-import type { ManagementApi } from "./deps";
+import type { ManagementApi } from "../../model/backend/port";
 import { deleteIgnoringMissing, subjectOf, type ResourceSpec } from "./lifecycle";
-import { templateTable, type TemplateArgs } from "./templateFields";
-import { messageOf } from "./values";
+import type { TemplateArgs } from "../../model/fields/templateFields";
+import { templateReader } from "../../model/lookup/readers";
+import { messageOf } from "../../model/fields/values";
 
 export const templateSpec: ResourceSpec<TemplateArgs, Template, TemplateCreateInput> = {
-  table: templateTable,
-  get: (client, id) => client.getTemplate(id),
-  list: (client) => client.listTemplates(),
+  ...templateReader,
   matches: (t, args) => t.name === args.name,
   create: (client, body) => client.createTemplate(body),
   update: (client, id, body) => client.updateTemplate(id, body),

@@ -3,8 +3,8 @@
 // merged by the caller (it needs the live map, see declared.ts mergeEnv).
 
 import type { DiffOutcome } from "./diffEngine";
-import type { ResourceTable } from "./fieldTable";
-import { deepEqual, isPresent, isRecord, quote, type Props } from "./values";
+import type { ResourceTable } from "../../model/fields/fieldTable";
+import { deepEqual, isPresent, isRecord, quote, type Props } from "../../model/fields/values";
 
 /** Service fields to send for an in-place update. Env maps and provider-side fields are left out. */
 export function serviceUpdates<L>(policy: ResourceTable<L>, outcome: DiffOutcome, news: Props): Props {

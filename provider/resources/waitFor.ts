@@ -4,8 +4,9 @@
 //
 // Polls fall on a beat every wait in the process shares: the next multiple of the current interval
 // on the clock (so a wait is at most one interval, sometimes less). Resources waiting at the same
-// time then poll at the same moments, and one list call serves them all (sharedReads.ts); as
-// intervals double, a longer interval's beats fall on a shorter one's.
+// time then poll at the same moments, and one list call serves them all
+// (model/backend/sharedReads.ts); as intervals double, a longer interval's beats fall on a shorter
+// one's.
 
 import type { ProviderDeps } from "./deps";
 

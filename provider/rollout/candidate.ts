@@ -17,13 +17,14 @@ import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { argsOf, checkComponentArgs, outputsOf } from "../componentArgs";
 import { isPlaceholderId, ResourceInitError } from "../resources/partialCreate";
-import { containsUnknown, deepEqual, messageOf, type Props } from "../resources/values";
+import { containsUnknown, deepEqual, messageOf, type Props } from "../../model/fields/values";
 import { casesSchema } from "../smoke/caseSchema";
 import { failureMessage } from "../smoke/report";
-import type { CaseResult } from "../smoke/runCase";
+import type { CaseResult } from "../../model/components/caseResult";
 import { runCases } from "../smoke/runCases";
 import type { RolloutDeps } from "./deps";
-import { StepLog, type RolloutStep } from "./steps";
+import type { RolloutStep } from "../../model/components/rolloutStep";
+import { StepLog } from "./steps";
 
 const candidateArgsSchema = z.object({
   /** The EndpointRollout's name, for messages. */

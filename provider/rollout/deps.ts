@@ -5,10 +5,10 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { JobClient } from "../../client/jobClient";
-import { connectionFailures, jobClient } from "../connection";
+import { connectionFailures, jobClient } from "../../model/connection";
 import { defaultDeps, type ProviderDeps } from "../resources/deps";
 import { endpointProvider } from "../resources/registry";
-import type { Props } from "../resources/values";
+import type { Props } from "../../model/fields/values";
 
 /** The Endpoint kind's operations a canary goes through. */
 export interface CanaryEndpoints {

@@ -16,16 +16,17 @@ import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { argsOf, checkComponentArgs, outputsOf } from "../componentArgs";
 import { waitForEndpoint } from "../resources/endpointReadiness";
-import { readyTimeoutOf } from "../resources/fieldTable";
+import { readyTimeoutOf } from "../../model/fields/fieldTable";
 import { ResourceInitError } from "../resources/partialCreate";
-import { containsUnknown, deepEqual, isUnknown, messageOf, type Props } from "../resources/values";
+import { containsUnknown, deepEqual, isUnknown, messageOf, type Props } from "../../model/fields/values";
 import { ReadinessTimeoutError } from "../resources/waitFor";
 import { casesSchema } from "../smoke/caseSchema";
 import { failureMessage } from "../smoke/report";
-import type { CaseResult } from "../smoke/runCase";
+import type { CaseResult } from "../../model/components/caseResult";
 import { runCases } from "../smoke/runCases";
 import type { RolloutDeps } from "./deps";
-import { StepLog, type RolloutStep } from "./steps";
+import type { RolloutStep } from "../../model/components/rolloutStep";
+import { StepLog } from "./steps";
 
 const switchArgsSchema = z.object({
   /** The EndpointRollout's name, for messages. */

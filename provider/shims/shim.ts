@@ -13,7 +13,7 @@
  * (no captured variables: the kind travels as `this.k`).
  */
 import type * as pulumi from "@pulumi/pulumi";
-import type { ProviderKind } from "../kinds";
+import type { ProviderKind } from "../../model/kinds";
 
 export interface ProviderShim extends pulumi.dynamic.ResourceProvider {
   /** The resource kind this shim dispatches to. */

@@ -10,11 +10,11 @@ import type * as pulumi from "@pulumi/pulumi";
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { argsOf, checkComponentArgs } from "../componentArgs";
-import { connectionFailures, jobClient } from "../connection";
-import { containsUnknown, deepEqual } from "../resources/values";
+import { connectionFailures, jobClient } from "../../model/connection";
+import { containsUnknown, deepEqual } from "../../model/fields/values";
 import { casesSchema, type SmokeCase } from "./caseSchema";
 import { failureMessage } from "./report";
-import type { CaseResult } from "./runCase";
+import type { CaseResult } from "../../model/components/caseResult";
 import { runCases } from "./runCases";
 
 const smokeTestArgsSchema = z.object({

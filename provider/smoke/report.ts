@@ -1,6 +1,6 @@
 /** Turns failed smoke-test cases into the one message that fails `pulumi up`. */
 import { excerpt } from "./expectations";
-import type { CaseResult } from "./runCase";
+import type { CaseResult } from "../../model/components/caseResult";
 
 export function failureMessage(endpointId: string, results: readonly CaseResult[]): string | undefined {
   const failed = results.filter((r) => !r.passed);

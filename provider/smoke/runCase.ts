@@ -6,10 +6,8 @@
  */
 import { JobWaitTimeoutError, type JobClient, type JobRecord } from "../../client/jobClient";
 import { DEFAULT_CASE_TIMEOUT_SECONDS, type QueueCase } from "./caseSchema";
-import type { CaseResult } from "./caseResult";
+import type { CaseResult } from "../../model/components/caseResult";
 import { unmetExpectations } from "./expectations";
-
-export type { CaseResult } from "./caseResult";
 
 export async function runQueueCase(client: JobClient, endpointId: string, testCase: QueueCase): Promise<CaseResult> {
   const budgetMs = (testCase.timeoutSeconds ?? DEFAULT_CASE_TIMEOUT_SECONDS) * 1000;

@@ -5,7 +5,8 @@
 import type { EndpointTarget, JobClient } from "../../client/jobClient";
 import { isHttpCase, type SmokeCase } from "./caseSchema";
 import { runHttpCase } from "./runHttpCase";
-import { runQueueCase, type CaseResult } from "./runCase";
+import type { CaseResult } from "../../model/components/caseResult";
+import { runQueueCase } from "./runCase";
 
 export interface CaseTarget {
   id: string;

@@ -9,7 +9,7 @@ import { ApiError } from "../../client/errors";
 import type { EndpointHttpResponse, EndpointTarget, JobClient } from "../../client/jobClient";
 import { DEFAULT_CASE_TIMEOUT_SECONDS, type HttpCase, type HttpExpectation } from "./caseSchema";
 import { excerpt, predicateFailure, subsetMismatch } from "./expectations";
-import type { CaseResult } from "./runCase";
+import type { CaseResult } from "../../model/components/caseResult";
 
 export async function runHttpCase(client: JobClient, endpoint: EndpointTarget, testCase: HttpCase, now: () => number = Date.now): Promise<CaseResult> {
   const method = testCase.request.method ?? "GET";

@@ -5,7 +5,7 @@
  */
 import type { EngineEvent } from "@pulumi/pulumi/automation";
 import { z } from "zod";
-import { COST_SUMMARY_TYPE, RESOURCE_MODULE } from "../../provider/kinds";
+import { COST_SUMMARY_TYPE, RESOURCE_MODULE } from "../../model/kinds";
 import { getBilling, type BillingOptions } from "../../sdk/billing";
 
 const HOUR_MS = 3_600_000;

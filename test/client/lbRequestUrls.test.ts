@@ -6,7 +6,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { JobClient, JobRequestError } from "../../client/jobClient";
-import { closeClients } from "../../provider/connection";
+import { closeClients } from "../../model/connection";
 import { smokeTestProvider } from "../../provider/smoke/provider";
 import { json, startScriptedServer, type ScriptedServer } from "./scriptedServer";
 

@@ -6,9 +6,9 @@ import { startEmulator, type RunningEmulator } from "../../emulator/index";
 import { ManagementClient } from "../../client/management";
 import { NotFoundError } from "../../client/errors";
 import { GpuCloudError } from "../../client/gpuCloudError";
-import { outputNames } from "../../provider/resources/fieldTable";
-import { podTable } from "../../provider/resources/podFields";
-import { endpointTable } from "../../provider/resources/endpointFields";
+import { outputNames } from "../../model/fields/fieldTable";
+import { podTable } from "../../model/fields/podFields";
+import { endpointTable } from "../../model/fields/endpointFields";
 import {
   getEndpoint,
   getNetworkVolume,

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator/index";
 import { NETWORK_VOLUME_PRICE_PER_GB_MONTH } from "../../emulator/vocabulary/catalog";
 import { ManagementClientV2 } from "../../client/managementV2";
-import type { CostEstimate } from "../../provider/cost/estimate";
+import type { CostEstimate } from "../../model/cost/estimate";
 import { createEngineStack, type EngineStack } from "../support/engineStack";
 import { EMULATOR_PRICES_CONFIG } from "../../scripts/lib/emulatorPrices";
 import { accountOf, countsOf, emulatorConfig, loadSdk } from "./provider-support";

@@ -1,8 +1,8 @@
 // The provider process's management client: resolved from the settings in force, and resolved again
 // only when they change (a new stack config, or another GPUCLOUD_API_URL / GPUCLOUD_API_KEY).
 import { afterEach, describe, expect, it } from "vitest";
-import { closeClients, managementClient } from "../../provider/connection";
-import { getStackConfig, setStackConfig } from "../../provider/runtimeConfig";
+import { closeClients, managementClient } from "../../model/connection";
+import { getStackConfig, setStackConfig } from "../../model/stackConfig";
 
 describe("managementClient", () => {
   const saved = { config: getStackConfig(), url: process.env["GPUCLOUD_API_URL"], key: process.env["GPUCLOUD_API_KEY"] };

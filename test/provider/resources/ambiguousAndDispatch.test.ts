@@ -1,7 +1,7 @@
 import type { ServerResponse } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dispatch } from "../../../provider/dispatch";
-import { closeClients as closeManagementClients } from "../../../provider/connection";
+import { closeClients as closeManagementClients } from "../../../model/connection";
 import { startEmulator, type RunningEmulator } from "../../../emulator/index";
 import { startHarness } from "./harness";
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { computeDiff } from "../../../provider/resources/diffEngine";
-import { endpointTable } from "../../../provider/resources/endpointFields";
-import { templateTable } from "../../../provider/resources/templateFields";
+import { endpointTable } from "../../../model/fields/endpointFields";
+import { templateTable } from "../../../model/fields/templateFields";
 import { checked, startHarness, type Harness } from "./harness";
 
 let h: Harness;

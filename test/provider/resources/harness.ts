@@ -6,9 +6,10 @@
 // emulator's store, so tests inspect and disturb resources through it.
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../../emulator/index";
 import { ManagementClient } from "../../../client/management";
-import { openManagementApi } from "../../../provider/connection";
-import type { Backend } from "../../../provider/resources/fieldTable";
-import type { ManagementApi, ProviderDeps } from "../../../provider/resources/deps";
+import { openManagementApi } from "../../../model/connection";
+import type { Backend } from "../../../model/fields/fieldTable";
+import type { ManagementApi } from "../../../model/backend/port";
+import type { ProviderDeps } from "../../../provider/resources/deps";
 import { buildResourceProviders } from "../../../provider/resources/registry";
 import { countingProxy, type CountingProxy } from "../../../scripts/lib/countingProxy";
 import type { RecordingLog } from "../../unit/resources/fakes";

@@ -4,8 +4,8 @@
 // what the lookup lacks is only what the resource kept as declared (the service does not report it)
 // and the cost estimate, which the provider computes from its arguments at check, not from a read.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { COST_ESTIMATE } from "../../../provider/cost/attach";
-import { readExisting } from "../../../provider/resources/lookup";
+import { COST_ESTIMATE } from "../../../model/fields/estimateOutput";
+import { readExisting } from "../../../model/lookup/lookup";
 import { checked, startHarness, type Harness } from "./harness";
 
 /** Outputs the lookup must hold, and the declared arguments the service did not report back. */

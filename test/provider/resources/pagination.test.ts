@@ -4,7 +4,7 @@
 // second, billed pod).
 import type { ServerResponse } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
-import { readExisting } from "../../../provider/resources/lookup";
+import { readExisting } from "../../../model/lookup/lookup";
 import { checked, startHarness, type Harness } from "./harness";
 
 let h: Harness | undefined;

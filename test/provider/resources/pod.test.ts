@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { computeDiff } from "../../../provider/resources/diffEngine";
-import { podTable } from "../../../provider/resources/podFields";
+import { podTable } from "../../../model/fields/podFields";
 import { ResourceInitError } from "../../../provider/resources/partialCreate";
 import { checked, startHarness, type Harness } from "./harness";
 

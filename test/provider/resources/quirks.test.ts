@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { computeDiff } from "../../../provider/resources/diffEngine";
-import { endpointTable } from "../../../provider/resources/endpointFields";
-import { podTable } from "../../../provider/resources/podFields";
+import { endpointTable } from "../../../model/fields/endpointFields";
+import { podTable } from "../../../model/fields/podFields";
 import { startHarness, type Harness } from "./harness";
 
 let h: Harness;

@@ -3,9 +3,9 @@
 // and the value in no message.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { computeDiff } from "../../../provider/resources/diffEngine";
-import { secretTable } from "../../../provider/resources/secretFields";
+import { secretTable } from "../../../model/fields/secretFields";
 import { buildResourceProviders } from "../../../provider/resources/registry";
-import { readExisting } from "../../../provider/resources/lookup";
+import { readExisting } from "../../../model/lookup/lookup";
 import { ResourceInitError } from "../../../provider/resources/partialCreate";
 import { checked, startHarness, type Harness } from "./harness";
 

@@ -3,10 +3,10 @@
 // the refusals check makes at preview, and delete. The v1 client inspects the shared store.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { computeDiff } from "../../../provider/resources/diffEngine";
-import { tableForBackend } from "../../../provider/resources/fieldTable";
-import { podTable } from "../../../provider/resources/podFields";
-import { endpointTable } from "../../../provider/resources/endpointFields";
-import { templateTable } from "../../../provider/resources/templateFields";
+import { tableForBackend } from "../../../model/fields/fieldTable";
+import { podTable } from "../../../model/fields/podFields";
+import { endpointTable } from "../../../model/fields/endpointFields";
+import { templateTable } from "../../../model/fields/templateFields";
 import { checked, startHarness, type Harness } from "./harness";
 
 let h: Harness;

@@ -7,14 +7,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ManagementClientV2 } from "../../../client/managementV2";
 import { computeDiff } from "../../../provider/resources/diffEngine";
-import { tableForBackend, type ResourceTable } from "../../../provider/resources/fieldTable";
-import { endpointTable } from "../../../provider/resources/endpointFields";
-import { networkVolumeTable } from "../../../provider/resources/networkVolumeFields";
-import { templateTable } from "../../../provider/resources/templateFields";
-import { V2Backend } from "../../../provider/resources/v2Backend";
+import { tableForBackend, type ResourceTable } from "../../../model/fields/fieldTable";
+import { endpointTable } from "../../../model/fields/endpointFields";
+import { networkVolumeTable } from "../../../model/fields/networkVolumeFields";
+import { templateTable } from "../../../model/fields/templateFields";
+import { V2Backend } from "../../../model/backend/v2Backend";
 import { json, startScriptedServer } from "../../client/scriptedServer";
 import { checked, startHarness, type Harness } from "./harness";
-import { runSchema } from "../../../provider/resources/validation";
+import { runSchema } from "../../../model/fields/validation";
 
 /** The failures check gives these arguments on a v1 stack (the table as v1 sees it). */
 function v1Failures<L, A>(table: ResourceTable<L, A>, noun: string, args: Record<string, unknown>) {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { computeDiff } from "../../../provider/resources/diffEngine";
-import { networkVolumeTable } from "../../../provider/resources/networkVolumeFields";
-import { registryAuthTable } from "../../../provider/resources/registryAuthFields";
+import { networkVolumeTable } from "../../../model/fields/networkVolumeFields";
+import { registryAuthTable } from "../../../model/fields/registryAuthFields";
 import { checked, startHarness, type Harness } from "./harness";
 
 let h: Harness;

@@ -13,7 +13,7 @@ import { rolloutCandidateProvider } from "../../../provider/rollout/candidate";
 import type { RolloutDeps } from "../../../provider/rollout/deps";
 import { rolloutSwitchProvider } from "../../../provider/rollout/switch";
 import { ResourceInitError } from "../../../provider/resources/partialCreate";
-import type { Props } from "../../../provider/resources/values";
+import type { Props } from "../../../model/fields/values";
 import { API_VERSIONS } from "../../engine/provider-support";
 import { checked, startHarness, type Harness } from "../resources/harness";
 

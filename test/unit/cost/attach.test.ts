@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { withEstimate } from "../../../provider/cost/attach";
-import { estimateRefreshed, recordedEstimate } from "../../../provider/cost/refresh";
-import { estimateNetworkVolume, estimatePod } from "../../../provider/cost/estimate";
-import { ownPricesOf } from "../../../provider/cost/ownPrices";
+import { withEstimate } from "../../../model/cost/attach";
+import { estimateRefreshed, recordedEstimate } from "../../../model/cost/refresh";
+import { estimateNetworkVolume, estimatePod } from "../../../model/cost/estimate";
+import { ownPricesOf } from "../../../model/cost/ownPrices";
 import { buildResourceProviders } from "../../../provider/resources/registry";
 import { recordingDeps } from "../resources/fakes";
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { estimateEndpoint, estimateNetworkVolume, estimatePod } from "../../../provider/cost/estimate";
-import { priceSheetOf, pricesOf } from "../../../provider/cost/priceSheet";
-import { parseOwnPrices } from "../../../provider/cost/ownPrices";
-import type { Prices } from "../../../provider/cost/estimate";
+import { estimateEndpoint, estimateNetworkVolume, estimatePod } from "../../../model/cost/estimate";
+import { priceSheetOf, pricesOf } from "../../../model/cost/priceSheet";
+import { parseOwnPrices } from "../../../model/cost/ownPrices";
+import type { Prices } from "../../../model/cost/estimate";
 
 const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 const READ_AT = new Date("2026-11-24T12:00:00.000Z");

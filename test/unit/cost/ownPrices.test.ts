@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ownPricesOf, parseOwnPrices } from "../../../provider/cost/ownPrices";
+import { ownPricesOf, parseOwnPrices } from "../../../model/cost/ownPrices";
 
 const AT = new Date("2026-11-24T12:05:00.000Z");
 

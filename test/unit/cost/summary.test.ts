@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { CostEstimate } from "../../../provider/cost/estimate";
-import { budgetExcess, budgetFromConfig, changeAgainst, figuresOf, summarize, summaryLine } from "../../../provider/cost/summary";
+import type { CostEstimate } from "../../../model/cost/estimate";
+import { budgetExcess, budgetFromConfig, changeAgainst, figuresOf, summarize, summaryLine } from "../../../model/cost/summary";
 
 const est = (perHour: number, ceilingPerHour?: number): CostEstimate => ({ status: "estimated", perHour, ...(ceilingPerHour === undefined ? {} : { ceilingPerHour }) });
 

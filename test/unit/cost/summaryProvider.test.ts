@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { costSummaryProviderWith } from "../../../provider/cost/summaryProvider";
-import { UNKNOWN } from "../../../provider/resources/values";
-import type { ManagementApi } from "../../../provider/resources/deps";
+import { UNKNOWN } from "../../../model/fields/values";
+import type { ManagementApi } from "../../../model/backend/port";
 import { makeApiError } from "../../../client/errors";
 import type { AccountLimitsV2 } from "../../../client/schemasV2";
 

@@ -1,8 +1,8 @@
 // On v2, a GPU type or CPU flavor the catalog does not list fails check with the nearest listed id,
 // once the catalog was read; when it could not be read, the static list's warning stays.
 import { describe, expect, it } from "vitest";
-import { priceSheetOf, type PriceLookup } from "../../../provider/cost/priceSheet";
-import type { Backend } from "../../../provider/resources/fieldTable";
+import { priceSheetOf, type PriceLookup } from "../../../model/cost/priceSheet";
+import type { Backend } from "../../../model/fields/fieldTable";
 import { buildResourceProviders } from "../../../provider/resources/registry";
 import { recordingDeps } from "./fakes";
 

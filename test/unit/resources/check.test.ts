@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { buildResourceProviders } from "../../../provider/resources/registry";
-import type { ResourceKind } from "../../../provider/kinds";
-import { UNKNOWN } from "../../../provider/resources/values";
+import type { ResourceKind } from "../../../model/kinds";
+import { UNKNOWN } from "../../../model/fields/values";
 import { recordingDeps } from "./fakes";
 
 const deps = recordingDeps();

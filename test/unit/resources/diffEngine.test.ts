@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { computeDiff, changedEnvKeys } from "../../../provider/resources/diffEngine";
-import { podTable } from "../../../provider/resources/podFields";
-import { endpointTable } from "../../../provider/resources/endpointFields";
-import { templateTable } from "../../../provider/resources/templateFields";
-import { networkVolumeTable } from "../../../provider/resources/networkVolumeFields";
-import { registryAuthTable } from "../../../provider/resources/registryAuthFields";
-import type { ResourceTable } from "../../../provider/resources/fieldTable";
-import { UNKNOWN } from "../../../provider/resources/values";
+import { podTable } from "../../../model/fields/podFields";
+import { endpointTable } from "../../../model/fields/endpointFields";
+import { templateTable } from "../../../model/fields/templateFields";
+import { networkVolumeTable } from "../../../model/fields/networkVolumeFields";
+import { registryAuthTable } from "../../../model/fields/registryAuthFields";
+import type { ResourceTable } from "../../../model/fields/fieldTable";
+import { UNKNOWN } from "../../../model/fields/values";
 
 type Row = [label: string, olds: Record<string, unknown>, news: Record<string, unknown>, expected: { changes: boolean; replaces?: string[]; dbr?: boolean }];
 

@@ -2,7 +2,7 @@
 // emulator cannot produce on demand (lost create answers, look-alikes appearing concurrently).
 import { makeApiError } from "../../../client/errors";
 import type { Pod, PodCreateInput, PodUpdateInput } from "../../../client/schemas";
-import type { ManagementApi } from "../../../provider/resources/deps";
+import type { ManagementApi } from "../../../model/backend/port";
 
 export type CreateFault = "none" | "lost-after-create" | "5xx-before-create";
 

@@ -1,5 +1,6 @@
 // Test doubles for the resource providers: a recording log and deps around any client.
-import type { ManagementApi, ProviderDeps } from "../../../provider/resources/deps";
+import type { ManagementApi } from "../../../model/backend/port";
+import type { ProviderDeps } from "../../../provider/resources/deps";
 
 export interface RecordingLog {
   info: string[];

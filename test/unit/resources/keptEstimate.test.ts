@@ -1,8 +1,8 @@
 // check keeps the cost estimate recorded with unchanged arguments: a preview of unchanged resources
 // reads no price catalog. Changed arguments, an estimate that was unavailable, or the v1 API price again.
 import { describe, expect, it } from "vitest";
-import { priceSheetOf } from "../../../provider/cost/priceSheet";
-import type { Backend } from "../../../provider/resources/fieldTable";
+import { priceSheetOf } from "../../../model/cost/priceSheet";
+import type { Backend } from "../../../model/fields/fieldTable";
 import { buildResourceProviders } from "../../../provider/resources/registry";
 import { recordingDeps } from "./fakes";
 

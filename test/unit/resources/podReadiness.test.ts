@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Pod } from "../../../client/schemas";
 import { podPendingState } from "../../../provider/resources/podReadiness";
-import type { PodArgs } from "../../../provider/resources/podFields";
+import type { PodArgs } from "../../../model/fields/podFields";
 
 const running = (extra: Partial<Pod> = {}): Pod => ({ id: "p1", desiredStatus: "RUNNING", publicIp: "100.64.0.9", ...extra });
 const args = (ports: string[]): PodArgs => ({ imageName: "img", ports }) as PodArgs;

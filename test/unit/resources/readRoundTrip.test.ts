@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { computeDiff } from "../../../provider/resources/diffEngine";
 import { buildOutputs, declaredInputs, mergeEnv, refreshFromLive } from "../../../provider/resources/declared";
-import { podTable } from "../../../provider/resources/podFields";
-import { endpointTable } from "../../../provider/resources/endpointFields";
-import { templateTable } from "../../../provider/resources/templateFields";
-import { networkVolumeTable } from "../../../provider/resources/networkVolumeFields";
-import { registryAuthTable } from "../../../provider/resources/registryAuthFields";
-import type { ResourceTable } from "../../../provider/resources/fieldTable";
+import { podTable } from "../../../model/fields/podFields";
+import { endpointTable } from "../../../model/fields/endpointFields";
+import { templateTable } from "../../../model/fields/templateFields";
+import { networkVolumeTable } from "../../../model/fields/networkVolumeFields";
+import { registryAuthTable } from "../../../model/fields/registryAuthFields";
+import type { ResourceTable } from "../../../model/fields/fieldTable";
 
 type Case = [label: string, policy: ResourceTable<never>, declared: Record<string, unknown>, live: Record<string, unknown>];
 

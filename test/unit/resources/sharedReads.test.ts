@@ -1,7 +1,7 @@
-// The shared list calls (provider/resources/sharedReads.ts) against a fake kind that records its calls.
+// The shared list calls (model/backend/sharedReads.ts) against a fake kind that records its calls.
 import { describe, expect, it } from "vitest";
 import { makeApiError } from "../../../client/errors";
-import { sharedReads, type ListedKind } from "../../../provider/resources/sharedReads";
+import { sharedReads, type ListedKind } from "../../../model/backend/sharedReads";
 
 interface Item {
   id: string;

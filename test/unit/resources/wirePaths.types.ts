@@ -5,9 +5,9 @@
 import type { RequestOf } from "../../../client/operationsV2";
 import type { Pod } from "../../../client/schemas";
 import type { AnswerPathV2, SentPathV2 } from "../../../client/wirePathsV2";
-import type { ComposedEndpointPathV2 } from "../../../provider/resources/endpointFields";
-import { rowsFor } from "../../../provider/resources/fieldTable";
-import { num } from "../../../provider/resources/validation";
+import type { ComposedEndpointPathV2 } from "../../../model/fields/endpointFields";
+import { rowsFor } from "../../../model/fields/fieldTable";
+import { num } from "../../../model/fields/validation";
 
 const { update, replace, output } = rowsFor<Pod, SentPathV2<"createPod" | "updatePod">, AnswerPathV2<"getPod">>();
 const count = num({ min: 1, unit: "GPUs", example: "1" }).optional();

@@ -1,12 +1,12 @@
 // The v2 column of the field tables: paths and converters both ways, the table each backend sees,
 // and what check refuses on each backend (field, value, fix).
 import { describe, expect, it } from "vitest";
-import { backendFailures, tableForBackend } from "../../../provider/resources/fieldTable";
-import { endpointTable } from "../../../provider/resources/endpointFields";
-import { networkVolumeTable } from "../../../provider/resources/networkVolumeFields";
-import { podTable } from "../../../provider/resources/podFields";
-import { templateTable } from "../../../provider/resources/templateFields";
-import { fromWireV2, getPath, setPath, toWireV2 } from "../../../provider/resources/wireV2";
+import { backendFailures, tableForBackend } from "../../../model/fields/fieldTable";
+import { endpointTable } from "../../../model/fields/endpointFields";
+import { networkVolumeTable } from "../../../model/fields/networkVolumeFields";
+import { podTable } from "../../../model/fields/podFields";
+import { templateTable } from "../../../model/fields/templateFields";
+import { fromWireV2, getPath, setPath, toWireV2 } from "../../../model/fields/wireV2";
 import { endpointSpec } from "../../../provider/resources/endpoint";
 import { resourceProvider } from "../../../provider/resources/lifecycle";
 import { podPendingState, waitForPod } from "../../../provider/resources/podReadiness";

@@ -4,7 +4,7 @@
  * figures to its record, and warns of a priced resource declared after it, naming both.
  */
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import type { CostEstimate } from "../../../provider/cost/estimate";
+import type { CostEstimate } from "../../../model/cost/estimate";
 import { recordResources, valueOf, type Registered } from "../../support/pulumiMocks";
 
 let registered: Registered[] = [];

@@ -10,7 +10,7 @@ import { JobClient, type EndpointHttpRequest, type EndpointHttpResponse } from "
 import { casesSchema, HTTP_METHODS, httpCaseSchema, isHttpCase, type HttpCase, type SmokeCase } from "../../../provider/smoke/caseSchema";
 import { failureMessage } from "../../../provider/smoke/report";
 import { runHttpCase, unmetHttpExpectations } from "../../../provider/smoke/runHttpCase";
-import type { CaseResult } from "../../../provider/smoke/runCase";
+import type { CaseResult } from "../../../model/components/caseResult";
 
 /** Issues as "path: message" lines ("(root)" for the top). */
 function issuesOf(schema: z.ZodType, value: unknown): string[] {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { setStackConfig } from "../../../provider/runtimeConfig";
+import { setStackConfig } from "../../../model/stackConfig";
 import { smokeTestProvider } from "../../../provider/smoke/provider";
 
 const CONNECTION = { "gpucloud:apiKey": "k", "gpucloud:apiUrl": "http://127.0.0.1:9/api/v2", "gpucloud:serverlessUrl": "http://127.0.0.1:9/v2" };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { failureMessage } from "../../../provider/smoke/report";
-import type { CaseResult } from "../../../provider/smoke/runCase";
+import type { CaseResult } from "../../../model/components/caseResult";
 
 const passed = (name: string): CaseResult => ({ name, jobId: `job-${name}`, status: "COMPLETED", output: { ok: true }, passed: true, problems: [] });
 

@@ -1,11 +1,12 @@
-// GPU type and CPU flavor ids checked against the service's catalog at preview (v2). The static
-// lists in the field tables only warn (ids come and go faster than releases); once the catalog
-// was read, an id it does not list cannot work, and the create would fail with the service's 400
-// after other resources were made. When the catalog could not be read, the warning stays.
+// GPU type and CPU flavor ids checked against the service's catalog at preview (v2), as read for
+// the price sheet (priceSheet.ts). The static lists in the field tables only warn (ids come and go
+// faster than releases); once the catalog was read, an id it does not list cannot work, and the
+// create would fail with the service's 400 after other resources were made. When the catalog could
+// not be read, the warning stays.
 
-import type { PriceLookup } from "../cost/priceSheet";
-import { closest } from "./validation";
-import type { Props } from "./values";
+import type { PriceLookup } from "./priceSheet";
+import { closest } from "../fields/validation";
+import type { Props } from "../fields/values";
 
 /** The arguments holding catalog ids, and where the catalog lists them. */
 const CATALOG_FIELDS = [

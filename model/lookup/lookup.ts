@@ -2,49 +2,47 @@
 // unique) with the values its resource class reports as outputs, on either backend. The SDK's
 // lookups (getPod, getTemplate, ...) are this with a connection around it.
 
-import { isNotFound } from "../../client/errors";
-import { LookupNotFoundError, type LookupKey } from "./lookupNotFoundError";
-import type { ApiErrorFields } from "../../client/errors";
+import { isNotFound, type ApiErrorFields } from "../../client/errors";
+import type { ManagementApi } from "../backend/port";
+import { sensitiveFields, tableForBackend, type Backend, type ResourceTable } from "../fields/fieldTable";
+import type { Props } from "../fields/values";
 import type { ResourceKind } from "../kinds";
-import type { ManagementApi } from "./deps";
-import { endpointSpec } from "./endpoint";
-import { sensitiveFields, tableForBackend, type Backend, type ResourceTable } from "./fieldTable";
-import type { ResourceSpec } from "./lifecycle";
-import { networkVolumeSpec } from "./networkVolume";
-import { podSpec } from "./pod";
-import { registryAuthSpec } from "./registryAuth";
-import { secretSpec } from "./secret";
-import { templateSpec } from "./template";
-import type { Props } from "./values";
+import { LookupNotFoundError, type LookupKey } from "./lookupNotFoundError";
+import {
+  endpointReader,
+  networkVolumeReader,
+  podReader,
+  registryAuthReader,
+  secretReader,
+  templateReader,
+  type KindReader,
+} from "./readers";
 
-export type { LookupKey } from "./lookupNotFoundError";
+/** A reader of any kind, as a lookup uses it: by id and name only. */
+type AnyReader = KindReader<{ id: string; name?: string | undefined }>;
 
-export { LookupNotFoundError } from "./lookupNotFoundError";
-
-type AnySpec = ResourceSpec<never, { id: string; name?: string | undefined }, unknown>;
-
-const SPECS: Record<ResourceKind, AnySpec> = {
-  pod: podSpec as unknown as AnySpec,
-  endpoint: endpointSpec as unknown as AnySpec,
-  networkVolume: networkVolumeSpec as unknown as AnySpec,
-  template: templateSpec as unknown as AnySpec,
-  registryAuth: registryAuthSpec as unknown as AnySpec,
-  secret: secretSpec as unknown as AnySpec,
+const READERS: Record<ResourceKind, AnyReader> = {
+  pod: podReader as unknown as AnyReader,
+  endpoint: endpointReader as unknown as AnyReader,
+  networkVolume: networkVolumeReader as unknown as AnyReader,
+  template: templateReader as unknown as AnyReader,
+  registryAuth: registryAuthReader as unknown as AnyReader,
+  secret: secretReader as unknown as AnyReader,
 };
 
 /** Whether the kind can be looked up by name: the service keeps its names unique. */
 export function namesAreUnique(kind: ResourceKind): boolean {
-  return SPECS[kind].table.deleteBeforeReplaceWhenSame?.includes("name") === true;
+  return READERS[kind].table.deleteBeforeReplaceWhenSame?.includes("name") === true;
 }
 
 /** The kind's fields that hold secrets (an env map): a lookup's Output form is secret when one is present. */
 export function sensitiveOf(kind: ResourceKind): string[] {
-  return sensitiveFields(SPECS[kind].table);
+  return sensitiveFields(READERS[kind].table);
 }
 
 /** The kind's noun in messages ("network volume"). */
 export function nounOf(kind: ResourceKind): string {
-  return SPECS[kind].table.noun;
+  return READERS[kind].table.noun;
 }
 
 /**
@@ -53,8 +51,8 @@ export function nounOf(kind: ResourceKind): string {
  * object; env maps whole, injected keys included).
  */
 export async function readExisting(kind: ResourceKind, api: ManagementApi, backend: Backend, key: LookupKey, lookup: string): Promise<Props> {
-  const spec = SPECS[kind];
-  const noun = spec.table.noun;
+  const reader = READERS[kind];
+  const noun = reader.table.noun;
   const what = "id" in key ? `id ${JSON.stringify(key.id)}` : `name ${JSON.stringify(key.name)}`;
   const missing = (why: string, fields: ApiErrorFields, cause?: Error): LookupNotFoundError =>
     new LookupNotFoundError(`${lookup}: no ${noun} with ${what} (${why}). Check the ${"id" in key ? "id" : "name"} and that apiUrl points at the account that owns it.`, noun, key, fields, cause);
@@ -62,19 +60,19 @@ export async function readExisting(kind: ResourceKind, api: ManagementApi, backe
   let live: { id: string; name?: string | undefined };
   if ("id" in key) {
     try {
-      live = await spec.get(api, key.id);
+      live = await reader.get(api, key.id);
     } catch (error) {
       if (isNotFound(error)) throw missing(error.message, error, error);
       throw error;
     }
-    if (spec.gone?.(live) === true) throw missing(`the service reports it terminated`, noAnswer(lookup));
+    if (reader.gone?.(live) === true) throw missing(`the service reports it terminated`, noAnswer(lookup));
   } else {
-    const found = (await spec.list(api)).filter((l) => l.name === key.name && spec.gone?.(l) !== true);
+    const found = (await reader.list(api)).filter((l) => l.name === key.name && reader.gone?.(l) !== true);
     const first = found[0];
     if (first === undefined) throw missing(`the service lists none by that name`, noAnswer(lookup));
     live = first;
   }
-  return { id: live.id, ...observed(tableForBackend(spec.table as ResourceTable<unknown>, backend), live) };
+  return { id: live.id, ...observed(tableForBackend(reader.table as ResourceTable<unknown>, backend), live) };
 }
 
 /** Every field the table reads back from the live object, where the service reports a value. */

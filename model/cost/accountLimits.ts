@@ -2,7 +2,8 @@
 // is created: the sum of workersMax over the stack's endpoints plus the account's other endpoints
 // against the serverless worker quota, and the stack's always-on rate against the hourly spend cap.
 // Over a cap is a failure naming the cap, the figure and what uses most; within 10% of it, a
-// warning. Pure: the provider reads the limits and the account's endpoints (summaryProvider.ts).
+// warning. Pure: the provider reads the limits and the account's endpoints
+// (provider/cost/summaryProvider.ts).
 
 import { roundUsd } from "./estimate";
 import type { CostSummary } from "./summary";

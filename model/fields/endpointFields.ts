@@ -13,7 +13,7 @@ import { adoptIdRow, defineTable, readyTimeoutSecondsRow, rowsFor, triggerSame, 
 import { boolOrLevel, failure, list, num, oneOf, str, unknownIdWarnings } from "./validation";
 import { isRecord, isUnknown, type Props } from "./values";
 import type { Backend } from "./fieldTable";
-import { COST_ESTIMATE } from "../cost/attach";
+import { COST_ESTIMATE } from "./estimateOutput";
 
 /** Who applies a change of an endpoint's templateId (see the templateAppliedBy row). */
 export const TEMPLATE_APPLIERS = ["endpoint", "rollout"] as const;
@@ -33,8 +33,8 @@ const vcpuOf = (w: Props): unknown => (Array.isArray(w["cpu"]) && isRecord(w["cp
 const volumesOf = (w: Props): unknown => (Array.isArray(w["networkVolumes"]) ? w["networkVolumes"] : undefined);
 
 /**
- * Paths of the table's own that are not the reference's: v2Backend.ts (#endpointBody) composes them
- * into its shape before a body is sent (GPU types into `gpu.pools` minus `gpu.excludedTypes`, the
+ * Paths of the table's own that are not the reference's: backend/v2Backend.ts (#endpointBody)
+ * composes them into its shape before a body is sent (GPU types into `gpu.pools` minus `gpu.excludedTypes`, the
  * scaling value into `scaling.queueDelay` or `scaling.requestCount` by the scaling type).
  */
 export type ComposedEndpointPathV2 = "gpu.types" | "scaling.value";
@@ -50,8 +50,8 @@ const rows = {
   // Compared in order: the order is the priority the service tries the types in (v1).
   gpuTypeIds: update(list(str({ nonEmpty: true, example: '"NVIDIA L4"' }), { example: '["NVIDIA L4"]', unique: true }).optional(), {
     observe: (e) => e.gpuTypeIds,
-    // Sent as pools minus excluded types through the catalog (v2Backend.ts); not read back, since
-    // v2 keeps no order.
+    // Sent as pools minus excluded types through the catalog (backend/v2Backend.ts); not read back,
+    // since v2 keeps no order.
     v2: { path: "gpu.types" },
   }),
   gpuCount: update(num({ min: 1, unit: "GPUs", example: "1" }).optional(), { default: 1, observe: (e) => e.gpuCount, v2: { path: "gpu.count" } }),
@@ -123,7 +123,7 @@ const rows = {
   readyTimeoutSeconds: readyTimeoutSecondsRow,
   adoptId: adoptIdRow,
   // What the service reports.
-  // Computed by check from the catalog (provider/cost), never read from the service.
+  // Computed by check from the catalog (model/cost), never read from the service.
   [COST_ESTIMATE]: output(() => undefined),
   endpointId: output((e) => e.id, { v2: { path: "id" } }),
   version: output((e) => e.version),

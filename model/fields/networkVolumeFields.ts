@@ -10,7 +10,7 @@ import type { AnswerPathV2, SentPathV2 } from "../../client/wirePathsV2";
 import { adoptIdRow, defineTable, rowsFor, type ArgsOf, type Backend, type CrossCheckResult, type OutputArgumentKeys } from "./fieldTable";
 import { failure, num, oneOf, str, unknownIdWarnings } from "./validation";
 import { containsUnknown, deepEqual, isPresent, type Props } from "./values";
-import { COST_ESTIMATE } from "../cost/attach";
+import { COST_ESTIMATE } from "./estimateOutput";
 
 /**
  * A volume's size bounds per API version, in GB: v1 0..4000 (the v1 reference's size "minimum=0
@@ -47,7 +47,7 @@ const rows = {
     v2: { path: "type" },
   }),
   adoptId: adoptIdRow,
-  // Computed by check from the catalog (provider/cost), never read from the service.
+  // Computed by check from the catalog (model/cost), never read from the service.
   [COST_ESTIMATE]: output(() => undefined),
 };
 

@@ -11,7 +11,7 @@ import type { AnswerPathV2, SentPathV2 } from "../../client/wirePathsV2";
 import { adoptIdRow, defineTable, type Backend, type WireMapping, readyTimeoutSecondsRow, rowsFor, triggerSame, type ArgsOf, type CrossCheckResult, type OutputArgumentKeys } from "./fieldTable";
 import { argv, bool, envMap, failure, list, num, oneOf, port, str, unknownIdWarnings } from "./validation";
 import { isPresent, isRecord, isUnknown, type Props } from "./values";
-import { COST_ESTIMATE } from "../cost/attach";
+import { COST_ESTIMATE } from "./estimateOutput";
 import {
   atMostOne,
   COMMAND_V2,
@@ -48,7 +48,7 @@ const onePlacement = { unsupported: "v2 takes one GPU type or CPU flavor and any
 /**
  * v2's pod status as the provider's desiredStatus: a pod on its way up is meant to run; a pod in
  * ERROR holds nothing and takes `start` like an EXITED one (podAction), so it reads EXITED: a pod
- * declared RUNNING shows a change after refresh and the update starts it (v2Backend.ts).
+ * declared RUNNING shows a change after refresh and the update starts it (backend/v2Backend.ts).
  */
 function desiredStatusOf(wire: Props): unknown {
   const status = wire["status"];
@@ -117,7 +117,7 @@ const rows = {
   locked: update(bool({ example: "false" }).optional(), { default: false, observe: (p) => p.locked, v2: { path: "locked" } }),
   // Create-only: a change means a new pod.
   computeType: replace(oneOf(COMPUTE_TYPES).optional(), { default: "GPU", observe: (p) => p.computeType ?? (gpuOf(p) ? "GPU" : p.cpuFlavorId ? "CPU" : undefined),
-    // Sent as the choice of `gpu` or `cpu` (v2Backend.ts).
+    // Sent as the choice of `gpu` or `cpu` (backend/v2Backend.ts).
     v2: { read: (w) => (isRecord(w["cpu"]) ? "CPU" : isRecord(w["gpu"]) ? "GPU" : undefined) },
   }),
   cloudType: replace(oneOf(CLOUD_TYPES).optional(), { default: "SECURE", observe: (p) => p.cloudType ?? secureCloudOf(p), v2: { path: "cloud" } }),
@@ -154,7 +154,7 @@ const rows = {
   }),
   networkVolumeId: replace(id('"agv6w2qcg7"'), {
     observe: (p) => p.networkVolumeId ?? stringOr(p.networkVolume?.id),
-    // Mounted at volumeMountPath (v2Backend.ts adds the path).
+    // Mounted at volumeMountPath (backend/v2Backend.ts adds the path).
     v2: { path: "mounts.network.0.volumeId" },
   }),
   // v2 create-time flags (CreatePodRequest startSsh/startJupyter): "not part of the pod's readable
@@ -192,7 +192,7 @@ const rows = {
   // What the service reports.
   publicIp: output((p) => p.publicIp, { v2: { read: publicIpOf } }),
   portMappings: output((p) => (p.portMappings && Object.keys(p.portMappings).length > 0 ? p.portMappings : undefined), { v2: { read: portMappingsOf } }),
-  // Computed by check from the catalog (provider/cost), never read from the service.
+  // Computed by check from the catalog (model/cost), never read from the service.
   [COST_ESTIMATE]: output(() => undefined),
   costPerHr: output((p) => p.costPerHr, { v2: { path: "cost" } }),
   adjustedCostPerHr: output((p) => p.adjustedCostPerHr),

@@ -1,20 +1,24 @@
-// Puts a kind's cost estimate on its checked inputs, under the one output name all kinds share.
-// The field tables read COST_ESTIMATE while they load: keep this module's value imports to leaf
-// modules (values.ts), or a table may load first and record its row under "undefined".
+// Puts a kind's cost estimate on its checked inputs, under the one output name all kinds share
+// (fields/estimateOutput.ts).
 //
 // Why the estimate rides on the inputs as well as the outputs: the engine answers a preview of a
 // create or update of a dynamic resource with its checked inputs as its outputs, so the CostReport
 // can sum (and hold to a budget) at preview only what check put there. It is compact (figures and a
 // one-line basis) because it is carried twice.
 
-import type { ProviderDeps } from "../resources/deps";
-import { messageOf, type Props } from "../resources/values";
+import { messageOf, type Props } from "../fields/values";
 import { CATALOG_NOT_READ, type PriceLookup } from "./priceSheet";
-import { ownPricesDigest } from "./ownPrices";
+import { ownPricesDigest, type OwnPrices } from "./ownPrices";
 import type { CostEstimate, Estimator } from "./estimate";
+import { COST_ESTIMATE } from "../fields/estimateOutput";
 
-/** The output (and checked input) every priced resource records its estimate under. */
-export const COST_ESTIMATE = "costEstimate";
+/** Where an estimate's prices come from (the provider's dependencies carry both). */
+export interface PriceSources {
+  /** The list prices for cost estimates (absent: estimates say they are unavailable). */
+  prices?(): Promise<PriceLookup>;
+  /** The user's prices for what the catalog does not quote (`gpucloud:prices`); throws on a bad value. */
+  ownPrices?(): OwnPrices | undefined;
+}
 
 /**
  * The checked inputs with the estimate. The user's own prices are read first: a bad
@@ -23,10 +27,10 @@ export const COST_ESTIMATE = "costEstimate";
  * prices: an estimate the arguments already decide (pending, no GPU type given, storage priced
  * from own prices) costs no call.
  */
-export async function withEstimate(estimate: Estimator, args: Props, deps: Pick<ProviderDeps, "prices" | "ownPrices">): Promise<Props> {
-  const own = deps.ownPrices?.();
+export async function withEstimate(estimate: Estimator, args: Props, sources: PriceSources): Promise<Props> {
+  const own = sources.ownPrices?.();
   let made = estimate(args, { catalog: { unavailable: CATALOG_NOT_READ }, own });
-  if (made.status === "unavailable" && made.reason === CATALOG_NOT_READ) made = estimate(args, { catalog: await pricesFrom(deps), own });
+  if (made.status === "unavailable" && made.reason === CATALOG_NOT_READ) made = estimate(args, { catalog: await pricesFrom(sources), own });
   return { ...args, [COST_ESTIMATE]: withDigest(made, ownPricesDigest(own)) };
 }
 
@@ -36,10 +40,10 @@ function withDigest(estimate: CostEstimate, digest: string): CostEstimate {
 }
 
 /** The prices, or why there are none; an estimate never makes check fail (e.g. before an API key is set). */
-async function pricesFrom(deps: Pick<ProviderDeps, "prices">): Promise<PriceLookup> {
-  if (!deps.prices) return { unavailable: "no price catalog is configured" };
+async function pricesFrom(sources: PriceSources): Promise<PriceLookup> {
+  if (!sources.prices) return { unavailable: "no price catalog is configured" };
   try {
-    return await deps.prices();
+    return await sources.prices();
   } catch (error) {
     return { unavailable: `the price catalog could not be reached: ${messageOf(error)}` };
   }

@@ -17,7 +17,7 @@
 //   except a list whose answer did not validate: one malformed item spoils a whole list, so each
 //   read falls back to its own GET.
 // - Each read gets its own copy of its item, so no caller sees another one's changes; callers of
-//   `list` get their own array, of items they share and only read (createOnce.ts's lookups).
+//   `list` get their own array, of items they share and only read (the provider's createOnce.ts).
 
 import { ResponseValidationError } from "../../client/errors";
 

@@ -4,8 +4,8 @@
 // compared by their figures: the words of the basis, or 0.1.0's verbose record of the same figures
 // (with its price list and read times), are not a change.
 
-import { deepEqual, isRecord, type Props } from "../resources/values";
-import { COST_ESTIMATE } from "./attach";
+import { deepEqual, isRecord, type Props } from "../fields/values";
+import { COST_ESTIMATE } from "../fields/estimateOutput";
 import type { CostEstimate } from "./estimate";
 import { figuresOf } from "./summary";
 

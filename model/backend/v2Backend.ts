@@ -1,8 +1,8 @@
-// The v2 backend: the management calls the resources make (ManagementApi, in the provider's field
-// names) carried out on the service's v2 API. Each field travels through its table row's `v2`
-// column (wireV2.ts); this file adds only what one field cannot say alone: a pod's GPU-or-CPU
-// choice and its mounts, an endpoint's scaling pair, CPU list and GPU pools (from the catalog),
-// and the v2 calls that have no v1 twin (pod actions, workers, releases).
+// The management port (port.ts: the calls the resources make, in the provider's field names) on
+// the service's v2 API. Each field travels through its table row's `v2` column (fields/wireV2.ts);
+// this file adds only what one field cannot say alone: a pod's GPU-or-CPU choice and its mounts,
+// an endpoint's scaling pair, CPU list and GPU pools (from the catalog), and the v2 calls that have
+// no v1 twin (pod actions, workers, releases).
 
 import { ConflictError, isAmbiguousFailure } from "../../client/errors";
 import { PodSchema, EndpointSchema, TemplateSchema, NetworkVolumeSchema, ContainerRegistryAuthSchema } from "../../client/schemas";
@@ -29,14 +29,14 @@ import { GpuCloudError } from "../../client/gpuCloudError";
 import type { EndpointTypeInput } from "../../client/management";
 import type { CollectionV2, ManagementClientV2, PodActionV2, SecretsV2 } from "../../client/managementV2";
 import type { AccountLimitsV2, EndpointV2, PodV2 } from "../../client/schemasV2";
-import type { ManagementApi, RolloutState } from "./deps";
-import { endpointTable } from "./endpointFields";
-import { networkVolumeTable } from "./networkVolumeFields";
-import { podTable } from "./podFields";
-import { registryAuthTable } from "./registryAuthFields";
-import { templateTable } from "./templateFields";
-import { isRecord, type Props } from "./values";
-import { fromWireV2, getPath, toWireV2, wireRequest } from "./wireV2";
+import type { ManagementApi, RolloutState } from "./port";
+import { endpointTable } from "../fields/endpointFields";
+import { networkVolumeTable } from "../fields/networkVolumeFields";
+import { podTable } from "../fields/podFields";
+import { registryAuthTable } from "../fields/registryAuthFields";
+import { templateTable } from "../fields/templateFields";
+import { isRecord, type Props } from "../fields/values";
+import { fromWireV2, getPath, toWireV2, wireRequest } from "../fields/wireV2";
 import { readsOf, type KindReads, type SharingOptions } from "./sharedReads";
 import type { CatalogLists } from "../cost/priceSheet";
 

@@ -4,8 +4,8 @@
 
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import { closest } from "../resources/validation";
-import { isRecord } from "../resources/values";
+import { closest } from "../fields/validation";
+import { isRecord } from "../fields/values";
 
 /** The stack config key (`pulumi config set gpucloud:prices '{"networkVolumePerGbMonth": 0.07}'`). */
 export const OWN_PRICES_KEY = "gpucloud:prices";

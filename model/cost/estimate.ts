@@ -3,8 +3,8 @@
 // the same estimate. An estimate never guesses: a price nobody quoted, or an argument not known
 // until apply, makes it "unavailable" or "pending" with the reason, or is named in its basis.
 
-import { podTable } from "../resources/podFields";
-import { isUnknown, type Props } from "../resources/values";
+import { podTable } from "../fields/podFields";
+import { isUnknown, type Props } from "../fields/values";
 import { HOURS_PER_MONTH, OWN_PRICES_KEY, STORAGE_TIERS, type OwnPrices, type StorageTier } from "./ownPrices";
 import type { PriceLookup, PriceSheet } from "./priceSheet";
 

@@ -1,5 +1,6 @@
-// The v1 API as the provider process uses it: the plain client, with reads of one kind that arrive
-// together served by one list call (sharedReads.ts). v1 lists take the same includes as its gets
+// The management port (port.ts) on the v1 API: the plain client, its fields already the provider's,
+// with reads of one kind that arrive together served by one list call where the connection shares
+// reads (sharedReads.ts: the provider process's do). v1 lists take the same includes as its gets
 // (includeWorkers, includeMachine, ...), so a read shares the list made with its own includes;
 // lists filtered by anything else (a pod's name) stay plain calls.
 
@@ -16,16 +17,18 @@ import type {
   TemplateInclude,
 } from "../../client/schemas";
 import type { Transport, TransportOptions } from "../../client/transport";
-import { sharedReads, type KindReads, type ListedKind, type SharingOptions } from "./sharedReads";
+import type { ManagementApi } from "./port";
+import { readsOf, type KindReads, type ListedKind, type SharingOptions } from "./sharedReads";
 
-export class V1Backend extends ManagementClient {
-  readonly #sharing: SharingOptions;
+export class V1Backend extends ManagementClient implements ManagementApi {
+  readonly #sharing: SharingOptions | false;
   /** Shared reads per kind and set of includes ("pods?includeMachine,includeNetworkVolume"). */
   readonly #kinds = new Map<string, KindReads<{ id: string }>>();
 
-  constructor(transportOrOptions: Transport | TransportOptions, sharing: SharingOptions = {}) {
+  /** `shareReads`: serve reads of one kind that arrive together by one list call (the provider process does). */
+  constructor(transportOrOptions: Transport | TransportOptions, options: { shareReads?: SharingOptions | false } = {}) {
     super(transportOrOptions);
-    this.#sharing = sharing;
+    this.#sharing = options.shareReads ?? false;
   }
 
   override getPod(id: string, include?: PodInclude): Promise<Pod> {
@@ -91,11 +94,11 @@ export class V1Backend extends ManagementClient {
     return this.#shared("containerregistryauth", () => ({ list: () => super.listRegistryAuths(), get: (one) => super.getRegistryAuth(one) }));
   }
 
-  /** The one shared reader of a kind (made on first use). */
+  /** The one reader of a kind, shared or plain (made on first use). */
   #shared<T extends { id: string }>(key: string, kind: () => ListedKind<T>): KindReads<T> {
     let reads = this.#kinds.get(key);
     if (!reads) {
-      reads = sharedReads(kind(), this.#sharing);
+      reads = readsOf(kind(), this.#sharing);
       this.#kinds.set(key, reads);
     }
     // The key names the kind, and each key is only ever made from that kind's calls.

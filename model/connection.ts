@@ -1,8 +1,9 @@
 /**
- * The provider process's clients for the service, built from the connection settings in force at
- * call time (stack config from `configure`, else GPUCLOUD_* env) and reused while those settings
- * stay the same, so every resource shares one keep-alive pool per origin, and reads of one kind
- * that arrive together share list calls (resources/sharedReads.ts).
+ * Connections to the management API and the job API. `openManagementApi` opens one for given
+ * settings (the SDK's lookups). The rest is the provider process's memo: clients built from the
+ * connection settings in force at call time (stack config from `configure`, else GPUCLOUD_* env)
+ * and reused while those settings stay the same, so every resource shares one keep-alive pool per
+ * origin, and reads of one kind that arrive together share list calls (backend/sharedReads.ts).
  *
  * Retries are logged through Pulumi's log so a slow `pulumi up` says why it is slow.
  */
@@ -10,15 +11,14 @@ import * as pulumi from "@pulumi/pulumi";
 import { createHash } from "node:crypto";
 import { apiVersionOf, configuredApiVersion, ENV_VARS, resolveJobConnection, resolveManagementConnection, type ApiVersion } from "../client/config";
 import type { JobClient } from "../client/jobClient";
-import { ManagementClient } from "../client/management";
 import { ManagementClientV2 } from "../client/managementV2";
-import type { ManagementApi } from "./resources/deps";
-import type { SharingOptions } from "./resources/sharedReads";
-import { V1Backend } from "./resources/v1Backend";
-import { V2Backend } from "./resources/v2Backend";
+import type { ManagementApi } from "./backend/port";
+import type { SharingOptions } from "./backend/sharedReads";
+import { V1Backend } from "./backend/v1Backend";
+import { V2Backend } from "./backend/v2Backend";
 import { duration } from "../client/errors";
 import type { RateLimitWaitInfo, RetryInfo, TransportOptions } from "../client/transport";
-import { getStackConfig } from "./runtimeConfig";
+import { getStackConfig } from "./stackConfig";
 import { connectionProblems, type JobApiUse } from "../client/configCheck";
 
 const managementClients = new Map<string, { api: ManagementApi; close(): Promise<void> }>();
@@ -71,12 +71,6 @@ export function managementClient(): ManagementApi {
   return entry.api;
 }
 
-/** The account's SSH key operations (v2 only), or why there are none. */
-export function sshKeysApi(): V2Backend | string {
-  const api = managementClient();
-  return api instanceof V2Backend ? api : "account SSH keys need the service's v2 API: set gpucloud:apiUrl to the /v2 URL";
-}
-
 /**
  * A management API for one connection, by its URL's version: v1 as is, or v2 mapped to the same
  * calls; `shareReads` for a long-lived connection serving many resources at once.
@@ -90,7 +84,7 @@ export function openManagementApi(
     const v2 = new ManagementClientV2(options);
     return { api: new V2Backend(v2, { shareReads }), backend: "v2", close: () => v2.close() };
   }
-  const v1 = shareReads === false ? new ManagementClient(options) : new V1Backend(options, shareReads);
+  const v1 = new V1Backend(options, { shareReads });
   return { api: v1, backend: "v1", close: () => v1.close() };
 }
 

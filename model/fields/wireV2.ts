@@ -1,7 +1,7 @@
 // The generic half of the v2 backend: moving a resource's fields between the provider's names (the
 // service's v1 names, which the resources keep) and v2's nested shapes, through the `v2` column of
 // the resource's field table. What one field cannot say alone (a pod's GPU-or-CPU choice, an
-// endpoint's scaling pair) is composed per kind in v2Backend.ts.
+// endpoint's scaling pair) is composed per kind in backend/v2Backend.ts.
 
 import type { OperationIdV2, RequestOf } from "../../client/operationsV2";
 import type { ResourceTable } from "./fieldTable";

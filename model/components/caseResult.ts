@@ -1,5 +1,6 @@
-// The outcome of one smoke-test case. Apart from runCase.ts (which reads the case schemas, zod's)
-// because JobRunner's and EndpointRollout's public declarations name it.
+// The outcome of one smoke-test case, as the provider's smoke tests report it (provider/smoke). Apart
+// from the runner (which reads the case schemas, zod's) because JobRunner's and EndpointRollout's
+// public declarations name it.
 
 export interface CaseResult {
   /** The case's name. */

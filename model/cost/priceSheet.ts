@@ -29,7 +29,7 @@ export type PriceLookup = { sheet: PriceSheet } | { unavailable: string };
 
 /**
  * Why the catalog was not read: an estimator that returns exactly this as its reason needs the
- * catalog's prices, so the caller reads the catalog and estimates again (cost/attach.ts). Every other
+ * catalog's prices, so the caller reads the catalog and estimates again (attach.ts). Every other
  * outcome (pending, unavailable for a reason of the arguments, priced from own prices only) was
  * decided without it: no call.
  */

@@ -1,7 +1,7 @@
 // Every resource describes its fields in one table: one row per field, holding everything the
 // provider knows about it. The argument schema, the diff policy, the create body, the update body,
-// refresh and adoption are all computed from the rows (diffEngine.ts, declared.ts, updates.ts,
-// lifecycle.ts); nothing about a field is written twice.
+// refresh and adoption are all computed from the rows (provider/resources: diffEngine.ts,
+// declared.ts, updates.ts, lifecycle.ts); nothing about a field is written twice.
 //
 // A row says:
 // - its validator (a zod schema from validation.ts), for arguments;
