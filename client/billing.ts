@@ -27,7 +27,10 @@ const time = (name: string) =>
   z.union([z.date(), z.string()]).transform((value, ctx) => {
     const date = value instanceof Date ? value : parseIsoDateTime(value);
     if (date === undefined || Number.isNaN(date.getTime())) {
-      ctx.addIssue({ code: "custom", message: `${name} must be an ISO 8601 date-time such as "2026-01-31T00:00:00Z" (got ${JSON.stringify(value)})` });
+      ctx.addIssue({
+        code: "custom",
+        message: `${name} must be an ISO 8601 date-time such as "2026-01-31T00:00:00Z" (got ${JSON.stringify(value)})`,
+      });
       return z.NEVER;
     }
     return date;
@@ -41,30 +44,35 @@ const common = {
   bucketSize: enumOf("bucketSize", BILLING_BUCKET_SIZES).optional(),
 };
 
-const podQuery = z.object({
-  kind: z.literal("pods"),
-  ...common,
-  grouping: enumOf("grouping (pods)", POD_BILLING_GROUPINGS).optional(),
-  podId: z.string().min(1).optional(),
-  gpuTypeId: z.string().min(1).optional(),
-}).strict();
+const podQuery = z
+  .object({
+    kind: z.literal("pods"),
+    ...common,
+    grouping: enumOf("grouping (pods)", POD_BILLING_GROUPINGS).optional(),
+    podId: z.string().min(1).optional(),
+    gpuTypeId: z.string().min(1).optional(),
+  })
+  .strict();
 
-const endpointQuery = z.object({
-  kind: z.literal("endpoints"),
-  ...common,
-  grouping: enumOf("grouping (endpoints)", ENDPOINT_BILLING_GROUPINGS).optional(),
-  endpointId: z.string().min(1).optional(),
-  gpuTypeId: z.array(z.string().min(1)).optional(),
-  dataCenterId: z.array(z.string().min(1)).optional(),
-  imageName: z.string().min(1).optional(),
-  templateId: z.string().min(1).optional(),
-}).strict();
+const endpointQuery = z
+  .object({
+    kind: z.literal("endpoints"),
+    ...common,
+    grouping: enumOf("grouping (endpoints)", ENDPOINT_BILLING_GROUPINGS).optional(),
+    endpointId: z.string().min(1).optional(),
+    gpuTypeId: z.array(z.string().min(1)).optional(),
+    dataCenterId: z.array(z.string().min(1)).optional(),
+    imageName: z.string().min(1).optional(),
+    templateId: z.string().min(1).optional(),
+  })
+  .strict();
 
 const networkVolumeQuery = z.object({ kind: z.literal("networkvolumes"), ...common }).strict();
 
 export const billingQuerySchema = z
   .discriminatedUnion("kind", [podQuery, endpointQuery, networkVolumeQuery], {
-    error: (i) => `kind must be one of pods, endpoints, networkvolumes (got ${JSON.stringify((i.input as { kind?: unknown } | undefined)?.kind)})`,
+    error: (i) =>
+      `kind must be one of pods, endpoints, networkvolumes (got ${JSON.stringify((i.input as { kind?: unknown } | undefined)?.kind)})`,
   })
   .superRefine((q, ctx) => {
     if (q.startTime && q.endTime && q.startTime.getTime() >= q.endTime.getTime()) {
@@ -104,7 +112,10 @@ const V1_ONLY_FILTERS = ["grouping", "gpuTypeId", "dataCenterId", "imageName", "
  * v2's `/billing/endpoints` is a different one) and the query. v2 filters by one resource id only:
  * the other v1 filters are refused, naming the argument, the value and the fix.
  */
-export function v2BillingRequest(query: BillingQuery): { history: "pods" | "serverless" | "network-volumes"; query: Record<string, string | undefined> } {
+export function v2BillingRequest(query: BillingQuery): {
+  history: "pods" | "serverless" | "network-volumes";
+  query: Record<string, string | undefined>;
+} {
   const given = V1_ONLY_FILTERS.filter((f) => (query as Record<string, unknown>)[f] !== undefined);
   if (given.length > 0) {
     const shown = given.map((f) => `${f} ${JSON.stringify((query as Record<string, unknown>)[f])}`).join(", ");

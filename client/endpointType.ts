@@ -27,7 +27,10 @@ export function encodeEndpointName(name: string, type: EndpointType): string {
 
 /** A wire endpoint with the marker taken off its name and its type made explicit. */
 export function decodeEndpointType(wire: Record<string, unknown>): Record<string, unknown> {
-  const named = typeof wire["name"] === "string" && wire["name"].endsWith(FLASHBOOT_SUFFIX) ? { ...wire, name: wire["name"].slice(0, -FLASHBOOT_SUFFIX.length) } : wire;
+  const named =
+    typeof wire["name"] === "string" && wire["name"].endsWith(FLASHBOOT_SUFFIX)
+      ? { ...wire, name: wire["name"].slice(0, -FLASHBOOT_SUFFIX.length) }
+      : wire;
   return decodeTypeMarker(named);
 }
 

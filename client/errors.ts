@@ -62,44 +62,31 @@ export class ApiError extends GpuCloudError {
 }
 
 /** 400 and 422: the service rejected the input (bad value, unknown key). */
-export class BadRequestError extends ApiError {
-}
+export class BadRequestError extends ApiError {}
 /** 401: missing or wrong API key. */
-export class AuthenticationError extends ApiError {
-}
+export class AuthenticationError extends ApiError {}
 /** 403: the key is valid but not allowed to do this (it lacks the operation's scope). */
-export class PermissionDeniedError extends ApiError {
-}
+export class PermissionDeniedError extends ApiError {}
 /** 402: the service refused to start something: the account's hourly spend cap or its balance. */
-export class PaymentRequiredError extends ApiError {
-}
+export class PaymentRequiredError extends ApiError {}
 /** 410 from a /v1 URL: the service's REST v1 API is retired; the stack must point at v2. */
-export class ApiRetiredError extends ApiError {
-}
+export class ApiRetiredError extends ApiError {}
 /** 404: the resource does not exist (or no longer exists). */
-export class NotFoundError extends ApiError {
-}
+export class NotFoundError extends ApiError {}
 /** 409: conflicts with current state (name taken, volume still attached, ...). */
-export class ConflictError extends ApiError {
-}
+export class ConflictError extends ApiError {}
 /** 413: request body too large. */
-export class PayloadTooLargeError extends ApiError {
-}
+export class PayloadTooLargeError extends ApiError {}
 /** 429: too many requests; `retryAfterMs` holds the service's hint when it gave one. */
-export class RateLimitError extends ApiError {
-}
+export class RateLimitError extends ApiError {}
 /** 5xx: the service failed. For a create, it may or may not have acted. */
-export class ServerError extends ApiError {
-}
+export class ServerError extends ApiError {}
 /** No answer: refused, reset, DNS failure. `kind` tells whether the request may have been sent. */
-export class ConnectionError extends ApiError {
-}
+export class ConnectionError extends ApiError {}
 /** No complete answer within the per-request timeout. The service may have acted. */
-export class TimeoutError extends ApiError {
-}
+export class TimeoutError extends ApiError {}
 /** A 2xx answer that is not JSON or does not match the expected shape. Never retried. */
-export class ResponseValidationError extends ApiError {
-}
+export class ResponseValidationError extends ApiError {}
 
 for (const [ctor, name] of [
   [ApiError, "ApiError"],
@@ -167,8 +154,7 @@ function classFor(status: number | undefined, kind: FailureKind | undefined, url
 /** The one place that turns a failed call into a typed, redacted error. */
 export function makeApiError(input: ApiErrorInput): ApiError {
   const secrets = input.secrets ?? [];
-  const scrub = (text: string | undefined): string | undefined =>
-    text === undefined ? undefined : redactText(text, secrets);
+  const scrub = (text: string | undefined): string | undefined => (text === undefined ? undefined : redactText(text, secrets));
   const serviceMessage = scrub(input.serviceMessage);
   const detail = scrub(input.detail);
   const url = redactUrl(input.url, secrets);
@@ -285,7 +271,13 @@ function isV1Url(url: string): boolean {
  * What to do about the answers the live service gives for reasons outside the request itself: a
  * retired API, a key without the operation's scope, a spend cap. Empty for every other status.
  */
-function statusAdvice(status: number | undefined, operation: string, method: string, url: string, serviceMessage: string | undefined): string {
+function statusAdvice(
+  status: number | undefined,
+  operation: string,
+  method: string,
+  url: string,
+  serviceMessage: string | undefined,
+): string {
   if (status === 410 && isV1Url(url)) {
     return (
       ". The service's REST v1 API is retired (the live service answers 410 Gone since 2026-11-15): point the stack at the " +

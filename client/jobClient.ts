@@ -15,13 +15,7 @@ import { z } from "zod";
 import { CONFIG_KEYS, ConfigError, ENV_VARS, normalizeBaseUrl, resolveJobConnection } from "./config";
 import { isFinalJobStatus, JOB_FINAL_STATUSES } from "./enums";
 import { GpuCloudError, nameErrorClass } from "./gpuCloudError";
-import {
-  HealthRecordSchema,
-  JobRecordSchema,
-  JobStreamRecordSchema,
-  PurgeRecordSchema,
-  RequestsRecordSchema,
-} from "./jobRecords";
+import { HealthRecordSchema, JobRecordSchema, JobStreamRecordSchema, PurgeRecordSchema, RequestsRecordSchema } from "./jobRecords";
 import type { HealthRecord, JobRecord, PurgeRecord, RequestEntry } from "./jobRecordTypes";
 import type { JobInput } from "./jobInput";
 import { validateJobRequest, validateStatusTtl } from "./jobRequest";
@@ -162,7 +156,8 @@ export class JobClient {
     const body = validateJobRequest(job, "runsync");
     const started = Date.now();
     const timeoutMs = options.timeoutMs ?? DEFAULT_RUNSYNC_TIMEOUT_MS;
-    const waitFor = (remaining: number) => Math.ceil(Math.max(MIN_WAIT_MS, Math.min(options.waitMs ?? DEFAULT_WAIT_MS, MAX_WAIT_MS, remaining)));
+    const waitFor = (remaining: number) =>
+      Math.ceil(Math.max(MIN_WAIT_MS, Math.min(options.waitMs ?? DEFAULT_WAIT_MS, MAX_WAIT_MS, remaining)));
     const firstWait = waitFor(timeoutMs);
     let record = await this.#transport.request({
       method: "POST",
@@ -250,7 +245,10 @@ export class JobClient {
   async requests(endpointId: string, options: { limit?: number } = {}): Promise<RequestEntry[]> {
     const limit = options.limit;
     if (limit !== undefined && (!Number.isInteger(limit) || limit < 1 || limit > 1000)) {
-      throw new JobRequestError("limit", `job API: limit must be a whole number between 1 and 1000 (got ${JSON.stringify(limit)}); leave it out for the service's default`);
+      throw new JobRequestError(
+        "limit",
+        `job API: limit must be a whole number between 1 and 1000 (got ${JSON.stringify(limit)}); leave it out for the service's default`,
+      );
     }
     const page = await this.#transport.request({
       method: "GET",
@@ -293,7 +291,12 @@ export class JobClient {
    * a cold worker) bounds the wait for the answer to start and each silence between two events.
    * Breaking out of the loop closes the connection.
    */
-  async *openaiStream(endpointId: string, route: string, body: Record<string, unknown>, options: OpenAiRequest = {}): AsyncGenerator<ServerSentEvent, void, undefined> {
+  async *openaiStream(
+    endpointId: string,
+    route: string,
+    body: Record<string, unknown>,
+    options: OpenAiRequest = {},
+  ): AsyncGenerator<ServerSentEvent, void, undefined> {
     const answer = await this.#transport.requestStream({
       method: "POST",
       path: openAiPath(nonEmpty(endpointId, "endpointId"), route),
@@ -341,7 +344,13 @@ export class JobClient {
     });
     const workerHeader = answer.headers[WORKER_ID_HEADER.toLowerCase()];
     const workerId = Array.isArray(workerHeader) ? workerHeader[0] : workerHeader;
-    return { status: answer.status, headers: answer.headers, text: answer.text, json: parseJsonBody(answer), ...(workerId ? { workerId } : {}) };
+    return {
+      status: answer.status,
+      headers: answer.headers,
+      text: answer.text,
+      json: parseJsonBody(answer),
+      ...(workerId ? { workerId } : {}),
+    };
   }
 
   /** Closes the keep-alive connections. */
@@ -369,7 +378,14 @@ export class JobClient {
   async #post<T>(endpointId: string, action: [string, string?], operation: string, idempotent: boolean, schema: z.ZodType<T>): Promise<T> {
     const [verb, jobId] = action;
     const segments = jobId === undefined ? [verb] : [verb, nonEmpty(jobId, "jobId")];
-    return this.#transport.request({ method: "POST", path: pathOf(nonEmpty(endpointId, "endpointId"), ...segments), operation, body: {}, idempotent, schema });
+    return this.#transport.request({
+      method: "POST",
+      path: pathOf(nonEmpty(endpointId, "endpointId"), ...segments),
+      operation,
+      body: {},
+      idempotent,
+      schema,
+    });
   }
 
   #longPollTimeout(waitMs: number): number {

@@ -40,7 +40,15 @@ export interface JobStreamRecord {
 export interface HealthRecord {
   [key: string]: unknown;
   jobs: { [key: string]: unknown; completed: number; failed: number; inProgress: number; inQueue: number; retried: number };
-  workers: { [key: string]: unknown; idle: number; initializing: number; ready: number; running: number; throttled: number; unhealthy: number };
+  workers: {
+    [key: string]: unknown;
+    idle: number;
+    initializing: number;
+    ready: number;
+    running: number;
+    throttled: number;
+    unhealthy: number;
+  };
 }
 
 /** The answer to `/purge-queue`. */

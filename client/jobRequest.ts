@@ -47,7 +47,7 @@ export const s3ConfigSchema = z
 export const jobRequestSchema = z
   .object({
     /** The handler's input (required). */
-    input: z.record(z.string(), z.unknown(), { error: "input must be an object: the job's input, e.g. { prompt: \"...\" }" }),
+    input: z.record(z.string(), z.unknown(), { error: 'input must be an object: the job\'s input, e.g. { prompt: "..." }' }),
     /** URL that receives one POST with the final record (and the input) when the job finishes, FAILED included. */
     webhook: z.url({ protocol: /^https?$/, error: "webhook must be an absolute http(s) URL" }).optional(),
     policy: jobPolicySchema.optional(),
@@ -104,7 +104,9 @@ export function validateJobRequest(request: unknown, route: "run" | "runsync"): 
     throw new JobRequestError(
       "input",
       `job request is ${size} bytes, over the ${limit / 1_000_000} MB limit of /${route}` +
-        (route === "run" ? "; use runSync (20 MB) or pass large data by reference (e.g. s3Config and an object key)" : "; pass large data by reference (e.g. s3Config and an object key)"),
+        (route === "run"
+          ? "; use runSync (20 MB) or pass large data by reference (e.g. s3Config and an object key)"
+          : "; pass large data by reference (e.g. s3Config and an object key)"),
     );
   }
   return parsed.data;

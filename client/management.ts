@@ -76,9 +76,7 @@ export class ManagementClient {
   constructor(transportOrOptions: Transport | TransportOptions) {
     // v1's array parameters state no style, so OpenAPI's default holds: the key once per item.
     this.transport =
-      transportOrOptions instanceof Transport
-        ? transportOrOptions
-        : new Transport({ arrayQuery: "repeat", ...transportOrOptions });
+      transportOrOptions instanceof Transport ? transportOrOptions : new Transport({ arrayQuery: "repeat", ...transportOrOptions });
   }
 
   async close(): Promise<void> {
@@ -92,7 +90,13 @@ export class ManagementClient {
   }
 
   async listPods(filter?: PodListFilter): Promise<Pod[]> {
-    return this.transport.request({ method: "GET", path: "/pods", operation: "ListPods", query: filter as Query | undefined, schema: PodListSchema });
+    return this.transport.request({
+      method: "GET",
+      path: "/pods",
+      operation: "ListPods",
+      query: filter as Query | undefined,
+      schema: PodListSchema,
+    });
   }
 
   async getPod(id: string, include?: PodInclude): Promise<Pod> {
@@ -136,7 +140,13 @@ export class ManagementClient {
   }
 
   async listEndpoints(include?: EndpointInclude): Promise<Endpoint[]> {
-    return this.transport.request({ method: "GET", path: "/endpoints", operation: "ListEndpoints", query: include as Query | undefined, schema: EndpointListSchema });
+    return this.transport.request({
+      method: "GET",
+      path: "/endpoints",
+      operation: "ListEndpoints",
+      query: include as Query | undefined,
+      schema: EndpointListSchema,
+    });
   }
 
   async getEndpoint(id: string, include?: EndpointInclude): Promise<Endpoint> {
@@ -171,7 +181,9 @@ export class ManagementClient {
   async endpointRollout(id: string): Promise<EndpointRollout> {
     const endpoint = await this.getEndpoint(id, { includeWorkers: true });
     const workers = endpoint.workers ?? [];
-    const onLatest = workers.filter((w) => w.slsVersion === undefined || endpoint.version === undefined || w.slsVersion === endpoint.version).length;
+    const onLatest = workers.filter(
+      (w) => w.slsVersion === undefined || endpoint.version === undefined || w.slsVersion === endpoint.version,
+    ).length;
     return { inProgress: onLatest < workers.length, workersOnLatest: onLatest, workersTotal: workers.length };
   }
 
@@ -187,7 +199,13 @@ export class ManagementClient {
   }
 
   async listTemplates(include?: TemplateInclude): Promise<Template[]> {
-    return this.transport.request({ method: "GET", path: "/templates", operation: "ListTemplates", query: include as Query | undefined, schema: TemplateListSchema });
+    return this.transport.request({
+      method: "GET",
+      path: "/templates",
+      operation: "ListTemplates",
+      query: include as Query | undefined,
+      schema: TemplateListSchema,
+    });
   }
 
   async getTemplate(id: string, include?: TemplateInclude): Promise<Template> {
@@ -206,11 +224,22 @@ export class ManagementClient {
   // ---- Network volumes -------------------------------------------------------------------------
 
   async createNetworkVolume(input: NetworkVolumeCreateInput): Promise<NetworkVolume> {
-    return this.transport.request({ method: "POST", path: "/networkvolumes", operation: "CreateNetworkVolume", body: input, schema: NetworkVolumeSchema });
+    return this.transport.request({
+      method: "POST",
+      path: "/networkvolumes",
+      operation: "CreateNetworkVolume",
+      body: input,
+      schema: NetworkVolumeSchema,
+    });
   }
 
   async listNetworkVolumes(): Promise<NetworkVolume[]> {
-    return this.transport.request({ method: "GET", path: "/networkvolumes", operation: "ListNetworkVolumes", schema: NetworkVolumeListSchema });
+    return this.transport.request({
+      method: "GET",
+      path: "/networkvolumes",
+      operation: "ListNetworkVolumes",
+      schema: NetworkVolumeListSchema,
+    });
   }
 
   async getNetworkVolume(id: string): Promise<NetworkVolume> {
@@ -230,11 +259,22 @@ export class ManagementClient {
   // ---- Container registry auth (no update operation exists) -------------------------------------
 
   async createRegistryAuth(input: ContainerRegistryAuthCreateInput): Promise<ContainerRegistryAuth> {
-    return this.transport.request({ method: "POST", path: "/containerregistryauth", operation: "CreateContainerRegistryAuth", body: input, schema: ContainerRegistryAuthSchema });
+    return this.transport.request({
+      method: "POST",
+      path: "/containerregistryauth",
+      operation: "CreateContainerRegistryAuth",
+      body: input,
+      schema: ContainerRegistryAuthSchema,
+    });
   }
 
   async listRegistryAuths(): Promise<ContainerRegistryAuth[]> {
-    return this.transport.request({ method: "GET", path: "/containerregistryauth", operation: "ListContainerRegistryAuths", schema: ContainerRegistryAuthListSchema });
+    return this.transport.request({
+      method: "GET",
+      path: "/containerregistryauth",
+      operation: "ListContainerRegistryAuths",
+      schema: ContainerRegistryAuthListSchema,
+    });
   }
 
   /** Returns id and name only: credentials are never read back. */
@@ -249,15 +289,33 @@ export class ManagementClient {
   // ---- Billing ---------------------------------------------------------------------------------
 
   async podBilling(query: PodBillingQuery = {}): Promise<BillingRecord[]> {
-    return this.transport.request({ method: "GET", path: "/billing/pods", operation: "PodBilling", query: query as Query, schema: BillingRecordListSchema });
+    return this.transport.request({
+      method: "GET",
+      path: "/billing/pods",
+      operation: "PodBilling",
+      query: query as Query,
+      schema: BillingRecordListSchema,
+    });
   }
 
   async endpointBilling(query: EndpointBillingQuery = {}): Promise<BillingRecord[]> {
-    return this.transport.request({ method: "GET", path: "/billing/endpoints", operation: "EndpointBilling", query: query as Query, schema: BillingRecordListSchema });
+    return this.transport.request({
+      method: "GET",
+      path: "/billing/endpoints",
+      operation: "EndpointBilling",
+      query: query as Query,
+      schema: BillingRecordListSchema,
+    });
   }
 
   async networkVolumeBilling(query: NetworkVolumeBillingQuery = {}): Promise<NetworkVolumeBillingRecord[]> {
-    return this.transport.request({ method: "GET", path: "/billing/networkvolumes", operation: "NetworkVolumeBilling", query: query as Query, schema: NetworkVolumeBillingRecordListSchema });
+    return this.transport.request({
+      method: "GET",
+      path: "/billing/networkvolumes",
+      operation: "NetworkVolumeBilling",
+      query: query as Query,
+      schema: NetworkVolumeBillingRecordListSchema,
+    });
   }
 
   // ---- shared ----------------------------------------------------------------------------------

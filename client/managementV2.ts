@@ -23,8 +23,20 @@ interface CollectionOperations {
 }
 
 const POD_OPERATIONS = { create: "createPod", list: "listPods", get: "getPod", update: "updatePod", delete: "deletePod" } as const;
-const ENDPOINT_OPERATIONS = { create: "createEndpoint", list: "listEndpoints", get: "getEndpoint", update: "updateEndpoint", delete: "deleteEndpoint" } as const;
-const TEMPLATE_OPERATIONS = { create: "createTemplate", list: "listTemplates", get: "getTemplate", update: "updateTemplate", delete: "deleteTemplate" } as const;
+const ENDPOINT_OPERATIONS = {
+  create: "createEndpoint",
+  list: "listEndpoints",
+  get: "getEndpoint",
+  update: "updateEndpoint",
+  delete: "deleteEndpoint",
+} as const;
+const TEMPLATE_OPERATIONS = {
+  create: "createTemplate",
+  list: "listTemplates",
+  get: "getTemplate",
+  update: "updateTemplate",
+  delete: "deleteTemplate",
+} as const;
 const NETWORK_VOLUME_OPERATIONS = {
   create: "createNetworkVolume",
   list: "listNetworkVolumes",

@@ -7,7 +7,11 @@
 export const NODE_MAJOR_REQUIRED = 22;
 
 /** The one line saying what is wrong and the fix, or undefined when `version` ("v24.9.0") is recent enough. */
-export function nodeVersionProblem(where: string, version: string = process.version, execPath: string = process.execPath): string | undefined {
+export function nodeVersionProblem(
+  where: string,
+  version: string = process.version,
+  execPath: string = process.execPath,
+): string | undefined {
   const major = Number(/^v?(\d+)\./.exec(version)?.[1]);
   if (!Number.isFinite(major) || major >= NODE_MAJOR_REQUIRED) return undefined;
   return (

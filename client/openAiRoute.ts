@@ -38,17 +38,26 @@ nameErrorClass(OpenAiStreamError, "OpenAiStreamError");
 /** `<endpointId>/openai<route>`, the route's own segments kept (already a path, not an id). */
 export function openAiPath(endpointId: string, route: string): string {
   if (typeof route !== "string" || !route.startsWith("/") || route === "/") {
-    throw new JobRequestError("route", `job API: the OpenAI route must start with "/" and name a route (got ${JSON.stringify(route)}), e.g. "/v1/chat/completions"`);
+    throw new JobRequestError(
+      "route",
+      `job API: the OpenAI route must start with "/" and name a route (got ${JSON.stringify(route)}), e.g. "/v1/chat/completions"`,
+    );
   }
   if (route.startsWith("/openai/")) {
-    throw new JobRequestError("route", `job API: give the OpenAI route without the /openai prefix (got ${JSON.stringify(route)}), e.g. ${JSON.stringify(route.slice("/openai".length))}`);
+    throw new JobRequestError(
+      "route",
+      `job API: give the OpenAI route without the /openai prefix (got ${JSON.stringify(route)}), e.g. ${JSON.stringify(route.slice("/openai".length))}`,
+    );
   }
   return `${pathOf(endpointId, "openai")}${route.split("/").map(encodeURIComponent).join("/")}`;
 }
 
 function checkBody(body: unknown): Record<string, unknown> {
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
-    throw new JobRequestError("body", `job API: an OpenAI request body must be a JSON object (got ${JSON.stringify(body) ?? String(body)}), e.g. {"model": "...", "messages": [...]}`);
+    throw new JobRequestError(
+      "body",
+      `job API: an OpenAI request body must be a JSON object (got ${JSON.stringify(body) ?? String(body)}), e.g. {"model": "...", "messages": [...]}`,
+    );
   }
   return body as Record<string, unknown>;
 }
@@ -57,7 +66,10 @@ function checkBody(body: unknown): Record<string, unknown> {
 export function unstreamedBody(body: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
   if (body === undefined) return undefined;
   if (checkBody(body)["stream"] === true) {
-    throw new JobRequestError("body.stream", 'job API: this body asks for a streamed answer ("stream": true); use openaiStream() for it, or leave "stream" out');
+    throw new JobRequestError(
+      "body.stream",
+      'job API: this body asks for a streamed answer ("stream": true); use openaiStream() for it, or leave "stream" out',
+    );
   }
   return body;
 }

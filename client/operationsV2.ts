@@ -56,7 +56,10 @@ interface OperationRow {
 }
 
 /** Declares a row with its request body type (a phantom: types only, nothing at run time). */
-const op = <Body = never>() => <const R extends OperationRow>(row: R): R & { readonly __body?: Body } => row;
+const op =
+  <Body = never>() =>
+  <const R extends OperationRow>(row: R): R & { readonly __body?: Body } =>
+    row;
 
 export const OPERATIONS_V2 = {
   listPods: op()({ method: "GET", path: "/pods", list: { paged: true, key: "pods", item: PodV2Schema } }),
@@ -80,10 +83,18 @@ export const OPERATIONS_V2 = {
   updateTemplate: op<UpdateTemplateRequestV2>()({ method: "PATCH", path: "/templates/{id}", response: TemplateV2Schema }),
   deleteTemplate: op()({ method: "DELETE", path: "/templates/{id}" }),
 
-  listNetworkVolumes: op()({ method: "GET", path: "/network-volumes", list: { paged: false, key: "networkVolumes", item: NetworkVolumeV2Schema } }),
+  listNetworkVolumes: op()({
+    method: "GET",
+    path: "/network-volumes",
+    list: { paged: false, key: "networkVolumes", item: NetworkVolumeV2Schema },
+  }),
   createNetworkVolume: op<CreateNetworkVolumeRequestV2>()({ method: "POST", path: "/network-volumes", response: NetworkVolumeV2Schema }),
   getNetworkVolume: op()({ method: "GET", path: "/network-volumes/{id}", response: NetworkVolumeV2Schema }),
-  updateNetworkVolume: op<UpdateNetworkVolumeRequestV2>()({ method: "PATCH", path: "/network-volumes/{id}", response: NetworkVolumeV2Schema }),
+  updateNetworkVolume: op<UpdateNetworkVolumeRequestV2>()({
+    method: "PATCH",
+    path: "/network-volumes/{id}",
+    response: NetworkVolumeV2Schema,
+  }),
   deleteNetworkVolume: op()({ method: "DELETE", path: "/network-volumes/{id}" }),
 
   listRegistries: op()({ method: "GET", path: "/registries", list: { paged: false, key: "registries", item: RegistryV2Schema } }),
@@ -116,11 +127,12 @@ type Row<O extends OperationIdV2> = (typeof OPERATIONS_V2)[O];
 /** The request body an operation takes (never: none). */
 export type RequestOf<O extends OperationIdV2> = Row<O> extends { readonly __body?: infer B } ? B : never;
 /** The parsed answer of an operation (void: none; a list's items for a list read whole). */
-export type ResponseOf<O extends OperationIdV2> = Row<O> extends { readonly response: infer S extends z.ZodType }
-  ? z.output<S>
-  : Row<O> extends { readonly list: { readonly item: infer I extends z.ZodType } }
-    ? Array<z.output<I>>
-    : void;
+export type ResponseOf<O extends OperationIdV2> =
+  Row<O> extends { readonly response: infer S extends z.ZodType }
+    ? z.output<S>
+    : Row<O> extends { readonly list: { readonly item: infer I extends z.ZodType } }
+      ? Array<z.output<I>>
+      : void;
 
 type HasId<O extends OperationIdV2> = Row<O>["path"] extends `${string}{id}${string}` ? true : false;
 
@@ -145,7 +157,15 @@ function pathOf(operation: OperationIdV2, template: string, id: string | undefin
 export async function callV2<O extends OperationIdV2>(transport: Transport, operation: O, call: CallV2<O>): Promise<ResponseOf<O>> {
   const row: OperationRow = OPERATIONS_V2[operation];
   const path = pathOf(operation, row.path, call.id);
-  const base = { method: row.method, path, operation, query: call.query, body: call.body, idempotent: call.idempotent, redact: call.redact };
+  const base = {
+    method: row.method,
+    path,
+    operation,
+    query: call.query,
+    body: call.body,
+    idempotent: call.idempotent,
+    redact: call.redact,
+  };
   if (row.list !== undefined) return (await readAllPages(transport, { path, operation, query: call.query, ...row.list })) as ResponseOf<O>;
   if (row.response === undefined) {
     await transport.requestVoid(base);

@@ -62,10 +62,7 @@ export const DEFAULT_MAX_RATE_LIMIT_WAIT_MS = 15 * 60_000;
  * Parses Retry-After: delta-seconds ("3", "1.5") or an HTTP-date. Returns milliseconds from now,
  * or undefined when absent or unreadable. A date in the past gives 0.
  */
-export function parseRetryAfterMs(
-  header: string | readonly string[] | undefined | null,
-  nowMs: number = Date.now(),
-): number | undefined {
+export function parseRetryAfterMs(header: string | readonly string[] | undefined | null, nowMs: number = Date.now()): number | undefined {
   const raw = Array.isArray(header) ? header[0] : header;
   if (typeof raw !== "string") return undefined;
   const value = raw.trim();

@@ -8,23 +8,8 @@ import { z } from "zod";
 import type { BillingRecord, NetworkVolumeBillingRecord } from "./billingRecords";
 import type { Assert, Equals } from "./sameType";
 import { ENDPOINT_TYPES, decodeEndpointType } from "./endpointType";
-import {
-  CLOUD_TYPES,
-  COMPUTE_TYPES,
-  POD_STATUSES,
-  SCALER_TYPES,
-  TEMPLATE_CATEGORIES,
-} from "./enums";
-import {
-  looseEnum,
-  wireArgv,
-  wireBoolean,
-  wireEnv,
-  wireList,
-  wireNumber,
-  wireObject,
-  wireStringList,
-} from "./wire";
+import { CLOUD_TYPES, COMPUTE_TYPES, POD_STATUSES, SCALER_TYPES, TEMPLATE_CATEGORIES } from "./enums";
+import { looseEnum, wireArgv, wireBoolean, wireEnv, wireList, wireNumber, wireObject, wireStringList } from "./wire";
 
 export * from "./inputs";
 
@@ -118,41 +103,44 @@ export const TemplateSchema = wireObject(
   imageToImageName,
 );
 
-export const EndpointSchema = wireObject({
-  id: z.string(),
-  name: z.string().optional(),
-  /** QUEUE or LOAD_BALANCER; carried in the name on the v1 wire (see endpointType.ts). */
-  type: looseEnum(ENDPOINT_TYPES).optional(),
-  templateId: z.string().optional(),
-  /** Present when read with includeTemplate. */
-  template: TemplateSchema.optional(),
-  /** Present when read with includeWorkers. */
-  workers: wireList(PodSchema).optional(),
-  allowedCudaVersions: wireStringList.optional(),
-  computeType: looseEnum(COMPUTE_TYPES).optional(),
-  cpuFlavorIds: wireStringList.optional(),
-  createdAt: z.string().optional(),
-  dataCenterIds: wireStringList.optional(),
-  env: wireEnv.optional(),
-  executionTimeoutMs: wireNumber.optional(),
-  /** A boolean on v1; v2 also reports the level PRIORITY_FLASHBOOT. */
-  flashboot: z.union([wireBoolean, z.string()]).optional(),
-  gpuCount: wireNumber.optional(),
-  gpuTypeIds: wireStringList.optional(),
-  idleTimeout: wireNumber.optional(),
-  instanceIds: wireStringList.optional(),
-  minCudaVersion: z.string().optional(),
-  networkVolumeId: z.string().optional(),
-  networkVolumeIds: wireStringList.optional(),
-  scalerType: looseEnum(SCALER_TYPES).optional(),
-  scalerValue: wireNumber.optional(),
-  userId: z.string().optional(),
-  vcpuCount: wireNumber.optional(),
-  /** Bumped by the service whenever the template or env changes (a rolling release). */
-  version: wireNumber.optional(),
-  workersMax: wireNumber.optional(),
-  workersMin: wireNumber.optional(),
-}, decodeEndpointType);
+export const EndpointSchema = wireObject(
+  {
+    id: z.string(),
+    name: z.string().optional(),
+    /** QUEUE or LOAD_BALANCER; carried in the name on the v1 wire (see endpointType.ts). */
+    type: looseEnum(ENDPOINT_TYPES).optional(),
+    templateId: z.string().optional(),
+    /** Present when read with includeTemplate. */
+    template: TemplateSchema.optional(),
+    /** Present when read with includeWorkers. */
+    workers: wireList(PodSchema).optional(),
+    allowedCudaVersions: wireStringList.optional(),
+    computeType: looseEnum(COMPUTE_TYPES).optional(),
+    cpuFlavorIds: wireStringList.optional(),
+    createdAt: z.string().optional(),
+    dataCenterIds: wireStringList.optional(),
+    env: wireEnv.optional(),
+    executionTimeoutMs: wireNumber.optional(),
+    /** A boolean on v1; v2 also reports the level PRIORITY_FLASHBOOT. */
+    flashboot: z.union([wireBoolean, z.string()]).optional(),
+    gpuCount: wireNumber.optional(),
+    gpuTypeIds: wireStringList.optional(),
+    idleTimeout: wireNumber.optional(),
+    instanceIds: wireStringList.optional(),
+    minCudaVersion: z.string().optional(),
+    networkVolumeId: z.string().optional(),
+    networkVolumeIds: wireStringList.optional(),
+    scalerType: looseEnum(SCALER_TYPES).optional(),
+    scalerValue: wireNumber.optional(),
+    userId: z.string().optional(),
+    vcpuCount: wireNumber.optional(),
+    /** Bumped by the service whenever the template or env changes (a rolling release). */
+    version: wireNumber.optional(),
+    workersMax: wireNumber.optional(),
+    workersMin: wireNumber.optional(),
+  },
+  decodeEndpointType,
+);
 
 /** Reads return id and name only: the username and password are never given back. */
 export const ContainerRegistryAuthSchema = wireObject({

@@ -44,7 +44,9 @@ export const PodV2Schema = loose({
   actions: optional(z.array(z.string())),
   ...container,
   mounts: optional(MountsV2Schema),
-  gpu: optional(loose({ id: optional(z.string()), count: optional(wireNumber), vcpuCount: optional(wireNumber), memory: optional(wireNumber) })),
+  gpu: optional(
+    loose({ id: optional(z.string()), count: optional(wireNumber), vcpuCount: optional(wireNumber), memory: optional(wireNumber) }),
+  ),
   cpu: optional(loose({ id: optional(z.string()), vcpuCount: optional(wireNumber), memory: optional(wireNumber) })),
   cloud: optional(z.string()),
   dataCenterId: optional(z.string()),
@@ -115,13 +117,25 @@ export const SshKeysV2Schema = loose({ keys: z.array(z.string()) });
 
 export const RegistryV2Schema = loose({ id: z.string(), name: optional(z.string()) });
 
-export const GpuTypeV2Schema = loose({ id: z.string(), name: optional(z.string()), pool: optional(z.string()), memory: optional(wireNumber) });
+export const GpuTypeV2Schema = loose({
+  id: z.string(),
+  name: optional(z.string()),
+  pool: optional(z.string()),
+  memory: optional(wireNumber),
+});
 export const CpuTypeV2Schema = loose({ id: z.string(), name: optional(z.string()), group: optional(z.string()) });
 export const DataCenterV2Schema = loose({ id: z.string(), name: optional(z.string()), region: optional(z.string()) });
 
 const amounts = { totalAmount: wireNumber };
 const window = { startTime: z.string(), endTime: z.string() };
-export const PodBillingRecordV2Schema = loose({ ...window, ...amounts, podId: optional(z.string()), gpuAmount: optional(wireNumber), cpuAmount: optional(wireNumber), diskAmount: optional(wireNumber) });
+export const PodBillingRecordV2Schema = loose({
+  ...window,
+  ...amounts,
+  podId: optional(z.string()),
+  gpuAmount: optional(wireNumber),
+  cpuAmount: optional(wireNumber),
+  diskAmount: optional(wireNumber),
+});
 export const ServerlessBillingRecordV2Schema = loose({
   ...window,
   ...amounts,
@@ -141,7 +155,8 @@ export const NetworkVolumeBillingRecordV2Schema = loose({
 const billing = <T extends z.ZodType>(record: T) => loose({ records: z.array(record) });
 
 /** A list answer `{"<key>": [...]}`, unwrapped to its items. */
-const listOf = <T extends z.ZodType>(key: string, item: T) => loose({ [key]: z.array(item) }).transform((body) => body[key] as z.output<T>[]);
+const listOf = <T extends z.ZodType>(key: string, item: T) =>
+  loose({ [key]: z.array(item) }).transform((body) => body[key] as z.output<T>[]);
 
 export const GpuTypeListV2Schema = listOf("gpus", GpuTypeV2Schema);
 export const CpuTypeListV2Schema = listOf("cpus", CpuTypeV2Schema);

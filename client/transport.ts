@@ -262,7 +262,8 @@ function describeNetworkError(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
   const codes = [...new Set(errorCodes(error))];
   const message =
-    error.message || (error instanceof AggregateError ? error.errors.map((e: unknown) => String((e as Error)?.message ?? e)).join("; ") : "");
+    error.message ||
+    (error instanceof AggregateError ? error.errors.map((e: unknown) => String((e as Error)?.message ?? e)).join("; ") : "");
   return codes.length > 0 && !codes.some((c) => message.includes(c)) ? `${message} (${codes.join(", ")})` : message;
 }
 
@@ -362,7 +363,11 @@ export class Transport {
    * `timeoutMs` bounds the silence between two pieces of the body, not the whole answer.
    */
   async requestStream(spec: RequestSpec): Promise<StreamResponse> {
-    return this.#send({ ...spec, streamBody: true }, (_text, status, _url, headers, body) => ({ status, headers, body: body ?? emptyBody() }));
+    return this.#send({ ...spec, streamBody: true }, (_text, status, _url, headers, body) => ({
+      status,
+      headers,
+      body: body ?? emptyBody(),
+    }));
   }
 
   /** Sends a request whose answer body does not matter (deletes, start/stop): any 2xx resolves. */
@@ -383,7 +388,6 @@ export class Transport {
   #poolOf(): Pool {
     if (this.#closed) throw new GpuCloudError("Transport: used after close()");
     if (!this.#pool) {
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
       const { Pool: UndiciPool } = require("undici") as typeof import("undici");
       this.#pool = new UndiciPool(this.#origin, { connections: this.#options.connections ?? 8 });
     }
@@ -407,7 +411,13 @@ export class Transport {
         const error = failure.error;
         if (!error.retryable || attempt >= maxRetries) throw error;
         // A 429's Retry-After is the exceeded window's reset: honoured at any length, within the deadline.
-        const delayMs = backoffDelayMs(attempt, failure.retryAfterHeader, this.random, this.#now(), error.status === 429 ? Number.POSITIVE_INFINITY : MAX_RETRY_AFTER_MS);
+        const delayMs = backoffDelayMs(
+          attempt,
+          failure.retryAfterHeader,
+          this.random,
+          this.#now(),
+          error.status === 429 ? Number.POSITIVE_INFINITY : MAX_RETRY_AFTER_MS,
+        );
         if (error.status === 429) this.#checkRateLimitWait(spec, delayMs, deadlineMs, error, this.#gate.holding(this.#now()));
         this.#onRetry?.({
           operation: spec.operation,
@@ -448,7 +458,13 @@ export class Transport {
    * once when the wait would end after its deadline, and reports a wait for a spent window longer
    * than a minute's.
    */
-  #checkRateLimitWait(spec: SendSpec, waitMs: number, deadlineMs: number, refusal: ApiError | undefined, spent: RateLimitWindow | undefined): void {
+  #checkRateLimitWait(
+    spec: SendSpec,
+    waitMs: number,
+    deadlineMs: number,
+    refusal: ApiError | undefined,
+    spent: RateLimitWindow | undefined,
+  ): void {
     const now = this.#now();
     const named = windowNamedIn(refusal?.serviceMessage);
     const window = named ?? spent?.name;
@@ -481,7 +497,10 @@ export class Transport {
     const pathAndQuery = withQuery(`${this.#basePath}${spec.path}`, spec.query, this.#options.arrayQuery);
     const method = spec.method;
     const timeoutMs = spec.timeoutMs ?? this.timeoutMs;
-    const fail = (fields: Omit<ApiErrorInput, "operation" | "method" | "url" | "idempotent" | "secrets">, retryAfterHeader?: string): AttemptFailure => ({
+    const fail = (
+      fields: Omit<ApiErrorInput, "operation" | "method" | "url" | "idempotent" | "secrets">,
+      retryAfterHeader?: string,
+    ): AttemptFailure => ({
       error: makeApiError({
         ...fields,
         operation: spec.operation,
@@ -559,7 +578,13 @@ export class Transport {
         }
       }
       if (status >= 200 && status <= 299) {
-        throw fail({ status, kind: "invalid_response", detail: `status ${status} is not one of ${spec.okStatuses?.join(", ")}`, requestId, headers: responseHeaders });
+        throw fail({
+          status,
+          kind: "invalid_response",
+          detail: `status ${status} is not one of ${spec.okStatuses?.join(", ")}`,
+          requestId,
+          headers: responseHeaders,
+        });
       }
       const retryAfterHeader = header(responseHeaders, "retry-after");
       throw fail(

@@ -49,9 +49,7 @@ export const wireArgv = z.preprocess(
  * An enum the service may extend: typed with the known values for editors, but any string is
  * accepted so that a new status does not break every read.
  */
-export function looseEnum<const T extends readonly [string, ...string[]]>(
-  _known: T,
-): z.ZodType<T[number] | (string & {})> {
+export function looseEnum<const T extends readonly [string, ...string[]]>(_known: T): z.ZodType<T[number] | (string & {})> {
   return z.string() as z.ZodType<T[number] | (string & {})>;
 }
 
@@ -59,26 +57,29 @@ export function looseEnum<const T extends readonly [string, ...string[]]>(
  * Environment map. Accepts `{"K": "v"}` (values that are numbers or booleans become strings, null
  * values are dropped) and the list form `[{"key": "K", "value": "v"}]` some APIs use.
  */
-export const wireEnv = z.preprocess((value: unknown) => {
-  if (Array.isArray(value)) {
-    const out: Record<string, string> = {};
-    for (const item of value) {
-      if (isRecord(item) && typeof item["key"] === "string" && item["value"] != null) {
-        out[item["key"]] = String(item["value"]);
+export const wireEnv = z.preprocess(
+  (value: unknown) => {
+    if (Array.isArray(value)) {
+      const out: Record<string, string> = {};
+      for (const item of value) {
+        if (isRecord(item) && typeof item["key"] === "string" && item["value"] != null) {
+          out[item["key"]] = String(item["value"]);
+        }
       }
+      return out;
     }
-    return out;
-  }
-  if (isRecord(value)) {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) {
-      if (v == null) continue;
-      out[k] = typeof v === "number" || typeof v === "boolean" ? String(v) : v;
+    if (isRecord(value)) {
+      const out: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(value)) {
+        if (v == null) continue;
+        out[k] = typeof v === "number" || typeof v === "boolean" ? String(v) : v;
+      }
+      return out;
     }
-    return out;
-  }
-  return value;
-}, z.record(z.string(), z.string()));
+    return value;
+  },
+  z.record(z.string(), z.string()),
+);
 
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);

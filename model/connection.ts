@@ -9,7 +9,14 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { createHash } from "node:crypto";
-import { apiVersionOf, configuredApiVersion, ENV_VARS, resolveJobConnection, resolveManagementConnection, type ApiVersion } from "../client/config";
+import {
+  apiVersionOf,
+  configuredApiVersion,
+  ENV_VARS,
+  resolveJobConnection,
+  resolveManagementConnection,
+  type ApiVersion,
+} from "../client/config";
 import type { JobClient } from "../client/jobClient";
 import { ManagementClientV2 } from "../client/managementV2";
 import type { ManagementApi } from "./backend/port";
@@ -59,7 +66,8 @@ export function managementClient(): ManagementApi {
   const config = getStackConfig();
   const envUrl = process.env[ENV_VARS.apiUrl];
   const envKey = process.env[ENV_VARS.apiKey];
-  if (lastResolved && lastResolved.config === config && lastResolved.envUrl === envUrl && lastResolved.envKey === envKey) return lastResolved.api;
+  if (lastResolved && lastResolved.config === config && lastResolved.envUrl === envUrl && lastResolved.envKey === envKey)
+    return lastResolved.api;
   const { apiUrl, apiKey } = resolveManagementConnection(config, process.env);
   const key = cacheKey(apiUrl, apiKey);
   let entry = managementClients.get(key);

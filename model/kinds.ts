@@ -30,7 +30,14 @@ export const ACCOUNT_SSH_KEYS_TYPE = "AccountSshKeys";
  * (JobRunner's smoke-test run, EndpointRollout's candidate check and switch, CostReport's summary),
  * so that their work runs in the provider process during `up` only.
  */
-export const PROVIDER_KINDS = [...RESOURCE_KINDS, "smokeTest", "rolloutCandidate", "rolloutSwitch", "costSummary", "accountSshKeys"] as const;
+export const PROVIDER_KINDS = [
+  ...RESOURCE_KINDS,
+  "smokeTest",
+  "rolloutCandidate",
+  "rolloutSwitch",
+  "costSummary",
+  "accountSshKeys",
+] as const;
 export type ProviderKind = (typeof PROVIDER_KINDS)[number];
 
 export function isProviderKind(value: unknown): value is ProviderKind {

@@ -34,7 +34,10 @@ export function checkComponentArgs(schema: z.ZodObject, component: string, news:
     .filter((key) => !known.includes(key))
     .map((key) => {
       const near = closest(key, known);
-      return failure([key], `is not a ${component} argument${near ? `; did you mean ${near}?` : `; the arguments are ${known.join(", ")}`}`);
+      return failure(
+        [key],
+        `is not a ${component} argument${near ? `; did you mean ${near}?` : `; the arguments are ${known.join(", ")}`}`,
+      );
     });
   const parsed = schema.safeParse(args, { reportInput: true });
   const issues = parsed.success ? [] : parsed.error.issues.filter((issue) => !liesOnUnknown(args, issue.path));

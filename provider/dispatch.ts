@@ -18,7 +18,9 @@ interface ConfigureRequest {
 export async function dispatch(shim: { k: unknown }, method: ProviderMethod, args: unknown[]): Promise<unknown> {
   const kind = shim.k;
   if (!isProviderKind(kind)) {
-    throw new Error(`pulumi-gpucloud: state names an unknown resource kind ${JSON.stringify(kind)}; upgrade pulumi-gpucloud to the version that created this stack`);
+    throw new Error(
+      `pulumi-gpucloud: state names an unknown resource kind ${JSON.stringify(kind)}; upgrade pulumi-gpucloud to the version that created this stack`,
+    );
   }
   if (method === "configure") {
     setStackConfig(readConfigureRequest(args[0]));
@@ -48,7 +50,10 @@ function readConfigureRequest(request: unknown): Record<string, string> {
   const config = (request as ConfigureRequest | undefined)?.config;
   if (!config) return out;
   for (const key of CONFIG_KEYS) {
-    const value = typeof config.get === "function" ? (config as { get(key: string): string | undefined }).get(key) : (config as Record<string, string>)[key];
+    const value =
+      typeof config.get === "function"
+        ? (config as { get(key: string): string | undefined }).get(key)
+        : (config as Record<string, string>)[key];
     if (typeof value === "string" && value !== "") out[key] = value;
   }
   return out;

@@ -51,21 +51,37 @@ interface Settings {
 
 function settingsFrom(env: NodeJS.ProcessEnv): Settings {
   if (env["GPUCLOUD_ACCEPTANCE"] !== "1") {
-    throw new SettingsError("GPUCLOUD_ACCEPTANCE is not 1: acceptance runs make real resources on the account the key belongs to and cost money; set GPUCLOUD_ACCEPTANCE=1 to run them");
+    throw new SettingsError(
+      "GPUCLOUD_ACCEPTANCE is not 1: acceptance runs make real resources on the account the key belongs to and cost money; set GPUCLOUD_ACCEPTANCE=1 to run them",
+    );
   }
   const need = (name: string): string => {
     const value = env[name];
-    if (!value) throw new SettingsError(`${name} is not set: acceptance needs GPUCLOUD_API_URL (the v2 management API), GPUCLOUD_SERVERLESS_URL and GPUCLOUD_API_KEY`);
+    if (!value)
+      throw new SettingsError(
+        `${name} is not set: acceptance needs GPUCLOUD_API_URL (the v2 management API), GPUCLOUD_SERVERLESS_URL and GPUCLOUD_API_KEY`,
+      );
     return value;
   };
   const apiUrl = need("GPUCLOUD_API_URL");
-  if (apiVersionOf(apiUrl) !== "v2") throw new SettingsError(`GPUCLOUD_API_URL ${apiUrl} is not the v2 API (ending in /v2): the spend ceiling is checked against the v2 catalog's prices`);
+  if (apiVersionOf(apiUrl) !== "v2")
+    throw new SettingsError(
+      `GPUCLOUD_API_URL ${apiUrl} is not the v2 API (ending in /v2): the spend ceiling is checked against the v2 catalog's prices`,
+    );
   const ceilingText = env["GPUCLOUD_ACCEPTANCE_MAX_USD_PER_HOUR"];
   const maxUsdPerHour = ceilingText === undefined || ceilingText === "" ? DEFAULT_MAX_USD_PER_HOUR : Number(ceilingText);
   if (!Number.isFinite(maxUsdPerHour) || maxUsdPerHour < 0) {
-    throw new SettingsError(`GPUCLOUD_ACCEPTANCE_MAX_USD_PER_HOUR must be a number of USD per hour >= 0, got ${JSON.stringify(ceilingText)}`);
+    throw new SettingsError(
+      `GPUCLOUD_ACCEPTANCE_MAX_USD_PER_HOUR must be a number of USD per hour >= 0, got ${JSON.stringify(ceilingText)}`,
+    );
   }
-  return { apiUrl, serverlessUrl: need("GPUCLOUD_SERVERLESS_URL"), apiKey: need("GPUCLOUD_API_KEY"), maxUsdPerHour, injectFailure: env["GPUCLOUD_ACCEPTANCE_INJECT_FAILURE"] === "1" };
+  return {
+    apiUrl,
+    serverlessUrl: need("GPUCLOUD_SERVERLESS_URL"),
+    apiKey: need("GPUCLOUD_API_KEY"),
+    maxUsdPerHour,
+    injectFailure: env["GPUCLOUD_ACCEPTANCE_INJECT_FAILURE"] === "1",
+  };
 }
 
 function say(message: string): void {
@@ -98,9 +114,17 @@ async function planCheapest(client: ManagementClientV2): Promise<Plan> {
   const pod = estimatePod({ gpuTypeIds: [podGpu], gpuCount: 1 }, prices);
   const endpoint = estimateEndpoint({ gpuTypeIds: [endpointGpu], gpuCount: 1, workersMin: 0, workersMax: 1 }, prices);
   if (pod.perHour === undefined || endpoint.ceilingPerHour === undefined) {
-    throw new Error(`no spend estimate possible, so no run: pod ${pod.reason ?? pod.status}, endpoint ${endpoint.reason ?? endpoint.status}`);
+    throw new Error(
+      `no spend estimate possible, so no run: pod ${pod.reason ?? pod.status}, endpoint ${endpoint.reason ?? endpoint.status}`,
+    );
   }
-  return { podGpu, endpointGpu, podPerHour: pod.perHour, endpointCeilingPerHour: endpoint.ceilingPerHour, totalPerHour: Math.round((pod.perHour + endpoint.ceilingPerHour) * 1e6) / 1e6 };
+  return {
+    podGpu,
+    endpointGpu,
+    podPerHour: pod.perHour,
+    endpointCeilingPerHour: endpoint.ceilingPerHour,
+    totalPerHour: Math.round((pod.perHour + endpoint.ceilingPerHour) * 1e6) / 1e6,
+  };
 }
 
 /** What the program declares; the update step changes `step`. */
@@ -113,7 +137,11 @@ interface Declared {
 }
 
 function acceptanceProgram(d: Declared): Record<string, unknown> {
-  const registry = new gpucloud.RegistryAuth("registry", { name: `${d.runId}registry`, username: "acceptance", password: pulumi.secret(`acceptance-${d.runId}`) });
+  const registry = new gpucloud.RegistryAuth("registry", {
+    name: `${d.runId}registry`,
+    username: "acceptance",
+    password: pulumi.secret(`acceptance-${d.runId}`),
+  });
   const volume = new gpucloud.NetworkVolume("volume", { name: `${d.runId}volume`, size: 10, dataCenterId: "EU-RO-1" });
   const template = new gpucloud.Template("template", {
     name: `${d.runId}template`,
@@ -203,9 +231,13 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<number
     await client.close();
     return 2;
   }
-  say(`run ${runId}: pod on ${plan.podGpu} (${plan.podPerHour} USD/h), endpoint on ${plan.endpointGpu} (up to ${plan.endpointCeilingPerHour} USD/h): at most ${plan.totalPerHour} USD/h`);
+  say(
+    `run ${runId}: pod on ${plan.podGpu} (${plan.podPerHour} USD/h), endpoint on ${plan.endpointGpu} (up to ${plan.endpointCeilingPerHour} USD/h): at most ${plan.totalPerHour} USD/h`,
+  );
   if (plan.totalPerHour > settings.maxUsdPerHour) {
-    say(`refusing to start: the estimate ${plan.totalPerHour} USD/h is above the ceiling GPUCLOUD_ACCEPTANCE_MAX_USD_PER_HOUR=${settings.maxUsdPerHour}; raise it if that spend is intended`);
+    say(
+      `refusing to start: the estimate ${plan.totalPerHour} USD/h is above the ceiling GPUCLOUD_ACCEPTANCE_MAX_USD_PER_HOUR=${settings.maxUsdPerHour}; raise it if that spend is intended`,
+    );
     await client.close();
     return 3;
   }

@@ -42,10 +42,7 @@ import { startEmulator } from "../emulator";
 const CONNECTIONS = 64;
 const API_KEY = "bench-key";
 
-type ChildMessage =
-  | { kind: "ready"; origin: string }
-  | { kind: "memory"; rss: number; heapUsed: number }
-  | { kind: "cpu"; micros: number };
+type ChildMessage = { kind: "ready"; origin: string } | { kind: "memory"; rss: number; heapUsed: number } | { kind: "cpu"; micros: number };
 
 // ---------------------------------------------------------------- children (servers)
 
@@ -147,7 +144,12 @@ async function load(pool: Pool, total: number, next: () => RequestSpec): Promise
         const i = issued++;
         const spec = next();
         const t0 = performance.now();
-        const res = await pool.request({ method: spec.method, path: spec.path, headers, ...(spec.body === undefined ? {} : { body: spec.body }) });
+        const res = await pool.request({
+          method: spec.method,
+          path: spec.path,
+          headers,
+          ...(spec.body === undefined ? {} : { body: spec.body }),
+        });
         await res.body.arrayBuffer();
         latencies[i] = performance.now() - t0;
         if (res.statusCode !== spec.expect) throw new Error(`${spec.method} ${spec.path}: HTTP ${res.statusCode}`);
@@ -272,7 +274,11 @@ async function main(): Promise<void> {
   );
 
   const reads = await spawn("emulator");
-  const pod = await call(reads.origin, "POST", "/v1/pods", { name: "bench", imageName: "example/app:1", gpuTypeIds: ["NVIDIA GeForce RTX 4090"] });
+  const pod = await call(reads.origin, "POST", "/v1/pods", {
+    name: "bench",
+    imageName: "example/app:1",
+    gpuTypeIds: ["NVIDIA GeForce RTX 4090"],
+  });
   const podId = (JSON.parse(pod.text) as { id: string }).id;
   const podBody = (await call(reads.origin, "GET", `/v1/pods/${podId}`)).text;
   const v1Creates = await spawn("emulator");
@@ -335,7 +341,12 @@ async function main(): Promise<void> {
   let volume = 0;
   await load(pool, count, () => {
     const i = volume++;
-    return { method: "POST", path: "/v1/networkvolumes", body: JSON.stringify({ name: `volume-${i}`, size: 1 + (i % 4000), dataCenterId: "EU-RO-1" }), expect: 200 };
+    return {
+      method: "POST",
+      path: "/v1/networkvolumes",
+      body: JSON.stringify({ name: `volume-${i}`, size: 1 + (i % 4000), dataCenterId: "EU-RO-1" }),
+      expect: 200,
+    };
   });
   const insertSeconds = (performance.now() - t0) / 1000;
   await pool.close();

@@ -122,7 +122,9 @@ async function benchOverhead(emu: RunningEmulator, endpointId: string): Promise<
     );
 
     const overhead = summarize(caseOverhead);
-    console.log(`\n1. JobRunner case overhead beyond the job's execution time (runsync path, job delayMs ${JOB_DELAY_MS}, ${RUNS} runs, warm worker)`);
+    console.log(
+      `\n1. JobRunner case overhead beyond the job's execution time (runsync path, job delayMs ${JOB_DELAY_MS}, ${RUNS} runs, warm worker)`,
+    );
     console.log(row("runQueueCase: wall time", summarize(caseWall)));
     console.log(row("runQueueCase: wall - executionTime", overhead));
     console.log(row("  of which queue delay (delayTime)", summarize(queueDelays)));
@@ -139,7 +141,9 @@ async function benchBurst(emu: RunningEmulator, endpointId: string): Promise<voi
   const client = new JobClient({ apiKey: emu.apiKey, serverlessUrl: emu.serverlessUrl, onRetry: (info) => retries.push(info) });
   try {
     const started = performance.now();
-    const settled = await Promise.allSettled(Array.from({ length: BURST }, (_, i) => client.run(endpointId, { input: { delayMs: 0, n: i } })));
+    const settled = await Promise.allSettled(
+      Array.from({ length: BURST }, (_, i) => client.run(endpointId, { input: { delayMs: 0, n: i } })),
+    );
     const elapsed = performance.now() - started;
     const failed = settled.filter((s): s is PromiseRejectedResult => s.status === "rejected");
     const ids = new Set(settled.flatMap((s) => (s.status === "fulfilled" ? [s.value.id] : [])));
@@ -157,11 +161,15 @@ async function benchBurst(emu: RunningEmulator, endpointId: string): Promise<voi
 
     console.log(`\n2. Burst of ${BURST} JobClient.run calls at once (emulator default limits: /run 1000 per 10 s, 200 in flight)`);
     console.log(`  elapsed                      ${(elapsed / 1000).toFixed(2)} s`);
-    console.log(`  429 answers retried          ${rateLimited.length} (other retries: ${retries.length - rateLimited.length}; most attempts for one call: ${maxAttempt + 1})`);
+    console.log(
+      `  429 answers retried          ${rateLimited.length} (other retries: ${retries.length - rateLimited.length}; most attempts for one call: ${maxAttempt + 1})`,
+    );
     if (rateLimited.length > 0) console.log(row("backoff wait per 429 (Retry-After honoured)", waits));
     console.log(`  failed submissions           ${failed.length}${failed[0] ? ` (first: ${String(failed[0].reason)})` : ""}`);
     console.log(`  distinct job ids             ${ids.size}`);
-    console.log(`  jobs the endpoint completed  ${health.jobs.completed} (failed ${health.jobs.failed}, still queued ${health.jobs.inQueue + health.jobs.inProgress})`);
+    console.log(
+      `  jobs the endpoint completed  ${health.jobs.completed} (failed ${health.jobs.failed}, still queued ${health.jobs.inQueue + health.jobs.inProgress})`,
+    );
     console.log(`  goal 0 failed with 429s seen: ${failed.length === 0 && rateLimited.length > 0 ? "met" : "NOT met"}`);
   } finally {
     await client.close();

@@ -222,7 +222,9 @@ async function main(): Promise<void> {
   console.log(`status polls: ${svc.polls} for ${JOBS} jobs (${(svc.polls / JOBS).toFixed(2)} per job)`);
   console.log(`service / floor: ${((svc.jobsPerSec / floor.jobsPerSec) * 100).toFixed(0)}%`);
   console.log(`memory per retained finished job: ${svc.bytesPerJob.toFixed(0)} bytes (heapUsed delta after GC / ${JOBS})`);
-  console.log(`goals: >= 2000 jobs/s: ${svc.jobsPerSec >= 2000 ? "met" : "NOT met"}; < 2048 bytes/job: ${svc.bytesPerJob < 2048 ? "met" : "NOT met"}`);
+  console.log(
+    `goals: >= 2000 jobs/s: ${svc.jobsPerSec >= 2000 ? "met" : "NOT met"}; < 2048 bytes/job: ${svc.bytesPerJob < 2048 ? "met" : "NOT met"}`,
+  );
 }
 
 main().catch((err: unknown) => {

@@ -154,8 +154,12 @@ async function main(): Promise<void> {
     `bench-lb: ${perRound * ROUNDS} GETs per target in ${ROUNDS} alternating rounds (after ${WARMUP} warm-up each), ` +
       `${CLIENTS} concurrent loops over ${CLIENTS} keep-alive connections (undici Pool), node ${process.version}`,
   );
-  console.log(`endpoint: LOAD_BALANCER, built-in echo worker, workersMin=workersMax=${WORKERS} (warm: all healthy before timing), time scale 1`);
-  console.log(`limits: the lb route's rate and concurrency limits lifted through options (limits.lb = unlimited) for the bench's own traffic`);
+  console.log(
+    `endpoint: LOAD_BALANCER, built-in echo worker, workersMin=workersMax=${WORKERS} (warm: all healthy before timing), time scale 1`,
+  );
+  console.log(
+    `limits: the lb route's rate and concurrency limits lifted through options (limits.lb = unlimited) for the bench's own traffic`,
+  );
 
   const direct = directServer();
   const { server: emu, svc } = emulatorServer();

@@ -166,10 +166,16 @@ function countOf(calls: readonly ProxiedCall[]): CallCount {
 function routesOf(calls: readonly ProxiedCall[], apiPath: string): string {
   const byRoute = new Map<string, number>();
   for (const call of calls) {
-    const route = `${call.method} ${call.path.split("?")[0]!.slice(apiPath.length).replace(/\/(?=[a-z0-9]*[0-9])[a-z0-9]{10,}(?=\/|$)/g, "/{id}")}`;
+    const route = `${call.method} ${call.path
+      .split("?")[0]!
+      .slice(apiPath.length)
+      .replace(/\/(?=[a-z0-9]*[0-9])[a-z0-9]{10,}(?=\/|$)/g, "/{id}")}`;
     byRoute.set(route, (byRoute.get(route) ?? 0) + 1);
   }
-  return [...byRoute].sort((a, b) => b[1] - a[1]).map(([route, n]) => `${route}: ${n}`).join(", ");
+  return [...byRoute]
+    .sort((a, b) => b[1] - a[1])
+    .map(([route, n]) => `${route}: ${n}`)
+    .join(", ");
 }
 
 /** Milliseconds to load the provider code in a fresh Node that already has @pulumi/pulumi (as the provider host does). */
@@ -202,7 +208,9 @@ async function checkAndDiffMs(count: number): Promise<{ check: number; diff: num
 function freshOpMs(stack: BenchStack, program: BenchProgram, op: "preview" | "up", count: number, shape?: Shape): number {
   const script = path.join(repoRoot(), "dist", "scripts", "bench-provider-op.js");
   const start = performance.now();
-  execFileSync(process.execPath, [script, JSON.stringify({ spec: stack.spec, program, op, count, ...(shape ? { shape } : {}) })], { stdio: ["ignore", "ignore", "inherit"] });
+  execFileSync(process.execPath, [script, JSON.stringify({ spec: stack.spec, program, op, count, ...(shape ? { shape } : {}) })], {
+    stdio: ["ignore", "ignore", "inherit"],
+  });
   return performance.now() - start;
 }
 
@@ -213,17 +221,24 @@ function freshOpMs(stack: BenchStack, program: BenchProgram, op: "preview" | "up
  */
 async function freshProcessPhase(runs: number, count: number, stacks: Record<BenchProgram, BenchStack>, shape: Shape): Promise<void> {
   const programs: BenchProgram[] = ["endpoints", "floor", "shaped"];
-  console.log("fresh-process mode: one operation per Node process (scripts/bench-provider-op.ts; spawn to exit, the program and SDK loaded anew each time)");
+  console.log(
+    "fresh-process mode: one operation per Node process (scripts/bench-provider-op.ts; spawn to exit, the program and SDK loaded anew each time)",
+  );
   for (const op of ["preview", "up"] as const) {
     const times: Record<BenchProgram, number[]> = { endpoints: [], floor: [], shaped: [] };
-    for (let i = 0; i < runs; i++) for (const p of programs) times[p].push(freshOpMs(stacks[p], p, op, count, p === "shaped" ? shape : undefined));
+    for (let i = 0; i < runs; i++)
+      for (const p of programs) times[p].push(freshOpMs(stacks[p], p, op, count, p === "shaped" ? shape : undefined));
     const m = (p: BenchProgram): number => median(times[p]);
     const bare = m("endpoints") / m("floor");
     const overShaped = m("endpoints") / m("shaped");
     const goalBare = op === "preview" ? GOALS.previewRatio : GOALS.upRatio;
     const goalShaped = op === "preview" ? GOALS.previewOverShaped : GOALS.upOverShaped;
-    console.log(`  ${op} (unchanged), median of ${runs}: endpoints ${seconds(m("endpoints"))}, bare floor ${seconds(m("floor"))}, property-equivalent floor ${seconds(m("shaped"))}`);
-    console.log(`    ${bare.toFixed(2)}x the bare floor (goal: at most ${goalBare}x) -> ${bare <= goalBare ? "met" : "MISSED"}; the provider's overhead ${overShaped.toFixed(2)}x the property-equivalent floor (goal: at most ${goalShaped}x) -> ${overShaped <= goalShaped ? "met" : "MISSED"}`);
+    console.log(
+      `  ${op} (unchanged), median of ${runs}: endpoints ${seconds(m("endpoints"))}, bare floor ${seconds(m("floor"))}, property-equivalent floor ${seconds(m("shaped"))}`,
+    );
+    console.log(
+      `    ${bare.toFixed(2)}x the bare floor (goal: at most ${goalBare}x) -> ${bare <= goalBare ? "met" : "MISSED"}; the provider's overhead ${overShaped.toFixed(2)}x the property-equivalent floor (goal: at most ${goalShaped}x) -> ${overShaped <= goalShaped ? "met" : "MISSED"}`,
+    );
   }
   console.log("");
 }
@@ -248,12 +263,18 @@ const seconds = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { count: { type: "string", default: "100" }, runs: { type: "string", default: "5" }, api: { type: "string", default: "v2" }, fresh: { type: "boolean", default: false } },
+    options: {
+      count: { type: "string", default: "100" },
+      runs: { type: "string", default: "5" },
+      api: { type: "string", default: "v2" },
+      fresh: { type: "boolean", default: false },
+    },
     strict: true,
   });
   const count = Number(values.count);
   const runs = Number(values.runs);
-  if (!Number.isInteger(count) || count < 1 || !Number.isInteger(runs) || runs < 1) throw new Error("--count and --runs must be positive integers");
+  if (!Number.isInteger(count) || count < 1 || !Number.isInteger(runs) || runs < 1)
+    throw new Error("--count and --runs must be positive integers");
   const api = values.api;
   if (api !== "v1" && api !== "v2") throw new Error(`--api must be v1 or v2 (got ${JSON.stringify(api)})`);
 
@@ -265,7 +286,9 @@ async function main(): Promise<void> {
   const resources = count + 1;
   const callsOf = (seen: CallCount): string => `${(seen.calls / resources).toFixed(2)} calls per resource, ${seen.tooMany} 429s`;
   const base = fs.mkdtempSync(path.join(os.tmpdir(), "gpucloud-bench-provider-"));
-  console.log(`Pulumi CLI ${cli.version}, Node ${process.version}, ${os.cpus().length} CPUs; ${count} endpoints (+1 template) per stack, ${runs} previews each; management API ${api}\n`);
+  console.log(
+    `Pulumi CLI ${cli.version}, Node ${process.version}, ${os.cpus().length} CPUs; ${count} endpoints (+1 template) per stack, ${runs} previews each; management API ${api}\n`,
+  );
 
   try {
     const config = {
@@ -275,8 +298,18 @@ async function main(): Promise<void> {
     };
     const { projectDir } = installPackedCopy(path.join(base, "packed"));
     const installed = createRequire(path.join(projectDir, "index.js"));
-    const packedProject: ProjectDir = { workDir: projectDir, automation: installed("@pulumi/pulumi/automation") as ProjectDir["automation"] };
-    const endpoints = await openStack(cli, base, "endpoints", benchProgram("endpoints", count, installed("pulumi-gpucloud") as typeof sdk), config, packedProject);
+    const packedProject: ProjectDir = {
+      workDir: projectDir,
+      automation: installed("@pulumi/pulumi/automation") as ProjectDir["automation"],
+    };
+    const endpoints = await openStack(
+      cli,
+      base,
+      "endpoints",
+      benchProgram("endpoints", count, installed("pulumi-gpucloud") as typeof sdk),
+      config,
+      packedProject,
+    );
     const floor = await openStack(cli, base, "floor", benchProgram("floor", count), {});
 
     proxy.take();
@@ -292,14 +325,20 @@ async function main(): Promise<void> {
     console.log(`  management API during up: ${callsOf(upCalls)} (${routesOf(upCallList, apiPath)})`);
     const endpointState = await endpoints.stack.exportStack();
     const bytesPerResource = (state: unknown) => (JSON.stringify(state).length / resources).toFixed(0);
-    console.log(`  state per resource: ${bytesPerResource(endpointState)} B (floor ${bytesPerResource(await floor.stack.exportStack())} B)`);
+    console.log(
+      `  state per resource: ${bytesPerResource(endpointState)} B (floor ${bytesPerResource(await floor.stack.exportStack())} B)`,
+    );
 
     printStateBytes(api, await stateBytesPerKind(path.join(repoRoot(), "dist"), api));
 
     const shape = shapeOf(endpointState);
-    const shaped = await openStack(cli, base, "shaped", benchProgram("shaped", count, undefined, shape), {}, undefined, { [SHAPE_ENV]: JSON.stringify(shape.outputs) });
+    const shaped = await openStack(cli, base, "shaped", benchProgram("shaped", count, undefined, shape), {}, undefined, {
+      [SHAPE_ENV]: JSON.stringify(shape.outputs),
+    });
     const upShaped = await shaped.timed("up");
-    console.log(`pulumi up, ${count} no-op resources carrying an endpoint's properties (+1): ${seconds(upShaped)}; ${(upShaped / upFloor).toFixed(2)}x the floor`);
+    console.log(
+      `pulumi up, ${count} no-op resources carrying an endpoint's properties (+1): ${seconds(upShaped)}; ${(upShaped / upFloor).toFixed(2)}x the floor`,
+    );
     const upOverShaped = upEndpoints / upShaped;
     console.log(`  the provider's overhead in up: ${upOverShaped.toFixed(2)}x the property-equivalent floor\n`);
 
@@ -323,26 +362,38 @@ async function main(): Promise<void> {
     const eBest = Math.min(...endpointTimes);
     const fBest = Math.min(...floorTimes);
     const previewRatio = e / f;
-    console.log(`pulumi preview, ${count} unchanged endpoints: median ${seconds(e)}, best ${seconds(eBest)}  (runs: ${endpointTimes.map(seconds).join(", ")})`);
-    console.log(`pulumi preview, ${count} no-op resources:     median ${seconds(f)}, best ${seconds(fBest)}  (runs: ${floorTimes.map(seconds).join(", ")})`);
+    console.log(
+      `pulumi preview, ${count} unchanged endpoints: median ${seconds(e)}, best ${seconds(eBest)}  (runs: ${endpointTimes.map(seconds).join(", ")})`,
+    );
+    console.log(
+      `pulumi preview, ${count} no-op resources:     median ${seconds(f)}, best ${seconds(fBest)}  (runs: ${floorTimes.map(seconds).join(", ")})`,
+    );
     console.log(`ratio: median ${previewRatio.toFixed(2)}x, best ${(eBest / fBest).toFixed(2)}x the floor`);
     console.log(`  management API during a preview: ${callsOf(previewCallsEach)} (${previewCalls.calls} calls in ${runs + 1} previews)`);
     const shapedMedian = median(shapedTimes);
-    console.log(`pulumi preview, ${count} no-op resources carrying an endpoint's properties: median ${seconds(shapedMedian)}, ${(shapedMedian / f).toFixed(2)}x the floor (runs: ${shapedTimes.map(seconds).join(", ")})`);
+    console.log(
+      `pulumi preview, ${count} no-op resources carrying an endpoint's properties: median ${seconds(shapedMedian)}, ${(shapedMedian / f).toFixed(2)}x the floor (runs: ${shapedTimes.map(seconds).join(", ")})`,
+    );
     const previewOverShaped = e / shapedMedian;
     console.log(`  the provider's overhead in preview: ${previewOverShaped.toFixed(2)}x the property-equivalent floor (median)`);
     const refreshEndpoints = await endpoints.timed("refresh");
     const refreshCalls = countOf(proxy.take());
     const refreshFloor = await floor.timed("refresh");
-    console.log(`pulumi refresh: ${seconds(refreshEndpoints)} (floor ${seconds(refreshFloor)}, ${(refreshEndpoints / refreshFloor).toFixed(2)}x); management API: ${callsOf(refreshCalls)}\n`);
+    console.log(
+      `pulumi refresh: ${seconds(refreshEndpoints)} (floor ${seconds(refreshFloor)}, ${(refreshEndpoints / refreshFloor).toFixed(2)}x); management API: ${callsOf(refreshCalls)}\n`,
+    );
 
     const load = providerLoadMs();
     const perResource = await checkAndDiffMs(count);
     console.log("the provider's own share of a preview:");
     console.log(`  loading pulumi-gpucloud/provider into the provider process: ${load.toFixed(0)} ms (once per process)`);
     console.log(`  ${count} endpoint checks: ${perResource.check.toFixed(1)} ms; ${count} diffs: ${perResource.diff.toFixed(1)} ms`);
-    console.log(`  preview difference to the floor: median ${((e - f) / 1000).toFixed(2)} s, best ${((eBest - fBest) / 1000).toFixed(2)} s;`);
-    console.log(`    of which the properties an endpoint carries (no-op resources with the same): ${((shapedMedian - f) / 1000).toFixed(2)} s; the rest, this provider: ${((e - shapedMedian) / 1000).toFixed(2)} s\n`);
+    console.log(
+      `  preview difference to the floor: median ${((e - f) / 1000).toFixed(2)} s, best ${((eBest - fBest) / 1000).toFixed(2)} s;`,
+    );
+    console.log(
+      `    of which the properties an endpoint carries (no-op resources with the same): ${((shapedMedian - f) / 1000).toFixed(2)} s; the rest, this provider: ${((e - shapedMedian) / 1000).toFixed(2)} s\n`,
+    );
 
     if (values.fresh) await freshProcessPhase(runs, count, { endpoints, floor, shaped }, shape);
 
@@ -352,24 +403,49 @@ async function main(): Promise<void> {
     await floor.timed("destroy");
     await shaped.timed("destroy");
     const left = emulator.inspect().reduce((n, a) => n + a.endpoints.length + a.templates.length, 0);
-    console.log(`pulumi destroy, ${count} endpoints (+1 template): ${seconds(destroyEndpoints)}; left in the emulator: ${left}; management API: ${callsOf(destroyCalls)}\n`);
+    console.log(
+      `pulumi destroy, ${count} endpoints (+1 template): ${seconds(destroyEndpoints)}; left in the emulator: ${left}; management API: ${callsOf(destroyCalls)}\n`,
+    );
 
     const perResourceOf = (seen: CallCount): string => (seen.calls / resources).toFixed(2);
     const tooMany = upCalls.tooMany + refreshCalls.tooMany + destroyCalls.tooMany;
     const verdict = (met: boolean): string => (met ? "met" : "MISSED");
     console.log(`goals (management API ${api}, ${resources} resources):`);
     console.log(`  up:      ${upRatio.toFixed(2)}x the floor (goal: at most ${GOALS.upRatio}x) -> ${verdict(upRatio <= GOALS.upRatio)}`);
-    console.log(`  up, the provider's overhead: ${upOverShaped.toFixed(2)}x the property-equivalent floor (goal: at most ${GOALS.upOverShaped}x) -> ${verdict(upOverShaped <= GOALS.upOverShaped)}`);
-    console.log(`  preview, the provider's overhead: ${previewOverShaped.toFixed(2)}x the property-equivalent floor (goal: at most ${GOALS.previewOverShaped}x) -> ${verdict(previewOverShaped <= GOALS.previewOverShaped)}`);
-    if (upRatio > GOALS.upRatio || previewRatio > GOALS.previewRatio || upOverShaped > GOALS.upOverShaped || previewOverShaped > GOALS.previewOverShaped) {
-      console.log("  where a missed ratio goes (preview, median): the engine's work on what each resource carries (property-equivalent floor minus bare floor)");
-      console.log(`    ${((shapedMedian - f) / 1000).toFixed(2)} s; this provider (checks, diffs, loading its code: see "the provider's own share" above) ${((e - shapedMedian) / 1000).toFixed(2)} s`);
+    console.log(
+      `  up, the provider's overhead: ${upOverShaped.toFixed(2)}x the property-equivalent floor (goal: at most ${GOALS.upOverShaped}x) -> ${verdict(upOverShaped <= GOALS.upOverShaped)}`,
+    );
+    console.log(
+      `  preview, the provider's overhead: ${previewOverShaped.toFixed(2)}x the property-equivalent floor (goal: at most ${GOALS.previewOverShaped}x) -> ${verdict(previewOverShaped <= GOALS.previewOverShaped)}`,
+    );
+    if (
+      upRatio > GOALS.upRatio ||
+      previewRatio > GOALS.previewRatio ||
+      upOverShaped > GOALS.upOverShaped ||
+      previewOverShaped > GOALS.previewOverShaped
+    ) {
+      console.log(
+        "  where a missed ratio goes (preview, median): the engine's work on what each resource carries (property-equivalent floor minus bare floor)",
+      );
+      console.log(
+        `    ${((shapedMedian - f) / 1000).toFixed(2)} s; this provider (checks, diffs, loading its code: see "the provider's own share" above) ${((e - shapedMedian) / 1000).toFixed(2)} s`,
+      );
     }
-    console.log(`  preview: ${previewRatio.toFixed(2)}x the floor, median (goal: at most ${GOALS.previewRatio}x) -> ${verdict(previewRatio <= GOALS.previewRatio)}`);
-    console.log(`  preview of unchanged resources: ${perResourceOf(previewCallsEach)} calls per resource (goal: ${GOALS.previewCallsPerResource}) -> ${verdict(previewCalls.calls === 0)}`);
-    console.log(`  refresh: ${perResourceOf(refreshCalls)} calls per resource (goal: at most ${GOALS.refreshCallsPerResource}) -> ${verdict(refreshCalls.calls / resources <= GOALS.refreshCallsPerResource)}`);
-    console.log(`  429s in up, refresh and destroy: ${tooMany} (goal: ${GOALS.tooManyRequests}) -> ${verdict(tooMany === GOALS.tooManyRequests)}`);
-    console.log(`  calls per resource: up ${perResourceOf(upCalls)}, preview ${perResourceOf(previewCallsEach)}, refresh ${perResourceOf(refreshCalls)}, destroy ${perResourceOf(destroyCalls)}`);
+    console.log(
+      `  preview: ${previewRatio.toFixed(2)}x the floor, median (goal: at most ${GOALS.previewRatio}x) -> ${verdict(previewRatio <= GOALS.previewRatio)}`,
+    );
+    console.log(
+      `  preview of unchanged resources: ${perResourceOf(previewCallsEach)} calls per resource (goal: ${GOALS.previewCallsPerResource}) -> ${verdict(previewCalls.calls === 0)}`,
+    );
+    console.log(
+      `  refresh: ${perResourceOf(refreshCalls)} calls per resource (goal: at most ${GOALS.refreshCallsPerResource}) -> ${verdict(refreshCalls.calls / resources <= GOALS.refreshCallsPerResource)}`,
+    );
+    console.log(
+      `  429s in up, refresh and destroy: ${tooMany} (goal: ${GOALS.tooManyRequests}) -> ${verdict(tooMany === GOALS.tooManyRequests)}`,
+    );
+    console.log(
+      `  calls per resource: up ${perResourceOf(upCalls)}, preview ${perResourceOf(previewCallsEach)}, refresh ${perResourceOf(refreshCalls)}, destroy ${perResourceOf(destroyCalls)}`,
+    );
   } finally {
     await proxy.close();
     await emulator.close();

@@ -46,7 +46,11 @@ const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { count: { type: "string", default: "200" }, api: { type: "string", default: "v2" }, "time-scale": { type: "string", default: "0.2" } },
+    options: {
+      count: { type: "string", default: "200" },
+      api: { type: "string", default: "v2" },
+      "time-scale": { type: "string", default: "0.2" },
+    },
     strict: true,
   });
   const count = Number(values.count);
@@ -125,8 +129,15 @@ async function main(): Promise<void> {
       const run = judge(calls, policy);
       results.push({ op, run, wholeMs });
       if (op === "up") {
-        console.log(`stack: ${mix.templates} templates, ${mix.volumes} network volumes, ${mix.endpoints} endpoints (half with a worker up), ${mix.pods} pods\n`);
-        const held = emulator.inspect().reduce((n, a) => n + a.templates.length + a.networkVolumes.length + a.endpoints.length + a.pods.filter((p) => !p.endpointId).length, 0);
+        console.log(
+          `stack: ${mix.templates} templates, ${mix.volumes} network volumes, ${mix.endpoints} endpoints (half with a worker up), ${mix.pods} pods\n`,
+        );
+        const held = emulator
+          .inspect()
+          .reduce(
+            (n, a) => n + a.templates.length + a.networkVolumes.length + a.endpoints.length + a.pods.filter((p) => !p.endpointId).length,
+            0,
+          );
         if (held < count) throw new Error(`expected ${count} resources in the emulator after up, found ${held}`);
       }
       console.log(
@@ -136,14 +147,18 @@ async function main(): Promise<void> {
       );
       console.log(`  ${routesOf(calls, apiPath)}`);
     }
-    const left = emulator.inspect().reduce((n, a) => n + a.templates.length + a.networkVolumes.length + a.endpoints.length + a.pods.length, 0);
+    const left = emulator
+      .inspect()
+      .reduce((n, a) => n + a.templates.length + a.networkVolumes.length + a.endpoints.length + a.pods.length, 0);
     if (left !== 0) throw new Error(`expected nothing left in the emulator after destroy, found ${left}`);
 
     const verdict = (met: boolean): string => (met ? "met" : "MISSED");
     console.log(`\ngoals (${count} resources, management API ${api}): service time at most ${SERVICE_TIME_GOAL}x the bound, no 429`);
     for (const { op, run } of results) {
       const others = run.tooMany - (run.firstRefused ? 1 : 0);
-      console.log(`  ${op.padEnd(7)} ratio ${run.ratio.toFixed(2)} -> ${verdict(run.ratio <= SERVICE_TIME_GOAL)}; 429s after the first call ${others} -> ${verdict(others === 0)}`);
+      console.log(
+        `  ${op.padEnd(7)} ratio ${run.ratio.toFixed(2)} -> ${verdict(run.ratio <= SERVICE_TIME_GOAL)}; 429s after the first call ${others} -> ${verdict(others === 0)}`,
+      );
     }
   } finally {
     await proxy.close();

@@ -34,7 +34,13 @@ async function v1(emu: RunningEmulator, method: string, p: string, body: unknown
 
 async function endpoint(emu: RunningEmulator, imageName: string): Promise<string> {
   const tpl = await v1(emu, "POST", "/templates", { name: `bench-${imageName.replace(/\W/g, "-")}`, imageName, isServerless: true });
-  const ep = await v1(emu, "POST", "/endpoints", { templateId: tpl.id, gpuTypeIds: ["NVIDIA L4"], workersMin: WORKERS, workersMax: WORKERS, idleTimeout: 3600 });
+  const ep = await v1(emu, "POST", "/endpoints", {
+    templateId: tpl.id,
+    gpuTypeIds: ["NVIDIA L4"],
+    workersMin: WORKERS,
+    workersMax: WORKERS,
+    idleTimeout: 3600,
+  });
   return ep.id;
 }
 
@@ -83,7 +89,10 @@ async function main(): Promise<void> {
     await waitReady(pool, simulated);
     await waitReady(pool, external);
     const figures: Record<string, number> = {};
-    for (const [name, id] of [["simulated workers", simulated], ["worker-loop processes", external]] as const) {
+    for (const [name, id] of [
+      ["simulated workers", simulated],
+      ["worker-loop processes", external],
+    ] as const) {
       await run(pool, id, WARMUP);
       figures[name] = await run(pool, id, JOBS);
     }

@@ -166,7 +166,15 @@ function readOperations(text: string): WireOperation[] {
     const [head = "", ...lines] = block.split("\n");
     const match = /^(\w+) \/v2(\S*)\s+opId=(\w+)/.exec(head);
     if (!match) throw new Error(`unreadable operation line: ${head}`);
-    const op: WireOperation = { method: match[1] ?? "", path: match[2] ?? "", operationId: match[3] ?? "", params: [], responses: {}, errors: [], source: AUGUST };
+    const op: WireOperation = {
+      method: match[1] ?? "",
+      path: match[2] ?? "",
+      operationId: match[3] ?? "",
+      params: [],
+      responses: {},
+      errors: [],
+      source: AUGUST,
+    };
     for (const line of lines.map((l) => l.trim())) {
       const param = /^param (path|query|header) ([\w-]+): (.*?)(?: -- .*)?$/.exec(line);
       if (param) {
@@ -183,7 +191,11 @@ function readOperations(text: string): WireOperation[] {
       const response = /^resp (\d{3}) .*?\{(.*)\}/.exec(line);
       if (response) op.responses[response[1] ?? ""] = /'application\/json': '(\w+)'/.exec(response[2] ?? "")?.[1] ?? null;
       const errors = /^errors \(.*?\): (.*)$/.exec(line);
-      if (errors) op.errors = (errors[1] ?? "").split(/\s+/).filter((code) => /^\d{3}$/.test(code)).map(Number);
+      if (errors)
+        op.errors = (errors[1] ?? "")
+          .split(/\s+/)
+          .filter((code) => /^\d{3}$/.test(code))
+          .map(Number);
     }
     operations.push(op);
   }
@@ -200,7 +212,13 @@ export function readReference(dir: string): WireDescription {
 /** Every way `described` differs from `reference`, as `path: what`; `source` keys are not facts. */
 function differences(described: unknown, reference: unknown, at: string, source: string, out: string[]): void {
   const label = (s: string) => (s === AUGUST ? "" : ` [described from ${s}]`);
-  if (described !== null && typeof described === "object" && reference !== null && typeof reference === "object" && Array.isArray(described) === Array.isArray(reference)) {
+  if (
+    described !== null &&
+    typeof described === "object" &&
+    reference !== null &&
+    typeof reference === "object" &&
+    Array.isArray(described) === Array.isArray(reference)
+  ) {
     const d = described as Record<string, unknown>;
     const r = reference as Record<string, unknown>;
     const own = typeof d["source"] === "string" ? (d["source"] as string) : source;
@@ -213,11 +231,14 @@ function differences(described: unknown, reference: unknown, at: string, source:
     }
     return;
   }
-  if (JSON.stringify(described) !== JSON.stringify(reference)) out.push(`${at}: ${JSON.stringify(described)} in the description, ${JSON.stringify(reference)} in the reference${label(source)}`);
+  if (JSON.stringify(described) !== JSON.stringify(reference))
+    out.push(`${at}: ${JSON.stringify(described)} in the description, ${JSON.stringify(reference)} in the reference${label(source)}`);
 }
 
 function sourceOf(value: unknown, inherited: string): string {
-  return value !== null && typeof value === "object" && typeof (value as { source?: unknown }).source === "string" ? (value as { source: string }).source : inherited;
+  return value !== null && typeof value === "object" && typeof (value as { source?: unknown }).source === "string"
+    ? (value as { source: string }).source
+    : inherited;
 }
 
 function main(argv: readonly string[]): number {

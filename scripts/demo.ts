@@ -102,7 +102,9 @@ async function startDemoEmulator(p: DemoPaths): Promise<RunningEmulator> {
     emulator = await startEmulator({ apiKeys: [API_KEY], statePath: p.emulatorState, timeScale: TIME_SCALE, port: recorded });
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === "EADDRINUSE") {
-      throw new Error(`port ${recorded}, recorded in ${p.emulatorPort} for the demo stack, is in use: stop what listens there, or delete .demo/ to start the demo over`);
+      throw new Error(
+        `port ${recorded}, recorded in ${p.emulatorPort} for the demo stack, is in use: stop what listens there, or delete .demo/ to start the demo over`,
+      );
     }
     throw e;
   }
@@ -157,7 +159,15 @@ function printOutputs(outputs: Record<string, unknown>): void {
     if (key === "smokeTests" || key === "chatRollout") continue;
     console.log(`  ${key.padEnd(18)} ${JSON.stringify(value)}`);
   }
-  const results = (outputs["smokeTests"] ?? []) as { name: string; jobId: string; status: string; passed: boolean; delayTime?: number; executionTime?: number; output?: unknown }[];
+  const results = (outputs["smokeTests"] ?? []) as {
+    name: string;
+    jobId: string;
+    status: string;
+    passed: boolean;
+    delayTime?: number;
+    executionTime?: number;
+    output?: unknown;
+  }[];
   console.log("\nSmoke tests:");
   for (const r of results) {
     console.log(
@@ -191,11 +201,16 @@ async function printBilling(emulator: RunningEmulator, api: ApiVersion): Promise
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { destroy: { type: "boolean", default: false }, api: { type: "string", default: "v2" }, "rollout-version": { type: "string" } },
+    options: {
+      destroy: { type: "boolean", default: false },
+      api: { type: "string", default: "v2" },
+      "rollout-version": { type: "string" },
+    },
     strict: true,
   });
   const api = values.api;
-  if (api !== "v1" && api !== "v2") throw new Error(`--api ${JSON.stringify(api)} is not a management API version; use --api v2 (today's API, the default) or --api v1`);
+  if (api !== "v1" && api !== "v2")
+    throw new Error(`--api ${JSON.stringify(api)} is not a management API version; use --api v2 (today's API, the default) or --api v1`);
   const p = paths();
   if (values.destroy) await destroy(p, api);
   else await deploy(p, api, values["rollout-version"]);

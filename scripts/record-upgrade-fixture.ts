@@ -25,7 +25,15 @@ import { automationOf, fileBackend, inlineStack, runPulumi } from "./lib/fileBac
 import { installPackedCopy } from "./lib/packedInstall";
 import { ensurePulumiCli } from "./lib/pulumiCli";
 import { repoRoot } from "./lib/repoRoot";
-import { FIXTURE_FILES, type FixtureManifest, type FixtureStack, type StackProgram, emulatorStackConfig, stackProgramSource, upgradeFixturesDir } from "./lib/upgradeFixture";
+import {
+  FIXTURE_FILES,
+  type FixtureManifest,
+  type FixtureStack,
+  type StackProgram,
+  emulatorStackConfig,
+  stackProgramSource,
+  upgradeFixturesDir,
+} from "./lib/upgradeFixture";
 
 const PASSPHRASE = "upgrade-fixture-passphrase";
 const API_KEY = "gpc_emu_upgrade_fixture_dev_key";
@@ -63,7 +71,10 @@ async function main(): Promise<void> {
     execFileSync("cp", ["-al", path.join(root, "node_modules"), path.join(src, "node_modules")]);
     execFileSync(process.execPath, [path.join(src, "scripts", "link-self.js")], { cwd: src });
     log("building the ref");
-    execFileSync(process.execPath, [path.join(src, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.json"], { cwd: src, stdio: "inherit" });
+    execFileSync(process.execPath, [path.join(src, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.json"], {
+      cwd: src,
+      stdio: "inherit",
+    });
     const packageVersion = (JSON.parse(fs.readFileSync(path.join(src, "package.json"), "utf8")) as { version: string }).version;
     const fixtureDir = path.join(upgradeFixturesDir(root), `${packageVersion}-${commit}`);
     fs.rmSync(fixtureDir, { recursive: true, force: true });
@@ -76,7 +87,6 @@ async function main(): Promise<void> {
     const gpucloud: unknown = load("pulumi-gpucloud");
     const pulumi: unknown = load("@pulumi/pulumi");
     const automation = automationOf(projectDir);
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
     const program = require(path.join(fixtureDir, FIXTURE_FILES.program)) as StackProgram;
 
     const statePath = path.join(base, "emulator-state.json");

@@ -34,7 +34,10 @@ export interface AccountLimits {
 export async function getAccountLimits(options: LookupOptions = {}): Promise<AccountLimits> {
   const { apiKey, apiUrl } = lookupConnection(options);
   if (apiVersionOf(apiUrl) !== "v2") {
-    throw new ConfigError(CONFIG_KEYS.apiUrl, `getAccountLimits needs the service's v2 API, but the management URL ends in /v1: set ${CONFIG_KEYS.apiUrl} (or the apiUrl option) to the /v2 URL.`);
+    throw new ConfigError(
+      CONFIG_KEYS.apiUrl,
+      `getAccountLimits needs the service's v2 API, but the management URL ends in /v1: set ${CONFIG_KEYS.apiUrl} (or the apiUrl option) to the /v2 URL.`,
+    );
   }
   const client = new ManagementClientV2({ baseUrl: apiUrl, apiKey });
   try {

@@ -10,5 +10,7 @@ import type * as pulumi from "@pulumi/pulumi";
  * argument is one field-table row plus one documented Args property.
  */
 export type ArgumentOutputs<Args, Keys extends keyof Args> = {
-  readonly [K in Keys]-?: pulumi.Output<{} extends Pick<Args, K> ? pulumi.Unwrap<NonNullable<Args[K]>> | undefined : pulumi.Unwrap<Args[K]>>;
+  readonly [K in Keys]-?: pulumi.Output<
+    {} extends Pick<Args, K> ? pulumi.Unwrap<NonNullable<Args[K]>> | undefined : pulumi.Unwrap<Args[K]>
+  >;
 };

@@ -14,7 +14,10 @@ export type { CpuTypeV2 as CpuType, DataCenterV2 as DataCenter, GpuTypeV2 as Gpu
 async function withCatalog<T>(lookup: string, options: LookupOptions, call: (client: ManagementClientV2) => Promise<T>): Promise<T> {
   const { apiKey, apiUrl } = lookupConnection(options);
   if (apiVersionOf(apiUrl) !== "v2") {
-    throw new ConfigError(CONFIG_KEYS.apiUrl, `${lookup} needs the service's v2 API, but the management URL ends in /v1: set ${CONFIG_KEYS.apiUrl} (or the apiUrl option) to the /v2 URL.`);
+    throw new ConfigError(
+      CONFIG_KEYS.apiUrl,
+      `${lookup} needs the service's v2 API, but the management URL ends in /v1: set ${CONFIG_KEYS.apiUrl} (or the apiUrl option) to the /v2 URL.`,
+    );
   }
   const client = new ManagementClientV2({ baseUrl: apiUrl, apiKey });
   try {

@@ -28,7 +28,14 @@ class CostSummaryRecord extends pulumi.dynamic.Resource {
   declare readonly perMonth: pulumi.Output<number>;
   declare readonly unpriced: pulumi.Output<string[]>;
   constructor(name: string, props: Record<string, pulumi.Input<unknown>>, opts: pulumi.CustomResourceOptions) {
-    super(costSummaryShim, name, { ...props, perHour: undefined, ceilingPerHour: undefined, perMonth: undefined, unpriced: undefined }, opts, RESOURCE_MODULE, COST_SUMMARY_TYPE);
+    super(
+      costSummaryShim,
+      name,
+      { ...props, perHour: undefined, ceilingPerHour: undefined, perMonth: undefined, unpriced: undefined },
+      opts,
+      RESOURCE_MODULE,
+      COST_SUMMARY_TYPE,
+    );
   }
 }
 
@@ -59,16 +66,30 @@ export class CostReport extends pulumi.ComponentResource {
   constructor(name: string, args: CostReportArgs = {}, opts?: pulumi.ComponentResourceOptions) {
     super("gpucloud:index:CostReport", name, {}, opts);
     const budget = args.budget ?? budgetFromConfig((key) => new pulumi.Config("gpucloud").get(key));
-    const priced = args.resources ? args.resources.map((resource) => ({ name: resource.urn.apply(nameOfUrn), resource })) : pricedSoFar(name);
+    const priced = args.resources
+      ? args.resources.map((resource) => ({ name: resource.urn.apply(nameOfUrn), resource }))
+      : pricedSoFar(name);
     // One entry per resource, each its own Output: one estimate unknown at preview leaves the others summed.
-    const resources = priced.map(({ name: resourceName, resource }) => ({ name: resourceName, estimate: resource.costEstimate.apply(figuresOf) }));
+    const resources = priced.map(({ name: resourceName, resource }) => ({
+      name: resourceName,
+      estimate: resource.costEstimate.apply(figuresOf),
+    }));
     // The endpoints, for the account's serverless worker quota: its own are told from the account's
     // other endpoints by id (a new one has none yet).
     const endpoints = priced
       .filter((p): p is typeof p & { resource: Endpoint } => p.resource instanceof Endpoint)
       .map(({ name: endpointName, resource }) => ({ name: endpointName, id: resource.id, workersMax: resource.workersMax }));
-    const record = new CostSummaryRecord(`${name}-summary`, { report: name, resources, budget: definedOnly(budget), endpoints }, { parent: this });
-    Object.assign(this, { perHour: record.perHour, ceilingPerHour: record.ceilingPerHour, perMonth: record.perMonth, unpriced: record.unpriced });
+    const record = new CostSummaryRecord(
+      `${name}-summary`,
+      { report: name, resources, budget: definedOnly(budget), endpoints },
+      { parent: this },
+    );
+    Object.assign(this, {
+      perHour: record.perHour,
+      ceilingPerHour: record.ceilingPerHour,
+      perMonth: record.perMonth,
+      unpriced: record.unpriced,
+    });
     this.registerOutputs({ perHour: this.perHour, ceilingPerHour: this.ceilingPerHour, perMonth: this.perMonth, unpriced: this.unpriced });
   }
 }

@@ -172,7 +172,10 @@ export class Endpoint extends pulumi.dynamic.Resource {
   constructor(name: string, args: EndpointArgs, opts?: pulumi.CustomResourceOptions) {
     // On v2, following the template's revision unless one is given (v1 rolls template changes out itself).
     const revision = args.templateRevision ?? (programApiVersion() === "v2" ? revisionOfTemplateId(args.templateId) : undefined);
-    const props = registeredProps(endpointTable, args, { name: args.name ?? name, ...(revision !== undefined ? { templateRevision: revision } : {}) });
+    const props = registeredProps(endpointTable, args, {
+      name: args.name ?? name,
+      ...(revision !== undefined ? { templateRevision: revision } : {}),
+    });
     super(endpointShim, name, props, opts, RESOURCE_MODULE, RESOURCE_TYPES.endpoint);
     withUndeclaredOutputs(this, endpointTable, props);
     declarePriced({ type: RESOURCE_TYPES.endpoint, name, resource: this });

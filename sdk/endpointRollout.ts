@@ -103,7 +103,14 @@ class RolloutCandidate extends pulumi.dynamic.Resource {
   declare readonly results: pulumi.Output<JobRunnerCaseResult[]>;
   declare readonly history: pulumi.Output<RolloutStep[]>;
   constructor(name: string, props: Record<string, pulumi.Input<unknown>>, opts: pulumi.CustomResourceOptions) {
-    super(rolloutCandidateShim, name, { ...props, approvedTemplateId: undefined, approvedRevision: undefined, results: undefined, history: undefined }, opts, RESOURCE_MODULE, ROLLOUT_CANDIDATE_TYPE);
+    super(
+      rolloutCandidateShim,
+      name,
+      { ...props, approvedTemplateId: undefined, approvedRevision: undefined, results: undefined, history: undefined },
+      opts,
+      RESOURCE_MODULE,
+      ROLLOUT_CANDIDATE_TYPE,
+    );
   }
 }
 
@@ -114,7 +121,14 @@ class RolloutSwitch extends pulumi.dynamic.Resource {
   declare readonly verifyResults: pulumi.Output<JobRunnerCaseResult[]>;
   declare readonly history: pulumi.Output<RolloutStep[]>;
   constructor(name: string, props: Record<string, pulumi.Input<unknown>>, opts: pulumi.CustomResourceOptions) {
-    super(rolloutSwitchShim, name, { ...props, servingVersion: undefined, servingTemplateId: undefined, verifyResults: undefined, history: undefined }, opts, RESOURCE_MODULE, ROLLOUT_SWITCH_TYPE);
+    super(
+      rolloutSwitchShim,
+      name,
+      { ...props, servingVersion: undefined, servingTemplateId: undefined, verifyResults: undefined, history: undefined },
+      opts,
+      RESOURCE_MODULE,
+      ROLLOUT_SWITCH_TYPE,
+    );
   }
 }
 
@@ -204,7 +218,9 @@ export class EndpointRollout extends pulumi.ComponentResource {
     this.servingTemplateId = switcher.servingTemplateId;
     this.candidateResults = candidate.results;
     this.verifyResults = switcher.verifyResults;
-    this.history = pulumi.all([candidate.history, switcher.history]).apply(([a, b]) => [...(a ?? []), ...(b ?? [])].sort((x, y) => x.at.localeCompare(y.at)));
+    this.history = pulumi
+      .all([candidate.history, switcher.history])
+      .apply(([a, b]) => [...(a ?? []), ...(b ?? [])].sort((x, y) => x.at.localeCompare(y.at)));
     this.registerOutputs({
       endpointId: this.endpointId,
       servingVersion: this.servingVersion,
@@ -235,7 +251,10 @@ function templateResourceName(name: string, version: string, args: EndpointRollo
 
 /** A version name from the template settings, so that any change of them is a new version. */
 function digestOf(name: string, settings: RolloutTemplateArgs): string {
-  return `v${createHash("sha256").update(plainJson(name, "template", settings)).digest("hex").slice(0, 10)}`;
+  return `v${createHash("sha256")
+    .update(plainJson(name, "template", settings))
+    .digest("hex")
+    .slice(0, 10)}`;
 }
 
 /**

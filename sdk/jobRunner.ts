@@ -183,12 +183,15 @@ function revisionOf(resources: pulumi.CustomResource[]): pulumi.Output<string> |
   if (resources.length === 0) return undefined;
   const perResource = resources.map(async (resource) => {
     const fields = Object.entries(resource).filter(
-      (entry): entry is [string, pulumi.Output<unknown>] => entry[0] !== "urn" && !entry[0].startsWith("__") && pulumi.Output.isInstance(entry[1]),
+      (entry): entry is [string, pulumi.Output<unknown>] =>
+        entry[0] !== "urn" && !entry[0].startsWith("__") && pulumi.Output.isInstance(entry[1]),
     );
     const known = await Promise.all(fields.map(async (entry) => ((await isKnown(entry[1])) ? [entry] : [])));
     return Object.fromEntries(known.flat());
   });
-  return pulumi.output(Promise.all(perResource)).apply((values) => createHash("sha256").update(stableJson(values)).digest("hex").slice(0, 32));
+  return pulumi
+    .output(Promise.all(perResource))
+    .apply((values) => createHash("sha256").update(stableJson(values)).digest("hex").slice(0, 32));
 }
 
 /**

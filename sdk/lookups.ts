@@ -41,7 +41,9 @@ nameErrorClass(LookupArgsError, "LookupArgsError");
 
 /** A resource class's outputs as plain values: what a lookup of that kind returns. */
 export type Resolved<R> = {
-  [K in keyof R as K extends "urn" ? never : R[K] extends pulumi.Output<unknown> ? K : never]: R[K] extends pulumi.Output<infer T> ? T : never;
+  [K in keyof R as K extends "urn" ? never : R[K] extends pulumi.Output<unknown> ? K : never]: R[K] extends pulumi.Output<infer T>
+    ? T
+    : never;
 };
 
 export type PodInfo = Resolved<Pod>;
@@ -72,12 +74,22 @@ function lookupName(kind: ResourceKind): string {
 
 function parseKey(kind: ResourceKind, args: unknown): LookupKey {
   const lookup = lookupName(kind);
-  const id = z.object({ id: z.string().trim().min(1) }).strict().safeParse(args);
+  const id = z
+    .object({ id: z.string().trim().min(1) })
+    .strict()
+    .safeParse(args);
   if (id.success) return id.data;
-  const byName = namesAreUnique(kind) ? z.object({ name: z.string().trim().min(1) }).strict().safeParse(args) : undefined;
+  const byName = namesAreUnique(kind)
+    ? z
+        .object({ name: z.string().trim().min(1) })
+        .strict()
+        .safeParse(args)
+    : undefined;
   if (byName?.success) return byName.data;
   const wanted = namesAreUnique(kind) ? `{ id: "<${nounOf(kind)} id>" } or { name: "<its name>" }` : `{ id: "<${nounOf(kind)} id>" }`;
-  throw new LookupArgsError(`${lookup}: ${JSON.stringify(args) ?? String(args)} is not a lookup key: give ${wanted}, each a non-empty string.`);
+  throw new LookupArgsError(
+    `${lookup}: ${JSON.stringify(args) ?? String(args)} is not a lookup key: give ${wanted}, each a non-empty string.`,
+  );
 }
 
 /**
@@ -152,7 +164,10 @@ export function getSecret(args: ByIdOrNameArgs, options: LookupOptions = {}): Pr
   return secretLookup(args, options).then(withRef);
 }
 /** {@link getSecret} taking Inputs. */
-export function getSecretOutput(args: LookupInputs<ByIdOrNameArgs> | pulumi.Input<ByIdOrNameArgs>, options: LookupOptions = {}): pulumi.Output<SecretInfo> {
+export function getSecretOutput(
+  args: LookupInputs<ByIdOrNameArgs> | pulumi.Input<ByIdOrNameArgs>,
+  options: LookupOptions = {},
+): pulumi.Output<SecretInfo> {
   return secretLookupOutput(args, options).apply(withRef);
 }
 const secretLookup = promiseForm<ByIdOrNameArgs, Omit<SecretInfo, "ref">>("secret");

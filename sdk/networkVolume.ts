@@ -43,7 +43,8 @@ export interface NetworkVolumeArgs {
 }
 
 /** The outputs named like the arguments (each documented on NetworkVolumeArgs). */
-export interface NetworkVolume extends ArgumentOutputs<NetworkVolumeArgs, Exclude<Extract<keyof NetworkVolumeArgs, NetworkVolumeOutputArguments>, "name">> {}
+export interface NetworkVolume
+  extends ArgumentOutputs<NetworkVolumeArgs, Exclude<Extract<keyof NetworkVolumeArgs, NetworkVolumeOutputArguments>, "name">> {}
 
 /**
  * A network volume: persistent storage in one data center, attachable to pods (`networkVolumeId`)

@@ -9,7 +9,11 @@ import { preloadSqliteQuietly } from "./quietSerializer";
 
 preloadSqliteQuietly();
 
-export function registeredProps(table: ResourceTable<never>, args: object, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+export function registeredProps(
+  table: ResourceTable<never>,
+  args: object,
+  overrides: Record<string, unknown> = {},
+): Record<string, unknown> {
   const props: Record<string, unknown> = {};
   for (const [key, row] of Object.entries(table.fields)) if (row.kind === "serverManaged" || row.alwaysObserved) props[key] = undefined;
   return Object.assign(props, args, overrides);

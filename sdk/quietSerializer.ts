@@ -17,7 +17,6 @@ export function preloadSqliteQuietly(): void {
     (emitWarning as (w: string | Error, ...r: unknown[]) => void).call(process, warning, ...rest);
   } as typeof process.emitWarning;
   try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
     require("node:sqlite");
   } catch {
     // Not built in on this Node.js: the serializer will not load it either.

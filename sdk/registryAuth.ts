@@ -38,7 +38,8 @@ export interface RegistryAuthArgs {
 }
 
 /** The outputs named like the arguments (each documented on RegistryAuthArgs). */
-export interface RegistryAuth extends ArgumentOutputs<RegistryAuthArgs, Exclude<Extract<keyof RegistryAuthArgs, RegistryAuthOutputArguments>, "name">> {}
+export interface RegistryAuth
+  extends ArgumentOutputs<RegistryAuthArgs, Exclude<Extract<keyof RegistryAuthArgs, RegistryAuthOutputArguments>, "name">> {}
 
 /**
  * Container registry credentials, for pods and templates with private images

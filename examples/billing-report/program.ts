@@ -11,7 +11,8 @@ const DAY_MS = 86_400_000;
 export function program() {
   const config = new pulumi.Config();
   const days = config.getNumber("days", { min: 1, max: 365 }) ?? 7;
-  const bucketSize = config.get<"hour" | "day" | "week" | "month">("bucketSize", { allowedValues: ["hour", "day", "week", "month"] }) ?? "day";
+  const bucketSize =
+    config.get<"hour" | "day" | "week" | "month">("bucketSize", { allowedValues: ["hour", "day", "week", "month"] }) ?? "day";
   const endTime = new Date();
   const range = { startTime: new Date(endTime.getTime() - days * DAY_MS).toISOString(), endTime: endTime.toISOString(), bucketSize };
 
@@ -19,8 +20,12 @@ export function program() {
   // groups on the service; v2 has no groupings (its records are per pod and per endpoint already),
   // so on v2 the pods are grouped by GPU type here, from each pod's own GPU type.
   const v2 = !(new pulumi.Config("gpucloud").get("apiUrl") ?? "").replace(/\/+$/, "").endsWith("/v1");
-  const pods = v2 ? gpucloud.getBillingOutput({ kind: "pods", ...range }) : gpucloud.getBillingOutput({ kind: "pods", grouping: "gpuTypeId", ...range });
-  const endpoints = v2 ? gpucloud.getBillingOutput({ kind: "endpoints", ...range }) : gpucloud.getBillingOutput({ kind: "endpoints", grouping: "endpointId", ...range });
+  const pods = v2
+    ? gpucloud.getBillingOutput({ kind: "pods", ...range })
+    : gpucloud.getBillingOutput({ kind: "pods", grouping: "gpuTypeId", ...range });
+  const endpoints = v2
+    ? gpucloud.getBillingOutput({ kind: "endpoints", ...range })
+    : gpucloud.getBillingOutput({ kind: "endpoints", grouping: "endpointId", ...range });
   const volumes = gpucloud.getBillingOutput({ kind: "networkvolumes", ...range });
   const podRecords = v2 ? pods.apply((b) => withGpuTypes(b.records)) : pods.apply((b) => b.records);
 

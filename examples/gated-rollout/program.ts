@@ -30,7 +30,9 @@ export function program() {
   return {
     endpointId: rollout.endpointId,
     servingVersion: rollout.servingVersion,
-    candidateResults: rollout.candidateResults.apply((results) => results.map((r) => ({ name: r.name, passed: r.passed, jobId: r.jobId, status: r.status }))),
+    candidateResults: rollout.candidateResults.apply((results) =>
+      results.map((r) => ({ name: r.name, passed: r.passed, jobId: r.jobId, status: r.status })),
+    ),
     history: rollout.history.apply((steps) => steps.map((s) => `${s.step} ${s.version}: ${s.outcome}${s.detail ? ` (${s.detail})` : ""}`)),
   };
 }

@@ -43,10 +43,15 @@ function changedLines(output: string): string[] {
 async function converged(stack: Stack, what: string, refresh: boolean): Promise<boolean> {
   let output = "";
   try {
-    await stack.preview({ expectNoChanges: true, diff: true, refresh, onOutput: (out: string) => {
-      output += out;
-      process.stdout.write(out);
-    } });
+    await stack.preview({
+      expectNoChanges: true,
+      diff: true,
+      refresh,
+      onOutput: (out: string) => {
+        output += out;
+        process.stdout.write(out);
+      },
+    });
     say(`${what}: no changes`);
     return true;
   } catch (error) {
@@ -61,7 +66,10 @@ async function run(step: Step, stackName: string): Promise<boolean> {
   for (const name of ["GPUCLOUD_API_URL", "GPUCLOUD_SERVERLESS_URL", "GPUCLOUD_API_KEY"]) {
     if (!process.env[name]) throw new Error(`${name} is not set: export the service's (or an emulator's) URLs and key, see the README`);
   }
-  const stack = await LocalWorkspace.createOrSelectStack({ projectName: "gpucloud-gitops", stackName, program: async () => program() }, { workDir: here });
+  const stack = await LocalWorkspace.createOrSelectStack(
+    { projectName: "gpucloud-gitops", stackName, program: async () => program() },
+    { workDir: here },
+  );
   switch (step) {
     case "plan": {
       const preview = await stack.preview({ diff: true, ...print });

@@ -78,12 +78,18 @@ export class V1Backend extends ManagementClient implements ManagementApi {
 
   #endpoints(include: EndpointInclude | undefined): KindReads<Endpoint> {
     const flags = includeFlags(include);
-    return this.#shared(keyOf("endpoints", flags), () => ({ list: () => super.listEndpoints(flags), get: (one) => super.getEndpoint(one, flags) }));
+    return this.#shared(keyOf("endpoints", flags), () => ({
+      list: () => super.listEndpoints(flags),
+      get: (one) => super.getEndpoint(one, flags),
+    }));
   }
 
   #templates(include: TemplateInclude | undefined): KindReads<Template> {
     const flags = includeFlags(include);
-    return this.#shared(keyOf("templates", flags), () => ({ list: () => super.listTemplates(flags), get: (one) => super.getTemplate(one, flags) }));
+    return this.#shared(keyOf("templates", flags), () => ({
+      list: () => super.listTemplates(flags),
+      get: (one) => super.getTemplate(one, flags),
+    }));
   }
 
   #volumes(): KindReads<NetworkVolume> {
@@ -91,7 +97,10 @@ export class V1Backend extends ManagementClient implements ManagementApi {
   }
 
   #registryAuths(): KindReads<ContainerRegistryAuth> {
-    return this.#shared("containerregistryauth", () => ({ list: () => super.listRegistryAuths(), get: (one) => super.getRegistryAuth(one) }));
+    return this.#shared("containerregistryauth", () => ({
+      list: () => super.listRegistryAuths(),
+      get: (one) => super.getRegistryAuth(one),
+    }));
   }
 
   /** The one reader of a kind, shared or plain (made on first use). */

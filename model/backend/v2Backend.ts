@@ -120,7 +120,12 @@ export class V2Backend implements ManagementApi {
     // UpdatePodRequest.globalNetworking "Takes effect on the next pod start/restart, not live": a
     // running pod is restarted so that the declared networking is what it has (readiness waits for it).
     const networking = fields["globalNetworking"];
-    if (typeof networking === "boolean" && pod.status !== "EXITED" && pod.status !== "ERROR" && pod.globalNetworking?.enabled !== networking) {
+    if (
+      typeof networking === "boolean" &&
+      pod.status !== "EXITED" &&
+      pod.status !== "ERROR" &&
+      pod.globalNetworking?.enabled !== networking
+    ) {
       await this.#podAction(id, "restart");
       return podOf(await this.#v2.pods.get(id));
     }
@@ -180,7 +185,8 @@ export class V2Backend implements ManagementApi {
     else {
       delete body["cpu"];
       // v2 chooses GPUs by pool: no types declared means every pool.
-      if (!isRecord(body["gpu"]) || body["gpu"]["pools"] === undefined) setDefault(body, "gpu", "pools", [...new Set((await this.#gpuPools()).values())]);
+      if (!isRecord(body["gpu"]) || body["gpu"]["pools"] === undefined)
+        setDefault(body, "gpu", "pools", [...new Set((await this.#gpuPools()).values())]);
     }
     // management-api-v2-today.md 6.1 #7: an endpoint created without `timeout` came back with 0
     // (documented default 300000 ms): always send it.
@@ -190,7 +196,10 @@ export class V2Backend implements ManagementApi {
     // 6.1 #5: an older host had no `type` and silently made QUEUE endpoints: compare and fail
     // loudly, after deleting the endpoint of the wrong type (it would bill, and is not the one declared).
     if (created.type !== body["type"]) {
-      const deleted = await this.#v2.endpoints.delete(created.id).then(() => true, () => false);
+      const deleted = await this.#v2.endpoints.delete(created.id).then(
+        () => true,
+        () => false,
+      );
       throw wrongEndpointType(created, body["type"], deleted);
     }
     return endpointOf(created);
@@ -205,7 +214,11 @@ export class V2Backend implements ManagementApi {
     if (include?.includeWorkers !== true) return endpointOf(endpoint);
     // Workers (no list form: one call per endpoint) as the readiness code reads them: up unless
     // initializing, throttled or unhealthy.
-    const workers = (await this.#v2.endpointWorkers(id)).map((w) => ({ id: w.id, desiredStatus: "RUNNING", lastStatusChange: w.status.toLowerCase() }));
+    const workers = (await this.#v2.endpointWorkers(id)).map((w) => ({
+      id: w.id,
+      desiredStatus: "RUNNING",
+      lastStatusChange: w.status.toLowerCase(),
+    }));
     return endpointOf(endpoint, workers);
   }
 
@@ -267,7 +280,9 @@ export class V2Backend implements ManagementApi {
   }
 
   async createNetworkVolume(input: NetworkVolumeCreateInput): Promise<NetworkVolume> {
-    return volumeOf(await this.#v2.networkVolumes.create(wireRequest<"createNetworkVolume">(toWireV2(networkVolumeTable, fieldsOf(input)))));
+    return volumeOf(
+      await this.#v2.networkVolumes.create(wireRequest<"createNetworkVolume">(toWireV2(networkVolumeTable, fieldsOf(input)))),
+    );
   }
 
   async listNetworkVolumes(): Promise<NetworkVolume[]> {
@@ -279,7 +294,9 @@ export class V2Backend implements ManagementApi {
   }
 
   async updateNetworkVolume(id: string, input: NetworkVolumeUpdateInput): Promise<NetworkVolume> {
-    return volumeOf(await this.#v2.networkVolumes.update(id, wireRequest<"updateNetworkVolume">(toWireV2(networkVolumeTable, fieldsOf(input)))));
+    return volumeOf(
+      await this.#v2.networkVolumes.update(id, wireRequest<"updateNetworkVolume">(toWireV2(networkVolumeTable, fieldsOf(input)))),
+    );
   }
 
   async deleteNetworkVolume(id: string): Promise<void> {
@@ -287,7 +304,9 @@ export class V2Backend implements ManagementApi {
   }
 
   async createRegistryAuth(input: ContainerRegistryAuthCreateInput): Promise<ContainerRegistryAuth> {
-    return ContainerRegistryAuthSchema.parse(await this.#v2.registries.create(wireRequest<"createRegistry">(toWireV2(registryAuthTable, fieldsOf(input)))));
+    return ContainerRegistryAuthSchema.parse(
+      await this.#v2.registries.create(wireRequest<"createRegistry">(toWireV2(registryAuthTable, fieldsOf(input)))),
+    );
   }
 
   async listRegistryAuths(): Promise<ContainerRegistryAuth[]> {
@@ -350,7 +369,10 @@ export class V2Backend implements ManagementApi {
     const poolOf = await this.#gpuPools();
     const pools = [...new Set(types.map((t) => poolOf.get(t)).filter((p): p is string => p !== undefined))];
     const unknown = types.filter((t) => !poolOf.has(t));
-    if (unknown.length > 0) throw new Error(`GPU types ${unknown.map((t) => JSON.stringify(t)).join(", ")} are not in the service's catalog of serverless pools; see getGpuTypes for the ids`);
+    if (unknown.length > 0)
+      throw new Error(
+        `GPU types ${unknown.map((t) => JSON.stringify(t)).join(", ")} are not in the service's catalog of serverless pools; see getGpuTypes for the ids`,
+      );
     const excludedTypes = [...poolOf].filter(([id, pool]) => pools.includes(pool) && !types.includes(id)).map(([id]) => id);
     return excludedTypes.length > 0 ? { pools, excludedTypes } : { pools };
   }
@@ -383,7 +405,9 @@ function wrongEndpointType(created: EndpointV2, declared: unknown, deleted: bool
   return new GpuCloudError(
     `the service created endpoint ${created.id} as type ${JSON.stringify(created.type ?? null)}, not the declared ${JSON.stringify(declared)}: ` +
       "this host does not honour the endpoint `type` (an older service host made every endpoint QUEUE). " +
-      (deleted ? `The provider deleted endpoint ${created.id}. ` : `Delete endpoint ${created.id} yourself (the provider could not; it may bill). `) +
+      (deleted
+        ? `The provider deleted endpoint ${created.id}. `
+        : `Delete endpoint ${created.id} yourself (the provider could not; it may bill). `) +
       "Point gpucloud:apiUrl at a current host of the service's v2 API and run `pulumi up` again.",
   );
 }
@@ -410,7 +434,8 @@ function clearOtherCudaField(body: Props): void {
   if (!isRecord(gpu)) return;
   const allowed = gpu["allowedCudaVersions"];
   if (Array.isArray(allowed) && allowed.length > 0 && gpu["minCudaVersion"] === undefined) gpu["minCudaVersion"] = "";
-  if (typeof gpu["minCudaVersion"] === "string" && gpu["minCudaVersion"] !== "" && gpu["allowedCudaVersions"] === undefined) gpu["allowedCudaVersions"] = [];
+  if (typeof gpu["minCudaVersion"] === "string" && gpu["minCudaVersion"] !== "" && gpu["allowedCudaVersions"] === undefined)
+    gpu["allowedCudaVersions"] = [];
 }
 
 /**
@@ -459,7 +484,9 @@ export function chooseAction(wanted: PodActionV2, pod: PodV2): PodActionV2 | und
   if (wanted === "restart" && BOOTING.has(status)) return undefined;
   // The list may be absent (an older host): send what was asked and let a 409 be read as below.
   if (pod.actions === undefined) return wanted;
-  throw new Error(`pod ${pod.id} is ${status || "in an unknown status"}, which allows ${actions.join(", ") || "no action"}, not ${wanted}; wait for it to settle and run again`);
+  throw new Error(
+    `pod ${pod.id} is ${status || "in an unknown status"}, which allows ${actions.join(", ") || "no action"}, not ${wanted}; wait for it to settle and run again`,
+  );
 }
 
 /** Whether the pod read after a failed or refused action is where the action was taking it. */
@@ -521,7 +548,10 @@ function podMounts(body: Props, fields: Props, live: PodV2 | undefined): void {
 }
 
 /** Persistent storage needs size and path together: fill the missing one from the live object, or drop it. */
-function persistentMount(body: Props, live: { mounts?: { persistent?: { size?: number | undefined; path?: string | undefined } | undefined } | undefined } | undefined): void {
+function persistentMount(
+  body: Props,
+  live: { mounts?: { persistent?: { size?: number | undefined; path?: string | undefined } | undefined } | undefined } | undefined,
+): void {
   const mounts = body["mounts"];
   if (!isRecord(mounts) || !isRecord(mounts["persistent"])) return;
   const persistent = mounts["persistent"];

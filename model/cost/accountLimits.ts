@@ -42,14 +42,24 @@ export interface LimitFindings {
 
 const SOURCE = "GET /v2/account/limits";
 
-export function checkAccountLimits(input: { summary: CostSummary; stackEndpoints: readonly StackEndpoint[]; accountEndpoints: readonly AccountEndpoint[]; caps: AccountCaps }): LimitFindings {
+export function checkAccountLimits(input: {
+  summary: CostSummary;
+  stackEndpoints: readonly StackEndpoint[];
+  accountEndpoints: readonly AccountEndpoint[];
+  caps: AccountCaps;
+}): LimitFindings {
   const findings: LimitFindings = { failures: [], warnings: [] };
   workerQuota(findings, input.stackEndpoints, input.accountEndpoints, input.caps.serverlessWorkers);
   spendCap(findings, input.summary, input.caps.spendPerHour);
   return findings;
 }
 
-function workerQuota(findings: LimitFindings, stack: readonly StackEndpoint[], account: readonly AccountEndpoint[], quota: number | undefined): void {
+function workerQuota(
+  findings: LimitFindings,
+  stack: readonly StackEndpoint[],
+  account: readonly AccountEndpoint[],
+  quota: number | undefined,
+): void {
   if (quota === undefined) return;
   const own = new Set(stack.map((e) => e.id).filter((id): id is string => id !== undefined));
   const others = account.filter((e) => !own.has(e.id));
@@ -60,14 +70,19 @@ function workerQuota(findings: LimitFindings, stack: readonly StackEndpoint[], a
   const figure =
     `the sum of workersMax over the account's endpoints would be ${total} (this stack's ${stack.length} endpoint(s): ${stackSum}; ` +
     `the account's ${others.length} other endpoint(s): ${othersSum})`;
-  const most = [...ranked.slice(0, 3).map((e) => `${e.name} (${e.workers})`), ...(othersSum > 0 ? [`the other endpoints of the account (${othersSum})`] : [])];
+  const most = [
+    ...ranked.slice(0, 3).map((e) => `${e.name} (${e.workers})`),
+    ...(othersSum > 0 ? [`the other endpoints of the account (${othersSum})`] : []),
+  ];
   if (total > quota) {
     findings.failures.push(
       `over the account's serverless worker quota: ${figure}, over its quota of ${quota} (serverlessWorkers, ${SOURCE}). ` +
         `Using most: ${most.join(", ")}. Lower workersMax, delete endpoints the account no longer needs, or ask the service for a higher quota.`,
     );
   } else if (total >= quota * NEAR_CAP_SHARE && total > 0) {
-    findings.warnings.push(`near the account's serverless worker quota: ${figure}, within 10% of its quota of ${quota} (serverlessWorkers, ${SOURCE}). Using most: ${most.join(", ")}.`);
+    findings.warnings.push(
+      `near the account's serverless worker quota: ${figure}, within 10% of its quota of ${quota} (serverlessWorkers, ${SOURCE}). Using most: ${most.join(", ")}.`,
+    );
   }
 }
 

@@ -20,14 +20,20 @@ function idsOf(value: unknown): string[] {
 
 /** The catalog fields of `args` whose ids changed since `previous` (unchanged ones were checked then). */
 export function catalogFieldsToCheck(args: Props, previous: Props): string[] {
-  return CATALOG_FIELDS.filter(({ field }) => idsOf(args[field]).length > 0 && JSON.stringify(args[field]) !== JSON.stringify(previous[field])).map((f) => f.field);
+  return CATALOG_FIELDS.filter(
+    ({ field }) => idsOf(args[field]).length > 0 && JSON.stringify(args[field]) !== JSON.stringify(previous[field]),
+  ).map((f) => f.field);
 }
 
 /**
  * Failures for ids the catalog does not list, with the nearest listed id; `read` says whether the
  * catalog was read (the warnings of the static lists are then superseded for these fields).
  */
-export function catalogIdFailures(args: Props, fields: readonly string[], prices: PriceLookup): { read: boolean; failures: { property: string; reason: string }[] } {
+export function catalogIdFailures(
+  args: Props,
+  fields: readonly string[],
+  prices: PriceLookup,
+): { read: boolean; failures: { property: string; reason: string }[] } {
   if (!("sheet" in prices)) return { read: false, failures: [] };
   const failures: { property: string; reason: string }[] = [];
   for (const { field, list, noun, lookup } of CATALOG_FIELDS) {

@@ -62,7 +62,6 @@ export interface Prices {
 
 export type Estimator = (args: Props, prices: Prices) => CostEstimate;
 
-
 /** Money to 1e-6 USD, as the service quotes it (0.69, not 0.6900000001). */
 export function roundUsd(value: number): number {
   return Math.round(value * 1e6) / 1e6;
@@ -109,7 +108,12 @@ function podUnpriceable(args: Props): CostEstimate | undefined {
     return undefined;
   }
   const types = strings(args["gpuTypeIds"]);
-  if (types.length !== 1) return unavailable(types.length === 0 ? "no gpuTypeIds given: the GPU type decides the price" : "several gpuTypeIds: the price depends on which one the service places the pod on");
+  if (types.length !== 1)
+    return unavailable(
+      types.length === 0
+        ? "no gpuTypeIds given: the GPU type decides the price"
+        : "several gpuTypeIds: the price depends on which one the service places the pod on",
+    );
   return undefined;
 }
 
@@ -120,12 +124,24 @@ function podCompute(args: Props, sheet: PriceSheet): PriceUsed | CostEstimate {
     const [flavor] = strings(args["cpuFlavorIds"]) as [string];
     const p = sheet.cpus.get(flavor);
     if (!p) return unavailable(`CPU flavor ${JSON.stringify(flavor)} is not in the catalog`);
-    return { item: `${flavor} (secure cloud)`, unitPrice: p.securePerVcpu, unit: "vCPU-hour", quantity: numberOr(args["vcpuCount"], 2), source: "catalog" };
+    return {
+      item: `${flavor} (secure cloud)`,
+      unitPrice: p.securePerVcpu,
+      unit: "vCPU-hour",
+      quantity: numberOr(args["vcpuCount"], 2),
+      source: "catalog",
+    };
   }
   const [type] = strings(args["gpuTypeIds"]) as [string];
   const p = sheet.gpus.get(type);
   if (!p) return unavailable(`GPU type ${JSON.stringify(type)} is not in the catalog`);
-  return { item: `${type} (${cloud} cloud)`, unitPrice: p[cloud], unit: "GPU-hour", quantity: numberOr(args["gpuCount"], 1), source: "catalog" };
+  return {
+    item: `${type} (${cloud} cloud)`,
+    unitPrice: p[cloud],
+    unit: "GPU-hour",
+    quantity: numberOr(args["gpuCount"], 1),
+    source: "catalog",
+  };
 }
 
 /** A pod's two disks: the argument giving the size, and the key of gpucloud:prices that prices it. */
@@ -161,7 +177,10 @@ function podDisks(args: Props, own: OwnPrices | undefined): { used: PriceUsed[];
     if (price === undefined) missing.push(disk);
     else used.push({ item: disk.label, unitPrice: price, unit: "GB-month", quantity: size, source: OWN_PRICES_KEY });
   }
-  if (missing.length > 0) notes.push(`${missing.map((d) => d.label).join(" and ")} not included (set ${missing.map((d) => d.priceKey).join(" and ")} in ${OWN_PRICES_KEY})`);
+  if (missing.length > 0)
+    notes.push(
+      `${missing.map((d) => d.label).join(" and ")} not included (set ${missing.map((d) => d.priceKey).join(" and ")} in ${OWN_PRICES_KEY})`,
+    );
   return { used, notes };
 }
 
@@ -200,7 +219,10 @@ export const estimateEndpoint: Estimator = (args, prices) => {
   if (ids.length === 0) return unavailable(`no ${cpu ? "cpuFlavorIds" : "gpuTypeIds"} given: the worker type decides the price`);
   const sheet = sheetOf(prices);
   if (!("readAt" in sheet)) return sheet;
-  const rates: Array<{ id: string; rate: number | undefined }> = ids.map((id) => ({ id, rate: cpu ? sheet.cpus.get(id)?.serverlessPerVcpu : sheet.gpus.get(id)?.serverless }));
+  const rates: Array<{ id: string; rate: number | undefined }> = ids.map((id) => ({
+    id,
+    rate: cpu ? sheet.cpus.get(id)?.serverlessPerVcpu : sheet.gpus.get(id)?.serverless,
+  }));
   const missing = rates.filter((r) => r.rate === undefined).map((r) => JSON.stringify(r.id));
   if (missing.length > 0) return unavailable(`the catalog quotes no serverless price for ${missing.join(", ")}`);
   const dearest = rates.reduce((a, b) => ((b.rate ?? 0) > (a.rate ?? 0) ? b : a));
@@ -209,7 +231,13 @@ export const estimateEndpoint: Estimator = (args, prices) => {
   // The service's default workersMax (3 on v2) applies when none is declared.
   const workersMax = numberOr(args["workersMax"], 3);
   const workersMin = numberOr(args["workersMin"], 0);
-  const price: PriceUsed = { item: `${dearest.id} (serverless${rates.length > 1 ? ", the dearest type" : ""})`, unitPrice: dearest.rate ?? 0, unit: cpu ? "vCPU-hour" : "GPU-hour", quantity: perWorkerUnits, source: "catalog" };
+  const price: PriceUsed = {
+    item: `${dearest.id} (serverless${rates.length > 1 ? ", the dearest type" : ""})`,
+    unitPrice: dearest.rate ?? 0,
+    unit: cpu ? "vCPU-hour" : "GPU-hour",
+    quantity: perWorkerUnits,
+    source: "catalog",
+  };
   return {
     status: "estimated",
     perHour: roundUsd(perWorker * workersMin),
@@ -229,8 +257,14 @@ export const estimateNetworkVolume: Estimator = (args, prices) => {
   const own = prices.own;
   const price = own?.networkVolumePerGbMonth[tier];
   if (own === undefined || price === undefined) {
-    return unavailable(`the catalog quotes no storage price: set networkVolumePerGbMonth (${tier}) in ${OWN_PRICES_KEY} to your price per GB-month`);
+    return unavailable(
+      `the catalog quotes no storage price: set networkVolumePerGbMonth (${tier}) in ${OWN_PRICES_KEY} to your price per GB-month`,
+    );
   }
   const size = numberOr(args["size"], 0);
-  return { status: "estimated", perMonth: roundUsd(price * size), basis: priceText({ item: `${tier} storage`, unitPrice: price, unit: "GB-month", quantity: size, source: OWN_PRICES_KEY }) };
+  return {
+    status: "estimated",
+    perMonth: roundUsd(price * size),
+    basis: priceText({ item: `${tier} storage`, unitPrice: price, unit: "GB-month", quantity: size, source: OWN_PRICES_KEY }),
+  };
 };

@@ -30,12 +30,23 @@ export interface OwnPrices {
 }
 
 // Numbers, or numeric strings (`pulumi config set --path` may store a number as a string).
-const usd = z.union([z.number(), z.string().trim().regex(/^\d+(\.\d+)?$/, "must be a number").transform(Number)]).pipe(z.number().finite().nonnegative());
+const usd = z
+  .union([
+    z.number(),
+    z
+      .string()
+      .trim()
+      .regex(/^\d+(\.\d+)?$/, "must be a number")
+      .transform(Number),
+  ])
+  .pipe(z.number().finite().nonnegative());
 const tiers = z.object({ STANDARD: usd.optional(), HIGH_PERFORMANCE: usd.optional() }).strict();
 const sheetSchema = z
   .object({
     // One number prices both tiers.
-    networkVolumePerGbMonth: z.preprocess((v) => (typeof v === "number" || typeof v === "string" ? { STANDARD: v, HIGH_PERFORMANCE: v } : v), tiers).optional(),
+    networkVolumePerGbMonth: z
+      .preprocess((v) => (typeof v === "number" || typeof v === "string" ? { STANDARD: v, HIGH_PERFORMANCE: v } : v), tiers)
+      .optional(),
     containerDiskPerGbMonth: usd.optional(),
     podVolumePerGbMonth: usd.optional(),
   })
@@ -111,5 +122,8 @@ export function ownPricesDigest(own: OwnPrices | undefined): string {
   if (own === undefined) return "none";
   const { readAt: _readAt, ...figures } = own;
   const tiers = STORAGE_TIERS.map((t) => figures.networkVolumePerGbMonth[t] ?? null);
-  return createHash("sha256").update(JSON.stringify([tiers, figures.containerDiskPerGbMonth ?? null, figures.podVolumePerGbMonth ?? null])).digest("hex").slice(0, 16);
+  return createHash("sha256")
+    .update(JSON.stringify([tiers, figures.containerDiskPerGbMonth ?? null, figures.podVolumePerGbMonth ?? null]))
+    .digest("hex")
+    .slice(0, 16);
 }

@@ -83,7 +83,10 @@ const sheets = new WeakMap<CatalogSource, Promise<PriceLookup>>();
  */
 export function pricesOf(source: CatalogSource, now: () => number = Date.now): Promise<PriceLookup> {
   const load = source.catalogLists?.bind(source);
-  if (!load) return Promise.resolve({ unavailable: "the v1 management API has no price catalog; set gpucloud:apiUrl to the v2 API (ending in /v2) for estimates" });
+  if (!load)
+    return Promise.resolve({
+      unavailable: "the v1 management API has no price catalog; set gpucloud:apiUrl to the v2 API (ending in /v2) for estimates",
+    });
   let pending = sheets.get(source);
   if (!pending) {
     pending = load().then(

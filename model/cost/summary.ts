@@ -82,7 +82,10 @@ export function budgetFromConfig(get: (key: string) => string | undefined): Cost
     const raw = get(key);
     if (raw === undefined || raw === "") continue;
     const parsed = limit.safeParse(raw);
-    if (!parsed.success) throw new Error(`gpucloud:${key} must be a positive number of USD per hour (got ${JSON.stringify(raw)}); set it with \`pulumi config set gpucloud:${key} 10\` or remove it`);
+    if (!parsed.success)
+      throw new Error(
+        `gpucloud:${key} must be a positive number of USD per hour (got ${JSON.stringify(raw)}); set it with \`pulumi config set gpucloud:${key} 10\` or remove it`,
+      );
     budget[field] = parsed.data;
   }
   return budget;
@@ -90,7 +93,9 @@ export function budgetFromConfig(get: (key: string) => string | undefined): Cost
 
 /** Why the summary exceeds the budget, naming the dearest resources; undefined within budget. */
 export function budgetExcess(summary: CostSummary, budget: CostBudget, top = 3): string | undefined {
-  const budgeted = Object.entries(BUDGET_KEYS).filter(([field]) => budget[field as keyof CostBudget] !== undefined).map(([, key]) => `gpucloud:${key}`);
+  const budgeted = Object.entries(BUDGET_KEYS)
+    .filter(([field]) => budget[field as keyof CostBudget] !== undefined)
+    .map(([, key]) => `gpucloud:${key}`);
   // A budget never passes on what it cannot price: an unpriced resource counted as 0 would let any
   // stack through. Estimates waiting for values known at apply are checked again then.
   const unknown = summary.unpriced.filter((entry) => !summary.pendingUntilApply.includes(entry));
@@ -101,8 +106,10 @@ export function budgetExcess(summary: CostSummary, budget: CostBudget, top = 3):
     );
   }
   const over: string[] = [];
-  if (budget.perHour !== undefined && summary.perHour > budget.perHour) over.push(`always-on ${summary.perHour} USD/hour exceeds gpucloud:${BUDGET_KEYS.perHour} ${budget.perHour}`);
-  if (budget.ceilingPerHour !== undefined && summary.ceilingPerHour > budget.ceilingPerHour) over.push(`ceiling ${summary.ceilingPerHour} USD/hour exceeds gpucloud:${BUDGET_KEYS.ceilingPerHour} ${budget.ceilingPerHour}`);
+  if (budget.perHour !== undefined && summary.perHour > budget.perHour)
+    over.push(`always-on ${summary.perHour} USD/hour exceeds gpucloud:${BUDGET_KEYS.perHour} ${budget.perHour}`);
+  if (budget.ceilingPerHour !== undefined && summary.ceilingPerHour > budget.ceilingPerHour)
+    over.push(`ceiling ${summary.ceilingPerHour} USD/hour exceeds gpucloud:${BUDGET_KEYS.ceilingPerHour} ${budget.ceilingPerHour}`);
   if (over.length === 0) return undefined;
   const dearest = summary.ranked.slice(0, top).map((r) => `${r.name} (${r.perHour} USD/hour always-on, ${r.ceilingPerHour} ceiling)`);
   return `the stack's estimated cost is over budget: ${over.join("; ")}. Costing most: ${dearest.join(", ")}. Reduce these or raise the budget.`;

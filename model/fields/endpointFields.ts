@@ -9,7 +9,16 @@ import { COMPUTE_TYPES, CUDA_VERSIONS, DATA_CENTER_IDS, ENDPOINT_CPU_FLAVOR_IDS,
 import type { EndpointCreateInput } from "../../client/inputs";
 import type { Endpoint } from "../../client/schemas";
 import type { AnswerPathV2, SentPathV2 } from "../../client/wirePathsV2";
-import { adoptIdRow, defineTable, readyTimeoutSecondsRow, rowsFor, triggerSame, type ArgsOf, type CrossCheckResult, type OutputArgumentKeys } from "./fieldTable";
+import {
+  adoptIdRow,
+  defineTable,
+  readyTimeoutSecondsRow,
+  rowsFor,
+  triggerSame,
+  type ArgsOf,
+  type CrossCheckResult,
+  type OutputArgumentKeys,
+} from "./fieldTable";
 import { boolOrLevel, failure, list, num, oneOf, str, unknownIdWarnings } from "./validation";
 import { isRecord, isUnknown, type Props } from "./values";
 import type { Backend } from "./fieldTable";
@@ -24,11 +33,14 @@ export const FLASHBOOT_LEVELS = ["OFF", "FLASHBOOT", "PRIORITY_FLASHBOOT"] as co
 const flashbootToWire = (v: unknown): unknown => (v === true ? "FLASHBOOT" : v === false ? "OFF" : v);
 const flashbootFromWire = (v: unknown): unknown => (v === "OFF" ? false : v === "FLASHBOOT" ? true : v);
 /** true and "FLASHBOOT", false and "OFF" are the same setting. */
-const sameFlashboot = (a: unknown, b: unknown): boolean => (a === undefined || b === undefined ? a === b : flashbootToWire(a) === flashbootToWire(b));
+const sameFlashboot = (a: unknown, b: unknown): boolean =>
+  a === undefined || b === undefined ? a === b : flashbootToWire(a) === flashbootToWire(b);
 
 /** The v2 scaling value, whichever signal it scales on. */
-const scalerValueOf = (w: Props): unknown => (isRecord(w["scaling"]) ? (w["scaling"]["queueDelay"] ?? w["scaling"]["requestCount"]) : undefined);
-const cpuIdsOf = (w: Props): unknown => (Array.isArray(w["cpu"]) ? w["cpu"].map((c: unknown) => (isRecord(c) ? c["id"] : undefined)) : undefined);
+const scalerValueOf = (w: Props): unknown =>
+  isRecord(w["scaling"]) ? (w["scaling"]["queueDelay"] ?? w["scaling"]["requestCount"]) : undefined;
+const cpuIdsOf = (w: Props): unknown =>
+  Array.isArray(w["cpu"]) ? w["cpu"].map((c: unknown) => (isRecord(c) ? c["id"] : undefined)) : undefined;
 const vcpuOf = (w: Props): unknown => (Array.isArray(w["cpu"]) && isRecord(w["cpu"][0]) ? w["cpu"][0]["vcpuCount"] : undefined);
 const volumesOf = (w: Props): unknown => (Array.isArray(w["networkVolumes"]) ? w["networkVolumes"] : undefined);
 
@@ -39,7 +51,11 @@ const volumesOf = (w: Props): unknown => (Array.isArray(w["networkVolumes"]) ? w
  */
 export type ComposedEndpointPathV2 = "gpu.types" | "scaling.value";
 
-const { update, replace, local, output } = rowsFor<Endpoint, SentPathV2<"createEndpoint" | "updateEndpoint"> | ComposedEndpointPathV2, AnswerPathV2<"getEndpoint">>();
+const { update, replace, local, output } = rowsFor<
+  Endpoint,
+  SentPathV2<"createEndpoint" | "updateEndpoint"> | ComposedEndpointPathV2,
+  AnswerPathV2<"getEndpoint">
+>();
 
 /** The smallest v2 queue delay, in seconds (QueueDelayScaling.queueDelay "minimum=0.5"). */
 export const MIN_QUEUE_DELAY_V2 = 0.5;
@@ -54,46 +70,104 @@ const rows = {
     // since v2 keeps no order.
     v2: { path: "gpu.types" },
   }),
-  gpuCount: update(num({ min: 1, unit: "GPUs", example: "1" }).optional(), { default: 1, observe: (e) => e.gpuCount, v2: { path: "gpu.count" } }),
+  gpuCount: update(num({ min: 1, unit: "GPUs", example: "1" }).optional(), {
+    default: 1,
+    observe: (e) => e.gpuCount,
+    v2: { path: "gpu.count" },
+  }),
   // CUDA versions and CPU flavors grow in the service's own list: unknown ones warn (crossCheck).
-  allowedCudaVersions: update(list(str({ nonEmpty: true, example: '"12.4"' }), { example: '["12.4"]', unique: true }).optional(), { unordered: true, observe: (e) => e.allowedCudaVersions, v2: { path: "gpu.allowedCudaVersions" } }),
-  minCudaVersion: update(str({ nonEmpty: true, example: '"12.4"' }).optional(), { observe: (e) => e.minCudaVersion, v2: { path: "gpu.minCudaVersion" } }),
+  allowedCudaVersions: update(list(str({ nonEmpty: true, example: '"12.4"' }), { example: '["12.4"]', unique: true }).optional(), {
+    unordered: true,
+    observe: (e) => e.allowedCudaVersions,
+    v2: { path: "gpu.allowedCudaVersions" },
+  }),
+  minCudaVersion: update(str({ nonEmpty: true, example: '"12.4"' }).optional(), {
+    observe: (e) => e.minCudaVersion,
+    v2: { path: "gpu.minCudaVersion" },
+  }),
   // Compared in order, like gpuTypeIds: the order is the preference among flavors.
-  cpuFlavorIds: update(list(str({ nonEmpty: true, example: '"cpu3c"' }), { example: '["cpu3c"]', unique: true }).optional(), { observe: (e) => e.cpuFlavorIds, v2: { read: cpuIdsOf } }),
-  vcpuCount: update(num({ min: 1, unit: "vCPUs", example: "2" }).optional(), { default: 2, observe: (e) => e.vcpuCount, v2: { read: vcpuOf } }),
+  cpuFlavorIds: update(list(str({ nonEmpty: true, example: '"cpu3c"' }), { example: '["cpu3c"]', unique: true }).optional(), {
+    observe: (e) => e.cpuFlavorIds,
+    v2: { read: cpuIdsOf },
+  }),
+  vcpuCount: update(num({ min: 1, unit: "vCPUs", example: "2" }).optional(), {
+    default: 2,
+    observe: (e) => e.vcpuCount,
+    v2: { read: vcpuOf },
+  }),
   // The service has been seen to return these sorted (and as a comma-separated string, which the
   // wire schema splits): the order carries no meaning, so it is compared as a set.
-  dataCenterIds: update(list(str({ nonEmpty: true, example: '"EU-RO-1"' }), { example: '["EU-RO-1"]', unique: true }).optional(), { unordered: true, observe: (e) => e.dataCenterIds, v2: { path: "dataCenterIds" } }),
-  networkVolumeId: update(str({ nonEmpty: true, example: "volume.id" }).optional(), { observe: (e) => e.networkVolumeId, v2: { read: (w) => (volumesOf(w) as string[] | undefined)?.[0] } }),
-  networkVolumeIds: update(list(str({ nonEmpty: true, example: "volume.id" }), { example: "[volumeA.id, volumeB.id]", unique: true }).optional(), {
+  dataCenterIds: update(list(str({ nonEmpty: true, example: '"EU-RO-1"' }), { example: '["EU-RO-1"]', unique: true }).optional(), {
     unordered: true,
-    observe: (e) => e.networkVolumeIds,
-    v2: { read: volumesOf },
+    observe: (e) => e.dataCenterIds,
+    v2: { path: "dataCenterIds" },
   }),
-  workersMin: update(num({ min: 0, unit: "workers", example: "0" }).optional(), { default: 0, observe: (e) => e.workersMin, v2: { path: "workers.min" } }),
-  workersMax: update(num({ min: 0, unit: "workers", example: "3" }).optional(), { observe: (e) => e.workersMax, v2: { path: "workers.max" } }),
-  idleTimeout: update(num({ min: 1, max: 3600, unit: "seconds", example: "5" }).optional(), { default: 5, observe: (e) => e.idleTimeout, v2: { path: "workers.idleTimeout", default: 10 } }),
-  executionTimeoutMs: update(num({ min: 1, unit: "ms", example: "600000" }).optional(), { observe: (e) => e.executionTimeoutMs, v2: { path: "timeout", default: 300_000 } }),
-  scalerType: update(oneOf(SCALER_TYPES).optional(), { default: "QUEUE_DELAY", observe: (e) => e.scalerType, v2: { path: "scaling.type" } }),
+  networkVolumeId: update(str({ nonEmpty: true, example: "volume.id" }).optional(), {
+    observe: (e) => e.networkVolumeId,
+    v2: { read: (w) => (volumesOf(w) as string[] | undefined)?.[0] },
+  }),
+  networkVolumeIds: update(
+    list(str({ nonEmpty: true, example: "volume.id" }), { example: "[volumeA.id, volumeB.id]", unique: true }).optional(),
+    {
+      unordered: true,
+      observe: (e) => e.networkVolumeIds,
+      v2: { read: volumesOf },
+    },
+  ),
+  workersMin: update(num({ min: 0, unit: "workers", example: "0" }).optional(), {
+    default: 0,
+    observe: (e) => e.workersMin,
+    v2: { path: "workers.min" },
+  }),
+  workersMax: update(num({ min: 0, unit: "workers", example: "3" }).optional(), {
+    observe: (e) => e.workersMax,
+    v2: { path: "workers.max" },
+  }),
+  idleTimeout: update(num({ min: 1, max: 3600, unit: "seconds", example: "5" }).optional(), {
+    default: 5,
+    observe: (e) => e.idleTimeout,
+    v2: { path: "workers.idleTimeout", default: 10 },
+  }),
+  executionTimeoutMs: update(num({ min: 1, unit: "ms", example: "600000" }).optional(), {
+    observe: (e) => e.executionTimeoutMs,
+    v2: { path: "timeout", default: 300_000 },
+  }),
+  scalerType: update(oneOf(SCALER_TYPES).optional(), {
+    default: "QUEUE_DELAY",
+    observe: (e) => e.scalerType,
+    v2: { path: "scaling.type" },
+  }),
   // Each API's bounds, quoted by check on a stack of that API. v1: a whole number >= 1. v2
   // (QueueDelayScaling / RequestCountScaling): `queueDelay` a number >= 0.5 (seconds),
   // `requestCount` a whole number >= 1 (a rule across scalerType and scalerValue: crossCheck).
   scalerValue: update(
-    num({ min: 1, example: "4", boundsNote: `the v1 API's bound; with gpucloud:apiUrl set to the /v2 URL, QUEUE_DELAY takes seconds from ${MIN_QUEUE_DELAY_V2}` }).optional(),
+    num({
+      min: 1,
+      example: "4",
+      boundsNote: `the v1 API's bound; with gpucloud:apiUrl set to the /v2 URL, QUEUE_DELAY takes seconds from ${MIN_QUEUE_DELAY_V2}`,
+    }).optional(),
     {
       default: 4,
       observe: (e) => e.scalerValue,
       v2: {
         path: "scaling.value",
         read: scalerValueOf,
-        arg: num({ min: MIN_QUEUE_DELAY_V2, integer: false, example: "4", boundsNote: "the v2 API's bound: seconds in the queue for QUEUE_DELAY, whole requests from 1 for REQUEST_COUNT" }).optional(),
+        arg: num({
+          min: MIN_QUEUE_DELAY_V2,
+          integer: false,
+          example: "4",
+          boundsNote: "the v2 API's bound: seconds in the queue for QUEUE_DELAY, whole requests from 1 for REQUEST_COUNT",
+        }).optional(),
       },
     },
   ),
   flashboot: update(boolOrLevel(FLASHBOOT_LEVELS, { example: "true" }).optional(), {
     observe: (e) => e.flashboot,
     same: sameFlashboot,
-    v1Refuse: (v) => (typeof v === "string" ? `FlashBoot levels need the v2 API; on v1 use true or false, or set gpucloud:apiUrl to the /v2 URL` : undefined),
+    v1Refuse: (v) =>
+      typeof v === "string"
+        ? `FlashBoot levels need the v2 API; on v1 use true or false, or set gpucloud:apiUrl to the /v2 URL`
+        : undefined,
     v2: { path: "flashboot", toWire: flashbootToWire, fromWire: flashbootFromWire },
   }),
   // The create-only fields. `type` has no v1 body field: the client carries it in the name.
@@ -105,7 +179,10 @@ const rows = {
   type: replace(oneOf(ENDPOINT_TYPES).optional(), {
     default: "QUEUE",
     observe: (e) => e.type,
-    v1Refuse: (v) => (v === "LOAD_BALANCER" ? "load-balancing endpoints need the service's v2 API: set gpucloud:apiUrl to the management API's /v2 URL" : undefined),
+    v1Refuse: (v) =>
+      v === "LOAD_BALANCER"
+        ? "load-balancing endpoints need the service's v2 API: set gpucloud:apiUrl to the management API's /v2 URL"
+        : undefined,
     v2: { path: "type" },
   }),
   // Provider arguments.
@@ -137,7 +214,12 @@ function crossCheck(args: Props, _olds: Props, backend: Backend = "v1"): CrossCh
   const min = args["workersMin"];
   const max = args["workersMax"];
   if (typeof min === "number" && typeof max === "number" && !isUnknown(min) && min > max) {
-    failures.push(failure(["workersMin"], `${min} is more than workersMax (${max}); set workersMin to at most ${max}, or raise workersMax to ${min} or more`));
+    failures.push(
+      failure(
+        ["workersMin"],
+        `${min} is more than workersMax (${max}); set workersMin to at most ${max}, or raise workersMax to ${min} or more`,
+      ),
+    );
   }
   const name = args["name"];
   const marker = typeof name === "string" && !isUnknown(name) ? nameMarkerOf(name) : undefined;
@@ -162,7 +244,13 @@ function crossCheck(args: Props, _olds: Props, backend: Backend = "v1"): CrossCh
     );
   }
   const scalerValue = args["scalerValue"];
-  if (backend === "v2" && scalerType === "REQUEST_COUNT" && typeof scalerValue === "number" && !isUnknown(scalerValue) && (!Number.isInteger(scalerValue) || scalerValue < 1)) {
+  if (
+    backend === "v2" &&
+    scalerType === "REQUEST_COUNT" &&
+    typeof scalerValue === "number" &&
+    !isUnknown(scalerValue) &&
+    (!Number.isInteger(scalerValue) || scalerValue < 1)
+  ) {
     failures.push(
       failure(
         ["scalerValue"],
@@ -183,7 +271,14 @@ function crossCheck(args: Props, _olds: Props, backend: Backend = "v1"): CrossCh
   }
   const allowed = args["allowedCudaVersions"];
   const floor = args["minCudaVersion"];
-  if (backend === "v2" && Array.isArray(allowed) && allowed.length > 0 && typeof floor === "string" && !isUnknown(allowed) && !isUnknown(floor)) {
+  if (
+    backend === "v2" &&
+    Array.isArray(allowed) &&
+    allowed.length > 0 &&
+    typeof floor === "string" &&
+    !isUnknown(allowed) &&
+    !isUnknown(floor)
+  ) {
     failures.push(
       failure(
         ["minCudaVersion"],
@@ -194,7 +289,9 @@ function crossCheck(args: Props, _olds: Props, backend: Backend = "v1"): CrossCh
   const gpuTypes = args["gpuTypeIds"];
   const warnings = [
     ...(backend === "v2" && Array.isArray(gpuTypes) && gpuTypes.length > 1 && !isUnknown(gpuTypes)
-      ? ["endpoint gpuTypeIds: the v2 API chooses GPUs by pool and cannot keep an order of preference; workers may run on any of the listed types"]
+      ? [
+          "endpoint gpuTypeIds: the v2 API chooses GPUs by pool and cannot keep an order of preference; workers may run on any of the listed types",
+        ]
       : []),
     ...unknownIdWarnings("endpoint", "gpuTypeIds", args["gpuTypeIds"], GPU_TYPE_IDS),
     ...unknownIdWarnings("endpoint", "dataCenterIds", args["dataCenterIds"], DATA_CENTER_IDS),

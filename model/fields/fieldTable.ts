@@ -166,14 +166,25 @@ export function rowsFor<L, Sent extends string, Read extends string>() {
     /** Only settable at create: a change replaces the resource. */
     replace: <S extends z.ZodType>(arg: S, options: Options<L, Sent> = {}) => ({ kind: "replace" as const, arg, ...options }),
     /** A provider-only argument: `kind` says whether a change runs an update, a replacement, or nothing (never sent: its v2 path, if any, is read from the answer). */
-    local: <S extends z.ZodType>(kind: "update" | "replace" | "ignore", arg: S, options: Options<L, Read> = {}) => ({ kind, arg, local: true as const, ...options }),
+    local: <S extends z.ZodType>(kind: "update" | "replace" | "ignore", arg: S, options: Options<L, Read> = {}) => ({
+      kind,
+      arg,
+      local: true as const,
+      ...options,
+    }),
     /** A value the service computes and reports. */
-    output: (observe: (live: L) => unknown, options: { readonly v2?: WireMapping<Read> } = {}) => ({ kind: "serverManaged" as const, observe, ...options }),
+    output: (observe: (live: L) => unknown, options: { readonly v2?: WireMapping<Read> } = {}) => ({
+      kind: "serverManaged" as const,
+      observe,
+      ...options,
+    }),
   };
 }
 
 /** The zod shape of the rows that take an argument. */
-type ShapeOf<Rows> = { [K in keyof Rows as Rows[K] extends { arg: z.ZodType } ? K : never]: Rows[K] extends { arg: infer S extends z.ZodType } ? S : never };
+type ShapeOf<Rows> = {
+  [K in keyof Rows as Rows[K] extends { arg: z.ZodType } ? K : never]: Rows[K] extends { arg: infer S extends z.ZodType } ? S : never;
+};
 /** The argument names a resource registers as outputs: every row's but the provider-only ones'. */
 export type OutputArgumentKeys<Rows> = { [K in keyof Rows]: Rows[K] extends { readonly local: true } ? never : K }[keyof Rows];
 /** The parsed arguments of a table's rows. */
@@ -245,7 +256,13 @@ const v2Tables = new WeakMap<object, ResourceTable<never, unknown>>();
 
 /** A value that asks for nothing the service would have to do: absent, the default, off or empty. */
 function asksForNothing(value: unknown, row: FieldRow<unknown>): boolean {
-  return value === undefined || value === null || value === false || (Array.isArray(value) && value.length === 0) || deepEqual(value, row.default);
+  return (
+    value === undefined ||
+    value === null ||
+    value === false ||
+    (Array.isArray(value) && value.length === 0) ||
+    deepEqual(value, row.default)
+  );
 }
 
 /**
@@ -260,9 +277,16 @@ export function backendFailures<L>(table: Pick<ResourceTable<L>, "fields" | "nou
     const shown = row.sensitive ? "the value given" : JSON.stringify(value);
     let reason: string | undefined;
     if (backend === "v1") reason = row.v1Refuse?.(value);
-    else if (row.v2 && "unsupported" in row.v2) reason = asksForNothing(value, row as FieldRow<unknown>) ? undefined : `the service's v2 API has no equivalent; ${row.v2.unsupported}`;
+    else if (row.v2 && "unsupported" in row.v2)
+      reason = asksForNothing(value, row as FieldRow<unknown>)
+        ? undefined
+        : `the service's v2 API has no equivalent; ${row.v2.unsupported}`;
     else reason = row.v2?.refuse?.(value);
-    if (reason !== undefined) failures.push({ property: name, reason: `${name}: ${shown} cannot be used with the ${backend} API (apiUrl ends in /${backend}): ${reason}` });
+    if (reason !== undefined)
+      failures.push({
+        property: name,
+        reason: `${name}: ${shown} cannot be used with the ${backend} API (apiUrl ends in /${backend}): ${reason}`,
+      });
   }
   return failures;
 }

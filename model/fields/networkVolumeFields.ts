@@ -18,7 +18,11 @@ import { COST_ESTIMATE } from "./estimateOutput";
  */
 export const VOLUME_SIZE_GB = { v1: { min: 0, max: 4000 }, v2: { min: 10, max: 4096 } } as const;
 
-const { update, replace, output } = rowsFor<NetworkVolume, SentPathV2<"createNetworkVolume" | "updateNetworkVolume">, AnswerPathV2<"getNetworkVolume">>();
+const { update, replace, output } = rowsFor<
+  NetworkVolume,
+  SentPathV2<"createNetworkVolume" | "updateNetworkVolume">,
+  AnswerPathV2<"getNetworkVolume">
+>();
 
 /** v2's storage tiers (the volume's `type`, fixed at create). */
 export const VOLUME_TYPES = ["STANDARD", "HIGH_PERFORMANCE"] as const;
@@ -27,7 +31,12 @@ const rows = {
   name: update(str({ nonEmpty: true, example: '"models"' }), { observe: (v) => v.name, v2: { path: "name" } }),
   // Each API's bounds, quoted by check on a stack of that API.
   size: update(
-    num({ ...VOLUME_SIZE_GB.v1, unit: "GB", example: "100", boundsNote: `the v1 API's bounds; with gpucloud:apiUrl set to the /v2 URL, ${VOLUME_SIZE_GB.v2.min} to ${VOLUME_SIZE_GB.v2.max} GB` }),
+    num({
+      ...VOLUME_SIZE_GB.v1,
+      unit: "GB",
+      example: "100",
+      boundsNote: `the v1 API's bounds; with gpucloud:apiUrl set to the /v2 URL, ${VOLUME_SIZE_GB.v2.min} to ${VOLUME_SIZE_GB.v2.max} GB`,
+    }),
     {
       observe: (v) => v.size,
       v2: { path: "size", arg: num({ ...VOLUME_SIZE_GB.v2, unit: "GB", example: "100", boundsNote: "the v2 API's bounds" }) },
@@ -43,7 +52,8 @@ const rows = {
     alwaysObserved: true,
     same: (live, declared) => declared === undefined || live === declared,
     v2Only: true,
-    v1Refuse: (v) => (v !== "STANDARD" ? "storage tiers need the service's v2 API: set gpucloud:apiUrl to the /v2 URL, or remove type" : undefined),
+    v1Refuse: (v) =>
+      v !== "STANDARD" ? "storage tiers need the service's v2 API: set gpucloud:apiUrl to the /v2 URL, or remove type" : undefined,
     v2: { path: "type" },
   }),
   adoptId: adoptIdRow,

@@ -4,11 +4,30 @@
 
 import type { Assert, Equals } from "../../client/sameType";
 import type { PodOutputArguments } from "./outputArguments";
-import { CLOUD_TYPES, COMPUTE_TYPES, CUDA_VERSIONS, DATA_CENTER_IDS, GPU_TYPE_IDS, POD_CPU_FLAVOR_IDS, RENT_PRIORITIES } from "../../client/enums";
+import {
+  CLOUD_TYPES,
+  COMPUTE_TYPES,
+  CUDA_VERSIONS,
+  DATA_CENTER_IDS,
+  GPU_TYPE_IDS,
+  POD_CPU_FLAVOR_IDS,
+  RENT_PRIORITIES,
+} from "../../client/enums";
 import type { PodCreateInput } from "../../client/inputs";
 import type { Pod } from "../../client/schemas";
 import type { AnswerPathV2, SentPathV2 } from "../../client/wirePathsV2";
-import { adoptIdRow, defineTable, type Backend, type WireMapping, readyTimeoutSecondsRow, rowsFor, triggerSame, type ArgsOf, type CrossCheckResult, type OutputArgumentKeys } from "./fieldTable";
+import {
+  adoptIdRow,
+  defineTable,
+  type Backend,
+  type WireMapping,
+  readyTimeoutSecondsRow,
+  rowsFor,
+  triggerSame,
+  type ArgsOf,
+  type CrossCheckResult,
+  type OutputArgumentKeys,
+} from "./fieldTable";
 import { argv, bool, envMap, failure, list, num, oneOf, port, str, unknownIdWarnings } from "./validation";
 import { isPresent, isRecord, isUnknown, type Props } from "./values";
 import { COST_ESTIMATE } from "./estimateOutput";
@@ -34,15 +53,19 @@ const machineOf = (pod: Pod): Record<string, unknown> | undefined => (isRecord(p
 const stringOr = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined);
 // The GPU type and data center a pod got: v1 reports them in `machine` (or `gpu`); the v2 backend
 // hands the lifecycle objects under the provider's output names (`gpuTypeId`, `dataCenterId`).
-const gpuTypeOf = (pod: Pod): string | undefined => stringOr(machineOf(pod)?.["gpuTypeId"]) ?? stringOr(gpuOf(pod)?.["id"]) ?? stringOr((pod as Props)["gpuTypeId"]);
-const dataCenterOf = (pod: Pod): string | undefined => stringOr(machineOf(pod)?.["dataCenterId"]) ?? stringOr((pod as Props)["dataCenterId"]);
+const gpuTypeOf = (pod: Pod): string | undefined =>
+  stringOr(machineOf(pod)?.["gpuTypeId"]) ?? stringOr(gpuOf(pod)?.["id"]) ?? stringOr((pod as Props)["gpuTypeId"]);
+const dataCenterOf = (pod: Pod): string | undefined =>
+  stringOr(machineOf(pod)?.["dataCenterId"]) ?? stringOr((pod as Props)["dataCenterId"]);
 const secureCloudOf = (pod: Pod): string | undefined => {
   const secure = machineOf(pod)?.["secureCloud"];
   return typeof secure === "boolean" ? (secure ? "SECURE" : "COMMUNITY") : undefined;
 };
 
 /** What v2 cannot express for pods, and what to do instead. */
-const noMachineConstraints = { unsupported: "v2 places pods by GPU type and data center only: remove it and choose gpuTypeIds and dataCenterIds instead" };
+const noMachineConstraints = {
+  unsupported: "v2 places pods by GPU type and data center only: remove it and choose gpuTypeIds and dataCenterIds instead",
+};
 const onePlacement = { unsupported: "v2 takes one GPU type or CPU flavor and any of dataCenterIds, without a priority: remove it" };
 
 /**
@@ -82,33 +105,66 @@ function portMappingsOf(wire: Props): unknown {
 const rows = {
   // PATCH accepts these (a PATCH may reset the pod: the container disk is wiped).
   name: update(str({ maxLength: 191, example: '"trainer"' }).optional(), { observe: (p) => p.name, v2: { path: "name" } }),
-  imageName: update(str({ nonEmpty: true, example: '"pytorch/pytorch:2.4.0-cuda12.4-cudnn9-runtime"' }).optional(), { observe: (p) => p.imageName, v2: { path: "image" } }),
+  imageName: update(str({ nonEmpty: true, example: '"pytorch/pytorch:2.4.0-cuda12.4-cudnn9-runtime"' }).optional(), {
+    observe: (p) => p.imageName,
+    v2: { path: "image" },
+  }),
   // env values may be secrets (pulumi.secret): never printed.
   env: update(envMap.optional(), { envMap: true, sensitive: true, observe: (p) => p.env, v2: { path: "env" } }),
   // Compared as a set: the service keeps no order. Numbers read back as strings are parsed at the wire.
   // v1 opens 8888/http and 22/tcp when none are given; v2 has no default ports (today 6.1 #8):
   // removing the list there closes them all.
-  ports: update(list(port, { example: '["8888/http", "22/tcp"]', unique: true }).optional(), { unordered: true, resetTo: ["8888/http", "22/tcp"], observe: (p) => p.ports, v2: { path: "ports", resetTo: [] } }),
-  containerDiskInGb: update(num({ min: 1, unit: "GB", example: "50" }).optional(), { resetTo: 50, observe: (p) => p.containerDiskInGb, v2: { path: "disk" } }),
+  ports: update(list(port, { example: '["8888/http", "22/tcp"]', unique: true }).optional(), {
+    unordered: true,
+    resetTo: ["8888/http", "22/tcp"],
+    observe: (p) => p.ports,
+    v2: { path: "ports", resetTo: [] },
+  }),
+  containerDiskInGb: update(num({ min: 1, unit: "GB", example: "50" }).optional(), {
+    resetTo: 50,
+    observe: (p) => p.containerDiskInGb,
+    v2: { path: "disk" },
+  }),
   volumeInGb: update(num({ min: 0, unit: "GB", example: "20" }).optional(), {
     resetTo: 20,
     observe: (p) => p.volumeInGb,
     // v2: no persistent storage unless mounts ask for it (today 6.1 #8), and its kind is fixed at create.
-    v2: { path: "mounts.persistent.size", toWire: persistentSizeToWire, read: persistentSizeOf, refuse: persistentSizeRefusal, default: 0, resetTo: 0, replaceIf: persistentStorageReplacement("pod") },
+    v2: {
+      path: "mounts.persistent.size",
+      toWire: persistentSizeToWire,
+      read: persistentSizeOf,
+      refuse: persistentSizeRefusal,
+      default: 0,
+      resetTo: 0,
+      replaceIf: persistentStorageReplacement("pod"),
+    },
   }),
   // Compared exactly: a trailing slash names the same directory, but the service stores the string as given.
-  volumeMountPath: update(str({ example: '"/workspace"', pattern: { re: /^\//, hint: 'is not an absolute path; start it with "/", e.g. "/workspace"' } }).optional(), {
-    resetTo: "/workspace",
-    observe: (p) => p.volumeMountPath,
-    v2: { path: "mounts.persistent.path", read: mountPathOf },
-  }),
+  volumeMountPath: update(
+    str({
+      example: '"/workspace"',
+      pattern: { re: /^\//, hint: 'is not an absolute path; start it with "/", e.g. "/workspace"' },
+    }).optional(),
+    {
+      resetTo: "/workspace",
+      observe: (p) => p.volumeMountPath,
+      v2: { path: "mounts.persistent.path", read: mountPathOf },
+    },
+  ),
   dockerEntrypoint: update(argv('["bash", "-c"]').optional(), {
     resetTo: [],
     observe: (p) => p.dockerEntrypoint,
     v2: COMMAND_V2.dockerEntrypoint,
   }),
-  dockerStartCmd: update(argv('["python", "train.py"]').optional(), { resetTo: [], observe: (p) => p.dockerStartCmd, v2: COMMAND_V2.dockerStartCmd }),
-  containerRegistryAuthId: update(id('"clzdaifot0001l90809257ynb"'), { observe: (p) => p.containerRegistryAuthId, v2: { path: "registry" } }),
+  dockerStartCmd: update(argv('["python", "train.py"]').optional(), {
+    resetTo: [],
+    observe: (p) => p.dockerStartCmd,
+    v2: COMMAND_V2.dockerStartCmd,
+  }),
+  containerRegistryAuthId: update(id('"clzdaifot0001l90809257ynb"'), {
+    observe: (p) => p.containerRegistryAuthId,
+    v2: { path: "registry" },
+  }),
   globalNetworking: update(bool({ example: "true" }).optional(), {
     default: false,
     observe: (p) => p.globalNetworking,
@@ -116,20 +172,39 @@ const rows = {
   }),
   locked: update(bool({ example: "false" }).optional(), { default: false, observe: (p) => p.locked, v2: { path: "locked" } }),
   // Create-only: a change means a new pod.
-  computeType: replace(oneOf(COMPUTE_TYPES).optional(), { default: "GPU", observe: (p) => p.computeType ?? (gpuOf(p) ? "GPU" : p.cpuFlavorId ? "CPU" : undefined),
+  computeType: replace(oneOf(COMPUTE_TYPES).optional(), {
+    default: "GPU",
+    observe: (p) => p.computeType ?? (gpuOf(p) ? "GPU" : p.cpuFlavorId ? "CPU" : undefined),
     // Sent as the choice of `gpu` or `cpu` (backend/v2Backend.ts).
     v2: { read: (w) => (isRecord(w["cpu"]) ? "CPU" : isRecord(w["gpu"]) ? "GPU" : undefined) },
   }),
-  cloudType: replace(oneOf(CLOUD_TYPES).optional(), { default: "SECURE", observe: (p) => p.cloudType ?? secureCloudOf(p), v2: { path: "cloud" } }),
+  cloudType: replace(oneOf(CLOUD_TYPES).optional(), {
+    default: "SECURE",
+    observe: (p) => p.cloudType ?? secureCloudOf(p),
+    v2: { path: "cloud" },
+  }),
   // gpuTypeIds, cpuFlavorIds and dataCenterIds are options the service picks one of; it reports the
   // pick, never the list, so adoption checks the pick is among them (and refresh keeps the list).
-  gpuTypeIds: replace(list(str({ nonEmpty: true, example: '"NVIDIA GeForce RTX 4090"' }), { example: '["NVIDIA GeForce RTX 4090"]', unique: true }).optional(), {
-    chosen: gpuTypeOf,
-    v2: { path: "gpu.id", toWire: firstOf, fromWire: listOfOne, refuse: atMostOne("pod (gpu.id)") },
-  }),
+  gpuTypeIds: replace(
+    list(str({ nonEmpty: true, example: '"NVIDIA GeForce RTX 4090"' }), {
+      example: '["NVIDIA GeForce RTX 4090"]',
+      unique: true,
+    }).optional(),
+    {
+      chosen: gpuTypeOf,
+      v2: { path: "gpu.id", toWire: firstOf, fromWire: listOfOne, refuse: atMostOne("pod (gpu.id)") },
+    },
+  ),
   gpuTypePriority: replace(oneOf(RENT_PRIORITIES).optional(), { default: "availability", v2: onePlacement }),
-  gpuCount: replace(num({ min: 1, unit: "GPUs", example: "1" }).optional(), { default: 1, observe: (p) => p.gpuCount ?? gpuOf(p)?.["count"], v2: { path: "gpu.count" } }),
-  allowedCudaVersions: replace(list(str({ nonEmpty: true, example: '"12.4"' }), { example: '["12.4"]', unique: true }).optional(), { unordered: true, v2: { path: "gpu.allowedCudaVersions" } }),
+  gpuCount: replace(num({ min: 1, unit: "GPUs", example: "1" }).optional(), {
+    default: 1,
+    observe: (p) => p.gpuCount ?? gpuOf(p)?.["count"],
+    v2: { path: "gpu.count" },
+  }),
+  allowedCudaVersions: replace(list(str({ nonEmpty: true, example: '"12.4"' }), { example: '["12.4"]', unique: true }).optional(), {
+    unordered: true,
+    v2: { path: "gpu.allowedCudaVersions" },
+  }),
   cpuFlavorIds: replace(list(str({ nonEmpty: true, example: '"cpu3c"' }), { example: '["cpu3c"]', unique: true }).optional(), {
     chosen: (p) => p.cpuFlavorId,
     v2: { path: "cpu.id", toWire: firstOf, fromWire: listOfOne, refuse: atMostOne("CPU pod (cpu.id)") },
@@ -139,13 +214,30 @@ const rows = {
   vcpuCount: replace(num({ min: 1, unit: "vCPUs", example: "2" }).optional(), {
     default: 2,
     observe: (p) => (p.cpuFlavorId ? p.vcpuCount : undefined),
-    v2: { path: "cpu.vcpuCount", refuse: (v) => (typeof v === "number" && (v < 2 || (v & (v - 1)) !== 0) ? "v2 takes a power of two, 2 or more; set vcpuCount to 2, 4, 8, ..." : undefined) },
+    v2: {
+      path: "cpu.vcpuCount",
+      refuse: (v) =>
+        typeof v === "number" && (v < 2 || (v & (v - 1)) !== 0)
+          ? "v2 takes a power of two, 2 or more; set vcpuCount to 2, 4, 8, ..."
+          : undefined,
+    },
   }),
-  dataCenterIds: replace(list(str({ nonEmpty: true, example: '"EU-RO-1"' }), { example: '["EU-RO-1"]', unique: true }).optional(), { chosen: dataCenterOf, v2: { path: "dataCenterIds" } }),
+  dataCenterIds: replace(list(str({ nonEmpty: true, example: '"EU-RO-1"' }), { example: '["EU-RO-1"]', unique: true }).optional(), {
+    chosen: dataCenterOf,
+    v2: { path: "dataCenterIds" },
+  }),
   dataCenterPriority: replace(oneOf(RENT_PRIORITIES).optional(), { default: "availability", v2: onePlacement }),
   countryCodes: replace(
-    list(str({ example: '"US"', pattern: { re: /^[A-Z]{2}$/, hint: 'is not a two-letter country code; use upper case, e.g. "US"' } }), { example: '["US", "CA"]', unique: true }).optional(),
-    { unordered: true, v2: { unsupported: "v2 places pods by data center: remove countryCodes and list the data centers in dataCenterIds (see getDataCenters)" } },
+    list(str({ example: '"US"', pattern: { re: /^[A-Z]{2}$/, hint: 'is not a two-letter country code; use upper case, e.g. "US"' } }), {
+      example: '["US", "CA"]',
+      unique: true,
+    }).optional(),
+    {
+      unordered: true,
+      v2: {
+        unsupported: "v2 places pods by data center: remove countryCodes and list the data centers in dataCenterIds (see getDataCenters)",
+      },
+    },
   ),
   interruptible: replace(bool({ example: "false" }).optional(), {
     default: false,
@@ -164,17 +256,26 @@ const rows = {
   startSsh: replace(bool({ example: "false" }).optional(), {
     default: true,
     v2Only: true,
-    v1Refuse: (v) => (v === false ? "the v1 API always provisions SSH (PUBLIC_KEY): set gpucloud:apiUrl to the /v2 URL for a pod without it, or remove startSsh" : undefined),
+    v1Refuse: (v) =>
+      v === false
+        ? "the v1 API always provisions SSH (PUBLIC_KEY): set gpucloud:apiUrl to the /v2 URL for a pod without it, or remove startSsh"
+        : undefined,
     v2: { path: "startSsh" },
   }),
   startJupyter: replace(bool({ example: "true" }).optional(), {
     default: false,
     v2Only: true,
-    v1Refuse: (v) => (v === true ? "the v1 API has no startJupyter: set JUPYTER_PASSWORD in env instead, or set gpucloud:apiUrl to the /v2 URL" : undefined),
+    v1Refuse: (v) =>
+      v === true ? "the v1 API has no startJupyter: set JUPYTER_PASSWORD in env instead, or set gpucloud:apiUrl to the /v2 URL" : undefined,
     v2: { path: "startJupyter" },
   }),
-  templateId: replace(id('"30zmvf89kd"'), { observe: (p) => p.templateId, v2: { path: "templateId", read: (w) => w["template"] ?? undefined } }),
-  supportPublicIp: replace(bool({ example: "true" }).optional(), { v2: { unsupported: "v2 gives secure-cloud pods a public IP; remove supportPublicIp" } }),
+  templateId: replace(id('"30zmvf89kd"'), {
+    observe: (p) => p.templateId,
+    v2: { path: "templateId", read: (w) => w["template"] ?? undefined },
+  }),
+  supportPublicIp: replace(bool({ example: "true" }).optional(), {
+    v2: { unsupported: "v2 gives secure-cloud pods a public IP; remove supportPublicIp" },
+  }),
   minRAMPerGPU: replace(num({ min: 1, unit: "GB", example: "8" }).optional(), { default: 8, v2: noMachineConstraints }),
   minVCPUPerGPU: replace(num({ min: 1, unit: "vCPUs", example: "2" }).optional(), { default: 2, v2: noMachineConstraints }),
   minDiskBandwidthMBps: replace(num({ min: 0, unit: "MBps", integer: false, example: "500" }).optional(), { v2: noMachineConstraints }),
@@ -182,7 +283,12 @@ const rows = {
   minUploadMbps: replace(num({ min: 0, unit: "Mbps", integer: false, example: "1000" }).optional(), { v2: noMachineConstraints }),
   // Provider arguments.
   readyTimeoutSeconds: readyTimeoutSecondsRow,
-  desiredStatus: local("update", oneOf(POD_DESIRED_STATUSES).optional(), { default: "RUNNING", alwaysObserved: true, observe: (p) => p.desiredStatus, v2: { read: desiredStatusOf } }),
+  desiredStatus: local("update", oneOf(POD_DESIRED_STATUSES).optional(), {
+    default: "RUNNING",
+    alwaysObserved: true,
+    observe: (p) => p.desiredStatus,
+    v2: { read: desiredStatusOf },
+  }),
   restartTrigger: local("update", str({ example: '"2024-07-01"' }).optional(), { same: triggerSame }),
   resetTrigger: local("update", str({ example: '"2024-07-01"' }).optional(), {
     same: triggerSame,
@@ -191,7 +297,9 @@ const rows = {
   adoptId: adoptIdRow,
   // What the service reports.
   publicIp: output((p) => p.publicIp, { v2: { read: publicIpOf } }),
-  portMappings: output((p) => (p.portMappings && Object.keys(p.portMappings).length > 0 ? p.portMappings : undefined), { v2: { read: portMappingsOf } }),
+  portMappings: output((p) => (p.portMappings && Object.keys(p.portMappings).length > 0 ? p.portMappings : undefined), {
+    v2: { read: portMappingsOf },
+  }),
   // Computed by check from the catalog (model/cost), never read from the service.
   [COST_ESTIMATE]: output(() => undefined),
   costPerHr: output((p) => p.costPerHr, { v2: { path: "cost" } }),
@@ -222,13 +330,25 @@ function replacementReasons(args: Props, olds: Props, backend: Backend): string[
 function crossCheck(args: Props, _olds: Props, backend: Backend = "v1"): CrossCheckResult {
   const failures = [];
   if (backend === "v2" && args["computeType"] !== "CPU" && !isPresent(args, "gpuTypeIds")) {
-    failures.push(failure(["gpuTypeIds"], 'is required for a GPU pod on the v2 API, which takes one GPU type (gpu.id); set it, e.g. ["NVIDIA GeForce RTX 4090"] (see getGpuTypes)'));
+    failures.push(
+      failure(
+        ["gpuTypeIds"],
+        'is required for a GPU pod on the v2 API, which takes one GPU type (gpu.id); set it, e.g. ["NVIDIA GeForce RTX 4090"] (see getGpuTypes)',
+      ),
+    );
   }
   if (backend === "v2" && args["computeType"] === "CPU" && !isPresent(args, "cpuFlavorIds")) {
-    failures.push(failure(["cpuFlavorIds"], 'is required for a CPU pod on the v2 API, which takes one CPU flavor (cpu.id); set it, e.g. ["cpu3c"]'));
+    failures.push(
+      failure(["cpuFlavorIds"], 'is required for a CPU pod on the v2 API, which takes one CPU flavor (cpu.id); set it, e.g. ["cpu3c"]'),
+    );
   }
   if (!isPresent(args, "imageName") && !isPresent(args, "templateId")) {
-    failures.push(failure(["imageName"], 'is required unless templateId is set; set the container image, e.g. "pytorch/pytorch:2.4.0-cuda12.4-cudnn9-runtime"'));
+    failures.push(
+      failure(
+        ["imageName"],
+        'is required unless templateId is set; set the container image, e.g. "pytorch/pytorch:2.4.0-cuda12.4-cudnn9-runtime"',
+      ),
+    );
   }
   const warnings = [
     ...replacementReasons(args, _olds, backend),
@@ -238,8 +358,10 @@ function crossCheck(args: Props, _olds: Props, backend: Backend = "v1"): CrossCh
     ...unknownIdWarnings("pod", "cpuFlavorIds", args["cpuFlavorIds"], POD_CPU_FLAVOR_IDS),
   ];
   const compute = args["computeType"];
-  if (compute === "CPU" && isPresent(args, "gpuTypeIds") && !isUnknown(args["gpuTypeIds"])) warnings.push("pod gpuTypeIds is ignored by the service for a CPU pod (computeType \"CPU\")");
-  if ((compute === undefined || compute === "GPU") && isPresent(args, "cpuFlavorIds") && !isUnknown(args["cpuFlavorIds"])) warnings.push("pod cpuFlavorIds is ignored by the service for a GPU pod; set computeType: \"CPU\" for a CPU pod");
+  if (compute === "CPU" && isPresent(args, "gpuTypeIds") && !isUnknown(args["gpuTypeIds"]))
+    warnings.push('pod gpuTypeIds is ignored by the service for a CPU pod (computeType "CPU")');
+  if ((compute === undefined || compute === "GPU") && isPresent(args, "cpuFlavorIds") && !isUnknown(args["cpuFlavorIds"]))
+    warnings.push('pod cpuFlavorIds is ignored by the service for a GPU pod; set computeType: "CPU" for a CPU pod');
   return { failures, warnings };
 }
 

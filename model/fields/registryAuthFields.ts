@@ -16,11 +16,18 @@ const { replace } = rowsFor<ContainerRegistryAuth, SentPathV2<"createRegistry">,
 const rows = {
   name: replace(str({ nonEmpty: true, maxLength: 191, example: '"ghcr-readonly"' }), { observe: (a) => a.name, v2: { path: "name" } }),
   username: replace(str({ nonEmpty: true, example: '"deploy-bot"', sensitive: true }), { sensitive: true, v2: { path: "username" } }),
-  password: replace(str({ nonEmpty: true, example: 'config.requireSecret("registryToken")', sensitive: true }), { sensitive: true, v2: { path: "password" } }),
+  password: replace(str({ nonEmpty: true, example: 'config.requireSecret("registryToken")', sensitive: true }), {
+    sensitive: true,
+    v2: { path: "password" },
+  }),
   adoptId: adoptIdRow,
 };
 
-export const registryAuthTable = defineTable<ContainerRegistryAuthCreateInput, ContainerRegistryAuth>()({ noun: "registry auth", rows, deleteBeforeReplaceWhenSame: ["name"] });
+export const registryAuthTable = defineTable<ContainerRegistryAuthCreateInput, ContainerRegistryAuth>()({
+  noun: "registry auth",
+  rows,
+  deleteBeforeReplaceWhenSame: ["name"],
+});
 export type RegistryAuthArgs = ArgsOf<typeof rows>;
 export type { RegistryAuthOutputArguments } from "./outputArguments";
 /** The hand-written union the SDK's declarations name, held equal to the rows' own. */

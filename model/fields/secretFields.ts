@@ -5,7 +5,13 @@
 
 import type { SecretCreateBody } from "../../client/managementV2";
 import type { SecretV2 } from "../../client/schemasV2";
-import { SECRET_DESCRIPTION_MAX_BYTES, SECRET_NAME_MAX_LENGTH, SECRET_NAME_PATTERN, SECRET_VALUE_MAX_BYTES, SERVICE_ENV_PREFIX } from "../../client/secrets";
+import {
+  SECRET_DESCRIPTION_MAX_BYTES,
+  SECRET_NAME_MAX_LENGTH,
+  SECRET_NAME_PATTERN,
+  SECRET_VALUE_MAX_BYTES,
+  SERVICE_ENV_PREFIX,
+} from "../../client/secrets";
 import type { AnswerPathV2, SentPathV2 } from "../../client/wirePathsV2";
 import { adoptIdRow, defineTable, rowsFor, type ArgsOf, type Backend, type CrossCheckResult, type OutputArgumentKeys } from "./fieldTable";
 import { field, type Verdict } from "./validation";
@@ -19,26 +25,31 @@ const secretName = field<string>((value) => {
   const example = 'e.g. "HF_TOKEN"';
   if (value === undefined) return bad(`is required; set it, ${example}`);
   if (typeof value !== "string") return bad(`expected a string, got ${quote(value)}; ${example}`);
-  if (value.length === 0 || value.length > SECRET_NAME_MAX_LENGTH) return bad(`is ${value.length} characters long; the service takes 1 to ${SECRET_NAME_MAX_LENGTH}`);
-  if (!SECRET_NAME_PATTERN.test(value)) return bad(`${quote(value)} must start with a letter or _ and hold only letters, digits, _ . - /; ${example}`);
-  if (value.toUpperCase().startsWith(SERVICE_ENV_PREFIX)) return bad(`${quote(value)} starts with ${SERVICE_ENV_PREFIX}, a prefix the service reserves (in any case); choose another name`);
+  if (value.length === 0 || value.length > SECRET_NAME_MAX_LENGTH)
+    return bad(`is ${value.length} characters long; the service takes 1 to ${SECRET_NAME_MAX_LENGTH}`);
+  if (!SECRET_NAME_PATTERN.test(value))
+    return bad(`${quote(value)} must start with a letter or _ and hold only letters, digits, _ . - /; ${example}`);
+  if (value.toUpperCase().startsWith(SERVICE_ENV_PREFIX))
+    return bad(`${quote(value)} starts with ${SERVICE_ENV_PREFIX}, a prefix the service reserves (in any case); choose another name`);
   return { ok: true, value };
 });
 
 // Never echoes the value: only its kind and size.
 const secretValue = field<string>((value) => {
-  if (value === undefined) return bad("is required; set it, e.g. config.requireSecret(\"hfToken\")");
+  if (value === undefined) return bad('is required; set it, e.g. config.requireSecret("hfToken")');
   if (typeof value !== "string") return bad(`expected a string, got ${kindOf(value)}`);
   if (value.length === 0) return bad("must not be empty (the service takes 1 character or more)");
   const bytes = Buffer.byteLength(value, "utf8");
-  if (bytes >= SECRET_VALUE_MAX_BYTES) return bad(`is ${bytes} bytes of UTF-8; the service takes less than ${SECRET_VALUE_MAX_BYTES} (16 MiB)`);
+  if (bytes >= SECRET_VALUE_MAX_BYTES)
+    return bad(`is ${bytes} bytes of UTF-8; the service takes less than ${SECRET_VALUE_MAX_BYTES} (16 MiB)`);
   return { ok: true, value };
 });
 
 const secretDescription = field<string>((value) => {
   if (typeof value !== "string") return bad(`expected a string, got ${quote(value)}; e.g. "model hub read token"`);
   const bytes = Buffer.byteLength(value, "utf8");
-  if (bytes > SECRET_DESCRIPTION_MAX_BYTES) return bad(`is ${bytes} bytes of UTF-8; the service takes at most ${SECRET_DESCRIPTION_MAX_BYTES}`);
+  if (bytes > SECRET_DESCRIPTION_MAX_BYTES)
+    return bad(`is ${bytes} bytes of UTF-8; the service takes at most ${SECRET_DESCRIPTION_MAX_BYTES}`);
   return { ok: true, value };
 });
 

@@ -11,7 +11,14 @@ import type { AnswerPathV2, SentPathV2 } from "../../client/wirePathsV2";
 import { adoptIdRow, defineTable, rowsFor, type ArgsOf, type OutputArgumentKeys } from "./fieldTable";
 import { argv, bool, envMap, list, num, oneOf, port, str } from "./validation";
 import type { Props } from "./values";
-import { COMMAND_V2, mountPathOf, persistentSizeOf, persistentSizeRefusal, persistentSizeToWire, persistentStorageReplacement } from "./wireV2";
+import {
+  COMMAND_V2,
+  mountPathOf,
+  persistentSizeOf,
+  persistentSizeRefusal,
+  persistentSizeToWire,
+  persistentStorageReplacement,
+} from "./wireV2";
 
 const { update, replace, output } = rowsFor<Template, SentPathV2<"createTemplate" | "updateTemplate">, AnswerPathV2<"getTemplate">>();
 
@@ -27,19 +34,40 @@ function containerRevisionOf(wire: Props): string {
 
 const rows = {
   name: update(str({ nonEmpty: true, maxLength: 191, example: '"worker-template"' }), { observe: (t) => t.name, v2: { path: "name" } }),
-  imageName: update(str({ nonEmpty: true, example: '"ghcr.io/acme/worker:1.4.2"' }), { observe: (t) => t.imageName, v2: { path: "image" } }),
+  imageName: update(str({ nonEmpty: true, example: '"ghcr.io/acme/worker:1.4.2"' }), {
+    observe: (t) => t.imageName,
+    v2: { path: "image" },
+  }),
   isPublic: update(bool({ example: "false" }).optional(), { default: false, observe: (t) => t.isPublic, v2: { path: "public" } }),
-  containerDiskInGb: update(num({ min: 1, unit: "GB", example: "50" }).optional(), { default: 50, observe: (t) => t.containerDiskInGb, v2: { path: "disk" } }),
+  containerDiskInGb: update(num({ min: 1, unit: "GB", example: "50" }).optional(), {
+    default: 50,
+    observe: (t) => t.containerDiskInGb,
+    v2: { path: "disk" },
+  }),
   volumeInGb: update(num({ min: 0, unit: "GB", example: "20" }).optional(), {
     default: 20,
     observe: (t) => t.volumeInGb,
-    v2: { path: "mounts.persistent.size", toWire: persistentSizeToWire, read: persistentSizeOf, refuse: persistentSizeRefusal, default: 0, resetTo: 0, replaceIf: persistentStorageReplacement("template") },
+    v2: {
+      path: "mounts.persistent.size",
+      toWire: persistentSizeToWire,
+      read: persistentSizeOf,
+      refuse: persistentSizeRefusal,
+      default: 0,
+      resetTo: 0,
+      replaceIf: persistentStorageReplacement("template"),
+    },
   }),
-  volumeMountPath: update(str({ example: '"/workspace"', pattern: { re: /^\//, hint: 'is not an absolute path; start it with "/", e.g. "/workspace"' } }).optional(), {
-    default: "/workspace",
-    observe: (t) => t.volumeMountPath,
-    v2: { path: "mounts.persistent.path", read: mountPathOf },
-  }),
+  volumeMountPath: update(
+    str({
+      example: '"/workspace"',
+      pattern: { re: /^\//, hint: 'is not an absolute path; start it with "/", e.g. "/workspace"' },
+    }).optional(),
+    {
+      default: "/workspace",
+      observe: (t) => t.volumeMountPath,
+      v2: { path: "mounts.persistent.path", read: mountPathOf },
+    },
+  ),
   // No credential read back (v2 `registry: null`) is "none", never "not reported": deleting a
   // registry credential silently drops it from templates (deleteRegistry), and refresh must show it.
   // v2 reads it as "" (the model drops nulls; "" is no id), so the drift shows on both APIs.
@@ -52,13 +80,26 @@ const rows = {
     observe: (t) => t.dockerEntrypoint,
     v2: COMMAND_V2.dockerEntrypoint,
   }),
-  dockerStartCmd: update(argv('["python", "handler.py"]').optional(), { default: [], observe: (t) => t.dockerStartCmd, v2: COMMAND_V2.dockerStartCmd }),
+  dockerStartCmd: update(argv('["python", "handler.py"]').optional(), {
+    default: [],
+    observe: (t) => t.dockerStartCmd,
+    v2: COMMAND_V2.dockerStartCmd,
+  }),
   // env values may be secrets (pulumi.secret): never printed.
   env: update(envMap.optional(), { envMap: true, sensitive: true, observe: (t) => t.env, v2: { path: "env" } }),
   // Serverless templates may default to other ports than pod templates: always apply a declared list.
   // Compared as a set: the service keeps no order.
-  ports: update(list(port, { example: '["8888/http", "22/tcp"]', unique: true }).optional(), { unordered: true, resetTo: ["8888/http", "22/tcp"], observe: (t) => t.ports, v2: { path: "ports" } }),
-  readme: update(str({ example: '"# My template"' }).optional(), { default: "", observe: (t) => t.readme, v2: { unsupported: "v2 templates have no readme: remove it" } }),
+  ports: update(list(port, { example: '["8888/http", "22/tcp"]', unique: true }).optional(), {
+    unordered: true,
+    resetTo: ["8888/http", "22/tcp"],
+    observe: (t) => t.ports,
+    v2: { path: "ports" },
+  }),
+  readme: update(str({ example: '"# My template"' }).optional(), {
+    default: "",
+    observe: (t) => t.readme,
+    v2: { unsupported: "v2 templates have no readme: remove it" },
+  }),
   // v2 flags of pods made from the template (Template startSsh/startJupyter, both default true).
   startSsh: update(bool({ example: "false" }).optional(), {
     default: true,
@@ -69,18 +110,31 @@ const rows = {
   startJupyter: update(bool({ example: "false" }).optional(), {
     default: true,
     v2Only: true,
-    v1Refuse: (v) => (v === false ? "v1 templates have no startJupyter: set gpucloud:apiUrl to the /v2 URL, or remove startJupyter" : undefined),
+    v1Refuse: (v) =>
+      v === false ? "v1 templates have no startJupyter: set gpucloud:apiUrl to the /v2 URL, or remove startJupyter" : undefined,
     v2: { path: "startJupyter" },
   }),
-  category: replace(oneOf(TEMPLATE_CATEGORIES).optional(), { default: "NVIDIA", observe: (t) => t.category, v2: { path: "category", kind: "update" } }),
-  isServerless: replace(bool({ example: "true" }).optional(), { default: false, observe: (t) => t.isServerless, v2: { path: "serverless", kind: "update" } }),
+  category: replace(oneOf(TEMPLATE_CATEGORIES).optional(), {
+    default: "NVIDIA",
+    observe: (t) => t.category,
+    v2: { path: "category", kind: "update" },
+  }),
+  isServerless: replace(bool({ example: "true" }).optional(), {
+    default: false,
+    observe: (t) => t.isServerless,
+    v2: { path: "serverless", kind: "update" },
+  }),
   adoptId: adoptIdRow,
   // What the service reports.
   // "" on v1 (a known value, so that a preview does not see it as unknown and plan endpoint updates).
   revision: output(() => "", { v2: { read: containerRevisionOf } }),
 };
 
-export const templateTable = defineTable<TemplateCreateInput, Template>()({ noun: "template", rows, deleteBeforeReplaceWhenSame: ["name"] });
+export const templateTable = defineTable<TemplateCreateInput, Template>()({
+  noun: "template",
+  rows,
+  deleteBeforeReplaceWhenSame: ["name"],
+});
 export type TemplateArgs = ArgsOf<typeof rows>;
 export type { TemplateOutputArguments } from "./outputArguments";
 /** The hand-written union the SDK's declarations name, held equal to the rows' own. */

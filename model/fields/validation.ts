@@ -36,7 +36,9 @@ function shown(value: unknown, common: { sensitive?: boolean }): string {
   return common.sensitive ? kindOf(value) : quote(value);
 }
 
-export function str(options: Common & { nonEmpty?: boolean; maxLength?: number; pattern?: { re: RegExp; hint: string } }): z.ZodType<string> {
+export function str(
+  options: Common & { nonEmpty?: boolean; maxLength?: number; pattern?: { re: RegExp; hint: string } },
+): z.ZodType<string> {
   return field((value) => {
     if (value === undefined) return bad(required(options));
     if (typeof value !== "string") return bad(`expected a string, got ${shown(value, options)}; e.g. ${options.example}`);
@@ -61,7 +63,8 @@ export function bool(options: Common): z.ZodType<boolean> {
 export function boolOrLevel<const T extends readonly string[]>(levels: T, options: Common): z.ZodType<boolean | T[number]> {
   return field((value) => {
     if (value === undefined) return bad(required(options));
-    if (typeof value === "boolean" || (typeof value === "string" && (levels as readonly string[]).includes(value))) return ok(value as boolean | T[number]);
+    if (typeof value === "boolean" || (typeof value === "string" && (levels as readonly string[]).includes(value)))
+      return ok(value as boolean | T[number]);
     return bad(`expected true or false, got ${quote(value)}; or one of ${levels.map((l) => quote(l)).join(", ")}`);
   });
 }
@@ -95,10 +98,14 @@ export function num(options: NumberOptions): z.ZodType<number> {
   return field((value) => {
     if (value === undefined) return bad(required(options));
     if (typeof value !== "number" || !Number.isFinite(value)) {
-      const hint = typeof value === "string" && value.trim() !== "" && Number.isFinite(Number(value)) ? `; write ${Number(value)} without quotes` : `; e.g. ${options.example}`;
+      const hint =
+        typeof value === "string" && value.trim() !== "" && Number.isFinite(Number(value))
+          ? `; write ${Number(value)} without quotes`
+          : `; e.g. ${options.example}`;
       return bad(`expected ${noun} ${range}, got ${quote(value)}${hint}`);
     }
-    if (options.integer !== false && !Number.isInteger(value)) return bad(`${value} is not a whole number; use ${noun} ${range}, e.g. ${options.example}${note}`);
+    if (options.integer !== false && !Number.isInteger(value))
+      return bad(`${value} is not a whole number; use ${noun} ${range}, e.g. ${options.example}${note}`);
     if (options.min !== undefined && value < options.min) {
       const what = options.min === 0 && value < 0 ? "is negative" : `is below the minimum ${options.min}${unit}`;
       return bad(`${value} ${what}; use ${noun} ${range}, e.g. ${options.example}${note}`);
@@ -111,7 +118,13 @@ export function num(options: NumberOptions): z.ZodType<number> {
 }
 
 export function oneOf<const T extends readonly string[]>(values: T): z.ZodType<T[number]> {
-  const listed = values.length <= 12 ? values.map((v) => quote(v)).join(", ") : `${values.slice(0, 6).map((v) => quote(v)).join(", ")}, ... (${values.length} values)`;
+  const listed =
+    values.length <= 12
+      ? values.map((v) => quote(v)).join(", ")
+      : `${values
+          .slice(0, 6)
+          .map((v) => quote(v))
+          .join(", ")}, ... (${values.length} values)`;
   return field((value) => {
     if (value === undefined) return bad(`is required; use one of ${listed}`);
     if (typeof value === "string" && (values as readonly string[]).includes(value)) return ok(value as T[number]);
@@ -152,11 +165,13 @@ export function list<T>(item: z.ZodType<T>, options: Common & { nonEmpty?: boole
     value.forEach((element: unknown, i) => {
       const parsed = item.safeParse(element, { reportInput: true });
       if (!parsed.success) {
-        for (const issue of parsed.error.issues) ctx.addIssue({ code: "custom", message: issue.message, path: [i, ...issue.path], input: element });
+        for (const issue of parsed.error.issues)
+          ctx.addIssue({ code: "custom", message: issue.message, path: [i, ...issue.path], input: element });
         return;
       }
       if (options.unique && typeof element === "string" && !isUnknown(element)) {
-        if (seen.has(element)) ctx.addIssue({ code: "custom", message: `${quote(element)} is listed twice; list each value once`, path: [i], input: element });
+        if (seen.has(element))
+          ctx.addIssue({ code: "custom", message: `${quote(element)} is listed twice; list each value once`, path: [i], input: element });
         seen.add(element);
       }
       out.push(parsed.data);
@@ -176,14 +191,23 @@ const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 export const envMap: z.ZodType<Record<string, string>> = z.unknown().transform((value, ctx): Record<string, string> => {
   if (isUnknown(value)) return value as unknown as Record<string, string>;
   if (!isRecord(value)) {
-    ctx.addIssue({ code: "custom", message: `expected a map of names to string values, got ${kindOf(value)}; e.g. {"LOG_LEVEL": "info"}`, input: undefined });
+    ctx.addIssue({
+      code: "custom",
+      message: `expected a map of names to string values, got ${kindOf(value)}; e.g. {"LOG_LEVEL": "info"}`,
+      input: undefined,
+    });
     return z.NEVER;
   }
   const out: Record<string, string> = {};
   for (const [name, v] of Object.entries(value)) {
     if (!ENV_NAME.test(name)) {
       const fixed = name.replace(/[^A-Za-z0-9_]/g, "_").replace(/^(\d)/, "_$1");
-      ctx.addIssue({ code: "custom", message: `${quote(name)} is not a valid environment variable name; use letters, digits and _, not starting with a digit, e.g. ${quote(fixed)}`, path: [name], input: undefined });
+      ctx.addIssue({
+        code: "custom",
+        message: `${quote(name)} is not a valid environment variable name; use letters, digits and _, not starting with a digit, e.g. ${quote(fixed)}`,
+        path: [name],
+        input: undefined,
+      });
       continue;
     }
     if (v === undefined || v === null) continue;
@@ -232,7 +256,9 @@ export function runSchema<T>(schema: z.ZodObject, noun: string, args: Record<str
   for (const key of Object.keys(args)) {
     if (known.includes(key)) continue;
     const near = closest(key, known);
-    failures.push(failure([key], `is not a ${noun} argument${near ? `; did you mean ${near}?` : `; the arguments are ${known.join(", ")}`}`));
+    failures.push(
+      failure([key], `is not a ${noun} argument${near ? `; did you mean ${near}?` : `; the arguments are ${known.join(", ")}`}`),
+    );
   }
   const parsed = schema.safeParse(args, { reportInput: true });
   if (!parsed.success) {
@@ -282,7 +308,9 @@ export function unknownIdWarnings(noun: string, field: string, value: unknown, k
     if (typeof v !== "string" || isUnknown(v) || known.includes(v)) return;
     const near = closest(v, known);
     const at = Array.isArray(value) ? `${field}[${i}]` : field;
-    out.push(`${noun} ${at}: ${quote(v)} is not among the values this provider knows${near ? ` (did you mean ${quote(near)}?)` : ""}; it is passed to the service as given`);
+    out.push(
+      `${noun} ${at}: ${quote(v)} is not among the values this provider knows${near ? ` (did you mean ${quote(near)}?)` : ""}; it is passed to the service as given`,
+    );
   });
   return out;
 }

@@ -91,12 +91,16 @@ export const listOfOne = (value: unknown): unknown => (typeof value === "string"
 /** Refuses a list longer than one where v2 takes one item. */
 export function atMostOne(what: string): (value: unknown) => string | undefined {
   return (value) =>
-    Array.isArray(value) && value.length > 1 ? `a v2 ${what} takes one type, not a list in priority order; declare one, e.g. [${JSON.stringify(value[0])}]` : undefined;
+    Array.isArray(value) && value.length > 1
+      ? `a v2 ${what} takes one type, not a list in priority order; declare one, e.g. [${JSON.stringify(value[0])}]`
+      : undefined;
 }
 
 /** v2 mounts keep persistent storage of 10 GB or more (0: none). */
 export function persistentSizeRefusal(value: unknown): string | undefined {
-  return typeof value === "number" && value > 0 && value < 10 ? "v2 keeps persistent storage of at least 10 GB; set it to 0 (none) or to 10 or more" : undefined;
+  return typeof value === "number" && value > 0 && value < 10
+    ? "v2 keeps persistent storage of at least 10 GB; set it to 0 (none) or to 10 or more"
+    : undefined;
 }
 export const persistentSizeToWire = (value: unknown): unknown => (value === 0 ? undefined : value);
 
@@ -111,8 +115,10 @@ export function persistentStorageReplacement(noun: "pod" | "template"): (oldValu
   return (oldValue, newValue) => {
     const had = typeof oldValue === "number" && oldValue > 0;
     const has = typeof newValue === "number" && newValue > 0;
-    if (had && !has) return `the v2 API cannot remove a ${noun}'s persistent storage (volumeInGb ${String(oldValue)} -> 0): the ${noun} is replaced`;
-    if (!had && has && noun === "pod") return `the v2 API fixes a pod's mount kind at create: persistent storage (volumeInGb ${String(newValue)}) on a pod created without it needs a new pod, so it is replaced`;
+    if (had && !has)
+      return `the v2 API cannot remove a ${noun}'s persistent storage (volumeInGb ${String(oldValue)} -> 0): the ${noun} is replaced`;
+    if (!had && has && noun === "pod")
+      return `the v2 API fixes a pod's mount kind at create: persistent storage (volumeInGb ${String(newValue)}) on a pod created without it needs a new pod, so it is replaced`;
     return undefined;
   };
 }

@@ -50,12 +50,24 @@ export function nounOf(kind: ResourceKind): string {
  * in the provider's field names on both backends (undeclared inputs included, read from the live
  * object; env maps whole, injected keys included).
  */
-export async function readExisting(kind: ResourceKind, api: ManagementApi, backend: Backend, key: LookupKey, lookup: string): Promise<Props> {
+export async function readExisting(
+  kind: ResourceKind,
+  api: ManagementApi,
+  backend: Backend,
+  key: LookupKey,
+  lookup: string,
+): Promise<Props> {
   const reader = READERS[kind];
   const noun = reader.table.noun;
   const what = "id" in key ? `id ${JSON.stringify(key.id)}` : `name ${JSON.stringify(key.name)}`;
   const missing = (why: string, fields: ApiErrorFields, cause?: Error): LookupNotFoundError =>
-    new LookupNotFoundError(`${lookup}: no ${noun} with ${what} (${why}). Check the ${"id" in key ? "id" : "name"} and that apiUrl points at the account that owns it.`, noun, key, fields, cause);
+    new LookupNotFoundError(
+      `${lookup}: no ${noun} with ${what} (${why}). Check the ${"id" in key ? "id" : "name"} and that apiUrl points at the account that owns it.`,
+      noun,
+      key,
+      fields,
+      cause,
+    );
 
   let live: { id: string; name?: string | undefined };
   if ("id" in key) {
@@ -87,5 +99,16 @@ function observed(table: ResourceTable<unknown>, live: unknown): Props {
 
 /** The error fields of a not-found decided here rather than by a 404 from the service. */
 function noAnswer(operation: string): ApiErrorFields {
-  return { status: undefined, serviceMessage: undefined, operation, method: "GET", url: "", retryable: false, kind: undefined, retryAfterMs: undefined, requestId: undefined, headers: {} };
+  return {
+    status: undefined,
+    serviceMessage: undefined,
+    operation,
+    method: "GET",
+    url: "",
+    retryable: false,
+    kind: undefined,
+    retryAfterMs: undefined,
+    requestId: undefined,
+    headers: {},
+  };
 }

@@ -53,18 +53,32 @@ export function accountSshKeysProviderWith(deps: SshKeysDeps): pulumi.dynamic.Re
     async check(_olds: Props, news: Props) {
       const failures = [];
       if (deps.backend() !== "v2") {
-        failures.push(failure(["keys"], "account SSH keys need the service's v2 API (PUT /v2/account/ssh-keys): set gpucloud:apiUrl to the /v2 URL; on v1 every pod gets the account's key as PUBLIC_KEY"));
+        failures.push(
+          failure(
+            ["keys"],
+            "account SSH keys need the service's v2 API (PUT /v2/account/ssh-keys): set gpucloud:apiUrl to the /v2 URL; on v1 every pod gets the account's key as PUBLIC_KEY",
+          ),
+        );
       }
       const keys = news["keys"];
       if (!containsUnknown(keys)) {
-        if (!Array.isArray(keys)) failures.push(failure(["keys"], 'is required: the whole list of public keys, e.g. ["ssh-ed25519 AAAA... me@laptop"] ([] for none)'));
+        if (!Array.isArray(keys))
+          failures.push(
+            failure(["keys"], 'is required: the whole list of public keys, e.g. ["ssh-ed25519 AAAA... me@laptop"] ([] for none)'),
+          );
         else {
           keys.forEach((key, i) => {
             if (typeof key !== "string" || !KEY_LINE.test(key.trim())) {
-              failures.push(failure(["keys", i], "is not an authorized_keys line \"<type> <base64-key> [comment]\"; paste the contents of a .pub file, e.g. ~/.ssh/id_ed25519.pub"));
+              failures.push(
+                failure(
+                  ["keys", i],
+                  'is not an authorized_keys line "<type> <base64-key> [comment]"; paste the contents of a .pub file, e.g. ~/.ssh/id_ed25519.pub',
+                ),
+              );
             }
           });
-          if (new Set(keys.map((k) => String(k).trim())).size !== keys.length) failures.push(failure(["keys"], "lists a key twice; remove the duplicate"));
+          if (new Set(keys.map((k) => String(k).trim())).size !== keys.length)
+            failures.push(failure(["keys"], "lists a key twice; remove the duplicate"));
         }
       }
       const inputs = Array.isArray(keys) ? { ...news, keys: keys.map((k) => (typeof k === "string" ? k.trim() : k)) } : news;
@@ -80,7 +94,9 @@ export function accountSshKeysProviderWith(deps: SshKeysDeps): pulumi.dynamic.Re
       const api = apiOf(deps);
       const replacedKeys = await api.sshKeys();
       const keys = await api.replaceSshKeys(keysOf(inputs, "keys"));
-      deps.log.info(`account SSH keys: ${keys.length} registered (replacing ${replacedKeys.length}; destroy puts those back); pods created from now on with startSsh get them`);
+      deps.log.info(
+        `account SSH keys: ${keys.length} registered (replacing ${replacedKeys.length}; destroy puts those back); pods created from now on with startSsh get them`,
+      );
       return { id: `account-ssh-keys-${randomBytes(6).toString("hex")}`, outs: { ...argsOf(inputs), keys, replacedKeys } };
     },
 

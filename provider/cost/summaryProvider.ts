@@ -18,7 +18,15 @@ import { pulumiLog, type ProgressLog } from "../resources/deps";
 import { checkAccountLimits, type StackEndpoint } from "../../model/cost/accountLimits";
 import { failure } from "../../model/fields/validation";
 import { containsUnknown, deepEqual, messageOf, UNKNOWN, type Props } from "../../model/fields/values";
-import { budgetExcess, changeAgainst, summarize, summaryLine, type CostSummary, type EstimateFigures, type NamedEstimate } from "../../model/cost/summary";
+import {
+  budgetExcess,
+  changeAgainst,
+  summarize,
+  summaryLine,
+  type CostSummary,
+  type EstimateFigures,
+  type NamedEstimate,
+} from "../../model/cost/summary";
 
 const unknown = z.literal(UNKNOWN);
 const money = z.number().finite().nonnegative();
@@ -30,7 +38,10 @@ const figuresSchema = z.object({
   perMonth: money.optional(),
 });
 // At preview any part may be unknown: a resource's estimate, its name, or the whole list.
-const entrySchema = z.union([unknown, z.object({ name: z.union([z.string(), unknown]), estimate: z.union([figuresSchema, unknown]).optional() })]);
+const entrySchema = z.union([
+  unknown,
+  z.object({ name: z.union([z.string(), unknown]), estimate: z.union([figuresSchema, unknown]).optional() }),
+]);
 const limit = z.number().finite().positive();
 const inputsSchema = z.object({
   /** The CostReport's name: the provider's lines show under the stack, so they say which report. */
@@ -38,7 +49,21 @@ const inputsSchema = z.object({
   resources: z.array(entrySchema),
   budget: z.object({ perHour: limit.optional(), ceilingPerHour: limit.optional() }).optional(),
   /** The stack's endpoints, for the worker quota: any part may be unknown at preview. */
-  endpoints: z.union([unknown, z.array(z.union([unknown, z.object({ name: z.union([z.string(), unknown]), id: z.string().optional(), workersMax: z.union([z.number(), unknown]).optional() })]))]).optional(),
+  endpoints: z
+    .union([
+      unknown,
+      z.array(
+        z.union([
+          unknown,
+          z.object({
+            name: z.union([z.string(), unknown]),
+            id: z.string().optional(),
+            workersMax: z.union([z.number(), unknown]).optional(),
+          }),
+        ]),
+      ),
+    ])
+    .optional(),
 });
 type Entry = z.infer<typeof entrySchema>;
 
@@ -66,7 +91,13 @@ function lastSummaryOf(olds: Props | undefined): CostSummary | undefined {
  * What the account's limits say of the stack: failures (over a cap) and warnings (near one, or the
  * check could not run). Never fails for want of a scope or an answer: that is one warning.
  */
-async function accountLimitFindings(api: () => ManagementApi, summary: CostSummary, endpoints: Input["endpoints"], subject: string, log: ProgressLog): Promise<string[]> {
+async function accountLimitFindings(
+  api: () => ManagementApi,
+  summary: CostSummary,
+  endpoints: Input["endpoints"],
+  subject: string,
+  log: ProgressLog,
+): Promise<string[]> {
   let client: ManagementApi;
   try {
     client = api();
@@ -76,14 +107,31 @@ async function accountLimitFindings(api: () => ManagementApi, summary: CostSumma
   }
   // The v1 API has no limits to read.
   if (client.accountLimits === undefined) return [];
-  const known = endpoints === undefined ? [] : endpoints === UNKNOWN ? undefined : endpoints.every((e) => e !== UNKNOWN && e.workersMax !== UNKNOWN) ? (endpoints as StackEndpoint[]) : undefined;
+  const known =
+    endpoints === undefined
+      ? []
+      : endpoints === UNKNOWN
+        ? undefined
+        : endpoints.every((e) => e !== UNKNOWN && e.workersMax !== UNKNOWN)
+          ? (endpoints as StackEndpoint[])
+          : undefined;
   try {
     const limits = await client.accountLimits();
     const quota = known === undefined ? undefined : limits.serverlessWorkers.limit;
-    if (known === undefined) log.info(`${subject}the serverless worker quota is checked once the endpoints' workersMax are known (at apply)`);
+    if (known === undefined)
+      log.info(`${subject}the serverless worker quota is checked once the endpoints' workersMax are known (at apply)`);
     const accountEndpoints = quota === undefined ? [] : await client.listEndpoints();
-    const stackEndpoints = (known ?? []).map((e) => ({ name: e.name === UNKNOWN ? "an endpoint" : e.name, id: e.id, workersMax: e.workersMax }));
-    const findings = checkAccountLimits({ summary, stackEndpoints, accountEndpoints, caps: { spendPerHour: limits.spendRate.limit, serverlessWorkers: quota } });
+    const stackEndpoints = (known ?? []).map((e) => ({
+      name: e.name === UNKNOWN ? "an endpoint" : e.name,
+      id: e.id,
+      workersMax: e.workersMax,
+    }));
+    const findings = checkAccountLimits({
+      summary,
+      stackEndpoints,
+      accountEndpoints,
+      caps: { spendPerHour: limits.spendRate.limit, serverlessWorkers: quota },
+    });
     for (const warning of findings.warnings) log.warn(subject + warning);
     return findings.failures;
   } catch (error) {
@@ -91,7 +139,9 @@ async function accountLimitFindings(api: () => ManagementApi, summary: CostSumma
       error instanceof PermissionDeniedError
         ? `the API key lacks the permission (scope "account:read" for the limits, "serverless:read" for the account's endpoints) to read them`
         : `reading them failed: ${messageOf(error)}`;
-    log.warn(`${subject}the stack was not checked against the account's limits (hourly spend cap, serverless worker quota): ${why}. The service still enforces them when things start.`);
+    log.warn(
+      `${subject}the stack was not checked against the account's limits (hourly spend cap, serverless worker quota): ${why}. The service still enforces them when things start.`,
+    );
     return [];
   }
 }

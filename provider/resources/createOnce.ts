@@ -31,7 +31,14 @@ import { backoffDelayMs } from "../../client/retry";
 import { declaredInputs } from "./declared";
 import type { ProgressLog } from "./deps";
 import type { ResourceTable } from "../../model/fields/fieldTable";
-import { PENDING_CREATE_FIELD, ResourceInitError, placeholderId, takePendingCreate, withProvider, type PendingCreate } from "./partialCreate";
+import {
+  PENDING_CREATE_FIELD,
+  ResourceInitError,
+  placeholderId,
+  takePendingCreate,
+  withProvider,
+  type PendingCreate,
+} from "./partialCreate";
 import { messageOf, withoutUnset, type Props } from "../../model/fields/values";
 
 /** Total create attempts when each ambiguous failure is resolved as "not created". */
@@ -59,7 +66,11 @@ export interface AttemptOptions {
 }
 
 /** The create / look / create-again loop above, as a pure function of its two calls. */
-export async function createResolvingAmbiguity<T>(create: () => Promise<T>, lookup: () => Promise<T | undefined>, options: AttemptOptions): Promise<AttemptOutcome<T>> {
+export async function createResolvingAmbiguity<T>(
+  create: () => Promise<T>,
+  lookup: () => Promise<T | undefined>,
+  options: AttemptOptions,
+): Promise<AttemptOutcome<T>> {
   const maxAttempts = Math.max(1, options.maxAttempts ?? MAX_CREATE_ATTEMPTS);
   let ambiguous = false;
   for (let attempt = 1; ; attempt++) {
@@ -122,10 +133,14 @@ export async function createWithoutDuplicates<T extends { id: string }>(spec: Cr
   if (pending) {
     const ours = madeByEarlierCreate(spec, pending.record, current);
     if (ours) {
-      spec.log.info(`${spec.subject}: the create interrupted at ${pending.record.startedAt} did reach the service: adopting the ${noun} it made (id ${ours.id})`);
+      spec.log.info(
+        `${spec.subject}: the create interrupted at ${pending.record.startedAt} did reach the service: adopting the ${noun} it made (id ${ours.id})`,
+      );
       return { resource: ours, adopted: true };
     }
-    spec.log.info(`${spec.subject}: the create interrupted at ${pending.record.startedAt} did not reach the service (no new matching ${noun}): creating it now`);
+    spec.log.info(
+      `${spec.subject}: the create interrupted at ${pending.record.startedAt} did not reach the service (no new matching ${noun}): creating it now`,
+    );
   }
   const before = new Set(current.map((r) => r.id));
   const record: PendingCreate = { startedAt: new Date(spec.now()).toISOString(), matchedBefore: [...before] };
@@ -208,7 +223,11 @@ async function appearedSince<T extends { id: string }>(spec: CreateSpec<T>, befo
 }
 
 /** The one look-alike that did not exist before the earlier create; more than one is never guessed. */
-function madeByEarlierCreate<T extends { id: string }>(spec: CreateSpec<T>, record: Pick<PendingCreate, "matchedBefore">, matching: T[]): T | undefined {
+function madeByEarlierCreate<T extends { id: string }>(
+  spec: CreateSpec<T>,
+  record: Pick<PendingCreate, "matchedBefore">,
+  matching: T[],
+): T | undefined {
   const known = new Set(record.matchedBefore);
   const fresh = matching.filter((r) => !known.has(r.id));
   if (fresh.length <= 1) return fresh[0];
@@ -220,7 +239,12 @@ function madeByEarlierCreate<T extends { id: string }>(spec: CreateSpec<T>, reco
 }
 
 /** A partial create under a placeholder id that records the doubt for the next run. */
-function unresolvedCreate<T extends { id: string }>(spec: CreateSpec<T>, record: PendingCreate, createError: unknown, lookupError: unknown): ResourceInitError {
+function unresolvedCreate<T extends { id: string }>(
+  spec: CreateSpec<T>,
+  record: PendingCreate,
+  createError: unknown,
+  lookupError: unknown,
+): ResourceInitError {
   const noun = spec.table.noun;
   const id = placeholderId(noun);
   const reason =

@@ -101,6 +101,8 @@ function keepsUniqueName<L>(policy: ResourceTable<L>, olds: Props, news: Props):
   const fields = policy.deleteBeforeReplaceWhenSame ?? [];
   // An unknown name may well turn out to be the same: deleting first is the only safe order.
   const same = (a: unknown, b: unknown): boolean =>
-    policy.uniqueNamesIgnoreCase === true && typeof a === "string" && typeof b === "string" ? a.toLowerCase() === b.toLowerCase() : deepEqual(a, b);
+    policy.uniqueNamesIgnoreCase === true && typeof a === "string" && typeof b === "string"
+      ? a.toLowerCase() === b.toLowerCase()
+      : deepEqual(a, b);
   return fields.some((f) => containsUnknown(news[f]) || (isPresent(news, f) && same(olds[f], news[f])));
 }

@@ -32,7 +32,9 @@ export const endpointSpec: ResourceSpec<EndpointArgs, Endpoint, EndpointCreateIn
       return rest;
     }
     // A new template revision re-applies the template (v2 copies it only at create).
-    return changed.has("templateRevision") && args.templateRevision && body["templateId"] === undefined ? { ...body, templateId: args.templateId } : body;
+    return changed.has("templateRevision") && args.templateRevision && body["templateId"] === undefined
+      ? { ...body, templateId: args.templateId }
+      : body;
   },
   // The type is fixed; the client needs it only to keep it on a renamed endpoint.
   update: (client, id, body, args) => client.updateEndpoint(id, { ...body, type: args.type ?? "QUEUE" }),
@@ -45,7 +47,8 @@ export const endpointSpec: ResourceSpec<EndpointArgs, Endpoint, EndpointCreateIn
       rollout: !op.created,
       known: op.live,
     }),
-  adoptRemedy: "computeType can only be set when an endpoint is created: declare the live value to adopt it, or remove adoptId to create a new endpoint.",
+  adoptRemedy:
+    "computeType can only be set when an endpoint is created: declare the live value to adopt it, or remove adoptId to create a new endpoint.",
   /**
    * Scale to 0 first (the v1 service may refuse to delete an endpoint with running workers; a v2
    * delete terminates them itself), then delete; if it still refuses, wait for the workers to go
@@ -74,4 +77,3 @@ export const endpointSpec: ResourceSpec<EndpointArgs, Endpoint, EndpointCreateIn
     }
   },
 };
-

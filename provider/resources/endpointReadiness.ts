@@ -48,13 +48,19 @@ export async function waitForEndpoint(
   if (options.known && workersMin === 0 && !rolloutOf) return options.known;
   return waitFor(deps, {
     subject,
-    goal: workersMin > 0 ? `running its ${workersMin} minimum workers${rolloutOf ? " on the latest release" : ""}` : rolloutOf ? "rolled out to every worker" : "available",
+    goal:
+      workersMin > 0
+        ? `running its ${workersMin} minimum workers${rolloutOf ? " on the latest release" : ""}`
+        : rolloutOf
+          ? "rolled out to every worker"
+          : "available",
     timeoutSeconds,
     poll: async () => {
       const endpoint = await client.getEndpoint(id, { includeWorkers: workersMin > 0 });
       return rolloutOf ? { ...endpoint, rollout: await rolloutOf(id) } : endpoint;
     },
-    pending: (endpoint) => endpointPendingState(workersMin, endpoint) ?? rolloutPendingState((endpoint as { rollout?: RolloutState }).rollout),
+    pending: (endpoint) =>
+      endpointPendingState(workersMin, endpoint) ?? rolloutPendingState((endpoint as { rollout?: RolloutState }).rollout),
   });
 }
 

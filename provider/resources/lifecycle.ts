@@ -165,7 +165,10 @@ function providerOn<Args extends ArgsBase, L extends { id: string; name?: string
     try {
       live = await spec.get(client, id);
     } catch (error) {
-      if (isNotFound(error)) throw new Error(`adoptId ${JSON.stringify(id)}: no ${noun} with this id exists for this API key; check the id, or remove adoptId to create a new ${noun}`);
+      if (isNotFound(error))
+        throw new Error(
+          `adoptId ${JSON.stringify(id)}: no ${noun} with this id exists for this API key; check the id, or remove adoptId to create a new ${noun}`,
+        );
       throw error;
     }
     const refusal = spec.refuseAdoption?.(live);
@@ -179,11 +182,15 @@ function providerOn<Args extends ArgsBase, L extends { id: string; name?: string
     const note = spec.adoptNote
       ? spec.adoptNote(origin, plan.unverifiable)
       : plan.unverifiable.length > 0
-        ? { level: "warn" as const, text: `the service does not report ${plan.unverifiable.join(", ")}; adopting on the assumption that they match what is declared` }
+        ? {
+            level: "warn" as const,
+            text: `the service does not report ${plan.unverifiable.join(", ")}; adopting on the assumption that they match what is declared`,
+          }
         : undefined;
     if (note) deps.log[note.level](`${op.subject}: ${note.text}`);
     const body: Props = {};
-    for (const field of plan.updates) body[field] = table.fields[field]?.envMap ? mergeEnv((live as Props)[field], {}, declared[field]) : declared[field];
+    for (const field of plan.updates)
+      body[field] = table.fields[field]?.envMap ? mergeEnv((live as Props)[field], {}, declared[field]) : declared[field];
     const changes: Changes = { body, changed: new Set(plan.updates) };
     spec.guard?.(op, changes);
     deps.log.info(`${op.subject}: adopting the existing ${noun}${plan.updates.length > 0 ? `; updating ${plan.updates.join(", ")}` : ""}`);
@@ -233,7 +240,10 @@ function providerOn<Args extends ArgsBase, L extends { id: string; name?: string
       // The parsed arguments become the inputs: create and update use them without parsing again.
       const checked = failures.length === 0 && outcome.value !== undefined ? (outcome.value as Props) : args;
       // The estimate rides on the inputs: at preview the engine shows a new resource's inputs as its outputs.
-      const estimated = failures.length === 0 && spec.estimate ? await estimateOn(spec.estimate, withoutUnset(checked), previous, readPrices) : withoutUnset(checked);
+      const estimated =
+        failures.length === 0 && spec.estimate
+          ? await estimateOn(spec.estimate, withoutUnset(checked), previous, readPrices)
+          : withoutUnset(checked);
       return { inputs: { ...estimated, __provider: news["__provider"] }, failures: failures.map((f) => withoutSecretValue(f)) };
     },
 
@@ -241,7 +251,11 @@ function providerOn<Args extends ArgsBase, L extends { id: string; name?: string
       if (isPlaceholderId(id)) return replacePlaceholder(id, olds, news);
       const outcome = computeDiff(table, withoutUnset(olds), withoutUnset(news), { id });
       // A new estimate alone (new prices) is an update that only records it (see update).
-      return { changes: outcome.changes || estimateRefreshed(olds, news), replaces: outcome.replaces, deleteBeforeReplace: outcome.deleteBeforeReplace };
+      return {
+        changes: outcome.changes || estimateRefreshed(olds, news),
+        replaces: outcome.replaces,
+        deleteBeforeReplace: outcome.deleteBeforeReplace,
+      };
     },
 
     async read(id: string, props?: Props): Promise<pulumi.dynamic.ReadResult> {
@@ -294,7 +308,8 @@ function providerOn<Args extends ArgsBase, L extends { id: string; name?: string
     async update(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> {
       const args = withoutUnset(news) as Args;
       const outcome = computeDiff(table, withoutUnset(olds), withoutUnset(news), { id });
-      if (outcome.replaces.length > 0) throw new Error(`pulumi-gpucloud: ${noun} ${id}: ${outcome.replaces.join(", ")} can only change by replacement, not in an update`);
+      if (outcome.replaces.length > 0)
+        throw new Error(`pulumi-gpucloud: ${noun} ${id}: ${outcome.replaces.join(", ")} can only change by replacement, not in an update`);
       // Nothing declared may have changed: the engine also updates to record a new estimate only,
       // and to finish a partial create or update (an earlier readiness wait that ran out), which
       // it does not tell apart. Either way the resource is brought to ready below, and an empty

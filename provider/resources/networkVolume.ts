@@ -18,7 +18,9 @@ export const networkVolumeSpec: ResourceSpec<NetworkVolumeArgs, NetworkVolume, N
   readBeforeUpdate: ({ body }) => body["size"] !== undefined,
   guard({ subject, live, args }) {
     if (typeof live?.size === "number" && args.size < live.size) {
-      throw new Error(`${subject} is ${live.size} GB and cannot shrink to ${args.size} GB; a network volume can only grow. Set size to ${live.size} or more.`);
+      throw new Error(
+        `${subject} is ${live.size} GB and cannot shrink to ${args.size} GB; a network volume can only grow. Set size to ${live.size} or more.`,
+      );
     }
   },
   adoptRemedy: "A volume's data center is fixed: declare the live value to adopt it, or remove adoptId to create a new volume.",
@@ -27,7 +29,10 @@ export const networkVolumeSpec: ResourceSpec<NetworkVolumeArgs, NetworkVolume, N
       await deleteIgnoringMissing(() => client.deleteNetworkVolume(id));
     } catch (error) {
       const holders = await holdersOf(client, id).catch(() => [] as string[]);
-      const held = holders.length > 0 ? ` It is attached to ${holders.join(", ")}: delete those or detach the volume from them first.` : " If a pod or endpoint uses it, delete that or detach the volume first.";
+      const held =
+        holders.length > 0
+          ? ` It is attached to ${holders.join(", ")}: delete those or detach the volume from them first.`
+          : " If a pod or endpoint uses it, delete that or detach the volume first.";
       throw new Error(`${subject} cannot be deleted: ${messageOf(error)}.${held}`, { cause: error });
     }
   },
@@ -35,7 +40,10 @@ export const networkVolumeSpec: ResourceSpec<NetworkVolumeArgs, NetworkVolume, N
 
 /** Pods and endpoints that reference the volume, as `pod "a" (id x)`. */
 async function holdersOf(client: ManagementApi, volumeId: string): Promise<string[]> {
-  const [pods, endpoints] = await Promise.all([client.listPods({ networkVolumeId: volumeId, includeNetworkVolume: true }), client.listEndpoints()]);
+  const [pods, endpoints] = await Promise.all([
+    client.listPods({ networkVolumeId: volumeId, includeNetworkVolume: true }),
+    client.listEndpoints(),
+  ]);
   // Filtered here as well: a service that ignores the query filter must not make every pod a holder.
   const attached = (p: (typeof pods)[number]) => p.networkVolumeId === volumeId || p.networkVolume?.id === volumeId;
   return [
@@ -45,4 +53,3 @@ async function holdersOf(client: ManagementApi, volumeId: string): Promise<strin
       .map((e) => subjectOf("endpoint", e.name, e.id)),
   ];
 }
-

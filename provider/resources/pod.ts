@@ -37,8 +37,10 @@ export const podSpec: ResourceSpec<PodArgs, Pod, PodCreateInput> = {
   estimate: estimatePod,
   converge,
   ready: (op) => waitForPod(op.deps, op.id, op.subject, op.args, readyTimeoutOf(op.args.readyTimeoutSeconds)),
-  adoptRemedy: "These fields can only be set when a pod is created: declare the live values to adopt this pod, or remove adoptId to create a new pod.",
-  refuseAdoption: (pod) => (pod.desiredStatus === "TERMINATED" ? "that pod is terminated and cannot be adopted; remove adoptId to create a new pod" : undefined),
+  adoptRemedy:
+    "These fields can only be set when a pod is created: declare the live values to adopt this pod, or remove adoptId to create a new pod.",
+  refuseAdoption: (pod) =>
+    pod.desiredStatus === "TERMINATED" ? "that pod is terminated and cannot be adopted; remove adoptId to create a new pod" : undefined,
   async delete({ client, id }, props) {
     if (props["locked"] === true) {
       // Destroying is an explicit request: lift the lock the provider set, then terminate.
@@ -73,7 +75,9 @@ async function converge(op: Operation<PodArgs, Pod>, changes: Changes): Promise<
     lockAfter = args.locked !== false;
   }
   if (Object.keys(body).length > 0) {
-    deps.log.info(`${subject}: updating ${Object.keys(body).join(", ")} in place (the service may reset the pod: its container disk is wiped)`);
+    deps.log.info(
+      `${subject}: updating ${Object.keys(body).join(", ")} in place (the service may reset the pod: its container disk is wiped)`,
+    );
     live = op.live = await client.updatePod(id, body);
     op.mutated = true;
   }
@@ -91,11 +95,16 @@ async function converge(op: Operation<PodArgs, Pod>, changes: Changes): Promise<
   }
 }
 
-function nextAction(desired: string, live: Pod, reset: boolean, restart: boolean): { call: "stopPod" | "startPod" | "resetPod" | "restartPod"; note: string } | undefined {
-  if (desired === "EXITED") return live.desiredStatus !== "EXITED" ? { call: "stopPod", note: "stopping (desiredStatus EXITED)" } : undefined;
+function nextAction(
+  desired: string,
+  live: Pod,
+  reset: boolean,
+  restart: boolean,
+): { call: "stopPod" | "startPod" | "resetPod" | "restartPod"; note: string } | undefined {
+  if (desired === "EXITED")
+    return live.desiredStatus !== "EXITED" ? { call: "stopPod", note: "stopping (desiredStatus EXITED)" } : undefined;
   if (live.desiredStatus === "EXITED") return { call: "startPod", note: "starting (desiredStatus RUNNING)" };
   if (reset) return { call: "resetPod", note: "resetting (resetTrigger changed; the container disk is wiped)" };
   if (restart) return { call: "restartPod", note: "restarting (restartTrigger changed)" };
   return undefined;
 }
-

@@ -15,7 +15,10 @@ export const registryAuthSpec: ResourceSpec<RegistryAuthArgs, ContainerRegistryA
   adoptRemedy: "Registry credentials cannot be changed: declare the live name to adopt them, or remove adoptId to create new ones.",
   adoptNote: (origin) =>
     origin === "adoptId"
-      ? { level: "warn", text: "adopting existing credentials; the service never returns the username or password, so the declared ones are assumed to match" }
+      ? {
+          level: "warn",
+          text: "adopting existing credentials; the service never returns the username or password, so the declared ones are assumed to match",
+        }
       : // Made by our own earlier create, from these inputs (unless they were changed since: unknowable, never read back).
         { level: "info", text: "adopting the credentials an earlier, interrupted create made" },
   async delete({ client, id, subject }) {
@@ -32,4 +35,3 @@ export const registryAuthSpec: ResourceSpec<RegistryAuthArgs, ContainerRegistryA
     }
   },
 };
-

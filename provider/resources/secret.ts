@@ -12,7 +12,8 @@ import { secretReader } from "../../model/lookup/readers";
 import type { SecretCreateBody } from "../../client/managementV2";
 
 /** Names compare without regard to case, as the service's list filter does. */
-const sameName = (a: string | undefined, b: string | undefined): boolean => a !== undefined && b !== undefined && a.toLowerCase() === b.toLowerCase();
+const sameName = (a: string | undefined, b: string | undefined): boolean =>
+  a !== undefined && b !== undefined && a.toLowerCase() === b.toLowerCase();
 
 export const secretSpec: ResourceSpec<SecretArgs, SecretV2, SecretCreateBody> = {
   ...secretReader,
@@ -41,7 +42,10 @@ export const secretSpec: ResourceSpec<SecretArgs, SecretV2, SecretCreateBody> = 
   adoptRemedy: "A secret's name is fixed: declare the live name to adopt it, or remove adoptId to create a new secret.",
   adoptNote: (origin) =>
     origin === "adoptId"
-      ? { level: "warn", text: "adopting an existing secret: the service never returns its value, so the declared value is written to it (a rotation)" }
+      ? {
+          level: "warn",
+          text: "adopting an existing secret: the service never returns its value, so the declared value is written to it (a rotation)",
+        }
       : { level: "info", text: "adopting the secret an earlier, interrupted create made; its value is written again" },
   async delete({ client, id }) {
     // Consumers that still name it simply stop resolving it at their next boot (the SDK's `ref`

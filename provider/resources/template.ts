@@ -15,7 +15,8 @@ export const templateSpec: ResourceSpec<TemplateArgs, Template, TemplateCreateIn
   create: (client, body) => client.createTemplate(body),
   update: (client, id, body) => client.updateTemplate(id, body),
   updateNote: "endpoints using it roll out the change",
-  adoptRemedy: "category and isServerless can only be set when a template is created: declare the live values to adopt it, or remove adoptId to create a new template.",
+  adoptRemedy:
+    "category and isServerless can only be set when a template is created: declare the live values to adopt it, or remove adoptId to create a new template.",
   async delete({ client, id, subject }) {
     try {
       await deleteIgnoringMissing(() => client.deleteTemplate(id));
@@ -44,4 +45,3 @@ async function usersOf(client: ManagementApi, templateId: string): Promise<strin
     ...pods.filter((p) => p.templateId === templateId && p.desiredStatus !== "TERMINATED").map((p) => subjectOf("pod", p.name, p.id)),
   ];
 }
-

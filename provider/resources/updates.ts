@@ -61,7 +61,10 @@ export function adoptionPlan<L>(policy: ResourceTable<L>, declared: Props, live:
     const same = seen !== undefined && deepEqual(seen ?? undefined, want, p.unordered === true);
     if (p.kind === "replace") {
       if (seen === undefined) plan.unverifiable.push(name);
-      else if (!same) plan.conflicts.push(`${name} is ${p.sensitive ? "different" : quote(seen ?? null)} on the live resource but ${p.sensitive ? "another value" : quote(want)} is declared`);
+      else if (!same)
+        plan.conflicts.push(
+          `${name} is ${p.sensitive ? "different" : quote(seen ?? null)} on the live resource but ${p.sensitive ? "another value" : quote(want)} is declared`,
+        );
     } else if (!same) {
       plan.updates.push(name);
     }
@@ -72,5 +75,6 @@ export function adoptionPlan<L>(policy: ResourceTable<L>, declared: Props, live:
 /** A create-only list of options: the live resource's pick must be one of them. */
 function checkChoice(plan: AdoptionPlan, name: string, options: unknown, picked: unknown): void {
   if (picked === undefined || picked === null) plan.unverifiable.push(name);
-  else if (!Array.isArray(options) || !options.includes(picked)) plan.conflicts.push(`${name}: the live resource has ${quote(picked)}, which is not among the declared ${quote(options)}`);
+  else if (!Array.isArray(options) || !options.includes(picked))
+    plan.conflicts.push(`${name}: the live resource has ${quote(picked)}, which is not among the declared ${quote(options)}`);
 }

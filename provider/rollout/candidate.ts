@@ -66,7 +66,13 @@ export function rolloutCandidateProvider(deps: RolloutDeps): pulumi.dynamic.Reso
     for (const endpoint of leftovers) {
       log.info(`rollout "${args.rollout}": deleting canary endpoint ${endpoint.id}, left by an interrupted rollout`);
       await deps.canaryEndpoints.delete(endpoint.id, { name, readyTimeoutSeconds: args.canary["readyTimeoutSeconds"] });
-      steps.add({ step: "cleanup", version: args.version, outcome: "done", endpointId: endpoint.id, detail: "left by an interrupted rollout" });
+      steps.add({
+        step: "cleanup",
+        version: args.version,
+        outcome: "done",
+        endpointId: endpoint.id,
+        detail: "left by an interrupted rollout",
+      });
     }
   }
 
@@ -77,7 +83,9 @@ export function rolloutCandidateProvider(deps: RolloutDeps): pulumi.dynamic.Reso
       await deps.canaryEndpoints.delete(id, props);
       steps.add({ step: "cleanup", version: args.version, outcome: "done", endpointId: id });
     } catch (error) {
-      log.warn(`rollout "${args.rollout}": canary endpoint ${id} could not be deleted (${messageOf(error)}); the next rollout or \`pulumi destroy\` deletes it`);
+      log.warn(
+        `rollout "${args.rollout}": canary endpoint ${id} could not be deleted (${messageOf(error)}); the next rollout or \`pulumi destroy\` deletes it`,
+      );
       steps.add({ step: "cleanup", version: args.version, outcome: "failed", endpointId: id, detail: messageOf(error) });
     }
   }
@@ -86,7 +94,9 @@ export function rolloutCandidateProvider(deps: RolloutDeps): pulumi.dynamic.Reso
     const checked = await deps.canaryEndpoints.check({}, args.canary);
     const failures = checked.failures ?? [];
     if (failures.length > 0) {
-      throw new Error(`rollout "${args.rollout}": the canary endpoint's settings are not valid: ${failures.map((f) => (f.property ? `${f.property}: ${f.reason}` : f.reason)).join("; ")}`);
+      throw new Error(
+        `rollout "${args.rollout}": the canary endpoint's settings are not valid: ${failures.map((f) => (f.property ? `${f.property}: ${f.reason}` : f.reason)).join("; ")}`,
+      );
     }
     return deps.canaryEndpoints.create(checked.inputs ?? args.canary);
   }
@@ -101,11 +111,19 @@ export function rolloutCandidateProvider(deps: RolloutDeps): pulumi.dynamic.Reso
       const created = await createCanary(args);
       canary = { id: created.id, props: created.outs ?? {} };
       steps.add({ step: "canary", version: args.version, outcome: "done", endpointId: created.id, templateId: args.templateId });
-      log.info(`rollout "${args.rollout}": running ${args.cases.length} smoke-test case(s) of version ${args.version} on canary endpoint ${created.id}`);
+      log.info(
+        `rollout "${args.rollout}": running ${args.cases.length} smoke-test case(s) of version ${args.version} on canary endpoint ${created.id}`,
+      );
       const requestUrls = canary.props["requestUrls"] as Record<string, string> | undefined;
       results = await runCases(await deps.jobs(), { id: created.id, requestUrls }, args.cases);
       const passed = results.filter((r) => r.passed).length;
-      steps.add({ step: "candidate", version: args.version, outcome: passed === results.length ? "passed" : "failed", endpointId: created.id, detail: `${passed} of ${results.length} case(s) passed` });
+      steps.add({
+        step: "candidate",
+        version: args.version,
+        outcome: passed === results.length ? "passed" : "failed",
+        endpointId: created.id,
+        detail: `${passed} of ${results.length} case(s) passed`,
+      });
     } catch (error) {
       // A canary that was created but never became ready is still to be deleted.
       if (error instanceof ResourceInitError) canary = { id: error.id, props: error.properties };
@@ -134,7 +152,10 @@ export function rolloutCandidateProvider(deps: RolloutDeps): pulumi.dynamic.Reso
 
   return {
     async check(_olds: Props, news: Props) {
-      return { inputs: news, failures: [...(deps.connectionFailures?.() ?? []), ...checkComponentArgs(candidateArgsSchema, "EndpointRollout candidate", news)] };
+      return {
+        inputs: news,
+        failures: [...(deps.connectionFailures?.() ?? []), ...checkComponentArgs(candidateArgsSchema, "EndpointRollout candidate", news)],
+      };
     },
 
     async diff(_id: string, olds: Props, news: Props) {

@@ -136,7 +136,9 @@ export function rolloutSwitchProvider(deps: RolloutDeps): pulumi.dynamic.Resourc
 
     async move(from: Version | undefined, to: Version, kind: "switch" | "rollback"): Promise<void> {
       const why = kind === "switch" ? "after its candidate check passed" : "because it failed its check after the switch";
-      log.info(`${this.subject}: moving endpoint ${this.args.endpointId} ${from ? `from version ${from.version} ` : ""}to version ${to.version} (template ${to.templateId}) ${why}: a rolling release`);
+      log.info(
+        `${this.subject}: moving endpoint ${this.args.endpointId} ${from ? `from version ${from.version} ` : ""}to version ${to.version} (template ${to.templateId}) ${why}: a rolling release`,
+      );
       await deps.provider.client().updateEndpoint(this.args.endpointId, { templateId: to.templateId });
       this.steps.add({ step: kind, version: to.version, outcome: "done", endpointId: this.args.endpointId, templateId: to.templateId });
     }
@@ -152,16 +154,34 @@ export function rolloutSwitchProvider(deps: RolloutDeps): pulumi.dynamic.Resourc
         { rollout: true },
       );
       const workers = endpoint.workers?.length;
-      this.steps.add({ step: "rolledOut", version: version.version, outcome: "done", endpointId: this.args.endpointId, ...(workers !== undefined ? { detail: `${workers} worker(s) up` } : {}) });
+      this.steps.add({
+        step: "rolledOut",
+        version: version.version,
+        outcome: "done",
+        endpointId: this.args.endpointId,
+        ...(workers !== undefined ? { detail: `${workers} worker(s) up` } : {}),
+      });
     }
 
     /** The cases against the serving endpoint: the failure message, or undefined when they passed. */
     async verify(version: Version): Promise<string | undefined> {
-      log.info(`${this.subject}: running ${this.args.cases.length} smoke-test case(s) against the serving endpoint ${this.args.endpointId} on version ${version.version}`);
-      this.verifyResults = await runCases(await deps.jobs(), { id: this.args.endpointId, requestUrls: this.args.requestUrls }, this.args.cases);
+      log.info(
+        `${this.subject}: running ${this.args.cases.length} smoke-test case(s) against the serving endpoint ${this.args.endpointId} on version ${version.version}`,
+      );
+      this.verifyResults = await runCases(
+        await deps.jobs(),
+        { id: this.args.endpointId, requestUrls: this.args.requestUrls },
+        this.args.cases,
+      );
       const passed = this.verifyResults.filter((r) => r.passed).length;
       const failure = failureMessage(this.args.endpointId, this.verifyResults);
-      this.steps.add({ step: "verify", version: version.version, outcome: failure ? "failed" : "passed", endpointId: this.args.endpointId, detail: `${passed} of ${this.verifyResults.length} case(s) passed` });
+      this.steps.add({
+        step: "verify",
+        version: version.version,
+        outcome: failure ? "failed" : "passed",
+        endpointId: this.args.endpointId,
+        detail: `${passed} of ${this.verifyResults.length} case(s) passed`,
+      });
       return failure;
     }
 
@@ -170,23 +190,42 @@ export function rolloutSwitchProvider(deps: RolloutDeps): pulumi.dynamic.Resourc
      * a partial-update error naming what serves afterwards when anything failed. `noPrevious` says
      * why there is nowhere to go back to, when there is not.
      */
-    async settle(serving: Version, previous: Version | undefined, noPrevious = "there is no previous version to go back to"): Promise<Props> {
+    async settle(
+      serving: Version,
+      previous: Version | undefined,
+      noPrevious = "there is no previous version to go back to",
+    ): Promise<Props> {
       try {
         await this.rolledOut(serving);
       } catch (error) {
         if (!(error instanceof ReadinessTimeoutError)) throw this.failed(serving, false, previous, messageOf(error));
-        throw this.failed(serving, false, previous, `${messageOf(error)} The endpoint runs version ${serving.version}; the next \`pulumi up\` keeps waiting${this.args.verifyAfterSwitch ? " and then verifies it" : ""}.`);
+        throw this.failed(
+          serving,
+          false,
+          previous,
+          `${messageOf(error)} The endpoint runs version ${serving.version}; the next \`pulumi up\` keeps waiting${this.args.verifyAfterSwitch ? " and then verifies it" : ""}.`,
+        );
       }
       let failure: string | undefined;
       try {
         failure = this.args.verifyAfterSwitch ? await this.verify(serving) : undefined;
       } catch (error) {
         // The cases could not run (the job API unreachable): nothing is known, nothing is moved.
-        throw this.failed(serving, false, previous, `the check after the switch to version ${serving.version} could not run: ${messageOf(error)}. The endpoint runs version ${serving.version}; the next \`pulumi up\` checks it again.`);
+        throw this.failed(
+          serving,
+          false,
+          previous,
+          `the check after the switch to version ${serving.version} could not run: ${messageOf(error)}. The endpoint runs version ${serving.version}; the next \`pulumi up\` checks it again.`,
+        );
       }
       if (failure === undefined) return this.outputs(serving, true, previous);
       if (previous === undefined) {
-        throw this.failed(serving, false, undefined, `version ${serving.version} failed its check on the serving endpoint after the switch, and ${noPrevious}.\n${failure}`);
+        throw this.failed(
+          serving,
+          false,
+          undefined,
+          `version ${serving.version} failed its check on the serving endpoint after the switch, and ${noPrevious}.\n${failure}`,
+        );
       }
       try {
         await this.move(serving, previous, "rollback");
@@ -221,7 +260,14 @@ export function rolloutSwitchProvider(deps: RolloutDeps): pulumi.dynamic.Resourc
       await run.move(before, target, "switch");
       return run.settle(target, before);
     }
-    run.steps.add({ step: "switch", version: target.version, outcome: "done", endpointId: args.endpointId, templateId: target.templateId, detail: "created on this version" });
+    run.steps.add({
+      step: "switch",
+      version: target.version,
+      outcome: "done",
+      endpointId: args.endpointId,
+      templateId: target.templateId,
+      detail: "created on this version",
+    });
     return args.verifyAfterSwitch ? run.settle(target, undefined) : run.outputs(target, true, undefined);
   }
 
@@ -235,7 +281,11 @@ export function rolloutSwitchProvider(deps: RolloutDeps): pulumi.dynamic.Resourc
       await run.move(serving, target, "switch");
       // A template changed in place (same version, v2) keeps no copy of its earlier settings.
       if (serving.templateId === target.templateId) {
-        return run.settle(target, undefined, `version ${target.version}'s template was changed in place, which keeps no copy of its earlier settings to go back to (declare a new version to keep one)`);
+        return run.settle(
+          target,
+          undefined,
+          `version ${target.version}'s template was changed in place, which keeps no copy of its earlier settings to go back to (declare a new version to keep one)`,
+        );
       }
       return run.settle(target, serving);
     }
@@ -246,7 +296,10 @@ export function rolloutSwitchProvider(deps: RolloutDeps): pulumi.dynamic.Resourc
 
   return {
     async check(_olds: Props, news: Props) {
-      return { inputs: news, failures: [...(deps.connectionFailures?.() ?? []), ...checkComponentArgs(switchArgsSchema, "EndpointRollout switch", news)] };
+      return {
+        inputs: news,
+        failures: [...(deps.connectionFailures?.() ?? []), ...checkComponentArgs(switchArgsSchema, "EndpointRollout switch", news)],
+      };
     },
 
     async diff(_id: string, olds: Props, news: Props) {
@@ -255,7 +308,11 @@ export function rolloutSwitchProvider(deps: RolloutDeps): pulumi.dynamic.Resourc
         isUnknown(news["templateId"]) ||
         isUnknown(news["templateRevision"]) ||
         olds["servingEndpointId"] !== news["endpointId"] ||
-        !sameVersion(serving, { version: String(news["version"]), templateId: String(news["templateId"]), revision: news["templateRevision"] as string | undefined });
+        !sameVersion(serving, {
+          version: String(news["version"]),
+          templateId: String(news["templateId"]),
+          revision: news["templateRevision"] as string | undefined,
+        });
       if (moves && typeof news["version"] === "string" && !isUnknown(news["version"]) && serving) {
         log.info(
           `rollout "${String(news["rollout"])}": version ${news["version"]} (serving: ${serving.version}) is checked on a canary first, then the serving endpoint is moved to it` +

@@ -21,7 +21,7 @@ export interface ProviderShim extends pulumi.dynamic.ResourceProvider {
 }
 
 export function shimFor(kind: ProviderKind): ProviderShim {
-  /* eslint-disable @typescript-eslint/no-require-imports */
+  // biome-ignore format: a checkout serializes these methods' compiled text into state; a new layout would be a new provider text
   return {
     k: kind,
     check(...a) { return require("pulumi-gpucloud/provider").d(this, "check", a); },

@@ -39,20 +39,36 @@ export const predicateSchema = z
       ctx.addIssue({ code: "custom", path: ["value"], message: `op "${p.op}" needs a value to compare with` });
     }
     if (p.op === "matches" && p.value !== undefined && typeof p.value !== "string") {
-      ctx.addIssue({ code: "custom", path: ["value"], message: `op "matches" takes a regular expression as a string (got ${JSON.stringify(p.value)})` });
+      ctx.addIssue({
+        code: "custom",
+        path: ["value"],
+        message: `op "matches" takes a regular expression as a string (got ${JSON.stringify(p.value)})`,
+      });
     }
     if (p.op === "matches" && typeof p.value === "string") {
       try {
         new RegExp(p.value);
       } catch (e) {
-        ctx.addIssue({ code: "custom", path: ["value"], message: `"${p.value}" is not a valid regular expression: ${(e as Error).message}` });
+        ctx.addIssue({
+          code: "custom",
+          path: ["value"],
+          message: `"${p.value}" is not a valid regular expression: ${(e as Error).message}`,
+        });
       }
     }
     if (["gt", "gte", "lt", "lte", "length"].includes(p.op) && typeof p.value !== "number") {
-      ctx.addIssue({ code: "custom", path: ["value"], message: `op "${p.op}" compares numbers; value must be a number (got ${JSON.stringify(p.value)})` });
+      ctx.addIssue({
+        code: "custom",
+        path: ["value"],
+        message: `op "${p.op}" compares numbers; value must be a number (got ${JSON.stringify(p.value)})`,
+      });
     }
     if (p.op === "type" && !(typeof p.value === "string" && JSON_TYPE_NAMES.includes(p.value))) {
-      ctx.addIssue({ code: "custom", path: ["value"], message: `op "type" takes one of string, number, boolean, object, array, null (got ${JSON.stringify(p.value)})` });
+      ctx.addIssue({
+        code: "custom",
+        path: ["value"],
+        message: `op "type" takes one of string, number, boolean, object, array, null (got ${JSON.stringify(p.value)})`,
+      });
     }
   });
 export type OutputPredicate = z.infer<typeof predicateSchema>;
@@ -96,7 +112,12 @@ export const HTTP_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 export const httpExpectationSchema = z
   .object({
     /** The HTTP status the worker must answer; default 200. */
-    status: z.number().int().min(100, "status must be an HTTP status (100..599)").max(599, "status must be an HTTP status (100..599)").optional(),
+    status: z
+      .number()
+      .int()
+      .min(100, "status must be an HTTP status (100..599)")
+      .max(599, "status must be an HTTP status (100..599)")
+      .optional(),
     /** The body (JSON when it is JSON, else the text) must deep-equal this. */
     body: z.unknown().optional(),
     /** Every key and array item given must be present and equal in the JSON body. */
@@ -116,7 +137,9 @@ export const httpCaseSchema = z
     request: z
       .object({
         /** Default GET. */
-        method: z.enum(HTTP_METHODS, { error: (i) => `method must be one of ${HTTP_METHODS.join(", ")} (got ${JSON.stringify(i.input)})` }).optional(),
+        method: z
+          .enum(HTTP_METHODS, { error: (i) => `method must be one of ${HTTP_METHODS.join(", ")} (got ${JSON.stringify(i.input)})` })
+          .optional(),
         /** The worker's path, starting with "/". */
         path: z.string().regex(/^\//, 'path must start with "/", e.g. "/ping"'),
         headers: z.record(z.string(), z.string()).optional(),
@@ -159,7 +182,8 @@ export const casesSchema = z
       if (typeof name === "string") seen.add(name);
       const result = schemaFor(value).safeParse(value, { reportInput: true });
       if (!result.success) {
-        for (const issue of result.error.issues) ctx.addIssue({ code: "custom", path: [i, ...issue.path], message: issue.message, input: issue.input });
+        for (const issue of result.error.issues)
+          ctx.addIssue({ code: "custom", path: [i, ...issue.path], message: issue.message, input: issue.input });
         return;
       }
       parsed.push(result.data);

@@ -11,7 +11,12 @@ import { DEFAULT_CASE_TIMEOUT_SECONDS, type HttpCase, type HttpExpectation } fro
 import { excerpt, predicateFailure, subsetMismatch } from "./expectations";
 import type { CaseResult } from "../../model/components/caseResult";
 
-export async function runHttpCase(client: JobClient, endpoint: EndpointTarget, testCase: HttpCase, now: () => number = Date.now): Promise<CaseResult> {
+export async function runHttpCase(
+  client: JobClient,
+  endpoint: EndpointTarget,
+  testCase: HttpCase,
+  now: () => number = Date.now,
+): Promise<CaseResult> {
   const method = testCase.request.method ?? "GET";
   const target = `${method} ${testCase.request.path}`;
   const started = now();
@@ -26,7 +31,14 @@ export async function runHttpCase(client: JobClient, endpoint: EndpointTarget, t
     });
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
-    return { name: testCase.name, target, status: "NO_ANSWER", passed: false, problems: [`no answer: ${error.message}`], executionTime: now() - started };
+    return {
+      name: testCase.name,
+      target,
+      status: "NO_ANSWER",
+      passed: false,
+      problems: [`no answer: ${error.message}`],
+      executionTime: now() - started,
+    };
   }
   const body = answer.json !== undefined ? answer.json : answer.text;
   const problems = unmetHttpExpectations(answer, body, testCase.expect);
@@ -44,11 +56,16 @@ export async function runHttpCase(client: JobClient, endpoint: EndpointTarget, t
 }
 
 /** Every expectation on the answer that did not hold, in words; empty when the case passed. */
-export function unmetHttpExpectations(answer: { status: number; text: string; json: unknown }, body: unknown, expect: HttpExpectation = {}): string[] {
+export function unmetHttpExpectations(
+  answer: { status: number; text: string; json: unknown },
+  body: unknown,
+  expect: HttpExpectation = {},
+): string[] {
   const problems: string[] = [];
   const wantStatus = expect.status ?? 200;
   if (answer.status !== wantStatus) problems.push(`status is ${answer.status}, expected ${wantStatus}`);
-  if (expect.body !== undefined && !isDeepStrictEqual(body, expect.body)) problems.push(`body is not equal to the expected ${excerpt(expect.body)}`);
+  if (expect.body !== undefined && !isDeepStrictEqual(body, expect.body))
+    problems.push(`body is not equal to the expected ${excerpt(expect.body)}`);
   if (expect.bodySubset !== undefined) {
     // A text answer has no keys to match: say so, rather than "body is undefined".
     const mismatch =

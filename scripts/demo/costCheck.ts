@@ -55,7 +55,12 @@ async function billedSoFar(resources: readonly BilledResource[], options: Billin
   const window = { startTime: new Date(at - 24 * HOUR_MS), endTime: new Date(at + HOUR_MS), bucketSize: "hour" as const };
   const totals = await Promise.all(
     resources.map(async (r) => {
-      const args = r.kind === "pods" ? { kind: r.kind, podId: r.id, ...window } : r.kind === "endpoints" ? { kind: r.kind, endpointId: r.id, ...window } : { kind: r.kind, ...window };
+      const args =
+        r.kind === "pods"
+          ? { kind: r.kind, podId: r.id, ...window }
+          : r.kind === "endpoints"
+            ? { kind: r.kind, endpointId: r.id, ...window }
+            : { kind: r.kind, ...window };
       return [r.name, (await getBilling(args, options)).totalAmount] as const;
     }),
   );
@@ -66,7 +71,10 @@ function estimateText(figures: Figures | undefined): string {
   if (figures === undefined) return "not in the report";
   if (figures.status !== "estimated") return `${figures.status}: ${figures.reason ?? "no reason given"}`;
   if (figures.perMonth !== undefined) return `${figures.perMonth} USD/month`;
-  const ceiling = figures.ceilingPerHour !== undefined && figures.ceilingPerHour !== figures.perHour ? ` (up to ${figures.ceilingPerHour} when busy)` : "";
+  const ceiling =
+    figures.ceilingPerHour !== undefined && figures.ceilingPerHour !== figures.perHour
+      ? ` (up to ${figures.ceilingPerHour} when busy)`
+      : "";
   return `${figures.perHour ?? 0} USD/hour${ceiling}`;
 }
 
@@ -92,7 +100,9 @@ export async function printEstimateAgainstBilling(
   windowMs: number,
 ): Promise<void> {
   if (planned) {
-    console.log(`\nEstimated before the up: ${planned.perHour} USD/hour always-on, ${planned.ceilingPerHour} USD/hour ceiling, ${planned.perMonth} USD/month storage`);
+    console.log(
+      `\nEstimated before the up: ${planned.perHour} USD/hour always-on, ${planned.ceilingPerHour} USD/hour ceiling, ${planned.perMonth} USD/month storage`,
+    );
   } else {
     console.log("\nThe preview planned no cost figures (no CostReport record in its events).");
   }
@@ -102,7 +112,9 @@ export async function printEstimateAgainstBilling(
   const endedAt = clock.now();
   const after = await billedSoFar(resources, options, endedAt);
   const hours = (endedAt - startedAt) / HOUR_MS;
-  console.log(`Estimate (preview) beside the emulator's billing over the ${Math.round((endedAt - startedAt) / 60_000)} minutes of service time after the up:`);
+  console.log(
+    `Estimate (preview) beside the emulator's billing over the ${Math.round((endedAt - startedAt) / 60_000)} minutes of service time after the up:`,
+  );
   const rows = resources.map((r) => {
     const figures = planned?.resources.find((p) => p.name === r.name)?.estimate;
     const billed = (after.get(r.name) ?? 0) - (before.get(r.name) ?? 0);
@@ -110,5 +122,11 @@ export async function printEstimateAgainstBilling(
   });
   const header = ["resource", "estimate", "billed", "billed rate"];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]?.length ?? 0)));
-  for (const row of [header, ...rows]) console.log(`  ${row.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join("  ").trimEnd()}`);
+  for (const row of [header, ...rows])
+    console.log(
+      `  ${row
+        .map((cell, i) => cell.padEnd(widths[i] ?? 0))
+        .join("  ")
+        .trimEnd()}`,
+    );
 }

@@ -12,7 +12,14 @@ export function demoRollout(version: string): Record<string, unknown> {
     // The emulator's built-in handler serves any image; the tag names the version.
     template: { name: "demo-chat", imageName: `example/chat-worker:${version}`, isServerless: true, env: { MODEL_NAME: "demo-chat" } },
     endpoint: { name: "demo-chat", gpuTypeIds: ["NVIDIA L4"], workersMin: 1, workersMax: 2, idleTimeout: 5 },
-    cases: [{ name: "replies", input: { output: { reply: `chat ${version} is up` } }, expect: { outputPredicates: [{ path: "reply", op: "contains", value: version }] }, timeoutSeconds: 60 }],
+    cases: [
+      {
+        name: "replies",
+        input: { output: { reply: `chat ${version} is up` } },
+        expect: { outputPredicates: [{ path: "reply", op: "contains", value: version }] },
+        timeoutSeconds: 60,
+      },
+    ],
     verifyAfterSwitch: true,
   });
   return {

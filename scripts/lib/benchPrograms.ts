@@ -28,7 +28,6 @@ const noopProvider: pulumi.dynamic.ResourceProvider = {
   },
 };
 
-
 // ---------------------------------------------------------------- a no-op resource shaped like an endpoint
 
 type Props = Record<string, unknown>;
@@ -66,7 +65,6 @@ function floorClasses(): {
   Noop: new (name: string, args: NoopInputs) => pulumi.CustomResource;
   Shaped: new (name: string, shape: Shape, templateId: pulumi.Input<string>) => pulumi.CustomResource;
 } {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const sdkOfCheckout = require("@pulumi/pulumi") as typeof pulumi;
   class Noop extends sdkOfCheckout.dynamic.Resource {
     constructor(name: string, args: NoopInputs) {
@@ -76,7 +74,11 @@ function floorClasses(): {
   class Shaped extends sdkOfCheckout.dynamic.Resource {
     constructor(name: string, shape: Shape, templateId: pulumi.Input<string>) {
       // The outputs that are not inputs are registered as undefined, as the resource classes do.
-      const outputsOnly = Object.fromEntries(Object.keys(shape.outputs).filter((k) => !(k in shape.inputs)).map((k) => [k, undefined]));
+      const outputsOnly = Object.fromEntries(
+        Object.keys(shape.outputs)
+          .filter((k) => !(k in shape.inputs))
+          .map((k) => [k, undefined]),
+      );
       super(shapedProvider, name, { ...outputsOnly, ...shape.inputs, name, templateId }, {}, "bench", "Shaped");
     }
   }
@@ -85,7 +87,8 @@ function floorClasses(): {
 
 /** One endpoint's recorded inputs and outputs, without the provider text. */
 export function shapeOf(deployment: unknown): Shape {
-  const resources = (deployment as { deployment?: { resources?: Array<{ type: string; inputs?: Props; outputs?: Props }> } }).deployment?.resources ?? [];
+  const resources =
+    (deployment as { deployment?: { resources?: Array<{ type: string; inputs?: Props; outputs?: Props }> } }).deployment?.resources ?? [];
   const endpoint = resources.find((r) => r.type.endsWith(":Endpoint"));
   if (!endpoint?.inputs || !endpoint.outputs) throw new Error("bench: no endpoint in the endpoints stack's state");
   const strip = ({ __provider: _provider, ...rest }: Props): Props => rest;
@@ -102,13 +105,15 @@ export function benchProgram(which: BenchProgram, count: number, installed?: typ
     const { Endpoint, Template } = installed;
     return async () => {
       const template = new Template("worker", { name: "bench-worker", imageName: "ghcr.io/acme/worker:1", isServerless: true });
-      for (let i = 0; i < count; i++) new Endpoint(`ep-${i}`, { templateId: template.id, gpuTypeIds: ["NVIDIA L4"], workersMin: 0, workersMax: 3 });
+      for (let i = 0; i < count; i++)
+        new Endpoint(`ep-${i}`, { templateId: template.id, gpuTypeIds: ["NVIDIA L4"], workersMin: 0, workersMax: 3 });
     };
   }
   const { Noop, Shaped } = floorClasses();
   if (which === "floor") {
     return async () => {
-      for (let i = 0; i < count; i++) new Noop(`noop-${i}`, { name: `noop-${i}`, templateId: "tpl", workersMin: 0, workersMax: 3, gpuTypeIds: ["NVIDIA L4"] });
+      for (let i = 0; i < count; i++)
+        new Noop(`noop-${i}`, { name: `noop-${i}`, templateId: "tpl", workersMin: 0, workersMax: 3, gpuTypeIds: ["NVIDIA L4"] });
     };
   }
   if (!shape) throw new Error("bench: the shaped program needs an endpoint's recorded shape");
@@ -132,7 +137,11 @@ export interface StackSpec {
 }
 
 /** Opens (creating if need be) the stack a spec names, with `program` as its inline program. */
-export async function stackOf(spec: StackSpec, program: automation.PulumiFn, using: Pick<typeof automation, "LocalWorkspace" | "PulumiCommand">): Promise<automation.Stack> {
+export async function stackOf(
+  spec: StackSpec,
+  program: automation.PulumiFn,
+  using: Pick<typeof automation, "LocalWorkspace" | "PulumiCommand">,
+): Promise<automation.Stack> {
   const { LocalWorkspace, PulumiCommand } = using;
   return LocalWorkspace.createOrSelectStack(
     { projectName: `bench-${spec.name}`, stackName: "bench", program },
@@ -145,4 +154,3 @@ export async function stackOf(spec: StackSpec, program: automation.PulumiFn, usi
     },
   );
 }
-

@@ -32,12 +32,15 @@ export async function countingProxy(target: string, clock: () => number = () => 
   const server = http.createServer((req, res) => {
     const call: ProxiedCall = { method: req.method ?? "GET", path: req.url ?? "/", status: 0, sentAt: clock(), answeredAt: 0 };
     calls.push(call);
-    const upstream = http.request({ host: origin.hostname, port: origin.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
-      call.status = answer.statusCode ?? 0;
-      call.answeredAt = clock();
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
+    const upstream = http.request(
+      { host: origin.hostname, port: origin.port, method: req.method, path: req.url, headers: req.headers },
+      (answer) => {
+        call.status = answer.statusCode ?? 0;
+        call.answeredAt = clock();
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
     upstream.on("error", () => res.destroy());
     req.pipe(upstream);
   });

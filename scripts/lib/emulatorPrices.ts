@@ -5,4 +5,8 @@
  */
 import { NETWORK_VOLUME_PRICE_PER_GB_MONTH } from "../../emulator/vocabulary/catalog";
 
-export const EMULATOR_PRICES_CONFIG = JSON.stringify({ networkVolumePerGbMonth: NETWORK_VOLUME_PRICE_PER_GB_MONTH, containerDiskPerGbMonth: 0, podVolumePerGbMonth: 0 });
+export const EMULATOR_PRICES_CONFIG = JSON.stringify({
+  networkVolumePerGbMonth: NETWORK_VOLUME_PRICE_PER_GB_MONTH,
+  containerDiskPerGbMonth: 0,
+  podVolumePerGbMonth: 0,
+});

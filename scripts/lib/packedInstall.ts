@@ -48,6 +48,9 @@ export function installPackedCopy(base: string, root: string = repoRoot()): { pr
     }
     fs.symlinkSync(source, path.join(modulesDir, entry), "dir");
   }
-  fs.writeFileSync(path.join(projectDir, "package.json"), JSON.stringify({ name: "packed-consumer", private: true, dependencies: { "pulumi-gpucloud": "*" } }, null, 2));
+  fs.writeFileSync(
+    path.join(projectDir, "package.json"),
+    JSON.stringify({ name: "packed-consumer", private: true, dependencies: { "pulumi-gpucloud": "*" } }, null, 2),
+  );
   return { projectDir, tarball };
 }

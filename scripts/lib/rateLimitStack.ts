@@ -35,10 +35,21 @@ export function declareMixedStack(gpucloud: Pick<typeof sdk, "Template" | "Netwo
       new gpucloud.NetworkVolume(`vol-${i}`, { name: `rl-vol-${i}`, size: 10, dataCenterId: "EU-RO-1" });
       mix.volumes++;
     } else if (slot <= 5) {
-      new gpucloud.Endpoint(`ep-${i}`, { name: `rl-ep-${i}`, templateId: template.id, gpuTypeIds: ["NVIDIA L4"], workersMin: slot % 2, workersMax: 1 });
+      new gpucloud.Endpoint(`ep-${i}`, {
+        name: `rl-ep-${i}`,
+        templateId: template.id,
+        gpuTypeIds: ["NVIDIA L4"],
+        workersMin: slot % 2,
+        workersMax: 1,
+      });
       mix.endpoints++;
     } else {
-      new gpucloud.Pod(`pod-${i}`, { name: `rl-pod-${i}`, imageName: "ghcr.io/acme/trainer:1", gpuTypeIds: ["NVIDIA L4"], ports: ["8888/http"] });
+      new gpucloud.Pod(`pod-${i}`, {
+        name: `rl-pod-${i}`,
+        imageName: "ghcr.io/acme/trainer:1",
+        gpuTypeIds: ["NVIDIA L4"],
+        ports: ["8888/http"],
+      });
       mix.pods++;
     }
   }
@@ -86,7 +97,14 @@ export function judge(calls: readonly ProxiedCall[], policy: Required<RateLimitO
   const last = Math.max(...calls.map((c) => Math.max(c.answeredAt, c.sentAt)));
   const serviceMs = last - first;
   const firstRefused = calls.reduce((a, b) => (b.sentAt < a.sentAt ? b : a)).status === 429;
-  return { calls: calls.length, tooMany: calls.filter((c) => c.status === 429).length, firstRefused, serviceMs, boundMs: bound, ratio: serviceMs / bound };
+  return {
+    calls: calls.length,
+    tooMany: calls.filter((c) => c.status === 429).length,
+    firstRefused,
+    serviceMs,
+    boundMs: bound,
+    ratio: serviceMs / bound,
+  };
 }
 
 /** `GET /pods: 40, POST /endpoints: 80`: calls per route, ids folded into `{id}`, most first. */
@@ -98,5 +116,8 @@ export function routesOf(calls: readonly ProxiedCall[], apiPath: string): string
     const route = `${call.method} ${segments.map((seg, i) => (i > 1 && /^[a-z0-9]{10,}$/.test(seg) ? "{id}" : seg)).join("/")}`;
     byRoute.set(route, (byRoute.get(route) ?? 0) + 1);
   }
-  return [...byRoute].sort((a, b) => b[1] - a[1]).map(([route, n]) => `${route}: ${n}`).join(", ");
+  return [...byRoute]
+    .sort((a, b) => b[1] - a[1])
+    .map(([route, n]) => `${route}: ${n}`)
+    .join(", ");
 }

@@ -14,7 +14,18 @@ import * as path from "node:path";
 const KINDS = [
   { kind: "template", args: { name: "bytes-worker", imageName: "ghcr.io/acme/worker:1", isServerless: true } },
   { kind: "endpoint", args: { name: "bytes-endpoint", gpuTypeIds: ["NVIDIA L4"], workersMin: 0, workersMax: 3 }, needsTemplate: true },
-  { kind: "pod", args: { name: "bytes-pod", imageName: "ghcr.io/acme/trainer:1", gpuTypeIds: ["NVIDIA GeForce RTX 4090"], gpuCount: 1, containerDiskInGb: 20, volumeInGb: 10, ports: ["22/tcp"] } },
+  {
+    kind: "pod",
+    args: {
+      name: "bytes-pod",
+      imageName: "ghcr.io/acme/trainer:1",
+      gpuTypeIds: ["NVIDIA GeForce RTX 4090"],
+      gpuCount: 1,
+      containerDiskInGb: 20,
+      volumeInGb: 10,
+      ports: ["22/tcp"],
+    },
+  },
   { kind: "networkVolume", args: { name: "bytes-volume", size: 100, dataCenterId: "EU-RO-1" } },
 ] as const;
 
@@ -38,8 +49,9 @@ const sizeOf = (props: Props): number => {
 
 /** Bytes per kind on one management API version, for the package compiled under `dist`. */
 export async function stateBytesPerKind(dist: string, api: "v1" | "v2"): Promise<KindBytes[]> {
-  /* eslint-disable @typescript-eslint/no-require-imports */
-  const { startEmulator } = require(path.join(dist, "emulator")) as { startEmulator(o: object): Promise<{ apiUrl: string; apiUrlV2: string; serverlessUrl: string; close(): Promise<void> }> };
+  const { startEmulator } = require(path.join(dist, "emulator")) as {
+    startEmulator(o: object): Promise<{ apiUrl: string; apiUrlV2: string; serverlessUrl: string; close(): Promise<void> }>;
+  };
   const { dispatch } = require(path.join(dist, "provider", "dispatch")) as { dispatch: Dispatch };
   const apiKey = "state-bytes-key";
   const emulator = await startEmulator({ port: 0, timeScale: 0.001, apiKeys: [apiKey] });

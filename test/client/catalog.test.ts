@@ -22,6 +22,8 @@ describe("catalog lookups", () => {
   it("need the v2 API: on a /v1 URL they fail naming the setting and the fix", async () => {
     const error = await getGpuTypes({ apiUrl: emulator.apiUrl, apiKey: emulator.apiKey }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConfigError);
-    expect((error as Error).message).toBe("getGpuTypes needs the service's v2 API, but the management URL ends in /v1: set gpucloud:apiUrl (or the apiUrl option) to the /v2 URL.");
+    expect((error as Error).message).toBe(
+      "getGpuTypes needs the service's v2 API, but the management URL ends in /v1: set gpucloud:apiUrl (or the apiUrl option) to the /v2 URL.",
+    );
   });
 });

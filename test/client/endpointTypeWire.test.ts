@@ -50,7 +50,14 @@ describe("createEndpoint with a type", () => {
     });
     expect(server.requests.map(line)).toEqual(["POST /v1/endpoints"]);
     const sent = bodyOf(server.requests[0]);
-    expect(sent).toEqual({ templateId: "tpl1", name: "chat -lb", scalerType: "REQUEST_COUNT", scalerValue: 2, workersMin: 1, workersMax: 3 });
+    expect(sent).toEqual({
+      templateId: "tpl1",
+      name: "chat -lb",
+      scalerType: "REQUEST_COUNT",
+      scalerValue: 2,
+      workersMin: 1,
+      workersMax: 3,
+    });
     expect(Object.keys(sent)).not.toContain("type");
     expect(created).toMatchObject({ id: "ep-lb", name: "chat", type: "LOAD_BALANCER", scalerType: "REQUEST_COUNT" });
   });
@@ -93,7 +100,12 @@ describe("reads strip the marker", () => {
         { id: "b", name: "batch" },
       ]),
     ]);
-    expect(await client.getEndpoint("a", { includeWorkers: true })).toMatchObject({ id: "a", name: "chat", type: "LOAD_BALANCER", workersMin: 1 });
+    expect(await client.getEndpoint("a", { includeWorkers: true })).toMatchObject({
+      id: "a",
+      name: "chat",
+      type: "LOAD_BALANCER",
+      workersMin: 1,
+    });
     const list = await client.listEndpoints();
     expect(list.map((e) => [e.id, e.name, e.type])).toEqual([
       ["a", "chat", "LOAD_BALANCER"],

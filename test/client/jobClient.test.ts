@@ -22,7 +22,14 @@ describe("JobClient.runSync", () => {
     const api = await startJobApi({ "POST runsync": () => ({ body: completed("job-1", { text: "hi there" }) }) });
     const client = jobClient(api);
     const record = await client.runSync(EP, { input: { prompt: "hi" }, policy: { ttl: 60_000 } }, { waitMs: 5_000 });
-    expect(record).toEqual({ id: "job-1", status: "COMPLETED", output: { text: "hi there" }, delayTime: 12, executionTime: 340, workerId: "w-1" });
+    expect(record).toEqual({
+      id: "job-1",
+      status: "COMPLETED",
+      output: { text: "hi there" },
+      delayTime: 12,
+      executionTime: 340,
+      workerId: "w-1",
+    });
     expect(api.lines()).toEqual([`POST /v2/${EP}/runsync?wait=5000`]);
     const req = api.requests[0]!;
     expect(req.headers["content-type"]).toBe("application/json");
@@ -30,7 +37,9 @@ describe("JobClient.runSync", () => {
   });
 
   it("a FAILED job is returned as a record (it is final), not thrown", async () => {
-    const api = await startJobApi({ "POST runsync": () => ({ body: { id: "job-f", status: "FAILED", error: "handler raised ValueError" } }) });
+    const api = await startJobApi({
+      "POST runsync": () => ({ body: { id: "job-f", status: "FAILED", error: "handler raised ValueError" } }),
+    });
     const record = await jobClient(api).runSync(EP, { input: {} }, { waitMs: 2_000 });
     expect(record).toEqual({ id: "job-f", status: "FAILED", error: "handler raised ValueError" });
     expect(api.requests).toHaveLength(1);
@@ -56,7 +65,9 @@ describe("JobClient.runSync", () => {
     const api = await startJobApi({
       "POST runsync": () => ({ body: { id: "sync-42", status: "IN_PROGRESS" }, delayMs: 30 }),
       "GET status-sync": (_req, n) =>
-        n === 0 ? { body: { id: "sync-42", status: "IN_PROGRESS", output: { progress: 0.5 } }, delayMs: 100 } : { body: completed("sync-42", { text: "done" }), delayMs: 50 },
+        n === 0
+          ? { body: { id: "sync-42", status: "IN_PROGRESS", output: { progress: 0.5 } }, delayMs: 100 }
+          : { body: completed("sync-42", { text: "done" }), delayMs: 50 },
     });
     const record = await jobClient(api).runSync(EP, { input: { prompt: "long" } }, { waitMs: 2_000, timeoutMs: 60_000 });
     expect(record.status).toBe("COMPLETED");
@@ -72,7 +83,8 @@ describe("JobClient.runSync", () => {
   it("without waitMs, each /status-sync waits for what is left of timeoutMs (at least 1000)", async () => {
     const api = await startJobApi({
       "POST runsync": () => ({ body: { id: "sync-7", status: "IN_QUEUE" } }),
-      "GET status-sync": (_req, n) => (n < 2 ? { body: { id: "sync-7", status: "IN_PROGRESS" }, delayMs: 60 } : { body: completed("sync-7", "ok") }),
+      "GET status-sync": (_req, n) =>
+        n < 2 ? { body: { id: "sync-7", status: "IN_PROGRESS" }, delayMs: 60 } : { body: completed("sync-7", "ok") },
     });
     const record = await jobClient(api).runSync(EP, { input: {} }, { timeoutMs: 8_000 });
     expect(record.output).toBe("ok");
@@ -102,7 +114,9 @@ describe("JobClient.runSync", () => {
     expect(e.jobId).toBe("sync-9");
     expect(e.lastStatus).toBe("IN_PROGRESS");
     expect(e.lastRecord).toEqual({ id: "sync-9", status: "IN_PROGRESS" });
-    expect(e.message).toBe("job sync-9 did not finish within 300 ms (last status IN_PROGRESS); it keeps running: call status(), or cancel() it");
+    expect(e.message).toBe(
+      "job sync-9 did not finish within 300 ms (last status IN_PROGRESS); it keeps running: call status(), or cancel() it",
+    );
     // Not before the deadline. (After it: the job never leaves IN_PROGRESS, so returning at all
     // means the client gave up; no wall-clock upper bound, which a loaded machine can exceed.)
     expect(elapsed).toBeGreaterThanOrEqual(290);
@@ -120,7 +134,10 @@ describe("JobClient.stream", () => {
       { status: "COMPLETED", stream: [{ output: " fox" }] },
     ];
     const api = await startJobApi({
-      "GET stream": (_req, n) => (n < pages.length ? { body: { id: "job-s", ...pages[n] }, delayMs: n === 1 ? 80 : 0 } : { status: 500, body: { error: "read after the end" } }),
+      "GET stream": (_req, n) =>
+        n < pages.length
+          ? { body: { id: "job-s", ...pages[n] }, delayMs: n === 1 ? 80 : 0 }
+          : { status: 500, body: { error: "read after the end" } },
     });
     const iterator = jobClient(api).stream(EP, "job-s");
     const chunks: unknown[] = [];
@@ -167,7 +184,9 @@ describe("JobClient retries", () => {
   it("a 429 with Retry-After: 0 on /run is retried, and the retry succeeds", async () => {
     const api = await startJobApi({
       "POST run": (_req, n) =>
-        n === 0 ? { status: 429, body: { error: "too many requests" }, headers: { "retry-after": "0" } } : { body: { id: "job-r", status: "IN_QUEUE" } },
+        n === 0
+          ? { status: 429, body: { error: "too many requests" }, headers: { "retry-after": "0" } }
+          : { body: { id: "job-r", status: "IN_QUEUE" } },
     });
     const record = await jobClient(api).run(EP, { input: { n: 1 } });
     expect(record).toEqual({ id: "job-r", status: "IN_QUEUE" });
@@ -178,7 +197,10 @@ describe("JobClient retries", () => {
 
   it("Retry-After: 1 is honoured: the retry arrives about a second later", async () => {
     const api = await startJobApi({
-      "POST run": (_req, n) => (n === 0 ? { status: 429, body: { error: "slow down" }, headers: { "retry-after": "1" } } : { body: { id: "job-2", status: "IN_QUEUE" } }),
+      "POST run": (_req, n) =>
+        n === 0
+          ? { status: 429, body: { error: "slow down" }, headers: { "retry-after": "1" } }
+          : { body: { id: "job-2", status: "IN_QUEUE" } },
     });
     // The waits the client asks for are recorded (and really waited): a busy machine can stretch
     // the gap between the two requests, so only its lower bound is measured.
@@ -339,7 +361,9 @@ describe("JobClient credentials and URL", () => {
   });
 
   it("the management API's /v1 URL is refused with a hint that the settings may be swapped", () => {
-    expect(() => new JobClient({ apiKey: KEY, serverlessUrl: "http://127.0.0.1:9/v1" })).toThrow(/must end in \/v2 .*It ends in \/v1: that is the management API's URL/);
+    expect(() => new JobClient({ apiKey: KEY, serverlessUrl: "http://127.0.0.1:9/v1" })).toThrow(
+      /must end in \/v2 .*It ends in \/v1: that is the management API's URL/,
+    );
   });
 
   it("the same check applies to a URL from GPUCLOUD_SERVERLESS_URL", () => {
@@ -413,7 +437,11 @@ describe("JobClient on the wire", () => {
 
   it("run posts the validated request, undefined fields left out, with the key as a bearer token", async () => {
     const { server, client } = await setup(json(200, { id: "job-1", status: "IN_QUEUE" }));
-    const rec = await client.run("ep1", { input: { prompt: "hi" }, webhook: "http://hook", policy: { ttl: 60000, executionTimeout: undefined } });
+    const rec = await client.run("ep1", {
+      input: { prompt: "hi" },
+      webhook: "http://hook",
+      policy: { ttl: 60000, executionTimeout: undefined },
+    });
     expect(rec).toEqual({ id: "job-1", status: "IN_QUEUE" });
     const req = server.requests[0]!;
     expect(`${req.method} ${req.url}`).toBe("POST /v2/ep1/run");
@@ -422,7 +450,9 @@ describe("JobClient on the wire", () => {
   });
 
   it("runSync reads numbers the service sends as strings", async () => {
-    const { client } = await setup(json(200, { id: "j", status: "COMPLETED", output: { text: "ok" }, delayTime: 12, executionTime: "340", workerId: "w1" }));
+    const { client } = await setup(
+      json(200, { id: "j", status: "COMPLETED", output: { text: "ok" }, delayTime: 12, executionTime: "340", workerId: "w1" }),
+    );
     const done = await client.runSync("ep1", { input: {} }, { waitMs: 5000 });
     expect(done).toEqual({ id: "j", status: "COMPLETED", output: { text: "ok" }, delayTime: 12, executionTime: 340, workerId: "w1" });
   });
@@ -435,7 +465,12 @@ describe("JobClient on the wire", () => {
   });
 
   it("run is not retried on 500 or after a reset (could double-submit), but is on 429", async () => {
-    const { server, client } = await setup([json(500, { error: "x" }), dropConnection, json(429, {}), json(200, { id: "j", status: "IN_QUEUE" })]);
+    const { server, client } = await setup([
+      json(500, { error: "x" }),
+      dropConnection,
+      json(429, {}),
+      json(200, { id: "j", status: "IN_QUEUE" }),
+    ]);
     await expect(client.run("ep1", { input: {} })).rejects.toBeInstanceOf(ServerError);
     await expect(client.run("ep1", { input: {} })).rejects.toBeInstanceOf(ConnectionError);
     await expect(client.run("ep1", { input: {} })).resolves.toMatchObject({ id: "j" });
@@ -483,7 +518,12 @@ describe("JobClient on the wire", () => {
   });
 
   it("cancel and status are retried (idempotent)", async () => {
-    const { server, client } = await setup([json(503), json(200, { id: "j", status: "CANCELLED" }), dropConnection, json(200, { id: "j", status: "IN_QUEUE" })]);
+    const { server, client } = await setup([
+      json(503),
+      json(200, { id: "j", status: "CANCELLED" }),
+      dropConnection,
+      json(200, { id: "j", status: "IN_QUEUE" }),
+    ]);
     await client.cancel("ep1", "j");
     await client.status("ep1", "j");
     expect(server.requests).toHaveLength(4);

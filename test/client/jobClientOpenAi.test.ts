@@ -33,7 +33,10 @@ const chat = { model: "m1", messages: [{ role: "user", content: "one two three" 
 
 describe("JobClient.openai", () => {
   it("passes a chat completion through as the worker answered it", async () => {
-    const answer = (await client.openai("s", "/v1/chat/completions", chat)) as { object: string; choices: { message: { content: string } }[] };
+    const answer = (await client.openai("s", "/v1/chat/completions", chat)) as {
+      object: string;
+      choices: { message: { content: string } }[];
+    };
     expect(answer.object).toBe("chat.completion");
     expect(answer.choices[0]!.message.content).toBe("one two three");
   });
@@ -54,7 +57,9 @@ describe("JobClient.openai", () => {
     await expect(client.openai("s", "v1/models")).rejects.toThrow(/must start with "\/".*"v1\/models"/);
     await expect(client.openai("s", "/openai/v1/models")).rejects.toThrow(/without the \/openai prefix.*"\/v1\/models"/);
     await expect(client.openai("s", "/v1/chat/completions", { ...chat, stream: true })).rejects.toThrow(/use openaiStream\(\)/);
-    await expect(client.openai("s", "/v1/chat/completions", [] as unknown as Record<string, unknown>)).rejects.toBeInstanceOf(JobRequestError);
+    await expect(client.openai("s", "/v1/chat/completions", [] as unknown as Record<string, unknown>)).rejects.toBeInstanceOf(
+      JobRequestError,
+    );
   });
 });
 
@@ -62,7 +67,9 @@ describe("JobClient.openaiStream", () => {
   it("yields the chunks as server-sent events, in order, and stops at [DONE]", async () => {
     const events = await collect(client.openaiStream("s", "/v1/chat/completions", chat));
     expect(events.every((e) => e.event === "message")).toBe(true);
-    const chunks = events.map((e) => JSON.parse(e.data) as { object: string; choices: { delta: { content?: string }; finish_reason: string | null }[] });
+    const chunks = events.map(
+      (e) => JSON.parse(e.data) as { object: string; choices: { delta: { content?: string }; finish_reason: string | null }[] },
+    );
     expect(chunks.every((c) => c.object === "chat.completion.chunk")).toBe(true);
     expect(chunks.map((c) => c.choices[0]!.delta.content ?? "").join("")).toBe("one two three");
     expect(chunks.at(-1)!.choices[0]!.finish_reason).toBe("stop");

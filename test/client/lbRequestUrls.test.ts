@@ -81,10 +81,16 @@ describe("JobRunner HTTP cases", () => {
     }
   });
 
-  const cases = [{ name: "generate", request: { method: "POST", path: "/v1/generate", body: {} }, expect: { bodySubset: { via: "endpoint host" } } }];
+  const cases = [
+    { name: "generate", request: { method: "POST", path: "/v1/generate", body: {} }, expect: { bodySubset: { via: "endpoint host" } } },
+  ];
 
   it("reach the endpoint's requestUrls.base when the runner has it", async () => {
-    const { outs } = await smokeTestProvider.create!({ endpointId: "ep-lb", requestUrls: { base: endpointHost.origin, health: `${endpointHost.origin}/ping` }, cases });
+    const { outs } = await smokeTestProvider.create!({
+      endpointId: "ep-lb",
+      requestUrls: { base: endpointHost.origin, health: `${endpointHost.origin}/ping` },
+      cases,
+    });
     expect(outs.results).toMatchObject([{ name: "generate", passed: true, httpStatus: 200, workerId: "w-7" }]);
     expect(endpointHost.requests.map((r) => r.url)).toEqual(["/v1/generate"]);
     expect(jobApi.requests).toEqual([]);

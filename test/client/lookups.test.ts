@@ -32,8 +32,18 @@ beforeAll(async () => {
   ids.template = (await client.createTemplate({ name: "lookup-tpl", imageName: "worker:1", isServerless: true, env: { MODE: "fast" } })).id;
   ids.volume = (await client.createNetworkVolume({ name: "lookup-vol", size: 25, dataCenterId: "EU-RO-1" })).id;
   ids.auth = (await client.createRegistryAuth({ name: "lookup-creds", username: "bot", password: "pw" })).id;
-  ids.pod = (await client.createPod({ name: "lookup-pod", imageName: "pytorch:2.4", gpuTypeIds: ["NVIDIA L4"], gpuCount: 1, env: { LOG_LEVEL: "info" } })).id;
-  ids.endpoint = (await client.createEndpoint({ name: "lookup-ep", templateId: ids.template, gpuTypeIds: ["NVIDIA L4"], workersMin: 0, workersMax: 2 })).id;
+  ids.pod = (
+    await client.createPod({
+      name: "lookup-pod",
+      imageName: "pytorch:2.4",
+      gpuTypeIds: ["NVIDIA L4"],
+      gpuCount: 1,
+      env: { LOG_LEVEL: "info" },
+    })
+  ).id;
+  ids.endpoint = (
+    await client.createEndpoint({ name: "lookup-ep", templateId: ids.template, gpuTypeIds: ["NVIDIA L4"], workersMin: 0, workersMax: 2 })
+  ).id;
 });
 afterAll(async () => {
   await client.close();
@@ -62,7 +72,12 @@ describe.each(["v1", "v2"] as const)("lookups on %s", (version) => {
   });
 
   it("getNetworkVolume reads size (GB) and data center", async () => {
-    expect(await getNetworkVolume({ id: ids.volume }, options())).toMatchObject({ id: ids.volume, name: "lookup-vol", size: 25, dataCenterId: "EU-RO-1" });
+    expect(await getNetworkVolume({ id: ids.volume }, options())).toMatchObject({
+      id: ids.volume,
+      name: "lookup-vol",
+      size: 25,
+      dataCenterId: "EU-RO-1",
+    });
   });
 
   it("getTemplate reads by id and by its unique name, the same template", async () => {
@@ -91,7 +106,9 @@ describe.each(["v1", "v2"] as const)("lookups on %s", (version) => {
   it("a missing name fails the same way", async () => {
     const error = await getTemplate({ name: "nobody-made-this" }, options()).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(LookupNotFoundError);
-    expect((error as Error).message).toMatch(/^getTemplate: no template with name "nobody-made-this" \(the service lists none by that name\)/);
+    expect((error as Error).message).toMatch(
+      /^getTemplate: no template with name "nobody-made-this" \(the service lists none by that name\)/,
+    );
   });
 });
 

@@ -1,14 +1,7 @@
 import { GpuCloudError } from "../../client/gpuCloudError";
 import { afterEach, describe, expect, it } from "vitest";
 import { createResolvingAmbiguity, type AttemptOutcome } from "../../provider/resources/createOnce";
-import {
-  ConnectionError,
-  isNotFound,
-  NotFoundError,
-  ServerError,
-  TimeoutError,
-  type ApiError,
-} from "../../client/errors";
+import { ConnectionError, isNotFound, NotFoundError, ServerError, TimeoutError, type ApiError } from "../../client/errors";
 import { ManagementClient } from "../../client/management";
 import type { Pod } from "../../client/schemas";
 import { json, startScriptedServer, type RecordedRequest, type ScriptedServer, type Step } from "./scriptedServer";
@@ -194,7 +187,10 @@ async function statefulPods(afterCreate: "drop" | "503" | "hang", failures = 1, 
     }
     if (req.method === "GET" && req.url.startsWith("/v1/pods")) {
       const name = new URL(req.url, "http://x").searchParams.get("name");
-      json(200, pods.filter((p) => name === null || p.name === name))(req, res);
+      json(
+        200,
+        pods.filter((p) => name === null || p.name === name),
+      )(req, res);
       return;
     }
     json(404, { error: "no route" })(req, res);
@@ -230,7 +226,13 @@ describe("ambiguous creates over the real client", () => {
   it("the same after a 503 and after a timeout", async () => {
     for (const mode of ["503", "hang"] as const) {
       const { client, pods, creates } = await statefulPods(mode);
-      const pod = created(await createResolvingAmbiguity(() => client.createPod({ name: "unique-2", imageName: "img" }), findByName(client, "unique-2"), fast));
+      const pod = created(
+        await createResolvingAmbiguity(
+          () => client.createPod({ name: "unique-2", imageName: "img" }),
+          findByName(client, "unique-2"),
+          fast,
+        ),
+      );
       expect(pod.id).toBe("pod-1");
       expect(creates()).toBe(1);
       expect(pods).toHaveLength(1);
@@ -243,7 +245,9 @@ describe("ambiguous creates over the real client", () => {
 
   it("the create really failed (nothing stored): the lookup finds nothing and the create is tried again", async () => {
     const { client, pods, creates } = await statefulPods("503", 1, { persist: false });
-    const pod = created(await createResolvingAmbiguity(() => client.createPod({ name: "unique-3", imageName: "img" }), findByName(client, "unique-3"), fast));
+    const pod = created(
+      await createResolvingAmbiguity(() => client.createPod({ name: "unique-3", imageName: "img" }), findByName(client, "unique-3"), fast),
+    );
     expect(pod.id).toBe("pod-2");
     expect(creates()).toBe(2);
     expect(pods).toHaveLength(1);
@@ -251,7 +255,11 @@ describe("ambiguous creates over the real client", () => {
 
   it("gives up after maxAttempts with the create's error", async () => {
     const { client, creates } = await statefulPods("503", 10, { persist: false });
-    const outcome = await createResolvingAmbiguity(() => client.createPod({ name: "unique-4", imageName: "img" }), findByName(client, "unique-4"), { ...fast, maxAttempts: 2 });
+    const outcome = await createResolvingAmbiguity(
+      () => client.createPod({ name: "unique-4", imageName: "img" }),
+      findByName(client, "unique-4"),
+      { ...fast, maxAttempts: 2 },
+    );
     expect(outcome.kind === "failed" && outcome.error).toBeInstanceOf(ServerError);
     expect(creates()).toBe(2);
   });

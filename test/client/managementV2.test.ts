@@ -22,11 +22,20 @@ afterEach(async () => {
 async function scripted(steps: Step[] | Step, now: () => number = Date.now) {
   server = await startScriptedServer(steps);
   const sleeps: number[] = [];
-  client = new ManagementClientV2({ baseUrl: `${server.origin}/v2`, apiKey: "k", sleep: async (ms) => void sleeps.push(ms), random: () => 0, now });
+  client = new ManagementClientV2({
+    baseUrl: `${server.origin}/v2`,
+    apiKey: "k",
+    sleep: async (ms) => void sleeps.push(ms),
+    random: () => 0,
+    now,
+  });
   return { server, client, sleeps };
 }
 
-const limit = (r: number, t: number) => ({ RateLimit: `"minute";r=${r};t=${t}, "hour";r=9000;t=3000`, "RateLimit-Policy": `"minute";q=100;w=60, "hour";q=10000;w=3600` });
+const limit = (r: number, t: number) => ({
+  RateLimit: `"minute";r=${r};t=${t}, "hour";r=9000;t=3000`,
+  "RateLimit-Policy": `"minute";q=100;w=60, "hour";q=10000;w=3600`,
+});
 const pod = { id: "p1", name: "a", status: "RUNNING" };
 
 describe("RateLimit headers", () => {
@@ -41,7 +50,12 @@ describe("RateLimit headers", () => {
 
 describe("ManagementClientV2 against scripted answers", () => {
   it("unwraps lists and reads problem+json errors into typed ApiErrors", async () => {
-    const problem = { title: "Unprocessable Entity", status: 422, detail: "the body does not fit CreatePodRequest", errors: ["gpu.count: must be >= 1"] };
+    const problem = {
+      title: "Unprocessable Entity",
+      status: 422,
+      detail: "the body does not fit CreatePodRequest",
+      errors: ["gpu.count: must be >= 1"],
+    };
     const { client } = await scripted([
       json(200, { pods: [pod] }),
       json(422, problem, { "content-type": "application/problem+json" }),
@@ -51,7 +65,9 @@ describe("ManagementClientV2 against scripted answers", () => {
     const bad = await client.pods.create({ name: "x" }).catch((e: unknown) => e);
     expect(bad).toBeInstanceOf(BadRequestError);
     expect(bad).toBeInstanceOf(ApiError);
-    expect((bad as ApiError).message).toBe("createPod failed: 422 Unprocessable Entity: the body does not fit CreatePodRequest: gpu.count: must be >= 1");
+    expect((bad as ApiError).message).toBe(
+      "createPod failed: 422 Unprocessable Entity: the body does not fit CreatePodRequest: gpu.count: must be >= 1",
+    );
     const missing = await client.pods.get("p9").catch((e: unknown) => e);
     expect(missing).toBeInstanceOf(NotFoundError);
     expect((missing as ApiError).serviceMessage).toBe("no pod p9");
@@ -69,7 +85,13 @@ describe("ManagementClientV2 against scripted answers", () => {
   it("sends while the minute window has quota left, however little, and waits for the reset only at zero", async () => {
     let now = 1_000_000;
     const { client, sleeps } = await scripted(
-      [json(200, pod, limit(50, 30)), json(200, pod, limit(4, 30)), json(200, pod, limit(3, 30)), json(200, pod, limit(0, 29)), json(200, pod, limit(99, 60))],
+      [
+        json(200, pod, limit(50, 30)),
+        json(200, pod, limit(4, 30)),
+        json(200, pod, limit(3, 30)),
+        json(200, pod, limit(0, 29)),
+        json(200, pod, limit(99, 60)),
+      ],
       () => now,
     );
     await client.pods.get("p1");
@@ -84,7 +106,10 @@ describe("ManagementClientV2 against scripted answers", () => {
 
   it("counts the requests in flight: of five sent at once with two left, three wait for the reset", async () => {
     const now = 1_000_000;
-    const { server, client, sleeps } = await scripted([json(200, pod, limit(2, 10)), ...Array.from({ length: 5 }, () => json(200, pod, limit(99, 60)))], () => now);
+    const { server, client, sleeps } = await scripted(
+      [json(200, pod, limit(2, 10)), ...Array.from({ length: 5 }, () => json(200, pod, limit(99, 60)))],
+      () => now,
+    );
     await client.pods.get("p1");
     await Promise.all(Array.from({ length: 5 }, () => client.pods.get("p1")));
     expect(sleeps).toEqual([10000, 10000, 10000]);
@@ -93,7 +118,10 @@ describe("ManagementClientV2 against scripted answers", () => {
 
   it("a reset learnt from many answers is the earliest bound they give (each `t` is rounded up to a whole second)", async () => {
     let now = 1_000_000;
-    const { client, sleeps } = await scripted([json(200, pod, limit(3, 20)), json(200, pod, limit(2, 19)), json(200, pod, limit(0, 19)), json(200, pod, limit(99, 60))], () => now);
+    const { client, sleeps } = await scripted(
+      [json(200, pod, limit(3, 20)), json(200, pod, limit(2, 19)), json(200, pod, limit(0, 19)), json(200, pod, limit(99, 60))],
+      () => now,
+    );
     await client.pods.get("p1");
     now += 600; // 20 s after 1 000 000, then 19 s after 1 000 600: the reset is at most 1 019 600
     await client.pods.get("p1");
@@ -121,7 +149,8 @@ describe("waits for spent hour and day windows", () => {
       sleep: async (ms) => void sleeps.push(ms),
       random: () => 0,
       now,
-      onRateLimitWait: (info) => void waits.push({ window: info.window, waitMs: info.waitMs, resetAtMs: info.resetAtMs, quota: info.quota }),
+      onRateLimitWait: (info) =>
+        void waits.push({ window: info.window, waitMs: info.waitMs, resetAtMs: info.resetAtMs, quota: info.quota }),
       ...(maxRateLimitWaitMs !== undefined ? { maxRateLimitWaitMs } : {}),
     });
     return { sleeps };
@@ -155,7 +184,11 @@ describe("waits for spent hour and day windows", () => {
 
   it("a call's own deadline bounds the wait: a longer budget lets it wait for the hour", async () => {
     let now = 1_700_000_000_000;
-    const { sleeps } = await clientWith([json(200, pod, windows(50, 0, 1800)), json(200, pod, windows(59, 2999, 3600))], () => now, 3_600_000);
+    const { sleeps } = await clientWith(
+      [json(200, pod, windows(50, 0, 1800)), json(200, pod, windows(59, 2999, 3600))],
+      () => now,
+      3_600_000,
+    );
     await client!.pods.get("p1");
     await client!.pods.get("p1");
     expect(sleeps).toEqual([1_800_000]);
@@ -165,7 +198,11 @@ describe("waits for spent hour and day windows", () => {
 
   it("honours a Retry-After of any length per window: waits when within the budget, fails at once naming the window beyond it", async () => {
     const tooMany = (seconds: number, window: string) =>
-      json(429, { title: "Too Many Requests", status: 429, detail: `rate limit exceeded for the ${window} window` }, { "content-type": "application/problem+json", "Retry-After": String(seconds) });
+      json(
+        429,
+        { title: "Too Many Requests", status: 429, detail: `rate limit exceeded for the ${window} window` },
+        { "content-type": "application/problem+json", "Retry-After": String(seconds) },
+      );
     const now = Date.UTC(2026, 10, 26, 12, 0, 0);
     const first = await clientWith([tooMany(300, "hour"), json(200, pod)], () => now);
     expect((await client!.pods.get("p1")).id).toBe("p1");
@@ -231,7 +268,9 @@ describe("account secrets and limits", () => {
 
   it("lists by name with the name filter, and reads the limits with whatever inner fields the service gives", async () => {
     const { server, client } = await scripted([
-      json(200, { secrets: [{ id: "s1", name: "HF_TOKEN", description: null, createdAt: "2026-11-26T00:00:00Z", valueLastUpdatedAt: null }] }),
+      json(200, {
+        secrets: [{ id: "s1", name: "HF_TOKEN", description: null, createdAt: "2026-11-26T00:00:00Z", valueLastUpdatedAt: null }],
+      }),
       json(200, { spendRate: { limit: 80, current: 1.5 }, serverlessWorkers: { limit: "30" } }),
     ]);
     expect(await client.secrets.list("hf_token")).toEqual([{ id: "s1", name: "HF_TOKEN", createdAt: "2026-11-26T00:00:00Z" }]);

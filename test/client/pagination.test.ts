@@ -28,14 +28,26 @@ async function scripted(steps: Step[] | Step) {
 }
 
 const pods = (...ids: string[]) => ids.map((id) => ({ id, name: id }));
-const pageOf = (ids: string[], nextCursor: string | null, hasNextPage = nextCursor !== null) => json(200, { pods: pods(...ids), pagination: { nextCursor, hasNextPage } });
-const problem422 = json(422, { title: "Unprocessable Entity", status: 422, detail: "invalid query parameter cursor" }, { "content-type": "application/problem+json" });
+const pageOf = (ids: string[], nextCursor: string | null, hasNextPage = nextCursor !== null) =>
+  json(200, { pods: pods(...ids), pagination: { nextCursor, hasNextPage } });
+const problem422 = json(
+  422,
+  { title: "Unprocessable Entity", status: 422, detail: "invalid query parameter cursor" },
+  { "content-type": "application/problem+json" },
+);
 const queryOf = (url: string) => Object.fromEntries(new URL(url, "http://x").searchParams);
 
 describe("reading a paginated list whole", () => {
   it("follows nextCursor until hasNextPage is false, asking limit=1000 and keeping the other parameters on every page", async () => {
     const { server, client } = await scripted([pageOf(["p5", "p4"], "c1"), pageOf(["p3", "p2"], "c2"), pageOf(["p1"], null)]);
-    const items = await readAllPages(client.transport, { path: "/pods", operation: "listPods", paged: true, key: "pods", item: PodV2Schema, query: { includeClusterPods: true } });
+    const items = await readAllPages(client.transport, {
+      path: "/pods",
+      operation: "listPods",
+      paged: true,
+      key: "pods",
+      item: PodV2Schema,
+      query: { includeClusterPods: true },
+    });
     expect(items.map((p) => p.id)).toEqual(["p5", "p4", "p3", "p2", "p1"]);
     expect(server.requests.map((r) => queryOf(r.url))).toEqual([
       { includeClusterPods: "true", limit: "1000" },
@@ -51,7 +63,11 @@ describe("reading a paginated list whole", () => {
   });
 
   it("one page (or no block at all, as older hosts and the bare lists answer) is one call; a list the reference does not page gets no limit", async () => {
-    const { client, server } = await scripted([pageOf(["p1", "p2"], null), json(200, { pods: pods("p3") }), json(200, { networkVolumes: [{ id: "v1" }] })]);
+    const { client, server } = await scripted([
+      pageOf(["p1", "p2"], null),
+      json(200, { pods: pods("p3") }),
+      json(200, { networkVolumes: [{ id: "v1" }] }),
+    ]);
     expect((await client.pods.list()).map((p) => p.id)).toEqual(["p1", "p2"]);
     expect((await client.pods.list()).map((p) => p.id)).toEqual(["p3"]);
     expect((await client.networkVolumes.list()).map((v) => v.id)).toEqual(["v1"]);
@@ -59,7 +75,12 @@ describe("reading a paginated list whole", () => {
   });
 
   it("stops when the block is absent on a later page, or nextCursor is null or empty though hasNextPage is true", async () => {
-    const { client, server } = await scripted([pageOf(["p1"], "c1"), json(200, { pods: pods("p2") }), pageOf(["p3"], null, true), pageOf(["p4"], "", true)]);
+    const { client, server } = await scripted([
+      pageOf(["p1"], "c1"),
+      json(200, { pods: pods("p2") }),
+      pageOf(["p3"], null, true),
+      pageOf(["p4"], "", true),
+    ]);
     expect((await client.pods.list()).map((p) => p.id)).toEqual(["p1", "p2"]);
     expect((await client.pods.list()).map((p) => p.id)).toEqual(["p3"]);
     expect((await client.pods.list()).map((p) => p.id)).toEqual(["p4"]);
@@ -73,7 +94,13 @@ describe("reading a paginated list whole", () => {
   });
 
   it("a second 422 fails with a PaginationError naming the list", async () => {
-    const { client, server } = await scripted([pageOf(["p3"], "c1"), problem422, pageOf(["p3"], "c2"), problem422, pageOf(["never"], null)]);
+    const { client, server } = await scripted([
+      pageOf(["p3"], "c1"),
+      problem422,
+      pageOf(["p3"], "c2"),
+      problem422,
+      pageOf(["never"], null),
+    ]);
     const error = await client.pods.list().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PaginationError);
     expect(error).toBeInstanceOf(GpuCloudError);
@@ -103,11 +130,22 @@ describe("reading a paginated list whole", () => {
   });
 
   it("every collection's list walks pages (pods, endpoints, templates)", async () => {
-    const page = (key: string, id: string, next: string | null) => json(200, { [key]: [{ id, name: id }], pagination: { nextCursor: next, hasNextPage: next !== null } });
-    const { client, server } = await scripted([page("endpoints", "e2", "x"), page("endpoints", "e1", null), page("templates", "t2", "y"), page("templates", "t1", null)]);
+    const page = (key: string, id: string, next: string | null) =>
+      json(200, { [key]: [{ id, name: id }], pagination: { nextCursor: next, hasNextPage: next !== null } });
+    const { client, server } = await scripted([
+      page("endpoints", "e2", "x"),
+      page("endpoints", "e1", null),
+      page("templates", "t2", "y"),
+      page("templates", "t1", null),
+    ]);
     expect((await client.endpoints.list()).map((e) => e.id)).toEqual(["e2", "e1"]);
     expect((await client.templates.list()).map((t) => t.id)).toEqual(["t2", "t1"]);
-    expect(server.requests.map((r) => r.url)).toEqual(["/v2/serverless?limit=1000", "/v2/serverless?limit=1000&cursor=x", "/v2/templates?limit=1000", "/v2/templates?limit=1000&cursor=y"]);
+    expect(server.requests.map((r) => r.url)).toEqual([
+      "/v2/serverless?limit=1000",
+      "/v2/serverless?limit=1000&cursor=x",
+      "/v2/templates?limit=1000",
+      "/v2/templates?limit=1000&cursor=y",
+    ]);
   });
 });
 
@@ -120,7 +158,8 @@ describe("against the emulator with two items per page", () => {
     calls.length = 0;
     expect((await client.pods.list()).map((p) => p.id)).toEqual([first.id]);
     expect(calls.filter((c) => c === "listPods")).toHaveLength(1);
-    for (let i = 0; i < 4; i++) await client.pods.create({ name: `p${i}`, image: "example/app:1", gpu: { id: "NVIDIA GeForce RTX 4090", count: 1 } });
+    for (let i = 0; i < 4; i++)
+      await client.pods.create({ name: `p${i}`, image: "example/app:1", gpu: { id: "NVIDIA GeForce RTX 4090", count: 1 } });
     calls.length = 0;
     const all = await client.pods.list();
     expect(all).toHaveLength(5);

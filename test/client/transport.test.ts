@@ -54,7 +54,9 @@ async function rejection(p: Promise<unknown>): Promise<ApiError> {
 
 describe("Transport against a scripted server", () => {
   it("keeps the answer's headers on the error, names in lower case and the key redacted", async () => {
-    const { transport } = await setup(json(409, { error: "name taken" }, { "X-Request-Id": "req-7", "X-Echo": `Bearer ${KEY}`, RateLimit: '"default";r=3;t=20' }));
+    const { transport } = await setup(
+      json(409, { error: "name taken" }, { "X-Request-Id": "req-7", "X-Echo": `Bearer ${KEY}`, RateLimit: '"default";r=3;t=20' }),
+    );
     const error = await rejection(transport.request({ method: "GET", path: "/pods/p", operation: "GetPod", schema: Thing }));
     expect(error.headers["x-request-id"]).toBe("req-7");
     expect(error.headers["ratelimit"]).toBe('"default";r=3;t=20');
@@ -91,7 +93,11 @@ describe("Transport against a scripted server", () => {
   });
 
   it("retries a GET on 503 then succeeds", async () => {
-    const { server, transport, delays, retries } = await setup([json(503, { error: "busy" }), json(503, { error: "busy" }), json(200, { id: "ok" })]);
+    const { server, transport, delays, retries } = await setup([
+      json(503, { error: "busy" }),
+      json(503, { error: "busy" }),
+      json(200, { id: "ok" }),
+    ]);
     await expect(transport.request({ method: "GET", path: "/pods/ok", operation: "GetPod", schema: Thing })).resolves.toEqual({ id: "ok" });
     expect(server.requests).toHaveLength(3);
     // equal jitter with random 0.5: 0.75 * cap
@@ -103,10 +109,13 @@ describe("Transport against a scripted server", () => {
   });
 
   it("honours Retry-After on 429, even for a non-idempotent POST", async () => {
-    const { server, transport, delays } = await setup([json(429, { error: "slow down" }, { "retry-after": "2" }), json(200, { id: "made" })]);
-    await expect(
-      transport.request({ method: "POST", path: "/pods", body: {}, operation: "CreatePod", schema: Thing }),
-    ).resolves.toEqual({ id: "made" });
+    const { server, transport, delays } = await setup([
+      json(429, { error: "slow down" }, { "retry-after": "2" }),
+      json(200, { id: "made" }),
+    ]);
+    await expect(transport.request({ method: "POST", path: "/pods", body: {}, operation: "CreatePod", schema: Thing })).resolves.toEqual({
+      id: "made",
+    });
     expect(server.requests).toHaveLength(2);
     expect(delays).toEqual([2000]);
   });
@@ -252,9 +261,7 @@ describe("Transport against a scripted server", () => {
 
   it("okStatuses restricts the accepted 2xx", async () => {
     const { transport } = await setup(json(202, { id: "x" }));
-    const e = await rejection(
-      transport.request({ method: "GET", path: "/x", operation: "JobStatus", schema: Thing, okStatuses: [200] }),
-    );
+    const e = await rejection(transport.request({ method: "GET", path: "/x", operation: "JobStatus", schema: Thing, okStatuses: [200] }));
     expect(e).toBeInstanceOf(ResponseValidationError);
     expect(e.status).toBe(202);
   });

@@ -47,7 +47,13 @@ describe("live acceptance runner, against an emulator", { timeout: 300_000 }, ()
   /** Names of everything the emulator's account holds, over its v2 API. */
   async function namesHeld(): Promise<string[]> {
     const names: string[] = [];
-    for (const [route, key] of [["/pods", "pods"], ["/serverless", "endpoints"], ["/templates", "templates"], ["/network-volumes", "networkVolumes"], ["/registries", "registries"]] as const) {
+    for (const [route, key] of [
+      ["/pods", "pods"],
+      ["/serverless", "endpoints"],
+      ["/templates", "templates"],
+      ["/network-volumes", "networkVolumes"],
+      ["/registries", "registries"],
+    ] as const) {
       const response = await fetch(`${emulator.apiUrlV2}${route}`, { headers: { authorization: `Bearer ${API_KEY}` } });
       expect(response.status).toBe(200);
       const body = (await response.json()) as Record<string, { name?: string }[] | undefined>;
@@ -73,7 +79,9 @@ describe("live acceptance runner, against an emulator", { timeout: 300_000 }, ()
   it("refuses to start above its spend ceiling, before making anything", async () => {
     const run = await runner({ GPUCLOUD_ACCEPTANCE_MAX_USD_PER_HOUR: "0.05" });
     expect(run.code, run.out).toBe(3);
-    expect(run.out).toMatch(/refusing to start: the estimate [\d.]+ USD\/h is above the ceiling GPUCLOUD_ACCEPTANCE_MAX_USD_PER_HOUR=0\.05/);
+    expect(run.out).toMatch(
+      /refusing to start: the estimate [\d.]+ USD\/h is above the ceiling GPUCLOUD_ACCEPTANCE_MAX_USD_PER_HOUR=0\.05/,
+    );
     expect(await namesHeld()).toEqual([]);
   });
 

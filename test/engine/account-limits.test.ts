@@ -13,7 +13,15 @@ import { accountOf, emulatorConfig, loadSdk } from "./provider-support";
 
 const gpucloud = loadSdk();
 const L4 = "NVIDIA L4";
-const NO_ACCOUNT_READ = ["pods:read", "pods:write", "serverless:read", "serverless:write", "templates:read", "templates:write", "catalog:read"];
+const NO_ACCOUNT_READ = [
+  "pods:read",
+  "pods:write",
+  "serverless:read",
+  "serverless:write",
+  "templates:read",
+  "templates:write",
+  "catalog:read",
+];
 
 describe("the account's limits at preview, through the real engine", { timeout: 300_000 }, () => {
   let emu: RunningEmulator;
@@ -57,7 +65,9 @@ describe("the account's limits at preview, through the real engine", { timeout: 
     const engine = await stack("over-quota", "full-key", endpoints("quota"));
     await expect(engine.stack.preview()).rejects.toThrow(/over the account's serverless worker quota/);
     const output = engine.output();
-    expect(output).toContain("the sum of workersMax over the account's endpoints would be 6 (this stack's 2 endpoint(s): 6; the account's 0 other endpoint(s): 0)");
+    expect(output).toContain(
+      "the sum of workersMax over the account's endpoints would be 6 (this stack's 2 endpoint(s): 6; the account's 0 other endpoint(s): 0)",
+    );
     expect(output).toContain("over its quota of 4 (serverlessWorkers, GET /v2/account/limits)");
     expect(output).toContain("Using most: big (4), small (2)");
     const account = accountOf(emu, "full-key");
@@ -70,7 +80,9 @@ describe("the account's limits at preview, through the real engine", { timeout: 
     });
     await expect(engine.stack.preview()).rejects.toThrow(/over the account's hourly spend cap/);
     const output = engine.output();
-    expect(output).toMatch(/this stack's always-on estimate is [0-9.]+ USD\/hour .*over its cap of 0\.3 USD\/hour \(spendRate, GET \/v2\/account\/limits\)/);
+    expect(output).toMatch(
+      /this stack's always-on estimate is [0-9.]+ USD\/hour .*over its cap of 0\.3 USD\/hour \(spendRate, GET \/v2\/account\/limits\)/,
+    );
     expect(output).toMatch(/Costing most: trainer \([0-9.]+ USD\/hour\)/);
     expect(accountOf(emu, "full-key").pods).toEqual([]);
   });

@@ -28,8 +28,10 @@ interface Window {
   endTime: string;
 }
 
-const sum = (records: ReadonlyArray<{ timeBilledMs?: number | undefined; amount?: number | undefined }>, key: "timeBilledMs" | "amount"): number =>
-  records.reduce((total, r) => total + (r[key] ?? 0), 0);
+const sum = (
+  records: ReadonlyArray<{ timeBilledMs?: number | undefined; amount?: number | undefined }>,
+  key: "timeBilledMs" | "amount",
+): number => records.reduce((total, r) => total + (r[key] ?? 0), 0);
 
 describe("billing matches what ran, through the real engine", { timeout: 300_000 }, () => {
   let emu: RunningEmulator;
@@ -61,7 +63,11 @@ describe("billing matches what ran, through the real engine", { timeout: 300_000
           dataCenterIds: ["EU-RO-1"],
           networkVolumeId: volume.id,
         });
-        const template = new gpucloud.Template("worker", { name: "billing-worker", imageName: "example/echo-worker:1.0", isServerless: true });
+        const template = new gpucloud.Template("worker", {
+          name: "billing-worker",
+          imageName: "example/echo-worker:1.0",
+          isServerless: true,
+        });
         const endpoint = new gpucloud.Endpoint("inference", {
           templateId: template.id,
           gpuTypeIds: [L4],
@@ -72,7 +78,9 @@ describe("billing matches what ran, through the real engine", { timeout: 300_000
         const smoke = new gpucloud.JobRunner("smoke", {
           endpoint,
           template,
-          cases: [{ name: "batch", input: { output: "done", delayMs: JOB_MS }, policy: { executionTimeout: 3_600_000 }, timeoutSeconds: 60 }],
+          cases: [
+            { name: "batch", input: { output: "done", delayMs: JOB_MS }, policy: { executionTimeout: 3_600_000 }, timeoutSeconds: 60 },
+          ],
         });
         const outputs: Record<string, unknown> = {
           podId: pod.id,
@@ -239,8 +247,13 @@ describe("billing matches what ran, through the real engine", { timeout: 300_000
     const nowhere = { apiKey: "unused", apiUrl: "http://127.0.0.1:9/v1" };
     await expect(
       gpucloud.getBilling({ kind: "pods", startTime: "2026-03-02T00:00:00Z", endTime: "2026-03-01T00:00:00Z" }, nowhere),
-    ).rejects.toThrow(/^invalid billing lookup: endTime \(2026-03-01T00:00:00.000Z\) must be after startTime \(2026-03-02T00:00:00.000Z\)$/);
-    const badBucket = gpucloud.getBilling({ kind: "endpoints", bucketSize: "fortnight" } as unknown as gpucloud.EndpointBillingArgs, nowhere);
+    ).rejects.toThrow(
+      /^invalid billing lookup: endTime \(2026-03-01T00:00:00.000Z\) must be after startTime \(2026-03-02T00:00:00.000Z\)$/,
+    );
+    const badBucket = gpucloud.getBilling(
+      { kind: "endpoints", bucketSize: "fortnight" } as unknown as gpucloud.EndpointBillingArgs,
+      nowhere,
+    );
     await expect(badBucket).rejects.toBeInstanceOf(gpucloud.BillingQueryError);
     await expect(badBucket).rejects.toThrow('bucketSize must be one of hour, day, week, month, year (got "fortnight")');
     await expect(

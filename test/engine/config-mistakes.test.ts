@@ -46,7 +46,11 @@ describe("connection settings that cannot work fail preview and create nothing",
     },
     {
       name: "a management URL that is not an API base (the emulator's origin)",
-      config: (e) => ({ ...key, "gpucloud:apiUrl": { value: new URL(e.apiUrlV2).origin }, "gpucloud:serverlessUrl": { value: e.serverlessUrl } }),
+      config: (e) => ({
+        ...key,
+        "gpucloud:apiUrl": { value: new URL(e.apiUrlV2).origin },
+        "gpucloud:serverlessUrl": { value: e.serverlessUrl },
+      }),
       says: [/gpucloud:apiUrl must be a management API base/, /\/api\/v2"/],
     },
     {
@@ -74,7 +78,12 @@ describe("connection settings that cannot work fail preview and create nothing",
       program: async () => {
         const volume = new gpucloud.NetworkVolume("data", { name: `data-${tag}`, size: 10, dataCenterId: "EU-RO-1" });
         const template = new gpucloud.Template("worker", { name: `worker-${tag}`, imageName: "ghcr.io/acme/worker:1", isServerless: true });
-        const endpoint = new gpucloud.Endpoint("inference", { name: `inference-${tag}`, templateId: template.id, gpuTypeIds: ["NVIDIA L4"], workersMax: 1 });
+        const endpoint = new gpucloud.Endpoint("inference", {
+          name: `inference-${tag}`,
+          templateId: template.id,
+          gpuTypeIds: ["NVIDIA L4"],
+          workersMax: 1,
+        });
         if (mistake.jobs) new gpucloud.JobRunner("smoke", { endpoint, cases: [{ name: "answers", input: { prompt: "hi" } }] });
         return { volumeId: volume.id };
       },
@@ -91,7 +100,13 @@ describe("connection settings that cannot work fail preview and create nothing",
         expect(text).not.toContain(apiKey);
         // Nothing created, under any account.
         for (const account of emulator.inspect()) {
-          expect(countsOf(account), `${operation}: account ${account.accountId}`).toEqual({ pods: 0, endpoints: 0, templates: 0, networkVolumes: 0, registryAuths: 0 });
+          expect(countsOf(account), `${operation}: account ${account.accountId}`).toEqual({
+            pods: 0,
+            endpoints: 0,
+            templates: 0,
+            networkVolumes: 0,
+            registryAuths: 0,
+          });
         }
       }
       const state = await engine.exportState();

@@ -46,7 +46,12 @@ describe("cost estimates at preview, on v2", { timeout: 300_000 }, () => {
       projectName: "cost-estimates",
       config: { ...emulatorConfig(emulator, apiKey, "v2"), "gpucloud:prices": { value: EMULATOR_PRICES_CONFIG } },
       program: async () => {
-        const pod = new gpucloud.Pod("trainer", { imageName: "example/pytorch:2.4", gpuTypeIds: [L4], gpuCount, dataCenterIds: ["EU-RO-1"] });
+        const pod = new gpucloud.Pod("trainer", {
+          imageName: "example/pytorch:2.4",
+          gpuTypeIds: [L4],
+          gpuCount,
+          dataCenterIds: ["EU-RO-1"],
+        });
         const template = new gpucloud.Template("worker", { name: "cost-worker", imageName: "example/echo-worker:1.0", isServerless: true });
         const endpoint = new gpucloud.Endpoint("inference", { templateId: template.id, gpuTypeIds: [L4], workersMin: 1, workersMax: 3 });
         const volume = new gpucloud.NetworkVolume("models", { name: "cost-models", size: VOLUME_GB, dataCenterId: "EU-RO-1" });
@@ -77,7 +82,9 @@ describe("cost estimates at preview, on v2", { timeout: 300_000 }, () => {
     // With --diff the engine prints the provider's lines on stderr (without it, among the diagnostics on stdout).
     const out = `${preview.stdout}${preview.stderr}`;
     // Pod: one L4 on secure cloud (disks at 0); endpoint: one always-on L4 worker, three at most; volume: 100 GB.
-    expect(out).toContain(`estimated cost: ${L4_PRICE * 2} USD/hour always-on, ${L4_PRICE * 4} USD/hour ceiling, ${VOLUME_PER_MONTH} USD/month storage (no earlier up to compare with)`);
+    expect(out).toContain(
+      `estimated cost: ${L4_PRICE * 2} USD/hour always-on, ${L4_PRICE * 4} USD/hour ceiling, ${VOLUME_PER_MONTH} USD/month storage (no earlier up to compare with)`,
+    );
     expect(out).not.toContain("not priced");
     // Each resource's estimate is among its planned outputs: its figures and one basis line naming the prices.
     expect(out).toMatch(new RegExp(`perMonth\\s*:\\s*${VOLUME_PER_MONTH}\\b`));
@@ -91,7 +98,10 @@ describe("cost estimates at preview, on v2", { timeout: 300_000 }, () => {
   it("fails a preview whose estimate is over the budget, naming the dearest resource, before anything is created", async () => {
     await engine.stack.setConfig("gpucloud:budgetCeilingPerHour", { value: "1" });
     try {
-      const failure = await engine.stack.preview().then(() => undefined, (error: unknown) => String(error));
+      const failure = await engine.stack.preview().then(
+        () => undefined,
+        (error: unknown) => String(error),
+      );
       expect(failure).toContain(`ceiling ${L4_PRICE * 4} USD/hour exceeds gpucloud:budgetCeilingPerHour 1`);
       expect(failure).toContain("Costing most: inference");
       expect(countsOf(accountOf(emulator, apiKey))).toMatchObject({ pods: 0, endpoints: 0, networkVolumes: 0 });
@@ -107,7 +117,11 @@ describe("cost estimates at preview, on v2", { timeout: 300_000 }, () => {
     const volumeEstimate = up.outputs["volumeEstimate"]?.value as CostEstimate;
     expect(podEstimate).toMatchObject({ status: "estimated", perHour: L4_PRICE });
     // The basis names the catalog's price, then the disks at the user's prices.
-    expect(podEstimate.basis).toMatch(new RegExp(`^${L4} \\(secure cloud\\) ${L4_PRICE} USD/GPU-hour x 1 \\+ container disk .* \\(your price\\) \\+ pod volume .* \\(your price\\)$`));
+    expect(podEstimate.basis).toMatch(
+      new RegExp(
+        `^${L4} \\(secure cloud\\) ${L4_PRICE} USD/GPU-hour x 1 \\+ container disk .* \\(your price\\) \\+ pod volume .* \\(your price\\)$`,
+      ),
+    );
     expect(endpointEstimate).toMatchObject({ status: "estimated", perHour: L4_PRICE, ceilingPerHour: L4_PRICE * 3 });
     expect(volumeEstimate).toMatchObject({ status: "estimated", perMonth: VOLUME_PER_MONTH });
     expect(volumeEstimate.basis).toBe(`STANDARD storage ${NETWORK_VOLUME_PRICE_PER_GB_MONTH} USD/GB-month x ${VOLUME_GB} (your price)`);
@@ -125,7 +139,10 @@ describe("cost estimates at preview, on v2", { timeout: 300_000 }, () => {
     const readOnce = async () => {
       const from = emulator.clock.now();
       const window = { startTime: new Date(from - 24 * HOUR_MS).toISOString(), endTime: new Date(from + 2 * HOUR_MS).toISOString() };
-      const [pods, volumes] = await Promise.all([client.podBilling({ podId, ...window }), client.networkVolumeBilling({ networkVolumeId, ...window })]);
+      const [pods, volumes] = await Promise.all([
+        client.podBilling({ podId, ...window }),
+        client.networkVolumeBilling({ networkVolumeId, ...window }),
+      ]);
       const sum = (records: Array<{ totalAmount: number }>) => records.reduce((total, r) => total + r.totalAmount, 0);
       return { from, to: emulator.clock.now(), pod: sum(pods.records), volume: sum(volumes.records) };
     };
@@ -145,7 +162,10 @@ describe("cost estimates at preview, on v2", { timeout: 300_000 }, () => {
     expect(mostHours / fewestHours, "the readings took too long to say anything").toBeLessThan(1.02);
     const agrees = (billed: number, estimate: number, unitHours = 1) =>
       (billed / fewestHours) * unitHours >= estimate * 0.99 && (billed / mostHours) * unitHours <= estimate * 1.01;
-    expect(agrees(after.pod - before.pod, podEstimate.perHour!), `pod billed ${after.pod - before.pod} USD over ${fewestHours}..${mostHours} h, estimate ${podEstimate.perHour} USD/hour`).toBe(true);
+    expect(
+      agrees(after.pod - before.pod, podEstimate.perHour!),
+      `pod billed ${after.pod - before.pod} USD over ${fewestHours}..${mostHours} h, estimate ${podEstimate.perHour} USD/hour`,
+    ).toBe(true);
     expect(after.volume - before.volume).toBeGreaterThan(0);
     expect(
       agrees(after.volume - before.volume, volumeEstimate.perMonth!, HOURS_PER_MONTH),
@@ -178,7 +198,9 @@ describe("cost estimates at preview, on v2", { timeout: 300_000 }, () => {
     lateVolume = true;
     try {
       const preview = await engine.stack.preview();
-      expect(preview.stdout).toContain('NetworkVolume "late" is declared after CostReport "cost", which sums only the priced resources declared before it');
+      expect(preview.stdout).toContain(
+        'NetworkVolume "late" is declared after CostReport "cost", which sums only the priced resources declared before it',
+      );
       expect(preview.stdout).toContain(`${VOLUME_PER_MONTH} USD/month storage (no change since the last up)`);
     } finally {
       lateVolume = false;
@@ -186,11 +208,16 @@ describe("cost estimates at preview, on v2", { timeout: 300_000 }, () => {
   });
 
   it("takes a new price of gpucloud:prices into an unchanged resource's estimate, touching nothing in the service", async () => {
-    const doubled = JSON.stringify({ ...JSON.parse(EMULATOR_PRICES_CONFIG), networkVolumePerGbMonth: NETWORK_VOLUME_PRICE_PER_GB_MONTH * 2 });
+    const doubled = JSON.stringify({
+      ...JSON.parse(EMULATOR_PRICES_CONFIG),
+      networkVolumePerGbMonth: NETWORK_VOLUME_PRICE_PER_GB_MONTH * 2,
+    });
     await engine.stack.setConfig("gpucloud:prices", { value: doubled });
     try {
       const preview = await engine.stack.preview();
-      expect(preview.stdout).toContain(`${VOLUME_PER_MONTH * 2} USD/month storage (+${VOLUME_PER_MONTH} USD/month storage vs the last up: ${VOLUME_PER_MONTH})`);
+      expect(preview.stdout).toContain(
+        `${VOLUME_PER_MONTH * 2} USD/month storage (+${VOLUME_PER_MONTH} USD/month storage vs the last up: ${VOLUME_PER_MONTH})`,
+      );
       expect(preview.stdout).toMatch(/gpucloud:NetworkVolume\s+models\s+update\s+\[diff: ~costEstimate\]/);
       expect(preview.changeSummary).toMatchObject({ update: 2 });
       // --diff shows the figures that changed and the basis line, not a list of prices with read times.
@@ -216,7 +243,10 @@ describe("cost estimates at preview, on v2", { timeout: 300_000 }, () => {
     // The emulator records a worker's usage when it stops: destroying the stack stops it. The v1
     // history is read because its records carry the billed time (v2's carry amounts only).
     await engine.stack.destroy();
-    const workers = await gpucloud.getBilling({ kind: "endpoints", endpointId: id, grouping: "podId", bucketSize: "day" }, { apiKey, apiUrl: emulator.apiUrl });
+    const workers = await gpucloud.getBilling(
+      { kind: "endpoints", endpointId: id, grouping: "podId", bucketSize: "day" },
+      { apiKey, apiUrl: emulator.apiUrl },
+    );
     const billedMs = workers.records.reduce((sum, r) => sum + (r.timeBilledMs ?? 0), 0);
     const amount = workers.records.reduce((sum, r) => sum + (r.amount ?? 0), 0);
     expect(billedMs).toBeGreaterThanOrEqual(HOUR_MS);

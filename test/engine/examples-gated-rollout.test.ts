@@ -42,7 +42,10 @@ describe("examples/gated-rollout, through the real engine", { timeout: 300_000 }
 
   const useVersion = (version: string) => engine.stack.setConfig("gpucloud-gated-rollout:version", { value: version });
   const failedUp = async (): Promise<string> => {
-    const thrown = await engine.stack.up().then(() => undefined, (error: unknown) => error);
+    const thrown = await engine.stack.up().then(
+      () => undefined,
+      (error: unknown) => error,
+    );
     expect(thrown, "pulumi up should have failed").toBeInstanceOf(Error);
     return (thrown as Error).message;
   };
@@ -62,14 +65,20 @@ describe("examples/gated-rollout, through the real engine", { timeout: 300_000 }
     expect(await answer()).toEqual({ version: "1.0", text: "echo: hello" });
 
     await useVersion("3.0");
-    expect(await failedUp()).toContain("version 3.0 failed its check on the serving endpoint after the switch, so the endpoint was moved back to version 1.0");
+    expect(await failedUp()).toContain(
+      "version 3.0 failed its check on the serving endpoint after the switch, so the endpoint was moved back to version 1.0",
+    );
     expect(await answer()).toEqual({ version: "1.0", text: "echo: hello" });
 
     await useVersion("1.0");
     const settled = await engine.stack.up();
     expect(settled.outputs["servingVersion"]?.value).toBe("1.0");
     // The versions that failed are gone; only the serving one is left (beside the endpoint's own v2 copy).
-    expect(accountOf(emu).templates.map((t) => t.name).filter((n) => n.startsWith("rollout-model-"))).toEqual(["rollout-model-1.0"]);
+    expect(
+      accountOf(emu)
+        .templates.map((t) => t.name)
+        .filter((n) => n.startsWith("rollout-model-")),
+    ).toEqual(["rollout-model-1.0"]);
   });
 
   it("leaves nothing behind after destroy", async () => {

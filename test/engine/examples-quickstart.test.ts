@@ -17,7 +17,8 @@ const SECRET_VALUE = "1b47061264138c4ac30d75fd1eb44270";
 
 /** The text of every file the file:// backend wrote (checkpoints and their backups). */
 function stateFiles(dir: string): string[] {
-  return fs.readdirSync(dir, { recursive: true, withFileTypes: true })
+  return fs
+    .readdirSync(dir, { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile())
     .map((entry) => fs.readFileSync(path.join(entry.parentPath, entry.name), "utf8"));
 }

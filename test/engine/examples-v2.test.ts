@@ -32,7 +32,12 @@ describe("the other examples, on the v2 URL their READMEs give", { timeout: 600_
   async function runsAsItsReadmeSays(projectName: string, program: () => unknown, extra: ConfigMap = {}): Promise<Record<string, unknown>> {
     const config = emulatorConfig(emu, emu.apiKey, "v2");
     expect(config["gpucloud:apiUrl"]?.value).toMatch(/\/api\/v2$/);
-    const engine: EngineStack = await createEngineStack({ projectName, stackName: "dev", program: async () => program() as Record<string, unknown>, config: { ...config, ...extra } });
+    const engine: EngineStack = await createEngineStack({
+      projectName,
+      stackName: "dev",
+      program: async () => program() as Record<string, unknown>,
+      config: { ...config, ...extra },
+    });
     try {
       const up = await engine.stack.up();
       expect(up.summary.result).toBe("succeeded");
@@ -69,7 +74,11 @@ describe("the other examples, on the v2 URL their READMEs give", { timeout: 600_
 
   it("adopt-existing-endpoint adopts what the README makes with the management API, and leaves it on destroy", async () => {
     const post = async (path: string, body: unknown): Promise<string> => {
-      const res = await fetch(`${emu.apiUrl}${path}`, { method: "POST", headers: { authorization: `Bearer ${emu.apiKey}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+      const res = await fetch(`${emu.apiUrl}${path}`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${emu.apiKey}`, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
       expect(res.status).toBeLessThan(300);
       return ((await res.json()) as { id: string }).id;
     };

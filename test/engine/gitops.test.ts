@@ -57,10 +57,15 @@ describe("examples/gitops: the flow's script", { timeout: 300_000 }, () => {
 
   function gitops(...args: string[]): Promise<Run> {
     return new Promise((resolve) => {
-      execFile(process.execPath, ["gitops.ts", ...args], { cwd: projectDir, env: { ...env, HOME: base }, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
-        resolve({ code, out: `${stdout}${stderr}` });
-      });
+      execFile(
+        process.execPath,
+        ["gitops.ts", ...args],
+        { cwd: projectDir, env: { ...env, HOME: base }, maxBuffer: 64 * 1024 * 1024 },
+        (error, stdout, stderr) => {
+          const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
+          resolve({ code, out: `${stdout}${stderr}` });
+        },
+      );
     });
   }
 
@@ -96,7 +101,9 @@ describe("examples/gitops: the flow's script", { timeout: 300_000 }, () => {
   });
 
   it("the drift step fails, naming the field, after a change behind the stack's back; a deploy puts it back", async () => {
-    const list = (await api("GET", "/serverless")) as { endpoints?: { id: string; name: string; workers?: { max?: number } }[] } | { id: string; name: string }[];
+    const list = (await api("GET", "/serverless")) as
+      | { endpoints?: { id: string; name: string; workers?: { max?: number } }[] }
+      | { id: string; name: string }[];
     const endpoints = Array.isArray(list) ? list : (list.endpoints ?? []);
     const endpoint = endpoints.find((e) => e.name === "inference-dev");
     expect(endpoint, JSON.stringify(list)).toBeDefined();

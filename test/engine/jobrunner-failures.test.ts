@@ -140,7 +140,9 @@ describe("JobRunner failures, through the real engine", { timeout: 300_000 }, ()
     expect(message).toContain(`smoke tests failed on endpoint ${endpoint}: 2 of 2 case(s) failed`);
     expect(message).toContain(`case "slow-model": job ${timedOut!.id} ended TIMED_OUT; status is TIMED_OUT, expected COMPLETED`);
     expect(message).toMatch(
-      new RegExp(`case "stuck-model": job ${cancelled!.id} ended IN_(QUEUE|PROGRESS); did not finish within timeoutSeconds=2 \\(last status IN_(QUEUE|PROGRESS)\\); the job was cancelled`),
+      new RegExp(
+        `case "stuck-model": job ${cancelled!.id} ended IN_(QUEUE|PROGRESS); did not finish within timeoutSeconds=2 \\(last status IN_(QUEUE|PROGRESS)\\); the job was cancelled`,
+      ),
     );
     // The case cancelled its job rather than leave it holding a worker.
     expect((await jobs.status(endpoint, cancelled!.id)).status).toBe("CANCELLED");

@@ -209,7 +209,9 @@ describe("a load-balancing endpoint through the real engine", { timeout: 300_000
     expect(state.raw).not.toContain(`${phase.endpointName} -lb`);
     expect((await engine.exportState()).resources.find((r) => r.type === RUN_TYPE)?.outputs?.["results"]).toEqual(results);
     // The cases went where the endpoint's v2 requestUrls say (the emulator's path form of the base).
-    expect(declaredResources(state).find((r) => r.type === RUN_TYPE)?.outputs?.["requestUrls"]).toMatchObject({ base: `${emulator.serverlessUrl}/${endpointId}` });
+    expect(declaredResources(state).find((r) => r.type === RUN_TYPE)?.outputs?.["requestUrls"]).toMatchObject({
+      base: `${emulator.serverlessUrl}/${endpointId}`,
+    });
   });
 
   it("plans nothing for the endpoint or the template afterwards, and refresh finds no drift (the marker causes no diff)", async () => {
@@ -269,7 +271,9 @@ describe("a load-balancing endpoint through the real engine", { timeout: 300_000
       phase.cases = PASSING_CASES;
     }
     expect(message).toContain(`smoke tests failed on endpoint ${endpointId}: 1 of 1 case(s) failed`);
-    expect(message).toContain('case "generate": POST /v1/generate answered HTTP 200; status is 200, expected 201; response: {"method":"POST","path":"/v1/generate"');
+    expect(message).toContain(
+      'case "generate": POST /v1/generate answered HTTP 200; status is 200, expected 201; response: {"method":"POST","path":"/v1/generate"',
+    );
     // The excerpt shows what the worker received, the request body included.
     const response = /response: (\{.*\})\s*$/m.exec(message)?.[1] ?? "";
     expect(response).toContain('"body":{');

@@ -35,7 +35,12 @@ describe("live quirks through the real engine", { timeout: 300_000 }, () => {
       projectName: "live-quirks",
       config: emulatorConfig(emulator),
       program: async () => {
-        const template = new gpucloud.Template("worker", { name: "quirks-worker", imageName: "ghcr.io/acme/worker:1", isServerless: true, env: { MODE: "fast" } });
+        const template = new gpucloud.Template("worker", {
+          name: "quirks-worker",
+          imageName: "ghcr.io/acme/worker:1",
+          isServerless: true,
+          env: { MODE: "fast" },
+        });
         const endpoint = new gpucloud.Endpoint("inference", {
           name: "quirks-inference",
           templateId: template.id,
@@ -44,10 +49,22 @@ describe("live quirks through the real engine", { timeout: 300_000 }, () => {
           gpuTypeIds: ["NVIDIA L4"],
           workersMax: 2,
         });
-        const notebook = new gpucloud.Pod("notebook", { name: "quirks-notebook", imageName: "jupyter/base:1", ports: ["8888/http"], env: { TOKEN: "t" }, gpuTypeIds: ["NVIDIA L4"] });
+        const notebook = new gpucloud.Pod("notebook", {
+          name: "quirks-notebook",
+          imageName: "jupyter/base:1",
+          ports: ["8888/http"],
+          env: { TOKEN: "t" },
+          gpuTypeIds: ["NVIDIA L4"],
+        });
         const outputs: Record<string, unknown> = { endpointName: endpoint.name, podCost: notebook.costPerHr };
         if (phase.secondEndpoint) {
-          const second = new gpucloud.Endpoint("second", { name: "quirks-second", templateId: template.id, flashboot: true, dataCenterIds: ["US-TX-3", "EU-RO-1"], workersMax: 1 });
+          const second = new gpucloud.Endpoint("second", {
+            name: "quirks-second",
+            templateId: template.id,
+            flashboot: true,
+            dataCenterIds: ["US-TX-3", "EU-RO-1"],
+            workersMax: 1,
+          });
           outputs["secondId"] = second.id;
         }
         return outputs;

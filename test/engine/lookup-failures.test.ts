@@ -55,7 +55,12 @@ describe("a failing lookup is one clear error", { timeout: 300_000 }, () => {
       // The Diagnostics section: one error, the lookup's. (The automation API's inline-program
       // host logs a program's error and then reports it as the run's result: the same line twice.)
       const diagnostics = text.slice(text.indexOf("Diagnostics:"));
-      const errors = new Set(diagnostics.split("\n").filter((line) => /^\s*error: /.test(line)).map((line) => line.trim()));
+      const errors = new Set(
+        diagnostics
+          .split("\n")
+          .filter((line) => /^\s*error: /.test(line))
+          .map((line) => line.trim()),
+      );
       expect([...errors], text).toEqual([expect.stringMatching(says)]);
       expect(text).not.toMatch(/PromiseRejectionHandledWarning|unhandled exception|\n\s+at [^\n]+:\d+:\d+\)?/);
       expect(text).not.toMatch(/\.ts:\d+/);

@@ -26,9 +26,20 @@ describe.each(API_VERSIONS)("lookups through the real engine on the %s API", { t
       projectName: `lookups-maker-${api}`,
       config: emulatorConfig(emulator, apiKey, api),
       program: async () => {
-        const pod = new gpucloud.Pod("trainer", { imageName: "ghcr.io/acme/trainer:1", gpuTypeIds: ["NVIDIA L4"], ports: ["8888/http", "22/tcp"], env: { LOG_LEVEL: "info" } });
+        const pod = new gpucloud.Pod("trainer", {
+          imageName: "ghcr.io/acme/trainer:1",
+          gpuTypeIds: ["NVIDIA L4"],
+          ports: ["8888/http", "22/tcp"],
+          env: { LOG_LEVEL: "info" },
+        });
         const template = new gpucloud.Template("worker", { name: `worker-${tag}`, imageName: "ghcr.io/acme/worker:1", isServerless: true });
-        const endpoint = new gpucloud.Endpoint("inference", { name: `inference-${tag}`, templateId: template.id, gpuTypeIds: ["NVIDIA L4"], workersMin: 0, workersMax: 3 });
+        const endpoint = new gpucloud.Endpoint("inference", {
+          name: `inference-${tag}`,
+          templateId: template.id,
+          gpuTypeIds: ["NVIDIA L4"],
+          workersMin: 0,
+          workersMax: 3,
+        });
         return { podId: pod.id, endpointId: endpoint.id, podImage: pod.imageName };
       },
     });
@@ -66,7 +77,11 @@ describe.each(API_VERSIONS)("lookups through the real engine on the %s API", { t
   it("a second stack reads the first stack's pod and endpoint by id", async () => {
     const up = await maker.stack.up();
     expect(up.summary.result).toBe("succeeded");
-    made = { podId: String(up.outputs["podId"]?.value), endpointId: String(up.outputs["endpointId"]?.value), podImage: String(up.outputs["podImage"]?.value) };
+    made = {
+      podId: String(up.outputs["podId"]?.value),
+      endpointId: String(up.outputs["endpointId"]?.value),
+      podImage: String(up.outputs["podImage"]?.value),
+    };
     expect(made.podId).not.toBe("");
 
     await reader.stack.setConfig("podId", { value: made.podId });

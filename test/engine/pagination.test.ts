@@ -27,7 +27,8 @@ describe("a v2 account of several pages through the real engine", { timeout: 300
     // Made outside the stack: the oldest template is on page 3 of the template list.
     farTemplateId = (await client.templates.create({ name: `far-${tag}`, image: "example/far:1" })).id;
     for (let i = 0; i < 4; i++) await client.templates.create({ name: `outside-${i}-${tag}`, image: "example/outside:1" });
-    for (let i = 0; i < 3; i++) await client.pods.create({ name: `outside-${i}`, image: "example/outside:1", gpu: { id: "NVIDIA L4", count: 1 } });
+    for (let i = 0; i < 3; i++)
+      await client.pods.create({ name: `outside-${i}`, image: "example/outside:1", gpu: { id: "NVIDIA L4", count: 1 } });
     engine = await createEngineStack({
       projectName: "pages-v2",
       config: emulatorConfig(emulator, apiKey, "v2"),
@@ -35,9 +36,24 @@ describe("a v2 account of several pages through the real engine", { timeout: 300
         const far = await gpucloud.getTemplate({ name: `far-${tag}` });
         const out: Record<string, unknown> = { farId: far.id };
         for (let i = 0; i < 3; i++) {
-          const pod = new gpucloud.Pod(`pod-${i}`, { name: `pod-${i}`, imageName: "example/app:1", gpuTypeIds: ["NVIDIA L4"], ports: ["8888/http"] });
-          const template = new gpucloud.Template(`template-${i}`, { name: `worker-${i}-${tag}`, imageName: `example/worker:${i}`, isServerless: true });
-          const endpoint = new gpucloud.Endpoint(`endpoint-${i}`, { name: `endpoint-${i}-${tag}`, templateId: template.id, gpuTypeIds: ["NVIDIA L4"], workersMin: 0, workersMax: 2 });
+          const pod = new gpucloud.Pod(`pod-${i}`, {
+            name: `pod-${i}`,
+            imageName: "example/app:1",
+            gpuTypeIds: ["NVIDIA L4"],
+            ports: ["8888/http"],
+          });
+          const template = new gpucloud.Template(`template-${i}`, {
+            name: `worker-${i}-${tag}`,
+            imageName: `example/worker:${i}`,
+            isServerless: true,
+          });
+          const endpoint = new gpucloud.Endpoint(`endpoint-${i}`, {
+            name: `endpoint-${i}-${tag}`,
+            templateId: template.id,
+            gpuTypeIds: ["NVIDIA L4"],
+            workersMin: 0,
+            workersMax: 2,
+          });
           out[`pod${i}`] = pod.id;
           out[`endpoint${i}`] = endpoint.id;
         }

@@ -30,9 +30,18 @@ describe("management calls of an unchanged stack, on v2", { timeout: 300_000 }, 
         "gpucloud:apiKey": { value: apiKey, secret: true },
       },
       program: async () => {
-        const template = new gpucloud.Template("worker", { name: "calls-worker", imageName: "example/echo-worker:1.0", isServerless: true });
+        const template = new gpucloud.Template("worker", {
+          name: "calls-worker",
+          imageName: "example/echo-worker:1.0",
+          isServerless: true,
+        });
         for (let i = 0; i < 3; i++) new gpucloud.Endpoint(`untyped-${i}`, { templateId: template.id, workersMin: 0, workersMax: 1 });
-        const priced = new gpucloud.Endpoint("priced", { templateId: template.id, gpuTypeIds: ["NVIDIA L4"], workersMin: 0, workersMax: 1 });
+        const priced = new gpucloud.Endpoint("priced", {
+          templateId: template.id,
+          gpuTypeIds: ["NVIDIA L4"],
+          workersMin: 0,
+          workersMax: 1,
+        });
         return { pricedEstimate: priced.costEstimate };
       },
     });

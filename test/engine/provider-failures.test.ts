@@ -79,12 +79,16 @@ describe("provider failures through the real engine", { timeout: 300_000 }, () =
     // The engine stops at the first resource whose check fails, so each bad input gets a preview.
     phase.volumeSize = 5;
     await expect(engine.stack.preview()).rejects.toThrow(/size: 5 GB is smaller than the current size 20 GB/);
-    expect(engine.output()).toMatch(/NetworkVolume resource 'scratch': property size value \{5\} has a problem: size: 5 GB is smaller than the current size 20 GB; a network volume can only grow/);
+    expect(engine.output()).toMatch(
+      /NetworkVolume resource 'scratch': property size value \{5\} has a problem: size: 5 GB is smaller than the current size 20 GB; a network volume can only grow/,
+    );
 
     phase.volumeSize = 20;
     phase.templatePorts = ["8888/udp"];
     await expect(engine.stack.preview()).rejects.toThrow(/ports\[0\]/);
-    expect(engine.output()).toMatch(/Template resource 'bad-ports': property ports\[0\] value \{.*\} has a problem: ports\[0\]: .*8888\/udp.* is not a valid port/);
+    expect(engine.output()).toMatch(
+      /Template resource 'bad-ports': property ports\[0\] value \{.*\} has a problem: ports\[0\]: .*8888\/udp.* is not a valid port/,
+    );
 
     // Neither preview changed anything.
     expect(countsOf(accountOf(emulator))).toMatchObject({ pods: 1, networkVolumes: 1, templates: 0 });

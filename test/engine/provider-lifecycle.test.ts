@@ -46,7 +46,12 @@ describe.each(API_VERSIONS)("the provider through the real engine on the %s API"
   const registryUsername = `robot-username-${tag}`;
   const registryPassword = `registry-password-${tag}`;
   const templateSecret = `template-secret-${tag}`;
-  const phase: Phase = { podImage: "ghcr.io/acme/trainer:1", workersMax: 2, volumeDataCenterId: "EU-RO-1", templateImage: "ghcr.io/acme/worker:1.0" };
+  const phase: Phase = {
+    podImage: "ghcr.io/acme/trainer:1",
+    workersMax: 2,
+    volumeDataCenterId: "EU-RO-1",
+    templateImage: "ghcr.io/acme/worker:1.0",
+  };
 
   let emulator: RunningEmulator;
   let engine: EngineStack;
@@ -299,7 +304,10 @@ describe.each(API_VERSIONS)("the provider through the real engine on the %s API"
   });
 
   it("adopts a volume made outside the stack by adoptId, growing it to the declared size", async () => {
-    const made = api === "v1" ? await client.createNetworkVolume({ name: "adopted", size: 10, dataCenterId: "EU-RO-1" }) : await clientV2.networkVolumes.create({ name: "adopted", size: 10, dataCenter: "EU-RO-1" });
+    const made =
+      api === "v1"
+        ? await client.createNetworkVolume({ name: "adopted", size: 10, dataCenterId: "EU-RO-1" })
+        : await clientV2.networkVolumes.create({ name: "adopted", size: 10, dataCenter: "EU-RO-1" });
     phase.adoptVolumeId = made.id;
     const up = await engine.stack.up();
     expect(up.summary.resourceChanges).toEqual({ create: 1, same: 6 });

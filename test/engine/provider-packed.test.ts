@@ -38,7 +38,12 @@ describe("the package installed from npm pack into a project outside the repo", 
       config: emulatorConfig(emulator),
       program: async () => {
         const volume = new gpucloud.NetworkVolume("models", { name: "models", size: 25, dataCenterId: "EU-SE-1" });
-        const template = new gpucloud.Template("worker", { name: "packed-worker", imageName: "ghcr.io/acme/worker:2", isServerless: true, env: { MODEL: "m" } });
+        const template = new gpucloud.Template("worker", {
+          name: "packed-worker",
+          imageName: "ghcr.io/acme/worker:2",
+          isServerless: true,
+          env: { MODEL: "m" },
+        });
         return { volumeId: volume.id, templateId: template.id };
       },
     });
@@ -67,7 +72,9 @@ describe("the package installed from npm pack into a project outside the repo", 
     // No source maps either: they would point stack traces at those unshipped sources.
     const shipped = fs.readdirSync(path.join(installed, "dist"), { recursive: true, encoding: "utf8" });
     expect(shipped.filter((f) => f.endsWith(".map"))).toEqual([]);
-    expect(shipped.filter((f) => f.endsWith(".js") && fs.readFileSync(path.join(installed, "dist", f), "utf8").includes("sourceMappingURL"))).toEqual([]);
+    expect(
+      shipped.filter((f) => f.endsWith(".js") && fs.readFileSync(path.join(installed, "dist", f), "utf8").includes("sourceMappingURL")),
+    ).toEqual([]);
     const resolved = createRequire(path.join(projectDir, "index.js")).resolve("pulumi-gpucloud");
     expect(fs.realpathSync(resolved)).toBe(fs.realpathSync(path.join(installed, "dist", "sdk", "index.js")));
     // The package's own @pulumi/pulumi is the project's, so the serializer sees the installed copy.
@@ -81,8 +88,12 @@ describe("the package installed from npm pack into a project outside the repo", 
     expect(up.summary.result).toBe("succeeded");
     expect(up.summary.resourceChanges).toEqual({ create: 3 });
     const account = accountOf(emulator);
-    expect(account.networkVolumes.map((v) => [v.id, v.name, v.size, v.dataCenterId])).toEqual([[up.outputs["volumeId"]?.value, "models", 25, "EU-SE-1"]]);
-    expect(account.templates.map((t) => [t.id, t.name, t.imageName])).toEqual([[up.outputs["templateId"]?.value, "packed-worker", "ghcr.io/acme/worker:2"]]);
+    expect(account.networkVolumes.map((v) => [v.id, v.name, v.size, v.dataCenterId])).toEqual([
+      [up.outputs["volumeId"]?.value, "models", 25, "EU-SE-1"],
+    ]);
+    expect(account.templates.map((t) => [t.id, t.name, t.imageName])).toEqual([
+      [up.outputs["templateId"]?.value, "packed-worker", "ghcr.io/acme/worker:2"],
+    ]);
 
     const state = declaredResources(await engine.exportState());
     const sizes: Record<string, number> = {};
@@ -94,13 +105,15 @@ describe("the package installed from npm pack into a project outside the repo", 
       sizes[type] = Buffer.byteLength(text);
       expect(text).toContain(`require("pulumi-gpucloud/provider/shims/${shim}")`);
       // Nothing serialized by value: no function bodies of the shim, no paths, no connection settings.
-      expect(text).not.toContain("pulumi-gpucloud/provider\")");
+      expect(text).not.toContain('pulumi-gpucloud/provider")');
       expect(text).not.toMatch(/function \/\*(check|diff|create)\*\//);
       expect(text).not.toContain(base);
       expect(text).not.toContain(emulator.apiUrl);
       expect(sizes[type]).toBeLessThan(2_048);
     }
-    console.log(`__provider sizes (installed from npm pack): ${JSON.stringify(sizes)}; NetworkVolume's:\n${providerTextOf(resourceOfType(state, "NetworkVolume"))}`);
+    console.log(
+      `__provider sizes (installed from npm pack): ${JSON.stringify(sizes)}; NetworkVolume's:\n${providerTextOf(resourceOfType(state, "NetworkVolume"))}`,
+    );
 
     const preview = await engine.stack.preview({ expectNoChanges: true });
     expect(preview.changeSummary).toEqual({ same: 3 });

@@ -53,7 +53,9 @@ export function accountOf(emulator: RunningEmulator, apiKey: string = emulator.a
 }
 
 /** Counts of every resource kind in an account, for one-line assertions. */
-export function countsOf(account: AccountInspection): Record<"pods" | "endpoints" | "templates" | "networkVolumes" | "registryAuths", number> {
+export function countsOf(
+  account: AccountInspection,
+): Record<"pods" | "endpoints" | "templates" | "networkVolumes" | "registryAuths", number> {
   return {
     pods: account.pods.length,
     endpoints: account.endpoints.length,

@@ -74,7 +74,12 @@ describe(`${COUNT} resources at ${PER_MINUTE} management calls a service minute`
       }
       const account = accountOf(emulator);
       // On v2 each endpoint also keeps a template of its own: only the declared ones are counted.
-      const held = { templates: account.templates.filter((t) => t.name.startsWith("rl-worker-")).length, volumes: account.networkVolumes.length, endpoints: account.endpoints.length, pods: account.pods.filter((p) => !p.endpointId).length };
+      const held = {
+        templates: account.templates.filter((t) => t.name.startsWith("rl-worker-")).length,
+        volumes: account.networkVolumes.length,
+        endpoints: account.endpoints.length,
+        pods: account.pods.filter((p) => !p.endpointId).length,
+      };
       expect(held).toEqual(op === "destroy" ? { templates: 0, volumes: 0, endpoints: 0, pods: 0 } : mix);
     });
   }

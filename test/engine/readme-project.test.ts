@@ -69,7 +69,9 @@ describe("the README's minimal project, copied into a fresh folder", { timeout: 
       projectName: "gpucloud-minimal",
       workDir: projectDir,
       automation: createRequire(path.join(projectDir, "index.js"))("@pulumi/pulumi/automation") as AutomationModule,
-      config: Object.fromEntries(config.map((m) => [m[2] ?? "", { value: (m[3] ?? "").replace(":8787", `:${port}`), secret: m[1] !== undefined }])),
+      config: Object.fromEntries(
+        config.map((m) => [m[2] ?? "", { value: (m[3] ?? "").replace(":8787", `:${port}`), secret: m[1] !== undefined }]),
+      ),
       // Loaded afresh for each run, as the language host does: a cached module would register nothing.
       program: async () => {
         const load = createRequire(path.join(projectDir, "index.js"));
@@ -94,7 +96,10 @@ describe("the README's minimal project, copied into a fresh folder", { timeout: 
     // The package's public declarations are checked as a user's `tsc` checks them: every .d.ts they
     // reach, zod's included if they named its types (63 errors inside zod under this tsconfig).
     const uses = path.join(projectDir, "entryPoints.ts");
-    fs.writeFileSync(uses, 'import { startEmulator } from "pulumi-gpucloud/emulator";\nimport * as provider from "pulumi-gpucloud/provider";\nexport { startEmulator, provider };\n');
+    fs.writeFileSync(
+      uses,
+      'import { startEmulator } from "pulumi-gpucloud/emulator";\nimport * as provider from "pulumi-gpucloud/provider";\nexport { startEmulator, provider };\n',
+    );
     const config = path.join(projectDir, "tsconfig.entryPoints.json");
     fs.writeFileSync(config, JSON.stringify({ extends: "./tsconfig.json", files: ["index.ts", "entryPoints.ts"] }));
     try {

@@ -19,7 +19,13 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createEngineStack, declaredResources, type EngineStack } from "../support/engineStack";
-import { type EmulatorProcess, freePort, resourcesInStateFile, type StateFileResource, startEmulatorProcess } from "../support/emulatorProcess";
+import {
+  type EmulatorProcess,
+  freePort,
+  resourcesInStateFile,
+  type StateFileResource,
+  startEmulatorProcess,
+} from "../support/emulatorProcess";
 import { QUICKSTART_REGISTRY_PASSWORD, type QuickstartNames, quickstartNames, quickstartProgram } from "../support/quickstart";
 import { Diagnostics, findSecrets, rawBackendFiles, unclearErrors } from "../support/reliability";
 
@@ -28,7 +34,13 @@ const API_KEY = "reliability-crash-api-key-6a0c3e9d21b4";
 /** Live resources as the restarted emulator lists them over HTTP: `kind:name` -> ids. */
 async function listByName(apiUrl: string): Promise<Record<string, string[]>> {
   const out: Record<string, string[]> = {};
-  const collections = { pod: "pods", endpoint: "endpoints", template: "templates", networkVolume: "networkvolumes", registryAuth: "containerregistryauth" };
+  const collections = {
+    pod: "pods",
+    endpoint: "endpoints",
+    template: "templates",
+    networkVolume: "networkvolumes",
+    registryAuth: "containerregistryauth",
+  };
   for (const [kind, collection] of Object.entries(collections)) {
     const res = await fetch(`${apiUrl}/${collection}`, { headers: { authorization: `Bearer ${API_KEY}` } });
     expect(res.status, `GET /${collection}`).toBe(200);
@@ -112,7 +124,9 @@ describe("the emulator is SIGKILLed in the middle of pulumi up", { timeout: 300_
     if (scenario.killDelayMs > 0) await new Promise((r) => setTimeout(r, scenario.killDelayMs));
     const atKill = resourcesInStateFile(statePath);
     await emulator.kill();
-    console.log(`[reliability crash] ${scenario.prefix}: killed with ${atKill.length} resource(s) on disk: ${atKill.map((r) => `${r.kind}:${r.name}`).join(", ")}`);
+    console.log(
+      `[reliability crash] ${scenario.prefix}: killed with ${atKill.length} resource(s) on disk: ${atKill.map((r) => `${r.kind}:${r.name}`).join(", ")}`,
+    );
 
     let first: CrashOutcome["first"];
     if (scenario.restartAfterUpEnds) {
@@ -123,7 +137,9 @@ describe("the emulator is SIGKILLed in the middle of pulumi up", { timeout: 300_
       first = await interrupted;
     }
     const firstErrors = diagnostics.errors();
-    console.log(`[reliability crash] ${scenario.prefix}: interrupted up ${first.ok ? "converged" : `failed: ${JSON.stringify(firstErrors)}`}`);
+    console.log(
+      `[reliability crash] ${scenario.prefix}: interrupted up ${first.ok ? "converged" : `failed: ${JSON.stringify(firstErrors)}`}`,
+    );
     if (!first.ok) expect(unclearErrors(firstErrors), "the interrupted up's errors are clear").toEqual([]);
     // Everything that was on disk at the kill survived the restart (nothing lost).
     const afterRestart = await listByName(apiUrl);
@@ -143,7 +159,9 @@ describe("the emulator is SIGKILLed in the middle of pulumi up", { timeout: 300_
   /** Converged: the next up succeeded, one live resource per name, the state's ids are the live ones. */
   function expectConverged(o: CrashOutcome): void {
     expect(o.againOk, `the next up converges; errors: ${JSON.stringify(o.diagnostics.errors())}`).toBe(true);
-    const expected = Object.entries(o.names).map(([kind, name]) => `${kind}:${name}`).sort();
+    const expected = Object.entries(o.names)
+      .map(([kind, name]) => `${kind}:${name}`)
+      .sort();
     expect(Object.keys(o.live).sort(), "exactly the quickstart's resources are live").toEqual(expected);
     for (const [key, ids] of Object.entries(o.live)) expect(ids, `${key}: exactly one (nothing duplicated)`).toHaveLength(1);
     expect([...o.stateIds].sort(), "the stack's ids are the live ones (nothing lost)").toEqual(Object.values(o.live).flat().sort());
@@ -155,7 +173,11 @@ describe("the emulator is SIGKILLed in the middle of pulumi up", { timeout: 300_
     const stack = engine;
     if (!current || !stack) throw new Error("no emulator or stack");
     expect(await current.stop()).toBe(0);
-    expect(resourcesInStateFile(o.statePath).map((r) => r.id).sort()).toEqual(Object.values(o.live).flat().sort());
+    expect(
+      resourcesInStateFile(o.statePath)
+        .map((r) => r.id)
+        .sort(),
+    ).toEqual(Object.values(o.live).flat().sort());
     // The emulator's own banner prints the key it was given, by design: only the password is looked for there.
     expect(findSecrets([{ where: "emulator output", text: current.output() }], [QUICKSTART_REGISTRY_PASSWORD])).toEqual([]);
     const sources = [
@@ -194,7 +216,9 @@ describe("the emulator is SIGKILLed in the middle of pulumi up", { timeout: 300_
       firstRunFlags: ["--boot-delay-ms", "600000"],
     });
     expect(o.first.ok).toBe(false);
-    expect(o.firstErrors.join("\n")).toMatch(/GetPod failed: (could not connect to the service|connection lost before the service answered)/);
+    expect(o.firstErrors.join("\n")).toMatch(
+      /GetPod failed: (could not connect to the service|connection lost before the service answered)/,
+    );
     expectConverged(o);
     await finish(o);
   });

@@ -81,13 +81,20 @@ describe("quickstart stack under injected faults (real engine)", { timeout: 600_
     expect(figures["duplicates"]).toBe(0);
     // The runs did meet faults (else they prove nothing), and the provider retried through them.
     expect(figures["faultsTotal"] as number).toBeGreaterThan(0);
-    expect(reports.reduce((a, r) => a + r.retries, 0) + reports.reduce((a, r) => a + r.adoptedAfterLostAnswer + r.createdAgainAfterNoAnswer, 0)).toBeGreaterThan(0);
+    expect(
+      reports.reduce((a, r) => a + r.retries, 0) + reports.reduce((a, r) => a + r.adoptedAfterLostAnswer + r.createdAgainAfterNoAnswer, 0),
+    ).toBeGreaterThan(0);
   });
 
   // Faults that never clear: the run must stop with a clear error, and once the fault is gone a
   // second run must converge without duplicates.
   const hostile: { name: string; spec: string; phase: "up" | "destroy"; expectError: RegExp }[] = [
-    { name: "every CreatePod answers 503", spec: "seed=1; CreatePod: 503=1", phase: "up", expectError: /CreatePod failed: 503 Service Unavailable/ },
+    {
+      name: "every CreatePod answers 503",
+      spec: "seed=1; CreatePod: 503=1",
+      phase: "up",
+      expectError: /CreatePod failed: 503 Service Unavailable/,
+    },
     {
       name: "every GetPod connection is reset (after the create)",
       spec: "seed=1; GetPod: reset=1",
@@ -100,7 +107,12 @@ describe("quickstart stack under injected faults (real engine)", { timeout: 600_
       phase: "up",
       expectError: /ListPods failed: 429 Too Many Requests/,
     },
-    { name: "every DeletePod answers 500", spec: "seed=1; DeletePod: 500=1@0s", phase: "destroy", expectError: /DeletePod failed: 500 Internal Server Error/ },
+    {
+      name: "every DeletePod answers 500",
+      spec: "seed=1; DeletePod: 500=1@0s",
+      phase: "destroy",
+      expectError: /DeletePod failed: 500 Internal Server Error/,
+    },
   ];
   for (const c of hostile) {
     it(`${c.name}: clear error, then the next run converges`, async () => {

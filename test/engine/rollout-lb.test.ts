@@ -25,7 +25,10 @@ describe("EndpointRollout of a load-balancing endpoint, through the real engine 
     emu = await startEmulator({
       timeScale: 0.02,
       serverless: { coldStartMs: 500 },
-      handlers: { [IMAGES["1.0"]]: path.join(FIXTURES, "rollout-lb-server.cjs"), [IMAGES["2.0"]]: path.join(FIXTURES, "rollout-lb-broken.cjs") },
+      handlers: {
+        [IMAGES["1.0"]]: path.join(FIXTURES, "rollout-lb-server.cjs"),
+        [IMAGES["2.0"]]: path.join(FIXTURES, "rollout-lb-broken.cjs"),
+      },
     });
     jobs = new gpucloud.JobClient({ apiKey: emu.apiKey, serverlessUrl: emu.serverlessUrl });
     engine = await createEngineStack({
@@ -45,7 +48,12 @@ describe("EndpointRollout of a load-balancing endpoint, through the real engine 
             },
           ],
         });
-        return { endpointId: rollout.endpointId, servingVersion: rollout.servingVersion, candidateResults: rollout.candidateResults, requestUrls: rollout.endpoint.requestUrls };
+        return {
+          endpointId: rollout.endpointId,
+          servingVersion: rollout.servingVersion,
+          candidateResults: rollout.candidateResults,
+          requestUrls: rollout.endpoint.requestUrls,
+        };
       },
     });
   });
@@ -69,7 +77,9 @@ describe("EndpointRollout of a load-balancing endpoint, through the real engine 
 
   it("serves a version whose HTTP cases passed on the canary", async () => {
     const result = await engine.stack.up();
-    expect(result.outputs["candidateResults"]?.value).toMatchObject([{ name: "generates", passed: true, target: "POST /v1/generate", httpStatus: 200 }]);
+    expect(result.outputs["candidateResults"]?.value).toMatchObject([
+      { name: "generates", passed: true, target: "POST /v1/generate", httpStatus: 200 },
+    ]);
     expect(result.outputs["servingVersion"]?.value).toBe("1.0");
     expect(accountOf(emu).endpoints.map((e) => e.name)).toEqual(["chat"]);
     expect(await generate()).toEqual({ version: "1.0", prompt: "hello" });
@@ -78,7 +88,10 @@ describe("EndpointRollout of a load-balancing endpoint, through the real engine 
   it("fails the up on a broken version with the request and the answer, and keeps serving the good one", async () => {
     version = "2.0";
     const before = serving();
-    const thrown = await engine.stack.up().then(() => undefined, (error: unknown) => error);
+    const thrown = await engine.stack.up().then(
+      () => undefined,
+      (error: unknown) => error,
+    );
     expect(thrown).toBeInstanceOf(Error);
     const message = (thrown as Error).message;
     expect(message).toContain('rollout "chat": version 2.0 failed its candidate check, so the serving endpoint was not touched');

@@ -106,7 +106,9 @@ describe.each(API_VERSIONS)("EndpointRollout, through the real engine (%s)", { t
       expect(res.status).toBe(200);
       return ((await res.json()) as { rollout: { inProgress: boolean; workersOnLatest: number; workersTotal: number } }).rollout;
     }
-    const res = await fetch(`${emu.apiUrl}/endpoints/${endpointId}?includeWorkers=true`, { headers: { authorization: `Bearer ${emu.apiKey}` } });
+    const res = await fetch(`${emu.apiUrl}/endpoints/${endpointId}?includeWorkers=true`, {
+      headers: { authorization: `Bearer ${emu.apiKey}` },
+    });
     expect(res.status).toBe(200);
     const endpoint = (await res.json()) as { version: number; workers: Array<{ slsVersion: number }> };
     const onLatest = endpoint.workers.filter((w) => w.slsVersion === endpoint.version).length;
@@ -115,14 +117,19 @@ describe.each(API_VERSIONS)("EndpointRollout, through the real engine (%s)", { t
 
   /** Jobs the emulator holds for an endpoint (the job log, GET /requests). */
   async function jobCount(endpointId: string): Promise<number> {
-    const res = await fetch(`${emu.serverlessUrl}/${endpointId}/requests?limit=100`, { headers: { authorization: `Bearer ${emu.apiKey}` } });
+    const res = await fetch(`${emu.serverlessUrl}/${endpointId}/requests?limit=100`, {
+      headers: { authorization: `Bearer ${emu.apiKey}` },
+    });
     expect(res.status).toBe(200);
     return ((await res.json()) as { requests: unknown[] }).requests.length;
   }
 
   /** Runs `up`, expects it to fail, and returns the error's message (the engine's diagnostics). */
   async function failingUp(): Promise<string> {
-    const thrown = await engine.stack.up().then(() => undefined, (error: unknown) => error);
+    const thrown = await engine.stack.up().then(
+      () => undefined,
+      (error: unknown) => error,
+    );
     expect(thrown, "pulumi up should have failed").toBeInstanceOf(Error);
     return (thrown as Error).message;
   }
@@ -134,13 +141,20 @@ describe.each(API_VERSIONS)("EndpointRollout, through the real engine (%s)", { t
   }
 
   /** Sends jobs to the serving endpoint until `during` settles; returns what each job ended with. */
-  async function trafficDuring<T>(endpointId: string, during: Promise<T>): Promise<{ jobs: Array<{ status: string; output?: unknown; error?: string }>; result: T }> {
+  async function trafficDuring<T>(
+    endpointId: string,
+    during: Promise<T>,
+  ): Promise<{ jobs: Array<{ status: string; output?: unknown; error?: string }>; result: T }> {
     let done = false;
     const seen: Array<{ status: string; output?: unknown; error?: string }> = [];
     const traffic = (async () => {
       while (!done) {
         const job = await jobs.runSync(endpointId, { input: { prompt: "hello" } });
-        seen.push({ status: job.status, ...(job.output !== undefined ? { output: job.output } : {}), ...(job.error !== undefined ? { error: job.error } : {}) });
+        seen.push({
+          status: job.status,
+          ...(job.output !== undefined ? { output: job.output } : {}),
+          ...(job.error !== undefined ? { error: job.error } : {}),
+        });
       }
     })();
     const result = await during.finally(() => {
@@ -220,7 +234,10 @@ describe.each(API_VERSIONS)("EndpointRollout, through the real engine (%s)", { t
     expect(result.outputs["servingTemplateId"]?.value).toBe(templateIdOf("2.0"));
     expect(templateIdOf("3.0")).toBeUndefined();
     const preview = await engine.stack.preview({ diff: true });
-    expect(Object.keys(preview.changeSummary).filter((op) => op !== "same"), preview.stdout).toEqual([]);
+    expect(
+      Object.keys(preview.changeSummary).filter((op) => op !== "same"),
+      preview.stdout,
+    ).toEqual([]);
   });
 
   it("moves back by itself when a version passes its candidate check but fails after the switch (verifyAfterSwitch)", async () => {
@@ -229,7 +246,9 @@ describe.each(API_VERSIONS)("EndpointRollout, through the real engine (%s)", { t
     degrades.reset();
     const before = serving();
     const { jobs: during, result: message } = await trafficDuring(before.id, failingUp());
-    expect(message).toContain('rollout "inference": version 4.0 failed its check on the serving endpoint after the switch, so the endpoint was moved back to version 2.0');
+    expect(message).toContain(
+      'rollout "inference": version 4.0 failed its check on the serving endpoint after the switch, so the endpoint was moved back to version 2.0',
+    );
     expect(message).toContain("CUDA out of memory after the first request");
     expect(servingImage()).toBe(IMAGES["2.0"]);
     expect(await rolloutOf(before.id)).toMatchObject({ inProgress: false, workersOnLatest: 1 });

@@ -30,7 +30,12 @@ function filesUnder(dir: string): string[] {
 
 /** Values the workers booted with, by worker id. */
 function workerTokens(dir: string): Record<string, string> {
-  return Object.fromEntries(fs.readdirSync(dir).filter((f) => f.endsWith(".env")).map((f) => [f.slice(0, -4), fs.readFileSync(path.join(dir, f), "utf8")]));
+  return Object.fromEntries(
+    fs
+      .readdirSync(dir)
+      .filter((f) => f.endsWith(".env"))
+      .map((f) => [f.slice(0, -4), fs.readFileSync(path.join(dir, f), "utf8")]),
+  );
 }
 
 async function eventually<T>(read: () => T, ok: (value: T) => boolean, what: string): Promise<T> {
@@ -88,7 +93,11 @@ describe("account secrets (examples/secrets), through the real engine", { timeou
     expect(pod.env).toMatchObject({ HF_TOKEN: placeholder });
     expect(account.podBootEnv[pod.id]).toMatchObject({ HF_TOKEN: FIRST });
     expect(account.templates.every((t) => t.env?.["HF_TOKEN"] === placeholder)).toBe(true);
-    const tokens = await eventually(() => workerTokens(workerDir), (t) => Object.keys(t).length > 0, "a worker to boot");
+    const tokens = await eventually(
+      () => workerTokens(workerDir),
+      (t) => Object.keys(t).length > 0,
+      "a worker to boot",
+    );
     expect(Object.values(tokens)).toEqual(Object.values(tokens).map(() => FIRST));
   });
 

@@ -109,7 +109,13 @@ function outputDifferences(recorded: readonly StateResource[], now: readonly Sta
   const nowByUrn = new Map(now.map((r) => [r.urn, r]));
   const walk = (urn: string, at: string, before: unknown, after: unknown): void => {
     if (isAllowed(urn, at)) return;
-    if (typeof before === "object" && before !== null && typeof after === "object" && after !== null && Array.isArray(before) === Array.isArray(after)) {
+    if (
+      typeof before === "object" &&
+      before !== null &&
+      typeof after === "object" &&
+      after !== null &&
+      Array.isArray(before) === Array.isArray(after)
+    ) {
       for (const key of Object.keys(before)) {
         const next = (after as Record<string, unknown>)[key];
         const prev = (before as Record<string, unknown>)[key];
@@ -135,121 +141,144 @@ it("has at least one recorded fixture", () => {
   expect(fixtures.map((f) => path.basename(f))).toContain("0.1.0-b72936d");
 });
 
-describe.each(fixtures.map((dir) => [path.basename(dir), dir] as const))("upgrading from %s", { timeout: 600_000 }, (_version, fixtureDir) => {
-  const manifest = readManifest(fixtureDir);
-  let base: string;
-  let projectDir: string;
-  let emulator: EmulatorChild;
-  let statePath: string;
-  let backend: FileBackend;
-  let log = "";
-  const stacks = new Map<string, { stack: Stack; change: boolean }>();
+describe.each(fixtures.map((dir) => [path.basename(dir), dir] as const))(
+  "upgrading from %s",
+  { timeout: 600_000 },
+  (_version, fixtureDir) => {
+    const manifest = readManifest(fixtureDir);
+    let base: string;
+    let projectDir: string;
+    let emulator: EmulatorChild;
+    let statePath: string;
+    let backend: FileBackend;
+    let log = "";
+    const stacks = new Map<string, { stack: Stack; change: boolean }>();
 
-  beforeAll(async () => {
-    base = fs.mkdtempSync(path.join(os.tmpdir(), "gpucloud-upgrade-"));
-    ({ projectDir } = installPackedCopy(path.join(base, "packed")));
-    statePath = path.join(base, "emulator-state.json");
-    fs.copyFileSync(path.join(fixtureDir, FIXTURE_FILES.emulatorState), statePath);
-    // The recorded URLs (the state holds them: endpoints' requestUrls, the provider's config).
-    emulator = await startOnRecordedPort({ apiKeys: [manifest.apiKey], statePath, timeScale: 0.01, port: manifest.emulatorPort });
-    backend = fileBackend(path.join(base, "backend"), inject("pulumiCli"), manifest.passphrase);
+    beforeAll(async () => {
+      base = fs.mkdtempSync(path.join(os.tmpdir(), "gpucloud-upgrade-"));
+      ({ projectDir } = installPackedCopy(path.join(base, "packed")));
+      statePath = path.join(base, "emulator-state.json");
+      fs.copyFileSync(path.join(fixtureDir, FIXTURE_FILES.emulatorState), statePath);
+      // The recorded URLs (the state holds them: endpoints' requestUrls, the provider's config).
+      emulator = await startOnRecordedPort({ apiKeys: [manifest.apiKey], statePath, timeScale: 0.01, port: manifest.emulatorPort });
+      backend = fileBackend(path.join(base, "backend"), inject("pulumiCli"), manifest.passphrase);
 
-    const load = createRequire(path.join(projectDir, "index.js"));
-    const gpucloud: unknown = load("pulumi-gpucloud");
-    const pulumi: unknown = load("@pulumi/pulumi");
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const program = require(path.join(fixtureDir, FIXTURE_FILES.program)) as StackProgram;
-    for (const recorded of manifest.stacks) {
-      // The recorded settings file carries the stack's encryption salt: the state's ciphertext needs it.
-      fs.copyFileSync(path.join(fixtureDir, FIXTURE_FILES.stackSettings(recorded.name)), path.join(projectDir, FIXTURE_FILES.stackSettings(recorded.name)));
-      const entry = { stack: undefined as unknown as Stack, change: false };
-      entry.stack = await inlineStack(backend, {
-        automation: automationOf(projectDir),
-        workDir: projectDir,
-        projectName: manifest.projectName,
-        stackName: recorded.name,
-        program: async () => program(gpucloud, pulumi, { api: recorded.api, change: entry.change }),
-      });
-      await entry.stack.setAllConfig(emulatorStackConfig(emulator, recorded.api, manifest.apiKey));
-      runPulumi(backend, projectDir, ["stack", "import", "--stack", recorded.name, "--file", path.join(fixtureDir, FIXTURE_FILES.stackState(recorded.name))]);
-      stacks.set(recorded.name, entry);
-    }
-  }, PORT_WAIT_MS + 120_000);
+      const load = createRequire(path.join(projectDir, "index.js"));
+      const gpucloud: unknown = load("pulumi-gpucloud");
+      const pulumi: unknown = load("@pulumi/pulumi");
+      const program = require(path.join(fixtureDir, FIXTURE_FILES.program)) as StackProgram;
+      for (const recorded of manifest.stacks) {
+        // The recorded settings file carries the stack's encryption salt: the state's ciphertext needs it.
+        fs.copyFileSync(
+          path.join(fixtureDir, FIXTURE_FILES.stackSettings(recorded.name)),
+          path.join(projectDir, FIXTURE_FILES.stackSettings(recorded.name)),
+        );
+        const entry = { stack: undefined as unknown as Stack, change: false };
+        entry.stack = await inlineStack(backend, {
+          automation: automationOf(projectDir),
+          workDir: projectDir,
+          projectName: manifest.projectName,
+          stackName: recorded.name,
+          program: async () => program(gpucloud, pulumi, { api: recorded.api, change: entry.change }),
+        });
+        await entry.stack.setAllConfig(emulatorStackConfig(emulator, recorded.api, manifest.apiKey));
+        runPulumi(backend, projectDir, [
+          "stack",
+          "import",
+          "--stack",
+          recorded.name,
+          "--file",
+          path.join(fixtureDir, FIXTURE_FILES.stackState(recorded.name)),
+        ]);
+        stacks.set(recorded.name, entry);
+      }
+    }, PORT_WAIT_MS + 120_000);
 
-  afterAll(async () => {
-    try {
-      // A failed step must not leave the stacks' resources behind in the emulator's work.
-      for (const { stack } of stacks.values()) await stack.destroy().catch(() => undefined);
-    } finally {
-      await emulator?.stop();
-      if (base) await fs.promises.rm(base, { recursive: true, force: true });
-    }
-  });
-
-  const record = { onOutput: (out: string) => void (log += out), onError: (out: string) => void (log += out) };
-  const stackOf = (name: string): { stack: Stack; change: boolean } => {
-    const entry = stacks.get(name);
-    if (!entry) throw new Error(`stack ${name} was not imported`);
-    return entry;
-  };
-
-  it("imported every recorded resource", async () => {
-    for (const recorded of manifest.stacks) {
-      const deployment = await stackOf(recorded.name).stack.exportStack();
-      const resources = (deployment.deployment as { resources?: { type: string }[] }).resources ?? [];
-      const types: Record<string, number> = {};
-      for (const r of resources) types[r.type] = (types[r.type] ?? 0) + 1;
-      expect(types, `stack ${recorded.name}`).toEqual(recorded.resourceTypes);
-    }
-  });
-
-  it.each(manifest.stacks.map((s) => [s.name]))("stack %s: the current code plans no change", async (name) => {
-    const preview = await stackOf(name).stack.preview({ expectNoChanges: true, diff: true, ...record });
-    expect(changesOf(preview.changeSummary), log).toEqual({});
-  });
-
-  it.each(manifest.stacks.map((s) => [s.name]))("stack %s: refresh finds no drift, reads back every recorded output, and the plan stays empty", async (name) => {
-    const { stack } = stackOf(name);
-    const refresh = await stack.refresh(record);
-    expect(changesOf(refresh.summary.resourceChanges), log).toEqual({});
-    // The engine's refresh reports only what the provider's diff sees (changes against the
-    // program), so a renamed or reshaped output would pass it: compare what read wrote with
-    // what the recorded version stored.
-    const recorded = JSON.parse(fs.readFileSync(path.join(fixtureDir, FIXTURE_FILES.stackState(name)), "utf8")) as { deployment: { resources: StateResource[] } };
-    // Exported by the CLI as the recording was: secrets as ciphertext, not decrypted.
-    const now = (JSON.parse(runPulumi(backend, projectDir, ["stack", "export", "--stack", name])) as { deployment: { resources: StateResource[] } }).deployment;
-    expect(outputDifferences(recorded.deployment.resources, now.resources)).toEqual([]);
-    const preview = await stack.preview({ expectNoChanges: true, ...record });
-    expect(changesOf(preview.changeSummary), log).toEqual({});
-  });
-
-  it.each(manifest.stacks.map((s) => [s.name]))("stack %s: one changed field is updated in place", async (name) => {
-    const entry = stackOf(name);
-    entry.change = true;
-    const ops = new Map<string, string>();
-    const up = await entry.stack.up({
-      ...record,
-      onEvent: (event) => {
-        const meta = event.resOutputsEvent?.metadata;
-        if (meta && meta.op !== "same") ops.set(meta.urn, meta.op);
-      },
+    afterAll(async () => {
+      try {
+        // A failed step must not leave the stacks' resources behind in the emulator's work.
+        for (const { stack } of stacks.values()) await stack.destroy().catch(() => undefined);
+      } finally {
+        await emulator?.stop();
+        if (base) await fs.promises.rm(base, { recursive: true, force: true });
+      }
     });
-    expect(up.summary.result).toBe("succeeded");
-    const changes = changesOf(up.summary.resourceChanges);
-    for (const kind of CHANGE_KINDS.filter((k) => k !== "update")) expect(changes[kind], `${kind} in ${JSON.stringify(changes)}\n${log}`).toBeUndefined();
-    expect([...ops.entries()].filter(([urn]) => urn.endsWith("::queue"))).toEqual([[expect.stringMatching(/gpucloud:Endpoint::queue$/), "update"]]);
-    const after = await entry.stack.preview({ expectNoChanges: true, ...record });
-    expect(changesOf(after.changeSummary), log).toEqual({});
-  });
 
-  it("destroy removes everything the stacks held from the emulator", async () => {
-    for (const recorded of manifest.stacks) {
-      const destroy = await stackOf(recorded.name).stack.destroy(record);
-      expect(destroy.summary.result).toBe("succeeded");
-      expect(Object.keys(changesOf(destroy.summary.resourceChanges))).toEqual(["delete"]);
-    }
-    // A clean stop writes the state file once more: it is what the emulator held last.
-    expect(await emulator.stop()).toBe(0);
-    expect(resourcesInStateFile(statePath)).toEqual([]);
-  });
-});
+    const record = { onOutput: (out: string) => void (log += out), onError: (out: string) => void (log += out) };
+    const stackOf = (name: string): { stack: Stack; change: boolean } => {
+      const entry = stacks.get(name);
+      if (!entry) throw new Error(`stack ${name} was not imported`);
+      return entry;
+    };
+
+    it("imported every recorded resource", async () => {
+      for (const recorded of manifest.stacks) {
+        const deployment = await stackOf(recorded.name).stack.exportStack();
+        const resources = (deployment.deployment as { resources?: { type: string }[] }).resources ?? [];
+        const types: Record<string, number> = {};
+        for (const r of resources) types[r.type] = (types[r.type] ?? 0) + 1;
+        expect(types, `stack ${recorded.name}`).toEqual(recorded.resourceTypes);
+      }
+    });
+
+    it.each(manifest.stacks.map((s) => [s.name]))("stack %s: the current code plans no change", async (name) => {
+      const preview = await stackOf(name).stack.preview({ expectNoChanges: true, diff: true, ...record });
+      expect(changesOf(preview.changeSummary), log).toEqual({});
+    });
+
+    it.each(manifest.stacks.map((s) => [s.name]))(
+      "stack %s: refresh finds no drift, reads back every recorded output, and the plan stays empty",
+      async (name) => {
+        const { stack } = stackOf(name);
+        const refresh = await stack.refresh(record);
+        expect(changesOf(refresh.summary.resourceChanges), log).toEqual({});
+        // The engine's refresh reports only what the provider's diff sees (changes against the
+        // program), so a renamed or reshaped output would pass it: compare what read wrote with
+        // what the recorded version stored.
+        const recorded = JSON.parse(fs.readFileSync(path.join(fixtureDir, FIXTURE_FILES.stackState(name)), "utf8")) as {
+          deployment: { resources: StateResource[] };
+        };
+        // Exported by the CLI as the recording was: secrets as ciphertext, not decrypted.
+        const now = (
+          JSON.parse(runPulumi(backend, projectDir, ["stack", "export", "--stack", name])) as { deployment: { resources: StateResource[] } }
+        ).deployment;
+        expect(outputDifferences(recorded.deployment.resources, now.resources)).toEqual([]);
+        const preview = await stack.preview({ expectNoChanges: true, ...record });
+        expect(changesOf(preview.changeSummary), log).toEqual({});
+      },
+    );
+
+    it.each(manifest.stacks.map((s) => [s.name]))("stack %s: one changed field is updated in place", async (name) => {
+      const entry = stackOf(name);
+      entry.change = true;
+      const ops = new Map<string, string>();
+      const up = await entry.stack.up({
+        ...record,
+        onEvent: (event) => {
+          const meta = event.resOutputsEvent?.metadata;
+          if (meta && meta.op !== "same") ops.set(meta.urn, meta.op);
+        },
+      });
+      expect(up.summary.result).toBe("succeeded");
+      const changes = changesOf(up.summary.resourceChanges);
+      for (const kind of CHANGE_KINDS.filter((k) => k !== "update"))
+        expect(changes[kind], `${kind} in ${JSON.stringify(changes)}\n${log}`).toBeUndefined();
+      expect([...ops.entries()].filter(([urn]) => urn.endsWith("::queue"))).toEqual([
+        [expect.stringMatching(/gpucloud:Endpoint::queue$/), "update"],
+      ]);
+      const after = await entry.stack.preview({ expectNoChanges: true, ...record });
+      expect(changesOf(after.changeSummary), log).toEqual({});
+    });
+
+    it("destroy removes everything the stacks held from the emulator", async () => {
+      for (const recorded of manifest.stacks) {
+        const destroy = await stackOf(recorded.name).stack.destroy(record);
+        expect(destroy.summary.result).toBe("succeeded");
+        expect(Object.keys(changesOf(destroy.summary.resourceChanges))).toEqual(["delete"]);
+      }
+      // A clean stop writes the state file once more: it is what the emulator held last.
+      expect(await emulator.stop()).toBe(0);
+      expect(resourcesInStateFile(statePath)).toEqual([]);
+    });
+  },
+);

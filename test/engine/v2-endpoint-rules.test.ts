@@ -30,7 +30,12 @@ describe("v2 endpoint rules through the real engine", { timeout: 300_000 }, () =
       program: async () => {
         const template = new gpucloud.Template("worker", { name: `worker-${tag}`, imageName: "example/worker:1", isServerless: true });
         // ADA_24 holds the RTX 4090 and the L4: the L4 alone is the pool minus the 4090.
-        const endpoint = new gpucloud.Endpoint("inference", { templateId: template.id, name: `inference-${tag}`, gpuTypeIds: ["NVIDIA L4"], workersMax: phase.workersMax });
+        const endpoint = new gpucloud.Endpoint("inference", {
+          templateId: template.id,
+          name: `inference-${tag}`,
+          gpuTypeIds: ["NVIDIA L4"],
+          workersMax: phase.workersMax,
+        });
         if (phase.cpuWithoutFlavors) new gpucloud.Endpoint("cpu", { templateId: template.id, name: `cpu-${tag}`, computeType: "CPU" });
         return { endpointId: endpoint.id };
       },

@@ -23,7 +23,11 @@ describe("v2 pods through the real engine", { timeout: 300_000 }, () => {
       projectName: "v2-pods",
       config: emulatorConfig(emulator, emulator.apiKey, "v2"),
       program: async () => {
-        const template = new gpucloud.Template("base", { name: "v2-pods-base", imageName: "ghcr.io/acme/notebook:1", ports: ["8888/http"] });
+        const template = new gpucloud.Template("base", {
+          name: "v2-pods-base",
+          imageName: "ghcr.io/acme/notebook:1",
+          ports: ["8888/http"],
+        });
         const templated = new gpucloud.Pod("templated", { name: "v2-templated", templateId: template.id, gpuTypeIds: ["NVIDIA L4"] });
         const command = new gpucloud.Pod("command", {
           name: "v2-command",
@@ -65,7 +69,9 @@ describe("v2 pods through the real engine", { timeout: 300_000 }, () => {
     expect(command?.dockerStartCmd).toEqual(["python -m http.server 8000 --bind '0.0.0.0'"]);
     const state = declaredResources(await engine.exportState());
     expect(state.find((r) => r.urn.endsWith("::templated"))?.id).toBe(pods.find((p) => p.name === "v2-templated")?.id);
-    expect(engine.output()).toMatch(/pod "v2-templated": create attempt 1 got no clear answer .* the service did create it: using that one/);
+    expect(engine.output()).toMatch(
+      /pod "v2-templated": create attempt 1 got no clear answer .* the service did create it: using that one/,
+    );
     expect((await engine.stack.preview({ expectNoChanges: true })).changeSummary).toEqual({ same: 4 });
   });
 

@@ -137,7 +137,9 @@ describe("JobClient.request to the echo worker", () => {
 
   it("DELETE with a query string and no body", async () => {
     const answer = await jobs.request(echoEndpoint.id, { method: "DELETE", path: "/sessions/s-1", query: { force: true } });
-    expect(echoOf(answer)).toEqual(expect.objectContaining({ method: "DELETE", path: "/sessions/s-1", query: { force: "true" }, body: "" }));
+    expect(echoOf(answer)).toEqual(
+      expect.objectContaining({ method: "DELETE", path: "/sessions/s-1", query: { force: "true" }, body: "" }),
+    );
   });
 
   it("paths the job API would own on a queue endpoint (/health, /requests, /openai/...) belong to the worker", async () => {
@@ -235,7 +237,9 @@ describe("queue verbs on a load-balancing endpoint", () => {
       const answer = await jobs.request(echoEndpoint.id, { method: "POST", path: verbPath, body: { input: {} } });
       expect(answer.status).toBe(404);
       const verb = verbPath.split("/")[1];
-      expect(answer.json).toEqual({ error: expect.stringContaining(`is a load-balancing endpoint: it has no job queue, so /${verb} is not available`) });
+      expect(answer.json).toEqual({
+        error: expect.stringContaining(`is a load-balancing endpoint: it has no job queue, so /${verb} is not available`),
+      });
       // The service answered for itself: no worker was involved.
       expect(answer.workerId).toBeUndefined();
     },

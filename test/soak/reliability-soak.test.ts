@@ -29,59 +29,63 @@ const SOAKS: { api: ManagementApiVersion; runs: number; firstSeed: number }[] = 
   { api: "v2", runs: 6, firstSeed: 2000 },
 ];
 
-for (const { api, runs: RUNS, firstSeed } of SOAKS) describe(`reliability soak on ${api}: ${RUNS} seeded faulted runs of the quickstart stack`, () => {
-  const SEEDS = Array.from({ length: RUNS }, (_, i) => firstSeed + i * 7919);
-  const names = quickstartNames(`soak-${api}`);
-  const counter = new CreateCounter();
-  const collected: string[] = [];
-  const reports: CycleReport[] = [];
-  let emulator: RunningEmulator;
-  let engine: EngineStack;
+for (const { api, runs: RUNS, firstSeed } of SOAKS)
+  describe(`reliability soak on ${api}: ${RUNS} seeded faulted runs of the quickstart stack`, () => {
+    const SEEDS = Array.from({ length: RUNS }, (_, i) => firstSeed + i * 7919);
+    const names = quickstartNames(`soak-${api}`);
+    const counter = new CreateCounter();
+    const collected: string[] = [];
+    const reports: CycleReport[] = [];
+    let emulator: RunningEmulator;
+    let engine: EngineStack;
 
-  beforeAll(async () => {
-    emulator = await startEmulator({ timeScale: 0.01, apiKeys: [API_KEY], onReply: counter.onReply });
-    engine = await createEngineStack({
-      projectName: `reliability-soak-${api}`,
-      program: async () => quickstartProgram(names),
-      config: {
-        "gpucloud:apiUrl": { value: api === "v2" ? emulator.apiUrlV2 : emulator.apiUrl },
-        "gpucloud:serverlessUrl": { value: emulator.serverlessUrl },
-        "gpucloud:apiKey": { value: API_KEY, secret: true },
-      },
+    beforeAll(async () => {
+      emulator = await startEmulator({ timeScale: 0.01, apiKeys: [API_KEY], onReply: counter.onReply });
+      engine = await createEngineStack({
+        projectName: `reliability-soak-${api}`,
+        program: async () => quickstartProgram(names),
+        config: {
+          "gpucloud:apiUrl": { value: api === "v2" ? emulator.apiUrlV2 : emulator.apiUrl },
+          "gpucloud:serverlessUrl": { value: emulator.serverlessUrl },
+          "gpucloud:apiKey": { value: API_KEY, secret: true },
+        },
+      });
+    });
+
+    afterAll(async () => {
+      await engine?.dispose();
+      await emulator?.close();
+    });
+
+    it("every run converges or fails clearly, a second up converges; 0 orphans, 0 duplicates", { timeout: 1_800_000 }, async () => {
+      for (const seed of SEEDS) {
+        const report = await faultedCycle({ emulator, engine, names, counter, collected, api }, seed);
+        reports.push(report);
+        console.log(
+          `[reliability soak ${api}] run ${reports.length}/${RUNS} seed ${seed}: ${JSON.stringify({ ...report, creates: undefined })}`,
+        );
+      }
+      const figures = summarize(reports);
+      console.log(`[reliability soak ${api}] FIGURES ${JSON.stringify(figures)}`);
+      expect(figures["runs"]).toBe(RUNS);
+      expect(figures["duplicates"]).toBe(0);
+      expect(everythingLive(emulator)).toEqual([]);
+      // The soak must actually have met every kind of fault it configures, lost create answers included.
+      const faults = figures["faultsInjected"] as Record<string, number>;
+      for (const kind of ["429", "500", "503", "reset", "lost", "latency"])
+        expect(faults[kind], `faults of kind ${kind}`).toBeGreaterThan(0);
+      expect(figures["lostCreateAnswers"] as number).toBeGreaterThan(0);
+      expect(figures["retriesLogged"] as number).toBeGreaterThan(0);
+    });
+
+    it("no API key or registry password in the raw state files, the engine output or any collected message", async () => {
+      expect(reports.length).toBe(RUNS);
+      const sources = [
+        ...rawBackendFiles(engine).map((f) => ({ where: f.file, text: f.text })),
+        { where: "engine output", text: engine.output() },
+        ...collected.map((text, i) => ({ where: `collected message #${i}`, text })),
+      ];
+      expect(collected.length).toBeGreaterThan(RUNS);
+      expect(findSecrets(sources, [API_KEY, QUICKSTART_REGISTRY_PASSWORD])).toEqual([]);
     });
   });
-
-  afterAll(async () => {
-    await engine?.dispose();
-    await emulator?.close();
-  });
-
-  it("every run converges or fails clearly, a second up converges; 0 orphans, 0 duplicates", { timeout: 1_800_000 }, async () => {
-    for (const seed of SEEDS) {
-      const report = await faultedCycle({ emulator, engine, names, counter, collected, api }, seed);
-      reports.push(report);
-      console.log(`[reliability soak ${api}] run ${reports.length}/${RUNS} seed ${seed}: ${JSON.stringify({ ...report, creates: undefined })}`);
-    }
-    const figures = summarize(reports);
-    console.log(`[reliability soak ${api}] FIGURES ${JSON.stringify(figures)}`);
-    expect(figures["runs"]).toBe(RUNS);
-    expect(figures["duplicates"]).toBe(0);
-    expect(everythingLive(emulator)).toEqual([]);
-    // The soak must actually have met every kind of fault it configures, lost create answers included.
-    const faults = figures["faultsInjected"] as Record<string, number>;
-    for (const kind of ["429", "500", "503", "reset", "lost", "latency"]) expect(faults[kind], `faults of kind ${kind}`).toBeGreaterThan(0);
-    expect(figures["lostCreateAnswers"] as number).toBeGreaterThan(0);
-    expect(figures["retriesLogged"] as number).toBeGreaterThan(0);
-  });
-
-  it("no API key or registry password in the raw state files, the engine output or any collected message", async () => {
-    expect(reports.length).toBe(RUNS);
-    const sources = [
-      ...rawBackendFiles(engine).map((f) => ({ where: f.file, text: f.text })),
-      { where: "engine output", text: engine.output() },
-      ...collected.map((text, i) => ({ where: `collected message #${i}`, text })),
-    ];
-    expect(collected.length).toBeGreaterThan(RUNS);
-    expect(findSecrets(sources, [API_KEY, QUICKSTART_REGISTRY_PASSWORD])).toEqual([]);
-  });
-});

@@ -60,12 +60,48 @@ export const BASE_ARGS: Readonly<Record<BadKind, Record<string, unknown>>> = {
 const long = (n: number): string => "x".repeat(n);
 const SECRET_PASSWORD = "hunter2-secret-registry-value";
 
-const pod = (label: string, args: Record<string, unknown>, property: string, contains: string[], extra: Partial<BadInput> = {}): BadInput => ({ kind: "pod", label, args, property, contains, ...extra });
-const endpoint = (label: string, args: Record<string, unknown>, property: string, contains: string[], extra: Partial<BadInput> = {}): BadInput => ({ kind: "endpoint", label, args, property, contains, ...extra });
-const volume = (label: string, args: Record<string, unknown>, property: string, contains: string[], extra: Partial<BadInput> = {}): BadInput => ({ kind: "networkVolume", label, args, property, contains, ...extra });
-const template = (label: string, args: Record<string, unknown>, property: string, contains: string[]): BadInput => ({ kind: "template", label, args, property, contains });
-const auth = (label: string, args: Record<string, unknown>, property: string, contains: string[], extra: Partial<BadInput> = {}): BadInput => ({ kind: "registryAuth", label, args, property, contains, ...extra });
-const job = (label: string, args: Record<string, unknown>, property: string, contains: string[], extra: Partial<BadInput> = {}): BadInput => ({ kind: "jobRunner", label, args, property, contains, ...extra });
+const pod = (
+  label: string,
+  args: Record<string, unknown>,
+  property: string,
+  contains: string[],
+  extra: Partial<BadInput> = {},
+): BadInput => ({ kind: "pod", label, args, property, contains, ...extra });
+const endpoint = (
+  label: string,
+  args: Record<string, unknown>,
+  property: string,
+  contains: string[],
+  extra: Partial<BadInput> = {},
+): BadInput => ({ kind: "endpoint", label, args, property, contains, ...extra });
+const volume = (
+  label: string,
+  args: Record<string, unknown>,
+  property: string,
+  contains: string[],
+  extra: Partial<BadInput> = {},
+): BadInput => ({ kind: "networkVolume", label, args, property, contains, ...extra });
+const template = (label: string, args: Record<string, unknown>, property: string, contains: string[]): BadInput => ({
+  kind: "template",
+  label,
+  args,
+  property,
+  contains,
+});
+const auth = (
+  label: string,
+  args: Record<string, unknown>,
+  property: string,
+  contains: string[],
+  extra: Partial<BadInput> = {},
+): BadInput => ({ kind: "registryAuth", label, args, property, contains, ...extra });
+const job = (
+  label: string,
+  args: Record<string, unknown>,
+  property: string,
+  contains: string[],
+  extra: Partial<BadInput> = {},
+): BadInput => ({ kind: "jobRunner", label, args, property, contains, ...extra });
 
 export const BAD_INPUTS: readonly BadInput[] = [
   // ---- Pod -------------------------------------------------------------------------------------
@@ -84,13 +120,19 @@ export const BAD_INPUTS: readonly BadInput[] = [
   pod("cloudType typo", { cloudType: "SECURED" }, "cloudType", ['"SECURED" is not a valid value', 'did you mean "SECURE"']),
   pod("computeType unknown", { computeType: "TPU" }, "computeType", ['"TPU" is not a valid value', 'use one of "GPU", "CPU"']),
   pod("cuda versions not a list", { allowedCudaVersions: "12.4" }, "allowedCudaVersions", ["expected a list"]),
-  pod("gpuTypePriority unknown", { gpuTypePriority: "fastest" }, "gpuTypePriority", ['"fastest" is not a valid value', 'use one of "availability", "custom"']),
+  pod("gpuTypePriority unknown", { gpuTypePriority: "fastest" }, "gpuTypePriority", [
+    '"fastest" is not a valid value',
+    'use one of "availability", "custom"',
+  ]),
   pod("cpuFlavorPriority unknown", { cpuFlavorPriority: "cheap" }, "cpuFlavorPriority", ['"cheap" is not a valid value']),
   pod("dataCenterPriority a number", { dataCenterPriority: 1 }, "dataCenterPriority", ["1 is not a valid value", '"availability"']),
   pod("country code lower case", { countryCodes: ["usa"] }, "countryCodes[0]", ['"usa" is not a two-letter country code']),
   pod("country code twice", { countryCodes: ["US", "US"] }, "countryCodes[1]", ['"US" is listed twice']),
   pod("relative mount path", { volumeMountPath: "workspace" }, "volumeMountPath", ['"workspace" is not an absolute path', '"/workspace"']),
-  pod("env name with dash", { env: { "MY-VAR": "x" } }, 'env["MY-VAR"]', ['"MY-VAR" is not a valid environment variable name', 'e.g. "MY_VAR"']),
+  pod("env name with dash", { env: { "MY-VAR": "x" } }, 'env["MY-VAR"]', [
+    '"MY-VAR" is not a valid environment variable name',
+    'e.g. "MY_VAR"',
+  ]),
   pod("env number value", { env: { PORT: 8080 } }, "env.PORT", ["expected a string value, got a number", "give it as a string (quoted)"]),
   pod("env not a map", { env: "A=1" }, "env", ["expected a map of names to string values"]),
   pod("env name starting with a digit", { env: { "1ABC": "x" } }, 'env["1ABC"]', ['e.g. "_1ABC"']),
@@ -99,7 +141,10 @@ export const BAD_INPUTS: readonly BadInput[] = [
   pod("image as a number", { imageName: 42 }, "imageName", ["expected a string, got 42"]),
   pod("name too long", { name: long(200) }, "name", ["is 200 characters long", "at most 191"]),
   pod("name as a number", { name: 7 }, "name", ["expected a string, got 7"]),
-  pod("desiredStatus unknown", { desiredStatus: "STOPPED" }, "desiredStatus", ['"STOPPED" is not a valid value', 'use one of "RUNNING", "EXITED"']),
+  pod("desiredStatus unknown", { desiredStatus: "STOPPED" }, "desiredStatus", [
+    '"STOPPED" is not a valid value',
+    'use one of "RUNNING", "EXITED"',
+  ]),
   pod("negative deadline", { readyTimeoutSeconds: -1 }, "readyTimeoutSeconds", ["-1 is negative"]),
   pod("deadline too long", { readyTimeoutSeconds: 100_000 }, "readyTimeoutSeconds", ["100000 is above the maximum 86400 seconds"]),
   pod("argument name typo", { imagename: "x" }, "imagename", ["is not a pod argument", "did you mean imageName?"]),
@@ -139,12 +184,20 @@ export const BAD_INPUTS: readonly BadInput[] = [
   endpoint("scalerValue 0", { scalerValue: 0 }, "scalerValue", ["0 is below the minimum"], {
     containsOn: { v1: ["0 is below the minimum 1;", "the v1 API's bound"], v2: ["0 is below the minimum 0.5;", "the v2 API's bound"] },
   }),
-  endpoint("fractional scalerValue on v1", { scalerValue: 0.75 }, "scalerValue", ["0.75 is not a whole number", "the v1 API's bound", "QUEUE_DELAY takes seconds from 0.5"], { only: "v1" }),
+  endpoint(
+    "fractional scalerValue on v1",
+    { scalerValue: 0.75 },
+    "scalerValue",
+    ["0.75 is not a whole number", "the v1 API's bound", "QUEUE_DELAY takes seconds from 0.5"],
+    { only: "v1" },
+  ),
   endpoint("gpuCount 0", { gpuCount: 0 }, "gpuCount", ["0 is below the minimum 1 GPUs"]),
   endpoint("computeType lower case", { computeType: "gpu" }, "computeType", ['did you mean "GPU"']),
   endpoint("executionTimeoutMs 0", { executionTimeoutMs: 0 }, "executionTimeoutMs", ["0 is below the minimum 1 ms"]),
   endpoint("flashboot as a string", { flashboot: "yes" }, "flashboot", ['expected true or false, got "yes"']),
-  endpoint("volume listed twice", { networkVolumeIds: ["vol0000001", "vol0000001"] }, "networkVolumeIds[1]", ['"vol0000001" is listed twice']),
+  endpoint("volume listed twice", { networkVolumeIds: ["vol0000001", "vol0000001"] }, "networkVolumeIds[1]", [
+    '"vol0000001" is listed twice',
+  ]),
   endpoint("empty networkVolumeId", { networkVolumeId: "" }, "networkVolumeId", ["must not be empty"]),
   endpoint("empty data center", { dataCenterIds: [""] }, "dataCenterIds[0]", ["must not be empty"]),
   endpoint("name too long", { name: long(192) }, "name", ["is 192 characters long", "at most 191"]),
@@ -153,18 +206,28 @@ export const BAD_INPUTS: readonly BadInput[] = [
   endpoint("quoted deadline", { readyTimeoutSeconds: "10" }, "readyTimeoutSeconds", ["write 10 without quotes"]),
   endpoint("argument typo", { workersmax: 3 }, "workersmax", ["is not a", "did you mean workersMax?"]),
   endpoint("env is not an endpoint argument", { env: { A: "b" } }, "env", ["is not a", "endpoint argument"]),
-  endpoint("workersMin above workersMax", { workersMin: 5, workersMax: 2 }, "workersMin", ["5 is more than workersMax (2)", "at most 2"], { alone: true }),
+  endpoint("workersMin above workersMax", { workersMin: 5, workersMax: 2 }, "workersMin", ["5 is more than workersMax (2)", "at most 2"], {
+    alone: true,
+  }),
 
   // ---- NetworkVolume ---------------------------------------------------------------------------
   // Each API quotes its own bounds: v1 0 to 4000 GB, v2 10 to 4096 GB.
   volume("negative size", { size: -1 }, "size", [], {
-    containsOn: { v1: ["-1 is negative", "from 0 to 4000 GB", "the v1 API's bounds"], v2: ["-1 is below the minimum 10 GB", "from 10 to 4096 GB", "the v2 API's bounds"] },
+    containsOn: {
+      v1: ["-1 is negative", "from 0 to 4000 GB", "the v1 API's bounds"],
+      v2: ["-1 is below the minimum 10 GB", "from 10 to 4096 GB", "the v2 API's bounds"],
+    },
   }),
   volume("size above both maximums", { size: 5000 }, "size", [], {
-    containsOn: { v1: ["5000 is above the maximum 4000 GB", "with gpucloud:apiUrl set to the /v2 URL, 10 to 4096 GB"], v2: ["5000 is above the maximum 4096 GB", "the v2 API's bounds"] },
+    containsOn: {
+      v1: ["5000 is above the maximum 4000 GB", "with gpucloud:apiUrl set to the /v2 URL, 10 to 4096 GB"],
+      v2: ["5000 is above the maximum 4096 GB", "the v2 API's bounds"],
+    },
   }),
   volume("size above v1's maximum", { size: 4050 }, "size", ["4050 is above the maximum 4000 GB", "the v1 API's bounds"], { only: "v1" }),
-  volume("size below v2's minimum", { size: 5 }, "size", ["5 is below the minimum 10 GB", "from 10 to 4096 GB", "the v2 API's bounds"], { only: "v2" }),
+  volume("size below v2's minimum", { size: 5 }, "size", ["5 is below the minimum 10 GB", "from 10 to 4096 GB", "the v2 API's bounds"], {
+    only: "v2",
+  }),
   volume("quoted size", { size: "100" }, "size", ["write 100 without quotes"]),
   volume("fractional size", { size: 10.5 }, "size", ["10.5 is not a whole number"]),
   volume("size missing", { size: OMIT }, "size", ["is required"]),
@@ -192,7 +255,10 @@ export const BAD_INPUTS: readonly BadInput[] = [
   template("relative mount path", { volumeMountPath: "data" }, "volumeMountPath", ['"data" is not an absolute path']),
   template("empty registry auth id", { containerRegistryAuthId: "" }, "containerRegistryAuthId", ["must not be empty"]),
   template("entrypoint a string", { dockerEntrypoint: "bash" }, "dockerEntrypoint", ["expected a list"]),
-  template("env name with a space", { env: { "bad name": "x" } }, 'env["bad name"]', ["is not a valid environment variable name", 'e.g. "bad_name"']),
+  template("env name with a space", { env: { "bad name": "x" } }, 'env["bad name"]', [
+    "is not a valid environment variable name",
+    'e.g. "bad_name"',
+  ]),
   template("readme a number", { readme: 5 }, "readme", ["expected a string, got 5"]),
   template("argument typo", { imagename: "x" }, "imagename", ["is not a", "did you mean imageName?"]),
   template("empty adoptId", { adoptId: "" }, "adoptId", ["must not be empty"]),
@@ -217,20 +283,71 @@ export const BAD_INPUTS: readonly BadInput[] = [
   job("timeoutSeconds 0", { input: {}, timeoutSeconds: 0 }, "cases[#].timeoutSeconds", ["timeoutSeconds must be greater than 0"]),
   job("timeoutSeconds too long", { input: {}, timeoutSeconds: 5000 }, "cases[#].timeoutSeconds", ["timeoutSeconds must be at most 3600"]),
   job("expected status unknown", { input: {}, expect: { status: "DONE" } }, "cases[#].expect.status", ["COMPLETED"]),
-  job("predicate op unknown", { input: {}, expect: { outputPredicates: [{ op: "between", value: 1 }] } }, "cases[#].expect.outputPredicates[0].op", ["op must be one of", '"between"']),
-  job("predicate regex invalid", { input: {}, expect: { outputPredicates: [{ op: "matches", value: "(" }] } }, "cases[#].expect.outputPredicates[0].value", ['"(" is not a valid regular expression']),
-  job("predicate gt on a string", { input: {}, expect: { outputPredicates: [{ op: "gt", value: "5" }] } }, "cases[#].expect.outputPredicates[0].value", ['op "gt" compares numbers', '"5"']),
-  job("predicate type unknown", { input: {}, expect: { outputPredicates: [{ op: "type", value: "date" }] } }, "cases[#].expect.outputPredicates[0].value", ['op "type" takes one of']),
-  job("predicate needs a value", { input: {}, expect: { outputPredicates: [{ op: "equals" }] } }, "cases[#].expect.outputPredicates[0].value", ['op "equals" needs a value']),
-  job("regex not a string", { input: {}, expect: { outputPredicates: [{ op: "matches", value: 5 }] } }, "cases[#].expect.outputPredicates[0].value", ["takes a regular expression as a string"]),
+  job(
+    "predicate op unknown",
+    { input: {}, expect: { outputPredicates: [{ op: "between", value: 1 }] } },
+    "cases[#].expect.outputPredicates[0].op",
+    ["op must be one of", '"between"'],
+  ),
+  job(
+    "predicate regex invalid",
+    { input: {}, expect: { outputPredicates: [{ op: "matches", value: "(" }] } },
+    "cases[#].expect.outputPredicates[0].value",
+    ['"(" is not a valid regular expression'],
+  ),
+  job(
+    "predicate gt on a string",
+    { input: {}, expect: { outputPredicates: [{ op: "gt", value: "5" }] } },
+    "cases[#].expect.outputPredicates[0].value",
+    ['op "gt" compares numbers', '"5"'],
+  ),
+  job(
+    "predicate type unknown",
+    { input: {}, expect: { outputPredicates: [{ op: "type", value: "date" }] } },
+    "cases[#].expect.outputPredicates[0].value",
+    ['op "type" takes one of'],
+  ),
+  job(
+    "predicate needs a value",
+    { input: {}, expect: { outputPredicates: [{ op: "equals" }] } },
+    "cases[#].expect.outputPredicates[0].value",
+    ['op "equals" needs a value'],
+  ),
+  job(
+    "regex not a string",
+    { input: {}, expect: { outputPredicates: [{ op: "matches", value: 5 }] } },
+    "cases[#].expect.outputPredicates[0].value",
+    ["takes a regular expression as a string"],
+  ),
   job("unknown key in a case", { input: {}, extra: 1 }, "cases[#]", ['"extra"']),
   job("unknown key in expect", { input: {}, expect: { errorContain: "x" } }, "cases[#].expect", ['"errorContain"']),
   job("policy ttl too short", { input: {}, policy: { ttl: 5 } }, "cases[#].policy.ttl", ["policy.ttl must be at least 10000 ms"]),
-  job("policy executionTimeout too long", { input: {}, policy: { executionTimeout: 30 * 24 * 3_600_000 } }, "cases[#].policy.executionTimeout", ["must be at most", "(7 days)"]),
-  job("policy ttl not a number", { input: {}, policy: { ttl: "1h" } }, "cases[#].policy.ttl", ['policy.ttl must be a number of milliseconds (got "1h")']),
+  job(
+    "policy executionTimeout too long",
+    { input: {}, policy: { executionTimeout: 30 * 24 * 3_600_000 } },
+    "cases[#].policy.executionTimeout",
+    ["must be at most", "(7 days)"],
+  ),
+  job("policy ttl not a number", { input: {}, policy: { ttl: "1h" } }, "cases[#].policy.ttl", [
+    'policy.ttl must be a number of milliseconds (got "1h")',
+  ]),
   job("no cases", { cases: [] }, "cases", ["give at least one smoke-test case"], { topLevel: true, alone: true }),
-  job("case name used twice", { cases: [{ name: "same", input: {} }, { name: "same", input: {} }] }, "cases[1].name", ['case name "same" is used twice'], { topLevel: true, alone: true }),
-  job("endpoint id empty", { endpoint: "", cases: [{ name: "ok", input: {} }] }, "endpointId", ["endpointId must not be empty"], { topLevel: true, alone: true }),
+  job(
+    "case name used twice",
+    {
+      cases: [
+        { name: "same", input: {} },
+        { name: "same", input: {} },
+      ],
+    },
+    "cases[1].name",
+    ['case name "same" is used twice'],
+    { topLevel: true, alone: true },
+  ),
+  job("endpoint id empty", { endpoint: "", cases: [{ name: "ok", input: {} }] }, "endpointId", ["endpointId must not be empty"], {
+    topLevel: true,
+    alone: true,
+  }),
 ];
 
 /** One resource's worth of cases: the resource's arguments and which case fails on which path. */
@@ -273,7 +390,15 @@ export function packRounds(corpus: readonly BadInput[]): Round[] {
     if (!input.alone) {
       const keys = Object.keys(input.args).map(topKey);
       round = rounds.find(
-        (r) => r.kind === input.kind && !r.cases.some((c) => c.input.alone || c.input.topLevel || keys.includes(topKey(c.property)) || Object.keys(c.input.args).some((k) => keys.includes(k))),
+        (r) =>
+          r.kind === input.kind &&
+          !r.cases.some(
+            (c) =>
+              c.input.alone ||
+              c.input.topLevel ||
+              keys.includes(topKey(c.property)) ||
+              Object.keys(c.input.args).some((k) => keys.includes(k)),
+          ),
       );
     }
     round ??= newRound(input.kind);

@@ -34,7 +34,12 @@ export function freePort(): Promise<number> {
   });
 }
 
-export async function startEmulatorProcess(args: { port: number; statePath: string; apiKey: string; extra?: readonly string[] }): Promise<EmulatorProcess> {
+export async function startEmulatorProcess(args: {
+  port: number;
+  statePath: string;
+  apiKey: string;
+  extra?: readonly string[];
+}): Promise<EmulatorProcess> {
   if (!fs.existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first`);
   const child = spawn(
     process.execPath,

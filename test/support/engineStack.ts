@@ -123,7 +123,7 @@ export async function createEngineStack(options: EngineStackOptions): Promise<En
     async exportState() {
       const deployment = await stack.exportStack();
       const raw = JSON.stringify(deployment);
-      const resources = ((deployment.deployment as { resources?: ExportedResource[] } | undefined)?.resources ?? []);
+      const resources = (deployment.deployment as { resources?: ExportedResource[] } | undefined)?.resources ?? [];
       return { raw, resources };
     },
     rawStateFile() {

@@ -66,9 +66,7 @@ const ParameterZ = z.looseObject({
 const OperationZ = z.looseObject({
   operationId: z.string(),
   parameters: z.array(ParameterZ).optional(),
-  requestBody: z
-    .looseObject({ content: z.record(z.string(), z.looseObject({ schema: JsonSchemaZ })) })
-    .optional(),
+  requestBody: z.looseObject({ content: z.record(z.string(), z.looseObject({ schema: JsonSchemaZ })) }).optional(),
   security: z.array(z.unknown()).optional(),
 });
 
@@ -170,7 +168,17 @@ const WEIRD_STRINGS: readonly string[] = [
 ];
 
 /** Candidates tried against a `pattern` before falling back to a plain string. */
-const PATTERN_CANDIDATES: readonly string[] = ["US", "de", "8888/http", "22/tcp", "2024-01-01T00:00:00Z", "2024-01-01", "abc", "12.4", "/workspace"];
+const PATTERN_CANDIDATES: readonly string[] = [
+  "US",
+  "de",
+  "8888/http",
+  "22/tcp",
+  "2024-01-01T00:00:00Z",
+  "2024-01-01",
+  "abc",
+  "12.4",
+  "/workspace",
+];
 
 export class ValueGen {
   constructor(
@@ -200,7 +208,9 @@ export class ValueGen {
       case "number": {
         const lo = s.minimum ?? 0;
         const hi = s.maximum ?? Math.max(lo + 100, 100);
-        return s.type === "integer" ? this.rng.int(Math.ceil(lo), Math.floor(Math.min(hi, lo + 1000))) : lo + this.rng.next() * (Math.min(hi, lo + 1000) - lo);
+        return s.type === "integer"
+          ? this.rng.int(Math.ceil(lo), Math.floor(Math.min(hi, lo + 1000)))
+          : lo + this.rng.next() * (Math.min(hi, lo + 1000) - lo);
       }
       case "boolean":
         return this.rng.chance(0.5);
@@ -230,7 +240,14 @@ export class ValueGen {
   private validString(s: JsonSchema, key: string): string {
     // An id field gets a real id now and then, so the handler goes past its 404.
     if (/Id$/.test(key)) {
-      const collection = key === "templateId" ? "templates" : key === "networkVolumeId" ? "networkvolumes" : key === "containerRegistryAuthId" ? "containerregistryauth" : "";
+      const collection =
+        key === "templateId"
+          ? "templates"
+          : key === "networkVolumeId"
+            ? "networkvolumes"
+            : key === "containerRegistryAuthId"
+              ? "containerregistryauth"
+              : "";
       const pool = this.ids.get(collection);
       if (pool && pool.length > 0 && this.rng.chance(0.7)) return this.rng.pick(pool);
     }
@@ -285,7 +302,11 @@ export class ValueGen {
       case 14:
         return this.rng.pick(WEIRD_STRINGS) + this.rng.pick(WEIRD_STRINGS);
       default:
-        return s.type === "array" ? [this.invalid(s.items ?? {}, depth + 1)] : s.type === "object" && depth < 3 ? { [this.rng.pick(WEIRD_STRINGS)]: this.invalid({}, depth + 1) } : 42;
+        return s.type === "array"
+          ? [this.invalid(s.items ?? {}, depth + 1)]
+          : s.type === "object" && depth < 3
+            ? { [this.rng.pick(WEIRD_STRINGS)]: this.invalid({}, depth + 1) }
+            : 42;
     }
   }
 }
@@ -356,25 +377,25 @@ const BAD_IDS: readonly string[] = [
 const MALFORMED_JSON: readonly string[] = [
   "{",
   "}",
-  "{\"name\":}",
-  "{\"name\": \"x\",}",
+  '{"name":}',
+  '{"name": "x",}',
   "{'name': 'x'}",
   "[1,2,",
   "nul",
   "\u0000",
-  "{\"a\":\"\\ud800\"}",
-  "{\"a\": 1e999}",
-  "{\"a\": NaN}",
-  "\"just a string\"",
+  '{"a":"\\ud800"}',
+  '{"a": 1e999}',
+  '{"a": NaN}',
+  '"just a string"',
   "42",
   "null",
   "[]",
   "[{}]",
   "true",
-  "{\"__proto__\": {\"polluted\": true}}",
-  "{\"constructor\": {\"prototype\": {\"polluted\": true}}}",
-  "{\"a\":1}{\"b\":2}",
-  "\ufeff{\"name\": \"bom\"}",
+  '{"__proto__": {"polluted": true}}',
+  '{"constructor": {"prototype": {"polluted": true}}}',
+  '{"a":1}{"b":2}',
+  '\ufeff{"name": "bom"}',
 ];
 
 export class OpenApiFuzzer {
@@ -492,7 +513,15 @@ export class OpenApiFuzzer {
       kind = "unexpected-body";
     }
     if (rng.chance(0.03)) {
-      headers["authorization"] = rng.pick(["", "Bearer", "Bearer ", `Basic ${Buffer.from("a:b").toString("base64")}`, this.apiKey, `bearer ${this.apiKey}`, "Bearer \u00e9\u00ff"]);
+      headers["authorization"] = rng.pick([
+        "",
+        "Bearer",
+        "Bearer ",
+        `Basic ${Buffer.from("a:b").toString("base64")}`,
+        this.apiKey,
+        `bearer ${this.apiKey}`,
+        "Bearer \u00e9\u00ff",
+      ]);
       kind = "odd-auth";
     }
     // A request target can only carry visible ASCII: escape the rest (malformed escapes such as
@@ -633,9 +662,17 @@ export function rawFuzzRequest(rng: Rng, apiKey: string, path: string, limitByte
   const malformed: readonly [string, string, number][] = [
     ["garbage-line", `${rng.pick(["GARBAGE", "\u0000\u0001", "GET", "/v1/pods HTTP/1.1", " GET / HTTP/1.1"])}\r\n\r\n`, 400],
     ["unknown-method", `${rng.pick(["FROB", "G3T", "BREW"])} ${path} HTTP/1.1\r\nhost: x\r\n\r\n`, 400],
-    ["bad-content-length", `POST ${path} HTTP/1.1\r\nhost: x\r\n${auth}content-length: ${rng.pick(["ten", "-1", "1e3", "0x10"])}\r\n\r\n`, 400],
+    [
+      "bad-content-length",
+      `POST ${path} HTTP/1.1\r\nhost: x\r\n${auth}content-length: ${rng.pick(["ten", "-1", "1e3", "0x10"])}\r\n\r\n`,
+      400,
+    ],
     ["duplicate-content-length", `POST ${path} HTTP/1.1\r\nhost: x\r\n${auth}content-length: 2\r\ncontent-length: 4\r\n\r\n{}`, 400],
-    ["bad-chunked", `POST ${path} HTTP/1.1\r\nhost: x\r\n${auth}transfer-encoding: chunked\r\n\r\n${rng.pick(["zz", "-1", "ffffffffffffffffff"])}\r\nabc\r\n0\r\n\r\n`, 400],
+    [
+      "bad-chunked",
+      `POST ${path} HTTP/1.1\r\nhost: x\r\n${auth}transfer-encoding: chunked\r\n\r\n${rng.pick(["zz", "-1", "ffffffffffffffffff"])}\r\nabc\r\n0\r\n\r\n`,
+      400,
+    ],
     ["nul-in-header", `GET ${path} HTTP/1.1\r\nhost: x\r\nx-a: a\u0000b\r\n\r\n`, 400],
     ["header-without-colon", `GET ${path} HTTP/1.1\r\nhost: x\r\nnot a header\r\n\r\n`, 400],
     ["huge-headers", `GET ${path} HTTP/1.1\r\nhost: x\r\nx-a: ${"a".repeat(rng.int(17_000, 40_000))}\r\n\r\n`, 431],
@@ -655,7 +692,10 @@ export function rawFuzzRequest(rng: Rng, apiKey: string, path: string, limitByte
     bytes: Buffer.concat([Buffer.from(head), Buffer.alloc(size, 0x61), Buffer.from(next)]),
     // A rate limit may refuse first (429, after the body is drained just the same); the follow-up
     // GET may be a 200, 404, 405 or 429 depending on the path: it only has to be answered.
-    expect: [[413, 429], [200, 400, 404, 405, 429]],
+    expect: [
+      [413, 429],
+      [200, 400, 404, 405, 429],
+    ],
   };
 }
 
@@ -690,7 +730,13 @@ export function sendFuzzRequest(base: URL, agent: Agent, req: FuzzRequest, timeo
       (res) => {
         const chunks: Buffer[] = [];
         res.on("data", (c: Buffer) => chunks.push(c));
-        res.on("end", () => done({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8"), contentType: String(res.headers["content-type"] ?? "") }));
+        res.on("end", () =>
+          done({
+            status: res.statusCode ?? 0,
+            text: Buffer.concat(chunks).toString("utf8"),
+            contentType: String(res.headers["content-type"] ?? ""),
+          }),
+        );
         res.on("error", (e) => done({ status: res.statusCode ?? 0, error: `response: ${e.message}` }));
       },
     );

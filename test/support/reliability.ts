@@ -18,11 +18,23 @@ export type ManagementApiVersion = "v1" | "v2";
 /** Each API's create operation ids per quickstart kind, and the path its deletes go to. */
 const API_ROUTES: Readonly<Record<ManagementApiVersion, { creates: Readonly<Record<keyof QuickstartNames, string>>; deletes: string }>> = {
   v1: {
-    creates: { pod: "CreatePod", endpoint: "CreateEndpoint", template: "CreateTemplate", networkVolume: "CreateNetworkVolume", registryAuth: "CreateContainerRegistryAuth" },
+    creates: {
+      pod: "CreatePod",
+      endpoint: "CreateEndpoint",
+      template: "CreateTemplate",
+      networkVolume: "CreateNetworkVolume",
+      registryAuth: "CreateContainerRegistryAuth",
+    },
     deletes: "DELETE /v1/*/*",
   },
   v2: {
-    creates: { pod: "createPod", endpoint: "createEndpoint", template: "createTemplate", networkVolume: "createNetworkVolume", registryAuth: "createRegistry" },
+    creates: {
+      pod: "createPod",
+      endpoint: "createEndpoint",
+      template: "createTemplate",
+      networkVolume: "createNetworkVolume",
+      registryAuth: "createRegistry",
+    },
     deletes: "DELETE /api/v2/*/*",
   },
 };
@@ -48,7 +60,9 @@ export function soakFaultSpec(seed: number, api: ManagementApiVersion = "v1"): s
 
 /** Create operation id (either API) -> quickstart kind. */
 const CREATE_OPERATIONS: Readonly<Record<string, keyof QuickstartNames>> = Object.fromEntries(
-  Object.values(API_ROUTES).flatMap(({ creates }) => Object.entries(creates).map(([kind, operation]) => [operation, kind as keyof QuickstartNames])),
+  Object.values(API_ROUTES).flatMap(({ creates }) =>
+    Object.entries(creates).map(([kind, operation]) => [operation, kind as keyof QuickstartNames]),
+  ),
 );
 
 /** Counts creates the emulator carried out (answer sent or lost), per kind and name. */
@@ -153,11 +167,13 @@ const CLEAR_ERROR =
 export function unclearErrors(errors: readonly string[]): string[] {
   const problems: string[] = [];
   if (errors.length === 0) problems.push("the run failed without any error diagnostic");
-  if (!errors.some((e) => CLEAR_ERROR.test(e))) problems.push(`no error names an operation and an HTTP status or connection failure: ${JSON.stringify(errors)}`);
+  if (!errors.some((e) => CLEAR_ERROR.test(e)))
+    problems.push(`no error names an operation and an HTTP status or connection failure: ${JSON.stringify(errors)}`);
   for (const e of errors) {
     if (/\bundefined\b|\[object Object\]/.test(e)) problems.push(`error text says undefined/[object Object]: ${e}`);
     const lines = e.split("\n").filter((l) => l.trim() !== "");
-    if (lines.length > 0 && lines.every((l) => /^\s*at\s/.test(l) || /^\w*Error:?\s*$/.test(l.trim()))) problems.push(`stack trace only: ${e}`);
+    if (lines.length > 0 && lines.every((l) => /^\s*at\s/.test(l) || /^\w*Error:?\s*$/.test(l.trim())))
+      problems.push(`stack trace only: ${e}`);
   }
   return problems;
 }
@@ -200,7 +216,8 @@ export function findSecrets(sources: readonly { where: string; text: string }[],
   for (const secret of secrets) {
     const forms = [secret, Buffer.from(secret).toString("base64")];
     for (const source of sources) {
-      for (const form of forms) if (source.text.includes(form)) hits.push(`${source.where} contains ${form === secret ? "a secret" : "a base64 secret"}`);
+      for (const form of forms)
+        if (source.text.includes(form)) hits.push(`${source.where} contains ${form === secret ? "a secret" : "a base64 secret"}`);
     }
   }
   return hits;

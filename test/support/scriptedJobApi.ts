@@ -43,7 +43,6 @@ interface JobApi {
   close(): Promise<void>;
 }
 
-
 const cleanups: (() => Promise<void>)[] = [];
 
 /** Has closeAll close this client (or server) too. */
@@ -133,4 +132,11 @@ export async function failureOf(fn: () => unknown): Promise<unknown> {
   throw new Error("expected a failure");
 }
 
-export const completed = (id: string, output: unknown) => ({ id, status: "COMPLETED", output, delayTime: 12, executionTime: 340, workerId: "w-1" });
+export const completed = (id: string, output: unknown) => ({
+  id,
+  status: "COMPLETED",
+  output,
+  delayTime: 12,
+  executionTime: 340,
+  workerId: "w-1",
+});

@@ -10,7 +10,9 @@ import { takeV2Violations } from "../emulator/v2-corpus";
 function failOnViolations(when: string): void {
   const { violations } = takeV2Violations();
   if (violations.length > 0) {
-    throw new Error(`the emulator answered ${violations.length} time(s) outside the described v2 wire (${when}):\n  ${violations.join("\n  ")}`);
+    throw new Error(
+      `the emulator answered ${violations.length} time(s) outside the described v2 wire (${when}):\n  ${violations.join("\n  ")}`,
+    );
   }
 }
 

@@ -8,7 +8,10 @@ describe("managementClient", () => {
   const saved = { config: getStackConfig(), url: process.env["GPUCLOUD_API_URL"], key: process.env["GPUCLOUD_API_KEY"] };
   afterEach(async () => {
     setStackConfig(saved.config);
-    for (const [name, value] of [["GPUCLOUD_API_URL", saved.url], ["GPUCLOUD_API_KEY", saved.key]] as const) {
+    for (const [name, value] of [
+      ["GPUCLOUD_API_URL", saved.url],
+      ["GPUCLOUD_API_KEY", saved.key],
+    ] as const) {
       if (value === undefined) delete process.env[name];
       else process.env[name] = value;
     }

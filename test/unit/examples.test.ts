@@ -17,7 +17,18 @@ const examples = fs
   .map((entry) => entry.name)
   .sort();
 
-const EXPECTED = ["adopt-existing-endpoint", "billing-report", "gated-rollout", "gitops", "load-balancing-endpoint", "private-registry", "python-worker", "quickstart", "secrets", "serverless-smoke-tests"];
+const EXPECTED = [
+  "adopt-existing-endpoint",
+  "billing-report",
+  "gated-rollout",
+  "gitops",
+  "load-balancing-endpoint",
+  "private-registry",
+  "python-worker",
+  "quickstart",
+  "secrets",
+  "serverless-smoke-tests",
+];
 
 function compilerOptions(): ts.CompilerOptions {
   const configPath = path.join(repoRoot, "tsconfig.json");
@@ -108,6 +119,8 @@ describe("examples/", () => {
     expect(workersMax(dev)).not.toBe(workersMax(prod));
     expect(gpus(dev)).toBeDefined();
     expect(gpus(dev)).not.toBe(gpus(prod));
-    expect(fs.readFileSync(path.join(examplesDir, "gitops", "README.md"), "utf8")).toContain("pulumi preview --stack dev --expect-no-changes");
+    expect(fs.readFileSync(path.join(examplesDir, "gitops", "README.md"), "utf8")).toContain(
+      "pulumi preview --stack dev --expect-no-changes",
+    );
   });
 });

@@ -28,20 +28,25 @@ describe("the Node.js version check", () => {
       "pulumi-gpucloud needs Node.js >= 22, but this Pulumi program runs on Node.js v20.11.1 (/usr/bin/node). " +
         "Fix: install Node.js 22 or later (e.g. `nvm install 22`) and make it the `node` first on PATH, then run again.",
     );
-    expect(emulator.nodeVersionProblem("v18.19.0", "/usr/bin/node")).toMatch(/^gpucloud-emulator needs Node.js >= 22, but this is Node.js v18.19.0 \(\/usr\/bin\/node\)\. Fix: /);
+    expect(emulator.nodeVersionProblem("v18.19.0", "/usr/bin/node")).toMatch(
+      /^gpucloud-emulator needs Node.js >= 22, but this is Node.js v18.19.0 \(\/usr\/bin\/node\)\. Fix: /,
+    );
     expect(emulator.nodeVersionProblem("v23.1.0")).toBeUndefined();
   });
 
   describe("the compiled entry points under a Node.js that reports v20", () => {
     const preload = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "gpucloud-node-")), "old-node.cjs");
     fs.writeFileSync(preload, 'Object.defineProperty(process, "version", { value: "v20.11.1" });\n');
-    const run = (args: string[]) => spawnSync(process.execPath, ["--require", preload, ...args], { cwd: root, encoding: "utf8", timeout: 60_000 });
+    const run = (args: string[]) =>
+      spawnSync(process.execPath, ["--require", preload, ...args], { cwd: root, encoding: "utf8", timeout: 60_000 });
 
     it("the emulator CLI prints one line and exits 1", () => {
       const result = run([path.join(root, "dist", "emulator", "cli.js"), "--port", "0"]);
       expect(result.status).toBe(1);
       expect(result.stdout).toBe("");
-      expect(result.stderr.trim().split("\n")).toEqual([expect.stringMatching(/^gpucloud-emulator needs Node.js >= 22, but this is Node.js v20\.11\.1 .*Fix: install Node.js 22/)]);
+      expect(result.stderr.trim().split("\n")).toEqual([
+        expect.stringMatching(/^gpucloud-emulator needs Node.js >= 22, but this is Node.js v20\.11\.1 .*Fix: install Node.js 22/),
+      ]);
     });
 
     it("the SDK and the provider refuse to load, with the one line as the whole error", () => {

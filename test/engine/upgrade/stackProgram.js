@@ -85,7 +85,14 @@ module.exports = function stackProgram(gpucloud, pulumi, options) {
     version: "1.0",
     template: { name: `upgrade-chat-${api}`, imageName: "example/chat-worker:1.0", isServerless: true },
     endpoint: { name: `upgrade-chat-${api}`, gpuTypeIds: ["NVIDIA L4"], workersMin: 0, workersMax: 1, idleTimeout: 5 },
-    cases: [{ name: "replies", input: { output: { reply: "chat 1.0" } }, expect: { outputPredicates: [{ path: "reply", op: "contains", value: "1.0" }] }, timeoutSeconds: 60 }],
+    cases: [
+      {
+        name: "replies",
+        input: { output: { reply: "chat 1.0" } },
+        expect: { outputPredicates: [{ path: "reply", op: "contains", value: "1.0" }] },
+        timeoutSeconds: 60,
+      },
+    ],
   });
   outputs.chatEndpointId = rollout.endpointId;
   outputs.chatServingVersion = rollout.servingVersion;

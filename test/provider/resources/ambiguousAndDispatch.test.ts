@@ -66,7 +66,13 @@ describe("the registered providers, reached through dispatch like a serialized s
 
   it("reads the connection from stack config given to configure (never from state)", async () => {
     await dispatch({ k: "networkVolume" }, "configure", [
-      { config: { "gpucloud:apiKey": emulator.apiKey, "gpucloud:apiUrl": emulator.apiUrl, "gpucloud:serverlessUrl": emulator.serverlessUrl } },
+      {
+        config: {
+          "gpucloud:apiKey": emulator.apiKey,
+          "gpucloud:apiUrl": emulator.apiUrl,
+          "gpucloud:serverlessUrl": emulator.serverlessUrl,
+        },
+      },
     ]);
     const inputs = { name: "via-dispatch", size: 10, dataCenterId: "EU-RO-1", __provider: "shim" };
     const check = (await dispatch({ k: "networkVolume" }, "check", [{}, inputs])) as { inputs: Record<string, unknown> };

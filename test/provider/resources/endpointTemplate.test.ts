@@ -45,9 +45,9 @@ describe("template against the emulator", () => {
     const adopted = await h.providers.template.create({ name: "handmade", imageName: "img:2", adoptId: existing.id });
     expect(adopted.id).toBe(existing.id);
     expect((await h.client.getTemplate(existing.id)).imageName).toBe("img:2");
-    await expect(h.providers.template.create({ name: "handmade", imageName: "img:2", category: "AMD", adoptId: existing.id })).rejects.toThrow(
-      /category is "NVIDIA" on the live resource but "AMD" is declared/,
-    );
+    await expect(
+      h.providers.template.create({ name: "handmade", imageName: "img:2", category: "AMD", adoptId: existing.id }),
+    ).rejects.toThrow(/category is "NVIDIA" on the live resource but "AMD" is declared/);
   });
 
   describe("endpoint on the template", () => {
@@ -55,7 +55,15 @@ describe("template against the emulator", () => {
     let endpointOuts: Record<string, unknown> = {};
 
     it("create waits for workersMin workers and sets flashboot false after create", async () => {
-      const args = await checked(h.providers.endpoint, { templateId: id, name: "infer", workersMin: 1, workersMax: 2, gpuTypeIds: ["NVIDIA L4"], flashboot: false, __provider: "shim" });
+      const args = await checked(h.providers.endpoint, {
+        templateId: id,
+        name: "infer",
+        workersMin: 1,
+        workersMax: 2,
+        gpuTypeIds: ["NVIDIA L4"],
+        flashboot: false,
+        __provider: "shim",
+      });
       const created = await h.providers.endpoint.create(args);
       endpointId = created.id;
       endpointOuts = created.outs as Record<string, unknown>;
@@ -82,7 +90,9 @@ describe("template against the emulator", () => {
     });
 
     it("the template cannot be deleted while the endpoint uses it; the error says what to do", async () => {
-      await expect(h.providers.template.delete!(id, outs)).rejects.toThrow(/template "worker-tpl" \(id \w+\) cannot be deleted: .*It is used by endpoint "infer" \(id \w+\).*give the template a new name instead/);
+      await expect(h.providers.template.delete!(id, outs)).rejects.toThrow(
+        /template "worker-tpl" \(id \w+\) cannot be deleted: .*It is used by endpoint "infer" \(id \w+\).*give the template a new name instead/,
+      );
     });
 
     it("delete scales the endpoint to 0 first (the service refuses while workersMin > 0)", async () => {

@@ -31,11 +31,19 @@ export async function startHarness(options: EmulatorOptions = {}, api: Backend =
   // The harness's transports do not sleep (waits are no-ops), so they cannot pace themselves by the
   // RateLimit headers: the per-minute quota is raised far above what a test file sends. The limits'
   // own tests are in test/emulator/v2-ratelimit.test.ts and test/client/managementV2.test.ts.
-  const emulator = await startEmulator({ port: 0, timeScale: 0.001, rateLimit: { perMinute: 100_000, perHour: 1_000_000, perDay: 10_000_000 }, ...options });
+  const emulator = await startEmulator({
+    port: 0,
+    timeScale: 0.001,
+    rateLimit: { perMinute: 100_000, perHour: 1_000_000, perDay: 10_000_000 },
+    ...options,
+  });
   const client = new ManagementClient({ baseUrl: emulator.apiUrl, apiKey: emulator.apiKey, maxRetries: 1, sleep: async () => undefined });
   const http = await countingProxy(emulator.apiUrl);
   const apiPath = new URL(api === "v2" ? emulator.apiUrlV2 : emulator.apiUrl).pathname;
-  const opened = openManagementApi({ baseUrl: `${http.url}${apiPath}`, apiKey: emulator.apiKey, maxRetries: 1, sleep: async () => undefined }, { shareReads: {} });
+  const opened = openManagementApi(
+    { baseUrl: `${http.url}${apiPath}`, apiKey: emulator.apiKey, maxRetries: 1, sleep: async () => undefined },
+    { shareReads: {} },
+  );
   const backend: ManagementApi = opened.api;
   const calls: string[] = [];
   const recorded = new Proxy(backend, {
@@ -75,7 +83,16 @@ export async function startHarness(options: EmulatorOptions = {}, api: Backend =
 }
 
 /** What the engine would do with a provider's check result before create/update. */
-export async function checked(provider: { check?: (o: Record<string, unknown>, n: Record<string, unknown>) => Promise<{ inputs?: Record<string, unknown>; failures?: { property: string; reason: string }[] }> }, news: Record<string, unknown>, olds: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
+export async function checked(
+  provider: {
+    check?: (
+      o: Record<string, unknown>,
+      n: Record<string, unknown>,
+    ) => Promise<{ inputs?: Record<string, unknown>; failures?: { property: string; reason: string }[] }>;
+  },
+  news: Record<string, unknown>,
+  olds: Record<string, unknown> = {},
+): Promise<Record<string, unknown>> {
   const result = await provider.check!(olds, news);
   if (result.failures && result.failures.length > 0) throw new Error(`check failed: ${JSON.stringify(result.failures)}`);
   return result.inputs ?? news;

@@ -9,7 +9,11 @@ import { readExisting } from "../../../model/lookup/lookup";
 import { checked, startHarness, type Harness } from "./harness";
 
 /** Outputs the lookup must hold, and the declared arguments the service did not report back. */
-function compare(outs: Record<string, unknown>, found: Record<string, unknown>, declared: Record<string, unknown>): { same: Record<string, unknown>; keptAsDeclared: string[] } {
+function compare(
+  outs: Record<string, unknown>,
+  found: Record<string, unknown>,
+  declared: Record<string, unknown>,
+): { same: Record<string, unknown>; keptAsDeclared: string[] } {
   const same: Record<string, unknown> = {};
   const keptAsDeclared: string[] = [];
   for (const [key, value] of Object.entries(outs)) {
@@ -29,7 +33,14 @@ describe.each(["v1", "v2"] as const)("readExisting on %s", (api) => {
   afterAll(() => h.close());
 
   it("a pod's lookup holds every output the pod resource recorded", async () => {
-    const news = { name: "looked-up", imageName: "pytorch:2.4", gpuTypeIds: ["NVIDIA L4"], env: { LOG_LEVEL: "info" }, ports: ["8888/http", "22/tcp"], __provider: "shim" };
+    const news = {
+      name: "looked-up",
+      imageName: "pytorch:2.4",
+      gpuTypeIds: ["NVIDIA L4"],
+      env: { LOG_LEVEL: "info" },
+      ports: ["8888/http", "22/tcp"],
+      __provider: "shim",
+    };
     const created = await h.providers.pod.create(await checked(h.providers.pod, news));
     const { env, ...outs } = created.outs as Record<string, unknown>;
     const found = await readExisting("pod", h.deps.client(), api, { id: created.id }, "getPod");
@@ -42,7 +53,14 @@ describe.each(["v1", "v2"] as const)("readExisting on %s", (api) => {
 
   it("an endpoint's lookup holds every output the endpoint resource recorded", async () => {
     const template = await h.client.createTemplate({ name: `lookup-${api}`, imageName: "worker:1", isServerless: true });
-    const news = { name: "looked-up-ep", templateId: template.id, gpuTypeIds: ["NVIDIA L4"], workersMin: 0, workersMax: 2, __provider: "shim" };
+    const news = {
+      name: "looked-up-ep",
+      templateId: template.id,
+      gpuTypeIds: ["NVIDIA L4"],
+      workersMin: 0,
+      workersMax: 2,
+      __provider: "shim",
+    };
     const created = await h.providers.endpoint.create(await checked(h.providers.endpoint, news));
     const { templateId, ...outs } = created.outs as Record<string, unknown>;
     const found = await readExisting("endpoint", h.deps.client(), api, { id: created.id }, "getEndpoint");

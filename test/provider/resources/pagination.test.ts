@@ -31,7 +31,8 @@ describe("v2 lists of several pages (two items a page)", () => {
     let created = 0;
     const fill = async (harness: Harness) => {
       // Pods made by someone else after ours and before the provider looks: ours is now on page 3.
-      for (let i = 0; i < 4; i++) await harness.client.createPod({ name: `meanwhile-${i}`, imageName: "example/other:1", gpuTypeIds: ["NVIDIA L4"] });
+      for (let i = 0; i < 4; i++)
+        await harness.client.createPod({ name: `meanwhile-${i}`, imageName: "example/other:1", gpuTypeIds: ["NVIDIA L4"] });
     };
     const harness = await startHarness(
       {

@@ -11,7 +11,14 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-const base = { name: "trainer", imageName: "pytorch:2.4", gpuTypeIds: ["NVIDIA L4"], env: { LOG_LEVEL: "info" }, ports: ["8888/http", "22/tcp"], __provider: "shim" };
+const base = {
+  name: "trainer",
+  imageName: "pytorch:2.4",
+  gpuTypeIds: ["NVIDIA L4"],
+  env: { LOG_LEVEL: "info" },
+  ports: ["8888/http", "22/tcp"],
+  __provider: "shim",
+};
 
 describe("pod lifecycle against the emulator", () => {
   let id = "";
@@ -45,7 +52,11 @@ describe("pod lifecycle against the emulator", () => {
   it("update of env keeps the injected PUBLIC_KEY and removes only the dropped declared key", async () => {
     const withTwo = { ...base, env: { LOG_LEVEL: "info", EXTRA: "1" } };
     const first = await h.providers.pod.update!(id, outs, await checked(h.providers.pod, withTwo, base));
-    const second = await h.providers.pod.update!(id, first.outs, await checked(h.providers.pod, { ...base, env: { LOG_LEVEL: "debug" } }, withTwo));
+    const second = await h.providers.pod.update!(
+      id,
+      first.outs,
+      await checked(h.providers.pod, { ...base, env: { LOG_LEVEL: "debug" } }, withTwo),
+    );
     outs = second.outs as Record<string, unknown>;
     const live = await h.client.getPod(id);
     expect(live.env).toMatchObject({ LOG_LEVEL: "debug" });
@@ -109,7 +120,9 @@ describe("pod readiness deadline", () => {
 describe("pod adoption", () => {
   it("adopts an existing pod and applies the declared in-place fields", async () => {
     const existing = await h.client.createPod({ name: "legacy", imageName: "old:1", gpuTypeIds: ["NVIDIA L4"] });
-    const adopted = await h.providers.pod.create(await checked(h.providers.pod, { name: "legacy", imageName: "new:2", adoptId: existing.id, __provider: "shim" }));
+    const adopted = await h.providers.pod.create(
+      await checked(h.providers.pod, { name: "legacy", imageName: "new:2", adoptId: existing.id, __provider: "shim" }),
+    );
     expect(adopted.id).toBe(existing.id);
     expect((await h.client.getPod(existing.id)).imageName).toBe("new:2");
     expect(adopted.outs?.["adoptId"]).toBe(existing.id);
@@ -125,9 +138,24 @@ describe("pod adoption", () => {
   });
 
   it("refuses a CPU pod of another flavor, vCPU count and data center, naming each field; creates nothing", async () => {
-    const existing = await h.client.createPod({ name: "cpu-live", imageName: "img", computeType: "CPU", cpuFlavorIds: ["cpu5c"], vcpuCount: 8, dataCenterIds: ["US-TX-3"] });
+    const existing = await h.client.createPod({
+      name: "cpu-live",
+      imageName: "img",
+      computeType: "CPU",
+      cpuFlavorIds: ["cpu5c"],
+      vcpuCount: 8,
+      dataCenterIds: ["US-TX-3"],
+    });
     const before = h.emulator.inspect()[0]?.pods.length;
-    const declared = { name: "cpu-live", imageName: "img", computeType: "CPU", cpuFlavorIds: ["cpu3c"], vcpuCount: 4, dataCenterIds: ["EU-RO-1"], adoptId: existing.id };
+    const declared = {
+      name: "cpu-live",
+      imageName: "img",
+      computeType: "CPU",
+      cpuFlavorIds: ["cpu3c"],
+      vcpuCount: 4,
+      dataCenterIds: ["EU-RO-1"],
+      adoptId: existing.id,
+    };
     const failure = h.providers.pod.create(await checked(h.providers.pod, declared));
     await expect(failure).rejects.toThrow(/cpuFlavorIds: the live resource has "cpu5c", which is not among the declared \["cpu3c"\]/);
     await expect(failure).rejects.toThrow(/vcpuCount is 8 on the live resource but 4 is declared/);
@@ -136,17 +164,31 @@ describe("pod adoption", () => {
   });
 
   it("refuses a GPU pod of another GPU type; adopts one whose type and data center are among the declared options", async () => {
-    const existing = await h.client.createPod({ name: "gpu-live", imageName: "img", gpuTypeIds: ["NVIDIA L4"], dataCenterIds: ["EU-RO-1"] });
-    await expect(h.providers.pod.create({ name: "gpu-live", imageName: "img", gpuTypeIds: ["NVIDIA A40"], adoptId: existing.id })).rejects.toThrow(
-      /gpuTypeIds: the live resource has "NVIDIA L4", which is not among the declared \["NVIDIA A40"\]/,
-    );
+    const existing = await h.client.createPod({
+      name: "gpu-live",
+      imageName: "img",
+      gpuTypeIds: ["NVIDIA L4"],
+      dataCenterIds: ["EU-RO-1"],
+    });
+    await expect(
+      h.providers.pod.create({ name: "gpu-live", imageName: "img", gpuTypeIds: ["NVIDIA A40"], adoptId: existing.id }),
+    ).rejects.toThrow(/gpuTypeIds: the live resource has "NVIDIA L4", which is not among the declared \["NVIDIA A40"\]/);
     const adopted = await h.providers.pod.create(
-      await checked(h.providers.pod, { name: "gpu-live", imageName: "img", gpuTypeIds: ["NVIDIA A40", "NVIDIA L4"], dataCenterIds: ["US-TX-3", "EU-RO-1"], adoptId: existing.id, __provider: "shim" }),
+      await checked(h.providers.pod, {
+        name: "gpu-live",
+        imageName: "img",
+        gpuTypeIds: ["NVIDIA A40", "NVIDIA L4"],
+        dataCenterIds: ["US-TX-3", "EU-RO-1"],
+        adoptId: existing.id,
+        __provider: "shim",
+      }),
     );
     expect(adopted.id).toBe(existing.id);
   });
 
   it("refuses an id that does not exist", async () => {
-    await expect(h.providers.pod.create({ name: "x", imageName: "img", adoptId: "doesnotexist" })).rejects.toThrow(/no pod with this id exists/);
+    await expect(h.providers.pod.create({ name: "x", imageName: "img", adoptId: "doesnotexist" })).rejects.toThrow(
+      /no pod with this id exists/,
+    );
   });
 });

@@ -6,7 +6,17 @@ import { startHarness, type Harness } from "./harness";
 
 let h: Harness;
 beforeAll(async () => {
-  h = await startHarness({ timeScale: 0.001, quirks: { costPerHrAsString: true, endpointDataCenterIdsAsString: true, endpointDataCenterIdsSorted: true, flashBootNameSuffix: true, deleteStatus: 200, unknownFieldStatus: 422 } });
+  h = await startHarness({
+    timeScale: 0.001,
+    quirks: {
+      costPerHrAsString: true,
+      endpointDataCenterIdsAsString: true,
+      endpointDataCenterIdsSorted: true,
+      flashBootNameSuffix: true,
+      deleteStatus: 200,
+      unknownFieldStatus: 422,
+    },
+  });
 });
 afterAll(() => h.close());
 

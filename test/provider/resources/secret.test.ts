@@ -40,7 +40,10 @@ describe("secret against the emulator (v2)", () => {
   it("a new value is an in-place update; a new name replaces, deleting first only when the name is the same but for case", () => {
     const rotate = computeDiff(secretTable, outs, { ...args, value: ROTATED });
     expect(rotate).toMatchObject({ changes: true, replaces: [] });
-    expect(computeDiff(secretTable, outs, { ...args, name: "HF_TOKEN_2" })).toMatchObject({ replaces: ["name"], deleteBeforeReplace: false });
+    expect(computeDiff(secretTable, outs, { ...args, name: "HF_TOKEN_2" })).toMatchObject({
+      replaces: ["name"],
+      deleteBeforeReplace: false,
+    });
     expect(computeDiff(secretTable, outs, { ...args, name: "hf_token" })).toMatchObject({ replaces: ["name"], deleteBeforeReplace: true });
   });
 
@@ -61,7 +64,11 @@ describe("secret against the emulator (v2)", () => {
   it("a name taken fails naming the name, the holder's id and the fix (adoptId / getSecret)", async () => {
     const twin = { name: "hf_token", value: VALUE, __provider: "shim" };
     const attempt = h.providers.secret.create(await checked(h.providers.secret, twin));
-    await expect(attempt).rejects.toThrow(new RegExp(`a secret named "hf_token" already exists in the account \\(id ${id}, named "HF_TOKEN"\\).*adoptId.*getSecret\\(\\{ name: "hf_token" \\}\\)`));
+    await expect(attempt).rejects.toThrow(
+      new RegExp(
+        `a secret named "hf_token" already exists in the account \\(id ${id}, named "HF_TOKEN"\\).*adoptId.*getSecret\\(\\{ name: "hf_token" \\}\\)`,
+      ),
+    );
   });
 
   it("adopts by id, writing the declared value (a rotation) and saying so", async () => {
@@ -85,7 +92,9 @@ describe("secret against the emulator (v2)", () => {
   it("on v1, check fails saying secrets need v2 and how to set gpucloud:apiUrl", async () => {
     const v1 = buildResourceProviders({ ...h.deps, backend: () => "v1" });
     const result = await v1.secret.check!({}, { ...args });
-    expect(result.failures?.map((f) => f.reason).join("\n")).toMatch(/account secrets need the service's v2 API.*pulumi config set gpucloud:apiUrl https:\/\/<api host>\/v2/);
+    expect(result.failures?.map((f) => f.reason).join("\n")).toMatch(
+      /account secrets need the service's v2 API.*pulumi config set gpucloud:apiUrl https:\/\/<api host>\/v2/,
+    );
   });
 
   it("a lookup by name or id gives id, name, dates, never a value", async () => {
@@ -93,7 +102,9 @@ describe("secret against the emulator (v2)", () => {
     expect(byName).toMatchObject({ id, name: "HF_TOKEN" });
     expect(Object.keys(byName).sort()).toEqual(["createdAt", "description", "id", "name", "valueLastUpdatedAt"]);
     expect(await readExisting("secret", h.deps.client(), "v2", { id }, "getSecret")).toEqual(byName);
-    await expect(readExisting("secret", h.deps.client(), "v2", { name: "NOPE" }, "getSecret")).rejects.toThrow(/getSecret: no secret with name "NOPE"/);
+    await expect(readExisting("secret", h.deps.client(), "v2", { name: "NOPE" }, "getSecret")).rejects.toThrow(
+      /getSecret: no secret with name "NOPE"/,
+    );
   });
 
   it("deletes it (again: already gone is done); no log line carried a value", async () => {
@@ -109,9 +120,11 @@ describe("secret against the emulator (v2)", () => {
     const created = await h.providers.secret.create(await checked(h.providers.secret, other));
     await new Promise((resolve) => setTimeout(resolve, 5));
     h.emulator.setFaults("seed=1; updateSecret: lost=1");
-    const failed = await h.providers.secret
-      .update!(created.id, created.outs as Record<string, unknown>, await checked(h.providers.secret, { ...other, value: ROTATED }, other))
-      .catch((error: unknown) => error);
+    const failed = await h.providers.secret.update!(
+      created.id,
+      created.outs as Record<string, unknown>,
+      await checked(h.providers.secret, { ...other, value: ROTATED }, other),
+    ).catch((error: unknown) => error);
     h.emulator.setFaults(undefined);
     expect(failed).toBeInstanceOf(ResourceInitError);
     const recorded = (failed as ResourceInitError).properties;

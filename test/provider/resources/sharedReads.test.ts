@@ -28,7 +28,10 @@ for (const api of ["v1", "v2"] as const) {
       h = await startHarness({ serverlessWorkerQuota: 10_000 }, api);
       templateId = (await h.client.createTemplate({ name: `shared-${api}`, imageName: "acme/worker:1", isServerless: true })).id;
       ids = [];
-      for (let i = 0; i < COUNT; i++) ids.push((await h.client.createEndpoint({ templateId, name: `ep-${i}`, workersMin: 0, workersMax: 3, gpuTypeIds: ["NVIDIA L4"] })).id);
+      for (let i = 0; i < COUNT; i++)
+        ids.push(
+          (await h.client.createEndpoint({ templateId, name: `ep-${i}`, workersMin: 0, workersMax: 3, gpuTypeIds: ["NVIDIA L4"] })).id,
+        );
     });
     afterAll(() => h.close());
 
@@ -37,7 +40,9 @@ for (const api of ["v1", "v2"] as const) {
       await h.client.deleteEndpoint(gone);
       await h.client.updateEndpoint(drifted, { workersMax: 1 });
       h.http.take();
-      const results = await Promise.all(ids.map((id, i) => h.providers.endpoint.read!(id, { name: `ep-${i}`, templateId, workersMin: 0, workersMax: 3 })));
+      const results = await Promise.all(
+        ids.map((id, i) => h.providers.endpoint.read!(id, { name: `ep-${i}`, templateId, workersMin: 0, workersMax: 3 })),
+      );
       const calls = h.http.take();
       expect(lists(calls)).toHaveLength(1);
       // Only the endpoint the list did not have was read on its own (and found gone).
@@ -53,9 +58,14 @@ for (const api of ["v1", "v2"] as const) {
     it("reads with workers share a list that carries them (v1: includeWorkers on the list; v2: /workers per endpoint, which has no list form)", async () => {
       // Five reads: enough for a list of the ~105 endpoints there are (ITEMS_PER_READ is 25).
       const busy: string[] = [];
-      for (let i = 0; i < 5; i++) busy.push((await h.client.createEndpoint({ templateId, name: `busy-${i}`, workersMin: 1, workersMax: 1, gpuTypeIds: ["NVIDIA L4"] })).id);
+      for (let i = 0; i < 5; i++)
+        busy.push(
+          (await h.client.createEndpoint({ templateId, name: `busy-${i}`, workersMin: 1, workersMax: 1, gpuTypeIds: ["NVIDIA L4"] })).id,
+        );
       for (let tries = 0; ; tries++) {
-        const counts = await Promise.all(busy.map(async (id) => (await h.client.getEndpoint(id, { includeWorkers: true })).workers?.length ?? 0));
+        const counts = await Promise.all(
+          busy.map(async (id) => (await h.client.getEndpoint(id, { includeWorkers: true })).workers?.length ?? 0),
+        );
         if (counts.every((n) => n > 0)) break;
         if (tries > 200) throw new Error(`workers did not start: ${counts.join(", ")}`);
         await new Promise((resolve) => setTimeout(resolve, 10));
@@ -81,7 +91,14 @@ for (const api of ["v1", "v2"] as const) {
     });
 
     it("a new endpoint with workersMin 0 is ready as its create answered: a lookup list and the create, no read", async () => {
-      const args = await checked(h.providers.endpoint, { templateId, name: "fresh", workersMin: 0, workersMax: 2, gpuTypeIds: ["NVIDIA L4"], __provider: "shim" });
+      const args = await checked(h.providers.endpoint, {
+        templateId,
+        name: "fresh",
+        workersMin: 0,
+        workersMax: 2,
+        gpuTypeIds: ["NVIDIA L4"],
+        __provider: "shim",
+      });
       h.http.take();
       const created = await h.providers.endpoint.create(args);
       const calls = h.http.take();
@@ -93,7 +110,16 @@ for (const api of ["v1", "v2"] as const) {
 
     it("creates that follow within the snapshot's age share its list: 20 creates, 20 POSTs, no list", async () => {
       const inputs = await Promise.all(
-        Array.from({ length: 20 }, (_, i) => checked(h.providers.endpoint, { templateId, name: `later-${i}`, workersMin: 0, workersMax: 2, gpuTypeIds: ["NVIDIA L4"], __provider: "shim" })),
+        Array.from({ length: 20 }, (_, i) =>
+          checked(h.providers.endpoint, {
+            templateId,
+            name: `later-${i}`,
+            workersMin: 0,
+            workersMax: 2,
+            gpuTypeIds: ["NVIDIA L4"],
+            __provider: "shim",
+          }),
+        ),
       );
       h.http.take();
       const created = await Promise.all(inputs.map((args) => h.providers.endpoint.create(args)));

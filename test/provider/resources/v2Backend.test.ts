@@ -23,7 +23,14 @@ beforeAll(async () => {
 afterAll(() => h.close());
 
 type Outs = Record<string, unknown>;
-const podBase = { name: "trainer", imageName: "pytorch:2.4", gpuTypeIds: ["NVIDIA L4"], env: { LOG_LEVEL: "info" }, ports: ["8888/http", "22/tcp"], __provider: "shim" };
+const podBase = {
+  name: "trainer",
+  imageName: "pytorch:2.4",
+  gpuTypeIds: ["NVIDIA L4"],
+  env: { LOG_LEVEL: "info" },
+  ports: ["8888/http", "22/tcp"],
+  __provider: "shim",
+};
 
 describe("pods on v2", () => {
   let id = "";
@@ -85,15 +92,26 @@ describe("pods on v2", () => {
     const args = { ...podBase, name: "outside", ports: ["22/tcp"], adoptId: made.id };
     const adopted = await h.providers.pod.create(await checked(h.providers.pod, args));
     expect(adopted.id).toBe(made.id);
-    expect(adopted.outs).toMatchObject({ name: "outside", env: { LOG_LEVEL: "info" }, desiredStatus: "RUNNING", publicIp: expect.any(String) });
+    expect(adopted.outs).toMatchObject({
+      name: "outside",
+      env: { LOG_LEVEL: "info" },
+      desiredStatus: "RUNNING",
+      publicIp: expect.any(String),
+    });
     expect((await h.client.getPod(made.id)).env).toMatchObject({ LOG_LEVEL: "info" });
-    const mismatch = await h.providers.pod.create(await checked(h.providers.pod, { ...args, gpuTypeIds: ["NVIDIA A40"] })).catch((e: unknown) => e);
+    const mismatch = await h.providers.pod
+      .create(await checked(h.providers.pod, { ...args, gpuTypeIds: ["NVIDIA A40"] }))
+      .catch((e: unknown) => e);
     expect(String(mismatch)).toMatch(/cannot adopt pod .*gpuTypeIds/);
     // v2 pods report the data center they got, never the list asked for: the pick must be among the declared ones.
     const placed = String(adopted.outs?.["dataCenterId"]);
     const elsewhere = placed === "EU-RO-1" ? "US-TX-3" : "EU-RO-1";
-    const misplaced = await h.providers.pod.create(await checked(h.providers.pod, { ...args, dataCenterIds: [elsewhere] })).catch((e: unknown) => e);
-    expect(String(misplaced)).toContain(`dataCenterIds: the live resource has "${placed}", which is not among the declared ["${elsewhere}"]`);
+    const misplaced = await h.providers.pod
+      .create(await checked(h.providers.pod, { ...args, dataCenterIds: [elsewhere] }))
+      .catch((e: unknown) => e);
+    expect(String(misplaced)).toContain(
+      `dataCenterIds: the live resource has "${placed}", which is not among the declared ["${elsewhere}"]`,
+    );
     await h.providers.pod.delete!(made.id, adopted.outs as Outs);
   });
 
@@ -107,16 +125,29 @@ describe("pods on v2", () => {
     const made = (await res.json()) as { id: string; template: string | null };
     expect(made.template).toBeNull();
     const warnings = h.lines.warn.length;
-    const adopted = await h.providers.pod.create(await checked(h.providers.pod, { name: "from-tpl", templateId: template.id, gpuTypeIds: ["NVIDIA L4"], adoptId: made.id, __provider: "shim" }));
+    const adopted = await h.providers.pod.create(
+      await checked(h.providers.pod, {
+        name: "from-tpl",
+        templateId: template.id,
+        gpuTypeIds: ["NVIDIA L4"],
+        adoptId: made.id,
+        __provider: "shim",
+      }),
+    );
     expect(adopted.id).toBe(made.id);
     expect(h.lines.warn.slice(warnings).join("\n")).toMatch(/does not report templateId/);
     await h.providers.pod.delete!(made.id, adopted.outs as Outs);
   });
 
   it("check refuses what v2 cannot express, naming the field, the value and the fix", async () => {
-    const result = await h.providers.pod.check!({}, { ...podBase, interruptible: true, gpuTypeIds: ["NVIDIA L4", "NVIDIA A40"], countryCodes: ["US"], volumeInGb: 5, resetTrigger: "1" });
+    const result = await h.providers.pod.check!(
+      {},
+      { ...podBase, interruptible: true, gpuTypeIds: ["NVIDIA L4", "NVIDIA A40"], countryCodes: ["US"], volumeInGb: 5, resetTrigger: "1" },
+    );
     const byField = Object.fromEntries((result.failures ?? []).map((f) => [f.property, f.reason]));
-    expect(byField["interruptible"]).toMatch(/^interruptible: true cannot be used with the v2 API \(apiUrl ends in \/v2\): .*no spot.*remove interruptible/);
+    expect(byField["interruptible"]).toMatch(
+      /^interruptible: true cannot be used with the v2 API \(apiUrl ends in \/v2\): .*no spot.*remove interruptible/,
+    );
     expect(byField["gpuTypeIds"]).toMatch(/one type.*\["NVIDIA L4"\]/);
     expect(byField["countryCodes"]).toMatch(/dataCenterIds/);
     expect(byField["volumeInGb"]).toMatch(/at least 10 GB/);
@@ -124,7 +155,10 @@ describe("pods on v2", () => {
   });
 
   it("check accepts the defaults of fields v2 has no equivalent for", async () => {
-    const result = await h.providers.pod.check!({}, { ...podBase, interruptible: false, gpuTypePriority: "availability", dockerEntrypoint: [] });
+    const result = await h.providers.pod.check!(
+      {},
+      { ...podBase, interruptible: false, gpuTypePriority: "availability", dockerEntrypoint: [] },
+    );
     expect(result.failures ?? []).toEqual([]);
   });
 });
@@ -134,8 +168,22 @@ describe("templates and endpoints on v2", () => {
   let templateOuts: Outs = {};
   let endpointId = "";
   let endpointOuts: Outs = {};
-  const template = { name: "worker-v2", imageName: "ghcr.io/acme/worker:1", isServerless: true, dockerStartCmd: ["python", "handler.py"], env: { MODE: "a" }, __provider: "shim" };
-  const endpoint = () => ({ name: "inference", templateId, gpuTypeIds: ["NVIDIA L4"], workersMax: 2, flashboot: "PRIORITY_FLASHBOOT", __provider: "shim" });
+  const template = {
+    name: "worker-v2",
+    imageName: "ghcr.io/acme/worker:1",
+    isServerless: true,
+    dockerStartCmd: ["python", "handler.py"],
+    env: { MODE: "a" },
+    __provider: "shim",
+  };
+  const endpoint = () => ({
+    name: "inference",
+    templateId,
+    gpuTypeIds: ["NVIDIA L4"],
+    workersMax: 2,
+    flashboot: "PRIORITY_FLASHBOOT",
+    __provider: "shim",
+  });
 
   it("creates a template with args from dockerStartCmd and reads it back without drift", async () => {
     const created = await h.providers.template.create(await checked(h.providers.template, template));
@@ -186,17 +234,31 @@ describe("templates and endpoints on v2", () => {
 
   it("a new template revision re-applies the template to the endpoint (v2 copies it at create)", async () => {
     const nextTemplate = { ...template, imageName: "ghcr.io/acme/worker:2" };
-    const updated = await h.providers.template.update!(templateId, templateOuts, await checked(h.providers.template, nextTemplate, template));
+    const updated = await h.providers.template.update!(
+      templateId,
+      templateOuts,
+      await checked(h.providers.template, nextTemplate, template),
+    );
     expect(updated.outs?.["revision"]).toEqual(expect.any(String));
     expect(updated.outs?.["revision"]).not.toBe(templateOuts["revision"]);
     templateOuts = updated.outs as Outs;
-    const before = { ...endpoint(), workersMax: 3, scalerType: "REQUEST_COUNT", scalerValue: 2, templateRevision: endpointOuts["templateRevision"] ?? "r0" };
+    const before = {
+      ...endpoint(),
+      workersMax: 3,
+      scalerType: "REQUEST_COUNT",
+      scalerValue: 2,
+      templateRevision: endpointOuts["templateRevision"] ?? "r0",
+    };
     const next = { ...before, templateRevision: templateOuts["revision"] };
     const diff = await h.providers.endpoint.diff!(endpointId, { ...endpointOuts, templateRevision: before.templateRevision }, next);
     expect(diff.changes).toBe(true);
     expect(diff.replaces ?? []).toEqual([]);
     h.calls.length = 0;
-    const applied = await h.providers.endpoint.update!(endpointId, { ...endpointOuts, templateRevision: before.templateRevision }, await checked(h.providers.endpoint, next, before));
+    const applied = await h.providers.endpoint.update!(
+      endpointId,
+      { ...endpointOuts, templateRevision: before.templateRevision },
+      await checked(h.providers.endpoint, next, before),
+    );
     endpointOuts = applied.outs as Outs;
     expect(h.calls).toContain("updateEndpoint");
     expect(h.calls).toContain("endpointRollout");

@@ -55,9 +55,9 @@ describe("GPU endpoint PATCHes keep the exclusions (live defect played by the em
     const created = await h.providers.endpoint.create(await checked(h.providers.endpoint, args));
     h.http.take();
     const next = { ...args, workersMax: 2 };
-    await expect(h.providers.endpoint.update!(created.id, created.outs as Outs, await checked(h.providers.endpoint, next, args))).rejects.toThrow(
-      /known defect with CPU-endpoint updates/,
-    );
+    await expect(
+      h.providers.endpoint.update!(created.id, created.outs as Outs, await checked(h.providers.endpoint, next, args)),
+    ).rejects.toThrow(/known defect with CPU-endpoint updates/);
     expect(h.http.take().filter((c) => c.method === "PATCH")).toHaveLength(1);
     await h.providers.endpoint.delete!(created.id, created.outs as Outs);
   });
@@ -102,18 +102,27 @@ describe("endpoint PATCHes on the documented service", () => {
     const base = { name: "s", templateId, __provider: "shim" };
     expect((await h.providers.endpoint.check!({}, { ...base, scalerType: "QUEUE_DELAY", scalerValue: 0.5 })).failures ?? []).toEqual([]);
     const count = await h.providers.endpoint.check!({}, { ...base, scalerType: "REQUEST_COUNT", scalerValue: 1.5 });
-    expect(count.failures?.[0]).toMatchObject({ property: "scalerValue", reason: expect.stringMatching(/^scalerValue: 1\.5 requests per worker is not a whole number/) });
+    expect(count.failures?.[0]).toMatchObject({
+      property: "scalerValue",
+      reason: expect.stringMatching(/^scalerValue: 1\.5 requests per worker is not a whole number/),
+    });
     expect((await h.providers.endpoint.check!({}, { ...base, scalerValue: 0.4 })).failures?.[0]?.property).toBe("scalerValue");
     // v1's own bound, quoted on a v1 stack.
-    expect(v1Failures(endpointTable, "endpoint", { templateId, scalerValue: 0.5 })[0]?.reason).toMatch(/^scalerValue: 0\.5 is not a whole number; use a whole number of 1 or more.*the v1 API's bound/);
+    expect(v1Failures(endpointTable, "endpoint", { templateId, scalerValue: 0.5 })[0]?.reason).toMatch(
+      /^scalerValue: 0\.5 is not a whole number; use a whole number of 1 or more.*the v1 API's bound/,
+    );
   });
 
   it("check: volumes up to 4096 GB on v2, 4000 on v1", async () => {
     const args = { name: "big", dataCenterId: "EU-RO-1", __provider: "shim" };
     expect((await h.providers.networkVolume.check!({}, { ...args, size: 4096 })).failures ?? []).toEqual([]);
     expect((await h.providers.networkVolume.check!({}, { ...args, size: 4097 })).failures?.[0]?.property).toBe("size");
-    expect((await h.providers.networkVolume.check!({}, { ...args, size: 4097 })).failures?.[0]?.reason).toMatch(/4097 is above the maximum 4096 GB.*the v2 API's bounds/);
-    expect(v1Failures(networkVolumeTable, "network volume", { name: "big", dataCenterId: "EU-RO-1", size: 4096 })[0]?.reason).toMatch(/4096 is above the maximum 4000 GB.*the v1 API's bounds/);
+    expect((await h.providers.networkVolume.check!({}, { ...args, size: 4097 })).failures?.[0]?.reason).toMatch(
+      /4097 is above the maximum 4096 GB.*the v2 API's bounds/,
+    );
+    expect(v1Failures(networkVolumeTable, "network volume", { name: "big", dataCenterId: "EU-RO-1", size: 4096 })[0]?.reason).toMatch(
+      /4096 is above the maximum 4000 GB.*the v1 API's bounds/,
+    );
   });
 
   it("a volume's tier is read back: a site whose primary tier is HIGH_PERFORMANCE is not assumed STANDARD", async () => {
@@ -127,7 +136,9 @@ describe("endpoint PATCHes on the documented service", () => {
   });
 
   it("a template whose registry credential was deleted refreshes to none: the preview shows the drift", async () => {
-    const registry = await h.providers.registryAuth.create(await checked(h.providers.registryAuth, { name: "reg", username: "u", password: "p", __provider: "shim" }));
+    const registry = await h.providers.registryAuth.create(
+      await checked(h.providers.registryAuth, { name: "reg", username: "u", password: "p", __provider: "shim" }),
+    );
     const args = { name: "private", imageName: "ghcr.io/acme/private:1", containerRegistryAuthId: registry.id, __provider: "shim" };
     const template = await h.providers.template.create(await checked(h.providers.template, args));
     // Through v2, whose delete drops the credential from templates (/v1 refuses while one uses it).
@@ -152,9 +163,16 @@ describe("endpoint create against a host that ignores type (scripted)", () => {
     const client = new ManagementClientV2({ baseUrl: `${server.origin}/v2`, apiKey: "k", maxRetries: 0 });
     try {
       const backend = new V2Backend(client);
-      await expect(backend.createEndpoint({ name: "lb", templateId: "t1", gpuTypeIds: ["NVIDIA L4"], type: "LOAD_BALANCER", scalerType: "REQUEST_COUNT", scalerValue: 1 })).rejects.toThrow(
-        /created endpoint e1 as type "QUEUE", not the declared "LOAD_BALANCER".*The provider deleted endpoint e1/,
-      );
+      await expect(
+        backend.createEndpoint({
+          name: "lb",
+          templateId: "t1",
+          gpuTypeIds: ["NVIDIA L4"],
+          type: "LOAD_BALANCER",
+          scalerType: "REQUEST_COUNT",
+          scalerValue: 1,
+        }),
+      ).rejects.toThrow(/created endpoint e1 as type "QUEUE", not the declared "LOAD_BALANCER".*The provider deleted endpoint e1/);
       const create = server.requests.find((r) => r.method === "POST");
       expect(JSON.parse(create?.body ?? "{}")).toMatchObject({ type: "LOAD_BALANCER", timeout: 300_000 });
       expect(server.requests.map((r) => `${r.method} ${r.url}`)).toContain("DELETE /v2/serverless/e1");

@@ -22,7 +22,11 @@ describe("network volume against the emulator", () => {
     expect(outs).toMatchObject({ name: "models", size: 50, dataCenterId: "EU-RO-1" });
     const read = await h.providers.networkVolume.read!(id, outs);
     expect(computeDiff(networkVolumeTable, read.props, read.inputs ?? {}).changes).toBe(false);
-    const grown = await h.providers.networkVolume.update!(id, outs, await checked(h.providers.networkVolume, { ...args, name: "models-v2", size: 80 }, args));
+    const grown = await h.providers.networkVolume.update!(
+      id,
+      outs,
+      await checked(h.providers.networkVolume, { ...args, name: "models-v2", size: 80 }, args),
+    );
     outs = grown.outs as Record<string, unknown>;
     expect(await h.client.getNetworkVolume(id)).toMatchObject({ name: "models-v2", size: 80 });
   });
@@ -34,7 +38,13 @@ describe("network volume against the emulator", () => {
   });
 
   it("delete of a volume in use names the pod holding it", async () => {
-    const pod = await h.client.createPod({ name: "reader", imageName: "img", gpuTypeIds: ["NVIDIA L4"], dataCenterIds: ["EU-RO-1"], networkVolumeId: id });
+    const pod = await h.client.createPod({
+      name: "reader",
+      imageName: "img",
+      gpuTypeIds: ["NVIDIA L4"],
+      dataCenterIds: ["EU-RO-1"],
+      networkVolumeId: id,
+    });
     await expect(h.providers.networkVolume.delete!(id, outs)).rejects.toThrow(
       new RegExp(`network volume "models-v2" \\(id ${id}\\) cannot be deleted: .*attached to .*pod "reader" \\(id ${pod.id}\\)`),
     );
@@ -46,10 +56,12 @@ describe("network volume against the emulator", () => {
 
   it("adopts an existing volume (grow only); refuses another data center or a smaller size", async () => {
     const existing = await h.client.createNetworkVolume({ name: "old", size: 100, dataCenterId: "US-TX-3" });
-    await expect(h.providers.networkVolume.create({ name: "old", size: 100, dataCenterId: "EU-RO-1", adoptId: existing.id })).rejects.toThrow(
-      /dataCenterId is "US-TX-3" on the live resource but "EU-RO-1" is declared/,
-    );
-    await expect(h.providers.networkVolume.create({ name: "old", size: 10, dataCenterId: "US-TX-3", adoptId: existing.id })).rejects.toThrow(/100 GB and cannot shrink to 10 GB/);
+    await expect(
+      h.providers.networkVolume.create({ name: "old", size: 100, dataCenterId: "EU-RO-1", adoptId: existing.id }),
+    ).rejects.toThrow(/dataCenterId is "US-TX-3" on the live resource but "EU-RO-1" is declared/);
+    await expect(
+      h.providers.networkVolume.create({ name: "old", size: 10, dataCenterId: "US-TX-3", adoptId: existing.id }),
+    ).rejects.toThrow(/100 GB and cannot shrink to 10 GB/);
     const adopted = await h.providers.networkVolume.create({ name: "old", size: 150, dataCenterId: "US-TX-3", adoptId: existing.id });
     expect(adopted.id).toBe(existing.id);
     expect((await h.client.getNetworkVolume(existing.id)).size).toBe(150);
@@ -81,7 +93,9 @@ describe("registry auth against the emulator", () => {
 
   it("adoption checks the name and warns that credentials cannot be verified", async () => {
     const existing = await h.client.createRegistryAuth({ name: "manual", username: "u", password: "p" });
-    await expect(h.providers.registryAuth.create({ name: "other", username: "u", password: "p", adoptId: existing.id })).rejects.toThrow(/name is "manual" on the live resource/);
+    await expect(h.providers.registryAuth.create({ name: "other", username: "u", password: "p", adoptId: existing.id })).rejects.toThrow(
+      /name is "manual" on the live resource/,
+    );
     const adopted = await h.providers.registryAuth.create({ name: "manual", username: "u", password: "p", adoptId: existing.id });
     expect(adopted.id).toBe(existing.id);
     expect(h.lines.warn.join("\n")).toContain("never returns the username or password");

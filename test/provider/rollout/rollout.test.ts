@@ -18,7 +18,12 @@ import { API_VERSIONS } from "../../engine/provider-support";
 import { checked, startHarness, type Harness } from "../resources/harness";
 
 const FIXTURES = path.join(__dirname, "..", "..", "engine", "fixtures");
-const IMAGES = { good: "example/model:1.0", next: "example/model:2.0", broken: "example/model:3.0", degrades: "example/model:4.0" } as const;
+const IMAGES = {
+  good: "example/model:1.0",
+  next: "example/model:2.0",
+  broken: "example/model:3.0",
+  degrades: "example/model:4.0",
+} as const;
 const degrades = createRequire(__filename)(path.join(FIXTURES, "rollout-degrades.cjs")) as { reset(served?: number): void };
 const cases = [{ name: "answers", input: { prompt: "hi" }, expect: { outputSubset: { prompt: "hi" } }, timeoutSeconds: 30 }];
 
@@ -46,11 +51,17 @@ describe.each(API_VERSIONS)("EndpointRollout's candidate and switch against the 
     const endpoints = h.providers.endpoint;
     deps = {
       provider: h.deps,
-      canaryEndpoints: { check: (o, n) => endpoints.check!(o, n), create: (i) => endpoints.create(i), delete: (id, p) => endpoints.delete!(id, p) },
+      canaryEndpoints: {
+        check: (o, n) => endpoints.check!(o, n),
+        create: (i) => endpoints.create(i),
+        delete: (id, p) => endpoints.delete!(id, p),
+      },
       jobs: async () => jobs,
     };
     for (const key of Object.keys(IMAGES) as Array<keyof typeof IMAGES>) {
-      const created = await h.providers.template.create(await checked(h.providers.template, { name: `model-${key}`, imageName: IMAGES[key], isServerless: true }));
+      const created = await h.providers.template.create(
+        await checked(h.providers.template, { name: `model-${key}`, imageName: IMAGES[key], isServerless: true }),
+      );
       templates[key] = created.id;
     }
   });
@@ -75,7 +86,10 @@ describe.each(API_VERSIONS)("EndpointRollout's candidate and switch against the 
       const candidate = rolloutCandidateProvider(deps);
       const created = await candidate.create(await checked(candidate, candidateInputs(templates.good, "1.0")));
       const outs = created.outs as Props;
-      expect(outs).toMatchObject({ approvedTemplateId: templates.good, results: [{ name: "answers", passed: true, output: { version: "1.0", prompt: "hi" } }] });
+      expect(outs).toMatchObject({
+        approvedTemplateId: templates.good,
+        results: [{ name: "answers", passed: true, output: { version: "1.0", prompt: "hi" } }],
+      });
       expect((outs["history"] as Array<{ step: string }>).map((s) => s.step)).toEqual(["canary", "candidate", "cleanup"]);
       expect(outs["__provider"]).toBe("shim");
       expect(await endpointsNamed("serve-canary")).toEqual([]);
@@ -83,7 +97,9 @@ describe.each(API_VERSIONS)("EndpointRollout's candidate and switch against the 
 
     it("fails on a broken version, naming the job and its error, and deletes the canary all the same", async () => {
       const candidate = rolloutCandidateProvider(deps);
-      const thrown = await candidate.update!("candidate-1", {}, await checked(candidate, candidateInputs(templates.broken, "3.0"))).catch((e: unknown) => e);
+      const thrown = await candidate.update!("candidate-1", {}, await checked(candidate, candidateInputs(templates.broken, "3.0"))).catch(
+        (e: unknown) => e,
+      );
       expect(thrown).toBeInstanceOf(Error);
       const message = (thrown as Error).message;
       expect(message).toContain('rollout "serve": version 3.0 failed its candidate check, so the serving endpoint was not touched');
@@ -96,7 +112,9 @@ describe.each(API_VERSIONS)("EndpointRollout's candidate and switch against the 
       const candidate = rolloutCandidateProvider(deps);
       const leftover = await h.client.createEndpoint({ name: "serve-canary", templateId: templates.good });
       const created = await candidate.create(await checked(candidate, candidateInputs(templates.good, "1.0")));
-      expect((created.outs as Props)["history"]).toContainEqual(expect.objectContaining({ step: "cleanup", endpointId: leftover.id, detail: "left by an interrupted rollout" }));
+      expect((created.outs as Props)["history"]).toContainEqual(
+        expect.objectContaining({ step: "cleanup", endpointId: leftover.id, detail: "left by an interrupted rollout" }),
+      );
       expect(await endpointsNamed("serve-canary")).toEqual([]);
       await h.client.createEndpoint({ name: "serve-canary", templateId: templates.good });
       await candidate.delete!(created.id, created.outs as Props);
@@ -134,12 +152,27 @@ describe.each(API_VERSIONS)("EndpointRollout's candidate and switch against the 
     const servingImage = async (): Promise<unknown> => (await jobs.runSync(endpointId, { input: { prompt: "hi" } })).output;
 
     it("records the version an endpoint was created on", async () => {
-      const endpoint = await h.providers.endpoint.create(await checked(h.providers.endpoint, { name: "serve", templateId: templates.good, workersMin: 1, workersMax: 2, templateAppliedBy: "rollout", __provider: "shim" }));
+      const endpoint = await h.providers.endpoint.create(
+        await checked(h.providers.endpoint, {
+          name: "serve",
+          templateId: templates.good,
+          workersMin: 1,
+          workersMax: 2,
+          templateAppliedBy: "rollout",
+          __provider: "shim",
+        }),
+      );
       endpointId = endpoint.id;
       const sw = rolloutSwitchProvider(deps);
       const created = await sw.create(await checked(sw, switchInputs(templates.good, "1.0")));
       outs = created.outs as Props;
-      expect(outs).toMatchObject({ servingEndpointId: endpointId, servingVersion: "1.0", servingTemplateId: templates.good, settled: true, verifyResults: [] });
+      expect(outs).toMatchObject({
+        servingEndpointId: endpointId,
+        servingVersion: "1.0",
+        servingTemplateId: templates.good,
+        settled: true,
+        verifyResults: [],
+      });
       expect(await sw.diff!(created.id, outs, switchInputs(templates.good, "1.0"))).toEqual({ changes: false, replaces: [] });
     });
 
@@ -149,7 +182,13 @@ describe.each(API_VERSIONS)("EndpointRollout's candidate and switch against the 
       h.lines.info.length = 0;
       const updated = await sw.update!("switch-1", outs, switchInputs(templates.next, "2.0"));
       outs = updated.outs as Props;
-      expect(outs).toMatchObject({ servingVersion: "2.0", servingTemplateId: templates.next, previousVersion: "1.0", previousTemplateId: templates.good, settled: true });
+      expect(outs).toMatchObject({
+        servingVersion: "2.0",
+        servingTemplateId: templates.next,
+        previousVersion: "1.0",
+        previousTemplateId: templates.good,
+        settled: true,
+      });
       expect((outs["history"] as Array<{ step: string }>).map((s) => s.step)).toEqual(["switch", "rolledOut"]);
       const rollout = await deps.provider.client().endpointRollout!(endpointId);
       expect(rollout).toMatchObject({ inProgress: false, workersOnLatest: rollout.workersTotal });
@@ -160,24 +199,45 @@ describe.each(API_VERSIONS)("EndpointRollout's candidate and switch against the 
     it("with verifyAfterSwitch, goes back to the previous version when the cases fail after the switch", async () => {
       const sw = rolloutSwitchProvider(deps);
       degrades.reset(1); // in a rollout its first job is the canary's case, which passed
-      const thrown = await sw.update!("switch-1", outs, switchInputs(templates.degrades, "4.0", { verifyAfterSwitch: true })).catch((e: unknown) => e);
+      const thrown = await sw.update!("switch-1", outs, switchInputs(templates.degrades, "4.0", { verifyAfterSwitch: true })).catch(
+        (e: unknown) => e,
+      );
       expect(thrown).toBeInstanceOf(ResourceInitError);
       const error = thrown as ResourceInitError;
-      expect(error.message).toContain('rollout "serve": version 4.0 failed its check on the serving endpoint after the switch, so the endpoint was moved back to version 2.0');
+      expect(error.message).toContain(
+        'rollout "serve": version 4.0 failed its check on the serving endpoint after the switch, so the endpoint was moved back to version 2.0',
+      );
       expect(error.message).toContain("CUDA out of memory after the first request");
-      expect(error.properties).toMatchObject({ servingVersion: "2.0", servingTemplateId: templates.next, settled: true, verifyResults: [{ name: "answers", passed: false }] });
-      expect((error.properties["history"] as Array<{ step: string }>).map((s) => s.step)).toEqual(["switch", "rolledOut", "verify", "rollback", "rolledOut"]);
+      expect(error.properties).toMatchObject({
+        servingVersion: "2.0",
+        servingTemplateId: templates.next,
+        settled: true,
+        verifyResults: [{ name: "answers", passed: false }],
+      });
+      expect((error.properties["history"] as Array<{ step: string }>).map((s) => s.step)).toEqual([
+        "switch",
+        "rolledOut",
+        "verify",
+        "rollback",
+        "rolledOut",
+      ]);
       expect(await servingImage()).toEqual({ version: "2.0", prompt: "hi" });
       if (api === "v1") expect((await h.client.getEndpoint(endpointId)).templateId).toBe(templates.next);
       // The engine records the partial update; the next run retries the switch.
-      expect((await sw.diff!("switch-1", error.properties, switchInputs(templates.degrades, "4.0", { verifyAfterSwitch: true }))).changes).toBe(true);
+      expect(
+        (await sw.diff!("switch-1", error.properties, switchInputs(templates.degrades, "4.0", { verifyAfterSwitch: true }))).changes,
+      ).toBe(true);
       outs = error.properties;
     });
 
     it("records the new version as unsettled when the check after the switch cannot run", async () => {
       const unreachable = new JobClient({ apiKey: "key", serverlessUrl: "http://127.0.0.1:9/v2", maxRetries: 0, timeoutMs: 2_000 });
       const sw = rolloutSwitchProvider({ ...deps, jobs: async () => unreachable });
-      const thrown = await sw.update!("switch-1", outs, switchInputs(templates.next, "2.0", { verifyAfterSwitch: true, templateRevision: "r2" })).catch((e: unknown) => e);
+      const thrown = await sw.update!(
+        "switch-1",
+        outs,
+        switchInputs(templates.next, "2.0", { verifyAfterSwitch: true, templateRevision: "r2" }),
+      ).catch((e: unknown) => e);
       await unreachable.close();
       expect(thrown).toBeInstanceOf(ResourceInitError);
       const error = thrown as ResourceInitError;

@@ -45,9 +45,16 @@ describe("runQueueCase", () => {
 
   it("a failing case: FAILED with an error gives passed=false, the error, and a report naming job, status and error", async () => {
     const api = await startJobApi({
-      "POST runsync": () => ({ body: { id: "job-bad", status: "FAILED", error: "CUDA error: out of memory", delayTime: 5, executionTime: 80 } }),
+      "POST runsync": () => ({
+        body: { id: "job-bad", status: "FAILED", error: "CUDA error: out of memory", delayTime: 5, executionTime: 80 },
+      }),
     });
-    const result = await runQueueCase(quietJobClient(api), EP, { name: "oom", input: { size: "xl" }, expect: { outputSubset: { ok: true } }, timeoutSeconds: 5 });
+    const result = await runQueueCase(quietJobClient(api), EP, {
+      name: "oom",
+      input: { size: "xl" },
+      expect: { outputSubset: { ok: true } },
+      timeoutSeconds: 5,
+    });
     expect(result.passed).toBe(false);
     expect(result.status).toBe("FAILED");
     expect(result.jobId).toBe("job-bad");
@@ -62,8 +69,14 @@ describe("runQueueCase", () => {
   });
 
   it("a case that expects the failure passes", async () => {
-    const api = await startJobApi({ "POST runsync": () => ({ body: { id: "job-e", status: "FAILED", error: "ValueError: prompt is empty" } }) });
-    const result = await runQueueCase(quietJobClient(api), EP, { name: "rejects-empty", input: { prompt: "" }, expect: { status: "FAILED", errorContains: "prompt is empty" } });
+    const api = await startJobApi({
+      "POST runsync": () => ({ body: { id: "job-e", status: "FAILED", error: "ValueError: prompt is empty" } }),
+    });
+    const result = await runQueueCase(quietJobClient(api), EP, {
+      name: "rejects-empty",
+      input: { prompt: "" },
+      expect: { status: "FAILED", errorContains: "prompt is empty" },
+    });
     expect(result.passed).toBe(true);
     expect(result.problems).toEqual([]);
   });
@@ -71,9 +84,15 @@ describe("runQueueCase", () => {
   it("a job that outlives /runsync is followed on /status-sync until it finishes", async () => {
     const api = await startJobApi({
       "POST runsync": () => ({ body: { id: "sync-5", status: "IN_QUEUE" } }),
-      "GET status-sync": (_req, n) => (n === 0 ? { body: { id: "sync-5", status: "IN_PROGRESS" }, delayMs: 80 } : { body: completed("sync-5", "fine") }),
+      "GET status-sync": (_req, n) =>
+        n === 0 ? { body: { id: "sync-5", status: "IN_PROGRESS" }, delayMs: 80 } : { body: completed("sync-5", "fine") },
     });
-    const result = await runQueueCase(quietJobClient(api), EP, { name: "later", input: {}, expect: { output: "fine" }, timeoutSeconds: 30 });
+    const result = await runQueueCase(quietJobClient(api), EP, {
+      name: "later",
+      input: {},
+      expect: { output: "fine" },
+      timeoutSeconds: 30,
+    });
     expect(result.passed).toBe(true);
     expect(result.jobId).toBe("sync-5");
     expect(api.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
@@ -105,7 +124,9 @@ describe("runQueueCase", () => {
     const cancels = api.requests.filter((r) => r.method === "POST" && r.path === `/v2/${EP}/cancel/sync-slow`);
     expect(cancels).toHaveLength(1);
     expect(api.requests.at(-1)!.path).toBe(`/v2/${EP}/cancel/sync-slow`);
-    expect(failureMessage(EP, [result])).toContain('case "slow": job sync-slow ended IN_PROGRESS; did not finish within timeoutSeconds=0.3');
+    expect(failureMessage(EP, [result])).toContain(
+      'case "slow": job sync-slow ended IN_PROGRESS; did not finish within timeoutSeconds=0.3',
+    );
   });
 
   it("a failed cancel does not change the verdict", async () => {

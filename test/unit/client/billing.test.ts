@@ -112,11 +112,15 @@ describe("parseBillingQuery: filters per kind", () => {
   });
 
   it("podId with kind endpoints is refused, naming the filter and the kind", () => {
-    expect(messageOf({ kind: "endpoints", podId: "pod-1" })).toBe("invalid billing lookup: podId is not a filter of the endpoints billing history");
+    expect(messageOf({ kind: "endpoints", podId: "pod-1" })).toBe(
+      "invalid billing lookup: podId is not a filter of the endpoints billing history",
+    );
   });
 
   it.each(["endpointId", "imageName", "templateId"])("%s with kind pods is refused", (filter) => {
-    expect(messageOf({ kind: "pods", [filter]: "x" })).toBe(`invalid billing lookup: ${filter} is not a filter of the pods billing history`);
+    expect(messageOf({ kind: "pods", [filter]: "x" })).toBe(
+      `invalid billing lookup: ${filter} is not a filter of the pods billing history`,
+    );
   });
 
   it("dataCenterId with kind pods is refused", () => {
@@ -125,11 +129,14 @@ describe("parseBillingQuery: filters per kind", () => {
     );
   });
 
-  it.each(["podId", "endpointId", "gpuTypeId", "dataCenterId", "imageName", "templateId"])("%s with kind networkvolumes is refused", (filter) => {
-    expect(messageOf({ kind: "networkvolumes", [filter]: "x" })).toBe(
-      `invalid billing lookup: ${filter} is not a filter of the networkvolumes billing history`,
-    );
-  });
+  it.each(["podId", "endpointId", "gpuTypeId", "dataCenterId", "imageName", "templateId"])(
+    "%s with kind networkvolumes is refused",
+    (filter) => {
+      expect(messageOf({ kind: "networkvolumes", [filter]: "x" })).toBe(
+        `invalid billing lookup: ${filter} is not a filter of the networkvolumes billing history`,
+      );
+    },
+  );
 
   it("several filters of another kind are named together", () => {
     expect(messageOf({ kind: "pods", endpointId: "e", imageName: "i" })).toBe(
@@ -158,7 +165,9 @@ describe("parseBillingQuery: time range", () => {
 
   it("a date-only string and an offset are read as ISO 8601", () => {
     expect(parseBillingQuery({ kind: "endpoints", startTime: "2026-01-15" }).startTime?.toISOString()).toBe("2026-01-15T00:00:00.000Z");
-    expect(parseBillingQuery({ kind: "endpoints", startTime: "2026-01-15T02:00:00+02:00" }).startTime?.toISOString()).toBe("2026-01-15T00:00:00.000Z");
+    expect(parseBillingQuery({ kind: "endpoints", startTime: "2026-01-15T02:00:00+02:00" }).startTime?.toISOString()).toBe(
+      "2026-01-15T00:00:00.000Z",
+    );
   });
 
   it("Date objects are accepted as they are", () => {

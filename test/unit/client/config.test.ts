@@ -89,7 +89,7 @@ describe("resolveConnection", () => {
     const e = errorOf(() => resolveConnection({ ...full, "gpucloud:apiUrl": "http://127.0.0.1:4000/" }, {}));
     expect(e.message).toBe(
       'stack config gpucloud:apiUrl must be a management API base, ending in /v2 (today\'s API) or /v1 (the earlier one) (got "http://127.0.0.1:4000/"): ' +
-        'the emulator\'s is "http://127.0.0.1:4000/api/v2" (the URL it prints as the management API), the service\'s ends in /v2.',
+        "the emulator's is \"http://127.0.0.1:4000/api/v2\" (the URL it prints as the management API), the service's ends in /v2.",
     );
     expect(e.message).not.toContain(KEY);
   });

@@ -15,7 +15,11 @@ describe("connectionProblems: the settings checked as a whole, without a call", 
   it("the emulator's and the service's layouts pass", () => {
     expect(problems(good, "required")).toEqual([]);
     expect(problems({ ...good, "gpucloud:apiUrl": `${origin}/v1` }, "required")).toEqual([]);
-    const service = { "gpucloud:apiKey": KEY, "gpucloud:apiUrl": "https://rest.example.test/v2", "gpucloud:serverlessUrl": "https://jobs.example.test/v2" };
+    const service = {
+      "gpucloud:apiKey": KEY,
+      "gpucloud:apiUrl": "https://rest.example.test/v2",
+      "gpucloud:serverlessUrl": "https://jobs.example.test/v2",
+    };
     expect(problems(service, "required")).toEqual([]);
   });
 
@@ -64,7 +68,9 @@ describe("connectionProblems: the settings checked as a whole, without a call", 
     expect(p?.message).toContain(`are both "${origin}/v2"`);
     expect(p?.message).toContain(`"${origin}/api/v2"`);
     const same = "https://jobs.example.test/v2";
-    expect(problems({ ...good, "gpucloud:apiUrl": same, "gpucloud:serverlessUrl": `${same}/` })[0]?.message).toContain("different services");
+    expect(problems({ ...good, "gpucloud:apiUrl": same, "gpucloud:serverlessUrl": `${same}/` })[0]?.message).toContain(
+      "different services",
+    );
   });
 
   it("user info in a URL is never shown", () => {

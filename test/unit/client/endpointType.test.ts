@@ -36,8 +36,16 @@ describe("decodeEndpointType", () => {
   });
 
   it("a native `type` from the service wins over the name, which is then left as it is", () => {
-    expect(decodeEndpointType({ id: "e", name: "inference -lb", type: "QUEUE" })).toEqual({ id: "e", name: "inference -lb", type: "QUEUE" });
-    expect(decodeEndpointType({ id: "e", name: "inference", type: "LOAD_BALANCER" })).toEqual({ id: "e", name: "inference", type: "LOAD_BALANCER" });
+    expect(decodeEndpointType({ id: "e", name: "inference -lb", type: "QUEUE" })).toEqual({
+      id: "e",
+      name: "inference -lb",
+      type: "QUEUE",
+    });
+    expect(decodeEndpointType({ id: "e", name: "inference", type: "LOAD_BALANCER" })).toEqual({
+      id: "e",
+      name: "inference",
+      type: "LOAD_BALANCER",
+    });
   });
 
   it("the platform's FlashBoot suffix is taken off, before and after the type marker", () => {

@@ -8,7 +8,17 @@ const exportedErrorClasses = Object.entries(sdk).filter(([name, value]) => name.
 describe("one error root", () => {
   it("the package exports GpuCloudError and ConfigError beside the others", () => {
     const names = exportedErrorClasses.map(([name]) => name);
-    expect(names).toEqual(expect.arrayContaining(["GpuCloudError", "ConfigError", "ApiError", "JobRequestError", "JobWaitTimeoutError", "BillingQueryError", "NotFoundError"]));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        "GpuCloudError",
+        "ConfigError",
+        "ApiError",
+        "JobRequestError",
+        "JobWaitTimeoutError",
+        "BillingQueryError",
+        "NotFoundError",
+      ]),
+    );
   });
 
   it.each(exportedErrorClasses)("%s extends GpuCloudError and names itself", (name, ctor) => {

@@ -86,8 +86,15 @@ describe("makeApiError: the live service's refusals say what to do", () => {
   });
 
   it("a 403 names the operation and the scope the key lacks, from the problem detail when it names one", () => {
-    const named = makeApiError({ ...base, url: "/v2/pods", status: 403, serviceMessage: 'access denied: createPod (POST /pods) needs the API key scope "pods:write", which this key lacks' });
-    expect(named.message).toContain('. The API key lacks the scope "pods:write" that CreatePod (POST /v2/pods) needs: use a key with it, or add it to this key in the console');
+    const named = makeApiError({
+      ...base,
+      url: "/v2/pods",
+      status: 403,
+      serviceMessage: 'access denied: createPod (POST /pods) needs the API key scope "pods:write", which this key lacks',
+    });
+    expect(named.message).toContain(
+      '. The API key lacks the scope "pods:write" that CreatePod (POST /v2/pods) needs: use a key with it, or add it to this key in the console',
+    );
     const bare = makeApiError({ ...base, url: "/v2/pods", status: 403, serviceMessage: "access denied" });
     expect(bare.message).toBe(
       "CreatePod failed: 403 Forbidden: access denied. The API key is valid but lacks the permission (scope) for CreatePod (POST /v2/pods): use a key whose permissions include it (Read/Write for this API in the console)",
@@ -95,12 +102,21 @@ describe("makeApiError: the live service's refusals say what to do", () => {
   });
 
   it("a 402 names the spend cap (the service's figure when it gives one) and says retrying does not help", () => {
-    const e = makeApiError({ ...base, url: "/v2/pods", status: 402, serviceMessage: "spend cap exceeded: ... over its spend cap of $80.00/hour (spendRate, ...)" });
+    const e = makeApiError({
+      ...base,
+      url: "/v2/pods",
+      status: 402,
+      serviceMessage: "spend cap exceeded: ... over its spend cap of $80.00/hour (spendRate, ...)",
+    });
     expect(e).toBeInstanceOf(PaymentRequiredError);
     expect(e.retryable).toBe(false);
-    expect(e.message).toContain("The service refused to start anything more for the account: its hourly spend cap of $80.00/hour or its balance.");
+    expect(e.message).toContain(
+      "The service refused to start anything more for the account: its hourly spend cap of $80.00/hour or its balance.",
+    );
     expect(e.message).toContain("retrying does not help");
-    expect(makeApiError({ ...base, status: 402 }).message).toContain("its hourly spend cap (GET /v2/account/limits, spendRate; $80/hour by default) or its balance");
+    expect(makeApiError({ ...base, status: 402 }).message).toContain(
+      "its hourly spend cap (GET /v2/account/limits, spendRate; $80/hour by default) or its balance",
+    );
   });
 });
 

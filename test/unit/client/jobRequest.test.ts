@@ -1,10 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  JobRequestError,
-  RUN_PAYLOAD_LIMIT_BYTES,
-  RUNSYNC_PAYLOAD_LIMIT_BYTES,
-  validateJobRequest,
-} from "../../../client/jobRequest";
+import { JobRequestError, RUN_PAYLOAD_LIMIT_BYTES, RUNSYNC_PAYLOAD_LIMIT_BYTES, validateJobRequest } from "../../../client/jobRequest";
 
 const SEVEN_DAYS_MS = 604_800_000;
 
@@ -178,7 +173,10 @@ describe("validateJobRequest: unknown keys", () => {
   });
 
   it("an unknown key inside s3Config is reported at s3Config", () => {
-    const e = errorOf({ input: {}, s3Config: { accessId: "a", accessSecret: "s", bucketName: "b", endpointUrl: "https://s3.example.test", region: "eu" } });
+    const e = errorOf({
+      input: {},
+      s3Config: { accessId: "a", accessSecret: "s", bucketName: "b", endpointUrl: "https://s3.example.test", region: "eu" },
+    });
     expect(e.path).toBe("s3Config");
     expect(e.message).toContain("unknown key(s) region");
   });
@@ -222,7 +220,9 @@ describe("validateJobRequest: s3Config", () => {
   it("endpointUrl must be an absolute URL", () => {
     const e = errorOf({ input: {}, s3Config: { ...full, endpointUrl: "s3.example.test" } });
     expect(e.path).toBe("s3Config.endpointUrl");
-    expect(e.message).toBe('invalid job request at s3Config.endpointUrl: s3Config.endpointUrl must be an absolute URL (got "s3.example.test")');
+    expect(e.message).toBe(
+      'invalid job request at s3Config.endpointUrl: s3Config.endpointUrl must be an absolute URL (got "s3.example.test")',
+    );
   });
 
   it("an empty s3Config object is refused", () => {

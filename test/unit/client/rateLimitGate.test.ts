@@ -5,7 +5,12 @@ import { describe, expect, it } from "vitest";
 import { RateLimitGate, type GateTicket } from "../../../client/rateLimitGate";
 import type { RateLimitWindow } from "../../../client/retry";
 
-const minute = (remaining: number, resetSeconds: number, quota = 10): RateLimitWindow => ({ name: "minute", remaining, resetSeconds, quota });
+const minute = (remaining: number, resetSeconds: number, quota = 10): RateLimitWindow => ({
+  name: "minute",
+  remaining,
+  resetSeconds,
+  quota,
+});
 
 function go(gate: RateLimitGate, now: number): GateTicket {
   const decision = gate.take(now);

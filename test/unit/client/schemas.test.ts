@@ -58,7 +58,14 @@ describe("Pod schema tolerance", () => {
   });
 
   it("keeps unknown fields (passthrough) and tolerates env in list form", () => {
-    const pod = PodSchema.parse({ id: "a", someNewField: { x: 1 }, env: [{ key: "K", value: "v" }, { key: "N", value: 3 }] });
+    const pod = PodSchema.parse({
+      id: "a",
+      someNewField: { x: 1 },
+      env: [
+        { key: "K", value: "v" },
+        { key: "N", value: 3 },
+      ],
+    });
     expect(pod["someNewField"]).toEqual({ x: 1 });
     expect(pod.env).toEqual({ K: "v", N: "3" });
   });
@@ -119,7 +126,9 @@ describe("other schemas", () => {
     expect(BillingRecordListSchema.parse([{ amount: "100.5", time: "2023-01-01T00:00:00Z", timeBilledMs: 3600000, podId: null }])).toEqual([
       { amount: 100.5, time: "2023-01-01T00:00:00Z", timeBilledMs: 3600000 },
     ]);
-    expect(NetworkVolumeBillingRecordSchema.parse({ amount: 1, highPerformanceStorageAmount: "2.5" }).highPerformanceStorageAmount).toBe(2.5);
+    expect(NetworkVolumeBillingRecordSchema.parse({ amount: 1, highPerformanceStorageAmount: "2.5" }).highPerformanceStorageAmount).toBe(
+      2.5,
+    );
   });
 
   it("job API records", () => {

@@ -28,7 +28,9 @@ describe("readServerSentEvents", () => {
   });
 
   it("joins data lines with \\n, keeps event and id, strips one leading space only", async () => {
-    expect(await read("event: error\nid: 7\ndata:  two spaces\ndata:none\n\n")).toEqual([{ event: "error", id: "7", data: " two spaces\nnone" }]);
+    expect(await read("event: error\nid: 7\ndata:  two spaces\ndata:none\n\n")).toEqual([
+      { event: "error", id: "7", data: " two spaces\nnone" },
+    ]);
   });
 
   it("skips comments and events without data; an unterminated last event is not dispatched", async () => {

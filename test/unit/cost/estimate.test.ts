@@ -17,7 +17,14 @@ const lists = {
 const catalog = priceSheetOf(lists, READ_AT);
 const prices: Prices = { catalog };
 const CONFIG_READ_AT = new Date("2026-11-24T12:05:00.000Z");
-const own = parseOwnPrices(JSON.stringify({ networkVolumePerGbMonth: { STANDARD: 0.07, HIGH_PERFORMANCE: 0.14 }, containerDiskPerGbMonth: 0.1, podVolumePerGbMonth: 0.2 }), CONFIG_READ_AT);
+const own = parseOwnPrices(
+  JSON.stringify({
+    networkVolumePerGbMonth: { STANDARD: 0.07, HIGH_PERFORMANCE: 0.14 },
+    containerDiskPerGbMonth: 0.1,
+    podVolumePerGbMonth: 0.2,
+  }),
+  CONFIG_READ_AT,
+);
 const withOwn: Prices = { catalog, own };
 const v1: Prices = { catalog: { unavailable: "no catalog on v1" } };
 
@@ -44,7 +51,13 @@ describe("price sheet", () => {
 
   it("does not keep a failed read", async () => {
     let reads = 0;
-    const source = { catalogLists: async () => { reads++; if (reads === 1) throw new Error("503 Service Unavailable"); return lists; } };
+    const source = {
+      catalogLists: async () => {
+        reads++;
+        if (reads === 1) throw new Error("503 Service Unavailable");
+        return lists;
+      },
+    };
     expect(await pricesOf(source)).toEqual({ unavailable: "the price catalog could not be read: 503 Service Unavailable" });
     expect("sheet" in (await pricesOf(source))).toBe(true);
   });
@@ -63,8 +76,14 @@ describe("pod estimate", () => {
   });
 
   it("is pending while an input is unknown and unavailable rather than guessing", () => {
-    expect(estimatePod({ gpuTypeIds: ["NVIDIA L4"], gpuCount: UNKNOWN }, prices)).toEqual({ status: "pending", reason: "gpuCount not known until apply" });
-    expect(estimatePod({ gpuTypeIds: ["NVIDIA B300"] }, prices)).toMatchObject({ status: "unavailable", reason: 'GPU type "NVIDIA B300" is not in the catalog' });
+    expect(estimatePod({ gpuTypeIds: ["NVIDIA L4"], gpuCount: UNKNOWN }, prices)).toEqual({
+      status: "pending",
+      reason: "gpuCount not known until apply",
+    });
+    expect(estimatePod({ gpuTypeIds: ["NVIDIA B300"] }, prices)).toMatchObject({
+      status: "unavailable",
+      reason: 'GPU type "NVIDIA B300" is not in the catalog',
+    });
     expect(estimatePod({ gpuTypeIds: ["NVIDIA L4"], interruptible: true }, prices).status).toBe("unavailable");
     expect(estimatePod({ gpuTypeIds: ["NVIDIA L4"] }, v1)).toEqual({ status: "unavailable", reason: "no catalog on v1" });
   });
@@ -72,19 +91,25 @@ describe("pod estimate", () => {
   it("says its disks are not included, naming the keys that would price them, without the user's prices", () => {
     const e = estimatePod({ gpuTypeIds: ["NVIDIA L4"] }, prices);
     expect(e.perHour).toBe(0.43);
-    expect(e.basis).toBe("NVIDIA L4 (secure cloud) 0.43 USD/GPU-hour x 1; container disk and pod volume not included (set containerDiskPerGbMonth and podVolumePerGbMonth in gpucloud:prices)");
+    expect(e.basis).toBe(
+      "NVIDIA L4 (secure cloud) 0.43 USD/GPU-hour x 1; container disk and pod volume not included (set containerDiskPerGbMonth and podVolumePerGbMonth in gpucloud:prices)",
+    );
   });
 
   it("adds its disks at the user's prices per GB-month (30 days), each named as the user's", () => {
     const e = estimatePod({ gpuTypeIds: ["NVIDIA L4"], containerDiskInGb: 72, volumeInGb: 36 }, withOwn);
     // 0.43 + 72 GB x 0.1 / 720 h + 36 GB x 0.2 / 720 h = 0.43 + 0.01 + 0.01
     expect(e).toMatchObject({ status: "estimated", perHour: 0.45 });
-    expect(e.basis).toBe("NVIDIA L4 (secure cloud) 0.43 USD/GPU-hour x 1 + container disk 0.1 USD/GB-month x 72 (your price) + pod volume 0.2 USD/GB-month x 36 (your price)");
+    expect(e.basis).toBe(
+      "NVIDIA L4 (secure cloud) 0.43 USD/GPU-hour x 1 + container disk 0.1 USD/GB-month x 72 (your price) + pod volume 0.2 USD/GB-month x 36 (your price)",
+    );
   });
 
   it("prices the service's disk sizes when none are declared, and no pod volume beside a network volume", () => {
     // Defaults: a 50 GB container disk and a 20 GB pod volume.
-    expect(estimatePod({ gpuTypeIds: ["NVIDIA L4"] }, withOwn).basis).toMatch(/container disk 0\.1 USD\/GB-month x 50 \(your price\) \+ pod volume 0\.2 USD\/GB-month x 20 /);
+    expect(estimatePod({ gpuTypeIds: ["NVIDIA L4"] }, withOwn).basis).toMatch(
+      /container disk 0\.1 USD\/GB-month x 50 \(your price\) \+ pod volume 0\.2 USD\/GB-month x 20 /,
+    );
     const mounted = estimatePod({ gpuTypeIds: ["NVIDIA L4"], networkVolumeId: "vol-1", volumeInGb: 100 }, withOwn);
     expect(mounted.basis).toBe("NVIDIA L4 (secure cloud) 0.43 USD/GPU-hour x 1 + container disk 0.1 USD/GB-month x 50 (your price)");
   });
@@ -93,12 +118,20 @@ describe("pod estimate", () => {
     const fromTemplate = estimatePod({ gpuTypeIds: ["NVIDIA L4"], templateId: "tpl-1", volumeInGb: 0 }, withOwn);
     expect(fromTemplate.basis).toBe("NVIDIA L4 (secure cloud) 0.43 USD/GPU-hour x 1; container disk from the template not included");
     const partial = { catalog, own: { ...own, podVolumePerGbMonth: undefined } };
-    expect(estimatePod({ gpuTypeIds: ["NVIDIA L4"] }, partial).basis).toMatch(/; pod volume not included \(set podVolumePerGbMonth in gpucloud:prices\)$/);
+    expect(estimatePod({ gpuTypeIds: ["NVIDIA L4"] }, partial).basis).toMatch(
+      /; pod volume not included \(set podVolumePerGbMonth in gpucloud:prices\)$/,
+    );
   });
 
   it("is pending while a priced disk size is unknown, and not when the disks are not priced", () => {
-    expect(estimatePod({ gpuTypeIds: ["NVIDIA L4"], containerDiskInGb: UNKNOWN }, withOwn)).toMatchObject({ status: "pending", reason: "containerDiskInGb not known until apply" });
-    expect(estimatePod({ gpuTypeIds: ["NVIDIA L4"], containerDiskInGb: UNKNOWN }, prices)).toMatchObject({ status: "estimated", perHour: 0.43 });
+    expect(estimatePod({ gpuTypeIds: ["NVIDIA L4"], containerDiskInGb: UNKNOWN }, withOwn)).toMatchObject({
+      status: "pending",
+      reason: "containerDiskInGb not known until apply",
+    });
+    expect(estimatePod({ gpuTypeIds: ["NVIDIA L4"], containerDiskInGb: UNKNOWN }, prices)).toMatchObject({
+      status: "estimated",
+      perHour: 0.43,
+    });
   });
 
   it("stays unavailable on a backend without a catalog even with disk prices (a partial figure would understate)", () => {
@@ -115,11 +148,16 @@ describe("endpoint estimate", () => {
   it("takes the dearest of several worker types and the default workersMax of 3", () => {
     const e = estimateEndpoint({ gpuTypeIds: ["NVIDIA L4", "NVIDIA H100 80GB HBM3"] }, prices);
     expect(e).toMatchObject({ perHour: 0, ceilingPerHour: 8.07 });
-    expect(e.basis).toBe("NVIDIA H100 80GB HBM3 (serverless, the dearest type) 2.69 USD/GPU-hour x 1 per worker; 0 always-on, up to 3 when busy");
+    expect(e.basis).toBe(
+      "NVIDIA H100 80GB HBM3 (serverless, the dearest type) 2.69 USD/GPU-hour x 1 per worker; 0 always-on, up to 3 when busy",
+    );
   });
 
   it("is unavailable for a GPU outside any serverless pool", () => {
-    expect(estimateEndpoint({ gpuTypeIds: ["NVIDIA A40"] }, prices)).toMatchObject({ status: "unavailable", reason: 'the catalog quotes no serverless price for "NVIDIA A40"' });
+    expect(estimateEndpoint({ gpuTypeIds: ["NVIDIA A40"] }, prices)).toMatchObject({
+      status: "unavailable",
+      reason: 'the catalog quotes no serverless price for "NVIDIA A40"',
+    });
   });
 });
 
@@ -130,7 +168,9 @@ describe("network volume estimate", () => {
       reason: "the catalog quotes no storage price: set networkVolumePerGbMonth (STANDARD) in gpucloud:prices to your price per GB-month",
     });
     const standardOnly = { catalog, own: { ...own, networkVolumePerGbMonth: { STANDARD: 0.07 } } };
-    expect(estimateNetworkVolume({ size: 100, type: "HIGH_PERFORMANCE" }, standardOnly).reason).toContain("networkVolumePerGbMonth (HIGH_PERFORMANCE)");
+    expect(estimateNetworkVolume({ size: 100, type: "HIGH_PERFORMANCE" }, standardOnly).reason).toContain(
+      "networkVolumePerGbMonth (HIGH_PERFORMANCE)",
+    );
   });
 
   it("prices storage per month at the user's price for its tier (STANDARD when none is declared)", () => {

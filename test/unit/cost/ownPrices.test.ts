@@ -26,14 +26,24 @@ describe("the user's own prices (gpucloud:prices)", () => {
   });
 
   it("refuses an unknown key, suggesting the one meant", () => {
-    expect(() => parseOwnPrices('{"networkVolumePerGBMonth": 0.07}', AT)).toThrow(/unknown key "networkVolumePerGBMonth" \(did you mean networkVolumePerGbMonth\?\); the keys are networkVolumePerGbMonth, containerDiskPerGbMonth, podVolumePerGbMonth/);
-    expect(() => parseOwnPrices('{"networkVolumePerGbMonth": {"STANDRAD": 0.07}}', AT)).toThrow(/networkVolumePerGbMonth: unknown key "STANDRAD" \(did you mean STANDARD\?\); the keys are STANDARD, HIGH_PERFORMANCE/);
+    expect(() => parseOwnPrices('{"networkVolumePerGBMonth": 0.07}', AT)).toThrow(
+      /unknown key "networkVolumePerGBMonth" \(did you mean networkVolumePerGbMonth\?\); the keys are networkVolumePerGbMonth, containerDiskPerGbMonth, podVolumePerGbMonth/,
+    );
+    expect(() => parseOwnPrices('{"networkVolumePerGbMonth": {"STANDRAD": 0.07}}', AT)).toThrow(
+      /networkVolumePerGbMonth: unknown key "STANDRAD" \(did you mean STANDARD\?\); the keys are STANDARD, HIGH_PERFORMANCE/,
+    );
   });
 
   it("refuses a negative or non-numeric price, naming where", () => {
-    expect(() => parseOwnPrices('{"containerDiskPerGbMonth": -0.1}', AT)).toThrow(/: containerDiskPerGbMonth must be a non-negative number of USD per GB-month \(got \{"containerDiskPerGbMonth": -0\.1\}\)/);
-    expect(() => parseOwnPrices('{"containerDiskPerGbMonth": "cheap"}', AT)).toThrow(/: containerDiskPerGbMonth must be a non-negative number of USD per GB-month/);
-    expect(() => parseOwnPrices('{"networkVolumePerGbMonth": {"STANDARD": "x"}}', AT)).toThrow(/: networkVolumePerGbMonth\.STANDARD must be a non-negative number/);
+    expect(() => parseOwnPrices('{"containerDiskPerGbMonth": -0.1}', AT)).toThrow(
+      /: containerDiskPerGbMonth must be a non-negative number of USD per GB-month \(got \{"containerDiskPerGbMonth": -0\.1\}\)/,
+    );
+    expect(() => parseOwnPrices('{"containerDiskPerGbMonth": "cheap"}', AT)).toThrow(
+      /: containerDiskPerGbMonth must be a non-negative number of USD per GB-month/,
+    );
+    expect(() => parseOwnPrices('{"networkVolumePerGbMonth": {"STANDARD": "x"}}', AT)).toThrow(
+      /: networkVolumePerGbMonth\.STANDARD must be a non-negative number/,
+    );
   });
 
   it("is read once per value, so every estimate of a deployment names the same read time", () => {

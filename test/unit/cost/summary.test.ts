@@ -2,7 +2,11 @@ import { describe, expect, it } from "vitest";
 import type { CostEstimate } from "../../../model/cost/estimate";
 import { budgetExcess, budgetFromConfig, changeAgainst, figuresOf, summarize, summaryLine } from "../../../model/cost/summary";
 
-const est = (perHour: number, ceilingPerHour?: number): CostEstimate => ({ status: "estimated", perHour, ...(ceilingPerHour === undefined ? {} : { ceilingPerHour }) });
+const est = (perHour: number, ceilingPerHour?: number): CostEstimate => ({
+  status: "estimated",
+  perHour,
+  ...(ceilingPerHour === undefined ? {} : { ceilingPerHour }),
+});
 
 const entries = [
   { name: "trainer", estimate: est(5.38) },
@@ -17,12 +21,20 @@ describe("cost summary", () => {
     expect(s).toMatchObject({ perHour: 5.81, ceilingPerHour: 6.67, perMonth: 1.4 });
     expect(s.unpriced).toEqual(["scratch: the catalog quotes no storage price"]);
     expect(s.ranked.map((r) => r.name)).toEqual(["trainer", "inference"]);
-    expect(summaryLine(s)).toBe("estimated cost: 5.81 USD/hour always-on, 6.67 USD/hour ceiling, 1.4 USD/month storage; not priced: scratch: the catalog quotes no storage price");
+    expect(summaryLine(s)).toBe(
+      "estimated cost: 5.81 USD/hour always-on, 6.67 USD/hour ceiling, 1.4 USD/month storage; not priced: scratch: the catalog quotes no storage price",
+    );
   });
 
   it("says what changed against the last up, figure by figure", () => {
-    const last = summarize([{ name: "trainer", estimate: est(0.43) }, { name: "inference", estimate: est(0.43, 1.29) }]);
-    const now = summarize([{ name: "trainer", estimate: est(0.86) }, { name: "inference", estimate: est(0.43, 1.29) }]);
+    const last = summarize([
+      { name: "trainer", estimate: est(0.43) },
+      { name: "inference", estimate: est(0.43, 1.29) },
+    ]);
+    const now = summarize([
+      { name: "trainer", estimate: est(0.86) },
+      { name: "inference", estimate: est(0.43, 1.29) },
+    ]);
     expect(changeAgainst(last, now)).toBe("+0.43 USD/hour always-on vs the last up: 0.86; +0.43 USD/hour ceiling vs the last up: 1.72");
     expect(changeAgainst(now, last)).toBe("-0.43 USD/hour always-on vs the last up: 1.29; -0.43 USD/hour ceiling vs the last up: 2.15");
     expect(changeAgainst(now, now)).toBe("no change since the last up");
@@ -49,7 +61,9 @@ describe("cost summary", () => {
   it("reads the budget from config and refuses a value that is not a positive number", () => {
     const config: Record<string, string> = { budgetPerHour: "2.5" };
     expect(budgetFromConfig((k) => config[k])).toEqual({ perHour: 2.5 });
-    expect(() => budgetFromConfig((k) => (k === "budgetCeilingPerHour" ? "lots" : undefined))).toThrow(/gpucloud:budgetCeilingPerHour must be a positive number of USD per hour \(got "lots"\)/);
+    expect(() => budgetFromConfig((k) => (k === "budgetCeilingPerHour" ? "lots" : undefined))).toThrow(
+      /gpucloud:budgetCeilingPerHour must be a positive number of USD per hour \(got "lots"\)/,
+    );
   });
 
   it("a budget never passes on resources it cannot price: it names them and what would price them", () => {
@@ -59,7 +73,10 @@ describe("cost summary", () => {
         "(scratch: the catalog quotes no storage price). Price them as each reason says (the v2 API's catalog, or your own prices in gpucloud:prices), or remove the budget.",
     );
     // An estimate waiting for values known at apply is checked again then.
-    const pending = summarize([{ name: "trainer", estimate: est(0.43) }, { name: "later", estimate: { status: "pending", reason: "gpuTypeIds not known until apply" } }]);
+    const pending = summarize([
+      { name: "trainer", estimate: est(0.43) },
+      { name: "later", estimate: { status: "pending", reason: "gpuTypeIds not known until apply" } },
+    ]);
     expect(budgetExcess(pending, { perHour: 10 })).toBeUndefined();
     // No budget: nothing to hold.
     expect(budgetExcess(s, {})).toBeUndefined();
@@ -71,7 +88,9 @@ describe("cost summary", () => {
       { name: "inference", estimate: { status: "unavailable", reason: "the v1 management API has no price catalog" } },
     ]);
     const line = summaryLine(v1);
-    expect(line).toBe("estimated cost: not priced: trainer: the v1 management API has no price catalog; inference: the v1 management API has no price catalog");
+    expect(line).toBe(
+      "estimated cost: not priced: trainer: the v1 management API has no price catalog; inference: the v1 management API has no price catalog",
+    );
     expect(line).not.toContain("0 USD/hour");
     expect(budgetExcess(v1, { perHour: 0.01 })).toMatch(/cannot be held to gpucloud:budgetPerHour: 2 resources are not priced/);
   });

@@ -31,7 +31,10 @@ function accountApi(limits: AccountLimitsV2 | Error, endpoints: Array<{ id: stri
   return { calls, api: () => api };
 }
 
-const limits = (spend: number, workers: number): AccountLimitsV2 => ({ spendRate: { limit: spend, current: 0 }, serverlessWorkers: { limit: workers, current: 0 } });
+const limits = (spend: number, workers: number): AccountLimitsV2 => ({
+  spendRate: { limit: spend, current: 0 },
+  serverlessWorkers: { limit: workers, current: 0 },
+});
 
 const pod = (perHour: number) => ({ name: "trainer", estimate: { status: "estimated", perHour } });
 const endpoint = { name: "inference", estimate: { status: "estimated", perHour: 0.43, ceilingPerHour: 1.29 } };
@@ -41,7 +44,9 @@ describe("the cost summary's provider", () => {
   it("prints the sums of a new stack and records them as inputs", async () => {
     const { lines, provider } = recorder();
     const result = await provider.check!({}, { report: "cost", resources: [pod(0.43), endpoint, volume], __provider: "shim" });
-    expect(lines).toEqual(['CostReport "cost": estimated cost: 0.86 USD/hour always-on, 1.72 USD/hour ceiling, 1.4 USD/month storage (no earlier up to compare with)']);
+    expect(lines).toEqual([
+      'CostReport "cost": estimated cost: 0.86 USD/hour always-on, 1.72 USD/hour ceiling, 1.4 USD/month storage (no earlier up to compare with)',
+    ]);
     expect(result.failures).toEqual([]);
     expect(result.inputs).toMatchObject({ perHour: 0.86, ceilingPerHour: 1.72, perMonth: 1.4, unpriced: [], __provider: "shim" });
   });
@@ -51,7 +56,9 @@ describe("the cost summary's provider", () => {
     const last = (await provider.check!({}, { resources: [pod(0.43), endpoint] })).inputs;
     lines.length = 0;
     const now = await provider.check!(last, { resources: [pod(0.86), endpoint] });
-    expect(lines).toEqual(["estimated cost: 1.29 USD/hour always-on, 2.15 USD/hour ceiling, 0 USD/month storage (+0.43 USD/hour always-on vs the last up: 0.86; +0.43 USD/hour ceiling vs the last up: 1.72)"]);
+    expect(lines).toEqual([
+      "estimated cost: 1.29 USD/hour always-on, 2.15 USD/hour ceiling, 0 USD/month storage (+0.43 USD/hour always-on vs the last up: 0.86; +0.43 USD/hour ceiling vs the last up: 1.72)",
+    ]);
     expect(await provider.diff!("id", last, now.inputs)).toMatchObject({ changes: true });
     const same = await provider.check!(last, { resources: [pod(0.43), endpoint] });
     expect(await provider.diff!("id", last, same.inputs)).toMatchObject({ changes: false });
@@ -76,7 +83,9 @@ describe("the cost summary's provider", () => {
   it("fails check over the budget, naming the dearest resources, and passes within it", async () => {
     const { provider } = recorder();
     const over = await provider.check!({}, { resources: [pod(0.43), endpoint], budget: { ceilingPerHour: 1 } });
-    expect(over.failures).toEqual([{ property: "", reason: expect.stringContaining("ceiling 1.72 USD/hour exceeds gpucloud:budgetCeilingPerHour 1") }]);
+    expect(over.failures).toEqual([
+      { property: "", reason: expect.stringContaining("ceiling 1.72 USD/hour exceeds gpucloud:budgetCeilingPerHour 1") },
+    ]);
     expect(over.failures?.[0]?.reason).toContain("Costing most: inference (0.43 USD/hour always-on, 1.29 ceiling), trainer");
     expect((await provider.check!({}, { resources: [pod(0.43), endpoint], budget: { ceilingPerHour: 2 } })).failures).toEqual([]);
   });
@@ -100,9 +109,14 @@ describe("the cost summary's provider", () => {
         { id: "elsewhere-2", workersMax: 6 },
       ]);
       const { provider } = recorder(account.api);
-      const result = await provider.check!({}, { resources: [pod(0.43)], endpoints: endpoints.map((e) => ({ ...e, id: e.id === UNKNOWN ? undefined : e.id })) });
+      const result = await provider.check!(
+        {},
+        { resources: [pod(0.43)], endpoints: endpoints.map((e) => ({ ...e, id: e.id === UNKNOWN ? undefined : e.id })) },
+      );
       const reason = result.failures?.[0]?.reason ?? "";
-      expect(reason).toContain("over the account's serverless worker quota: the sum of workersMax over the account's endpoints would be 31");
+      expect(reason).toContain(
+        "over the account's serverless worker quota: the sum of workersMax over the account's endpoints would be 31",
+      );
       expect(reason).toContain("this stack's 2 endpoint(s): 15; the account's 2 other endpoint(s): 16");
       expect(reason).toContain("over its quota of 30 (serverlessWorkers, GET /v2/account/limits)");
       expect(reason).toContain("Using most: big (12), small (3), the other endpoints of the account (16)");
@@ -110,9 +124,20 @@ describe("the cost summary's provider", () => {
 
     it("warns within 10% of the worker quota, and passes below it", async () => {
       const near = recorder(accountApi(limits(80, 30), [{ id: "elsewhere", workersMax: 13 }]).api);
-      const result = await near.provider.check!({}, { resources: [], endpoints: [{ name: "big", id: "ep-big", workersMax: 12 }, { name: "small", workersMax: 3 }] });
+      const result = await near.provider.check!(
+        {},
+        {
+          resources: [],
+          endpoints: [
+            { name: "big", id: "ep-big", workersMax: 12 },
+            { name: "small", workersMax: 3 },
+          ],
+        },
+      );
       expect(result.failures).toEqual([]);
-      expect(near.lines.join("\n")).toContain("warn: near the account's serverless worker quota: the sum of workersMax over the account's endpoints would be 28");
+      expect(near.lines.join("\n")).toContain(
+        "warn: near the account's serverless worker quota: the sum of workersMax over the account's endpoints would be 28",
+      );
       const clear = recorder(accountApi(limits(80, 30), []).api);
       await clear.provider.check!({}, { resources: [], endpoints: [{ name: "big", id: "ep-big", workersMax: 12 }] });
       expect(clear.lines.join("\n")).not.toContain("warn:");
@@ -126,24 +151,41 @@ describe("the cost summary's provider", () => {
 
     it("fails over the spend cap naming the cap, the always-on figure and the dearest resources; warns within 10%", async () => {
       const over = recorder(accountApi(limits(1, 30)).api);
-      const result = await over.provider.check!({}, { resources: [pod(0.43), { ...endpoint, estimate: { ...endpoint.estimate, perHour: 0.8 } }] });
+      const result = await over.provider.check!(
+        {},
+        { resources: [pod(0.43), { ...endpoint, estimate: { ...endpoint.estimate, perHour: 0.8 } }] },
+      );
       const reason = result.failures?.[0]?.reason ?? "";
       expect(reason).toContain("over the account's hourly spend cap: this stack's always-on estimate is 1.23 USD/hour");
       expect(reason).toContain("over its cap of 1 USD/hour (spendRate, GET /v2/account/limits)");
       expect(reason).toContain("Costing most: inference (0.8 USD/hour), trainer (0.43 USD/hour)");
       const near = recorder(accountApi(limits(1.3, 30)).api);
-      expect((await near.provider.check!({}, { resources: [pod(0.43), { ...endpoint, estimate: { ...endpoint.estimate, perHour: 0.8 } }] })).failures).toEqual([]);
-      expect(near.lines.join("\n")).toContain("warn: near the account's hourly spend cap: this stack's always-on estimate is 1.23 USD/hour (running pods and endpoints' workersMin workers), within 10% of its cap of 1.3 USD/hour");
+      expect(
+        (await near.provider.check!({}, { resources: [pod(0.43), { ...endpoint, estimate: { ...endpoint.estimate, perHour: 0.8 } }] }))
+          .failures,
+      ).toEqual([]);
+      expect(near.lines.join("\n")).toContain(
+        "warn: near the account's hourly spend cap: this stack's always-on estimate is 1.23 USD/hour (running pods and endpoints' workersMin workers), within 10% of its cap of 1.3 USD/hour",
+      );
     });
 
     it("a key without account:read gives one warning that says so, never a failure", async () => {
-      const forbidden = makeApiError({ operation: "getAccountLimits", method: "GET", url: "/api/v2/account/limits", idempotent: true, status: 403, serviceMessage: 'this API key lacks the scope "account:read"' });
+      const forbidden = makeApiError({
+        operation: "getAccountLimits",
+        method: "GET",
+        url: "/api/v2/account/limits",
+        idempotent: true,
+        status: 403,
+        serviceMessage: 'this API key lacks the scope "account:read"',
+      });
       const { lines, provider } = recorder(accountApi(forbidden).api);
       const result = await provider.check!({}, { resources: [pod(500)], endpoints: [{ name: "big", id: "x", workersMax: 1000 }] });
       expect(result.failures).toEqual([]);
       const warnings = lines.filter((l) => l.startsWith("warn:"));
       expect(warnings).toHaveLength(1);
-      expect(warnings[0]).toContain('was not checked against the account\'s limits (hourly spend cap, serverless worker quota): the API key lacks the permission (scope "account:read"');
+      expect(warnings[0]).toContain(
+        'was not checked against the account\'s limits (hourly spend cap, serverless worker quota): the API key lacks the permission (scope "account:read"',
+      );
     });
 
     it("checks the quota once the endpoints' workersMax are known (not at a preview where one is unknown)", async () => {

@@ -23,7 +23,10 @@ describe("catalog ids at preview on v2", () => {
     const { pod, lines } = providers("v2", read);
     const result = await pod.check!({}, { imageName: "me/img:1", gpuTypeIds: ["NVIDIA L5"], __provider: "shim" });
     expect(result.failures).toEqual([
-      { property: "gpuTypeIds[0]", reason: '"NVIDIA L5" is not a GPU type in the service\'s catalog (did you mean "NVIDIA L4"?); getGpuTypes() lists the ids' },
+      {
+        property: "gpuTypeIds[0]",
+        reason: '"NVIDIA L5" is not a GPU type in the service\'s catalog (did you mean "NVIDIA L4"?); getGpuTypes() lists the ids',
+      },
     ]);
     expect(lines.warn.filter((w) => w.includes("gpuTypeIds"))).toEqual([]);
   });
@@ -31,17 +34,25 @@ describe("catalog ids at preview on v2", () => {
   it("an unknown CPU flavor fails too; listed ids pass", async () => {
     const { pod } = providers("v2", read);
     const bad = await pod.check!({}, { imageName: "me/img:1", computeType: "CPU", cpuFlavorIds: ["cpu3x"], __provider: "shim" });
-    expect(bad.failures).toEqual([expect.objectContaining({ property: "cpuFlavorIds[0]", reason: expect.stringContaining('(did you mean "cpu3c"?)') })]);
+    expect(bad.failures).toEqual([
+      expect.objectContaining({ property: "cpuFlavorIds[0]", reason: expect.stringContaining('(did you mean "cpu3c"?)') }),
+    ]);
     const good = await pod.check!({}, { imageName: "me/img:1", gpuTypeIds: ["NVIDIA L4"], __provider: "shim" });
     expect(good.failures).toEqual([]);
   });
 
   it("stays a warning when the catalog could not be read, and on v1", async () => {
-    for (const [backend, prices] of [["v2", unreadable], ["v1", read]] as const) {
+    for (const [backend, prices] of [
+      ["v2", unreadable],
+      ["v1", read],
+    ] as const) {
       const { endpoint, lines } = providers(backend, prices);
       const result = await endpoint.check!({}, { templateId: "tpl1", name: "e", gpuTypeIds: ["NVIDIA L5"], __provider: "shim" });
       expect(result.failures, backend).toEqual([]);
-      expect(lines.warn.some((w) => w.includes('"NVIDIA L5" is not among the values this provider knows')), backend).toBe(true);
+      expect(
+        lines.warn.some((w) => w.includes('"NVIDIA L5" is not among the values this provider knows')),
+        backend,
+      ).toBe(true);
     }
   });
 });

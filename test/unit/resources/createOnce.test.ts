@@ -9,7 +9,11 @@ const noSleep = { sleep: async () => undefined };
 describe("createResolvingAmbiguity", () => {
   it("returns the create's result without any lookup when it succeeds", async () => {
     let lookups = 0;
-    const result = await createResolvingAmbiguity(async () => "made", async () => (lookups++, "found"), noSleep);
+    const result = await createResolvingAmbiguity(
+      async () => "made",
+      async () => (lookups++, "found"),
+      noSleep,
+    );
     expect(result).toEqual({ kind: "created", resource: "made" });
     expect(lookups).toBe(0);
   });

@@ -8,7 +8,12 @@ import { registryAuthTable } from "../../../model/fields/registryAuthFields";
 import type { ResourceTable } from "../../../model/fields/fieldTable";
 import { UNKNOWN } from "../../../model/fields/values";
 
-type Row = [label: string, olds: Record<string, unknown>, news: Record<string, unknown>, expected: { changes: boolean; replaces?: string[]; dbr?: boolean }];
+type Row = [
+  label: string,
+  olds: Record<string, unknown>,
+  news: Record<string, unknown>,
+  expected: { changes: boolean; replaces?: string[]; dbr?: boolean },
+];
 
 function table(policy: ResourceTable<never>, rows: Row[], id = "res-1"): void {
   it.each(rows)("%s", (_label, olds, news, expected) => {
@@ -40,7 +45,12 @@ describe("pod policy: PATCH fields in place, everything else replaces", () => {
     ["computeType replaces", pod, { ...pod, computeType: "CPU" }, { changes: true, replaces: ["computeType"] }],
     ["cloudType declared as its default: no change", pod, { ...pod, cloudType: "SECURE" }, { changes: false }],
     ["cloudType COMMUNITY replaces", pod, { ...pod, cloudType: "COMMUNITY" }, { changes: true, replaces: ["cloudType"] }],
-    ["gpuTypeIds replaces", { ...pod, gpuTypeIds: ["NVIDIA L4"] }, { ...pod, gpuTypeIds: ["NVIDIA A40"] }, { changes: true, replaces: ["gpuTypeIds"] }],
+    [
+      "gpuTypeIds replaces",
+      { ...pod, gpuTypeIds: ["NVIDIA L4"] },
+      { ...pod, gpuTypeIds: ["NVIDIA A40"] },
+      { changes: true, replaces: ["gpuTypeIds"] },
+    ],
     ["gpuTypeIds removed replaces", { ...pod, gpuTypeIds: ["NVIDIA L4"] }, pod, { changes: true, replaces: ["gpuTypeIds"] }],
     ["interruptible replaces", pod, { ...pod, interruptible: true }, { changes: true, replaces: ["interruptible"] }],
     ["networkVolumeId replaces", pod, { ...pod, networkVolumeId: "nv" }, { changes: true, replaces: ["networkVolumeId"] }],
@@ -63,17 +73,32 @@ describe("pod policy: PATCH fields in place, everything else replaces", () => {
     ["restartTrigger same: no change", { ...pod, restartTrigger: "1" }, { ...pod, restartTrigger: "1" }, { changes: false }],
     ["restartTrigger removed: no change", { ...pod, restartTrigger: "1" }, pod, { changes: false }],
     ["resetTrigger changed: update", { ...pod, resetTrigger: "a" }, { ...pod, resetTrigger: "b" }, { changes: true }],
-    ["desiredStatus EXITED requested: update", { ...pod, desiredStatus: "RUNNING" }, { ...pod, desiredStatus: "EXITED" }, { changes: true }],
+    [
+      "desiredStatus EXITED requested: update",
+      { ...pod, desiredStatus: "RUNNING" },
+      { ...pod, desiredStatus: "EXITED" },
+      { changes: true },
+    ],
     ["live EXITED, default RUNNING: update (start)", { ...pod, desiredStatus: "EXITED" }, pod, { changes: true }],
     ["live RUNNING, undeclared: no change", { ...pod, desiredStatus: "RUNNING" }, pod, { changes: false }],
     ["adoptId removed after adoption: no change", { ...pod, adoptId: "res-1" }, pod, { changes: false }],
     ["adoptId set to own id: no change", pod, { ...pod, adoptId: "res-1" }, { changes: false }],
-    ["adoptId set to another id: replace", { ...pod, adoptId: "res-1" }, { ...pod, adoptId: "res-2" }, { changes: true, replaces: ["adoptId"] }],
+    [
+      "adoptId set to another id: replace",
+      { ...pod, adoptId: "res-1" },
+      { ...pod, adoptId: "res-2" },
+      { changes: true, replaces: ["adoptId"] },
+    ],
     ["server-managed outputs never compared", { ...pod, publicIp: "1.2.3.4", costPerHr: 0.4 }, pod, { changes: false }],
     ["unknown imageName: update, not replace", pod, { ...pod, imageName: UNKNOWN }, { changes: true }],
     ["unknown gpuCount: replace", pod, { ...pod, gpuCount: UNKNOWN }, { changes: true, replaces: ["gpuCount"] }],
     ["unknown env value: update", pod, { ...pod, env: { A: UNKNOWN } }, { changes: true }],
-    ["unknown list element of a replace field: replace", { ...pod, gpuTypeIds: ["NVIDIA L4"] }, { ...pod, gpuTypeIds: [UNKNOWN] }, { changes: true, replaces: ["gpuTypeIds"] }],
+    [
+      "unknown list element of a replace field: replace",
+      { ...pod, gpuTypeIds: ["NVIDIA L4"] },
+      { ...pod, gpuTypeIds: [UNKNOWN] },
+      { changes: true, replaces: ["gpuTypeIds"] },
+    ],
     ["unknown argument name: replace (never a silent no-op)", pod, { ...pod, mystery: 1 }, { changes: true, replaces: ["mystery"] }],
   ]);
 });
@@ -114,10 +139,30 @@ describe("template policy: in place except category/isServerless; same-name repl
     ["readme in place", template, { ...template, readme: "# hi" }, { changes: true }],
     ["isPublic default: no change", template, { ...template, isPublic: false }, { changes: false }],
     ["ports newly declared: always applied", template, { ...template, ports: ["8888/http", "22/tcp"] }, { changes: true }],
-    ["category replaces, same name deletes first", template, { ...template, category: "AMD" }, { changes: true, replaces: ["category"], dbr: true }],
-    ["isServerless replaces, same name deletes first", template, { ...template, isServerless: true }, { changes: true, replaces: ["isServerless"], dbr: true }],
-    ["replacement with a new name: create first", template, { ...template, name: "tpl-v2", isServerless: true }, { changes: true, replaces: ["isServerless"], dbr: false }],
-    ["replacement with an unknown name: delete first (safe)", template, { ...template, name: UNKNOWN, category: "CPU" }, { changes: true, replaces: ["category"], dbr: true }],
+    [
+      "category replaces, same name deletes first",
+      template,
+      { ...template, category: "AMD" },
+      { changes: true, replaces: ["category"], dbr: true },
+    ],
+    [
+      "isServerless replaces, same name deletes first",
+      template,
+      { ...template, isServerless: true },
+      { changes: true, replaces: ["isServerless"], dbr: true },
+    ],
+    [
+      "replacement with a new name: create first",
+      template,
+      { ...template, name: "tpl-v2", isServerless: true },
+      { changes: true, replaces: ["isServerless"], dbr: false },
+    ],
+    [
+      "replacement with an unknown name: delete first (safe)",
+      template,
+      { ...template, name: UNKNOWN, category: "CPU" },
+      { changes: true, replaces: ["category"], dbr: true },
+    ],
   ]);
 });
 

@@ -14,7 +14,8 @@ beforeAll(() => {
   registered = recordResources((name, inputs) => {
     // What the real providers add: the candidate approves its template, the switch records it.
     if (name.endsWith("-candidate")) return { approvedTemplateId: inputs["templateId"], results: [], history: [] };
-    if (name.endsWith("-switch")) return { servingVersion: inputs["version"], servingTemplateId: inputs["templateId"], verifyResults: [], history: [] };
+    if (name.endsWith("-switch"))
+      return { servingVersion: inputs["version"], servingTemplateId: inputs["templateId"], verifyResults: [], history: [] };
     return { results: [], revision: "r1" };
   });
 });
@@ -25,7 +26,13 @@ const template = { name: "model", imageName: "me/model:2.0", isServerless: true 
 describe("EndpointRollout", () => {
   it("checks the version's template on a canary; the serving endpoint and the switch take it from the verdict", async () => {
     const gpucloud = await import("../../../sdk/index");
-    const rollout = new gpucloud.EndpointRollout("infer", { version: "2.0", template, endpoint: { workersMin: 1, workersMax: 3 }, cases, verifyAfterSwitch: true });
+    const rollout = new gpucloud.EndpointRollout("infer", {
+      version: "2.0",
+      template,
+      endpoint: { workersMin: 1, workersMax: 3 },
+      cases,
+      verifyAfterSwitch: true,
+    });
     // The mocks have no apiUrl, so this is the v1 API: the template's resource name carries the
     // settings' digest too (a settings change under the same version is then a new resource).
     const templateId = await valueOf(rollout.servingTemplateId);
@@ -41,8 +48,18 @@ describe("EndpointRollout", () => {
       cases,
     });
     expect(byName("infer")).toMatchObject({ name: "infer", templateId, templateAppliedBy: "rollout", workersMin: 1, workersMax: 3 });
-    expect(byName("infer-switch")).toMatchObject({ rollout: "infer", endpointId: "infer-id", version: "2.0", templateId, verifyAfterSwitch: true, workersMin: 1, cases });
-    expect(registered.map((r) => r.type)).toEqual(expect.arrayContaining(["pulumi-nodejs:dynamic/gpucloud:RolloutCandidate", "pulumi-nodejs:dynamic/gpucloud:RolloutSwitch"]));
+    expect(byName("infer-switch")).toMatchObject({
+      rollout: "infer",
+      endpointId: "infer-id",
+      version: "2.0",
+      templateId,
+      verifyAfterSwitch: true,
+      workersMin: 1,
+      cases,
+    });
+    expect(registered.map((r) => r.type)).toEqual(
+      expect.arrayContaining(["pulumi-nodejs:dynamic/gpucloud:RolloutCandidate", "pulumi-nodejs:dynamic/gpucloud:RolloutSwitch"]),
+    );
   });
 
   it("derives the version from the settings: the same settings, the same version; others, another", async () => {

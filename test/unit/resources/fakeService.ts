@@ -7,11 +7,25 @@ import type { ManagementApi } from "../../../model/backend/port";
 export type CreateFault = "none" | "lost-after-create" | "5xx-before-create";
 
 export function lostAnswer() {
-  return makeApiError({ operation: "CreatePod", method: "POST", url: "/pods", idempotent: false, kind: "connection", detail: "socket hang up" });
+  return makeApiError({
+    operation: "CreatePod",
+    method: "POST",
+    url: "/pods",
+    idempotent: false,
+    kind: "connection",
+    detail: "socket hang up",
+  });
 }
 
 export function serverError() {
-  return makeApiError({ operation: "CreatePod", method: "POST", url: "/pods", idempotent: false, status: 502, serviceMessage: "bad gateway" });
+  return makeApiError({
+    operation: "CreatePod",
+    method: "POST",
+    url: "/pods",
+    idempotent: false,
+    status: 502,
+    serviceMessage: "bad gateway",
+  });
 }
 
 export function notFound(operation: string) {
@@ -29,7 +43,15 @@ export class FakePods {
 
   private make(input: PodCreateInput): Pod {
     const id = `pod${++this.seq}`;
-    const pod: Pod = { id, name: input.name, imageName: input.imageName, desiredStatus: "RUNNING", env: { ...(input.env ?? {}), PUBLIC_KEY: "ssh-ed25519 AAA" }, ports: [...(input.ports ?? ["8888/http", "22/tcp"])], locked: input.locked ?? false } as Pod;
+    const pod: Pod = {
+      id,
+      name: input.name,
+      imageName: input.imageName,
+      desiredStatus: "RUNNING",
+      env: { ...(input.env ?? {}), PUBLIC_KEY: "ssh-ed25519 AAA" },
+      ports: [...(input.ports ?? ["8888/http", "22/tcp"])],
+      locked: input.locked ?? false,
+    } as Pod;
     this.pods.set(id, pod);
     return pod;
   }
@@ -70,7 +92,15 @@ export class FakePods {
         this.calls.push("stopPod");
         const pod = this.pods.get(id);
         if (!pod) throw notFound("StopPod");
-        if (pod.locked) throw makeApiError({ operation: "StopPod", method: "POST", url: "/x", idempotent: true, status: 400, serviceMessage: "pod is locked" });
+        if (pod.locked)
+          throw makeApiError({
+            operation: "StopPod",
+            method: "POST",
+            url: "/x",
+            idempotent: true,
+            status: 400,
+            serviceMessage: "pod is locked",
+          });
         pod.desiredStatus = "EXITED";
       },
       startPod: async (id: string) => {

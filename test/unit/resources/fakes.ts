@@ -7,7 +7,10 @@ export interface RecordingLog {
   warn: string[];
 }
 
-export function recordingDeps(client: Partial<ManagementApi> = {}, overrides: Partial<ProviderDeps> = {}): ProviderDeps & { lines: RecordingLog } {
+export function recordingDeps(
+  client: Partial<ManagementApi> = {},
+  overrides: Partial<ProviderDeps> = {},
+): ProviderDeps & { lines: RecordingLog } {
   const lines: RecordingLog = { info: [], warn: [] };
   let clock = 0;
   return {

@@ -10,13 +10,16 @@ const lists = { gpus: [{ id: "NVIDIA L4", price: { secure: 0.43, community: 0.34
 
 function endpointProvider(backend: Backend) {
   let priceReads = 0;
-  const deps = recordingDeps({}, {
-    backend: () => backend,
-    prices: async () => {
-      priceReads++;
-      return priceSheetOf(lists, new Date("2026-11-24T12:00:00.000Z"));
+  const deps = recordingDeps(
+    {},
+    {
+      backend: () => backend,
+      prices: async () => {
+        priceReads++;
+        return priceSheetOf(lists, new Date("2026-11-24T12:00:00.000Z"));
+      },
     },
-  });
+  );
   return { provider: buildResourceProviders(deps).endpoint, reads: () => priceReads };
 }
 
@@ -42,12 +45,18 @@ describe("the cost estimate of an unchanged resource", () => {
   it("is priced again when it was unavailable, and on the v1 API (which has no catalog)", async () => {
     const { provider, reads } = endpointProvider("v2");
     const unavailable = { status: "unavailable", reason: "the price catalog could not be reached", currency: "USD" };
-    const retried = await provider.check!({ ...declared, costEstimate: unavailable, __provider: "shim" }, { ...declared, __provider: "shim" });
+    const retried = await provider.check!(
+      { ...declared, costEstimate: unavailable, __provider: "shim" },
+      { ...declared, __provider: "shim" },
+    );
     expect(reads()).toBe(1);
     expect(retried.inputs!["costEstimate"]).toMatchObject({ status: "estimated" });
 
     const v1 = endpointProvider("v1");
-    await v1.provider.check!({ ...declared, costEstimate: retried.inputs!["costEstimate"], __provider: "shim" }, { ...declared, __provider: "shim" });
+    await v1.provider.check!(
+      { ...declared, costEstimate: retried.inputs!["costEstimate"], __provider: "shim" },
+      { ...declared, __provider: "shim" },
+    );
     expect(v1.reads()).toBe(1);
   });
 
@@ -56,7 +65,10 @@ describe("the cost estimate of an unchanged resource", () => {
     const { gpuTypeIds: _types, ...untyped } = declared;
     const first = await provider.check!({}, { ...untyped, __provider: "shim" });
     expect(reads()).toBe(0);
-    expect(first.inputs!["costEstimate"]).toEqual({ status: "unavailable", reason: "no gpuTypeIds given: the worker type decides the price" });
+    expect(first.inputs!["costEstimate"]).toEqual({
+      status: "unavailable",
+      reason: "no gpuTypeIds given: the worker type decides the price",
+    });
     // Unchanged, as every preview and up of an unchanged stack checks it (twice per up).
     for (let i = 0; i < 4; i++) await provider.check!(first.inputs!, { ...untyped, __provider: "shim" });
     expect(reads()).toBe(0);

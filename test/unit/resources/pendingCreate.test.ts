@@ -16,7 +16,14 @@ import { recordingDeps } from "./fakes";
 type Props = Record<string, unknown>;
 
 function unreachable(operation: string) {
-  return makeApiError({ operation, method: "GET", url: "/x", idempotent: true, kind: "connect", detail: "connect ECONNREFUSED 127.0.0.1:1" });
+  return makeApiError({
+    operation,
+    method: "GET",
+    url: "/x",
+    idempotent: true,
+    kind: "connect",
+    detail: "connect ECONNREFUSED 127.0.0.1:1",
+  });
 }
 
 /** FakePods whose lists fail while `down` (the service crashed after taking the create). */
@@ -44,10 +51,12 @@ function crashingPods() {
 function noServiceCalls(): { client: Partial<ManagementApi>; calls: string[] } {
   const calls: string[] = [];
   const client = new Proxy({} as Partial<ManagementApi>, {
-    get: (_target, property) => (...args: unknown[]) => {
-      calls.push(`${String(property)} ${JSON.stringify(args)}`);
-      throw new Error(`unexpected service call ${String(property)}`);
-    },
+    get:
+      (_target, property) =>
+      (...args: unknown[]) => {
+        calls.push(`${String(property)} ${JSON.stringify(args)}`);
+        throw new Error(`unexpected service call ${String(property)}`);
+      },
   });
   return { client, calls };
 }
@@ -81,7 +90,12 @@ describe("a create whose answer is lost while the service is unreachable", () =>
     await service.api().createPod!({ name: "rec", imageName: "img:1" }); // a look-alike from before
     service.faults = ["lost-after-create"];
     const deps = recordingDeps(api);
-    const { init, inputs } = await failedCreate(podProvider(deps), { name: "rec", imageName: "img:1", ports: ["22/tcp"], __provider: "shim-text" });
+    const { init, inputs } = await failedCreate(podProvider(deps), {
+      name: "rec",
+      imageName: "img:1",
+      ports: ["22/tcp"],
+      __provider: "shim-text",
+    });
     expect(init.id).toMatch(/^pending-create-pod-[0-9a-f]{12}$/);
     expect(isPlaceholderId(init.id)).toBe(true);
     expect(init.properties).toEqual({
@@ -91,8 +105,12 @@ describe("a create whose answer is lost while the service is unreachable", () =>
       __provider: "shim-text",
       pendingCreate: { startedAt: "1970-01-01T00:00:00.000Z", matchedBefore: ["pod1"] },
     });
-    expect(init.reasons[0]).toMatch(/^pod "rec": the create may or may not have happened: CreatePod failed: connection lost .*socket hang up; looking for the pod afterwards failed too: ListPods failed: could not connect/);
-    expect(init.reasons[0]).toContain(`placeholder id ${init.id}): the next \`pulumi up\` adopts the pod if the service did create it, or creates it otherwise`);
+    expect(init.reasons[0]).toMatch(
+      /^pod "rec": the create may or may not have happened: CreatePod failed: connection lost .*socket hang up; looking for the pod afterwards failed too: ListPods failed: could not connect/,
+    );
+    expect(init.reasons[0]).toContain(
+      `placeholder id ${init.id}): the next \`pulumi up\` adopts the pod if the service did create it, or creates it otherwise`,
+    );
     // The inputs never carry the record: check refuses nothing and adds nothing.
     expect(inputs).not.toHaveProperty("pendingCreate");
     expect(service.pods.size).toBe(2);
@@ -111,10 +129,19 @@ describe("a create whose answer is lost while the service is unreachable", () =>
     const deps = recordingDeps({
       listPods: async () => [],
       createPod: async () => {
-        throw makeApiError({ operation: "CreatePod", method: "POST", url: "/pods", idempotent: false, status: 400, serviceMessage: "bad gpu" });
+        throw makeApiError({
+          operation: "CreatePod",
+          method: "POST",
+          url: "/pods",
+          idempotent: false,
+          status: 400,
+          serviceMessage: "bad gpu",
+        });
       },
     });
-    const error = await podProvider(deps).create({ name: "refused", imageName: "img:1" }).catch((e: unknown) => e);
+    const error = await podProvider(deps)
+      .create({ name: "refused", imageName: "img:1" })
+      .catch((e: unknown) => e);
     expect(error).not.toBeInstanceOf(ResourceInitError);
     expect(String(error)).toContain("400 Bad Request: bad gpu");
   });
@@ -123,16 +150,28 @@ describe("a create whose answer is lost while the service is unreachable", () =>
 describe("the next up", () => {
   it("diff of a placeholder asks for a replacement, created before the placeholder is deleted", async () => {
     const deps = recordingDeps(noServiceCalls().client);
-    const diff = await podProvider(deps).diff!("pending-create-pod-0123456789ab", { name: "d", pendingCreate: { startedAt: "t", matchedBefore: [] } }, { name: "d", imageName: "i" });
+    const diff = await podProvider(deps).diff!(
+      "pending-create-pod-0123456789ab",
+      { name: "d", pendingCreate: { startedAt: "t", matchedBefore: [] } },
+      { name: "d", imageName: "i" },
+    );
     expect(diff).toEqual({ changes: true, replaces: ["name"], deleteBeforeReplace: false });
     // Templates are uniquely named (a same-name replacement normally deletes first): not for a placeholder.
-    const template = await templateProvider(deps).diff!("pending-create-template-0123456789ab", { name: "t", pendingCreate: { startedAt: "t", matchedBefore: [] } }, { name: "t", imageName: "i" });
+    const template = await templateProvider(deps).diff!(
+      "pending-create-template-0123456789ab",
+      { name: "t", pendingCreate: { startedAt: "t", matchedBefore: [] } },
+      { name: "t", imageName: "i" },
+    );
     expect(template).toEqual({ changes: true, replaces: ["name"], deleteBeforeReplace: false });
   });
 
   it("a record next to a real id is ignored: the diff is the ordinary one (no replacement of a real resource)", async () => {
     const deps = recordingDeps(noServiceCalls().client);
-    const diff = await podProvider(deps).diff!("pod9", { name: "r", imageName: "i", pendingCreate: { startedAt: "t", matchedBefore: [] } }, { name: "r", imageName: "i" });
+    const diff = await podProvider(deps).diff!(
+      "pod9",
+      { name: "r", imageName: "i", pendingCreate: { startedAt: "t", matchedBefore: [] } },
+      { name: "r", imageName: "i" },
+    );
     expect(diff).toEqual({ changes: false, replaces: [], deleteBeforeReplace: false });
   });
 
@@ -159,7 +198,9 @@ describe("the next up", () => {
     expect(service.pods.size).toBe(2);
     expect(created.outs).not.toHaveProperty("pendingCreate");
     expect(created.outs?.["publicIp"]).toBe("100.64.0.9");
-    expect(deps.lines.info.join("\n")).toContain(`pod "adopt": the create interrupted at 1970-01-01T00:00:00.000Z did reach the service: adopting the pod it made (id ${lost})`);
+    expect(deps.lines.info.join("\n")).toContain(
+      `pod "adopt": the create interrupted at 1970-01-01T00:00:00.000Z did reach the service: adopting the pod it made (id ${lost})`,
+    );
     // The placeholder's delete ends the replacement: no service call, no warning.
     expect(service.calls.filter((c) => c.startsWith("deletePod"))).toEqual([]);
     expect(deps.lines.warn).toEqual([]);
@@ -195,7 +236,9 @@ describe("the next up", () => {
     const engineProvider = podProvider(recordingDeps(api));
     await engineProvider.diff!(placeholder.init.id, placeholder.init.properties, news);
     const inputs = (await engineProvider.check!({}, news)).inputs ?? news;
-    await expect(engineProvider.create(inputs)).rejects.toThrow(/pod "two": an earlier create of it may have reached the service, and 2 matching pods have appeared since \(pod1, pod2\); cannot tell which one it made/);
+    await expect(engineProvider.create(inputs)).rejects.toThrow(
+      /pod "two": an earlier create of it may have reached the service, and 2 matching pods have appeared since \(pod1, pod2\); cannot tell which one it made/,
+    );
     expect(service.calls).not.toContain("createPod");
     expect(service.pods.size).toBe(2);
   });
@@ -220,7 +263,12 @@ describe("the next up", () => {
 });
 
 describe("placeholders never reach the service", () => {
-  const props = { name: "ghost", imageName: "img:1", __provider: "shim-text", pendingCreate: { startedAt: "2024-07-01T00:00:00.000Z", matchedBefore: ["pod7"] } };
+  const props = {
+    name: "ghost",
+    imageName: "img:1",
+    __provider: "shim-text",
+    pendingCreate: { startedAt: "2024-07-01T00:00:00.000Z", matchedBefore: ["pod7"] },
+  };
 
   it("delete of a placeholder calls nothing and, outside a replacement, says what may be left behind", async () => {
     const { client, calls } = noServiceCalls();
@@ -275,14 +323,28 @@ class FakeTemplates {
           // A template created by an earlier, lost create shows up in lists by now.
           this.hidden.clear();
           if ([...this.templates.values()].some((t) => t.name === input.name)) {
-            throw makeApiError({ operation: "CreateTemplate", method: "POST", url: "/templates", idempotent: false, status: 409, serviceMessage: "template name already taken" });
+            throw makeApiError({
+              operation: "CreateTemplate",
+              method: "POST",
+              url: "/templates",
+              idempotent: false,
+              status: 409,
+              serviceMessage: "template name already taken",
+            });
           }
           const t: Template = { id: `tpl${++this.seq}`, name: input.name, imageName: input.imageName };
           this.templates.set(t.id, t);
           if (this.loseNextAnswer) {
             this.loseNextAnswer = false;
             this.down = true;
-            throw makeApiError({ operation: "CreateTemplate", method: "POST", url: "/templates", idempotent: false, kind: "connection", detail: "socket hang up" });
+            throw makeApiError({
+              operation: "CreateTemplate",
+              method: "POST",
+              url: "/templates",
+              idempotent: false,
+              kind: "connection",
+              detail: "socket hang up",
+            });
           }
           return { ...t };
         };
@@ -322,7 +384,12 @@ describe("uniquely named kinds", () => {
     // The lost create was refused by the service before the crash (name taken), so nothing new exists.
     const deps = recordingDeps(service.api());
     const provider = templateProvider(deps);
-    const placeholderProps = { name: "taken", imageName: "img:1", __provider: "shim-text", pendingCreate: { startedAt: "t", matchedBefore: ["tpl0"] } };
+    const placeholderProps = {
+      name: "taken",
+      imageName: "img:1",
+      __provider: "shim-text",
+      pendingCreate: { startedAt: "t", matchedBefore: ["tpl0"] },
+    };
     const takenNews = { name: "taken", imageName: "img:1", __provider: "shim-text" };
     await provider.diff!("pending-create-template-cccccccccccc", placeholderProps, takenNews);
     await expect(provider.create(takenNews)).rejects.toThrow(/409 Conflict: template name already taken/);

@@ -72,7 +72,9 @@ describe("partial create", () => {
     expect(init.properties["__provider"]).toBe("shim-text");
     expect(init.properties["name"]).toBe("trainer");
     expect(init.properties["desiredStatus"]).toBe("RUNNING");
-    expect(init.reasons[0]).toMatch(/pod "trainer" \(id pod1\).*not RUNNING with a public IP and a port mapping for each tcp port after .*readyTimeoutSeconds: 0.05.*no public IP yet/);
+    expect(init.reasons[0]).toMatch(
+      /pod "trainer" \(id pod1\).*not RUNNING with a public IP and a port mapping for each tcp port after .*readyTimeoutSeconds: 0.05.*no public IP yet/,
+    );
     expect(service.pods.has("pod1")).toBe(true);
   });
 });

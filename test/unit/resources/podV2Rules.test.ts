@@ -60,7 +60,15 @@ describe("ports and commands on v2", () => {
 
   it("a command with blanks inside an element reads back unchanged: no diff after an up", () => {
     const declared = { ...base, dockerEntrypoint: ["bash", "-c"], dockerStartCmd: ["python train.py --name 'a b'"] };
-    const read = fromWireV2(podTable, { id: "p1", name: "p", image: "img:1", entrypoint: ["bash", "-c"], cmd: ["python train.py --name 'a b'"], args: "x", gpu: { id: "NVIDIA L4", count: 1 } });
+    const read = fromWireV2(podTable, {
+      id: "p1",
+      name: "p",
+      image: "img:1",
+      entrypoint: ["bash", "-c"],
+      cmd: ["python train.py --name 'a b'"],
+      args: "x",
+      gpu: { id: "NVIDIA L4", count: 1 },
+    });
     expect(read).toMatchObject({ dockerEntrypoint: ["bash", "-c"], dockerStartCmd: ["python train.py --name 'a b'"] });
     expect(computeDiff(v2, { ...declared, ...read }, declared).changes).toBe(false);
   });
@@ -71,7 +79,12 @@ describe("addresses and readiness on v2", () => {
 
   it("an http port's proxy address is never the pod's publicIp", () => {
     expect(wirePod([{ private: 8888, public: null, type: "http", ip: "100.64.0.1" }])["publicIp"]).toBeUndefined();
-    expect(wirePod([{ private: 8888, public: null, type: "http", ip: "100.64.0.1" }, { private: 22, public: 10022, type: "tcp", ip: "100.70.1.2" }])["publicIp"]).toBe("100.70.1.2");
+    expect(
+      wirePod([
+        { private: 8888, public: null, type: "http", ip: "100.64.0.1" },
+        { private: 22, public: 10022, type: "tcp", ip: "100.70.1.2" },
+      ])["publicIp"],
+    ).toBe("100.70.1.2");
   });
 
   it("an http-only v2 pod is ready once RUNNING, without a public IP", () => {
@@ -83,7 +96,9 @@ describe("addresses and readiness on v2", () => {
 
   it("waits until the declared global networking is in effect", () => {
     const args = { imageName: "img", ports: [], globalNetworking: true } as unknown as PodArgs;
-    expect(podPendingState(args, { id: "p", desiredStatus: "RUNNING", status: "RUNNING", globalNetworking: false } as Pod)).toMatch(/global networking on not in effect yet/);
+    expect(podPendingState(args, { id: "p", desiredStatus: "RUNNING", status: "RUNNING", globalNetworking: false } as Pod)).toMatch(
+      /global networking on not in effect yet/,
+    );
     expect(podPendingState(args, { id: "p", desiredStatus: "RUNNING", status: "RUNNING", globalNetworking: true } as Pod)).toBeUndefined();
   });
 

@@ -16,18 +16,54 @@ const keysOf = <T>(all: AllKeys<T>): string[] => Object.keys(all);
 
 // The fields each service update operation accepts, as the client's input types declare them.
 const podUpdate = keysOf<PodUpdateInput>({
-  name: true, imageName: true, env: true, ports: true, containerDiskInGb: true, volumeInGb: true, volumeMountPath: true,
-  dockerEntrypoint: true, dockerStartCmd: true, containerRegistryAuthId: true, globalNetworking: true, locked: true,
+  name: true,
+  imageName: true,
+  env: true,
+  ports: true,
+  containerDiskInGb: true,
+  volumeInGb: true,
+  volumeMountPath: true,
+  dockerEntrypoint: true,
+  dockerStartCmd: true,
+  containerRegistryAuthId: true,
+  globalNetworking: true,
+  locked: true,
 });
 const endpointUpdate = keysOf<EndpointUpdateInput>({
-  templateId: true, name: true, gpuTypeIds: true, gpuCount: true, allowedCudaVersions: true, minCudaVersion: true, cpuFlavorIds: true,
-  vcpuCount: true, dataCenterIds: true, networkVolumeId: true, networkVolumeIds: true, workersMin: true, workersMax: true,
-  idleTimeout: true, executionTimeoutMs: true, scalerType: true, scalerValue: true, flashboot: true,
+  templateId: true,
+  name: true,
+  gpuTypeIds: true,
+  gpuCount: true,
+  allowedCudaVersions: true,
+  minCudaVersion: true,
+  cpuFlavorIds: true,
+  vcpuCount: true,
+  dataCenterIds: true,
+  networkVolumeId: true,
+  networkVolumeIds: true,
+  workersMin: true,
+  workersMax: true,
+  idleTimeout: true,
+  executionTimeoutMs: true,
+  scalerType: true,
+  scalerValue: true,
+  flashboot: true,
 });
 const templateUpdate = keysOf<TemplateUpdateInput>({
-  name: true, imageName: true, isPublic: true, containerDiskInGb: true, volumeInGb: true, volumeMountPath: true,
-  containerRegistryAuthId: true, dockerEntrypoint: true, dockerStartCmd: true, env: true, ports: true, readme: true,
-  startSsh: true, startJupyter: true,
+  name: true,
+  imageName: true,
+  isPublic: true,
+  containerDiskInGb: true,
+  volumeInGb: true,
+  volumeMountPath: true,
+  containerRegistryAuthId: true,
+  dockerEntrypoint: true,
+  dockerStartCmd: true,
+  env: true,
+  ports: true,
+  readme: true,
+  startSsh: true,
+  startJupyter: true,
 });
 const volumeUpdate = keysOf<NetworkVolumeUpdateInput>({ name: true, size: true });
 const secretUpdate = keysOf<SecretUpdateBody>({ value: true, description: true });
@@ -41,7 +77,10 @@ const specs: Record<string, { table: ResourceTable<never>; updateKeys: string[] 
   secret: { table: secretTable, updateKeys: secretUpdate },
 };
 
-const local = (table: ResourceTable<never>) => Object.entries(table.fields).filter(([, p]) => p.local).map(([n]) => n);
+const local = (table: ResourceTable<never>) =>
+  Object.entries(table.fields)
+    .filter(([, p]) => p.local)
+    .map(([n]) => n);
 
 describe.each(Object.entries(specs))("%s field table", (_kind, { table, updateKeys }) => {
   it("computes the argument schema from its rows: every input row is an argument, every argument a service field or a provider argument", () => {
@@ -52,7 +91,8 @@ describe.each(Object.entries(specs))("%s field table", (_kind, { table, updateKe
   it("updates in place exactly the fields the service's update accepts; every other service field replaces", () => {
     const inPlace = fieldsOfKind(table, "update").filter((f) => !table.fields[f]?.local);
     expect(inPlace.sort()).toEqual([...updateKeys].sort());
-    for (const field of serviceFields(table)) if (!updateKeys.includes(field)) expect(`${field}: ${table.fields[field]?.kind}`).toBe(`${field}: replace`);
+    for (const field of serviceFields(table))
+      if (!updateKeys.includes(field)) expect(`${field}: ${table.fields[field]?.kind}`).toBe(`${field}: replace`);
   });
 
   it("registers an output for every service field and every reported value, and none for provider-only arguments", () => {
@@ -76,7 +116,15 @@ describe("SDK Args interfaces match the checked arguments", () => {
 
 describe("create body", () => {
   it("holds the declared service fields only: no provider arguments, no undefined or null values", () => {
-    const args = { name: "p", imageName: "img", gpuCount: undefined, volumeInGb: null, readyTimeoutSeconds: 5, desiredStatus: "EXITED", restartTrigger: "x" };
+    const args = {
+      name: "p",
+      imageName: "img",
+      gpuCount: undefined,
+      volumeInGb: null,
+      readyTimeoutSeconds: 5,
+      desiredStatus: "EXITED",
+      restartTrigger: "x",
+    };
     expect(createBodyOf(podTable, args as never)).toEqual({ name: "p", imageName: "img" });
   });
 

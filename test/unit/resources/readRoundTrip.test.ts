@@ -14,14 +14,45 @@ const cases: Case[] = [
   [
     "pod with injected env, reordered ports, quoted cost",
     podTable as ResourceTable<never>,
-    { name: "p", imageName: "img:1", env: { A: "1" }, ports: ["8888/http", "22/tcp"], gpuCount: 1, cloudType: "SECURE", readyTimeoutSeconds: 30, restartTrigger: "r1" },
-    { id: "p1", name: "p", imageName: "img:1", env: { A: "1", PUBLIC_KEY: "ssh-ed25519 AAA" }, ports: ["22/tcp", "8888/http"], desiredStatus: "RUNNING", publicIp: "100.64.1.2", portMappings: { "22": 10022 }, costPerHr: 0.69, gpu: { id: "NVIDIA L4", count: 1 }, machine: { secureCloud: true, dataCenterId: "EU-RO-1" } },
+    {
+      name: "p",
+      imageName: "img:1",
+      env: { A: "1" },
+      ports: ["8888/http", "22/tcp"],
+      gpuCount: 1,
+      cloudType: "SECURE",
+      readyTimeoutSeconds: 30,
+      restartTrigger: "r1",
+    },
+    {
+      id: "p1",
+      name: "p",
+      imageName: "img:1",
+      env: { A: "1", PUBLIC_KEY: "ssh-ed25519 AAA" },
+      ports: ["22/tcp", "8888/http"],
+      desiredStatus: "RUNNING",
+      publicIp: "100.64.1.2",
+      portMappings: { "22": 10022 },
+      costPerHr: 0.69,
+      gpu: { id: "NVIDIA L4", count: 1 },
+      machine: { secureCloud: true, dataCenterId: "EU-RO-1" },
+    },
   ],
   [
     "endpoint",
     endpointTable as ResourceTable<never>,
     { templateId: "t1", name: "e", workersMin: 0, workersMax: 3, gpuTypeIds: ["NVIDIA L4"], dataCenterIds: ["EU-RO-1", "US-TX-3"] },
-    { id: "e1", templateId: "t1", name: "e", workersMin: 0, workersMax: 3, gpuTypeIds: ["NVIDIA L4"], dataCenterIds: ["EU-RO-1", "US-TX-3"], version: 2, idleTimeout: 5 },
+    {
+      id: "e1",
+      templateId: "t1",
+      name: "e",
+      workersMin: 0,
+      workersMax: 3,
+      gpuTypeIds: ["NVIDIA L4"],
+      dataCenterIds: ["EU-RO-1", "US-TX-3"],
+      version: 2,
+      idleTimeout: 5,
+    },
   ],
   [
     "serverless template with injected PORT",
@@ -29,8 +60,18 @@ const cases: Case[] = [
     { name: "t", imageName: "img:1", isServerless: true, env: { MODEL: "m" } },
     { id: "t1", name: "t", imageName: "img:1", isServerless: true, env: { MODEL: "m", PORT: "8000", PORT_HEALTH: "8001" }, ports: [] },
   ],
-  ["network volume", networkVolumeTable as ResourceTable<never>, { name: "v", size: 50, dataCenterId: "EU-RO-1" }, { id: "v1", name: "v", size: 50, dataCenterId: "EU-RO-1" }],
-  ["registry auth (reads give id and name only)", registryAuthTable as ResourceTable<never>, { name: "c", username: "u", password: "pw" }, { id: "c1", name: "c" }],
+  [
+    "network volume",
+    networkVolumeTable as ResourceTable<never>,
+    { name: "v", size: 50, dataCenterId: "EU-RO-1" },
+    { id: "v1", name: "v", size: 50, dataCenterId: "EU-RO-1" },
+  ],
+  [
+    "registry auth (reads give id and name only)",
+    registryAuthTable as ResourceTable<never>,
+    { name: "c", username: "u", password: "pw" },
+    { id: "c1", name: "c" },
+  ],
 ];
 
 describe("read -> inputs round trip", () => {
@@ -65,13 +106,21 @@ describe("read -> inputs round trip", () => {
   });
 
   it("does not record fields the user never declared", () => {
-    const outputs = buildOutputs(podTable, { name: "p", imageName: "img" }, { id: "p1", name: "p", imageName: "img", containerDiskInGb: 50, volumeInGb: 20, env: { PUBLIC_KEY: "k" } });
+    const outputs = buildOutputs(
+      podTable,
+      { name: "p", imageName: "img" },
+      { id: "p1", name: "p", imageName: "img", containerDiskInGb: 50, volumeInGb: 20, env: { PUBLIC_KEY: "k" } },
+    );
     expect(outputs).not.toHaveProperty("containerDiskInGb");
     expect(outputs).not.toHaveProperty("env");
   });
 
   it("a service that echoes an endpoint's dataCenterIds as a list in another spelling keeps the user's", () => {
-    const outputs = buildOutputs(endpointTable, { templateId: "t", networkVolumeIds: ["a", "b"] }, { id: "e", templateId: "t", networkVolumeIds: ["b", "a"] });
+    const outputs = buildOutputs(
+      endpointTable,
+      { templateId: "t", networkVolumeIds: ["a", "b"] },
+      { id: "e", templateId: "t", networkVolumeIds: ["b", "a"] },
+    );
     expect(outputs["networkVolumeIds"]).toEqual(["a", "b"]);
   });
 });

@@ -11,13 +11,16 @@ interface Item {
 /** A kind holding `items`, answering after `delayMs`, recording every call. */
 function fakeKind(items: Item[], options: { delayMs?: number; listError?: unknown } = {}) {
   const calls: string[] = [];
-  const answer = <T>(value: () => T): Promise<T> => new Promise((resolve, reject) => setTimeout(() => {
-    try {
-      resolve(value());
-    } catch (error) {
-      reject(error);
-    }
-  }, options.delayMs ?? 1));
+  const answer = <T>(value: () => T): Promise<T> =>
+    new Promise((resolve, reject) =>
+      setTimeout(() => {
+        try {
+          resolve(value());
+        } catch (error) {
+          reject(error);
+        }
+      }, options.delayMs ?? 1),
+    );
   const kind: ListedKind<Item> = {
     list() {
       calls.push("list");
@@ -39,7 +42,14 @@ function fakeKind(items: Item[], options: { delayMs?: number; listError?: unknow
 }
 
 function notFound(id: string) {
-  return makeApiError({ operation: "GetItem", method: "GET", url: `/items/${id}`, idempotent: true, status: 404, serviceMessage: "item not found" });
+  return makeApiError({
+    operation: "GetItem",
+    method: "GET",
+    url: `/items/${id}`,
+    idempotent: true,
+    status: 404,
+    serviceMessage: "item not found",
+  });
 }
 
 const hundred = Array.from({ length: 100 }, (_, i) => ({ id: `item-${i}`, state: "RUNNING" }));
@@ -62,7 +72,10 @@ describe("shared reads", () => {
     const { kind, calls } = fakeKind(items);
     const reads = sharedReads(kind);
     // The list lags: item-new exists for a GET but not (yet) in the list.
-    const lagging: ListedKind<Item> = { list: () => kind.list(), get: (id) => (id === "item-new" ? Promise.resolve({ id, state: "STARTING" }) : kind.get(id)) };
+    const lagging: ListedKind<Item> = {
+      list: () => kind.list(),
+      get: (id) => (id === "item-new" ? Promise.resolve({ id, state: "STARTING" }) : kind.get(id)),
+    };
     const lagged = sharedReads(lagging);
     const [first, fresh] = await Promise.all([lagged.read("item-0"), lagged.read("item-new")]);
     expect(first.id).toBe("item-0");
@@ -93,14 +106,29 @@ describe("shared reads", () => {
   });
 
   it("gives a failed list's error to every caller it served, without retrying; a list that did not validate falls back to GETs", async () => {
-    const refused = makeApiError({ operation: "ListItems", method: "GET", url: "/items", idempotent: true, status: 503, serviceMessage: "unavailable" });
+    const refused = makeApiError({
+      operation: "ListItems",
+      method: "GET",
+      url: "/items",
+      idempotent: true,
+      status: 503,
+      serviceMessage: "unavailable",
+    });
     const { kind, calls } = fakeKind(hundred, { listError: refused });
     const reads = sharedReads(kind);
     const outcomes = await Promise.allSettled([reads.read("item-1"), reads.read("item-2"), reads.list()]);
     expect(calls).toEqual(["list"]);
     for (const outcome of outcomes) expect(outcome).toMatchObject({ status: "rejected", reason: refused });
 
-    const invalid = makeApiError({ operation: "ListItems", method: "GET", url: "/items", idempotent: true, status: 200, kind: "invalid_response", detail: "items.7.id: expected string" });
+    const invalid = makeApiError({
+      operation: "ListItems",
+      method: "GET",
+      url: "/items",
+      idempotent: true,
+      status: 200,
+      kind: "invalid_response",
+      detail: "items.7.id: expected string",
+    });
     const spoiled = fakeKind(hundred, { listError: invalid });
     const fallback = sharedReads(spoiled.kind);
     const [one, two] = await Promise.all([fallback.read("item-1"), fallback.read("item-2")]);

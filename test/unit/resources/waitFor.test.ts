@@ -6,7 +6,14 @@ describe("waitFor", () => {
   it("polls with a growing, capped interval and reports state changes", async () => {
     const sleeps: number[] = [];
     let clock = 0;
-    const deps = recordingDeps({}, { now: () => clock, sleep: async (ms) => void (sleeps.push(ms), (clock += ms)), poll: { initialMs: 10, maxMs: 40, factor: 2, progressEveryMs: 1_000 } });
+    const deps = recordingDeps(
+      {},
+      {
+        now: () => clock,
+        sleep: async (ms) => void (sleeps.push(ms), (clock += ms)),
+        poll: { initialMs: 10, maxMs: 40, factor: 2, progressEveryMs: 1_000 },
+      },
+    );
     const states = ["booting", "booting", "booting", "no ip", "no ip", "ready"];
     let polls = 0;
     const value = await waitFor(deps, {
@@ -30,8 +37,21 @@ describe("waitFor", () => {
     const pollTimes = async (start: number): Promise<number[]> => {
       let clock = start;
       const times: number[] = [];
-      const deps = recordingDeps({}, { now: () => clock, sleep: async (ms) => void (clock += ms), poll: { initialMs: 1_000, maxMs: 8_000, factor: 2, progressEveryMs: 60_000 } });
-      await waitFor(deps, { subject: "pod x", goal: "ready", timeoutSeconds: 60, poll: async () => (times.push(clock), times.length < 6 ? "booting" : "ready"), pending: (s) => (s === "ready" ? undefined : s) });
+      const deps = recordingDeps(
+        {},
+        {
+          now: () => clock,
+          sleep: async (ms) => void (clock += ms),
+          poll: { initialMs: 1_000, maxMs: 8_000, factor: 2, progressEveryMs: 60_000 },
+        },
+      );
+      await waitFor(deps, {
+        subject: "pod x",
+        goal: "ready",
+        timeoutSeconds: 60,
+        poll: async () => (times.push(clock), times.length < 6 ? "booting" : "ready"),
+        pending: (s) => (s === "ready" ? undefined : s),
+      });
       return times;
     };
     expect(await pollTimes(0)).toEqual([0, 1_000, 2_000, 4_000, 8_000, 16_000]);
@@ -43,7 +63,13 @@ describe("waitFor", () => {
     let clock = 0;
     const sleeps: number[] = [];
     const deps = recordingDeps({}, { now: () => clock, sleep: async (ms) => void (sleeps.push(ms), (clock += ms)) });
-    const error = await waitFor(deps, { subject: "pod x", goal: "ready", timeoutSeconds: 0.1, poll: async () => "booting", pending: (s) => s }).catch((e: unknown) => e);
+    const error = await waitFor(deps, {
+      subject: "pod x",
+      goal: "ready",
+      timeoutSeconds: 0.1,
+      poll: async () => "booting",
+      pending: (s) => s,
+    }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ReadinessTimeoutError);
     expect((error as ReadinessTimeoutError).last).toBe("booting");
     expect((error as Error).message).toContain("pod x is not ready after 0.1s (readyTimeoutSeconds: 0.1); last state: booting");
@@ -52,9 +78,18 @@ describe("waitFor", () => {
 
   it("a fatal state ends the wait at once; timeout 0 reads once without waiting", async () => {
     const deps = recordingDeps();
-    await expect(waitFor(deps, { subject: "pod x", goal: "RUNNING", timeoutSeconds: 60, poll: async () => "TERMINATED", pending: (s) => s, fatal: (s) => (s === "TERMINATED" ? "the service terminated it" : undefined) })).rejects.toThrow(
-      "pod x cannot become RUNNING: the service terminated it",
-    );
-    expect(await waitFor(deps, { subject: "pod x", goal: "ready", timeoutSeconds: 0, poll: async () => "booting", pending: (s) => s })).toBe("booting");
+    await expect(
+      waitFor(deps, {
+        subject: "pod x",
+        goal: "RUNNING",
+        timeoutSeconds: 60,
+        poll: async () => "TERMINATED",
+        pending: (s) => s,
+        fatal: (s) => (s === "TERMINATED" ? "the service terminated it" : undefined),
+      }),
+    ).rejects.toThrow("pod x cannot become RUNNING: the service terminated it");
+    expect(
+      await waitFor(deps, { subject: "pod x", goal: "ready", timeoutSeconds: 0, poll: async () => "booting", pending: (s) => s }),
+    ).toBe("booting");
   });
 });

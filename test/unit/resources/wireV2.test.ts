@@ -71,7 +71,12 @@ describe("pod fields on the v2 wire", () => {
       cost: 1.38,
       globalNetworking: { enabled: true },
       // The http port reports the shared proxy's address: never the pod's publicIp.
-      runtime: { ports: [{ private: 8888, public: null, type: "http", ip: "100.64.0.1" }, { private: 22, public: 10022, type: "tcp", ip: "1.2.3.4" }] },
+      runtime: {
+        ports: [
+          { private: 8888, public: null, type: "http", ip: "100.64.0.1" },
+          { private: 22, public: 10022, type: "tcp", ip: "1.2.3.4" },
+        ],
+      },
       template: null,
     };
     expect(fromWireV2(podTable, wire)).toMatchObject({
@@ -90,7 +95,12 @@ describe("pod fields on the v2 wire", () => {
       publicIp: "1.2.3.4",
       portMappings: { "22": 10022 },
     });
-    expect(fromWireV2(podTable, { id: "p2", status: "EXITED", cpu: { id: "cpu3c", vcpuCount: 4, memory: 8 } })).toMatchObject({ desiredStatus: "EXITED", computeType: "CPU", cpuFlavorIds: ["cpu3c"], memoryInGb: 8 });
+    expect(fromWireV2(podTable, { id: "p2", status: "EXITED", cpu: { id: "cpu3c", vcpuCount: 4, memory: 8 } })).toMatchObject({
+      desiredStatus: "EXITED",
+      computeType: "CPU",
+      cpuFlavorIds: ["cpu3c"],
+      memoryInGb: 8,
+    });
   });
 
   it("v2 observes mapped fields by name; create-only fields stay create-only", () => {
@@ -103,10 +113,42 @@ describe("pod fields on the v2 wire", () => {
 
 describe("endpoint fields on the v2 wire", () => {
   it("map workers, timeout, scaling and FlashBoot levels", () => {
-    const body = toWireV2(endpointTable, { name: "e", workersMin: 1, workersMax: 3, idleTimeout: 30, executionTimeoutMs: 60_000, scalerType: "REQUEST_COUNT", scalerValue: 2, flashboot: true, type: "LOAD_BALANCER" });
-    expect(body).toEqual({ name: "e", workers: { min: 1, max: 3, idleTimeout: 30 }, timeout: 60_000, scaling: { type: "REQUEST_COUNT", value: 2 }, flashboot: "FLASHBOOT", type: "LOAD_BALANCER" });
-    const read = fromWireV2(endpointTable, { id: "e1", scaling: { type: "QUEUE_DELAY", queueDelay: 4 }, flashboot: "PRIORITY_FLASHBOOT", cpu: [{ id: "cpu3c", vcpuCount: 4 }], networkVolumes: ["v1", "v2"] });
-    expect(read).toMatchObject({ endpointId: "e1", scalerValue: 4, flashboot: "PRIORITY_FLASHBOOT", computeType: "CPU", cpuFlavorIds: ["cpu3c"], vcpuCount: 4, networkVolumeId: "v1", networkVolumeIds: ["v1", "v2"] });
+    const body = toWireV2(endpointTable, {
+      name: "e",
+      workersMin: 1,
+      workersMax: 3,
+      idleTimeout: 30,
+      executionTimeoutMs: 60_000,
+      scalerType: "REQUEST_COUNT",
+      scalerValue: 2,
+      flashboot: true,
+      type: "LOAD_BALANCER",
+    });
+    expect(body).toEqual({
+      name: "e",
+      workers: { min: 1, max: 3, idleTimeout: 30 },
+      timeout: 60_000,
+      scaling: { type: "REQUEST_COUNT", value: 2 },
+      flashboot: "FLASHBOOT",
+      type: "LOAD_BALANCER",
+    });
+    const read = fromWireV2(endpointTable, {
+      id: "e1",
+      scaling: { type: "QUEUE_DELAY", queueDelay: 4 },
+      flashboot: "PRIORITY_FLASHBOOT",
+      cpu: [{ id: "cpu3c", vcpuCount: 4 }],
+      networkVolumes: ["v1", "v2"],
+    });
+    expect(read).toMatchObject({
+      endpointId: "e1",
+      scalerValue: 4,
+      flashboot: "PRIORITY_FLASHBOOT",
+      computeType: "CPU",
+      cpuFlavorIds: ["cpu3c"],
+      vcpuCount: 4,
+      networkVolumeId: "v1",
+      networkVolumeIds: ["v1", "v2"],
+    });
   });
 
   it("v2's defaults where they differ: idleTimeout 10, timeout 300000", () => {
@@ -119,11 +161,23 @@ describe("endpoint fields on the v2 wire", () => {
 describe("what each backend refuses at check", () => {
   it("v1: load-balancing endpoints, FlashBoot levels and volume tiers", () => {
     expect(backendFailures(endpointTable, { type: "LOAD_BALANCER", flashboot: "PRIORITY_FLASHBOOT" }, "v1")).toEqual([
-      { property: "flashboot", reason: expect.stringMatching(/^flashboot: "PRIORITY_FLASHBOOT" cannot be used with the v1 API \(apiUrl ends in \/v1\): FlashBoot levels need the v2 API/) },
-      { property: "type", reason: expect.stringMatching(/^type: "LOAD_BALANCER" cannot be used with the v1 API .*: load-balancing endpoints need the service's v2 API: set gpucloud:apiUrl/) },
+      {
+        property: "flashboot",
+        reason: expect.stringMatching(
+          /^flashboot: "PRIORITY_FLASHBOOT" cannot be used with the v1 API \(apiUrl ends in \/v1\): FlashBoot levels need the v2 API/,
+        ),
+      },
+      {
+        property: "type",
+        reason: expect.stringMatching(
+          /^type: "LOAD_BALANCER" cannot be used with the v1 API .*: load-balancing endpoints need the service's v2 API: set gpucloud:apiUrl/,
+        ),
+      },
     ]);
     expect(backendFailures(endpointTable, { type: "QUEUE", flashboot: true }, "v1")).toEqual([]);
-    expect(backendFailures(networkVolumeTable, { type: "HIGH_PERFORMANCE" }, "v1")[0]?.reason).toMatch(/storage tiers need the service's v2 API/);
+    expect(backendFailures(networkVolumeTable, { type: "HIGH_PERFORMANCE" }, "v1")[0]?.reason).toMatch(
+      /storage tiers need the service's v2 API/,
+    );
     expect(backendFailures(networkVolumeTable, { type: "STANDARD" }, "v1")).toEqual([]);
   });
 
@@ -160,7 +214,8 @@ describe("check on each backend", () => {
 });
 
 describe("pod readiness from v2's status", () => {
-  const pod = (status: string, extra: Record<string, unknown> = {}) => ({ id: "p1", desiredStatus: status === "EXITED" ? "EXITED" : "RUNNING", status, ...extra }) as never;
+  const pod = (status: string, extra: Record<string, unknown> = {}) =>
+    ({ id: "p1", desiredStatus: status === "EXITED" ? "EXITED" : "RUNNING", status, ...extra }) as never;
 
   it("waits through PROVISIONING and STARTING, naming the state", () => {
     expect(podPendingState({} as never, pod("PROVISIONING"))).toBe("status PROVISIONING");

@@ -26,7 +26,8 @@ beforeAll(() => {
 
 afterEach(() => vi.restoreAllMocks());
 
-const summaryInputs = (report = "cost") => registered.find((r) => r.name === `${report}-summary`)?.inputs as { resources: Array<{ name: string; estimate: unknown }> } | undefined;
+const summaryInputs = (report = "cost") =>
+  registered.find((r) => r.name === `${report}-summary`)?.inputs as { resources: Array<{ name: string; estimate: unknown }> } | undefined;
 
 describe("CostReport", () => {
   it("sums the priced resources declared before it, inside components too, without their prices", async () => {
@@ -35,7 +36,12 @@ describe("CostReport", () => {
     new gpucloud.Pod("trainer", { imageName: "me/train:1", gpuTypeIds: ["NVIDIA L4"] });
     new gpucloud.NetworkVolume("models", { name: "models", size: 100, dataCenterId: "EU-RO-1" });
     new gpucloud.Template("other", { name: "other", imageName: "me/other:1" });
-    new gpucloud.EndpointRollout("infer", { version: "1.0", template: { name: "model", imageName: "me/model:1", isServerless: true }, endpoint: { gpuTypeIds: ["NVIDIA L4"] }, cases: [{ name: "ok", input: {} }] });
+    new gpucloud.EndpointRollout("infer", {
+      version: "1.0",
+      template: { name: "model", imageName: "me/model:1", isServerless: true },
+      endpoint: { gpuTypeIds: ["NVIDIA L4"] },
+      cases: [{ name: "ok", input: {} }],
+    });
     const report = new gpucloud.CostReport("cost");
     expect(await valueOf(report.perHour)).toBe(1.29);
     const inputs = summaryInputs();
@@ -48,7 +54,9 @@ describe("CostReport", () => {
     const gpucloud = await import("../../../sdk/index");
     const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
     new gpucloud.Pod("late", { imageName: "me/train:1", gpuTypeIds: ["NVIDIA L4"] });
-    expect(warn).toHaveBeenCalledWith(expect.stringContaining('Pod "late" is declared after CostReport "cost", which sums only the priced resources declared before it'));
+    expect(warn).toHaveBeenCalledWith(
+      expect.stringContaining('Pod "late" is declared after CostReport "cost", which sums only the priced resources declared before it'),
+    );
     expect(warn.mock.calls[0]?.[0]).toContain("declare the CostReport last in the program (or pass it `resources`)");
   });
 

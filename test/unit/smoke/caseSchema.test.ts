@@ -82,7 +82,7 @@ describe("predicateSchema", () => {
   });
 
   // Regression test for a fixed defect.
-  it("type: a value that is not one of the six names as a string (null, [\"string\"]) is refused", () => {
+  it('type: a value that is not one of the six names as a string (null, ["string"]) is refused', () => {
     for (const value of [null, ["string"]]) {
       // Proof that such a predicate can never pass at run time:
       expect(predicateFailure(value === null ? null : "s", { op: "type", value })).toBeDefined();
@@ -162,7 +162,9 @@ describe("queueCaseSchema", () => {
   });
 
   it("policy uses the job API's bounds", () => {
-    expect(issuesOf(queueCaseSchema, { ...base, policy: { ttl: 9_999 } })).toEqual(["policy.ttl: policy.ttl must be at least 10000 ms (10 s)"]);
+    expect(issuesOf(queueCaseSchema, { ...base, policy: { ttl: 9_999 } })).toEqual([
+      "policy.ttl: policy.ttl must be at least 10000 ms (10 s)",
+    ]);
     expect(issuesOf(queueCaseSchema, { ...base, policy: { executionTimeout: 4_999 } })).toEqual([
       "policy.executionTimeout: policy.executionTimeout must be at least 5000 ms (5 s)",
     ]);
@@ -197,8 +199,11 @@ describe("casesSchema", () => {
   });
 
   it("problems inside a case carry the case index", () => {
-    expect(issuesOf(casesSchema, [{ name: "ok", input: {} }, { name: "bad", input: {}, expect: { outputPredicates: [{ op: "lt" , value: "x"}] } }])).toEqual([
-      '1.expect.outputPredicates.0.value: op "lt" compares numbers; value must be a number (got "x")',
-    ]);
+    expect(
+      issuesOf(casesSchema, [
+        { name: "ok", input: {} },
+        { name: "bad", input: {}, expect: { outputPredicates: [{ op: "lt", value: "x" }] } },
+      ]),
+    ).toEqual(['1.expect.outputPredicates.0.value: op "lt" compares numbers; value must be a number (got "x")']);
   });
 });

@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import type { OutputPredicate } from "../../../provider/smoke/caseSchema";
-import { excerpt, predicateFailure, readPath, subsetMismatch, unmetExpectations, type FinishedJob } from "../../../provider/smoke/expectations";
+import {
+  excerpt,
+  predicateFailure,
+  readPath,
+  subsetMismatch,
+  unmetExpectations,
+  type FinishedJob,
+} from "../../../provider/smoke/expectations";
 
 const done = (output: unknown, extra: Partial<FinishedJob> = {}): FinishedJob => ({ id: "job-1", status: "COMPLETED", output, ...extra });
 
@@ -86,7 +93,16 @@ describe("subsetMismatch", () => {
 
   it("arrays: every expected item must match some actual item, in any order", () => {
     expect(subsetMismatch([3, 2, 1], [1, 3], "output")).toBeUndefined();
-    expect(subsetMismatch([{ id: 1, x: "a" }, { id: 2, x: "b" }], [{ id: 2 }], "output")).toBeUndefined();
+    expect(
+      subsetMismatch(
+        [
+          { id: 1, x: "a" },
+          { id: 2, x: "b" },
+        ],
+        [{ id: 2 }],
+        "output",
+      ),
+    ).toBeUndefined();
     expect(subsetMismatch([1, 2], [4], "output")).toBe("output has no item matching 4 (expected item 0)");
     expect(subsetMismatch([1, 2], [1, 5], "output")).toBe("output has no item matching 5 (expected item 1)");
     expect(subsetMismatch([], [], "output")).toBeUndefined();
@@ -161,12 +177,16 @@ describe("predicateFailure", () => {
     expect(check({ path: "nope", op: "equals", value: 1 })).toBe("output.nope is not equal (equals 1; actual missing)");
     expect(check({ path: "n", op: "notEquals", value: 6 })).toBeUndefined();
     expect(check({ path: "nope", op: "notEquals", value: 6 })).toBeUndefined(); // missing is not 6
-    expect(check({ path: "nested", op: "notEquals", value: { flag: true } })).toBe('output.nested is equal (notEquals {"flag":true}; actual {"flag":true})');
+    expect(check({ path: "nested", op: "notEquals", value: { flag: true } })).toBe(
+      'output.nested is equal (notEquals {"flag":true}; actual {"flag":true})',
+    );
   });
 
   it("contains works on strings and arrays, and refuses anything else", () => {
     expect(check({ path: "text", op: "contains", value: "world" })).toBeUndefined();
-    expect(check({ path: "text", op: "contains", value: "World" })).toBe('output.text does not contain it (contains "World"; actual "Hello, world")');
+    expect(check({ path: "text", op: "contains", value: "World" })).toBe(
+      'output.text does not contain it (contains "World"; actual "Hello, world")',
+    );
     expect(check({ path: "list", op: "contains", value: "b" })).toBeUndefined();
     expect(check({ path: "list", op: "contains", value: "c" })).toBe('output.list does not contain it (contains "c"; actual ["a","b"])');
     expect(check({ path: "n", op: "contains", value: 5 })).toBe("output.n is neither a string nor an array (contains 5; actual 5)");
@@ -175,7 +195,9 @@ describe("predicateFailure", () => {
 
   it("matches tests a regular expression against strings only", () => {
     expect(check({ path: "text", op: "matches", value: "^Hello,\\s\\w+$" })).toBeUndefined();
-    expect(check({ path: "text", op: "matches", value: "^world" })).toBe('output.text does not match (matches "^world"; actual "Hello, world")');
+    expect(check({ path: "text", op: "matches", value: "^world" })).toBe(
+      'output.text does not match (matches "^world"; actual "Hello, world")',
+    );
     expect(check({ path: "n", op: "matches", value: "5" })).toBe('output.n does not match (matches "5"; actual 5)');
   });
 
@@ -205,7 +227,9 @@ describe("predicateFailure", () => {
   ])("type: output.%s is %s", (path, type) => {
     expect(check({ path, op: "type", value: type })).toBeUndefined();
     const other = type === "string" ? "number" : "string";
-    expect(check({ path, op: "type", value: other })).toMatch(new RegExp(`^output\\.${path.replace(".", "\\.")} is ${type} \\(type "${other}"`));
+    expect(check({ path, op: "type", value: other })).toMatch(
+      new RegExp(`^output\\.${path.replace(".", "\\.")} is ${type} \\(type "${other}"`),
+    );
   });
 
   it("type of a missing value fails", () => {

@@ -47,7 +47,9 @@ describe("httpCaseSchema", () => {
   });
 
   it("a missing path is named at request.path", () => {
-    expect(issuesOf(httpCaseSchema, { name: "p", request: {} })).toEqual(["request.path: Invalid input: expected string, received undefined"]);
+    expect(issuesOf(httpCaseSchema, { name: "p", request: {} })).toEqual([
+      "request.path: Invalid input: expected string, received undefined",
+    ]);
   });
 
   it.each(["HEAD", "OPTIONS", "get", "CONNECT"])("method %s is refused, listing the valid ones", (method) => {
@@ -71,7 +73,9 @@ describe("httpCaseSchema", () => {
 
   it("unknown keys are refused at every level, by name", () => {
     expect(issuesOf(httpCaseSchema, { name: "u", request: { path: "/" }, input: {} })).toEqual(['(root): Unrecognized key: "input"']);
-    expect(issuesOf(httpCaseSchema, { name: "u", request: { path: "/", query: { a: "1" } } })).toEqual(['request: Unrecognized key: "query"']);
+    expect(issuesOf(httpCaseSchema, { name: "u", request: { path: "/", query: { a: "1" } } })).toEqual([
+      'request: Unrecognized key: "query"',
+    ]);
     expect(issuesOf(httpCaseSchema, { name: "u", request: { path: "/" }, expect: { statusCode: 200 } })).toEqual([
       'expect: Unrecognized key: "statusCode"',
     ]);
@@ -85,9 +89,9 @@ describe("httpCaseSchema", () => {
     expect(issuesOf(httpCaseSchema, { name: "h", request: { path: "/", headers: { "x-n": 1 } } })).toEqual([
       "request.headers.x-n: Invalid input: expected string, received number",
     ]);
-    expect(issuesOf(httpCaseSchema, { name: "p", request: { path: "/" }, expect: { bodyPredicates: [{ op: "gt", value: "1" }] } })).toEqual([
-      'expect.bodyPredicates.0.value: op "gt" compares numbers; value must be a number (got "1")',
-    ]);
+    expect(issuesOf(httpCaseSchema, { name: "p", request: { path: "/" }, expect: { bodyPredicates: [{ op: "gt", value: "1" }] } })).toEqual(
+      ['expect.bodyPredicates.0.value: op "gt" compares numbers; value must be a number (got "1")'],
+    );
   });
 
   it("name and timeoutSeconds follow the job cases' rules", () => {
@@ -124,7 +128,11 @@ describe("httpCaseSchema", () => {
 });
 
 /** An answer as JobClient.request gives it, with `body` as runHttpCase computes it. */
-function answerOf(status: number, text: string, json?: unknown): { answer: { status: number; text: string; json: unknown }; body: unknown } {
+function answerOf(
+  status: number,
+  text: string,
+  json?: unknown,
+): { answer: { status: number; text: string; json: unknown }; body: unknown } {
   return { answer: { status, text, json }, body: json !== undefined ? json : text };
 }
 
@@ -171,7 +179,9 @@ describe("unmetHttpExpectations", () => {
     expect(unmetHttpExpectations(a.answer, a.body, { bodySubset: { body: { prompt: "hi" }, tokens: ["b"] } })).toEqual([]);
     expect(unmetHttpExpectations(a.answer, a.body, { bodySubset: { method: "GET" } })).toEqual(['body.method is "POST", expected "GET"']);
     expect(unmetHttpExpectations(a.answer, a.body, { bodySubset: { body: { model: "x" } } })).toEqual(["body.body.model is missing"]);
-    expect(unmetHttpExpectations(a.answer, a.body, { bodySubset: { tokens: ["z"] } })).toEqual(['body.tokens has no item matching "z" (expected item 0)']);
+    expect(unmetHttpExpectations(a.answer, a.body, { bodySubset: { tokens: ["z"] } })).toEqual([
+      'body.tokens has no item matching "z" (expected item 0)',
+    ]);
   });
 
   it("bodySubset on a body that is not JSON fails: there is nothing to match keys in", () => {
@@ -226,7 +236,9 @@ describe("unmetHttpExpectations", () => {
       'body does not contain it (contains "failed"; actual "OK: 3 models loaded")',
     ]);
     // A path into a text body finds nothing.
-    expect(unmetHttpExpectations(text.answer, text.body, { bodyPredicates: [{ path: "status", op: "exists" }] })).toEqual(["body.status is missing"]);
+    expect(unmetHttpExpectations(text.answer, text.body, { bodyPredicates: [{ path: "status", op: "exists" }] })).toEqual([
+      "body.status is missing",
+    ]);
   });
 
   it("bodyContains searches the raw text, JSON bodies included", () => {
@@ -244,7 +256,7 @@ describe("unmetHttpExpectations", () => {
         body: { ok: true },
         bodySubset: { ok: true },
         bodyPredicates: [{ path: "ok", op: "equals", value: true }],
-        bodyContains: "ok\":true",
+        bodyContains: 'ok":true',
       }),
     ).toEqual([
       "status is 500, expected 200",
@@ -290,7 +302,10 @@ describe("runHttpCase", () => {
     };
     const result = await runHttpCase(client, "ep-1", testCase, clock(1_000, 1_250));
     expect(client.seen).toEqual([
-      { endpointId: "ep-1", request: { method: "POST", path: "/v1/generate", headers: { "x-a": "1" }, body: { prompt: "hi" }, timeoutMs: 42_000 } },
+      {
+        endpointId: "ep-1",
+        request: { method: "POST", path: "/v1/generate", headers: { "x-a": "1" }, body: { prompt: "hi" }, timeoutMs: 42_000 },
+      },
     ]);
     expect(result).toEqual({
       name: "generate",
@@ -309,7 +324,12 @@ describe("runHttpCase", () => {
   });
 
   it("a text answer is the output as text; a failed expectation fails the case with its problems", async () => {
-    const client = new ScriptedJobClient(async () => ({ status: 500, headers: { "content-type": "text/plain" }, text: "Internal Server Error", json: undefined }));
+    const client = new ScriptedJobClient(async () => ({
+      status: 500,
+      headers: { "content-type": "text/plain" },
+      text: "Internal Server Error",
+      json: undefined,
+    }));
     const result = await runHttpCase(client, "ep-1", { name: "health", request: { path: "/health" } }, clock(0, 5));
     expect(result).toMatchObject({
       target: "GET /health",
@@ -363,9 +383,17 @@ describe("failureMessage for HTTP cases", () => {
       output: { error: "CUDA error: out of memory", detail: "x".repeat(2_000) },
       workerId: "abcdefghijklm",
       passed: false,
-      problems: ["status is 500, expected 200", 'body.method is missing'],
+      problems: ["status is 500, expected 200", "body.method is missing"],
     };
-    const passed: CaseResult = { name: "ping", target: "GET /ping", status: "HTTP 200", httpStatus: 200, output: "", passed: true, problems: [] };
+    const passed: CaseResult = {
+      name: "ping",
+      target: "GET /ping",
+      status: "HTTP 200",
+      httpStatus: 200,
+      output: "",
+      passed: true,
+      problems: [],
+    };
     const message = failureMessage("ep-lb", [passed, failed]);
     expect(message).toBeDefined();
     const lines = message!.split("\n");
@@ -383,7 +411,15 @@ describe("failureMessage for HTTP cases", () => {
 
   it("a text response is quoted; a case that got no answer shows NO_ANSWER and no response", () => {
     const message = failureMessage("ep", [
-      { name: "t", target: "GET /text", status: "HTTP 404", httpStatus: 404, output: "no route for GET /text", passed: false, problems: ["status is 404, expected 200"] },
+      {
+        name: "t",
+        target: "GET /text",
+        status: "HTTP 404",
+        httpStatus: 404,
+        output: "no route for GET /text",
+        passed: false,
+        problems: ["status is 404, expected 200"],
+      },
       { name: "n", target: "GET /slow", status: "NO_ANSWER", passed: false, problems: ["no answer: EndpointRequest failed: timed out"] },
     ])!;
     expect(message.split("\n").slice(1)).toEqual([

@@ -2,7 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setStackConfig } from "../../../model/stackConfig";
 import { smokeTestProvider } from "../../../provider/smoke/provider";
 
-const CONNECTION = { "gpucloud:apiKey": "k", "gpucloud:apiUrl": "http://127.0.0.1:9/api/v2", "gpucloud:serverlessUrl": "http://127.0.0.1:9/v2" };
+const CONNECTION = {
+  "gpucloud:apiKey": "k",
+  "gpucloud:apiUrl": "http://127.0.0.1:9/api/v2",
+  "gpucloud:serverlessUrl": "http://127.0.0.1:9/v2",
+};
 beforeAll(() => setStackConfig(CONNECTION));
 afterAll(() => setStackConfig({}));
 
@@ -31,7 +35,9 @@ describe("smokeTestProvider.check", () => {
     setStackConfig(withoutJobs);
     try {
       const { failures } = await check(good);
-      expect(failures).toEqual([{ property: "", reason: expect.stringContaining("No job API URL: run `pulumi config set gpucloud:serverlessUrl <url>`") }]);
+      expect(failures).toEqual([
+        { property: "", reason: expect.stringContaining("No job API URL: run `pulumi config set gpucloud:serverlessUrl <url>`") },
+      ]);
     } finally {
       setStackConfig(CONNECTION);
     }
@@ -72,7 +78,13 @@ describe("smokeTestProvider.check", () => {
     });
     const byPath = Object.fromEntries(failures.map((f) => [f.property, f.reason]));
     expect(Object.keys(byPath).sort()).toEqual(
-      ["cases[0].expect.outputPredicates[0].value", "cases[1].name", "cases[1].input", "cases[1].timeoutSeconds", "cases[2].expect.outputPredicates[0].op"].sort(),
+      [
+        "cases[0].expect.outputPredicates[0].value",
+        "cases[1].name",
+        "cases[1].input",
+        "cases[1].timeoutSeconds",
+        "cases[2].expect.outputPredicates[0].op",
+      ].sort(),
     );
     expect(byPath["cases[0].expect.outputPredicates[0].value"]).toMatch(/"\[" is not a valid regular expression/);
     expect(byPath["cases[1].input"]).toBe("cases[1].input: input must be an object (the job's `input`)");
@@ -81,13 +93,21 @@ describe("smokeTestProvider.check", () => {
   });
 
   it("duplicate case names are reported at the second one's name", async () => {
-    const { failures } = await check({ endpointId: "ep", cases: [{ name: "x", input: {} }, { name: "x", input: {} }] });
+    const { failures } = await check({
+      endpointId: "ep",
+      cases: [
+        { name: "x", input: {} },
+        { name: "x", input: {} },
+      ],
+    });
     expect(failures).toEqual([{ property: "cases[1].name", reason: 'cases[1].name: case name "x" is used twice; names must be unique' }]);
   });
 
   it("a policy out of bounds is reported at cases[i].policy.<field>", async () => {
     const { failures } = await check({ endpointId: "ep", cases: [{ name: "p", input: {}, policy: { ttl: 1_000 } }] });
-    expect(failures).toEqual([{ property: "cases[0].policy.ttl", reason: "cases[0].policy.ttl: policy.ttl must be at least 10000 ms (10 s)" }]);
+    expect(failures).toEqual([
+      { property: "cases[0].policy.ttl", reason: "cases[0].policy.ttl: policy.ttl must be at least 10000 ms (10 s)" },
+    ]);
   });
 
   it("endpointId: missing or empty is refused", async () => {
@@ -100,14 +120,18 @@ describe("smokeTestProvider.check", () => {
 
   it("cases: missing or empty is refused", async () => {
     expect((await check({ endpointId: "ep" })).failures.map((f) => f.property)).toEqual(["cases"]);
-    expect((await check({ endpointId: "ep", cases: [] })).failures).toEqual([{ property: "cases", reason: "cases: give at least one smoke-test case" }]);
+    expect((await check({ endpointId: "ep", cases: [] })).failures).toEqual([
+      { property: "cases", reason: "cases: give at least one smoke-test case" },
+    ]);
   });
 
   it("an unknown argument is refused with a suggestion", async () => {
     const { failures } = await check({ ...good, triger: "x" });
     expect(failures).toEqual([{ property: "triger", reason: "triger: is not a JobRunner argument; did you mean trigger?" }]);
     const other = await check({ ...good, somethingElse: 1 });
-    expect(other.failures[0]!.reason).toBe("somethingElse: is not a JobRunner argument; the arguments are endpointId, requestUrls, cases, revision, trigger");
+    expect(other.failures[0]!.reason).toBe(
+      "somethingElse: is not a JobRunner argument; the arguments are endpointId, requestUrls, cases, revision, trigger",
+    );
   });
 
   it("takes the endpoint's requestUrls as a map of strings", async () => {
@@ -127,7 +151,8 @@ describe("smokeTestProvider.check", () => {
       expect((await check({ ...good, cases: [{ ...goodCase, input: { prompt: UNKNOWN } }] })).failures).toEqual([]);
       expect((await check({ ...good, cases: [{ ...goodCase, timeoutSeconds: UNKNOWN }] })).failures).toEqual([]);
       expect(
-        (await check({ ...good, cases: [{ ...goodCase, expect: { outputPredicates: [{ path: "n", op: "lt", value: UNKNOWN }] } }] })).failures,
+        (await check({ ...good, cases: [{ ...goodCase, expect: { outputPredicates: [{ path: "n", op: "lt", value: UNKNOWN }] } }] }))
+          .failures,
       ).toEqual([]);
     });
 

@@ -2,7 +2,14 @@ import { describe, expect, it } from "vitest";
 import { failureMessage } from "../../../provider/smoke/report";
 import type { CaseResult } from "../../../model/components/caseResult";
 
-const passed = (name: string): CaseResult => ({ name, jobId: `job-${name}`, status: "COMPLETED", output: { ok: true }, passed: true, problems: [] });
+const passed = (name: string): CaseResult => ({
+  name,
+  jobId: `job-${name}`,
+  status: "COMPLETED",
+  output: { ok: true },
+  passed: true,
+  problems: [],
+});
 
 describe("failureMessage", () => {
   it("is undefined when every case passed (or there were none)", () => {
@@ -34,9 +41,22 @@ describe("failureMessage", () => {
 
   it("lists every failed case on its own line, each with its own job id and status", () => {
     const results: CaseResult[] = [
-      { name: "slow", jobId: "job-1", status: "IN_PROGRESS", passed: false, problems: ["did not finish within timeoutSeconds=1 (last status IN_PROGRESS); the job was cancelled"] },
+      {
+        name: "slow",
+        jobId: "job-1",
+        status: "IN_PROGRESS",
+        passed: false,
+        problems: ["did not finish within timeoutSeconds=1 (last status IN_PROGRESS); the job was cancelled"],
+      },
       passed("ok"),
-      { name: "wrong", jobId: "job-2", status: "COMPLETED", output: "nope", passed: false, problems: ['output is not equal to the expected "yes"'] },
+      {
+        name: "wrong",
+        jobId: "job-2",
+        status: "COMPLETED",
+        output: "nope",
+        passed: false,
+        problems: ['output is not equal to the expected "yes"'],
+      },
     ];
     const lines = failureMessage("ep", results)!.split("\n");
     expect(lines[0]).toBe("smoke tests failed on endpoint ep: 2 of 3 case(s) failed");
@@ -49,7 +69,15 @@ describe("failureMessage", () => {
   it("cuts long outputs and errors to a 500-character excerpt that states the full length", () => {
     const big = { text: "y".repeat(5_000) };
     const message = failureMessage("ep", [
-      { name: "big", jobId: "job-big", status: "COMPLETED", output: big, error: "e".repeat(2_000), passed: false, problems: ["output.text is wrong"] },
+      {
+        name: "big",
+        jobId: "job-big",
+        status: "COMPLETED",
+        output: big,
+        error: "e".repeat(2_000),
+        passed: false,
+        problems: ["output.text is wrong"],
+      },
     ])!;
     const fullOutput = JSON.stringify(big);
     expect(message).toContain(`output: ${fullOutput.slice(0, 500)}... (${fullOutput.length} chars)`);
