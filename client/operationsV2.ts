@@ -132,7 +132,8 @@ export type ResponseOf<O extends OperationIdV2> =
     ? z.output<S>
     : Row<O> extends { readonly list: { readonly item: infer I extends z.ZodType } }
       ? Array<z.output<I>>
-      : void;
+      : // biome-ignore lint/suspicious/noConfusingVoidType: an operation without an answer body resolves to nothing
+        void;
 
 type HasId<O extends OperationIdV2> = Row<O>["path"] extends `${string}{id}${string}` ? true : false;
 

@@ -150,8 +150,14 @@ const gates = new WeakMap<() => number, Map<string, RateLimitGate>>();
 
 export function sharedGate(clock: () => number, key: string): RateLimitGate {
   let byKey = gates.get(clock);
-  if (!byKey) gates.set(clock, (byKey = new Map()));
+  if (!byKey) {
+    byKey = new Map();
+    gates.set(clock, byKey);
+  }
   let gate = byKey.get(key);
-  if (!gate) byKey.set(key, (gate = new RateLimitGate()));
+  if (!gate) {
+    gate = new RateLimitGate();
+    byKey.set(key, gate);
+  }
   return gate;
 }

@@ -616,7 +616,7 @@ export class Transport {
         detail,
         secrets: [this.#apiKey, ...(spec.redact ?? [])],
       });
-    let data: unknown = undefined;
+    let data: unknown;
     if (text.trim() !== "") {
       try {
         data = JSON.parse(text);

@@ -166,8 +166,7 @@ function countOf(calls: readonly ProxiedCall[]): CallCount {
 function routesOf(calls: readonly ProxiedCall[], apiPath: string): string {
   const byRoute = new Map<string, number>();
   for (const call of calls) {
-    const route = `${call.method} ${call.path
-      .split("?")[0]!
+    const route = `${call.method} ${(call.path.split("?")[0] ?? "")
       .slice(apiPath.length)
       .replace(/\/(?=[a-z0-9]*[0-9])[a-z0-9]{10,}(?=\/|$)/g, "/{id}")}`;
     byRoute.set(route, (byRoute.get(route) ?? 0) + 1);

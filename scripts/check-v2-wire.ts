@@ -100,8 +100,8 @@ const NUMERIC_BOUNDS = ["minimum", "maximum", "minLength", "maxLength", "minItem
 /** Reads `type=X enum=[...] required=[...] minimum=1 ...` (or a param's `X ...`) into the node. */
 function readAttributes(node: WireNode, text: string): void {
   const type = /^(?:type=)?(\[[^\]]*\]|\S+)/.exec(text)?.[1] ?? "None";
-  if (type.startsWith("[")) (node.type ??= []).push(...list(type));
-  else if (type !== "None") (node.type ??= []).push(type);
+  if (type.startsWith("[")) node.type = [...(node.type ?? []), ...list(type)];
+  else if (type !== "None") node.type = [...(node.type ?? []), type];
   const enumText = /enum=(\[[^\]]*\])/.exec(text)?.[1];
   if (enumText) node.enum = list(enumText);
   const defaultText = /default=("[^"]*"|\S+)/.exec(text)?.[1];
@@ -115,7 +115,7 @@ function readAttributes(node: WireNode, text: string): void {
     if (value !== undefined) node[bound] = Number(value);
   }
   const required = /required=(\[[^\]]*\])/.exec(text)?.[1];
-  if (required) (node.required ??= []).push(...list(required));
+  if (required) node.required = [...(node.required ?? []), ...list(required)];
 }
 
 /** One schema node from the lines that describe it (siblings at one indentation). */
@@ -124,14 +124,14 @@ function readNode(lines: readonly Line[]): WireNode {
   const readChildren = (children: readonly Line[]) => {
     for (const child of children) {
       const field = /^\.(\w+):/.exec(child.text);
-      if (field) (node.properties ??= {})[field[1] ?? ""] = readNode(child.children);
+      if (field) node.properties = { ...node.properties, [field[1] ?? ""]: readNode(child.children) };
       else if (child.text === "items:") node.items = readNode(child.children);
       else if (child.text === "additionalProperties:") node.additionalProperties = readNode(child.children);
     }
   };
   for (const line of lines) {
     const combinator = /^(allOf|oneOf|anyOf):$/.exec(line.text)?.[1] as "allOf" | "oneOf" | "anyOf" | undefined;
-    if (combinator) (node[combinator] ??= []).push(...line.children.map((c) => readNode([c])));
+    if (combinator) node[combinator] = [...(node[combinator] ?? []), ...line.children.map((c) => readNode([c]))];
     else if (line.text.startsWith("-> ")) node.$ref = line.text.slice(3).trim();
     else if (line.text.startsWith("type=")) {
       readAttributes(node, line.text);

@@ -11,6 +11,7 @@ import type * as pulumi from "@pulumi/pulumi";
  */
 export type ArgumentOutputs<Args, Keys extends keyof Args> = {
   readonly [K in Keys]-?: pulumi.Output<
+    // biome-ignore lint/complexity/noBannedTypes: `{} extends Pick<Args, K>` is how a type asks whether K is optional
     {} extends Pick<Args, K> ? pulumi.Unwrap<NonNullable<Args[K]>> | undefined : pulumi.Unwrap<Args[K]>
   >;
 };

@@ -149,6 +149,7 @@ export interface Endpoint extends ArgumentOutputs<EndpointArgs, Exclude<Extract<
  * Input-named outputs hold what you declared, as last read back from the service; they are
  * undefined for arguments you did not set.
  */
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the interface above declares the argument outputs this class registers (props.ts)
 export class Endpoint extends pulumi.dynamic.Resource {
   /**
    * The endpoint id as a plain string (the same value as `id`), for building job URLs from the job

@@ -194,6 +194,7 @@ export interface Pod extends ArgumentOutputs<PodArgs, Exclude<Extract<keyof PodA
  * Input-named outputs (`imageName`, `env`, `ports`, ...) hold what you declared, as last read back
  * from the service; they are undefined for arguments you did not set.
  */
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the interface above declares the argument outputs this class registers (props.ts)
 export class Pod extends pulumi.dynamic.Resource {
   /** The pod's name. */
   declare readonly name: pulumi.Output<string>;

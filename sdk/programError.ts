@@ -13,7 +13,7 @@ nameErrorClass(LookupError, "LookupError");
 
 /** Marks `error` as one Pulumi prints by its message alone; returns it. */
 export function printedAsMessage<E>(error: E): E {
-  if (error instanceof Error && !Object.prototype.hasOwnProperty.call(error, "__pulumiRunError")) {
+  if (error instanceof Error && !Object.hasOwn(error, "__pulumiRunError")) {
     Object.defineProperty(error, "__pulumiRunError", { value: true, enumerable: false });
   }
   return error;

@@ -88,6 +88,7 @@ export interface Template extends ArgumentOutputs<TemplateArgs, Exclude<Extract<
  * from. Ready as soon as it is created. Input-named outputs hold what you declared, as last read back
  * from the service (`env` has the declared keys only).
  */
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the interface above declares the argument outputs this class registers (props.ts)
 export class Template extends pulumi.dynamic.Resource {
   /** The template's name. */
   declare readonly name: pulumi.Output<string>;

@@ -122,7 +122,7 @@ export function sharedReads<T extends { id: string }>(kind: ListedKind<T>, optio
 async function settle<T>(waiters: readonly Waiter<T>[], outcome: Promise<T>, shared: boolean): Promise<void> {
   try {
     const item = await outcome;
-    waiters.forEach((waiter, i) => waiter.resolve(shared || i > 0 ? structuredClone(item) : item));
+    for (const [i, waiter] of waiters.entries()) waiter.resolve(shared || i > 0 ? structuredClone(item) : item);
   } catch (error) {
     for (const waiter of waiters) waiter.reject(error);
   }

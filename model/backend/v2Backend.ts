@@ -27,7 +27,7 @@ import type {
 import { ApiError } from "../../client/errors";
 import { GpuCloudError } from "../../client/gpuCloudError";
 import type { EndpointTypeInput } from "../../client/management";
-import type { CollectionV2, ManagementClientV2, PodActionV2, SecretsV2 } from "../../client/managementV2";
+import type { ManagementClientV2, PodActionV2, SecretsV2 } from "../../client/managementV2";
 import type { AccountLimitsV2, EndpointV2, PodV2 } from "../../client/schemasV2";
 import type { ManagementApi, RolloutState } from "./port";
 import { endpointTable } from "../fields/endpointFields";

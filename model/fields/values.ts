@@ -6,7 +6,7 @@ export type Props = Record<string, unknown>;
 
 /** A field counts as declared when it is present and neither undefined nor null (null = unset). */
 export function isPresent(props: Props | undefined, key: string): boolean {
-  if (!props || !Object.prototype.hasOwnProperty.call(props, key)) return false;
+  if (!props || !Object.hasOwn(props, key)) return false;
   const value = props[key];
   return value !== undefined && value !== null;
 }

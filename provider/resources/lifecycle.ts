@@ -18,7 +18,7 @@ import { isPlaceholderId, pendingCreateOf, rememberPendingCreate, ResourceInitEr
 import { adoptionPlan, changedFields, forgottenFields, serviceUpdates } from "./updates";
 import { runSchema } from "../../model/fields/validation";
 import { catalogFieldsToCheck, catalogIdFailures } from "../../model/cost/catalogIds";
-import { deepEqual, isPresent, isRecord, messageOf, withoutUnset, type Props } from "../../model/fields/values";
+import { deepEqual, isPresent, messageOf, withoutUnset, type Props } from "../../model/fields/values";
 import { ReadinessTimeoutError } from "./waitFor";
 import type { CostEstimate, Estimator } from "../../model/cost/estimate";
 import { withEstimate } from "../../model/cost/attach";
@@ -91,6 +91,9 @@ export interface ResourceSpec<Args, L extends { id: string; name?: string | unde
 /** How an existing resource came to be adopted: the user's adoptId, or an earlier create of ours. */
 export type AdoptionOrigin = "adoptId" | "earlierCreate";
 
+/** A resource kind's provider: every method of a dynamic provider but `configure` (dispatch handles it). */
+export type LifecycleProvider = Required<Omit<pulumi.dynamic.ResourceProvider, "configure">>;
+
 type ArgsBase = { adoptId?: string | undefined; name?: string | undefined };
 
 /**
@@ -101,19 +104,19 @@ type ArgsBase = { adoptId?: string | undefined; name?: string | undefined };
 export function resourceProvider<Args extends ArgsBase, L extends { id: string; name?: string | undefined }, Create>(
   spec: ResourceSpec<Args, L, Create>,
   deps: ProviderDeps,
-): pulumi.dynamic.ResourceProvider {
+): LifecycleProvider {
   const byBackend = {
     v1: providerOn({ ...spec, table: tableForBackend(spec.table, "v1") }, deps, "v1"),
     v2: providerOn({ ...spec, table: tableForBackend(spec.table, "v2") }, deps, "v2"),
   };
   const current = () => byBackend[deps.backend?.() ?? "v1"];
   return {
-    check: (olds, news) => current().check!(olds, news),
-    diff: (id, olds, news) => current().diff!(id, olds, news),
-    read: (id, props) => current().read!(id, props),
+    check: (olds, news) => current().check(olds, news),
+    diff: (id, olds, news) => current().diff(id, olds, news),
+    read: (id, props) => current().read(id, props),
     create: (inputs) => current().create(inputs),
-    update: (id, olds, news) => current().update!(id, olds, news),
-    delete: (id, props) => current().delete!(id, props),
+    update: (id, olds, news) => current().update(id, olds, news),
+    delete: (id, props) => current().delete(id, props),
   };
 }
 
@@ -121,14 +124,17 @@ function providerOn<Args extends ArgsBase, L extends { id: string; name?: string
   spec: ResourceSpec<Args, L, Create>,
   deps: ProviderDeps,
   backend: Backend,
-): pulumi.dynamic.ResourceProvider {
+): LifecycleProvider {
   const { table } = spec;
   const noun = table.noun;
   /** Per connection (client), the snapshots its creates share (createOnce.ts). */
   const snapshots = new WeakMap<ManagementApi, CreateSnapshots<L>>();
   function snapshotsOf(client: ManagementApi): CreateSnapshots<L> {
     let found = snapshots.get(client);
-    if (!found) snapshots.set(client, (found = new CreateSnapshots<L>(deps.now)));
+    if (!found) {
+      found = new CreateSnapshots<L>(deps.now);
+      snapshots.set(client, found);
+    }
     return found;
   }
 
@@ -220,7 +226,8 @@ function providerOn<Args extends ArgsBase, L extends { id: string; name?: string
       // On v2, ids the catalog does not list fail (did-you-mean) once the catalog was read.
       // One read of the prices serves this check and the estimate below.
       let pricesRead: ReturnType<NonNullable<ProviderDeps["prices"]>> | undefined;
-      const readPrices = deps.prices ? () => (pricesRead ??= deps.prices!()) : undefined;
+      const prices = deps.prices;
+      const readPrices = prices ? () => (pricesRead ??= prices()) : undefined;
       const catalogFields = backend === "v2" && failures.length === 0 && readPrices ? catalogFieldsToCheck(args, previous) : [];
       if (catalogFields.length > 0 && readPrices) {
         const catalog = catalogIdFailures(args, catalogFields, await readPrices());

@@ -1,17 +1,14 @@
-// The provider of each resource kind, as dispatch.ts routes shim calls to them. Built once per
-// provider process with the real dependencies (client resolved per call from config and env).
-import type * as pulumi from "@pulumi/pulumi";
 import type { ResourceKind } from "../../model/kinds";
 import { defaultDeps, type ProviderDeps } from "./deps";
 import { endpointSpec } from "./endpoint";
-import { resourceProvider } from "./lifecycle";
+import { type LifecycleProvider, resourceProvider } from "./lifecycle";
 import { networkVolumeSpec } from "./networkVolume";
 import { podSpec } from "./pod";
 import { registryAuthSpec } from "./registryAuth";
 import { secretSpec } from "./secret";
 import { templateSpec } from "./template";
 
-type Provider = pulumi.dynamic.ResourceProvider;
+type Provider = LifecycleProvider;
 
 export const podProvider = (deps: ProviderDeps): Provider => resourceProvider(podSpec, deps);
 export const endpointProvider = (deps: ProviderDeps): Provider => resourceProvider(endpointSpec, deps);

@@ -11,7 +11,7 @@ export function serviceUpdates<L>(policy: ResourceTable<L>, outcome: DiffOutcome
   const body: Props = {};
   for (const change of outcome.changed) {
     const p = policy.fields[change.field];
-    if (!p || p.kind !== "update" || p.local || p.envMap) continue;
+    if (p?.kind !== "update" || p.local || p.envMap) continue;
     if (isPresent(news, change.field)) body[change.field] = news[change.field];
     else if (p.resetTo !== undefined) body[change.field] = p.resetTo;
     else if (p.default !== undefined) body[change.field] = p.default;

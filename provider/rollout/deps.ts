@@ -37,9 +37,9 @@ export function defaultRolloutDeps(): RolloutDeps {
     provider,
     canaryEndpoints: {
       // The generic lifecycle (resources/lifecycle.ts) defines every method of a resource kind.
-      check: (olds, news) => quiet.check!(olds, news),
+      check: (olds, news) => quiet.check(olds, news),
       create: (inputs) => endpoints.create(inputs),
-      delete: (id, props) => endpoints.delete!(id, props),
+      delete: (id, props) => endpoints.delete(id, props),
     },
     jobs: jobClient,
     connectionFailures: () => connectionFailures("required"),

@@ -8,7 +8,7 @@ import { BadRequestError, ConnectionError, RateLimitError, ServerError } from ".
 import { JobRequestError, JobWaitTimeoutError, JobClient } from "../../client/jobClient";
 import { Transport } from "../../client/transport";
 import { dropConnection, json, startScriptedServer, type ScriptedServer, type Step } from "./scriptedServer";
-import { closeAll, closeLater, completed, EP, failureOf, jobClient, KEY, quietJobClient, startJobApi } from "../support/scriptedJobApi";
+import { closeAll, closeLater, completed, EP, failureOf, jobClient, KEY, startJobApi } from "../support/scriptedJobApi";
 
 const WIRE_KEY = "jobs-key-SECRET-7";
 

@@ -183,7 +183,7 @@ describe("billing matches what ran, through the real engine", { timeout: 300_000
   });
 
   it("endpoint: worker up time (cold start + job + idle timeout) at the worker's price", async () => {
-    const [smoke] = (await engine.stack.outputs())["smoke"]?.value as gpucloud.JobRunnerCaseResult[];
+    const [smoke] = (await engine.stack.outputs())["smoke"]!.value as gpucloud.JobRunnerCaseResult[];
     expect(smoke).toMatchObject({ status: "COMPLETED", output: "done", passed: true });
     expect(smoke?.executionTime).toBeGreaterThanOrEqual(JOB_MS);
     expect(smoke?.delayTime).toBeGreaterThanOrEqual(COLD_START_MS); // its worker booted for it

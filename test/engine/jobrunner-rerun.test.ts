@@ -185,7 +185,7 @@ describe("JobRunner re-runs, through the real engine", { timeout: 300_000 }, () 
   it("plans a re-run in preview after a template env change, but runs no job until up", async () => {
     const before = await engine.stack.outputs();
     const endpointId = before["endpointId"]?.value as string;
-    const oldIds = (before["results"]?.value as Result[]).map((r) => r.jobId);
+    const oldIds = (before["results"]!.value as Result[]).map((r) => r.jobId);
     knobs.env = { MODEL: "echo-v2" };
 
     const { ops, changeSummary } = await previewOps();
@@ -217,8 +217,8 @@ describe("JobRunner re-runs, through the real engine", { timeout: 300_000 }, () 
     expect(up.summary.resourceChanges?.["replace"]).toBeUndefined();
     // The endpoint kept its id: the template changed in place.
     expect(up.outputs["endpointId"]?.value).toBe(endpointId);
-    const ids = (up.outputs["results"]?.value as Result[]).map((r) => r.jobId);
-    expect(ids).not.toEqual((before["results"]?.value as Result[]).map((r) => r.jobId));
+    const ids = (up.outputs["results"]!.value as Result[]).map((r) => r.jobId);
+    expect(ids).not.toEqual((before["results"]!.value as Result[]).map((r) => r.jobId));
     expect(await jobsSeen(endpointId)).toBe(6);
   });
 
@@ -238,7 +238,7 @@ describe("JobRunner re-runs, through the real engine", { timeout: 300_000 }, () 
     expect(up.summary.resourceChanges).toMatchObject({ update: 1 });
     const results = up.outputs["results"]?.value as Result[];
     expect(results.every((r) => r.passed)).toBe(true);
-    const oldIds = (before["results"]?.value as Result[]).map((r) => r.jobId);
+    const oldIds = (before["results"]!.value as Result[]).map((r) => r.jobId);
     for (const r of results) expect(oldIds).not.toContain(r.jobId);
     expect(await jobsSeen(endpointId)).toBe(8);
 

@@ -155,7 +155,10 @@ describe("a load-balancing endpoint through the real engine", { timeout: 300_000
     const preview = await engine.stack.preview({
       onEvent: (event: EngineEvent) => {
         const meta = event.resourcePreEvent?.metadata;
-        if (meta) (steps[meta.urn.split("::").pop() ?? meta.urn] ??= []).push(meta.op);
+        if (meta) {
+          const name = meta.urn.split("::").pop() ?? meta.urn;
+          steps[name] = [...(steps[name] ?? []), meta.op];
+        }
       },
     });
     const ops = Object.fromEntries(Object.entries(steps).map(([name, list]) => [name, list.join(",")]));
@@ -283,7 +286,7 @@ describe("a load-balancing endpoint through the real engine", { timeout: 300_000
 
     // The failed run kept the last passing verdict.
     const run = declaredResources(await engine.exportState()).find((r) => r.type === RUN_TYPE);
-    expect((run?.outputs?.["results"] as JobRunnerCaseResult[]).map((r) => r.name)).toEqual(["generate", "health"]);
+    expect((run!.outputs!["results"] as JobRunnerCaseResult[]).map((r) => r.name)).toEqual(["generate", "health"]);
   });
 
   it("fails the up when the user's server answers 500, with the server's body in the message", async () => {
@@ -310,7 +313,7 @@ describe("a load-balancing endpoint through the real engine", { timeout: 300_000
     const up = await engine.stack.up();
     expect(up.summary.result).toBe("succeeded");
     const userRun = declaredResources(await engine.exportState()).find((r) => r.type === RUN_TYPE && r.urn.endsWith("::user-smoke-run"));
-    expect((userRun?.outputs?.["results"] as JobRunnerCaseResult[]).map((r) => [r.name, r.httpStatus, r.passed, r.output])).toEqual([
+    expect((userRun!.outputs!["results"] as JobRunnerCaseResult[]).map((r) => [r.name, r.httpStatus, r.passed, r.output])).toEqual([
       ["text", 200, true, "plain answer from the worker"],
       ["missing", 404, true, "no route for GET /nope"],
     ]);

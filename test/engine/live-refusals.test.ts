@@ -4,7 +4,7 @@
  * /v1 call), an API key without the operation's scope (403), and the account's hourly spend cap (402).
  */
 import { afterAll, describe, expect, it } from "vitest";
-import { startEmulator, type RunningEmulator } from "../../emulator/index";
+import { startEmulator } from "../../emulator/index";
 import { createEngineStack, type EngineStack } from "../support/engineStack";
 import { accountOf, emulatorConfig, loadSdk } from "./provider-support";
 
@@ -22,7 +22,7 @@ describe("the live service's refusals through the real engine", { timeout: 300_0
     for (const step of cleanup.reverse()) await step().catch(() => undefined);
   });
 
-  async function stackFor(emulator: RunningEmulator, projectName: string, config: ReturnType<typeof emulatorConfig>): Promise<EngineStack> {
+  async function stackFor(projectName: string, config: ReturnType<typeof emulatorConfig>): Promise<EngineStack> {
     const engine = await createEngineStack({
       projectName,
       config,
@@ -38,7 +38,7 @@ describe("the live service's refusals through the real engine", { timeout: 300_0
   it("a provider pointed at a retired /v1 fails up saying v1 is retired and how to set gpucloud:apiUrl to /v2", async () => {
     const emulator = await startEmulator({ port: 0, timeScale: 0.01, v1Retired: true });
     cleanup.push(() => emulator.close());
-    const engine = await stackFor(emulator, "v1-retired", emulatorConfig(emulator));
+    const engine = await stackFor("v1-retired", emulatorConfig(emulator));
     await expect(engine.stack.up()).rejects.toThrow(/REST v1 API is retired/);
     const output = engine.output();
     expect(output).toMatch(/410 Gone/);
@@ -57,12 +57,12 @@ describe("the live service's refusals through the real engine", { timeout: 300_0
     });
     cleanup.push(() => emulator.close());
 
-    const readOnly = await stackFor(emulator, "scope-refused", emulatorConfig(emulator, "read-only-key", "v2"));
+    const readOnly = await stackFor("scope-refused", emulatorConfig(emulator, "read-only-key", "v2"));
     await expect(readOnly.stack.up()).rejects.toThrow(/needs the API key scope "pods:write"/);
     expect(readOnly.output()).toContain('The API key lacks the scope "pods:write" that');
     expectNoStackTrace(readOnly.output());
 
-    const capped = await stackFor(emulator, "spend-capped", emulatorConfig(emulator, "full-key", "v2"));
+    const capped = await stackFor("spend-capped", emulatorConfig(emulator, "full-key", "v2"));
     await expect(capped.stack.up()).rejects.toThrow(/spend cap/);
     expect(capped.output()).toMatch(/402 Payment Required/);
     expect(capped.output()).toContain("its hourly spend cap of $0.20/hour");

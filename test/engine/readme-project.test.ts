@@ -37,7 +37,7 @@ function typeCheck(project: string): string[] {
 }
 
 /** The code blocks of the README's "A complete minimal project" section, by the file each follows. */
-export function readmeProject(readme: string): Record<"Pulumi.yaml" | "package.json" | "tsconfig.json" | "index.ts", string> {
+function readmeProject(readme: string): Record<"Pulumi.yaml" | "package.json" | "tsconfig.json" | "index.ts", string> {
   const start = readme.indexOf("## A complete minimal project");
   const end = readme.indexOf("\n## ", start + 1);
   const section = readme.slice(start, end);

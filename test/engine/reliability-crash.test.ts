@@ -44,7 +44,8 @@ async function listByName(apiUrl: string): Promise<Record<string, string[]>> {
   for (const [kind, collection] of Object.entries(collections)) {
     const res = await fetch(`${apiUrl}/${collection}`, { headers: { authorization: `Bearer ${API_KEY}` } });
     expect(res.status, `GET /${collection}`).toBe(200);
-    for (const r of (await res.json()) as { id: string; name: string }[]) (out[`${kind}:${r.name}`] ??= []).push(r.id);
+    for (const r of (await res.json()) as { id: string; name: string }[])
+      out[`${kind}:${r.name}`] = [...(out[`${kind}:${r.name}`] ?? []), r.id];
   }
   return out;
 }

@@ -169,7 +169,7 @@ describe.each(API_VERSIONS)("EndpointRollout, through the real engine (%s)", { t
     expect(result.outputs["candidateResults"]?.value).toMatchObject([{ name: "answers", passed: true }]);
     expect(result.outputs["servingTemplateId"]?.value).toBe(templateIdOf("1.0"));
     expect(result.outputs["servingVersion"]?.value).toBe("1.0");
-    const steps = (result.outputs["history"]?.value as Array<{ step: string }>).map((s) => s.step);
+    const steps = (result.outputs["history"]!.value as Array<{ step: string }>).map((s) => s.step);
     expect(steps).toEqual(["canary", "candidate", "cleanup", "switch"]);
     expect(servingImage()).toBe(IMAGES["1.0"]);
     expect(canaries()).toEqual([]);
@@ -188,7 +188,7 @@ describe.each(API_VERSIONS)("EndpointRollout, through the real engine (%s)", { t
     expect(after.version).toBeGreaterThan(before.version ?? 0);
     expect(templateIdOf("1.0")).toBeUndefined();
     expect(canaries()).toEqual([]);
-    const steps = (result.outputs["history"]?.value as Array<{ step: string }>).map((s) => s.step);
+    const steps = (result.outputs["history"]!.value as Array<{ step: string }>).map((s) => s.step);
     expect(steps).toEqual(["canary", "candidate", "cleanup", "switch", "rolledOut"]);
     // The up returned once every worker ran the new version (v2: the releases' summary; v1: workers' slsVersion).
     expect(await rolloutOf(after.id)).toMatchObject({ inProgress: false, workersTotal: 1, workersOnLatest: 1 });

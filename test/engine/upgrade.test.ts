@@ -204,7 +204,10 @@ describe.each(fixtures.map((dir) => [path.basename(dir), dir] as const))(
       }
     });
 
-    const record = { onOutput: (out: string) => void (log += out), onError: (out: string) => void (log += out) };
+    const append = (out: string): void => {
+      log += out;
+    };
+    const record = { onOutput: append, onError: append };
     const stackOf = (name: string): { stack: Stack; change: boolean } => {
       const entry = stacks.get(name);
       if (!entry) throw new Error(`stack ${name} was not imported`);

@@ -159,6 +159,7 @@ const WEIRD_STRINGS: readonly string[] = [
   "<script>alert(1)</script>",
   "../../etc/passwd",
   "%00%ff%",
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a log4j-style lookup string, sent as hostile input
   "${jndi:ldap://x}",
   "{{7*7}}",
   "__proto__",
@@ -221,7 +222,6 @@ export class ValueGen {
         const n = this.rng.int(0, 3);
         return Array.from({ length: n }, () => this.valid(s.items ?? {}, depth + 1, key));
       }
-      case "object":
       default: {
         if (depth > 4) return {};
         const out: Record<string, unknown> = {};
@@ -417,7 +417,7 @@ export class OpenApiFuzzer {
 
   /** Remembers ids of created resources (call with 2xx bodies). */
   learn(op: FuzzOperation | undefined, body: unknown): void {
-    if (!op || op.method !== "POST" || op.pathParams.length > 0) return;
+    if (op?.method !== "POST" || op.pathParams.length > 0) return;
     const id = (body as { id?: unknown } | undefined)?.id;
     if (typeof id !== "string") return;
     const pool = this.ids.get(op.collection) ?? [];

@@ -29,6 +29,6 @@ export function recordResources(extraState: (name: string, inputs: Record<string
 }
 
 /** The value of an Output (known under mocks). */
-export async function valueOf<T>(output: pulumi.Output<T>): Promise<T> {
+export async function outputValue<T>(output: pulumi.Output<T>): Promise<T> {
   return new Promise((resolve) => output.apply((v) => resolve(v)));
 }

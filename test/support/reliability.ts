@@ -115,7 +115,8 @@ export function liveByName(emulator: RunningEmulator): Record<string, string[]> 
     for (const [kind, list] of Object.entries(KIND_LISTS)) {
       for (const resource of account[list] as { id: string; name?: string | null }[]) {
         if (kind === "template" && endpointCopies.has(resource.name ?? "")) continue;
-        (out[`${kind}:${resource.name ?? "(no name)"}`] ??= []).push(resource.id);
+        const key = `${kind}:${resource.name ?? "(no name)"}`;
+        out[key] = [...(out[key] ?? []), resource.id];
       }
     }
   }

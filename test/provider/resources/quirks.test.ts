@@ -65,7 +65,7 @@ describe("reported live quirks do not make diffs", () => {
   it("a lost create of a FlashBoot endpoint resolves to the endpoint the service made, never a second one", async () => {
     const tpl = await h.client.createTemplate({ name: "q-tpl-lost", imageName: "img", isServerless: true });
     h.emulator.setFaults("CreateEndpoint: lost=1");
-    let created;
+    let created: Awaited<ReturnType<typeof h.providers.endpoint.create>>;
     try {
       created = await h.providers.endpoint.create({ templateId: tpl.id, name: "q-lost", flashboot: true, workersMax: 1 });
     } finally {

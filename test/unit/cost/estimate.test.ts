@@ -41,7 +41,12 @@ describe("price sheet", () => {
 
   it("reads the catalog once per source and says why on a backend without one", async () => {
     let reads = 0;
-    const source = { catalogLists: async () => (reads++, lists) };
+    const source = {
+      catalogLists: async () => {
+        reads++;
+        return lists;
+      },
+    };
     const [a, b] = await Promise.all([pricesOf(source), pricesOf(source)]);
     expect(await pricesOf(source)).toBe(a);
     expect(b).toBe(a);

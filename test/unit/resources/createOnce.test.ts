@@ -11,7 +11,10 @@ describe("createResolvingAmbiguity", () => {
     let lookups = 0;
     const result = await createResolvingAmbiguity(
       async () => "made",
-      async () => (lookups++, "found"),
+      async () => {
+        lookups++;
+        return "found";
+      },
       noSleep,
     );
     expect(result).toEqual({ kind: "created", resource: "made" });
@@ -26,7 +29,10 @@ describe("createResolvingAmbiguity", () => {
         creates++;
         throw err({ status: 409, serviceMessage: "name taken" });
       },
-      async () => (lookups++, undefined),
+      async () => {
+        lookups++;
+        return undefined;
+      },
       noSleep,
     );
     expect(outcome.kind).toBe("failed");
@@ -68,7 +74,10 @@ describe("createResolvingAmbiguity", () => {
         creates++;
         throw err({ status: 503 });
       },
-      async () => (seen.push(false), undefined),
+      async () => {
+        seen.push(false);
+        return undefined;
+      },
       { ...noSleep, maxAttempts: 2 },
     );
     expect(failed).toMatchObject({ kind: "failed", ambiguous: true });

@@ -11,7 +11,13 @@ type Item = { id: string };
 
 function listing(items: Item[]) {
   const calls = { n: 0 };
-  return { calls, list: async () => (calls.n++, items.map((i) => ({ ...i }))) };
+  return {
+    calls,
+    list: async () => {
+      calls.n++;
+      return items.map((i) => ({ ...i }));
+    },
+  };
 }
 
 describe("CreateSnapshots", () => {
@@ -32,7 +38,12 @@ describe("CreateSnapshots", () => {
     const snapshots = new CreateSnapshots<Item>(() => 0);
     let answer: (items: Item[]) => void = () => undefined;
     let calls = 0;
-    const list = () => (calls++, new Promise<Item[]>((resolve) => (answer = resolve)));
+    const list = () => {
+      calls++;
+      return new Promise<Item[]>((resolve) => {
+        answer = resolve;
+      });
+    };
     const first = snapshots.take(list);
     const second = snapshots.take(list);
     answer([{ id: "a" }]);

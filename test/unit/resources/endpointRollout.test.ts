@@ -6,7 +6,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { beforeAll, describe, expect, it } from "vitest";
-import { recordResources, valueOf, type Registered } from "../../support/pulumiMocks";
+import { recordResources, outputValue, type Registered } from "../../support/pulumiMocks";
 
 let registered: Registered[] = [];
 
@@ -35,9 +35,9 @@ describe("EndpointRollout", () => {
     });
     // The mocks have no apiUrl, so this is the v1 API: the template's resource name carries the
     // settings' digest too (a settings change under the same version is then a new resource).
-    const templateId = await valueOf(rollout.servingTemplateId);
+    const templateId = await outputValue(rollout.servingTemplateId);
     expect(templateId).toMatch(/^infer-2\.0-v[0-9a-f]{10}-id$/);
-    expect(await valueOf(rollout.servingVersion)).toBe("2.0");
+    expect(await outputValue(rollout.servingVersion)).toBe("2.0");
     const byName = (name: string) => registered.find((r) => r.name === name && r.type.startsWith("pulumi-nodejs:dynamic/"))?.inputs ?? {};
     expect(byName(templateId.replace(/-id$/, ""))).toMatchObject({ name: "model-2.0", imageName: "me/model:2.0" });
     expect(byName("infer-candidate")).toMatchObject({

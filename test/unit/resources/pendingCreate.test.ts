@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import type * as pulumi from "@pulumi/pulumi";
 import { makeApiError } from "../../../client/errors";
-import type { Pod, PodCreateInput, Template, TemplateCreateInput } from "../../../client/schemas";
+import type { PodCreateInput, Template, TemplateCreateInput } from "../../../client/schemas";
 import type { ManagementApi } from "../../../model/backend/port";
 import { ResourceInitError, isPlaceholderId } from "../../../provider/resources/partialCreate";
 import { podProvider, templateProvider } from "../../../provider/resources/registry";

@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { beforeAll, describe, expect, it } from "vitest";
-import { recordResources, valueOf, type Registered } from "../../support/pulumiMocks";
+import { recordResources, outputValue, type Registered } from "../../support/pulumiMocks";
 
 let registered: Registered[] = [];
 
@@ -13,9 +13,9 @@ describe("SDK classes", () => {
     const gpucloud = await import("../../../sdk/index");
     const pod = new gpucloud.Pod("trainer", { imageName: "img", ports: ["22/tcp"] });
     const endpoint = new gpucloud.Endpoint("infer", { templateId: "t1", workersMax: 2 });
-    expect(await valueOf(pod.name)).toBe("trainer");
-    expect(await valueOf(endpoint.name)).toBe("infer");
-    expect(await valueOf(endpoint.endpointId)).toBe("infer-id");
+    expect(await outputValue(pod.name)).toBe("trainer");
+    expect(await outputValue(endpoint.name)).toBe("infer");
+    expect(await outputValue(endpoint.endpointId)).toBe("infer-id");
     const types = registered.map((r) => r.type);
     expect(types).toContain("pulumi-nodejs:dynamic/gpucloud:Pod");
     expect(types).toContain("pulumi-nodejs:dynamic/gpucloud:Endpoint");
@@ -37,7 +37,7 @@ describe("SDK classes", () => {
     const gpucloud = await import("../../../sdk/index");
     const token = new gpucloud.Secret("hf", { name: "HF_TOKEN", value: "plain-value" });
     expect(await pulumi.isSecret((token as unknown as { value: pulumi.Output<string> }).value)).toBe(true);
-    expect(await valueOf(token.ref)).toBe("{{ GPUCLOUD_SECRET_HF_TOKEN }}");
+    expect(await outputValue(token.ref)).toBe("{{ GPUCLOUD_SECRET_HF_TOKEN }}");
     expect(await pulumi.isSecret(token.ref)).toBe(false);
     // An Output carrying the secret as a dependency: a consumer's env value makes it depend on it.
     const dependsOn = await (token.ref as unknown as { resources(): Promise<Set<pulumi.Resource>> }).resources();

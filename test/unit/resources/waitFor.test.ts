@@ -10,7 +10,10 @@ describe("waitFor", () => {
       {},
       {
         now: () => clock,
-        sleep: async (ms) => void (sleeps.push(ms), (clock += ms)),
+        sleep: async (ms) => {
+          sleeps.push(ms);
+          clock += ms;
+        },
         poll: { initialMs: 10, maxMs: 40, factor: 2, progressEveryMs: 1_000 },
       },
     );
@@ -41,7 +44,9 @@ describe("waitFor", () => {
         {},
         {
           now: () => clock,
-          sleep: async (ms) => void (clock += ms),
+          sleep: async (ms) => {
+            clock += ms;
+          },
           poll: { initialMs: 1_000, maxMs: 8_000, factor: 2, progressEveryMs: 60_000 },
         },
       );
@@ -49,7 +54,10 @@ describe("waitFor", () => {
         subject: "pod x",
         goal: "ready",
         timeoutSeconds: 60,
-        poll: async () => (times.push(clock), times.length < 6 ? "booting" : "ready"),
+        poll: async () => {
+          times.push(clock);
+          return times.length < 6 ? "booting" : "ready";
+        },
         pending: (s) => (s === "ready" ? undefined : s),
       });
       return times;
@@ -62,7 +70,16 @@ describe("waitFor", () => {
   it("stops at the deadline with the last state, never sleeping past it", async () => {
     let clock = 0;
     const sleeps: number[] = [];
-    const deps = recordingDeps({}, { now: () => clock, sleep: async (ms) => void (sleeps.push(ms), (clock += ms)) });
+    const deps = recordingDeps(
+      {},
+      {
+        now: () => clock,
+        sleep: async (ms) => {
+          sleeps.push(ms);
+          clock += ms;
+        },
+      },
+    );
     const error = await waitFor(deps, {
       subject: "pod x",
       goal: "ready",

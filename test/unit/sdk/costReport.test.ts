@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { CostEstimate } from "../../../model/cost/estimate";
-import { recordResources, valueOf, type Registered } from "../../support/pulumiMocks";
+import { recordResources, outputValue, type Registered } from "../../support/pulumiMocks";
 
 let registered: Registered[] = [];
 
@@ -43,7 +43,7 @@ describe("CostReport", () => {
       cases: [{ name: "ok", input: {} }],
     });
     const report = new gpucloud.CostReport("cost");
-    expect(await valueOf(report.perHour)).toBe(1.29);
+    expect(await outputValue(report.perHour)).toBe(1.29);
     const inputs = summaryInputs();
     expect(inputs?.resources.map((r) => r.name)).toEqual(["trainer", "models", "infer"]); // a rollout's canary exists only during its check
     expect(inputs?.resources[0]?.estimate).toEqual({ status: "estimated", perHour: 0.43 });
@@ -65,7 +65,7 @@ describe("CostReport", () => {
     const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
     const volume = new gpucloud.NetworkVolume("scratch", { name: "scratch", size: 10, dataCenterId: "EU-RO-1" });
     const listed = new gpucloud.CostReport("listed", { resources: [volume] });
-    await valueOf(listed.perHour);
+    await outputValue(listed.perHour);
     expect(summaryInputs("listed")?.resources.map((r) => r.name)).toEqual(["scratch"]);
     warn.mockClear();
     new gpucloud.Pod("after-listed", { imageName: "me/train:1", gpuTypeIds: ["NVIDIA L4"] });
