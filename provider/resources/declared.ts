@@ -81,7 +81,7 @@ export function mergeEnv(liveEnv: unknown, previouslyDeclared: unknown, declared
 /**
  * What a program would declare for a resource that exists already (an import): the argument fields
  * the service reports, without what declaring would not change (the field's default or reset
- * value, an empty list or map) and without the env keys the platform adds itself, so that the
+ * value, an empty list, map or string) and without the env keys the platform adds itself, so that the
  * code generated from it is minimal and declaring it plans no change.
  */
 export function importedInputs<L>(policy: ResourceTable<L>, live: L): Props {
@@ -102,6 +102,7 @@ function withoutKeys(map: Record<string, unknown>, keys: readonly string[]): Rec
   return Object.fromEntries(Object.entries(map).filter(([key]) => !keys.includes(key)));
 }
 
+/** Nothing to declare: an empty list or map, or an empty string (v2 reports a template without registry credentials with `""`). */
 function isEmpty(value: unknown): boolean {
-  return (Array.isArray(value) && value.length === 0) || (isRecord(value) && Object.keys(value).length === 0);
+  return value === "" || (Array.isArray(value) && value.length === 0) || (isRecord(value) && Object.keys(value).length === 0);
 }
