@@ -3,10 +3,11 @@
  * the scope `account:read`; without it the call fails with a PermissionDeniedError (403).
  */
 import * as pulumi from "@pulumi/pulumi";
-import { accountLimitsOf, withV2Client, type AccountLimits } from "../model/lookup/v2Lookups";
+import type { AccountLimits } from "../model/lookup/accountLimits";
+import { accountLimitsOf, withV2Client } from "../model/lookup/v2Lookups";
 import { lookupConnection, type LookupOptions } from "./connection";
 
-export type { AccountLimit, AccountLimits } from "../model/lookup/v2Lookups";
+export type { AccountLimit, AccountLimits } from "../model/lookup/accountLimits";
 
 /** The account's hourly spend cap and serverless worker quota (see {@link AccountLimits}). */
 export async function getAccountLimits(options: LookupOptions = {}): Promise<AccountLimits> {

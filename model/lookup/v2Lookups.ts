@@ -4,29 +4,7 @@
 
 import { apiVersionOf, ConfigError, CONFIG_KEYS } from "../../client/config";
 import { ManagementClientV2 } from "../../client/managementV2";
-
-/** One limit of the account. */
-export interface AccountLimit {
-  /** The cap, when the service reports it. */
-  limit?: number;
-  /** The use now, when the service reports it. */
-  current?: number;
-}
-
-/**
- * The account's limits as `GET /v2/account/limits` reports them. The service documents what each
- * limit means but not the fields inside each; `limit` and `current` are read where present.
- */
-export interface AccountLimits {
-  /**
-   * The hourly spend cap, in USD per hour, over everything of the account that runs (pods and
-   * serverless workers): a start that would take the running cost over it is refused (402).
-   * $80/hour by default, raised on request.
-   */
-  spendRate: AccountLimit;
-  /** The serverless worker quota: the most the sum of `workersMax` over all the account's endpoints may be. */
-  serverlessWorkers: AccountLimit;
-}
+import type { AccountLimit, AccountLimits } from "./accountLimits";
 
 /** Runs `call` on a v2 client of the connection, closed after; a ConfigError when the URL is v1's. */
 export async function withV2Client<T>(

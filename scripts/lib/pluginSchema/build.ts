@@ -67,7 +67,7 @@ export function buildSchema(root: string): Record<string, unknown> {
   for (const name of CATALOG_FUNCTIONS) functions[functionToken(name)] = catalogSpec(name, source, types);
   functions[functionToken(ACCOUNT_LIMITS_FUNCTION)] = {
     description: source.doc("sdk/account.ts", ACCOUNT_LIMITS_FUNCTION),
-    outputs: objectOf(source.members("model/lookup/v2Lookups.ts", "AccountLimits"), source, types),
+    outputs: objectOf(source.members("model/lookup/accountLimits.ts", "AccountLimits"), source, types),
   };
 
   return {

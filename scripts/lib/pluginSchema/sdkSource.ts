@@ -15,7 +15,7 @@ export interface DeclaredProperty {
 }
 
 /** The files whose declarations the schema reads (each brings what it imports). */
-const ENTRY_FILES = ["sdk/index.ts", "model/lookup/v2Lookups.ts", "client/catalogTypes.ts", "model/cost/estimate.ts"];
+const ENTRY_FILES = ["sdk/index.ts", "model/lookup/accountLimits.ts", "client/catalogTypes.ts", "model/cost/estimate.ts"];
 
 export class SdkSource {
   readonly #program: ts.Program;
