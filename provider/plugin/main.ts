@@ -5,10 +5,15 @@
  *
  * Arguments, as the engine passes them: `[--logtostderr] [-v=N] [--tracing <endpoint>] <engine address>`.
  */
-import { requireNodeVersion } from "../../client/nodeVersion";
+import { nodeVersionProblem } from "../../client/nodeVersion";
 
 // Before @pulumi/pulumi and the clients load: under an old Node.js they fail far from the cause.
-requireNodeVersion("the gpucloud provider plugin (pulumi-resource-gpucloud)");
+// The engine shows what the plugin writes to stderr when it exits without printing a port.
+const tooOld = nodeVersionProblem("the gpucloud provider plugin (pulumi-resource-gpucloud)");
+if (tooOld !== undefined) {
+  process.stderr.write(`${tooOld}\n`);
+  process.exit(1);
+}
 
 import { engineLog } from "./engineLog";
 import { listen, providerService } from "./server";
