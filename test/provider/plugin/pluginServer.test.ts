@@ -11,7 +11,7 @@ import { startEmulator, type RunningEmulator } from "../../../emulator/index";
 import { closeClients, openManagementApi } from "../../../model/connection";
 import { UNKNOWN } from "../../../model/fields/values";
 import { SECRET_SIG, SECRET_SIG_KEY } from "../../../provider/plugin/protocol";
-import { emptyPb, grpc, providerPb } from "../../../provider/plugin/rpcModules";
+import { emptyPb, grpc, providerPb, statusPb } from "../../../provider/plugin/rpcModules";
 import { startPluginClient, struct, urnOf, type PluginClient } from "./pluginClient";
 
 const KEY_A = "plugin-server-key-a";
@@ -108,6 +108,35 @@ describe("the provider plugin's service", { timeout: 60_000 }, () => {
       apiKey: Kind.ADD,
       apiUrl: Kind.UPDATE,
     });
+  });
+
+  it("reports a resource that exists but did not become ready as partly created: its id and outputs, secrets wrapped", async () => {
+    // An emulator in real time: a pod takes seconds to start, longer than the deadline given.
+    const slow = await startEmulator({ port: 0, apiKeys: [KEY_A] });
+    try {
+      await plugin.configure({ apiUrl: slow.apiUrlV2, apiKey: secret(KEY_A) });
+      const error = await plugin
+        .create(POD, "slow", { name: "slow", imageName: "img:1", gpuTypeIds: ["NVIDIA L4"], env: { K: "v" }, readyTimeoutSeconds: 0.2 })
+        .then(
+          () => undefined,
+          (e: unknown) => e as { message: string; metadata: { get(key: string): unknown[] } },
+        );
+      expect(error?.message).toContain(
+        `is not RUNNING with a public IP and a port mapping for each tcp port after 0.2s (readyTimeoutSeconds: 0.2)`,
+      );
+      const [details] = (error?.metadata.get("grpc-status-details-bin") ?? []) as Buffer[];
+      expect(details).toBeDefined();
+      const status = statusPb.Status.deserializeBinary(new Uint8Array(details ?? Buffer.alloc(0)));
+      const [any] = status.getDetailsList();
+      expect(any?.getTypeUrl()).toBe("type.googleapis.com/pulumirpc.ErrorResourceInitFailed");
+      const failure = providerPb.ErrorResourceInitFailed.deserializeBinary(any?.getValue_asU8() ?? new Uint8Array());
+      const pods = slow.inspect()[0]?.pods ?? [];
+      expect(failure.getId()).toBe(pods[0]?.id);
+      expect(failure.getProperties()?.toJavaScript()).toMatchObject({ name: "slow", env: secret({ K: "v" }) });
+    } finally {
+      await closeClients();
+      await slow.close();
+    }
   });
 
   describe("resources, configured for the v2 API", () => {
