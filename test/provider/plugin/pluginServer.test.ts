@@ -78,6 +78,10 @@ describe("the provider plugin's service", { timeout: 60_000 }, () => {
     await plugin.create(TEMPLATE, "fallback", { name: "env-b", imageName: "img:1" });
     expect(templatesOf(KEY_B).map((t) => t.name)).toContain("env-b");
 
+    // Settings not known yet (an explicit provider's apiUrl from another resource, at preview): no connection failure.
+    await plugin.configure({ apiUrl: UNKNOWN, apiKey: secret(KEY_A) });
+    expect((await plugin.check(TEMPLATE, "later", { name: "later", imageName: "img:1" })).failures).toEqual([]);
+
     // A default provider: args are the stack's config, variables the same keyed gpucloud:config:<name>.
     delete process.env["GPUCLOUD_API_KEY"];
     await plugin.configure({}, { "gpucloud:config:apiUrl": emulator.apiUrlV2, "gpucloud:config:apiKey": KEY_A });
