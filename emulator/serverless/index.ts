@@ -11,7 +11,8 @@
 import { randomBytes } from "node:crypto";
 import type { EndpointSpec, ServerlessDeps, ServerlessService, WorkerView } from "./contract";
 import { EndpointRuntime } from "./endpoint";
-import { HandlerRegistry, imageListed, modulePathFor } from "./handlers/registry";
+import { HandlerRegistry } from "./handlers/registry";
+import { imageListed, lookupByImage } from "./images";
 import { LbRuntime } from "./lb/lbRuntime";
 import { LbServerRegistry } from "./lb/serverModule";
 import { LongPolls } from "./longPoll";
@@ -50,9 +51,9 @@ export function createServerlessService(deps: ServerlessDeps, options: Serverles
     // Short lowercase ids, like the service's worker ids.
     // An image the emulator starts workers for is served externally too.
     isExternalImage: (imageName) =>
-      imageListed(opts.externalImages, imageName) || modulePathFor(opts.workerCommands, imageName) !== undefined,
+      imageListed(opts.externalImages, imageName) || lookupByImage(opts.workerCommands, imageName) !== undefined,
     workerLogs: [],
-    workerCommandFor: (imageName) => modulePathFor(opts.workerCommands, imageName),
+    workerCommandFor: (imageName) => lookupByImage(opts.workerCommands, imageName),
     newWorkerId: () => randomBytes(8).readBigUInt64BE().toString(36).padStart(13, "0").slice(0, 13),
   };
 

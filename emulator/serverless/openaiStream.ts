@@ -21,11 +21,6 @@ import type { LongPolls } from "./longPoll";
 /** The event that ends a successful stream. */
 export const SSE_DONE = "data: [DONE]\n\n";
 
-/** True when an /openai/* body asks for a streamed answer. */
-export function wantsStream(body: unknown): boolean {
-  return typeof body === "object" && body !== null && !Array.isArray(body) && (body as Record<string, unknown>)["stream"] === true;
-}
-
 /** One chunk as SSE text (see the framing rules above). */
 export function sseFrame(chunk: unknown): string {
   return typeof chunk === "string" ? chunk : `data: ${JSON.stringify(chunk) ?? "null"}\n\n`;

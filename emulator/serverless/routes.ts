@@ -12,7 +12,8 @@ import { HttpError, parseJsonBody, queryOf, readBody, sendError, sendJson } from
 import { isFinal, toRecord, type Job } from "./job";
 import type { LimitedRoute, ResolvedOptions } from "./options";
 import type { LongPolls } from "./longPoll";
-import { sendOpenAiJson, sendOpenAiStream, wantsStream } from "./openaiStream";
+import { sendOpenAiJson, sendOpenAiStream } from "./openaiStream";
+import { openaiJobInput, wantsStream } from "./openaiRequest";
 import { streamHoldMs } from "./external/timing";
 import { handleWorkerRoute, isWorkerRoute } from "./external/workerRoutes";
 import { handleLb } from "./lb/lbRoutes";
@@ -243,8 +244,7 @@ export function createRoutes(ctx: RouteContext): (req: IncomingMessage, res: Ser
         const route = "/" + c.rest.join("/");
         if (route === "/") throw new HttpError(404, "missing OpenAI route after /openai, e.g. /openai/v1/chat/completions");
         const body = parseJsonBody(await readBody(c.req, opts.maxPayloadBytes.openai));
-        const input: Record<string, unknown> = { openai_route: route };
-        if (body !== undefined) input["openai_input"] = body;
+        const input = openaiJobInput(route, body);
         const wait = opts.openaiWaitMs;
         const j = c.rt.submit(c.accountId, { input }, "openai", syncRetention(wait));
         const answer = { job: j, rt: c.rt, polls, res: c.res, waitMs: wait };
