@@ -6,6 +6,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Clock } from "../clock";
+import type { InterceptResult } from "../http/interception";
 
 /** Everything the job side needs to know about one endpoint, resolved from endpoint + template. */
 export interface EndpointSpec {
@@ -110,6 +111,13 @@ export interface ServerlessService {
   /** Stops timers and workers; records final usage. */
   close(): Promise<void>;
 }
+
+/**
+ * Fault injection's seam on the job API (emulator/faults): called once the request is
+ * authenticated, its operation found and counted against its limit, before the body is read.
+ * Its decision as the management routers' interceptor's (http/interception.ts).
+ */
+export type JobInterceptor = (call: { operationId: string; req: IncomingMessage; res: ServerResponse }) => InterceptResult | Promise<InterceptResult>;
 
 /** One worker process's log, as `emu.inspect()` lists it. */
 export interface WorkerLog {

@@ -17,7 +17,8 @@ import { LbRuntime } from "./lb/lbRuntime";
 import { LbServerRegistry } from "./lb/serverModule";
 import { LongPolls } from "./longPoll";
 import { resolveOptions, type ServerlessOptions } from "./options";
-import { createRoutes } from "./routes";
+import { JobRouter } from "./api/router";
+import { jobApiTable } from "./api/table";
 import { Scheduler } from "./scheduler";
 import type { ServiceEnv } from "./serviceEnv";
 import { WebhookSender } from "./webhook";
@@ -90,19 +91,22 @@ export function createServerlessService(deps: ServerlessDeps, options: Serverles
     return rt;
   }
 
-  const handle = createRoutes({
-    deps,
-    opts,
-    polls,
-    get closed() {
-      return closed;
+  const table = jobApiTable({ opts, polls });
+  const router = new JobRouter(
+    {
+      deps,
+      opts,
+      get closed() {
+        return closed;
+      },
+      runtimeFor,
+      lbRuntimeFor,
     },
-    runtimeFor,
-    lbRuntimeFor,
-  });
+    table,
+  );
 
   return {
-    handle,
+    handle: router.handle,
     endpointChanged(spec: EndpointSpec): void {
       if (closed) return;
       const rt = runtimes.get(spec.id);

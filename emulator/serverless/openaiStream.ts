@@ -14,7 +14,7 @@
  */
 import type { ServerResponse } from "node:http";
 import type { EndpointRuntime } from "./endpoint";
-import { HttpError, sendJson } from "./http";
+import { HttpError } from "../http/errors";
 import { isFinal, type Job } from "./job";
 import type { LongPolls } from "./longPoll";
 
@@ -49,10 +49,10 @@ export interface OpenAiAnswer {
 }
 
 /** The non-streamed answer: the output of a COMPLETED job as the JSON body. */
-export async function sendOpenAiJson(a: OpenAiAnswer): Promise<void> {
+export async function openAiJsonAnswer(a: OpenAiAnswer): Promise<{ status: 200; body: unknown }> {
   await a.polls.wait(a.job, a.waitMs, (x) => isFinal(x.status), a.res);
   if (a.job.status !== "COMPLETED" || a.job.gone) throw unfinishedError(a.job, a.waitMs);
-  sendJson(a.res, 200, a.job.output ?? null);
+  return { status: 200, body: a.job.output ?? null };
 }
 
 /** The streamed answer: one event per chunk, in order, written as the handler produces them. */
