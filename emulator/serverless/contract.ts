@@ -6,6 +6,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Clock } from "../clock";
+import type { FaultRoute } from "../faults";
 import type { InterceptResult } from "../http/interception";
 
 /** Everything the job side needs to know about one endpoint, resolved from endpoint + template. */
@@ -101,6 +102,10 @@ export interface ServerlessDeps {
 export interface ServerlessService {
   /** Serves one request under /v2 (`pathname` starts after `/v2`, e.g. `/abc123/run`). */
   handle(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void>;
+  /** The job API's operations as fault-injection routes (paths from the root: `/v2/{endpoint_id}/run`). */
+  readonly faultRoutes?: readonly FaultRoute[];
+  /** Switches fault injection on the job API on (the injector's interceptor) or off (undefined). */
+  setInterceptor?(interceptor: JobInterceptor | undefined): void;
   /** An endpoint was created or updated (rolling release when `version` changed). */
   endpointChanged(spec: EndpointSpec): void;
   /** An endpoint was deleted: stop its workers, drop its jobs. */

@@ -18,7 +18,7 @@ import { LbServerRegistry } from "./lb/serverModule";
 import { LongPolls } from "./longPoll";
 import { resolveOptions, type ServerlessOptions } from "./options";
 import { JobRouter } from "./api/router";
-import { jobApiTable } from "./api/table";
+import { jobApiTable, jobFaultRoutes } from "./api/table";
 import { Scheduler } from "./scheduler";
 import type { ServiceEnv } from "./serviceEnv";
 import { WebhookSender } from "./webhook";
@@ -107,6 +107,8 @@ export function createServerlessService(deps: ServerlessDeps, options: Serverles
 
   return {
     handle: router.handle,
+    faultRoutes: jobFaultRoutes(table),
+    setInterceptor: (interceptor) => router.setInterceptor(interceptor),
     endpointChanged(spec: EndpointSpec): void {
       if (closed) return;
       const rt = runtimes.get(spec.id);
