@@ -9,6 +9,10 @@
  * log; an operation that fails throws with that operation's program runs and the files' paths added
  * to its message, `lastStep()` gives the same for an assertion on a result (e.g. `plannedChanges`),
  * and `dispose()` keeps the directory (state and logs) when the test that ran the operation failed.
+ *
+ * The programs all run in this process, one run after another: the runs are kept on connections of
+ * their own (runtimeConnections.ts), and an up or preview that the engine finished without calling
+ * the program fails instead of passing for a plan that deletes every resource (programNeverRan).
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -18,9 +22,13 @@ import * as repoAutomation from "@pulumi/pulumi/automation";
 import type { ConfigMap, PreviewResult, PulumiFn, Stack, UpResult } from "@pulumi/pulumi/automation";
 import { inject, onTestFailed } from "vitest";
 import { enginePath } from "../../scripts/lib/pulumiCli";
-import { describeError, probeProgram } from "./programProbe";
+import { describeError, earlierRunAt, probeProgram, type ProgramProbe } from "./programProbe";
+import { keepRunConnectionsApart } from "./runtimeConnections";
 
 const repoRoot = path.resolve(__dirname, "..", "..");
+
+// Before any run: a failed up must not hand a later run a connection to its dead engine.
+keepRunConnectionsApart();
 
 export interface EngineStackOptions {
   program: PulumiFn;
@@ -122,12 +130,13 @@ export async function createEngineStack(options: EngineStackOptions): Promise<En
   const pulumiCommand = await PulumiCommand.get({ root: path.dirname(cli.binDir) });
   const projectName = options.projectName ?? "engine-test";
   const stackName = options.stackName ?? "test";
-  const program = probeProgram(options.program, {
+  const probe = probeProgram(options.program, {
+    label: `${projectName}/${stackName}`,
     note: (line) => log.note(line),
     listResources: options.automation === undefined,
   });
   const stack = await LocalWorkspace.createOrSelectStack(
-    { projectName, stackName, program },
+    { projectName, stackName, program: probe.program },
     {
       workDir,
       pulumiHome: homeDir,
@@ -140,7 +149,7 @@ export async function createEngineStack(options: EngineStackOptions): Promise<En
 
   watchedLogs.add(log);
   return {
-    stack: recordSteps(stack, log),
+    stack: recordSteps(stack, log, probe),
     workDir,
     output: () => log.output(),
     lastStep: () => log.explainLast(),
@@ -242,10 +251,11 @@ process.on("unhandledRejection", (reason) => {
 /**
  * Makes up/preview/refresh/destroy record the engine's output by default (while letting a test
  * pass its own options too) and mark each operation in the log; a failure's message gains the
- * program's runs and the log's path.
+ * program's runs and the log's path. An up or preview that succeeded without calling the program
+ * fails (see programNeverRan).
  */
-function recordSteps(stack: Stack, log: StepLog): Stack {
-  type AnyOpts = { onOutput?: (out: string) => void; onError?: (out: string) => void } | undefined;
+function recordSteps(stack: Stack, log: StepLog, probe: ProgramProbe): Stack {
+  type AnyOpts = { onOutput?: (out: string) => void; onError?: (out: string) => void; program?: PulumiFn } | undefined;
   const withOutput = (opts: AnyOpts): NonNullable<AnyOpts> => ({
     ...opts,
     onOutput: (out: string) => {
@@ -261,6 +271,7 @@ function recordSteps(stack: Stack, log: StepLog): Stack {
     const original = stack[op].bind(stack) as (opts?: AnyOpts) => Promise<unknown>;
     (stack as unknown as Record<string, (opts?: AnyOpts) => Promise<unknown>>)[op] = async (opts?: AnyOpts) => {
       log.begin(op);
+      const runsBefore = probe.runsStarted();
       let result: unknown;
       try {
         result = await original(withOutput(opts));
@@ -271,10 +282,46 @@ function recordSteps(stack: Stack, log: StepLog): Stack {
         throw error;
       }
       log.end(`succeeded${changesNote(result)}`);
+      const runsTheProgram = (op === "up" || op === "preview") && opts?.program === undefined;
+      if (runsTheProgram && probe.runsStarted() === runsBefore) throw programNeverRan(op, changesNote(result), log);
       return result;
     };
   }
   return stack;
+}
+
+/**
+ * The language host that runs an inline program in this process reports a run that ended on a gRPC
+ * UNAVAILABLE or CANCELLED error as a success. When its first calls to the engine fail so (e.g. on a
+ * connection that was already failing, see runtimeConnections.ts) the run ends before the program
+ * is called, and the engine takes every resource of the stack for undeclared: a preview plans
+ * deleting them and an up deletes them. This names that instead of letting it pass for a plan.
+ */
+function programNeverRan(op: string, changes: string, log: StepLog): Error {
+  return new Error(
+    `the engine finished this ${op} as a success${changes}, but the program was never called: the in-process language host ` +
+      `ended its run before the program (it reports a run ended by a gRPC UNAVAILABLE or CANCELLED error as a success), so the ` +
+      `engine took every resource of the stack for undeclared${op === "up" ? " and deleted them" : ""}. ${addressesOfLastRun(log)}\n` +
+      log.explainLast(),
+  );
+}
+
+/** The addresses the engine gave the last run (its gRPC log has the Run request), and which earlier run of this process had each. */
+function addressesOfLastRun(log: StepLog): string {
+  const grpcLog = path.join(path.dirname(log.file), GRPC_LOG);
+  const runs = fs.existsSync(grpcLog)
+    ? fs.readFileSync(grpcLog, "utf8").split("\n").filter((line) => line.includes('"/pulumirpc.LanguageRuntime/Run"') && line.includes('"monitorAddress"'))
+    : [];
+  const last = runs.at(-1);
+  if (last === undefined) return "(no Run request in the engine's gRPC log)";
+  const request = (JSON.parse(last) as { request?: { monitorAddress?: string; args?: string[] } }).request;
+  const addresses = [
+    ["resource monitor", request?.monitorAddress],
+    ["engine", request?.args?.[0]],
+  ] as const;
+  return addresses
+    .map(([role, address]) => `Its ${role}: ${address ?? "?"}${address && earlierRunAt(address) ? `, earlier ${earlierRunAt(address)}` : ""}.`)
+    .join(" ");
 }
 
 function changesNote(result: unknown): string {

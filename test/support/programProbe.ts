@@ -25,7 +25,21 @@ function runtimeStore(): RuntimeStore | undefined {
   return storage?.getStore();
 }
 
+/**
+ * The engine and resource monitor addresses the runs of this process were given, each with the run
+ * it was given to: a later run given one of them again shares grpc-js's connection to it (see
+ * runtimeConnections.ts).
+ */
+const addressesOfRuns = new Map<string, string>();
+
+/** Which earlier run of this process (if any) was given this address. */
+export function earlierRunAt(address: string): string | undefined {
+  return addressesOfRuns.get(address);
+}
+
 export interface ProgramProbeOptions {
+  /** Names the program in the notes of other stacks (e.g. the project's name). */
+  label: string;
   /** Receives one line per event. */
   note: (line: string) => void;
   /**
@@ -35,14 +49,23 @@ export interface ProgramProbeOptions {
   listResources: boolean;
 }
 
-/** The program, wrapped so that each of its runs is noted. */
-export function probeProgram(program: PulumiFn, options: ProgramProbeOptions): PulumiFn {
+export interface ProgramProbe {
+  /** The program, wrapped so that each of its runs is noted. */
+  program: PulumiFn;
+  /** How many runs of the program have started so far. */
+  runsStarted(): number;
+}
+
+export function probeProgram(program: PulumiFn, options: ProgramProbeOptions): ProgramProbe {
   let runs = 0;
-  return async () => {
+  const probed: PulumiFn = async () => {
     const run = ++runs;
     const started = Date.now();
     const store = runtimeStore();
     const { monitorAddr, engineAddr } = store?.settings?.options ?? {};
+    for (const [role, address] of [["resource monitor", monitorAddr], ["engine", engineAddr]] as const) {
+      if (address) addressesOfRuns.set(address, `the ${role} of run ${run} of ${options.label} (${new Date().toISOString()})`);
+    }
     options.note(
       `program run ${run} started: ${pulumi.runtime.isDryRun() ? "preview" : "update"}, ` +
         (store === undefined ? "NO run store (its registrations go nowhere)" : `run store with resource monitor ${monitorAddr ?? "NONE"}, engine ${engineAddr ?? "NONE"}`) +
@@ -78,6 +101,7 @@ export function probeProgram(program: PulumiFn, options: ProgramProbeOptions): P
       throw error;
     }
   };
+  return { program: probed, runsStarted: () => runs };
 }
 
 export function describeError(error: unknown): string {
