@@ -17,7 +17,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import * as gpucloud from "../../sdk";
-import { createEngineStack, type EngineStack } from "../support/engineStack";
+import { createEngineStack, plannedChanges, type EngineStack } from "../support/engineStack";
 import { accountOf, API_VERSIONS, countsOf, emulatorConfig } from "./provider-support";
 
 const IMAGES = {
@@ -157,6 +157,9 @@ describe.each(API_VERSIONS)("EndpointRollout, through the real engine (%s)", { t
         });
       }
     })();
+    // Handled now, thrown below: a job that fails while the up runs must not be an unhandled
+    // rejection, which the in-process language host would charge to the up's run.
+    traffic.catch(() => undefined);
     const result = await during.finally(() => {
       done = true;
     });
@@ -234,10 +237,7 @@ describe.each(API_VERSIONS)("EndpointRollout, through the real engine (%s)", { t
     expect(result.outputs["servingTemplateId"]?.value).toBe(templateIdOf("2.0"));
     expect(templateIdOf("3.0")).toBeUndefined();
     const preview = await engine.stack.preview({ diff: true });
-    expect(
-      Object.keys(preview.changeSummary).filter((op) => op !== "same"),
-      preview.stdout,
-    ).toEqual([]);
+    expect(plannedChanges(preview), engine.lastStep()).toEqual({});
   });
 
   it("moves back by itself when a version passes its candidate check but fails after the switch (verifyAfterSwitch)", async () => {
@@ -270,7 +270,7 @@ describe.each(API_VERSIONS)("EndpointRollout, through the real engine (%s)", { t
     expect(templateIdOf("4.0")).toBeUndefined();
     expect(await answer(before.id)).toEqual({ version: "2.0", prompt: "hello" });
     const preview = await engine.stack.preview({ expectNoChanges: true });
-    expect(Object.keys(preview.changeSummary).filter((op) => op !== "same")).toEqual([]);
+    expect(plannedChanges(preview), engine.lastStep()).toEqual({});
     verifyAfterSwitch = false;
   });
 
