@@ -191,8 +191,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     onReply: resolved.onReply,
   };
   const v2 = createV2Surface(ctx, routerOptions);
-  // One injector for both management surfaces: `*` covers /v1 and /api/v2, paths tell them apart.
-  const faults = new FaultInjector([...operations, ...v2.faultRoutes], resolved.faults);
+  // One injector for every surface: `*` covers /v1 and /api/v2, paths tell them apart; the job
+  // API's routes are chosen by name (serverless/api/table.ts).
+  const faults = new FaultInjector([...operations, ...v2.faultRoutes, ...(serverless.faultRoutes ?? [])], resolved.faults);
   // Without faults the router keeps its await-free path: the injector is chained in only when on.
   const interceptorFor = (on: boolean) => chainInterceptors(resolved.routeInterceptor, on ? faults.intercept : undefined);
   const router = new Router(operations, {
@@ -201,6 +202,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     interceptor: interceptorFor(resolved.faults !== undefined),
   });
   v2.router.setInterceptor(interceptorFor(resolved.faults !== undefined));
+  // The job API takes faults only (a user's routeInterceptor sees the management API alone).
+  serverless.setInterceptor?.(resolved.faults !== undefined ? faults.intercept : undefined);
   const server = createHttpServer(router, serverless, v2.router, { v1Retired: resolved.v1Retired });
   try {
     await new Promise<void>((resolve, reject) => {
@@ -265,6 +268,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       ctx.podFaults.setPlan(plan);
       router.setInterceptor(interceptorFor(plan !== undefined));
       v2.router.setInterceptor(interceptorFor(plan !== undefined));
+      serverless.setInterceptor?.(plan !== undefined ? faults.intercept : undefined);
     },
     failPod(podId, reason = "container exited with an error") {
       for (const account of store.accounts.values()) {

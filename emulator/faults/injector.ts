@@ -1,12 +1,12 @@
 /**
- * Fault injection on the management API (/v1 and /api/v2), built on the router's interceptor seam (http/router.ts): after auth and
+ * Fault injection on the management API (/v1 and /api/v2) and the job API (/v2), built on the routers' interceptor seam (http/router.ts, serverless/api/router.ts): after auth and
  * before the body is read, each request of a route with faults draws from that route's own seeded
  * random stream, so one route's traffic does not shift another's faults, and a seed replays the
  * same faults for the same sequence of calls per route.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { STATUS_CODES } from "node:http";
-import type { InterceptResult, Method, RouteInterceptor } from "../http/interception";
+import type { InterceptResult, RouteInterceptor } from "../http/interception";
 import { sendError } from "../http/respond";
 import { streamFor } from "./random";
 import { FAULT_KINDS, type FaultKind, type FaultPlan, FaultSpecError, REQUEST_FAULT_KINDS, type RequestFaultKind, type StatusFaultKind, podSelectorPattern } from "./spec";
@@ -14,15 +14,25 @@ import { FAULT_KINDS, type FaultKind, type FaultPlan, FaultSpecError, REQUEST_FA
 /** What the injector needs to know of an operation. */
 export interface FaultRoute {
   operationId: string;
-  method: Method;
+  method: string;
+  /**
+   * Further methods the same operation answers (the job API's `/status` takes GET or POST): a
+   * `METHOD PATH` selector naming any of them chooses the operation.
+   */
+  otherMethods?: readonly string[] | undefined;
   /**
    * The path selectors match, with `{param}` segments: after /v1 for /v1 operations (selectors may
-   * leave the /v1 out), from the root for the other surfaces (`/api/v2/pods`).
+   * leave the /v1 out), from the root for the other surfaces (`/api/v2/pods`, `/v2/{endpoint_id}/run`).
    */
   path: string;
+  /** Whether the selector `*` chooses it (default true). The job API's routes are chosen by name only. */
+  wildcard?: boolean | undefined;
   /** How the route's surface answers an injected status (default: /v1's JSON error body). */
   sendError?: (res: ServerResponse, status: number, message: string, headers: Record<string, string>) => void;
 }
+
+/** What the injector reads of a request: which operation, and the exchange it may answer or cut. */
+export type FaultCall = Pick<Parameters<RouteInterceptor>[0], "operationId" | "req" | "res">;
 
 /** Counts since the emulator started (they survive setFaults). */
 export interface FaultStats {
@@ -53,11 +63,11 @@ interface RoutePlan {
 }
 
 function selectorMatches(selector: string, route: FaultRoute): boolean {
-  if (selector === "*") return true;
+  if (selector === "*") return route.wildcard !== false;
   const space = selector.indexOf(" ");
   if (space === -1) return selector === route.operationId;
   const method = selector.slice(0, space).toUpperCase();
-  if (method !== "*" && method !== route.method) return false;
+  if (method !== "*" && method !== route.method && !route.otherMethods?.includes(method)) return false;
   let path = selector.slice(space + 1).trim();
   if (path === "/v1") path = "/";
   else if (path.startsWith("/v1/")) path = path.slice(3);
@@ -67,7 +77,8 @@ function selectorMatches(selector: string, route: FaultRoute): boolean {
   return want.every((segment, i) => segment === "*" || (segment.startsWith("{") && segment.endsWith("}")) || segment === have[i]);
 }
 
-const isV1 = (route: FaultRoute) => !route.path.startsWith("/api/");
+// The other surfaces' paths start from the root: /api/v2/... (management v2), /v2/... (the job API).
+const isV1 = (route: FaultRoute) => !route.path.startsWith("/api/") && !route.path.startsWith("/v2/");
 
 function describeRoute(route: FaultRoute): string {
   return `${route.method} ${isV1(route) ? "/v1" : ""}${route.path} (${route.operationId})`;
@@ -163,8 +174,8 @@ export class FaultInjector {
     return { seed: this.plan?.seed, requests: this.requests, injected, byOperation };
   }
 
-  /** The router's interceptor. */
-  readonly intercept: RouteInterceptor = ({ operationId, req, res }) => {
+  /** The routers' interceptor (it reads only which operation and the exchange, so every surface can call it). */
+  readonly intercept = ({ operationId, req, res }: FaultCall): InterceptResult | Promise<InterceptResult> => {
     const route = this.routesPlan.get(operationId);
     const plan = this.plan;
     if (!route || !plan) return false;

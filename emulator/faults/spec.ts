@@ -4,11 +4,12 @@
  *     seed=42; POST /v1/pods: lost=0.2, reset=0.1; *: 429=0.05@0.2s, 500=0.05, latency=0.1@200ms
  *
  * Clauses are separated by `;` (or newlines). `seed=N` seeds the random draws; every other clause
- * is `SELECTOR: FAULT, FAULT, ...`. A selector is `*` (every /v1 and /api/v2 operation), an
- * operation id (`CreatePod` of /v1, `createPod` of /api/v2), or `METHOD PATH` where METHOD may be
- * `*` and PATH is a route of the OpenAPI description, /v1's with or without `/v1`
- * (`/v1/pods/{podId}`), /api/v2's with it (`/api/v2/pods/{id}`); `*` or any `{name}` stands for
- * one path segment. A fault is `KIND=PROBABILITY[@DURATION]`:
+ * is `SELECTOR: FAULT, FAULT, ...`. A selector is `*` (every /v1 and /api/v2 operation; the job
+ * API's are chosen by name only), an operation id (`CreatePod` of /v1, `createPod` of /api/v2,
+ * `runJob` of the job API), or `METHOD PATH` where METHOD may be `*` and PATH is a route of the
+ * OpenAPI description, /v1's with or without `/v1` (`/v1/pods/{podId}`), /api/v2's with it
+ * (`/api/v2/pods/{id}`), the job API's with `/v2` (`/v2/{endpoint_id}/run`); `*` or any `{name}`
+ * stands for one path segment. A fault is `KIND=PROBABILITY[@DURATION]`:
  *
  *   429, 500, 502, 503, 504  answer that status instead of running the operation; `@DURATION` adds a
  *                            Retry-After header (429 defaults to 1s)

@@ -2,7 +2,17 @@
 import type { ServerResponse } from "node:http";
 import { MAX_JSON_DEPTH } from "./body";
 
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Readonly<Record<string, string>> = {}): void {
+/** The JSON label of /v1 and /api/v2 answers. */
+export const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
+
+/** `contentType`: the surface's JSON label (the job API's is `application/json`, as its clients are used to). */
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Readonly<Record<string, string>> = {},
+  contentType: string = JSON_CONTENT_TYPE,
+): void {
   const text = jsonText(body);
   // Every character takes one UTF-8 byte exactly when the text is ASCII (any other takes two or
   // more), the common case: its latin1 bytes are then its UTF-8 bytes, and node copies them out
@@ -11,7 +21,7 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
   const length = Buffer.byteLength(text, "utf8");
   res.writeHead(status, {
     ...headers,
-    "content-type": "application/json; charset=utf-8",
+    "content-type": contentType,
     "content-length": length,
   });
   if (length === text.length) res.end(text, "latin1");

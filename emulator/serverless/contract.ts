@@ -6,6 +6,8 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Clock } from "../clock";
+import type { FaultRoute } from "../faults";
+import type { InterceptResult } from "../http/interception";
 
 /** Everything the job side needs to know about one endpoint, resolved from endpoint + template. */
 export interface EndpointSpec {
@@ -100,6 +102,10 @@ export interface ServerlessDeps {
 export interface ServerlessService {
   /** Serves one request under /v2 (`pathname` starts after `/v2`, e.g. `/abc123/run`). */
   handle(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void>;
+  /** The job API's operations as fault-injection routes (paths from the root: `/v2/{endpoint_id}/run`). */
+  readonly faultRoutes?: readonly FaultRoute[];
+  /** Switches fault injection on the job API on (the injector's interceptor) or off (undefined). */
+  setInterceptor?(interceptor: JobInterceptor | undefined): void;
   /** An endpoint was created or updated (rolling release when `version` changed). */
   endpointChanged(spec: EndpointSpec): void;
   /** An endpoint was deleted: stop its workers, drop its jobs. */
@@ -110,6 +116,13 @@ export interface ServerlessService {
   /** Stops timers and workers; records final usage. */
   close(): Promise<void>;
 }
+
+/**
+ * Fault injection's seam on the job API (emulator/faults): called once the request is
+ * authenticated, its operation found and counted against its limit, before the body is read.
+ * Its decision as the management routers' interceptor's (http/interception.ts).
+ */
+export type JobInterceptor = (call: { operationId: string; req: IncomingMessage; res: ServerResponse }) => InterceptResult | Promise<InterceptResult>;
 
 /** One worker process's log, as `emu.inspect()` lists it. */
 export interface WorkerLog {

@@ -12,9 +12,9 @@ import type { JobHandler } from "./handlers/types";
 import { ExternalWorkers, type ExternalHost } from "./external/pool";
 import { SpawnedWorkers, type SpawnHost } from "./external/processes";
 import { RETENTION_REAL_MIN_MS, withRealFloor } from "./external/timing";
-import { HttpError } from "./http";
+import { HttpError } from "../http/errors";
 import { isFinal, Job, toRecord, type JobOrigin, type JobOwner, type JobStatus } from "./job";
-import { Limiter } from "./limits";
+import { Limiter, type LimitedRuntime } from "./limits";
 import { JobQueue } from "./queue";
 import { RequestsLog } from "./requestsLog";
 import { desiredWorkers } from "./scaler";
@@ -29,7 +29,7 @@ export interface HealthBody {
   workers: { idle: number; initializing: number; ready: number; running: number; throttled: number; unhealthy: number };
 }
 
-export class EndpointRuntime implements JobOwner, WorkerHost, ExternalHost, SpawnHost {
+export class EndpointRuntime implements JobOwner, WorkerHost, ExternalHost, SpawnHost, LimitedRuntime {
   spec: EndpointSpec;
   handler: JobHandler;
   readonly jobs = new Map<string, Job>();

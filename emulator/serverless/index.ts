@@ -11,12 +11,14 @@
 import { randomBytes } from "node:crypto";
 import type { EndpointSpec, ServerlessDeps, ServerlessService, WorkerView } from "./contract";
 import { EndpointRuntime } from "./endpoint";
-import { HandlerRegistry, imageListed, modulePathFor } from "./handlers/registry";
+import { HandlerRegistry } from "./handlers/registry";
+import { imageListed, lookupByImage } from "./images";
 import { LbRuntime } from "./lb/lbRuntime";
 import { LbServerRegistry } from "./lb/serverModule";
 import { LongPolls } from "./longPoll";
 import { resolveOptions, type ServerlessOptions } from "./options";
-import { createRoutes } from "./routes";
+import { JobRouter } from "./api/router";
+import { jobApiTable, jobFaultRoutes } from "./api/table";
 import { Scheduler } from "./scheduler";
 import type { ServiceEnv } from "./serviceEnv";
 import { WebhookSender } from "./webhook";
@@ -50,9 +52,9 @@ export function createServerlessService(deps: ServerlessDeps, options: Serverles
     // Short lowercase ids, like the service's worker ids.
     // An image the emulator starts workers for is served externally too.
     isExternalImage: (imageName) =>
-      imageListed(opts.externalImages, imageName) || modulePathFor(opts.workerCommands, imageName) !== undefined,
+      imageListed(opts.externalImages, imageName) || lookupByImage(opts.workerCommands, imageName) !== undefined,
     workerLogs: [],
-    workerCommandFor: (imageName) => modulePathFor(opts.workerCommands, imageName),
+    workerCommandFor: (imageName) => lookupByImage(opts.workerCommands, imageName),
     newWorkerId: () => randomBytes(8).readBigUInt64BE().toString(36).padStart(13, "0").slice(0, 13),
   };
 
@@ -89,19 +91,24 @@ export function createServerlessService(deps: ServerlessDeps, options: Serverles
     return rt;
   }
 
-  const handle = createRoutes({
-    deps,
-    opts,
-    polls,
-    get closed() {
-      return closed;
+  const table = jobApiTable({ opts, polls });
+  const router = new JobRouter(
+    {
+      deps,
+      opts,
+      get closed() {
+        return closed;
+      },
+      runtimeFor,
+      lbRuntimeFor,
     },
-    runtimeFor,
-    lbRuntimeFor,
-  });
+    table,
+  );
 
   return {
-    handle,
+    handle: router.handle,
+    faultRoutes: jobFaultRoutes(table),
+    setInterceptor: (interceptor) => router.setInterceptor(interceptor),
     endpointChanged(spec: EndpointSpec): void {
       if (closed) return;
       const rt = runtimes.get(spec.id);

@@ -5,7 +5,7 @@
  * in service time like every other duration of the emulator).
  */
 import type { Clock } from "../clock";
-import { HttpError } from "./http";
+import { HttpError } from "../http/errors";
 import type { LimitedRoute, ResolvedOptions, RouteLimit } from "./options";
 
 interface Bucket {
@@ -32,6 +32,12 @@ function effective(base: number | null, perWorker: number | null | undefined, wo
   if (base === null) return Infinity;
   if (perWorker === null || perWorker === undefined) return base;
   return Math.max(base, workers * perWorker);
+}
+
+/** A runtime whose requests are limited: its limiter, and the workers the dynamic rule counts. */
+export interface LimitedRuntime {
+  readonly limiter: Limiter;
+  readonly readyWorkers: number;
 }
 
 /** A token for one admitted request; `release()` once it is answered. */

@@ -14,17 +14,12 @@
  */
 import type { ServerResponse } from "node:http";
 import type { EndpointRuntime } from "./endpoint";
-import { HttpError, sendJson } from "./http";
+import { HttpError } from "../http/errors";
 import { isFinal, type Job } from "./job";
 import type { LongPolls } from "./longPoll";
 
 /** The event that ends a successful stream. */
 export const SSE_DONE = "data: [DONE]\n\n";
-
-/** True when an /openai/* body asks for a streamed answer. */
-export function wantsStream(body: unknown): boolean {
-  return typeof body === "object" && body !== null && !Array.isArray(body) && (body as Record<string, unknown>)["stream"] === true;
-}
 
 /** One chunk as SSE text (see the framing rules above). */
 export function sseFrame(chunk: unknown): string {
@@ -54,10 +49,10 @@ export interface OpenAiAnswer {
 }
 
 /** The non-streamed answer: the output of a COMPLETED job as the JSON body. */
-export async function sendOpenAiJson(a: OpenAiAnswer): Promise<void> {
+export async function openAiJsonAnswer(a: OpenAiAnswer): Promise<{ status: 200; body: unknown }> {
   await a.polls.wait(a.job, a.waitMs, (x) => isFinal(x.status), a.res);
   if (a.job.status !== "COMPLETED" || a.job.gone) throw unfinishedError(a.job, a.waitMs);
-  sendJson(a.res, 200, a.job.output ?? null);
+  return { status: 200, body: a.job.output ?? null };
 }
 
 /** The streamed answer: one event per chunk, in order, written as the handler produces them. */

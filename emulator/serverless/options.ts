@@ -23,6 +23,9 @@ export type LimitedRoute =
   /** Every request to a load-balancing endpoint (proxied to a worker's HTTP server). */
   | "lb";
 
+/** Routes with a payload limit of their own (maxPayloadBytes); `other` covers every other body. */
+export type PayloadRoute = "run" | "runsync" | "openai" | "other";
+
 /** `null` means unlimited. */
 export interface RouteLimit {
   /** Requests per rate window, per account per endpoint. */
@@ -64,7 +67,7 @@ export interface ServerlessOptions {
   /** Load-balancing endpoints: one health check's timeout (1 s real-time floor). Default 5000 ms. */
   lbHealthCheckTimeoutMs?: number;
   /** Largest accepted request body per route, in bytes (defaults: run 10 MB, runsync and openai 20 MB, other 1 MB; 1 MB = 1,000,000 bytes). */
-  maxPayloadBytes?: Partial<Record<"run" | "runsync" | "openai" | "other", number>>;
+  maxPayloadBytes?: Partial<Record<PayloadRoute, number>>;
   /** Largest stream item; bigger outputs are split into several items. Default 1 MiB. */
   streamChunkMaxBytes?: number;
   /** How long /stream waits for a chunk before answering an empty stream. Default 10000 ms, held at most 8 s real (under the job client's 10 s read timeout). */
@@ -162,7 +165,7 @@ export interface ResolvedOptions {
   limits: Record<LimitedRoute, RouteLimit>;
   rateWindowMs: number;
   allowance: Partial<Record<LimitedRoute, RouteLimit>>;
-  maxPayloadBytes: Record<"run" | "runsync" | "openai" | "other", number>;
+  maxPayloadBytes: Record<PayloadRoute, number>;
   streamChunkMaxBytes: number;
   streamWaitMs: number;
   runsyncDefaultWaitMs: number;

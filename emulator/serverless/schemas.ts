@@ -5,7 +5,7 @@
 import { z } from "zod";
 import type { Assert, Equals } from "../sameType";
 import type { S3Config } from "./s3Config";
-import { describeValue } from "../http/errors";
+import { HttpError, describeValue } from "../http/errors";
 
 export const SEC = 1000;
 export const DAY = 24 * 3600 * SEC;
@@ -85,24 +85,28 @@ export function describeIssues(error: z.ZodError, root: unknown, what: string): 
   return `${issue.message}; got ${describeValue(valueAt(root, issue.path))}`;
 }
 
-/** Parses a query value with a schema; `undefined` when absent. Throws the message on failure. */
-export function parseQueryValue<T>(
-  schema: z.ZodType<T, string>,
-  raw: string | null | undefined,
-  fallbackMessage?: string,
-): T | undefined {
-  if (raw === null || raw === undefined) return undefined;
-  const r = schema.safeParse(raw);
-  if (r.success) return r.data;
-  const msg = r.error.issues[0]?.message ?? fallbackMessage ?? "invalid query parameter";
-  throw new QueryError(msg, raw);
-}
+/** Query parameters by name, each a schema of the raw string; every one is optional. */
+export type JobQueryShape = Readonly<Record<string, z.ZodType<unknown, string>>>;
 
-export class QueryError extends Error {
-  constructor(
-    message: string,
-    readonly raw: string,
-  ) {
-    super(message);
+/** The parsed query: each parameter's value, undefined when absent. */
+export type JobQuery<S extends JobQueryShape> = { [K in keyof S]: z.output<S[K]> | undefined };
+
+/**
+ * Parses the query parameters `shape` names, each from its first value; absent ones are undefined.
+ * A bad value is a 400 that says what was expected and what was received (for `wait`, the
+ * service's own wording alone: clients match on it).
+ */
+export function parseJobQuery<S extends JobQueryShape>(shape: S, params: URLSearchParams | undefined): JobQuery<S> {
+  const out: Record<string, unknown> = {};
+  for (const name in shape) {
+    const raw = params?.get(name);
+    if (raw === null || raw === undefined) continue;
+    const r = (shape[name] as z.ZodType<unknown, string>).safeParse(raw);
+    if (!r.success) {
+      const message = r.error.issues[0]?.message ?? `invalid query parameter ${name}`;
+      throw new HttpError(400, message === WAIT_ERROR ? WAIT_ERROR : `${message}; got ${JSON.stringify(raw)}`);
+    }
+    out[name] = r.data;
   }
+  return out as JobQuery<S>;
 }

@@ -51,7 +51,7 @@ export function toWireV2<L>(table: Pick<ResourceTable<L>, "fields">, body: Props
  * A body composed through the field tables (toWireV2 plus a kind's composition) as the request type
  * of its operation. The one place a generic body meets the typed wire: the tables' `v2` paths are
  * typed as the dotted paths of these request types (rowsFor, client/wirePathsV2.ts), so a path the
- * reference does not define fails to compile (test/unit/resources/wirePaths.types.ts).
+ * reference does not define fails to compile (test/model/fields/wirePaths.types.ts).
  */
 export function wireRequest<O extends OperationIdV2>(body: Props): RequestOf<O> {
   return body as RequestOf<O>;

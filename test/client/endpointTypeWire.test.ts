@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { ManagementClient } from "../../client/management";
-import { json, startScriptedServer, type RecordedRequest, type ScriptedServer, type Step } from "./scriptedServer";
+import { json, startScriptedServer, type RecordedRequest, type ScriptedServer, type Step } from "../support/scriptedServer";
 
 const KEY = "endpoint-type-key-SECRET-9";
 

@@ -7,7 +7,7 @@ import { ConfigError } from "../../client/config";
 import { BadRequestError, ConnectionError, RateLimitError, ServerError } from "../../client/errors";
 import { JobRequestError, JobWaitTimeoutError, JobClient } from "../../client/jobClient";
 import { Transport } from "../../client/transport";
-import { dropConnection, json, startScriptedServer, type ScriptedServer, type Step } from "./scriptedServer";
+import { dropConnection, json, startScriptedServer, type ScriptedServer, type Step } from "../support/scriptedServer";
 import { closeAll, closeLater, completed, EP, failureOf, jobClient, KEY, startJobApi } from "../support/scriptedJobApi";
 
 const WIRE_KEY = "jobs-key-SECRET-7";

@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { JobClient, JobRequestError } from "../../client/jobClient";
 import { closeClients } from "../../model/connection";
 import { smokeTestProvider } from "../../provider/smoke/provider";
-import { json, startScriptedServer, type ScriptedServer } from "./scriptedServer";
+import { json, startScriptedServer, type ScriptedServer } from "../support/scriptedServer";
 
 const KEY = "test-key-lb-urls";
 

@@ -4,7 +4,7 @@ import { createResolvingAmbiguity, type AttemptOutcome } from "../../provider/re
 import { ConnectionError, isNotFound, NotFoundError, ServerError, TimeoutError, type ApiError } from "../../client/errors";
 import { ManagementClient } from "../../client/management";
 import type { Pod } from "../../client/schemas";
-import { json, startScriptedServer, type RecordedRequest, type ScriptedServer, type Step } from "./scriptedServer";
+import { json, startScriptedServer, type RecordedRequest, type ScriptedServer, type Step } from "../support/scriptedServer";
 
 const KEY = "mgmt-key-SECRET-42";
 

@@ -7,7 +7,7 @@ import { ApiError, BadRequestError, NotFoundError, RateLimitError } from "../../
 import { GpuCloudError } from "../../client/gpuCloudError";
 import { ManagementClientV2 } from "../../client/managementV2";
 import { parseRateLimit } from "../../client/retry";
-import { json, startScriptedServer, type ScriptedServer, type Step } from "./scriptedServer";
+import { json, startScriptedServer, type ScriptedServer, type Step } from "../support/scriptedServer";
 
 let server: ScriptedServer | undefined;
 let emulator: RunningEmulator | undefined;

@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { ManagementClientV2 } from "../../client/managementV2";
 import { OPERATIONS_V2 } from "../../client/operationsV2";
-import { json, startScriptedServer, type ScriptedServer } from "./scriptedServer";
+import { json, startScriptedServer, type ScriptedServer } from "../support/scriptedServer";
 
 let server: ScriptedServer | undefined;
 let client: ManagementClientV2 | undefined;

@@ -11,7 +11,7 @@ import {
   TimeoutError,
 } from "../../client/errors";
 import { Transport, type RetryInfo, type TransportOptions } from "../../client/transport";
-import { dropConnection, hang, json, startScriptedServer, text, type ScriptedServer, type Step } from "./scriptedServer";
+import { dropConnection, hang, json, startScriptedServer, text, type ScriptedServer, type Step } from "../support/scriptedServer";
 
 const KEY = "test-key-SECRET-0123456789";
 const Thing = z.object({ id: z.string() });

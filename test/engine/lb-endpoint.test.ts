@@ -67,7 +67,7 @@ describe("a load-balancing endpoint through the real engine", { timeout: 300_000
   beforeAll(async () => {
     emulator = await startEmulator({
       timeScale: 0.02,
-      handlers: { [STATUS_SERVER_IMAGE]: path.join(__dirname, "..", "provider", "fixtures", "lb-status-server.cjs") },
+      handlers: { [STATUS_SERVER_IMAGE]: path.join(__dirname, "..", "support", "fixtures", "lb-status-server.cjs") },
     });
     client = new ManagementClient({ baseUrl: emulator.apiUrl, apiKey: emulator.apiKey, maxRetries: 0 });
     clientV2 = new ManagementClientV2({ baseUrl: emulator.apiUrlV2, apiKey: emulator.apiKey, maxRetries: 0 });

@@ -2,7 +2,7 @@
  * Every invalid argument of the corpus (test/support/badInputs.ts: Pod, Endpoint, NetworkVolume,
  * Template, RegistryAuth, JobRunner) is rejected at `pulumi preview` through the real engine, and the
  * engine's error names the property path and carries a useful message. The unit tests
- * (test/unit/resources/check.test.ts) call check directly; this proves the failures surface at
+ * (test/provider/resources/check.test.ts) call check directly; this proves the failures surface at
  * preview, before anything is sent to the service. Once per management API version: the corpus is
  * invalid on both (on v2 a pod's base arguments name its one GPU type, which v2 requires).
  */

@@ -1,32 +1,19 @@
 /**
  * The worker side of the job API, `{serverless_url}/<endpoint_id>/<route>/<worker_id>[/<job_id>]`:
- * what a real worker sends (see WORKER-PROTOCOL.md in the reference). Differences from the caller
- * routes, all from how real workers behave:
+ * what a real worker sends (WORKER-PROTOCOL.md in the reference), one route-table entry each.
+ * Differences from the callers' operations, all from how real workers behave:
  * - ids end at the first `&` (a worker appends `&name=value` to a URL without `?`), and what follows
- *   is read as query parameters;
+ *   is read as query parameters (side "worker", api/router.ts);
  * - the job-done / job-stream body is JSON whatever its content type says;
  * - "nothing to do" is 204 after a long-poll, never 404 (a worker retries a 404 at once, in a loop);
- * - posts for jobs the worker no longer holds are answered 200 and ignored.
+ * - posts for jobs the worker no longer holds are answered 200 and ignored;
+ * - no limit: workers are not callers.
  */
-import type { IncomingMessage, ServerResponse } from "node:http";
 import { z } from "zod";
+import { HttpError } from "../../http/errors";
+import { type JobBody, type JobOperation, defineJobOperation } from "../api/operation";
 import type { EndpointRuntime } from "../endpoint";
-import { HttpError, parseJsonBody, queryOf, readBody, sendJson } from "../http";
-import type { ResolvedOptions } from "../options";
 import type { DonePost } from "./pool";
-
-type WorkerRoute = (c: WorkerCall) => Promise<void> | void;
-
-export interface WorkerCall {
-  req: IncomingMessage;
-  res: ServerResponse;
-  rt: EndpointRuntime;
-  opts: ResolvedOptions;
-  /** The route name (`job-take`, ...). */
-  route: string;
-  /** Path segments after the route name, still percent-encoded. */
-  segments: string[];
-}
 
 const DonePostSchema = z.looseObject({
   output: z.unknown().optional(),
@@ -38,124 +25,133 @@ const DonePostSchema = z.looseObject({
 const StreamPostSchema = z.looseObject({ output: z.unknown() });
 
 const BATCH_ERROR = { error: "batch_size must be a whole number from 1 to 1000" };
-const BatchSize = z.coerce.number(BATCH_ERROR).int(BATCH_ERROR).min(1, BATCH_ERROR).max(1000, BATCH_ERROR);
+const BatchSize = z.coerce.number<string>(BATCH_ERROR).int(BATCH_ERROR).min(1, BATCH_ERROR).max(1000, BATCH_ERROR);
 
-/**
- * The ids named `names`, one per path segment, each up to its first `&` and decoded; every
- * `name=value` after a `&` is added to the query parameters.
- */
-function ids(c: WorkerCall, names: readonly string[]): { values: string[]; query: URLSearchParams } {
-  const query = queryOf(c.req.url) ?? new URLSearchParams();
-  const values = names.map((name, i) => {
-    const raw = c.segments[i] ?? "";
-    const amp = raw.indexOf("&");
-    const id = amp < 0 ? raw : raw.slice(0, amp);
-    if (amp >= 0) for (const [k, v] of new URLSearchParams(raw.slice(amp + 1))) query.append(k, v);
-    let decoded: string;
-    try {
-      decoded = decodeURIComponent(id);
-    } catch {
-      throw new HttpError(400, `${name} ${JSON.stringify(id)} is not valid percent-encoding`);
-    }
-    if (decoded === "") {
-      throw new HttpError(400, `missing ${name}: expected /<endpoint_id>/${c.route}/${names.map((n) => `<${n}>`).join("/")}`);
-    }
-    return decoded;
-  });
-  return { values, query };
-}
+/** `0` when the worker runs nothing (any other value: it does). */
+const JobInProgress = z.string().describe("0 when the worker is running no job, 1 when it is");
 
-function noContent(res: ServerResponse): void {
-  if (res.headersSent || res.destroyed) return;
-  res.writeHead(204);
-  res.end();
-}
-
-async function jsonPost<T>(c: WorkerCall, schema: z.ZodType<T>, what: string): Promise<T> {
-  // Workers label the JSON body application/x-www-form-urlencoded: the label is ignored.
-  const body = parseJsonBody(await readBody(c.req, c.opts.maxPayloadBytes.runsync));
-  const r = schema.safeParse(body ?? {});
-  if (!r.success) {
-    const issue = r.error.issues[0];
-    throw new HttpError(400, `${what} body ${JSON.stringify(body)?.slice(0, 80)} is not accepted: ${issue?.message ?? "invalid"}`);
-  }
-  return r.data;
-}
-
-async function take(c: WorkerCall, batch: boolean): Promise<void> {
-  const { values, query } = ids(c, ["worker_id"]);
-  const pool = c.rt.external;
-  const w = pool.seen(values[0] as string);
-  if (query.get("job_in_progress") === "0") w.reported(new Set(), c.rt.clock.now());
-  let max = 1;
-  if (batch) {
-    const r = BatchSize.safeParse(query.get("batch_size") ?? "1");
-    if (!r.success) throw new HttpError(400, `${r.error.issues[0]?.message ?? "bad batch_size"}; got ${JSON.stringify(query.get("batch_size"))}`);
-    max = r.data;
-  }
-  const jobs = await pool.take(w, max, c.res);
-  if (jobs.length === 0) noContent(c.res);
-  else sendJson(c.res, 200, batch ? jobs : jobs[0]);
-}
-
-const GET = "GET";
-const POST = "POST";
-
-const routes: Record<string, { method: typeof GET | typeof POST; run: WorkerRoute }> = {
-  "job-take": { method: GET, run: (c) => take(c, false) },
-  "job-take-batch": { method: GET, run: (c) => take(c, true) },
-  "job-done": {
-    method: POST,
-    async run(c) {
-      const { values, query } = ids(c, ["worker_id", "job_id"]);
-      const post: DonePost = await jsonPost(c, DonePostSchema, "job-done");
-      const pool = c.rt.external;
-      pool.done(pool.seen(values[0] as string), values[1] as string, post, query.get("isStream") === "true");
-      sendJson(c.res, 200, {});
+/** A worker's post (job-done, job-stream): JSON whatever its label (workers send x-www-form-urlencoded), empty as `{}`. */
+function workerPost<T>(schema: z.ZodType<T>): JobBody<T> {
+  return {
+    limit: "runsync",
+    schema,
+    parse(json, verb) {
+      const r = schema.safeParse(json ?? {});
+      if (!r.success) {
+        const issue = r.error.issues[0];
+        throw new HttpError(400, `${verb} body ${JSON.stringify(json)?.slice(0, 80)} is not accepted: ${issue?.message ?? "invalid"}`);
+      }
+      return r.data;
     },
-  },
-  "job-stream": {
-    method: POST,
-    async run(c) {
-      const { values } = ids(c, ["worker_id", "job_id"]);
-      const post = await jsonPost(c, StreamPostSchema, "job-stream");
-      const pool = c.rt.external;
-      pool.chunk(pool.seen(values[0] as string), values[1] as string, post.output);
-      sendJson(c.res, 200, {});
-    },
-  },
-  ping: {
-    method: GET,
-    run(c) {
-      const { values, query } = ids(c, ["worker_id"]);
-      // `job_id`: the comma-joined ids the worker is running (absent when idle).
-      const inProgress = (query.get("job_id") ?? "").split(",").filter((id) => id !== "");
-      c.rt.external.seen(values[0] as string).reported(new Set(inProgress), c.rt.clock.now());
-      sendJson(c.res, 200, {});
-    },
-  },
-  "job-stop": {
-    method: GET,
-    async run(c) {
-      const { values } = ids(c, ["worker_id"]);
-      const pool = c.rt.external;
-      const jobsToStop = await pool.stopPoll(pool.seen(values[0] as string), c.res);
-      if (jobsToStop.length === 0) noContent(c.res);
-      else sendJson(c.res, 200, { jobsToStop });
-    },
-  },
-};
-
-/** True for the route names of the worker pull protocol. */
-export function isWorkerRoute(name: string): boolean {
-  return Object.hasOwn(routes, name);
+  };
 }
 
-export async function handleWorkerRoute(c: WorkerCall): Promise<void> {
-  const route = routes[c.route];
-  if (!route) throw new HttpError(404, `unknown worker route ${JSON.stringify(c.route)}`);
-  if (c.req.method !== route.method) {
-    throw new HttpError(405, `/${c.route} accepts ${route.method}, got ${c.req.method ?? "none"}`, { allow: route.method });
-  }
-  await route.run(c);
-}
+const GET = ["GET"] as const;
+const POST = ["POST"] as const;
+
+/** The workers' operations. The worker is known to its endpoint from its first request on (`seen`). */
+export const workerOperations: readonly JobOperation<EndpointRuntime>[] = [
+  defineJobOperation({
+    side: "worker",
+    operationId: "workerTakeJob",
+    summary: "Take the oldest waiting job; holds while there is none, then answers 204",
+    tag: "worker",
+    methods: GET,
+    path: "/{endpoint_id}/job-take/{worker_id}",
+    query: { job_in_progress: JobInProgress },
+    response: { status: 200, description: "A job.", schemaName: "TakenJob" },
+    noContent: "No job came while the request was held (workerPollWaitMs).",
+    errors: [400],
+    async handle({ rt, params, query, res }) {
+      const w = rt.external.seen(params["worker_id"] ?? "");
+      if (query.job_in_progress === "0") w.reported(new Set(), rt.clock.now());
+      const [job] = await rt.external.take(w, 1, res);
+      return job === undefined ? { status: 204 } : { status: 200, body: job };
+    },
+  }),
+  defineJobOperation({
+    side: "worker",
+    operationId: "workerTakeJobs",
+    summary: "Take up to `batch_size` waiting jobs; holds while there is none, then answers 204",
+    tag: "worker",
+    methods: GET,
+    path: "/{endpoint_id}/job-take-batch/{worker_id}",
+    query: { job_in_progress: JobInProgress, batch_size: BatchSize },
+    response: { status: 200, description: "The jobs.", schemaName: "TakenJob", array: true },
+    noContent: "No job came while the request was held (workerPollWaitMs).",
+    errors: [400],
+    async handle({ rt, params, query, res }) {
+      const w = rt.external.seen(params["worker_id"] ?? "");
+      if (query.job_in_progress === "0") w.reported(new Set(), rt.clock.now());
+      const jobs = await rt.external.take(w, query.batch_size ?? 1, res);
+      return jobs.length === 0 ? { status: 204 } : { status: 200, body: jobs };
+    },
+  }),
+  defineJobOperation({
+    side: "worker",
+    operationId: "workerJobDone",
+    summary: "The job's result, error or progress update",
+    tag: "worker",
+    methods: POST,
+    path: "/{endpoint_id}/job-done/{worker_id}/{job_id}",
+    query: { isStream: z.string().describe("true when the job streamed: its chunks are its output") },
+    body: workerPost<DonePost>(DonePostSchema),
+    bodyName: "JobDonePost",
+    response: { status: 200, description: "Received (also for a job the worker no longer holds).", schemaName: "Empty" },
+    errors: [400],
+    handle({ rt, params, query, body }) {
+      const pool = rt.external;
+      pool.done(pool.seen(params["worker_id"] ?? ""), params["job_id"] ?? "", body, query.isStream === "true");
+      return { status: 200, body: {} };
+    },
+  }),
+  defineJobOperation({
+    side: "worker",
+    operationId: "workerJobStream",
+    summary: "One stream chunk of the job",
+    tag: "worker",
+    methods: POST,
+    path: "/{endpoint_id}/job-stream/{worker_id}/{job_id}",
+    body: workerPost(StreamPostSchema),
+    bodyName: "JobStreamPost",
+    response: { status: 200, description: "Received.", schemaName: "Empty" },
+    errors: [400],
+    handle({ rt, params, body }) {
+      const pool = rt.external;
+      pool.chunk(pool.seen(params["worker_id"] ?? ""), params["job_id"] ?? "", body.output);
+      return { status: 200, body: {} };
+    },
+  }),
+  defineJobOperation({
+    side: "worker",
+    operationId: "workerPing",
+    summary: "Heartbeat, with the jobs the worker is running",
+    tag: "worker",
+    methods: GET,
+    path: "/{endpoint_id}/ping/{worker_id}",
+    query: { job_id: z.string().describe("The comma-joined ids of the jobs in progress (absent when idle)") },
+    response: { status: 200, description: "Received.", schemaName: "Empty" },
+    errors: [400],
+    handle({ rt, params, query }) {
+      const inProgress = (query.job_id ?? "").split(",").filter((id) => id !== "");
+      rt.external.seen(params["worker_id"] ?? "").reported(new Set(inProgress), rt.clock.now());
+      return { status: 200, body: {} };
+    },
+  }),
+  defineJobOperation({
+    side: "worker",
+    operationId: "workerJobStop",
+    summary: "Jobs the worker must stop (cancelled, timed out); holds while there is none, then answers 204",
+    tag: "worker",
+    methods: GET,
+    path: "/{endpoint_id}/job-stop/{worker_id}",
+    response: { status: 200, description: "The jobs to stop.", schemaName: "JobsToStop" },
+    noContent: "Nothing to stop while the request was held (workerPollWaitMs).",
+    errors: [400],
+    async handle({ rt, params, res }) {
+      const pool = rt.external;
+      const jobsToStop = await pool.stopPoll(pool.seen(params["worker_id"] ?? ""), res);
+      return jobsToStop.length === 0 ? { status: 204 } : { status: 200, body: { jobsToStop } };
+    },
+  }),
+];

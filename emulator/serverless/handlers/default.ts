@@ -9,7 +9,7 @@
  * /openai/* jobs (input.openai_route) get an OpenAI-shaped answer, streamed in chunks when the
  * request asks for `"stream": true` (see openai.ts).
  */
-import { wantsStream } from "../openaiStream";
+import { openaiRequestOf, wantsStream } from "../openaiRequest";
 import { openaiChunks, openaiOutput } from "./openai";
 import type { JobHandler, RunContext } from "./types";
 
@@ -26,9 +26,9 @@ function describe(v: unknown): string {
 export const defaultHandler: JobHandler = {
   run(ctx: RunContext): void {
     const input = ctx.input;
-    const route = input["openai_route"];
-    if (typeof route === "string") {
-      const body = input["openai_input"];
+    const openai = openaiRequestOf(input);
+    if (openai) {
+      const { route, body } = openai;
       if (wantsStream(body)) {
         const chunks = openaiChunks(route, body, ctx.id, ctx.now());
         for (const chunk of chunks) ctx.chunk(chunk);

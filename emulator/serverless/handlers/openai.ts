@@ -4,6 +4,7 @@
  * completion that echoes the prompt, a model list; any other route echoes the request. A request
  * with `"stream": true` gets the same answer as OpenAI-style chunks (openaiChunks), one per word.
  */
+import { openaiJobInput } from "../openaiRequest";
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
@@ -49,7 +50,7 @@ export function openaiOutput(route: string, body: unknown, jobId: string, nowMs:
   if (route === "/v1/models") {
     return { object: "list", data: [{ id: model, object: "model", created, owned_by: "emulator" }] };
   }
-  return { openai_route: route, openai_input: body };
+  return openaiJobInput(route, body);
 }
 
 /** The echoed text split into words, each keeping its trailing spaces, so the pieces join back to it. */

@@ -17,15 +17,15 @@
  */
 import type { ServerResponse } from "node:http";
 import type { EndpointSpec, WorkerView } from "../contract";
-import { HttpError } from "../http";
-import { Limiter } from "../limits";
+import { HttpError } from "../../http/errors";
+import { Limiter, type LimitedRuntime } from "../limits";
 import { Task } from "../scheduler";
 import type { ServiceEnv } from "../serviceEnv";
 import { LbWorker, type LbWorkerHost, type LbWorkerState } from "./lbWorker";
 import type { LbServerSource } from "./serverModule";
 import { WorkerWaiters } from "./waiters";
 
-export class LbRuntime implements LbWorkerHost {
+export class LbRuntime implements LbWorkerHost, LimitedRuntime {
   spec: EndpointSpec;
   readonly limiter: Limiter;
   private source: LbServerSource;
@@ -67,7 +67,7 @@ export class LbRuntime implements LbWorkerHost {
   }
 
   /** Healthy workers: the dynamic rate-limit rule's multiplier. */
-  get ready(): number {
+  get readyWorkers(): number {
     return this.healthy.length;
   }
 

@@ -11,7 +11,8 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Dispatcher, Pool } from "undici";
-import { HttpError, sendError } from "../http";
+import { HttpError } from "../../http/errors";
+import { sendJobError } from "../api/answers";
 import { requestHeaders, responseHeaders, WORKER_ID_HEADER } from "./headers";
 import type { LbWorker } from "./lbWorker";
 
@@ -29,7 +30,7 @@ export function proxy(req: IncomingMessage, res: ServerResponse, w: LbWorker, en
     const pool = w.pool;
     if (!pool || res.destroyed) {
       // Gone caller (hung up while waiting for a worker): nothing to send, nothing to answer.
-      if (!res.destroyed) sendError(res, new HttpError(502, `worker ${w.id} of endpoint ${endpointId} is not serving; the request was not sent`));
+      if (!res.destroyed) sendJobError(res, new HttpError(502, `worker ${w.id} of endpoint ${endpointId} is not serving; the request was not sent`));
       w.requestEnded();
       resolve();
       return;
@@ -54,7 +55,7 @@ export function proxy(req: IncomingMessage, res: ServerResponse, w: LbWorker, en
       if (done) return;
       if (!res.headersSent) {
         const why = w.takeFailure() ?? err.message;
-        sendError(
+        sendJobError(
           res,
           new HttpError(502, `worker ${w.id} of endpoint ${endpointId} failed while handling the request (${why}); it was not retried`, {
             [WORKER_ID_HEADER]: w.id,

@@ -17,7 +17,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createRequire } from "node:module";
 import * as path from "node:path";
-import { modulePathFor } from "../handlers/registry";
+import { lookupByImage } from "../images";
 import { echoListener } from "./echoServer";
 
 export type LbListener = (req: IncomingMessage, res: ServerResponse) => unknown;
@@ -83,7 +83,7 @@ export class LbServerRegistry {
   constructor(private readonly map: Record<string, string>) {}
 
   serverFor(imageName: string): LbServerSource {
-    const modulePath = modulePathFor(this.map, imageName);
+    const modulePath = lookupByImage(this.map, imageName);
     if (modulePath === undefined) return ECHO;
     let s = this.sources.get(modulePath);
     if (!s) {

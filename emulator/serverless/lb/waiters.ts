@@ -5,7 +5,7 @@
  * cannot start workers, is deleted or the service shuts down.
  */
 import type { ServerResponse } from "node:http";
-import { HttpError } from "../http";
+import { HttpError } from "../../http/errors";
 import { Task, type Scheduler } from "../scheduler";
 import type { LbWorker } from "./lbWorker";
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dispatch } from "../../../provider/dispatch";
 import { closeClients as closeManagementClients } from "../../../model/connection";
 import { startEmulator, type RunningEmulator } from "../../../emulator/index";
-import { startHarness } from "./harness";
+import { startHarness } from "../../support/providerHarness";
 
 /** Lets the operation run, then drops the connection instead of answering: a lost create answer. */
 function dropAnswer(res: ServerResponse): void {

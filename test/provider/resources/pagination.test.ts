@@ -5,7 +5,7 @@
 import type { ServerResponse } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import { readExisting } from "../../../model/lookup/lookup";
-import { checked, startHarness, type Harness } from "./harness";
+import { checked, startHarness, type Harness } from "../../support/providerHarness";
 
 let h: Harness | undefined;
 afterEach(async () => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { computeDiff } from "../../../provider/resources/diffEngine";
 import { endpointTable } from "../../../model/fields/endpointFields";
 import { podTable } from "../../../model/fields/podFields";
-import { startHarness, type Harness } from "./harness";
+import { startHarness, type Harness } from "../../support/providerHarness";
 
 let h: Harness;
 beforeAll(async () => {

@@ -7,7 +7,7 @@ import { secretTable } from "../../../model/fields/secretFields";
 import { buildResourceProviders } from "../../../provider/resources/registry";
 import { readExisting } from "../../../model/lookup/lookup";
 import { ResourceInitError } from "../../../provider/resources/partialCreate";
-import { checked, startHarness, type Harness } from "./harness";
+import { checked, startHarness, type Harness } from "../../support/providerHarness";
 
 const VALUE = "hf_value-of-the-first-kind-0001";
 const ROTATED = "hf_value-of-the-second-kind-0002";

@@ -7,7 +7,7 @@ import { tableForBackend } from "../../../model/fields/fieldTable";
 import { podTable } from "../../../model/fields/podFields";
 import { endpointTable } from "../../../model/fields/endpointFields";
 import { templateTable } from "../../../model/fields/templateFields";
-import { checked, startHarness, type Harness } from "./harness";
+import { checked, startHarness, type Harness } from "../../support/providerHarness";
 
 let h: Harness;
 beforeAll(async () => {

@@ -12,8 +12,8 @@ import { endpointTable } from "../../../model/fields/endpointFields";
 import { networkVolumeTable } from "../../../model/fields/networkVolumeFields";
 import { templateTable } from "../../../model/fields/templateFields";
 import { V2Backend } from "../../../model/backend/v2Backend";
-import { json, startScriptedServer } from "../../client/scriptedServer";
-import { checked, startHarness, type Harness } from "./harness";
+import { json, startScriptedServer } from "../../support/scriptedServer";
+import { checked, startHarness, type Harness } from "../../support/providerHarness";
 import { runSchema } from "../../../model/fields/validation";
 
 /** The failures check gives these arguments on a v1 stack (the table as v1 sees it). */

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { computeDiff } from "../../../provider/resources/diffEngine";
 import { networkVolumeTable } from "../../../model/fields/networkVolumeFields";
 import { registryAuthTable } from "../../../model/fields/registryAuthFields";
-import { checked, startHarness, type Harness } from "./harness";
+import { checked, startHarness, type Harness } from "../../support/providerHarness";
 
 let h: Harness;
 beforeAll(async () => {

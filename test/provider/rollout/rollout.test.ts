@@ -15,7 +15,7 @@ import { rolloutSwitchProvider } from "../../../provider/rollout/switch";
 import { ResourceInitError } from "../../../provider/resources/partialCreate";
 import type { Props } from "../../../model/fields/values";
 import { API_VERSIONS } from "../../engine/provider-support";
-import { checked, startHarness, type Harness } from "../resources/harness";
+import { checked, startHarness, type Harness } from "../../support/providerHarness";
 
 const FIXTURES = path.join(__dirname, "..", "..", "engine", "fixtures");
 const IMAGES = {

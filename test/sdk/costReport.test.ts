@@ -1,0 +1,75 @@
+/**
+ * CostReport's resource discovery, under Pulumi's mocks: without a list it sums every priced
+ * resource declared before it (an EndpointRollout's endpoints too), sends only the estimates'
+ * figures to its record, and warns of a priced resource declared after it, naming both.
+ */
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import type { CostEstimate } from "../../model/cost/estimate";
+import { recordResources, outputValue, type Registered } from "../support/pulumiMocks";
+
+let registered: Registered[] = [];
+
+const estimate = (perHour: number): CostEstimate => ({
+  status: "estimated",
+  perHour,
+  basis: `NVIDIA L4 (secure cloud) ${perHour} USD/GPU-hour x 1`,
+});
+
+beforeAll(() => {
+  // The mocks' state: a priced resource's estimate, and what the report's record computes in check.
+  registered = recordResources((name) => ({
+    results: [],
+    revision: "r1",
+    ...(name.endsWith("-summary") ? { perHour: 1.29, ceilingPerHour: 1.29, perMonth: 0, unpriced: [] } : { costEstimate: estimate(0.43) }),
+  }));
+});
+
+afterEach(() => vi.restoreAllMocks());
+
+const summaryInputs = (report = "cost") =>
+  registered.find((r) => r.name === `${report}-summary`)?.inputs as { resources: Array<{ name: string; estimate: unknown }> } | undefined;
+
+describe("CostReport", () => {
+  it("sums the priced resources declared before it, inside components too, without their prices", async () => {
+    const gpucloud = await import("../../sdk/index");
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    new gpucloud.Pod("trainer", { imageName: "me/train:1", gpuTypeIds: ["NVIDIA L4"] });
+    new gpucloud.NetworkVolume("models", { name: "models", size: 100, dataCenterId: "EU-RO-1" });
+    new gpucloud.Template("other", { name: "other", imageName: "me/other:1" });
+    new gpucloud.EndpointRollout("infer", {
+      version: "1.0",
+      template: { name: "model", imageName: "me/model:1", isServerless: true },
+      endpoint: { gpuTypeIds: ["NVIDIA L4"] },
+      cases: [{ name: "ok", input: {} }],
+    });
+    const report = new gpucloud.CostReport("cost");
+    expect(await outputValue(report.perHour)).toBe(1.29);
+    const inputs = summaryInputs();
+    expect(inputs?.resources.map((r) => r.name)).toEqual(["trainer", "models", "infer"]); // a rollout's canary exists only during its check
+    expect(inputs?.resources[0]?.estimate).toEqual({ status: "estimated", perHour: 0.43 });
+    expect(warn).not.toHaveBeenCalled();
+  });
+
+  it("warns of a priced resource declared after it, naming both", async () => {
+    const gpucloud = await import("../../sdk/index");
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    new gpucloud.Pod("late", { imageName: "me/train:1", gpuTypeIds: ["NVIDIA L4"] });
+    expect(warn).toHaveBeenCalledWith(
+      expect.stringContaining('Pod "late" is declared after CostReport "cost", which sums only the priced resources declared before it'),
+    );
+    expect(warn.mock.calls[0]?.[0]).toContain("declare the CostReport last in the program (or pass it `resources`)");
+  });
+
+  it("sums only the resources it is given, named by their URN, and warns of none declared after it", async () => {
+    const gpucloud = await import("../../sdk/index");
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    const volume = new gpucloud.NetworkVolume("scratch", { name: "scratch", size: 10, dataCenterId: "EU-RO-1" });
+    const listed = new gpucloud.CostReport("listed", { resources: [volume] });
+    await outputValue(listed.perHour);
+    expect(summaryInputs("listed")?.resources.map((r) => r.name)).toEqual(["scratch"]);
+    warn.mockClear();
+    new gpucloud.Pod("after-listed", { imageName: "me/train:1", gpuTypeIds: ["NVIDIA L4"] });
+    // Only the discovering report ("cost", above) warns.
+    expect(warn.mock.calls.map((c) => String(c[0]))).toEqual([expect.stringContaining('after CostReport "cost"')]);
+  });
+});
