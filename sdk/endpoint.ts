@@ -108,9 +108,10 @@ export interface EndpointArgs {
   /**
    * The template's `revision` (v2 API). v2 copies a template's settings into the endpoint when it is
    * created; when the revision changes, the endpoint re-applies `templateId` in place (a new
-   * release, rolled out within `readyTimeoutSeconds`). Default: followed automatically when
-   * `templateId` is a Template's `id` output; give it for a template id from elsewhere. Unused on v1,
-   * where template changes reach endpoints by themselves.
+   * release, rolled out within `readyTimeoutSeconds`). Default in TypeScript: followed
+   * automatically when `templateId` is a Template's `id` output; give it for a template id from
+   * elsewhere, and always with the provider plugin (`templateRevision: template.revision`). Unused
+   * on v1, where template changes reach endpoints by themselves.
    */
   templateRevision?: pulumi.Input<string>;
   /**
@@ -129,8 +130,8 @@ export interface EndpointArgs {
    */
   readyTimeoutSeconds?: pulumi.Input<number>;
   /**
-   * Id of an existing endpoint to manage instead of creating one (`pulumi import` does not work for
-   * this package's resources). On create the endpoint is read; `computeType` must match what is
+   * Id of an existing endpoint to manage instead of creating one (an alternative to `pulumi import`,
+   * which works with the provider plugin only). On create the endpoint is read; `computeType` must match what is
    * declared, every other declared field is updated to the declared value. From then on it is
    * managed like any other: `pulumi destroy` deletes it unless the resource has the
    * `retainOnDelete` option. Removing `adoptId` later changes nothing; another id replaces the resource.

@@ -14,12 +14,11 @@
  * Connection: see LookupOptions (the options, else stack config, else GPUCLOUD_* env).
  */
 import * as pulumi from "@pulumi/pulumi";
-import { z } from "zod";
-import { GpuCloudError, nameErrorClass } from "../client/gpuCloudError";
 import { openManagementApi } from "../model/connection";
 import type { ResourceKind } from "../model/kinds";
-import { namesAreUnique, nounOf, readExisting, sensitiveOf } from "../model/lookup/lookup";
-import type { LookupKey } from "../model/lookup/lookupNotFoundError";
+import { readExisting, secretInfoOf, sensitiveOf } from "../model/lookup/lookup";
+import { LookupArgsError } from "../model/lookup/lookupArgsError";
+import { lookupName, parseLookupKey } from "../model/lookup/lookupKey";
 import { lookupConnection, type LookupOptions } from "./connection";
 import { callFailure, LookupError } from "./programError";
 import { ConfigError } from "../client/config";
@@ -29,15 +28,11 @@ import type { NetworkVolume } from "./networkVolume";
 import type { Pod } from "./pod";
 import type { RegistryAuth } from "./registryAuth";
 import type { Secret } from "./secret";
-import { secretPlaceholder } from "../client/secrets";
 import type { Template } from "./template";
 
 export { LookupNotFoundError, type LookupKey } from "../model/lookup/lookupNotFoundError";
+export { LookupArgsError } from "../model/lookup/lookupArgsError";
 export { LookupError } from "./programError";
-
-/** Arguments a lookup cannot take (no id, an empty id, a name where names are not unique). */
-export class LookupArgsError extends GpuCloudError {}
-nameErrorClass(LookupArgsError, "LookupArgsError");
 
 /** A resource class's outputs as plain values: what a lookup of that kind returns. */
 export type Resolved<R> = {
@@ -68,30 +63,6 @@ export type ByIdOrNameArgs = ByIdArgs | { name: string };
 /** A lookup's arguments with each field an Input, e.g. `{ id: otherStack.getOutput("podId") }`. */
 export type LookupInputs<A> = A extends unknown ? { [K in keyof A]: pulumi.Input<A[K]> } : never;
 
-function lookupName(kind: ResourceKind): string {
-  return `get${kind[0]?.toUpperCase() ?? ""}${kind.slice(1)}`;
-}
-
-function parseKey(kind: ResourceKind, args: unknown): LookupKey {
-  const lookup = lookupName(kind);
-  const id = z
-    .object({ id: z.string().trim().min(1) })
-    .strict()
-    .safeParse(args);
-  if (id.success) return id.data;
-  const byName = namesAreUnique(kind)
-    ? z
-        .object({ name: z.string().trim().min(1) })
-        .strict()
-        .safeParse(args)
-    : undefined;
-  if (byName?.success) return byName.data;
-  const wanted = namesAreUnique(kind) ? `{ id: "<${nounOf(kind)} id>" } or { name: "<its name>" }` : `{ id: "<${nounOf(kind)} id>" }`;
-  throw new LookupArgsError(
-    `${lookup}: ${JSON.stringify(args) ?? String(args)} is not a lookup key: give ${wanted}, each a non-empty string.`,
-  );
-}
-
 /**
  * One lookup; fails with one error saying what was looked up, the id or name and the cause
  * (LookupArgsError, ConfigError, LookupNotFoundError, or a LookupError whose cause is the
@@ -100,7 +71,7 @@ function parseKey(kind: ResourceKind, args: unknown): LookupKey {
 async function lookUp(kind: ResourceKind, args: unknown, options: LookupOptions): Promise<Record<string, unknown>> {
   const lookup = lookupName(kind);
   try {
-    const key = parseKey(kind, args);
+    const key = parseLookupKey(kind, args);
     const { apiKey, apiUrl } = lookupConnection(options);
     const { api, backend, close } = openManagementApi({ baseUrl: apiUrl, apiKey });
     try {
@@ -173,7 +144,5 @@ export function getSecretOutput(
 const secretLookup = promiseForm<ByIdOrNameArgs, Omit<SecretInfo, "ref">>("secret");
 const secretLookupOutput = outputForm<ByIdOrNameArgs, Omit<SecretInfo, "ref">>("secret");
 function withRef(info: Omit<SecretInfo, "ref">): SecretInfo {
-  // The empty description the service reports as none reads back as "": shown as absent.
-  const { description, ...rest } = info;
-  return { ...rest, ...(description ? { description } : {}), ref: secretPlaceholder(info.name) };
+  return secretInfoOf(info) as SecretInfo;
 }

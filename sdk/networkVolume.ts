@@ -34,8 +34,8 @@ export interface NetworkVolumeArgs {
    */
   type?: pulumi.Input<"STANDARD" | "HIGH_PERFORMANCE">;
   /**
-   * Id of an existing volume to manage instead of creating one (`pulumi import` does not work for
-   * this package's resources). Its data center must match; name and size are updated to the declared
+   * Id of an existing volume to manage instead of creating one (an alternative to `pulumi import`,
+   * which works with the provider plugin only). Its data center must match; name and size are updated to the declared
    * values (size only upwards). `pulumi destroy` then deletes it unless the resource has the
    * `retainOnDelete` option. Removing `adoptId` later changes nothing; another id replaces the resource.
    */

@@ -172,8 +172,8 @@ export interface PodArgs {
    */
   resetTrigger?: pulumi.Input<string>;
   /**
-   * Id of an existing pod to manage instead of creating one (`pulumi import` does not work for
-   * this package's resources). On create the pod is read; fields it cannot change in place must
+   * Id of an existing pod to manage instead of creating one (an alternative to `pulumi import`,
+   * which works with the provider plugin only). On create the pod is read; fields it cannot change in place must
    * match what is declared (the error names any that differ), the others are updated to the
    * declared values. From then on the pod is managed like any other: `pulumi destroy` deletes it
    * unless the resource has the `retainOnDelete` option. Removing `adoptId` later changes nothing;

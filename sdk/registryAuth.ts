@@ -29,8 +29,8 @@ export interface RegistryAuthArgs {
    */
   password: pulumi.Input<string>;
   /**
-   * Id of existing credentials to manage instead of creating them (`pulumi import` does not work for
-   * this package's resources). The name must match; the service never returns the username or
+   * Id of existing credentials to manage instead of creating them (an alternative to `pulumi import`,
+   * which works with the provider plugin only). The name must match; the service never returns the username or
    * password, so the declared ones are taken on trust. `pulumi destroy` then deletes them unless the
    * resource has the `retainOnDelete` option. Removing `adoptId` later changes nothing.
    */

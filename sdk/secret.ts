@@ -32,8 +32,8 @@ export interface SecretArgs {
   /** A description; at most 65,535 bytes. Default none; `""` clears it. In place. */
   description?: pulumi.Input<string>;
   /**
-   * Id of an existing secret to manage instead of creating one (`pulumi import` does not work for
-   * this package's resources); find it with `getSecret({ name })`. The name must match. The service
+   * Id of an existing secret to manage instead of creating one (an alternative to `pulumi import`,
+   * which works with the provider plugin only); find it with `getSecret({ name })`. The name must match. The service
    * never returns the value, so adopting writes the declared value to it (a rotation).
    * `pulumi destroy` then deletes it unless the resource has the `retainOnDelete` option. Removing
    * `adoptId` later changes nothing; another id replaces the resource.

@@ -72,8 +72,8 @@ export interface TemplateArgs {
   /** Markdown shown with the template in the console. Default `""`. In place. v1 only. */
   readme?: pulumi.Input<string>;
   /**
-   * Id of an existing template to manage instead of creating one (`pulumi import` does not work for
-   * this package's resources). `category` and `isServerless` must match what is declared; every other
+   * Id of an existing template to manage instead of creating one (an alternative to `pulumi import`,
+   * which works with the provider plugin only). `category` and `isServerless` must match what is declared; every other
    * declared field is updated. `pulumi destroy` then deletes it unless the resource has the
    * `retainOnDelete` option. Removing `adoptId` later changes nothing; another id replaces the resource.
    */
@@ -95,8 +95,9 @@ export class Template extends pulumi.dynamic.Resource {
 
   /**
    * The revision of the container settings on the v2 API (`""` on v1, which rolls template changes
-   * out to endpoints by itself). An Endpoint given this
-   * template's `id` follows it on its own: a new revision re-applies the template to the endpoint.
+   * out to endpoints by itself). An Endpoint given this template's `id` follows it on its own in
+   * TypeScript (with the provider plugin, give it as the Endpoint's `templateRevision`): a new
+   * revision re-applies the template to the endpoint.
    */
   declare readonly revision: pulumi.Output<string>;
 

@@ -6,7 +6,7 @@
 
 import type { PriceLookup } from "./priceSheet";
 import { closest } from "../fields/validation";
-import type { Props } from "../fields/values";
+import { isUnknown, type Props } from "../fields/values";
 
 /** The arguments holding catalog ids, and where the catalog lists them. */
 const CATALOG_FIELDS = [
@@ -39,8 +39,10 @@ export function catalogIdFailures(
   for (const { field, list, noun, lookup } of CATALOG_FIELDS) {
     if (!fields.includes(field)) continue;
     const known = [...prices.sheet[list].keys()];
-    idsOf(args[field]).forEach((id, i) => {
-      if (known.includes(id)) return;
+    const ids: unknown[] = Array.isArray(args[field]) ? args[field] : [];
+    ids.forEach((id, i) => {
+      // An id not known yet (preview) is checked once it is.
+      if (typeof id !== "string" || isUnknown(id) || known.includes(id)) return;
       const near = closest(id, known);
       failures.push({
         property: `${field}[${i}]`,

@@ -89,6 +89,11 @@ export interface FieldRow<L = unknown> {
    * platform injects (PUBLIC_KEY, PORT, ...) are left alone.
    */
   readonly envMap?: boolean;
+  /**
+   * For an env map: the keys the platform adds itself (a pod's PUBLIC_KEY, a serverless template's
+   * PORT). A program does not declare them, so an import leaves them out of the arguments it reports.
+   */
+  readonly injectedKeys?: readonly string[];
   /** A list whose order the service does not keep (compared as a multiset). */
   readonly unordered?: boolean;
   /** Replaces the equality test (e.g. adoptId compares with the resource id). */

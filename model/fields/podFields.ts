@@ -110,7 +110,14 @@ const rows = {
     v2: { path: "image" },
   }),
   // env values may be secrets (pulumi.secret): never printed.
-  env: update(envMap.optional(), { envMap: true, sensitive: true, observe: (p) => p.env, v2: { path: "env" } }),
+  // The platform adds PUBLIC_KEY (SSH) and, on v2 with startJupyter, JUPYTER_PASSWORD.
+  env: update(envMap.optional(), {
+    envMap: true,
+    injectedKeys: ["PUBLIC_KEY", "JUPYTER_PASSWORD"],
+    sensitive: true,
+    observe: (p) => p.env,
+    v2: { path: "env" },
+  }),
   // Compared as a set: the service keeps no order. Numbers read back as strings are parsed at the wire.
   // v1 opens 8888/http and 22/tcp when none are given; v2 has no default ports (today 6.1 #8):
   // removing the list there closes them all.

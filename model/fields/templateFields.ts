@@ -86,7 +86,14 @@ const rows = {
     v2: COMMAND_V2.dockerStartCmd,
   }),
   // env values may be secrets (pulumi.secret): never printed.
-  env: update(envMap.optional(), { envMap: true, sensitive: true, observe: (t) => t.env, v2: { path: "env" } }),
+  // The platform adds PORT and PORT_HEALTH to a serverless template's env.
+  env: update(envMap.optional(), {
+    envMap: true,
+    injectedKeys: ["PORT", "PORT_HEALTH"],
+    sensitive: true,
+    observe: (t) => t.env,
+    v2: { path: "env" },
+  }),
   // Serverless templates may default to other ports than pod templates: always apply a declared list.
   // Compared as a set: the service keeps no order.
   ports: update(list(port, { example: '["8888/http", "22/tcp"]', unique: true }).optional(), {

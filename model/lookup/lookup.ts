@@ -3,6 +3,7 @@
 // lookups (getPod, getTemplate, ...) are this with a connection around it.
 
 import { isNotFound, type ApiErrorFields } from "../../client/errors";
+import { secretPlaceholder } from "../../client/secrets";
 import type { ManagementApi } from "../backend/port";
 import { sensitiveFields, tableForBackend, type Backend, type ResourceTable } from "../fields/fieldTable";
 import type { Props } from "../fields/values";
@@ -85,6 +86,17 @@ export async function readExisting(
     live = first;
   }
   return { id: live.id, ...observed(tableForBackend(reader.table as ResourceTable<unknown>, backend), live) };
+}
+
+/**
+ * A secret's lookup result as users see it: with `ref`, the placeholder env values take (as
+ * `Secret.ref` gives it), and without the empty description the service reports for none.
+ */
+export function secretInfoOf<T extends { name: string; description?: string | undefined }>(
+  info: T,
+): Omit<T, "description"> & { description?: string; ref: string } {
+  const { description, ...rest } = info;
+  return { ...rest, ...(description ? { description } : {}), ref: secretPlaceholder(info.name) };
 }
 
 /** Every field the table reads back from the live object, where the service reports a value. */

@@ -1,7 +1,7 @@
 /** The AccountSshKeys provider on the provider process's connection (loaded on first use). */
 import { V2Backend } from "../../model/backend/v2Backend";
 import { currentBackend, managementClient } from "../../model/connection";
-import { pulumiLog } from "../resources/deps";
+import { pulumiLog, type ProgressLog } from "../resources/deps";
 import { accountSshKeysProviderWith, type SshKeysApi } from "./sshKeysProvider";
 
 /** The account's SSH key operations (v2 only), or why there are none. */
@@ -10,4 +10,9 @@ function sshKeysApi(): SshKeysApi | string {
   return api instanceof V2Backend ? api : "account SSH keys need the service's v2 API: set gpucloud:apiUrl to the /v2 URL";
 }
 
-export const accountSshKeysProvider = accountSshKeysProviderWith({ api: sshKeysApi, backend: currentBackend, log: pulumiLog });
+/** The provider reporting its progress through `log` (the provider plugin's goes to the engine, by resource). */
+export function accountSshKeysProviderLogging(log: ProgressLog) {
+  return accountSshKeysProviderWith({ api: sshKeysApi, backend: currentBackend, log });
+}
+
+export const accountSshKeysProvider = accountSshKeysProviderLogging(pulumiLog);

@@ -102,7 +102,10 @@ export function accountSshKeysProviderWith(deps: SshKeysDeps): pulumi.dynamic.Re
 
     async read(id: string, props?: Props) {
       const keys = await apiOf(deps).sshKeys();
-      const recorded = props ?? {};
+      // An import (no recorded properties, provider plugin only): the keys as declared, and as the
+      // keys found, so that a destroy leaves the account as the import found it.
+      if (props === undefined) return { id, props: { keys, replacedKeys: keys }, inputs: { keys } };
+      const recorded = props;
       // The order the service answers in is not a change: keep the recorded order when the set is the same.
       const same = sameKeys(recorded["keys"], keys);
       return { id, props: { ...recorded, keys: same ? recorded["keys"] : keys } };

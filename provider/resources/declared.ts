@@ -77,3 +77,32 @@ export function mergeEnv(liveEnv: unknown, previouslyDeclared: unknown, declared
   for (const [k, v] of Object.entries(now)) if (typeof v === "string") out[k] = v;
   return out;
 }
+
+/**
+ * What a program would declare for a resource that exists already (an import): the argument fields
+ * the service reports, without what declaring would not change (the field's default or reset
+ * value, an empty list, map or string) and without the env keys the platform adds itself, so that the
+ * code generated from it is minimal and declaring it plans no change.
+ */
+export function importedInputs<L>(policy: ResourceTable<L>, live: L): Props {
+  const out: Props = {};
+  for (const [name, p] of Object.entries(policy.fields)) {
+    if (p.kind === "serverManaged" || (p.local && !p.alwaysObserved) || !p.observe) continue;
+    const observed = p.observe(live);
+    const value = p.envMap && isRecord(observed) ? withoutKeys(observed, p.injectedKeys ?? []) : observed;
+    if (value === undefined || value === null || isEmpty(value)) continue;
+    const unordered = p.unordered === true;
+    if (deepEqual(value, p.default, unordered) || (p.resetTo !== undefined && deepEqual(value, p.resetTo, unordered))) continue;
+    out[name] = value;
+  }
+  return out;
+}
+
+function withoutKeys(map: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(map).filter(([key]) => !keys.includes(key)));
+}
+
+/** Nothing to declare: an empty list or map, or an empty string (v2 reports a template without registry credentials with `""`). */
+function isEmpty(value: unknown): boolean {
+  return value === "" || (Array.isArray(value) && value.length === 0) || (isRecord(value) && Object.keys(value).length === 0);
+}

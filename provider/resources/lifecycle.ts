@@ -8,11 +8,11 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { CheckFailure } from "@pulumi/pulumi/dynamic";
 import { isNotFound } from "../../client/errors";
 import { CreateSnapshots, createWithoutDuplicates } from "./createOnce";
-import { buildOutputs, declaredInputs, mergeEnv, refreshFromLive } from "./declared";
+import { buildOutputs, declaredInputs, importedInputs, mergeEnv, refreshFromLive } from "./declared";
 import type { ManagementApi } from "../../model/backend/port";
 import type { KindReader } from "../../model/lookup/readers";
 import type { ProviderDeps } from "./deps";
-import { computeDiff } from "./diffEngine";
+import { computeDiff, type DiffOutcome } from "./diffEngine";
 import { backendFailures, createBodyOf, inputFields, sensitiveFields, tableForBackend, type Backend } from "../../model/fields/fieldTable";
 import { isPlaceholderId, pendingCreateOf, rememberPendingCreate, ResourceInitError, wasTakenOver, withProvider } from "./partialCreate";
 import { adoptionPlan, changedFields, forgottenFields, serviceUpdates } from "./updates";
@@ -91,8 +91,22 @@ export interface ResourceSpec<Args, L extends { id: string; name?: string | unde
 /** How an existing resource came to be adopted: the user's adoptId, or an earlier create of ours. */
 export type AdoptionOrigin = "adoptId" | "earlierCreate";
 
-/** A resource kind's provider: every method of a dynamic provider but `configure` (dispatch handles it). */
-export type LifecycleProvider = Required<Omit<pulumi.dynamic.ResourceProvider, "configure">>;
+/**
+ * A diff with the field-level detail the engine can show (`preview --diff`): per property, or per
+ * declared env key (`env.KEY`), whether it is added, updated or deleted and whether it replaces. The
+ * dynamic-provider host has no way to pass it on; the provider plugin does (provider/plugin).
+ */
+export interface LifecycleDiff extends pulumi.dynamic.DiffResult {
+  detailedDiff: DiffOutcome["detailedDiff"];
+}
+
+/**
+ * A resource kind's provider: every method of a dynamic provider but `configure` (dispatch handles
+ * it), and the diff with its field-level detail, which only the provider plugin can pass on.
+ */
+export type LifecycleProvider = Required<Omit<pulumi.dynamic.ResourceProvider, "configure">> & {
+  diffInDetail(id: string, olds: Props, news: Props): Promise<LifecycleDiff>;
+};
 
 type ArgsBase = { adoptId?: string | undefined; name?: string | undefined };
 
@@ -113,6 +127,7 @@ export function resourceProvider<Args extends ArgsBase, L extends { id: string; 
   return {
     check: (olds, news) => current().check(olds, news),
     diff: (id, olds, news) => current().diff(id, olds, news),
+    diffInDetail: (id, olds, news) => current().diffInDetail(id, olds, news),
     read: (id, props) => current().read(id, props),
     create: (inputs) => current().create(inputs),
     update: (id, olds, news) => current().update(id, olds, news),
@@ -203,7 +218,7 @@ function providerOn<Args extends ArgsBase, L extends { id: string; name?: string
     return { id, outs: await converge(op, changes, declared, inputs) };
   }
 
-  return {
+  const provider: LifecycleProvider = {
     async check(olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
       const args = withoutUnset(news);
       const previous = withoutUnset(olds ?? {});
@@ -225,9 +240,7 @@ function providerOn<Args extends ArgsBase, L extends { id: string; name?: string
       }
       // On v2, ids the catalog does not list fail (did-you-mean) once the catalog was read.
       // One read of the prices serves this check and the estimate below.
-      let pricesRead: ReturnType<NonNullable<ProviderDeps["prices"]>> | undefined;
-      const prices = deps.prices;
-      const readPrices = prices ? () => (pricesRead ??= prices()) : undefined;
+      const readPrices = pricesReader();
       const catalogFields = backend === "v2" && failures.length === 0 && readPrices ? catalogFieldsToCheck(args, previous) : [];
       if (catalogFields.length > 0 && readPrices) {
         const catalog = catalogIdFailures(args, catalogFields, await readPrices());
@@ -255,16 +268,28 @@ function providerOn<Args extends ArgsBase, L extends { id: string; name?: string
     },
 
     async diff(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
+      const { detailedDiff: _detail, ...diff } = await provider.diffInDetail(id, olds, news);
+      return diff;
+    },
+
+    async diffInDetail(id: string, olds: Props, news: Props): Promise<LifecycleDiff> {
       if (isPlaceholderId(id)) return replacePlaceholder(id, olds, news);
       const outcome = computeDiff(table, withoutUnset(olds), withoutUnset(news), { id });
       // A new estimate alone (new prices) is an update that only records it (see update).
+      const newEstimate = estimateRefreshed(olds, news);
       return {
-        changes: outcome.changes || estimateRefreshed(olds, news),
+        changes: outcome.changes || newEstimate,
         replaces: outcome.replaces,
         deleteBeforeReplace: outcome.deleteBeforeReplace,
+        detailedDiff: newEstimate ? { ...outcome.detailedDiff, [COST_ESTIMATE]: { kind: "update", replace: false } } : outcome.detailedDiff,
       };
     },
 
+    /**
+     * A refresh: the recorded properties brought up to date. Without any (an import, which only the
+     * provider plugin can serve): what a program would declare for the resource, as inputs, and
+     * the outputs (with the estimate) a create with those inputs would have recorded.
+     */
     async read(id: string, props?: Props): Promise<pulumi.dynamic.ReadResult> {
       // Nothing to read under a placeholder, and dropping it would forget the doubt it records.
       if (isPlaceholderId(id)) return { id, props: props ?? {} };
@@ -277,7 +302,13 @@ function providerOn<Args extends ArgsBase, L extends { id: string; name?: string
         throw error;
       }
       if (spec.gone?.(live)) return {};
-      const refreshed = refreshFromLive(table, withoutUnset(props ?? {}), live);
+      if (props === undefined) {
+        // The inputs are what the program declares; check adds the estimate to them, as for a create.
+        const inputs = importedInputs(table, live);
+        const estimated = spec.estimate ? await estimateOn(spec.estimate, inputs, {}, pricesReader()) : inputs;
+        return { id, props: { ...buildOutputs(table, inputs, live), ...estimateOf(estimated) }, inputs };
+      }
+      const refreshed = refreshFromLive(table, withoutUnset(props), live);
       // The estimate stays on the inputs too: the next check keeps it without reading prices.
       const estimate = estimateOf(props ?? {});
       return { id, props: { ...refreshed.props, ...estimate }, inputs: { ...refreshed.inputs, ...estimate } };
@@ -352,19 +383,28 @@ function providerOn<Args extends ArgsBase, L extends { id: string; name?: string
       );
     },
   };
+  return provider;
+
+  /** Reads the catalog's prices at most once for the operation that calls it (absent: no prices to read). */
+  function pricesReader(): ProviderDeps["prices"] {
+    const prices = deps.prices;
+    if (!prices) return undefined;
+    let read: ReturnType<typeof prices> | undefined;
+    return () => (read ??= prices());
+  }
 
   /**
    * A placeholder of a create whose outcome is unknown (partialCreate.ts) is always replaced: its
    * replacement's create adopts what the earlier create made, or creates it. Create first, delete
    * after (deleting a placeholder calls nothing, so the order cannot collide with a unique name).
    */
-  function replacePlaceholder(id: string, olds: Props, news: Props): pulumi.dynamic.DiffResult {
+  function replacePlaceholder(id: string, olds: Props, news: Props): LifecycleDiff {
     const record = pendingCreateOf(olds);
     if (record) rememberPendingCreate(noun, id, record, news);
     // The engine wants a property to blame for the replacement: the first declared input will do.
     const fields = inputFields(table);
     const field = fields.find((f) => isPresent(news, f)) ?? fields[0] ?? "name";
-    return { changes: true, replaces: [field], deleteBeforeReplace: false };
+    return { changes: true, replaces: [field], deleteBeforeReplace: false, detailedDiff: { [field]: { kind: "update", replace: true } } };
   }
 
   /**

@@ -9,22 +9,23 @@
 import type { EngineEvent } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as gpucloud from "../../sdk";
-import { BAD_INPUTS, type BadKind, casesOn, fragmentsOn, packRounds, type Round } from "../support/badInputs";
+import {
+  argsOn,
+  BAD_INPUTS,
+  type BadKind,
+  casesOn,
+  type EngineCheckFailure as Failure,
+  fragmentsOn,
+  packRounds,
+  parseCheckFailure,
+  type Round,
+  USEFUL,
+} from "../support/badInputs";
 import { createEngineStack, type EngineStack } from "../support/engineStack";
 import { findSecrets, rawBackendFiles } from "../support/reliability";
 import { API_VERSIONS, type ApiVersion } from "./provider-support";
 
 const API_KEY = "bad-input-test-key-5e8a1c";
-
-/** A message that helps: says what is wrong and, mostly, what to do. Not empty, not a bare "Invalid". */
-const USEFUL =
-  /e\.g\.|use |set |did you mean|is required|must |at most|at least|or more|expected|quote it|without quotes|listed twice|is not a|is used twice|give at least|compares numbers|takes |needs a value|Unrecognized key|Invalid option/;
-
-/** The round's arguments as declared on `api`: a v2 GPU pod takes exactly one GPU type. */
-function argsOn(api: ApiVersion, round: Round): Record<string, unknown> {
-  const v2Pod = api === "v2" && round.kind === "pod" && round.args["gpuTypeIds"] === undefined && round.args["computeType"] !== "CPU";
-  return v2Pod ? { ...round.args, gpuTypeIds: ["NVIDIA L4"] } : round.args;
-}
 
 function declare(api: ApiVersion, round: Round): void {
   const args = argsOn(api, round) as never;
@@ -37,22 +38,6 @@ function declare(api: ApiVersion, round: Round): void {
     jobRunner: () => new gpucloud.JobRunner(round.name, args),
   };
   constructors[round.kind]();
-}
-
-interface Failure {
-  property: string;
-  reason: string;
-  raw: string;
-}
-
-/** "...resource 'NAME': property PATH value {...} has a problem: REASON" -> {property, reason}. */
-function parseCheckFailure(message: string): Failure | undefined {
-  const m = /resource '[^']+': property (.+?) value \{[\s\S]*?\} has a problem: ([\s\S]*)$/.exec(message.trim());
-  if (m) return { property: m[1] ?? "", reason: (m[2] ?? "").trim(), raw: message };
-  // Failures of secret-bearing fields name no property (so the engine prints no value): the path
-  // is the start of the reason.
-  const bare = /resource '[^']+' has a problem: (.+?): ([\s\S]*)$/.exec(message.trim());
-  return bare ? { property: bare[1] ?? "", reason: `${bare[1]}: ${(bare[2] ?? "").trim()}`, raw: message } : undefined;
 }
 
 describe.each(API_VERSIONS)(

@@ -410,3 +410,32 @@ export function packRounds(corpus: readonly BadInput[]): Round[] {
   }
   return rounds;
 }
+
+// ---- what the engine reports ------------------------------------------------------------------
+
+/** A message that helps: says what is wrong and, mostly, what to do. Not empty, not a bare "Invalid". */
+export const USEFUL =
+  /e\.g\.|use |set |did you mean|is required|must |at most|at least|or more|expected|quote it|without quotes|listed twice|is not a|is used twice|give at least|compares numbers|takes |needs a value|Unrecognized key|Invalid option/;
+
+/** The round's arguments as declared on `api`: a v2 GPU pod takes exactly one GPU type. */
+export function argsOn(api: ApiVersion, round: Round): Record<string, unknown> {
+  const v2Pod = api === "v2" && round.kind === "pod" && round.args["gpuTypeIds"] === undefined && round.args["computeType"] !== "CPU";
+  return v2Pod ? { ...round.args, gpuTypeIds: ["NVIDIA L4"] } : round.args;
+}
+
+/** One check failure as the engine prints it: the property path, the provider's reason, the whole line. */
+export interface EngineCheckFailure {
+  property: string;
+  reason: string;
+  raw: string;
+}
+
+/** "...resource 'NAME': property PATH value {...} has a problem: REASON" -> {property, reason}. */
+export function parseCheckFailure(message: string): EngineCheckFailure | undefined {
+  const m = /resource '[^']+': property (.+?) value \{[\s\S]*?\} has a problem: ([\s\S]*)$/.exec(message.trim());
+  if (m) return { property: m[1] ?? "", reason: (m[2] ?? "").trim(), raw: message };
+  // Failures of secret-bearing fields name no property (so the engine prints no value): the path
+  // is the start of the reason.
+  const bare = /resource '[^']+' has a problem: (.+?): ([\s\S]*)$/.exec(message.trim());
+  return bare ? { property: bare[1] ?? "", reason: `${bare[1]}: ${(bare[2] ?? "").trim()}`, raw: message } : undefined;
+}

@@ -51,6 +51,12 @@ export interface EngineStackOptions {
    * the runtime opens only accepts that copy's protocol objects.
    */
   automation?: AutomationModule;
+  /**
+   * More Pulumi.yaml settings, e.g. `plugins` pointing the engine at the provider plugin
+   * (test/support/pluginProgram.ts). The automation API's ProjectSettings type lacks some that
+   * Pulumi.yaml takes (`plugins`, `packages`): they pass through to the file as given.
+   */
+  projectSettings?: Record<string, unknown>;
 }
 
 /** The parts of `@pulumi/pulumi/automation` the harness uses. */
@@ -142,7 +148,7 @@ export async function createEngineStack(options: EngineStackOptions): Promise<En
       pulumiHome: homeDir,
       envVars,
       pulumiCommand,
-      projectSettings: { name: projectName, runtime: "nodejs", backend: { url: `file://${stateDir}` } },
+      projectSettings: { name: projectName, runtime: "nodejs", backend: { url: `file://${stateDir}` }, ...options.projectSettings },
     },
   );
   if (options.config) await stack.setAllConfig(options.config);

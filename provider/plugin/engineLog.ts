@@ -1,0 +1,57 @@
+// Progress and warnings of the provider plugin go to the engine's log, attached to the resource
+// being worked on: the CLI prints them under that resource (the dynamic resources cannot do this,
+// see the README's "Limits"). Which resource is known from the request being served, carried
+// through its asynchronous work by forResource.
+
+import { AsyncLocalStorage } from "node:async_hooks";
+import type { ProgressLog } from "../resources/deps";
+import { enginePb, engineGrpc, grpc } from "./rpcModules";
+
+const currentUrn = new AsyncLocalStorage<string>();
+
+/** Runs `work` on behalf of the resource `urn`: what it logs is attached to it. */
+export function forResource<T>(urn: string, work: () => T): T {
+  return currentUrn.run(urn, work);
+}
+
+/** The URN of the resource being worked on, if any. */
+export function currentResource(): string | undefined {
+  return currentUrn.getStore();
+}
+
+/** Where a line goes when there is no engine to send it to (or sending failed). */
+export type LineSink = (severity: "info" | "warning", message: string) => void;
+
+const toStderr: LineSink = (severity, message) => {
+  process.stderr.write(`${severity}: ${message}\n`);
+};
+
+/** A log to the engine at `engineAddress`, in order; without an address, to `fallback`. */
+export function engineLog(engineAddress: string | undefined, fallback: LineSink = toStderr): ProgressLog & { close(): void } {
+  const client = engineAddress ? new engineGrpc.EngineClient(engineAddress, grpc.credentials.createInsecure()) : undefined;
+  let last = Promise.resolve();
+  const send = (severity: "info" | "warning", message: string): void => {
+    if (!client) {
+      fallback(severity, message);
+      return;
+    }
+    const request = new enginePb.LogRequest();
+    request.setSeverity(severity === "info" ? enginePb.LogSeverity.INFO : enginePb.LogSeverity.WARNING);
+    request.setMessage(message);
+    request.setUrn(currentResource() ?? "");
+    last = last.then(
+      () =>
+        new Promise<void>((resolve) => {
+          client.log(request, (error) => {
+            if (error) fallback(severity, message);
+            resolve();
+          });
+        }),
+    );
+  };
+  return {
+    info: (message) => send("info", message),
+    warn: (message) => send("warning", message),
+    close: () => client?.close(),
+  };
+}

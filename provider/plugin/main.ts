@@ -1,0 +1,50 @@
+/**
+ * The provider plugin's entry point (`pulumi-resource-gpucloud`, plugin/ at the package's root,
+ * runs it with Node.js): checks the Node.js version before anything else loads, serves the
+ * provider on a free local port and prints that port, which is how the engine finds it.
+ *
+ * Arguments, as the engine passes them: `[--logtostderr] [-v=N] [--tracing <endpoint>] <engine address>`.
+ */
+import { nodeVersionProblem } from "../../client/nodeVersion";
+
+// Before @pulumi/pulumi and the clients load: under an old Node.js they fail far from the cause.
+// The engine shows what the plugin writes to stderr when it exits without printing a port.
+const tooOld = nodeVersionProblem("the gpucloud provider plugin (pulumi-resource-gpucloud)");
+if (tooOld !== undefined) {
+  process.stderr.write(`${tooOld}\n`);
+  process.exit(1);
+}
+
+import { engineLog } from "./engineLog";
+import { listen, providerService } from "./server";
+
+/** The engine's address among the plugin's arguments. */
+export function engineAddressOf(args: readonly string[]): string | undefined {
+  const rest: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] ?? "";
+    if (arg === "--tracing") i++;
+    else if (!arg.startsWith("-")) rest.push(arg);
+  }
+  return rest[0];
+}
+
+/** Serves until the engine ends the process. */
+export async function runPlugin(): Promise<void> {
+  const log = engineLog(engineAddressOf(process.argv.slice(2)));
+  const { port } = await listen(providerService(log));
+  // The engine reads this one line; anything printed later is shown as the plugin's output.
+  process.stdout.write(`${port}\n`);
+}
+
+/** Runs the plugin, or ends the process with the reason it could not start. */
+export function start(): void {
+  runPlugin().catch((error: unknown) => {
+    process.stderr.write(`pulumi-gpucloud provider plugin: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  });
+}
+
+// Run as a program by the plugin's launcher (plugin/pulumi-resource-gpucloud); a launcher that
+// loads it (the installed plugin's, see scripts/plugin-tarball.ts) calls start() itself.
+if (require.main === module) start();

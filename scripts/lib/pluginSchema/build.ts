@@ -1,0 +1,166 @@
+// The provider plugin's package schema, generated: resources from the field tables and the SDK's
+// classes (resourceSpecs.ts), functions from the SDK's lookups, the provider's settings from the
+// plugin's own list of them (provider/plugin/config.ts). `npm run plugin:schema` writes it to
+// plugin/schema.json; a test holds the checked-in file equal to a fresh generation.
+
+import * as fs from "node:fs";
+import * as path from "node:path";
+import type { ResourceTable } from "../../../model/fields/fieldTable";
+import { endpointTable } from "../../../model/fields/endpointFields";
+import { networkVolumeTable } from "../../../model/fields/networkVolumeFields";
+import { podTable } from "../../../model/fields/podFields";
+import { registryAuthTable } from "../../../model/fields/registryAuthFields";
+import { secretTable } from "../../../model/fields/secretFields";
+import { templateTable } from "../../../model/fields/templateFields";
+import { RESOURCE_KINDS, type ResourceKind } from "../../../model/kinds";
+import { namesAreUnique, nounOf } from "../../../model/lookup/lookup";
+import { lookupName } from "../../../model/lookup/lookupKey";
+import { PROVIDER_SETTINGS, SECRET_SETTINGS, type ProviderSetting } from "../../../provider/plugin/config";
+import {
+  ACCOUNT_LIMITS_FUNCTION,
+  CATALOG_FUNCTIONS,
+  functionToken,
+  lookupToken,
+  PACKAGE,
+  PLUGIN_RESOURCE_KINDS,
+  resourceToken,
+  typeNameOf,
+} from "../../../provider/plugin/tokens";
+import { resourceSpec, type ResourceSpec } from "./resourceSpecs";
+import { SdkSource } from "./sdkSource";
+import { specOf, type ObjectTypes, type ObjectTypeSpec, type PropertySpec } from "./typeSpecs";
+
+interface FunctionSpec {
+  description: string;
+  inputs?: { properties: Record<string, PropertySpec>; required?: string[] };
+  outputs: { properties: Record<string, PropertySpec>; required?: string[] };
+}
+
+const TABLES: Record<ResourceKind, ResourceTable<never>> = {
+  pod: podTable as ResourceTable<never>,
+  endpoint: endpointTable as ResourceTable<never>,
+  networkVolume: networkVolumeTable as ResourceTable<never>,
+  template: templateTable as ResourceTable<never>,
+  registryAuth: registryAuthTable as ResourceTable<never>,
+  secret: secretTable as ResourceTable<never>,
+};
+
+/** The schema of the package at `root` (a checkout: it reads sdk/*.ts and package.json). */
+export function buildSchema(root: string): Record<string, unknown> {
+  const manifest = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as {
+    version: string;
+    description: string;
+    license: string;
+  };
+  const source = new SdkSource(root);
+  const types: ObjectTypes = new Map();
+
+  const resources: Record<string, ResourceSpec> = {};
+  for (const kind of PLUGIN_RESOURCE_KINDS) {
+    const type = typeNameOf(kind);
+    const sdk = { file: `sdk/${kind}.ts`, args: `${type}Args`, className: type };
+    resources[resourceToken(kind)] = resourceSpec(sdk, kind === "accountSshKeys" ? undefined : TABLES[kind], source, types);
+  }
+
+  const functions: Record<string, FunctionSpec> = {};
+  for (const kind of RESOURCE_KINDS) functions[lookupToken(kind)] = lookupSpec(kind, resources[resourceToken(kind)], source);
+  for (const name of CATALOG_FUNCTIONS) functions[functionToken(name)] = catalogSpec(name, source, types);
+  functions[functionToken(ACCOUNT_LIMITS_FUNCTION)] = {
+    description: source.doc("sdk/account.ts", ACCOUNT_LIMITS_FUNCTION),
+    outputs: objectOf(source.members("model/lookup/accountLimits.ts", "AccountLimits"), source, types),
+  };
+
+  return {
+    name: PACKAGE,
+    displayName: "GPU cloud",
+    version: manifest.version,
+    description: manifest.description,
+    keywords: ["pulumi", PACKAGE, "gpu", "category/cloud", "kind/native"],
+    license: manifest.license,
+    meta: { moduleFormat: "(.*)" },
+    // Generated SDKs carry the package's version and register the plugin at that version.
+    language: {
+      nodejs: { respectSchemaVersion: true },
+      python: { respectSchemaVersion: true, packageName: `pulumi_${PACKAGE}` },
+      go: { respectSchemaVersion: true },
+      csharp: { respectSchemaVersion: true },
+    },
+    config: { variables: settingsSpec() },
+    provider: {
+      description:
+        "The provider type for the gpucloud package. By default the stack's `gpucloud:*` configuration configures " +
+        "it; an explicit provider takes its own settings, each falling back to its GPUCLOUD_* environment variable " +
+        "when unset, never to the stack's configuration.",
+      inputProperties: settingsSpec(),
+      properties: settingsSpec(),
+    },
+    resources,
+    functions,
+    types: Object.fromEntries([...types].sort(([a], [b]) => a.localeCompare(b))),
+  };
+}
+
+/** The provider's settings, each with the environment variable that stands in for it. */
+function settingsSpec(): Record<string, PropertySpec> {
+  const out: Record<string, PropertySpec> = {};
+  for (const [name, setting] of Object.entries(PROVIDER_SETTINGS) as [ProviderSetting, (typeof PROVIDER_SETTINGS)[ProviderSetting]][]) {
+    const fallback = setting.env ? ` Default: the environment variable ${setting.env}.` : "";
+    out[name] = {
+      type: "string",
+      description: `${setting.description}${fallback}`,
+      ...(SECRET_SETTINGS.includes(name) ? { secret: true } : {}),
+    };
+  }
+  return out;
+}
+
+/** getPod, getTemplate, ...: by id (or unique name), with the resource's outputs as the SDK's lookup returns them. */
+function lookupSpec(kind: ResourceKind, resource: ResourceSpec | undefined, source: SdkSource): FunctionSpec {
+  if (!resource) throw new Error(`plugin schema: no resource for the lookup of ${kind}`);
+  const byName = namesAreUnique(kind);
+  const inputs: Record<string, PropertySpec> = {
+    id: { type: "string", description: `The ${nounOf(kind)}'s id (a stack output, or the id the console shows).` },
+  };
+  if (byName)
+    inputs["name"] = {
+      type: "string",
+      description: `The ${nounOf(kind)}'s name, unique per account (give \`id\` or \`name\`).`,
+    };
+  const properties: Record<string, PropertySpec> = {};
+  const required: string[] = [];
+  const info = `${typeNameOf(kind)}Info`;
+  for (const { name, optional } of source.propertiesOfType("sdk/lookups.ts", info)) {
+    const spec =
+      name === "id"
+        ? { type: "string" as const, description: `The ${nounOf(kind)}'s id: what \`adoptId\` and \`pulumi import\` take.` }
+        : resource.properties[name];
+    if (!spec) throw new Error(`plugin schema: ${info} has ${name}, which ${typeNameOf(kind)} does not output`);
+    // A function's result replaces nothing; secret stays (a pod's env is secret in the result too).
+    const { replaceOnChanges: _replaces, ...result } = spec as PropertySpec;
+    properties[name] = result;
+    if (!optional) required.push(name);
+  }
+  return {
+    description: source.doc("sdk/lookups.ts", lookupName(kind)),
+    inputs: { properties: inputs, ...(byName ? {} : { required: ["id"] }) },
+    outputs: { properties, required },
+  };
+}
+
+/** getGpuTypes, ...: the list as one property named after its entries (a function returns an object). */
+function catalogSpec(name: (typeof CATALOG_FUNCTIONS)[number], source: SdkSource, types: ObjectTypes): FunctionSpec {
+  const property = `${name[3]?.toLowerCase() ?? ""}${name.slice(4)}`;
+  const list = specOf(source.returnType("sdk/catalog.ts", name), source, types);
+  const description = source.doc("sdk/catalog.ts", name);
+  return {
+    description,
+    outputs: { properties: { [property]: { ...list, description } }, required: [property] },
+  };
+}
+
+function objectOf(members: ReturnType<SdkSource["members"]>, source: SdkSource, types: ObjectTypes): Omit<ObjectTypeSpec, "type"> {
+  const properties: Record<string, PropertySpec> = {};
+  for (const member of members)
+    properties[member.name] = { ...specOf(member.type, source, types), ...(member.doc ? { description: member.doc } : {}) };
+  return { properties, required: members.filter((m) => !m.optional).map((m) => m.name) };
+}
