@@ -14,16 +14,8 @@
  * Connection: see LookupOptions (the options, else stack config, else GPUCLOUD_* env).
  */
 import * as pulumi from "@pulumi/pulumi";
-import { z } from "zod";
-import { GpuCloudError, nameErrorClass } from "../client/gpuCloudError";
-import { openManagementApi } from "../model/connection";
 import type { ResourceKind } from "../model/kinds";
-import { namesAreUnique, nounOf, readExisting, sensitiveOf } from "../model/lookup/lookup";
-import type { LookupKey } from "../model/lookup/lookupNotFoundError";
-import { lookupConnection, type LookupOptions } from "./connection";
-import { callFailure, LookupError } from "./programError";
-import { ConfigError } from "../client/config";
-import { LookupNotFoundError } from "../model/lookup/lookupNotFoundError";
+import type { LookupOptions } from "./connection";
 import type { Endpoint } from "./endpoint";
 import type { NetworkVolume } from "./networkVolume";
 import type { Pod } from "./pod";
@@ -34,10 +26,7 @@ import type { Template } from "./template";
 
 export { LookupNotFoundError, type LookupKey } from "../model/lookup/lookupNotFoundError";
 export { LookupError } from "./programError";
-
-/** Arguments a lookup cannot take (no id, an empty id, a name where names are not unique). */
-export class LookupArgsError extends GpuCloudError {}
-nameErrorClass(LookupArgsError, "LookupArgsError");
+export { LookupArgsError } from "./lookupArgsError";
 
 /** A resource class's outputs as plain values: what a lookup of that kind returns. */
 export type Resolved<R> = {
@@ -68,64 +57,18 @@ export type ByIdOrNameArgs = ByIdArgs | { name: string };
 /** A lookup's arguments with each field an Input, e.g. `{ id: otherStack.getOutput("podId") }`. */
 export type LookupInputs<A> = A extends unknown ? { [K in keyof A]: pulumi.Input<A[K]> } : never;
 
-function lookupName(kind: ResourceKind): string {
-  return `get${kind[0]?.toUpperCase() ?? ""}${kind.slice(1)}`;
-}
-
-function parseKey(kind: ResourceKind, args: unknown): LookupKey {
-  const lookup = lookupName(kind);
-  const id = z
-    .object({ id: z.string().trim().min(1) })
-    .strict()
-    .safeParse(args);
-  if (id.success) return id.data;
-  const byName = namesAreUnique(kind)
-    ? z
-        .object({ name: z.string().trim().min(1) })
-        .strict()
-        .safeParse(args)
-    : undefined;
-  if (byName?.success) return byName.data;
-  const wanted = namesAreUnique(kind) ? `{ id: "<${nounOf(kind)} id>" } or { name: "<its name>" }` : `{ id: "<${nounOf(kind)} id>" }`;
-  throw new LookupArgsError(
-    `${lookup}: ${JSON.stringify(args) ?? String(args)} is not a lookup key: give ${wanted}, each a non-empty string.`,
-  );
-}
-
-/**
- * One lookup; fails with one error saying what was looked up, the id or name and the cause
- * (LookupArgsError, ConfigError, LookupNotFoundError, or a LookupError whose cause is the
- * service's error), which a Pulumi program prints as that one line (programError.ts).
- */
-async function lookUp(kind: ResourceKind, args: unknown, options: LookupOptions): Promise<Record<string, unknown>> {
-  const lookup = lookupName(kind);
-  try {
-    const key = parseKey(kind, args);
-    const { apiKey, apiUrl } = lookupConnection(options);
-    const { api, backend, close } = openManagementApi({ baseUrl: apiUrl, apiKey });
-    try {
-      return await readExisting(kind, api, backend, key, lookup);
-    } catch (error) {
-      throw callFailure(`${lookup} ${JSON.stringify(key)}`, [LookupNotFoundError], error);
-    } finally {
-      await close();
-    }
-  } catch (error) {
-    throw callFailure(lookup, [LookupArgsError, ConfigError, LookupNotFoundError, LookupError], error);
-  }
-}
-
+// The call itself (lookupCall.ts) loads on the first lookup, with the clients and the field tables.
 function promiseForm<A, R>(kind: ResourceKind): (args: A, options?: LookupOptions) => Promise<R> {
-  return (args, options = {}) => lookUp(kind, args, options) as Promise<R>;
+  return async (args, options = {}) => (await import("./lookupCall")).lookUp(kind, args, options) as Promise<R>;
 }
 
 function outputForm<A, R>(kind: ResourceKind): (args: LookupInputs<A> | pulumi.Input<A>, options?: LookupOptions) => pulumi.Output<R> {
-  const sensitive = sensitiveOf(kind);
   return (args, options = {}) => {
     // One apply: a failed lookup rejects one chain, not one per derived Output.
     return pulumi.output(args as pulumi.Input<A>).apply(async (resolved) => {
+      const { lookUp, sensitiveOf } = await import("./lookupCall");
       const r = await lookUp(kind, resolved, options);
-      return sensitive.some((f) => r[f] !== undefined) ? pulumi.secret(r) : r;
+      return sensitiveOf(kind).some((f) => r[f] !== undefined) ? pulumi.secret(r) : r;
     }) as unknown as pulumi.Output<R>;
   };
 }
