@@ -4,7 +4,6 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { apiVersionOf, ConfigError, CONFIG_KEYS } from "../client/config";
-import { ManagementClientV2 } from "../client/managementV2";
 import { lookupConnection, type LookupOptions } from "./connection";
 
 /** One limit of the account. */
@@ -39,6 +38,8 @@ export async function getAccountLimits(options: LookupOptions = {}): Promise<Acc
       `getAccountLimits needs the service's v2 API, but the management URL ends in /v1: set ${CONFIG_KEYS.apiUrl} (or the apiUrl option) to the /v2 URL.`,
     );
   }
+  // Loaded on the first call: a program that never asks for its limits never loads the client.
+  const { ManagementClientV2 } = await import("../client/managementV2");
   const client = new ManagementClientV2({ baseUrl: apiUrl, apiKey });
   try {
     const { spendRate, serverlessWorkers } = await client.accountLimits();

@@ -5,7 +5,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { apiVersionOf, ConfigError, CONFIG_KEYS } from "../client/config";
-import { ManagementClientV2 } from "../client/managementV2";
+import type { ManagementClientV2 } from "../client/managementV2";
 import type { CpuTypeV2, DataCenterV2, GpuTypeV2 } from "../client/catalogTypes";
 import { lookupConnection, type LookupOptions } from "./connection";
 
@@ -19,6 +19,8 @@ async function withCatalog<T>(lookup: string, options: LookupOptions, call: (cli
       `${lookup} needs the service's v2 API, but the management URL ends in /v1: set ${CONFIG_KEYS.apiUrl} (or the apiUrl option) to the /v2 URL.`,
     );
   }
+  // Loaded on the first lookup: a program that reads no catalog never loads the client.
+  const { ManagementClientV2 } = await import("../client/managementV2");
   const client = new ManagementClientV2({ baseUrl: apiUrl, apiKey });
   try {
     return await call(client);
