@@ -18,7 +18,11 @@
  * time on a loaded machine) and the wall time from its start (performance.now()), medians of `runs`
  * processes each, each as a ratio to the floor and its difference from it.
  */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
 import { parseArgs } from "node:util";
+import { CACHE_DIR_ENV } from "../client/rateLimitMemory";
 import { startEmulator } from "../emulator";
 import { countingProxy } from "./lib/countingProxy";
 import { repoRoot } from "./lib/repoRoot";
@@ -42,6 +46,9 @@ async function main(): Promise<void> {
   const runs = Number(values.runs);
   const api = values.api === "v1" ? "v1" : "v2";
   const root = repoRoot();
+  // The emulator's rate-limit record (client/rateLimitMemory.ts) in the run's own directory, not the user's cache.
+  const cache = fs.mkdtempSync(path.join(os.tmpdir(), "gpucloud-bench-startup-"));
+  process.env[CACHE_DIR_ENV] = cache;
   const emulator = await startEmulator({ port: 0, timeScale: 0.001, apiKeys: [API_KEY] });
   const apiUrl = api === "v2" ? emulator.apiUrlV2 : emulator.apiUrl;
   const proxy = await countingProxy(apiUrl);
@@ -85,6 +92,7 @@ async function main(): Promise<void> {
   } finally {
     await proxy.close();
     await emulator.close();
+    fs.rmSync(cache, { recursive: true, force: true });
   }
 }
 
