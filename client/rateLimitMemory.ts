@@ -127,19 +127,22 @@ export class WindowMemory {
       this.#timer = undefined;
       const latest = this.#pending;
       this.#pending = undefined;
-      if (latest) this.#write(latest, Date.now(), this.#lastSpent);
+      // The directory exists (the write this one follows made it); if it was removed meanwhile, so be it.
+      if (latest) this.#write(latest, Date.now(), this.#lastSpent, false);
     }, SAVE_INTERVAL_MS).unref();
   }
 
-  #write(windows: RememberedWindow[], now: number, spent: string): void {
+  #write(windows: RememberedWindow[], now: number, spent: string, makeDir = true): void {
     this.#pending = undefined;
     this.#lastWriteMs = now;
     this.#lastSpent = spent;
     const record: RecordFile = { version: 1, windows };
     const temporary = `${this.#file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
     try {
-      fs.mkdirSync(this.#dir, { recursive: true, mode: 0o700 });
-      pruneOnce(this.#dir, now);
+      if (makeDir) {
+        fs.mkdirSync(this.#dir, { recursive: true, mode: 0o700 });
+        pruneOnce(this.#dir, now);
+      }
       fs.writeFileSync(temporary, JSON.stringify(record), { mode: 0o600 });
       fs.renameSync(temporary, this.#file);
     } catch {

@@ -91,6 +91,18 @@ describe("the record's writes", () => {
     expect(fs.readdirSync(dir)).toEqual(["acct.json"]); // renamed into place: no temporary file left
   });
 
+  it("leave a directory removed meanwhile alone: a write that was waiting does not make it again", () => {
+    vi.useFakeTimers();
+    const gone = path.join(dir, "removed");
+    const memory = new WindowMemory("acct", gone);
+    const at = (remaining: number) => [{ name: "minute", quota: 10, remaining, resetAtMs: T0 + 60_000 }];
+    memory.save(at(5), T0);
+    memory.save(at(4), T0 + 10);
+    fs.rmSync(gone, { recursive: true, force: true });
+    vi.advanceTimersByTime(SAVE_INTERVAL_MS);
+    expect(fs.existsSync(gone)).toBe(false);
+  });
+
   it("are named by a hash of the origin and the key, and hold neither", () => {
     const clock = Date.now;
     const saved = process.env[CACHE_DIR_ENV];
