@@ -11,24 +11,29 @@
  * stream, requests, health, cancel and purge-queue are retried like GETs (cancel and purge set a
  * state; a retried stream read can only return chunks the lost answer did not deliver).
  */
-import { z } from "zod";
 import { CONFIG_KEYS, ConfigError, ENV_VARS, normalizeBaseUrl, resolveJobConnection } from "./config";
 import { isFinalJobStatus, JOB_FINAL_STATUSES } from "./enums";
 import { GpuCloudError, nameErrorClass } from "./gpuCloudError";
-import { HealthRecordSchema, JobRecordSchema, JobStreamRecordSchema, PurgeRecordSchema, RequestsRecordSchema } from "./jobRecords";
 import type { HealthRecord, JobRecord, PurgeRecord, RequestEntry } from "./jobRecordTypes";
 import type { JobInput } from "./jobInput";
-import { validateJobRequest, validateStatusTtl } from "./jobRequest";
 import { JobRequestError } from "./jobRequestError";
 import { openAiPath, readOpenAiEvents, streamedBody, unstreamedBody, type OpenAiRequest } from "./openAiRoute";
 import type { ServerSentEvent } from "./serverSentEvents";
-import { pathOf, Transport, type RetryInfo } from "./transport";
+import { pathOf, Transport, type BodySchema, type RetryInfo } from "./transport";
 
 export type { HealthRecord, JobRecord, PurgeRecord, RequestEntry } from "./jobRecordTypes";
 export { OpenAiStreamError, type OpenAiRequest } from "./openAiRoute";
 export type { ServerSentEvent } from "./serverSentEvents";
 export { JobRequestError } from "./jobRequestError";
 export type { JobInput } from "./jobInput";
+
+// The wire schemas and the request checks (zod) load on a client's first call that needs them: a
+// program that never calls the job API (the SDK exports JobClient) never loads them.
+const wireSchemas = () => import("./jobRecords");
+const requestChecks = () => import("./jobRequest");
+
+/** An answer taken as it came: an OpenAI-style route answers as the worker does, unchecked. */
+const ANY_BODY: BodySchema<unknown> = { safeParse: (data) => ({ success: true, data }) };
 
 /** The statuses after which a job never changes again. */
 export const FINAL_JOB_STATUSES: ReadonlySet<string> = new Set<string>(JOB_FINAL_STATUSES);
@@ -136,7 +141,8 @@ export class JobClient {
 
   /** Queues a job; resolves with `{id, status: "IN_QUEUE"}` as soon as it is accepted. */
   async run(endpointId: string, job: JobInput): Promise<JobRecord> {
-    const body = validateJobRequest(job, "run");
+    const body = (await requestChecks()).validateJobRequest(job, "run");
+    const { JobRecordSchema } = await wireSchemas();
     return this.#transport.request({
       method: "POST",
       path: pathOf(nonEmpty(endpointId, "endpointId"), "run"),
@@ -153,7 +159,8 @@ export class JobClient {
    * Throws JobWaitTimeoutError when `timeoutMs` passes first (the job is left running).
    */
   async runSync(endpointId: string, job: JobInput, options: RunSyncOptions = {}): Promise<JobRecord> {
-    const body = validateJobRequest(job, "runsync");
+    const body = (await requestChecks()).validateJobRequest(job, "runsync");
+    const { JobRecordSchema } = await wireSchemas();
     const started = Date.now();
     const timeoutMs = options.timeoutMs ?? DEFAULT_RUNSYNC_TIMEOUT_MS;
     const waitFor = (remaining: number) =>
@@ -179,7 +186,8 @@ export class JobClient {
 
   /** The job's record; `ttlMs` (10000..604800000, checked before sending) resets how long the job is kept. */
   async status(endpointId: string, jobId: string, options: { ttlMs?: number } = {}): Promise<JobRecord> {
-    validateStatusTtl(options.ttlMs);
+    (await requestChecks()).validateStatusTtl(options.ttlMs);
+    const { JobRecordSchema } = await wireSchemas();
     return this.#transport.request({
       method: "GET",
       path: pathOf(nonEmpty(endpointId, "endpointId"), "status", nonEmpty(jobId, "jobId")),
@@ -192,6 +200,7 @@ export class JobClient {
   /** Long-polls until the job finishes or `waitMs` (1000..300000, default 90000) passes, then returns its record. */
   async waitForStatus(endpointId: string, jobId: string, options: { waitMs?: number } = {}): Promise<JobRecord> {
     const waitMs = options.waitMs ?? DEFAULT_WAIT_MS;
+    const { JobRecordSchema } = await wireSchemas();
     return this.#transport.request({
       method: "GET",
       path: pathOf(nonEmpty(endpointId, "endpointId"), "status-sync", nonEmpty(jobId, "jobId")),
@@ -209,6 +218,7 @@ export class JobClient {
    */
   async *stream(endpointId: string, jobId: string): AsyncGenerator<unknown, string, undefined> {
     const path = pathOf(nonEmpty(endpointId, "endpointId"), "stream", nonEmpty(jobId, "jobId"));
+    const { JobStreamRecordSchema } = await wireSchemas();
     for (;;) {
       const page = await this.#transport.request({ method: "GET", path, operation: "JobStream", schema: JobStreamRecordSchema });
       for (const chunk of page.stream) yield chunk.output;
@@ -218,21 +228,22 @@ export class JobClient {
 
   /** Cancels a queued or running job. */
   async cancel(endpointId: string, jobId: string): Promise<JobRecord> {
-    return this.#post(endpointId, ["cancel", jobId], "CancelJob", true, JobRecordSchema);
+    return this.#post(endpointId, ["cancel", jobId], "CancelJob", true, (await wireSchemas()).JobRecordSchema);
   }
 
   /** Queues a FAILED or TIMED_OUT job again, same id and input. */
   async retry(endpointId: string, jobId: string): Promise<JobRecord> {
-    return this.#post(endpointId, ["retry", jobId], "RetryJob", false, JobRecordSchema);
+    return this.#post(endpointId, ["retry", jobId], "RetryJob", false, (await wireSchemas()).JobRecordSchema);
   }
 
   /** Removes every job still waiting in the queue (running jobs are left alone); answers `{removed, status: "completed"}`. */
   async purgeQueue(endpointId: string): Promise<PurgeRecord> {
-    return this.#post(endpointId, ["purge-queue"], "PurgeQueue", true, PurgeRecordSchema);
+    return this.#post(endpointId, ["purge-queue"], "PurgeQueue", true, (await wireSchemas()).PurgeRecordSchema);
   }
 
   /** Job and worker counts of the endpoint. */
   async health(endpointId: string): Promise<HealthRecord> {
+    const { HealthRecordSchema } = await wireSchemas();
     return this.#transport.request({
       method: "GET",
       path: pathOf(nonEmpty(endpointId, "endpointId"), "health"),
@@ -250,6 +261,7 @@ export class JobClient {
         `job API: limit must be a whole number between 1 and 1000 (got ${JSON.stringify(limit)}); leave it out for the service's default`,
       );
     }
+    const { RequestsRecordSchema } = await wireSchemas();
     const page = await this.#transport.request({
       method: "GET",
       path: pathOf(nonEmpty(endpointId, "endpointId"), "requests"),
@@ -277,7 +289,7 @@ export class JobClient {
       operation: "OpenAiRequest",
       idempotent: method === "GET",
       timeoutMs: options.timeoutMs ?? this.#longPollTimeout(MAX_WAIT_MS),
-      schema: z.unknown(),
+      schema: ANY_BODY,
     });
   }
 
@@ -331,7 +343,7 @@ export class JobClient {
       rawBody = JSON.stringify(request.body);
       headers["content-type"] ??= "application/json";
     }
-    const route = this.#routeOf(endpoint);
+    const route = await this.#routeOf(endpoint);
     const answer = await route.transport.requestRaw({
       method: request.method,
       path: `${route.prefix}${request.path}`,
@@ -361,11 +373,11 @@ export class JobClient {
   }
 
   /** Where a load-balancing endpoint's requests go: its requestUrls.base when known, else the job API's path form. */
-  #routeOf(endpoint: EndpointTarget): { transport: Transport; prefix: string } {
+  async #routeOf(endpoint: EndpointTarget): Promise<{ transport: Transport; prefix: string }> {
     const id = nonEmpty(typeof endpoint === "string" ? endpoint : endpoint.id, "endpointId");
     const base = typeof endpoint === "string" ? undefined : endpoint.requestUrls?.base;
     if (base === undefined) return { transport: this.#transport, prefix: pathOf(id) };
-    const url = checkedBaseUrl(base);
+    const url = (await requestChecks()).checkedBaseUrl(base);
     let transport = this.#byBaseUrl.get(url);
     if (transport === undefined) {
       transport = this.#transport.withBaseUrl(url);
@@ -375,7 +387,7 @@ export class JobClient {
   }
 
   /** The state-setting POSTs: an empty JSON object as the body. */
-  async #post<T>(endpointId: string, action: [string, string?], operation: string, idempotent: boolean, schema: z.ZodType<T>): Promise<T> {
+  async #post<T>(endpointId: string, action: [string, string?], operation: string, idempotent: boolean, schema: BodySchema<T>): Promise<T> {
     const [verb, jobId] = action;
     const segments = jobId === undefined ? [verb] : [verb, nonEmpty(jobId, "jobId")];
     return this.#transport.request({
@@ -409,20 +421,6 @@ function transportOptions(options: JobClientOptions) {
     ...(options.maxRetries !== undefined ? { maxRetries: options.maxRetries } : {}),
     ...(options.onRetry !== undefined ? { onRetry: options.onRetry } : {}),
   };
-}
-
-const BaseUrlSchema = z.url({ protocol: /^https?$/ });
-
-/** requestUrls.base, checked: an http(s) URL, without a trailing slash. */
-function checkedBaseUrl(base: string): string {
-  const parsed = BaseUrlSchema.safeParse(base);
-  if (!parsed.success) {
-    throw new JobRequestError(
-      "requestUrls.base",
-      `job API: requestUrls.base must be an http(s) URL (got ${JSON.stringify(base)}); pass the endpoint's requestUrls as the management API returned them, or only its id to use <serverlessUrl>/<id>`,
-    );
-  }
-  return parsed.data.replace(/\/+$/, "");
 }
 
 function nonEmpty(value: string, name: string): string {

@@ -116,3 +116,17 @@ function preview(value: unknown): string {
   const text = JSON.stringify(value) ?? String(value);
   return text.length > 80 ? `${text.slice(0, 80)}...` : text;
 }
+
+const BaseUrlSchema = z.url({ protocol: /^https?$/ });
+
+/** requestUrls.base, checked: an http(s) URL, without a trailing slash. */
+export function checkedBaseUrl(base: string): string {
+  const parsed = BaseUrlSchema.safeParse(base);
+  if (!parsed.success) {
+    throw new JobRequestError(
+      "requestUrls.base",
+      `job API: requestUrls.base must be an http(s) URL (got ${JSON.stringify(base)}); pass the endpoint's requestUrls as the management API returned them, or only its id to use <serverlessUrl>/<id>`,
+    );
+  }
+  return parsed.data.replace(/\/+$/, "");
+}

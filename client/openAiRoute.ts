@@ -5,7 +5,7 @@
  * route or body fails at once with the value and the fix.
  */
 import { GpuCloudError, nameErrorClass } from "./gpuCloudError";
-import { JobRequestError } from "./jobRequest";
+import { JobRequestError } from "./jobRequestError";
 import { readServerSentEvents, type ServerSentEvent } from "./serverSentEvents";
 import { pathOf } from "./transport";
 

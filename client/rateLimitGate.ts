@@ -9,14 +9,19 @@
 // of order. A request waits only when the estimate is spent, and then only until the reset: no
 // spreading of the last calls of a window, which would leave quota unused at the end of a run.
 //
-// A new process knows nothing of the windows, and an earlier one (the previous `pulumi` operation)
-// may have spent most of them: until the first answer comes, one request goes at a time.
+// A new process starts from what the previous process of the same account and origin knew (the
+// previous `pulumi` operation's provider: rateLimitMemory.ts): a window it left spent holds the first
+// request until its reset, so that request is not refused. What it left may be out of date (other
+// clients of the account, a window that rolled over since), so until the first answer comes, one
+// request goes at a time.
 //
 // The reset: `t` is whole seconds, rounded up, so each answer bounds the reset from above (answer
 // time + t); the earliest such bound of a window is kept, the closest to the true reset. Past it
 // the window is surely over: the estimate is the quota again, less the requests in flight (they
 // may be counted in the new window), until answers to requests sent since tell the new state.
 
+import { createHash } from "node:crypto";
+import { WindowMemory, type RememberedWindow } from "./rateLimitMemory";
 import type { RateLimitWindow } from "./retry";
 
 /** Two answers whose resets differ by more than this are of different windows (rounding of `t` and latency stay below it). */
@@ -61,6 +66,13 @@ export class RateLimitGate {
   /** Whether an answer has come (with the windows, or without: then there are none). */
   #answered = false;
   #answerWaiters: (() => void)[] = [];
+  readonly #memory: WindowMemory | undefined;
+
+  /** With `memory`, starts from the windows it remembers that have not reset by `now`, and keeps it up to date. */
+  constructor(memory?: WindowMemory, now = 0) {
+    this.#memory = memory;
+    for (const w of memory?.load(now) ?? []) this.#windows.set(w.name, { ...w, startedAtMs: now });
+  }
 
   /** Counts a request that goes now, or says how long it must wait. */
   take(now: number): GateDecision {
@@ -78,6 +90,7 @@ export class RateLimitGate {
     }
     for (const w of this.#windows.values()) w.remaining--;
     this.#inFlight++;
+    this.#remember(now);
     return { go: true, ticket: { sentAtMs: now, settled: false } };
   }
 
@@ -105,6 +118,7 @@ export class RateLimitGate {
     this.#inFlight--;
     if (answered) this.#answered = true;
     for (const seen of windows) this.#observe(seen, ticket, now);
+    if (windows.length > 0) this.#remember(now);
     const waiters = this.#answerWaiters;
     this.#answerWaiters = [];
     for (const wake of waiters) wake();
@@ -133,6 +147,18 @@ export class RateLimitGate {
     known.resetAtMs = Math.min(known.resetAtMs, upper);
   }
 
+  /** Hands the windows whose reset is known to the memory (a new window's is not, until its first answer). */
+  #remember(now: number): void {
+    if (!this.#memory) return;
+    const known: RememberedWindow[] = [];
+    for (const w of this.#windows.values())
+      if (w.resetAtMs !== Number.POSITIVE_INFINITY)
+        known.push({ name: w.name, quota: w.quota, remaining: w.remaining, resetAtMs: w.resetAtMs });
+    // Nothing known (an API that sends no RateLimit headers, or only new windows): a record left
+    // earlier is past its reset, or still true.
+    if (known.length > 0) this.#memory.save(known, now);
+  }
+
   /** The window is surely over: its quota again, less what is in flight, until an answer says more. */
   #rollOver(w: WindowState, now: number): void {
     w.remaining = (w.quota ?? Number.POSITIVE_INFINITY) - this.#inFlight;
@@ -144,11 +170,14 @@ export class RateLimitGate {
 /**
  * One gate per account and origin in the process: every transport with the same key and origin
  * (the provider's clients, a lookup's) spends the same quota. Keyed by the clock too, so a test's
- * fake clock never shares a gate with real time.
+ * fake clock never shares a gate with real time. On the real clock (Date.now) the gate starts from,
+ * and keeps, the record of the account and origin that outlives the process (rateLimitMemory.ts);
+ * the key and the record are named by a hash of the origin and the API key, never the key.
  */
 const gates = new WeakMap<() => number, Map<string, RateLimitGate>>();
 
-export function sharedGate(clock: () => number, key: string): RateLimitGate {
+export function sharedGate(clock: () => number, origin: string, apiKey: string): RateLimitGate {
+  const key = createHash("sha256").update(`${origin}\n${apiKey}`).digest("hex").slice(0, 32);
   let byKey = gates.get(clock);
   if (!byKey) {
     byKey = new Map();
@@ -156,7 +185,7 @@ export function sharedGate(clock: () => number, key: string): RateLimitGate {
   }
   let gate = byKey.get(key);
   if (!gate) {
-    gate = new RateLimitGate();
+    gate = clock === Date.now ? new RateLimitGate(new WindowMemory(key), clock()) : new RateLimitGate();
     byKey.set(key, gate);
   }
   return gate;

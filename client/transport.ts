@@ -3,7 +3,6 @@
 // every failure into a typed, redacted ApiError (errors.ts). Nothing else in the package speaks
 // HTTP, retries or reads error bodies.
 
-import { createHash } from "node:crypto";
 import { setTimeout as delay } from "node:timers/promises";
 import type { Dispatcher, Pool } from "undici";
 import { parseErrorBody } from "./errorBody";
@@ -336,7 +335,7 @@ export class Transport {
     this.#now = options.now ?? Date.now;
     this.#origin = url.origin;
     this.#options = options;
-    this.#gate = sharedGate(this.#now, `${url.origin}#${createHash("sha256").update(options.apiKey).digest("hex").slice(0, 16)}`);
+    this.#gate = sharedGate(this.#now, url.origin, options.apiKey);
   }
 
   /**

@@ -1,9 +1,10 @@
 /**
- * Connections to the management API and the job API. `openManagementApi` opens one for given
- * settings (the SDK's lookups). The rest is the provider process's memo: clients built from the
+ * The provider process's connections to the management API and the job API: clients built from the
  * connection settings in force at call time (stack config from `configure`, else GPUCLOUD_* env)
  * and reused while those settings stay the same, so every resource shares one keep-alive pool per
  * origin, and reads of one kind that arrive together share list calls (backend/sharedReads.ts).
+ * A management client is opened on its first call (backend/lazyApi.ts): a preview of unchanged
+ * resources never loads the clients, the transport or the wire schemas.
  *
  * Retries are logged through Pulumi's log so a slow `pulumi up` says why it is slow.
  */
@@ -18,13 +19,10 @@ import {
   type ApiVersion,
 } from "../client/config";
 import type { JobClient } from "../client/jobClient";
-import { ManagementClientV2 } from "../client/managementV2";
+import { lazyManagementApi } from "./backend/lazyApi";
 import type { ManagementApi } from "./backend/port";
-import type { SharingOptions } from "./backend/sharedReads";
-import { V1Backend } from "./backend/v1Backend";
-import { V2Backend } from "./backend/v2Backend";
 import { duration } from "../client/errors";
-import type { RateLimitWaitInfo, RetryInfo, TransportOptions } from "../client/transport";
+import type { RateLimitWaitInfo, RetryInfo } from "../client/transport";
 import { getStackConfig } from "./stackConfig";
 import { connectionProblems, type JobApiUse } from "../client/configCheck";
 
@@ -72,28 +70,11 @@ export function managementClient(): ManagementApi {
   const key = cacheKey(apiUrl, apiKey);
   let entry = managementClients.get(key);
   if (!entry) {
-    entry = openManagementApi({ baseUrl: apiUrl, apiKey, ...HOOKS }, { shareReads: {} });
+    entry = lazyManagementApi({ baseUrl: apiUrl, apiKey, ...HOOKS }, apiVersionOf(apiUrl), { shareReads: {} });
     managementClients.set(key, entry);
   }
   lastResolved = { config, envUrl, envKey, api: entry.api };
   return entry.api;
-}
-
-/**
- * A management API for one connection, by its URL's version: v1 as is, or v2 mapped to the same
- * calls; `shareReads` for a long-lived connection serving many resources at once.
- */
-export function openManagementApi(
-  options: TransportOptions,
-  sharing: { shareReads?: SharingOptions | false } = {},
-): { api: ManagementApi; backend: ApiVersion; close(): Promise<void> } {
-  const shareReads = sharing.shareReads ?? false;
-  if (apiVersionOf(options.baseUrl) === "v2") {
-    const v2 = new ManagementClientV2(options);
-    return { api: new V2Backend(v2, { shareReads }), backend: "v2", close: () => v2.close() };
-  }
-  const v1 = new V1Backend(options, { shareReads });
-  return { api: v1, backend: "v1", close: () => v1.close() };
 }
 
 /**

@@ -49,6 +49,7 @@ import { installPackedCopy } from "./lib/packedInstall";
 import { stateBytesPerKind, type KindBytes } from "./lib/stateBytes";
 import { enginePath, ensurePulumiCli, type PulumiCli } from "./lib/pulumiCli";
 import { repoRoot } from "./lib/repoRoot";
+import { median } from "./lib/stats";
 
 const API_KEY = "bench-provider-key";
 
@@ -250,12 +251,6 @@ function printStateBytes(api: "v1" | "v2", now: readonly KindBytes[]): void {
     return `${r.kind} ${was ?? "?"} -> ${r.total} B${was ? ` (${(((r.total - was) / was) * 100).toFixed(0)}%)` : ""}`;
   });
   console.log(`  state bytes per resource (inputs + outputs, without the provider text), before issue 29 -> now: ${rows.join("; ")}`);
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
 }
 
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;

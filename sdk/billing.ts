@@ -10,10 +10,8 @@ import * as pulumi from "@pulumi/pulumi";
 import { apiVersionOf } from "../client/config";
 import { lookupConnection, type LookupOptions } from "./connection";
 import type { BillingBucketSize, EndpointBillingGrouping, PodBillingGrouping } from "../client/enums";
-import { ManagementClient } from "../client/management";
-import { ManagementClientV2 } from "../client/managementV2";
 import type { BillingRecord, NetworkVolumeBillingRecord } from "../client/billingRecords";
-import { parseBillingQuery, v2BillingRequest, type BillingQuery } from "../client/billing";
+import type { BillingQuery } from "../client/billing";
 import type { EndpointBillingQuery, PodBillingQuery } from "../client/inputs";
 
 export type { BillingRecord, NetworkVolumeBillingRecord } from "../client/billingRecords";
@@ -87,9 +85,13 @@ export interface GetBillingResult<K extends BillingKind = BillingKind> {
 export type BillingOptions = LookupOptions;
 
 export async function getBilling<A extends GetBillingArgs>(args: A, options: BillingOptions = {}): Promise<GetBillingResult<A["kind"]>> {
+  // The query's checks and the clients load on the first call: a program that never asks for its
+  // billing never loads them.
+  const { parseBillingQuery } = await import("../client/billing");
   const query = parseBillingQuery(args);
   const { apiKey, apiUrl } = lookupConnection(options);
   if (apiVersionOf(apiUrl) === "v2") return getBillingV2(query, apiUrl, apiKey) as Promise<GetBillingResult<A["kind"]>>;
+  const { ManagementClient } = await import("../client/management");
   const client = new ManagementClient({ baseUrl: apiUrl, apiKey });
   try {
     const { kind: _kind, ...wire } = query;
@@ -108,7 +110,9 @@ export async function getBilling<A extends GetBillingArgs>(args: A, options: Bil
 
 /** The lookup on the v2 API, its records given v1's `time` and `amount` beside v2's own fields. */
 async function getBillingV2(query: BillingQuery, apiUrl: string, apiKey: string): Promise<GetBillingResult> {
+  const { v2BillingRequest } = await import("../client/billing");
   const request = v2BillingRequest(query);
+  const { ManagementClientV2 } = await import("../client/managementV2");
   const client = new ManagementClientV2({ baseUrl: apiUrl, apiKey });
   try {
     const answer =

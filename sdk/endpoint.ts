@@ -3,7 +3,7 @@ import { RESOURCE_MODULE, RESOURCE_TYPES } from "../model/kinds";
 // Default import of an `export =` module: the shim object itself (module.exports), so a copy
 // installed under node_modules serializes as a bare require (see provider/shims/shim.ts).
 import endpointShim from "../provider/shims/endpoint";
-import { endpointTable } from "../model/fields/endpointFields";
+import { RESOURCE_OUTPUTS } from "../model/fields/outputArguments";
 import type { EndpointOutputArguments } from "../model/fields/outputArguments";
 import { registeredProps, withUndeclaredOutputs } from "./props";
 import type { ArgumentOutputs } from "./argumentOutputs";
@@ -174,12 +174,12 @@ export class Endpoint extends pulumi.dynamic.Resource {
   constructor(name: string, args: EndpointArgs, opts?: pulumi.CustomResourceOptions) {
     // On v2, following the template's revision unless one is given (v1 rolls template changes out itself).
     const revision = args.templateRevision ?? (programApiVersion() === "v2" ? revisionOfTemplateId(args.templateId) : undefined);
-    const props = registeredProps(endpointTable, args, {
+    const props = registeredProps(RESOURCE_OUTPUTS.endpoint, args, {
       name: args.name ?? name,
       ...(revision !== undefined ? { templateRevision: revision } : {}),
     });
     super(endpointShim, name, props, opts, RESOURCE_MODULE, RESOURCE_TYPES.endpoint);
-    withUndeclaredOutputs(this, endpointTable, props);
+    withUndeclaredOutputs(this, RESOURCE_OUTPUTS.endpoint, props);
     declarePriced({ type: RESOURCE_TYPES.endpoint, name, resource: this });
   }
 }

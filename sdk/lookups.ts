@@ -14,15 +14,8 @@
  * Connection: see LookupOptions (the options, else stack config, else GPUCLOUD_* env).
  */
 import * as pulumi from "@pulumi/pulumi";
-import { openManagementApi } from "../model/connection";
 import type { ResourceKind } from "../model/kinds";
-import { readExisting, secretInfoOf, sensitiveOf } from "../model/lookup/lookup";
-import { LookupArgsError } from "../model/lookup/lookupArgsError";
-import { lookupName, parseLookupKey } from "../model/lookup/lookupKey";
-import { lookupConnection, type LookupOptions } from "./connection";
-import { callFailure, LookupError } from "./programError";
-import { ConfigError } from "../client/config";
-import { LookupNotFoundError } from "../model/lookup/lookupNotFoundError";
+import type { LookupOptions } from "./connection";
 import type { Endpoint } from "./endpoint";
 import type { NetworkVolume } from "./networkVolume";
 import type { Pod } from "./pod";
@@ -63,40 +56,18 @@ export type ByIdOrNameArgs = ByIdArgs | { name: string };
 /** A lookup's arguments with each field an Input, e.g. `{ id: otherStack.getOutput("podId") }`. */
 export type LookupInputs<A> = A extends unknown ? { [K in keyof A]: pulumi.Input<A[K]> } : never;
 
-/**
- * One lookup; fails with one error saying what was looked up, the id or name and the cause
- * (LookupArgsError, ConfigError, LookupNotFoundError, or a LookupError whose cause is the
- * service's error), which a Pulumi program prints as that one line (programError.ts).
- */
-async function lookUp(kind: ResourceKind, args: unknown, options: LookupOptions): Promise<Record<string, unknown>> {
-  const lookup = lookupName(kind);
-  try {
-    const key = parseLookupKey(kind, args);
-    const { apiKey, apiUrl } = lookupConnection(options);
-    const { api, backend, close } = openManagementApi({ baseUrl: apiUrl, apiKey });
-    try {
-      return await readExisting(kind, api, backend, key, lookup);
-    } catch (error) {
-      throw callFailure(`${lookup} ${JSON.stringify(key)}`, [LookupNotFoundError], error);
-    } finally {
-      await close();
-    }
-  } catch (error) {
-    throw callFailure(lookup, [LookupArgsError, ConfigError, LookupNotFoundError, LookupError], error);
-  }
-}
-
+// The call itself (lookupCall.ts) loads on the first lookup, with the clients and the field tables.
 function promiseForm<A, R>(kind: ResourceKind): (args: A, options?: LookupOptions) => Promise<R> {
-  return (args, options = {}) => lookUp(kind, args, options) as Promise<R>;
+  return async (args, options = {}) => (await import("./lookupCall")).lookUp(kind, args, options) as Promise<R>;
 }
 
 function outputForm<A, R>(kind: ResourceKind): (args: LookupInputs<A> | pulumi.Input<A>, options?: LookupOptions) => pulumi.Output<R> {
-  const sensitive = sensitiveOf(kind);
   return (args, options = {}) => {
     // One apply: a failed lookup rejects one chain, not one per derived Output.
     return pulumi.output(args as pulumi.Input<A>).apply(async (resolved) => {
+      const { lookUp, sensitiveOf } = await import("./lookupCall");
       const r = await lookUp(kind, resolved, options);
-      return sensitive.some((f) => r[f] !== undefined) ? pulumi.secret(r) : r;
+      return sensitiveOf(kind).some((f) => r[f] !== undefined) ? pulumi.secret(r) : r;
     }) as unknown as pulumi.Output<R>;
   };
 }
@@ -143,6 +114,7 @@ export function getSecretOutput(
 }
 const secretLookup = promiseForm<ByIdOrNameArgs, Omit<SecretInfo, "ref">>("secret");
 const secretLookupOutput = outputForm<ByIdOrNameArgs, Omit<SecretInfo, "ref">>("secret");
-function withRef(info: Omit<SecretInfo, "ref">): SecretInfo {
-  return secretInfoOf(info) as SecretInfo;
+/** The secret with its `ref`; the call's module is loaded by then (the lookup itself loaded it). */
+async function withRef(info: Omit<SecretInfo, "ref">): Promise<SecretInfo> {
+  return (await import("./lookupCall")).secretInfoOf(info) as SecretInfo;
 }

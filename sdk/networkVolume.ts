@@ -3,7 +3,7 @@ import { RESOURCE_MODULE, RESOURCE_TYPES } from "../model/kinds";
 // Default import of an `export =` module: the shim object itself (module.exports), so a copy
 // installed under node_modules serializes as a bare require (see provider/shims/shim.ts).
 import networkVolumeShim from "../provider/shims/networkVolume";
-import { networkVolumeTable } from "../model/fields/networkVolumeFields";
+import { RESOURCE_OUTPUTS } from "../model/fields/outputArguments";
 import type { NetworkVolumeOutputArguments } from "../model/fields/outputArguments";
 import { registeredProps, withUndeclaredOutputs } from "./props";
 import type { ArgumentOutputs } from "./argumentOutputs";
@@ -58,9 +58,9 @@ export class NetworkVolume extends pulumi.dynamic.Resource {
   declare readonly costEstimate: pulumi.Output<CostEstimate | undefined>;
 
   constructor(name: string, args: NetworkVolumeArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = registeredProps(networkVolumeTable, args);
+    const props = registeredProps(RESOURCE_OUTPUTS.networkVolume, args);
     super(networkVolumeShim, name, props, opts, RESOURCE_MODULE, RESOURCE_TYPES.networkVolume);
-    withUndeclaredOutputs(this, networkVolumeTable, props);
+    withUndeclaredOutputs(this, RESOURCE_OUTPUTS.networkVolume, props);
     declarePriced({ type: RESOURCE_TYPES.networkVolume, name, resource: this });
   }
 }

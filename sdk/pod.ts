@@ -3,7 +3,7 @@ import { RESOURCE_MODULE, RESOURCE_TYPES } from "../model/kinds";
 // Default import of an `export =` module: the shim object itself (module.exports), so a copy
 // installed under node_modules serializes as a bare require (see provider/shims/shim.ts).
 import podShim from "../provider/shims/pod";
-import { podTable } from "../model/fields/podFields";
+import { RESOURCE_OUTPUTS } from "../model/fields/outputArguments";
 import type { PodOutputArguments } from "../model/fields/outputArguments";
 import { registeredProps, withUndeclaredOutputs } from "./props";
 import type { ArgumentOutputs } from "./argumentOutputs";
@@ -228,9 +228,9 @@ export class Pod extends pulumi.dynamic.Resource {
   declare readonly lastStatusChange: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: PodArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = registeredProps(podTable, args, { name: args.name ?? name });
+    const props = registeredProps(RESOURCE_OUTPUTS.pod, args, { name: args.name ?? name });
     super(podShim, name, props, opts, RESOURCE_MODULE, RESOURCE_TYPES.pod);
-    withUndeclaredOutputs(this, podTable, props);
+    withUndeclaredOutputs(this, RESOURCE_OUTPUTS.pod, props);
     declarePriced({ type: RESOURCE_TYPES.pod, name, resource: this });
   }
 }

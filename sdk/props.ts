@@ -3,24 +3,22 @@
 // An argument the user did not give is never an output (the provider records only what was
 // declared), so it is not registered either: the engine's work per registered output is most of
 // what a preview of many resources spends. Its class property is a known `undefined` instead.
+// The names come from plain lists (model/fields/outputArguments.ts), not the field tables, so that
+// a program's load does not load the tables' validators.
 import * as pulumi from "@pulumi/pulumi";
-import { outputNames, type ResourceTable } from "../model/fields/fieldTable";
+import type { ResourceOutputs } from "../model/fields/outputArguments";
 import { preloadSqliteQuietly } from "./quietSerializer";
 
 preloadSqliteQuietly();
 
-export function registeredProps(
-  table: ResourceTable<never>,
-  args: object,
-  overrides: Record<string, unknown> = {},
-): Record<string, unknown> {
+export function registeredProps(outputs: ResourceOutputs, args: object, overrides: Record<string, unknown> = {}): Record<string, unknown> {
   const props: Record<string, unknown> = {};
-  for (const [key, row] of Object.entries(table.fields)) if (row.kind === "serverManaged" || row.alwaysObserved) props[key] = undefined;
+  for (const key of outputs.computed) props[key] = undefined;
   return Object.assign(props, args, overrides);
 }
 
 /** Gives each argument output that was not registered (see above) its value: a known undefined. */
-export function withUndeclaredOutputs(resource: pulumi.Resource, table: ResourceTable<never>, registered: Record<string, unknown>): void {
+export function withUndeclaredOutputs(resource: pulumi.Resource, outputs: ResourceOutputs, registered: Record<string, unknown>): void {
   const target = resource as unknown as Record<string, unknown>;
-  for (const key of outputNames(table)) if (!(key in registered)) target[key] = pulumi.output(undefined);
+  for (const key of outputs.all) if (!(key in registered)) target[key] = pulumi.output(undefined);
 }

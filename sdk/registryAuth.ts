@@ -3,7 +3,7 @@ import { RESOURCE_MODULE, RESOURCE_TYPES } from "../model/kinds";
 // Default import of an `export =` module: the shim object itself (module.exports), so a copy
 // installed under node_modules serializes as a bare require (see provider/shims/shim.ts).
 import registryAuthShim from "../provider/shims/registryAuth";
-import { registryAuthTable } from "../model/fields/registryAuthFields";
+import { RESOURCE_OUTPUTS } from "../model/fields/outputArguments";
 import type { RegistryAuthOutputArguments } from "../model/fields/outputArguments";
 import { registeredProps, withUndeclaredOutputs } from "./props";
 import type { ArgumentOutputs } from "./argumentOutputs";
@@ -50,7 +50,7 @@ export class RegistryAuth extends pulumi.dynamic.Resource {
   declare readonly name: pulumi.Output<string>;
 
   constructor(name: string, args: RegistryAuthArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = registeredProps(registryAuthTable, args, {
+    const props = registeredProps(RESOURCE_OUTPUTS.registryAuth, args, {
       // Secret inputs make the engine keep the same-named outputs secret; additionalSecretOutputs
       // below does so even if a future engine stops copying secretness from inputs.
       username: pulumi.secret(args.username),
@@ -58,6 +58,6 @@ export class RegistryAuth extends pulumi.dynamic.Resource {
     });
     const secretOpts = pulumi.mergeOptions(opts, { additionalSecretOutputs: ["username", "password"] });
     super(registryAuthShim, name, props, secretOpts, RESOURCE_MODULE, RESOURCE_TYPES.registryAuth);
-    withUndeclaredOutputs(this, registryAuthTable, props);
+    withUndeclaredOutputs(this, RESOURCE_OUTPUTS.registryAuth, props);
   }
 }

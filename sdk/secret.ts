@@ -4,7 +4,7 @@ import { RESOURCE_MODULE, RESOURCE_TYPES } from "../model/kinds";
 // Default import of an `export =` module: the shim object itself (module.exports), so a copy
 // installed under node_modules serializes as a bare require (see provider/shims/shim.ts).
 import secretShim from "../provider/shims/secret";
-import { secretTable } from "../model/fields/secretFields";
+import { RESOURCE_OUTPUTS } from "../model/fields/outputArguments";
 import { registeredProps, withUndeclaredOutputs } from "./props";
 
 /**
@@ -83,10 +83,10 @@ export class Secret extends pulumi.dynamic.Resource {
     // The value is always a secret input: the engine keeps it encrypted in state, and
     // additionalSecretOutputs keeps the recorded copy secret even if an engine stopped copying
     // secretness from inputs to outputs.
-    const props = registeredProps(secretTable, args, { value: pulumi.secret(args.value) });
+    const props = registeredProps(RESOURCE_OUTPUTS.secret, args, { value: pulumi.secret(args.value) });
     const secretOpts = pulumi.mergeOptions(opts, { additionalSecretOutputs: ["value"] });
     super(secretShim, name, props, secretOpts, RESOURCE_MODULE, RESOURCE_TYPES.secret);
-    withUndeclaredOutputs(this, secretTable, props);
+    withUndeclaredOutputs(this, RESOURCE_OUTPUTS.secret, props);
     // An Output of this resource's own name: whatever takes it depends on the secret.
     this.ref = this.name.apply(secretPlaceholder);
   }

@@ -3,7 +3,7 @@ import { RESOURCE_MODULE, RESOURCE_TYPES } from "../model/kinds";
 // Default import of an `export =` module: the shim object itself (module.exports), so a copy
 // installed under node_modules serializes as a bare require (see provider/shims/shim.ts).
 import templateShim from "../provider/shims/template";
-import { templateTable } from "../model/fields/templateFields";
+import { RESOURCE_OUTPUTS } from "../model/fields/outputArguments";
 import type { TemplateOutputArguments } from "../model/fields/outputArguments";
 import { registeredProps, withUndeclaredOutputs } from "./props";
 import type { ArgumentOutputs } from "./argumentOutputs";
@@ -102,9 +102,9 @@ export class Template extends pulumi.dynamic.Resource {
   declare readonly revision: pulumi.Output<string>;
 
   constructor(name: string, args: TemplateArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = registeredProps(templateTable, args);
+    const props = registeredProps(RESOURCE_OUTPUTS.template, args);
     super(templateShim, name, props, opts, RESOURCE_MODULE, RESOURCE_TYPES.template);
-    withUndeclaredOutputs(this, templateTable, props);
+    withUndeclaredOutputs(this, RESOURCE_OUTPUTS.template, props);
     templateRevisions.set(this.id, this.revision);
   }
 }

@@ -77,6 +77,10 @@ export interface ManagementApi {
   readonly secrets?: SecretsV2;
   /** The account's limits, where the API has them (v2; the key needs the scope `account:read`). */
   accountLimits?(): Promise<AccountLimitsV2>;
+  /** The account's registered SSH public keys, where the API has them (v2). */
+  sshKeys?(): Promise<string[]>;
+  /** Replaces the account's registered SSH public keys with these (v2); answers the list in force. */
+  replaceSshKeys?(keys: readonly string[]): Promise<string[]>;
 }
 
 /** The port's secrets calls, or an error saying they need v2 (check refuses v1 first; this is the backstop). */

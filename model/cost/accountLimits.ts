@@ -5,7 +5,7 @@
 // warning. Pure: the provider reads the limits and the account's endpoints
 // (provider/cost/summaryProvider.ts).
 
-import { roundUsd } from "./estimate";
+import { roundUsd } from "./usd";
 import type { CostSummary } from "./summary";
 
 /** A warning starts at this share of a cap. */

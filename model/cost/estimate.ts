@@ -7,6 +7,7 @@ import { podTable } from "../fields/podFields";
 import { isUnknown, type Props } from "../fields/values";
 import { HOURS_PER_MONTH, OWN_PRICES_KEY, STORAGE_TIERS, type OwnPrices, type StorageTier } from "./ownPrices";
 import type { PriceLookup, PriceSheet } from "./priceSheet";
+import { roundUsd } from "./usd";
 
 /** Where a price came from: the service's catalog, or the user's own sheet in stack config. */
 type PriceSource = "catalog" | typeof OWN_PRICES_KEY;
@@ -61,11 +62,6 @@ export interface Prices {
 }
 
 export type Estimator = (args: Props, prices: Prices) => CostEstimate;
-
-/** Money to 1e-6 USD, as the service quotes it (0.69, not 0.6900000001). */
-export function roundUsd(value: number): number {
-  return Math.round(value * 1e6) / 1e6;
-}
 
 const unavailable = (reason: string): CostEstimate => ({ status: "unavailable", reason });
 

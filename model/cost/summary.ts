@@ -1,8 +1,8 @@
 // A stack's cost summary from its resources' estimates, and the budget check on it. Pure, so the
 // same sums are tested without an engine.
 
-import { z } from "zod";
-import { roundUsd, type CostEstimate } from "./estimate";
+import type { CostEstimate } from "./estimate";
+import { roundUsd } from "./usd";
 
 /** The figures of an estimate a summary sums (no prices, so no read times: they are the same every run). */
 export type EstimateFigures = Pick<CostEstimate, "status" | "reason" | "perHour" | "ceilingPerHour" | "perMonth">;
@@ -73,20 +73,22 @@ export interface CostBudget {
 /** Stack config keys of the budget (`pulumi config set gpucloud:budgetPerHour 5`). */
 export const BUDGET_KEYS = { perHour: "budgetPerHour", ceilingPerHour: "budgetCeilingPerHour" } as const;
 
-const limit = z.coerce.number().finite().positive();
-
-/** The budget from config values as strings; a bad value is an error naming the key and the fix. */
+/**
+ * The budget from config values as strings; a bad value is an error naming the key and the fix.
+ * A plain check rather than a schema: CostReport reads the budget while the program loads, which
+ * otherwise needs no validator library (a number as text, finite and above 0).
+ */
 export function budgetFromConfig(get: (key: string) => string | undefined): CostBudget {
   const budget: CostBudget = {};
   for (const [field, key] of Object.entries(BUDGET_KEYS) as Array<[keyof CostBudget, string]>) {
     const raw = get(key);
     if (raw === undefined || raw === "") continue;
-    const parsed = limit.safeParse(raw);
-    if (!parsed.success)
+    const limit = Number(raw);
+    if (!Number.isFinite(limit) || limit <= 0)
       throw new Error(
         `gpucloud:${key} must be a positive number of USD per hour (got ${JSON.stringify(raw)}); set it with \`pulumi config set gpucloud:${key} 10\` or remove it`,
       );
-    budget[field] = parsed.data;
+    budget[field] = limit;
   }
   return budget;
 }

@@ -305,5 +305,5 @@ function crossCheck(args: Props, _olds: Props, backend: Backend = "v1"): CrossCh
 export const endpointTable = defineTable<EndpointCreateInput, Endpoint>()({ noun: "endpoint", rows, crossCheck });
 export type EndpointArgs = ArgsOf<typeof rows>;
 export type { EndpointOutputArguments } from "./outputArguments";
-/** The hand-written union the SDK's declarations name, held equal to the rows' own. */
+/** The list the SDK registers (and its declarations name), held equal to the rows' own. */
 type _EndpointOutputArgumentsMatch = Assert<Equals<EndpointOutputArguments, OutputArgumentKeys<typeof rows>>>;

@@ -86,5 +86,5 @@ function crossCheck(args: Props, olds: Props, backend: Backend = "v1"): CrossChe
 export const networkVolumeTable = defineTable<NetworkVolumeCreateInput, NetworkVolume>()({ noun: "network volume", rows, crossCheck });
 export type NetworkVolumeArgs = ArgsOf<typeof rows>;
 export type { NetworkVolumeOutputArguments } from "./outputArguments";
-/** The hand-written union the SDK's declarations name, held equal to the rows' own. */
+/** The list the SDK registers (and its declarations name), held equal to the rows' own. */
 type _NetworkVolumeOutputArgumentsMatch = Assert<Equals<NetworkVolumeOutputArguments, OutputArgumentKeys<typeof rows>>>;

@@ -375,5 +375,5 @@ function crossCheck(args: Props, _olds: Props, backend: Backend = "v1"): CrossCh
 export const podTable = defineTable<PodCreateInput, Pod>()({ noun: "pod", rows, crossCheck });
 export type PodArgs = ArgsOf<typeof rows>;
 export type { PodOutputArguments } from "./outputArguments";
-/** The hand-written union the SDK's declarations name, held equal to the rows' own. */
+/** The list the SDK registers (and its declarations name), held equal to the rows' own. */
 type _PodOutputArgumentsMatch = Assert<Equals<PodOutputArguments, OutputArgumentKeys<typeof rows>>>;

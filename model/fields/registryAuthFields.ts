@@ -30,5 +30,5 @@ export const registryAuthTable = defineTable<ContainerRegistryAuthCreateInput, C
 });
 export type RegistryAuthArgs = ArgsOf<typeof rows>;
 export type { RegistryAuthOutputArguments } from "./outputArguments";
-/** The hand-written union the SDK's declarations name, held equal to the rows' own. */
+/** The list the SDK registers (and its declarations name), held equal to the rows' own. */
 type _RegistryAuthOutputArgumentsMatch = Assert<Equals<RegistryAuthOutputArguments, OutputArgumentKeys<typeof rows>>>;

@@ -4,6 +4,8 @@
 // makes a Pulumi secret, so state holds it encrypted only). The description changes in place.
 
 import type { SecretCreateBody } from "../../client/managementV2";
+import type { Assert, Equals } from "../../client/sameType";
+import type { SecretOutputArguments } from "./outputArguments";
 import type { SecretV2 } from "../../client/schemasV2";
 import {
   SECRET_DESCRIPTION_MAX_BYTES,
@@ -90,5 +92,6 @@ export const secretTable = defineTable<SecretCreateBody, SecretV2>()({
   crossCheck,
 });
 export type SecretArgs = ArgsOf<typeof rows>;
-/** The arguments also registered as outputs (see sdk/props.ts ArgumentOutputs). */
-export type SecretOutputArguments = OutputArgumentKeys<typeof rows>;
+export type { SecretOutputArguments } from "./outputArguments";
+/** The list the SDK registers, held equal to the rows' own. */
+type _SecretOutputArgumentsMatch = Assert<Equals<SecretOutputArguments, OutputArgumentKeys<typeof rows>>>;

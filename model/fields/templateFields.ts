@@ -144,5 +144,5 @@ export const templateTable = defineTable<TemplateCreateInput, Template>()({
 });
 export type TemplateArgs = ArgsOf<typeof rows>;
 export type { TemplateOutputArguments } from "./outputArguments";
-/** The hand-written union the SDK's declarations name, held equal to the rows' own. */
+/** The list the SDK registers (and its declarations name), held equal to the rows' own. */
 type _TemplateOutputArgumentsMatch = Assert<Equals<TemplateOutputArguments, OutputArgumentKeys<typeof rows>>>;

@@ -3,7 +3,7 @@
 // plugin's functions of the same names (with the provider's) go through here.
 
 import { apiVersionOf, ConfigError, CONFIG_KEYS } from "../../client/config";
-import { ManagementClientV2 } from "../../client/managementV2";
+import type { ManagementClientV2 } from "../../client/managementV2";
 import type { AccountLimit, AccountLimits } from "./accountLimits";
 
 /** Runs `call` on a v2 client of the connection, closed after; a ConfigError when the URL is v1's. */
@@ -18,6 +18,8 @@ export async function withV2Client<T>(
       `${lookup} needs the service's v2 API, but the management URL ends in /v1: set ${CONFIG_KEYS.apiUrl} (or the apiUrl option) to the /v2 URL.`,
     );
   }
+  // Loaded on the first lookup: a program that reads no catalog and no limits never loads the client.
+  const { ManagementClientV2 } = await import("../../client/managementV2");
   const client = new ManagementClientV2({ baseUrl: connection.apiUrl, apiKey: connection.apiKey });
   try {
     return await call(client);

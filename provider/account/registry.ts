@@ -1,5 +1,4 @@
 /** The AccountSshKeys provider on the provider process's connection (loaded on first use). */
-import { V2Backend } from "../../model/backend/v2Backend";
 import { currentBackend, managementClient } from "../../model/connection";
 import { pulumiLog, type ProgressLog } from "../resources/deps";
 import { accountSshKeysProviderWith, type SshKeysApi } from "./sshKeysProvider";
@@ -7,7 +6,11 @@ import { accountSshKeysProviderWith, type SshKeysApi } from "./sshKeysProvider";
 /** The account's SSH key operations (v2 only), or why there are none. */
 function sshKeysApi(): SshKeysApi | string {
   const api = managementClient();
-  return api instanceof V2Backend ? api : "account SSH keys need the service's v2 API: set gpucloud:apiUrl to the /v2 URL";
+  const sshKeys = api.sshKeys?.bind(api);
+  const replaceSshKeys = api.replaceSshKeys?.bind(api);
+  return sshKeys && replaceSshKeys
+    ? { sshKeys, replaceSshKeys }
+    : "account SSH keys need the service's v2 API: set gpucloud:apiUrl to the /v2 URL";
 }
 
 /** The provider reporting its progress through `log` (the provider plugin's goes to the engine, by resource). */

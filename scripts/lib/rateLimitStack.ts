@@ -77,12 +77,6 @@ export function boundMs(calls: number, policy: Required<RateLimitOptions>): numb
 export interface RateLimitedRun {
   calls: number;
   tooMany: number;
-  /**
-   * Whether the first call was refused: a new provider process knows nothing of the windows until
-   * an answer tells it, and the previous operation may have left the window spent. Its Retry-After
-   * is the wait the call had ahead of it anyway (and the emulator does not count a refusal).
-   */
-  firstRefused: boolean;
   /** Service ms from the first call's arrival to the last answer (what the rate limit bounds). */
   serviceMs: number;
   boundMs: number;
@@ -92,15 +86,13 @@ export interface RateLimitedRun {
 
 export function judge(calls: readonly ProxiedCall[], policy: Required<RateLimitOptions>): RateLimitedRun {
   const bound = boundMs(calls.length, policy);
-  if (calls.length === 0) return { calls: 0, tooMany: 0, firstRefused: false, serviceMs: 0, boundMs: 0, ratio: 0 };
+  if (calls.length === 0) return { calls: 0, tooMany: 0, serviceMs: 0, boundMs: 0, ratio: 0 };
   const first = Math.min(...calls.map((c) => c.sentAt));
   const last = Math.max(...calls.map((c) => Math.max(c.answeredAt, c.sentAt)));
   const serviceMs = last - first;
-  const firstRefused = calls.reduce((a, b) => (b.sentAt < a.sentAt ? b : a)).status === 429;
   return {
     calls: calls.length,
     tooMany: calls.filter((c) => c.status === 429).length,
-    firstRefused,
     serviceMs,
     boundMs: bound,
     ratio: serviceMs / bound,

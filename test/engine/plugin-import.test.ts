@@ -8,7 +8,7 @@
  */
 import { describe, it } from "vitest";
 import { startEmulator } from "../../emulator/index";
-import { openManagementApi } from "../../model/connection";
+import { openManagementApi } from "../../model/backend/openApi";
 import { createEngineStack, declaredResources } from "../support/engineStack";
 import { PluginResource, pluginProjectSettings } from "../support/pluginProgram";
 import { API_VERSIONS, accountOf, emulatorConfig, marker } from "./provider-support";

@@ -6,7 +6,7 @@
 // emulator's store, so tests inspect and disturb resources through it.
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../emulator/index";
 import { ManagementClient } from "../../client/management";
-import { openManagementApi } from "../../model/connection";
+import { openManagementApi } from "../../model/backend/openApi";
 import type { Backend } from "../../model/fields/fieldTable";
 import type { ManagementApi } from "../../model/backend/port";
 import type { ProviderDeps } from "../../provider/resources/deps";

@@ -1,0 +1,79 @@
+// The provider process's management API, opened on its first call (model/backend/lazyApi.ts): it has
+// the synchronous members of the backend it stands for, opens nothing before a call, and answers
+// every call as that backend does.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ApiVersion } from "../../../client/config";
+import { GpuCloudError } from "../../../client/gpuCloudError";
+import { startEmulator, type RunningEmulator } from "../../../emulator/index";
+import { lazyManagementApi } from "../../../model/backend/lazyApi";
+import { openManagementApi, type OpenedApi } from "../../../model/backend/openApi";
+import type { ManagementApi } from "../../../model/backend/port";
+
+/** The port's members a backend may lack: each version has them or not, and the lazy API must say the same. */
+const OPTIONAL_MEMBERS = [
+  "endpointRollout",
+  "deleteTerminatesWorkers",
+  "catalogLists",
+  "secrets",
+  "accountLimits",
+  "sshKeys",
+  "replaceSshKeys",
+];
+
+const kindOf = (value: unknown): string => (typeof value === "function" ? "function" : (JSON.stringify(value) ?? "undefined"));
+
+describe.each<ApiVersion>(["v1", "v2"])("the lazy management API on %s", (version) => {
+  let emulator: RunningEmulator;
+  let lazy: OpenedApi;
+  let real: OpenedApi;
+
+  beforeAll(async () => {
+    emulator = await startEmulator({
+      port: 0,
+      timeScale: 0.001,
+      rateLimit: { perMinute: 100_000, perHour: 1_000_000, perDay: 10_000_000 },
+    });
+    const options = { baseUrl: version === "v2" ? emulator.apiUrlV2 : emulator.apiUrl, apiKey: emulator.apiKey, maxRetries: 0 };
+    lazy = lazyManagementApi(options, version, { shareReads: {} });
+    real = openManagementApi(options, { shareReads: {} });
+  });
+
+  afterAll(async () => {
+    await lazy?.close();
+    await real?.close();
+    await emulator?.close();
+  });
+
+  it("has the backend's synchronous members: the same optional calls, the same flags, the same secrets calls", () => {
+    const members = (api: ManagementApi) =>
+      Object.fromEntries(OPTIONAL_MEMBERS.map((name) => [name, kindOf((api as unknown as Record<string, unknown>)[name])]));
+    expect(members(lazy.api)).toEqual(members(real.api));
+    for (const [name, value] of Object.entries(lazy.api)) expect(kindOf(value), name).toBe(kindOf(Reflect.get(real.api, name)));
+    expect(Object.keys(lazy.api.secrets ?? {}).sort()).toEqual(Object.keys(real.api.secrets ?? {}).sort());
+  });
+
+  it("answers each call as the backend does", async () => {
+    const template = await lazy.api.createTemplate({ name: `lazy-${version}`, imageName: "example/echo-worker:1.0", isServerless: true });
+    expect(await real.api.getTemplate(template.id)).toEqual(template);
+    expect(await lazy.api.listTemplates()).toEqual(await real.api.listTemplates());
+    expect(await lazy.api.getTemplate(template.id)).toEqual(await real.api.getTemplate(template.id));
+    if (version === "v2") {
+      expect(await lazy.api.catalogLists?.()).toEqual(await real.api.catalogLists?.());
+      const secret = await lazy.api.secrets?.create({ name: "LAZY_SECRET", value: "s3cret" });
+      expect(secret?.name).toBe("LAZY_SECRET");
+      expect(await lazy.api.secrets?.list()).toEqual(await real.api.secrets?.list());
+    }
+    await lazy.api.deleteTemplate(template.id);
+    await expect(real.api.getTemplate(template.id)).rejects.toThrow();
+  });
+
+  it("opens the backend on its first call, not before: settings no client takes fail that call, not the making", async () => {
+    const unusable = lazyManagementApi({ baseUrl: "http://127.0.0.1:1/v2", apiKey: "" }, version);
+    const failed = unusable.api.listEndpoints();
+    await expect(failed).rejects.toBeInstanceOf(GpuCloudError);
+    await expect(failed).rejects.toThrow("apiKey is empty");
+    // Not remembered: the next call tries again.
+    await expect(unusable.api.getEndpoint("abc")).rejects.toThrow("apiKey is empty");
+    await unusable.close();
+  });
+});

@@ -1,0 +1,63 @@
+// What the provider process loads to serve a preview of an unchanged endpoint, in a fresh Node
+// process on the compiled package, through the endpoint's shim as the dynamic provider host calls
+// it (configure, check, diff): none of what only a call to the service needs. The management clients,
+// the transport and its HTTP library (undici) and the wire schemas load on the first call
+// (model/backend/lazyApi.ts); the job API client with the smoke tests. The preview makes no call:
+// the provider reaches the emulator through a counting proxy. Run after `npm run build`.
+import * as path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startEmulator, type RunningEmulator } from "../../emulator/index";
+import { countingProxy, type CountingProxy } from "../../scripts/lib/countingProxy";
+import { repoRoot } from "../../scripts/lib/repoRoot";
+import { probeStartup, recordEndpoint, type RecordedEndpoint } from "../../scripts/lib/startupProbe";
+
+const root = repoRoot();
+
+/** The package's modules only a call to the service loads, by their path under dist/. */
+const LOADED_BY_CALLS = [
+  "client/transport.js",
+  "client/rateLimitGate.js",
+  "client/management.js",
+  "client/managementV2.js",
+  "client/schemas.js",
+  "client/schemasV2.js",
+  "client/jobClient.js",
+  "model/backend/openApi.js",
+  "model/backend/v1Backend.js",
+  "model/backend/v2Backend.js",
+];
+
+describe.each(["v2", "v1"] as const)("a preview of an unchanged endpoint in a fresh provider process, on %s", (api) => {
+  let emulator: RunningEmulator;
+  let proxy: CountingProxy;
+  let endpoint: RecordedEndpoint;
+
+  beforeAll(async () => {
+    emulator = await startEmulator({ port: 0, timeScale: 0.001 });
+    const apiUrl = api === "v2" ? emulator.apiUrlV2 : emulator.apiUrl;
+    proxy = await countingProxy(apiUrl);
+    endpoint = await recordEndpoint({
+      apiUrl,
+      apiKey: emulator.apiKey,
+      serverlessUrl: emulator.serverlessUrl,
+      previewApiUrl: `${proxy.url}${new URL(apiUrl).pathname}`,
+    });
+  });
+
+  afterAll(async () => {
+    await proxy?.close();
+    await emulator?.close();
+  });
+
+  it("makes no call and loads no HTTP library, no client, no wire schema", () => {
+    proxy.take();
+    const { modules } = probeStartup("provider", root, endpoint);
+    expect(proxy.take()).toEqual([]);
+    const dist = path.join(root, "dist");
+    const ours = modules.filter((file) => file.startsWith(dist + path.sep)).map((file) => path.relative(dist, file));
+    // The probe loaded the provider code and served the preview (it fails on a check failure or a diff).
+    expect(ours).toEqual(expect.arrayContaining(["provider/index.js", "provider/resources/endpoint.js"].map((f) => path.normalize(f))));
+    expect(modules.filter((file) => /[\\/]node_modules[\\/]undici[\\/]/.test(file))).toEqual([]);
+    expect(ours.filter((file) => LOADED_BY_CALLS.map((f) => path.normalize(f)).includes(file))).toEqual([]);
+  });
+});
