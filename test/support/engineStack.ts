@@ -21,7 +21,7 @@ import * as zlib from "node:zlib";
 import * as repoAutomation from "@pulumi/pulumi/automation";
 import type { ConfigMap, PreviewResult, PulumiFn, Stack, UpResult } from "@pulumi/pulumi/automation";
 import { inject, onTestFailed } from "vitest";
-import { enginePath } from "../../scripts/lib/pulumiCli";
+import { hermeticEngineEnv } from "./hermeticEnv";
 import { describeError, earlierRunAt, probeProgram, type ProgramProbe } from "./programProbe";
 import { keepRunConnectionsApart } from "./runtimeConnections";
 
@@ -103,7 +103,7 @@ export interface ExportedState {
   resources: ExportedResource[];
 }
 
-export const PASSPHRASE = "engine-test-passphrase";
+export { PASSPHRASE } from "./hermeticEnv";
 
 export async function createEngineStack(options: EngineStackOptions): Promise<EngineStack> {
   const cli = inject("pulumiCli");
@@ -119,12 +119,7 @@ export async function createEngineStack(options: EngineStackOptions): Promise<En
   }
 
   const envVars: Record<string, string> = {
-    PATH: enginePath(cli),
-    PULUMI_HOME: homeDir,
-    PULUMI_BACKEND_URL: `file://${stateDir}`,
-    PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
-    PULUMI_SKIP_UPDATE_CHECK: "true",
-    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+    ...hermeticEngineEnv(cli, { stateDir, homeDir }),
     // Every gRPC call between the engine, the program and the providers, one JSON line each (with
     // their arguments, secrets too: the directory is a test's temp dir): whether a preview that
     // planned deletes got the program's registrations, and what its run answered.

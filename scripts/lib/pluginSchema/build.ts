@@ -77,7 +77,9 @@ export function buildSchema(root: string): Record<string, unknown> {
     description: manifest.description,
     keywords: ["pulumi", PACKAGE, "gpu", "category/cloud", "kind/native"],
     license: manifest.license,
-    meta: { moduleFormat: "(.*)" },
+    // supportPack: SDKs of the current layout; the Go SDK gets its own go.mod (module
+    // example.com/pulumi-gpucloud/sdk/go), so that it builds and can be referenced where it lies.
+    meta: { moduleFormat: "(.*)", supportPack: true },
     // Generated SDKs carry the package's version and register the plugin at that version.
     language: {
       nodejs: { respectSchemaVersion: true },
