@@ -1,6 +1,6 @@
 // The package files the plugin serves from: its version (package.json) and its schema
 // (plugin/schema.json, generated from the field tables and the SDK's documentation by
-// scripts/plugin-schema.ts). Both sit at the package's root: the nearest directory above this file
+// scripts/generate.ts). Both sit at the package's root: the nearest directory above this file
 // with the package's package.json (dist/provider/plugin/ compiled, provider/plugin/ as source).
 
 import * as fs from "node:fs";

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Regenerates the SDKs of the provider plugin's package schema: sdks/python and sdks/go from
 # plugin/schema.json, and sdks/.schema-sha256 (the schema they came from, which `npm test` compares
-# with plugin/schema.json). `npm run sdk:generate`; run `npm run plugin:schema` first when the
+# with plugin/schema.json). `npm run sdk:generate`; run `npm run generate` first when the
 # field tables or the SDK's declarations changed.
 #
 # The generator (main.go beside this file) is built once per machine and per version of its

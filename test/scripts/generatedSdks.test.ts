@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
 
 const root = path.resolve(__dirname, "..", "..");
 const REGENERATE =
-  "run `npm run sdk:generate` (it needs Go >= 1.25.11; after `npm run plugin:schema` when the schema is stale too) and commit sdks/";
+  "run `npm run sdk:generate` (it needs Go >= 1.25.11; after `npm run generate` when the schema is stale too) and commit sdks/";
 
 describe("the generated SDKs in sdks/", () => {
   it("were generated from plugin/schema.json as it is", () => {

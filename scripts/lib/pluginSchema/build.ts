@@ -1,6 +1,6 @@
 // The provider plugin's package schema, generated: resources from the field tables and the SDK's
 // classes (resourceSpecs.ts), functions from the SDK's lookups, the provider's settings from the
-// plugin's own list of them (provider/plugin/config.ts). `npm run plugin:schema` writes it to
+// plugin's own list of them (provider/plugin/config.ts). `npm run generate` writes it to
 // plugin/schema.json; a test holds the checked-in file equal to a fresh generation.
 
 import * as fs from "node:fs";
