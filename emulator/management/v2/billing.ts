@@ -7,14 +7,13 @@
 import { bucketStart, forEachBucket, isoSeconds, nextBucket } from "../../billing/buckets";
 import type { Operation } from "../../http/router";
 import type { AccountData, WorkerUsageInterval } from "../../state/model";
-import { workerUsageOf } from "../workerUsage";
 import { HOURS_PER_BILLING_MONTH, NETWORK_VOLUME_PRICE_PER_GB_MONTH, roundMoney } from "../../vocabulary/catalog";
 import type { BucketSize } from "../../vocabulary/schemas/billing";
-import { type V2Context, defineV2Operation } from "./operation";
-import { ProblemError } from "./problem";
-import { type BillingQuery, NetworkVolumeBillingQuery, PodBillingQuery, ServerlessBillingQuery } from "./schemas";
+import { type BillingQuery, NetworkVolumeBillingQuery, PodBillingQuery, ServerlessBillingQuery } from "../../vocabulary/schemas/v2/requests";
+import { Refusal } from "../errors";
+import { workerUsageOf } from "../workerUsage";
+import { type V2Context, v2Route } from "./operation";
 
-const TAG = "billing";
 const HOUR_MS = 3_600_000;
 const DEFAULT_WINDOW_MS = 30 * 86_400_000;
 
@@ -25,8 +24,8 @@ interface Window {
   nowMs: number;
 }
 
-function badQuery(message: string): ProblemError {
-  return new ProblemError(400, message, [message]);
+function badQuery(message: string): Refusal {
+  return new Refusal(400, message, [message]);
 }
 
 export function resolveWindow(query: BillingQuery, nowMs: number): Window {
@@ -125,81 +124,25 @@ export function v2BillingOperations(v: V2Context): Operation[] {
   const { ctx } = v;
   const account = (id: string) => ctx.store.account(id);
   return [
-    defineV2Operation({
-      method: "GET",
-      path: "/billing/pods",
-      operationId: "listPodBilling",
-      tag: TAG,
-      scope: "billing:read",
-      summary: "Get pod billing history",
-      query: PodBillingQuery,
-      response: { status: 200, description: "OK", schemaName: "ListPodBillingResponse" },
-      errors: [400],
-      handle({ accountId, query }) {
-        const window = resolveWindow(query, ctx.clock.now());
-        const r = report(window, accumulate(window, podUsage(account(accountId), query.podId)), "podId", { gpuAmount: "gpu", cpuAmount: "cpu", diskAmount: null });
-        return {
-          status: 200,
-          body: { records: r.records, metadata: { query: { ...queryEcho(window), podId: query.podId ?? null }, recordCount: r.records.length, uniquePodCount: r.unique, totals: r.totals } },
-        };
-      },
+    v2Route("GET /billing/pods", "listPodBilling", "billing:read", "Get pod billing history", { query: PodBillingQuery, answer: [200, "ListPodBillingResponse"], errors: [400] }, ({ accountId, query }) => {
+      const window = resolveWindow(query, ctx.clock.now());
+      const r = report(window, accumulate(window, podUsage(account(accountId), query.podId)), "podId", { gpuAmount: "gpu", cpuAmount: "cpu", diskAmount: null });
+      const metadata = { query: { ...queryEcho(window), podId: query.podId ?? null }, recordCount: r.records.length, uniquePodCount: r.unique, totals: r.totals };
+      return { status: 200, body: { records: r.records, metadata } };
     }),
-    defineV2Operation({
-      method: "GET",
-      path: "/billing/serverless",
-      operationId: "listServerlessBilling",
-      tag: TAG,
-      scope: "billing:read",
-      summary: "Get serverless billing history",
-      query: ServerlessBillingQuery,
-      response: { status: 200, description: "OK", schemaName: "ListServerlessBillingResponse" },
-      errors: [400],
-      handle({ accountId, query }) {
-        const window = resolveWindow(query, ctx.clock.now());
-        const r = report(window, accumulate(window, workerUsage(workerUsageOf(ctx, accountId), query.serverlessId)), "serverlessId", {
-          gpuAmount: "gpu",
-          cpuAmount: "cpu",
-          diskAmount: null,
-          feeAmount: null,
-        });
-        return {
-          status: 200,
-          body: {
-            records: r.records,
-            metadata: { query: { ...queryEcho(window), serverlessId: query.serverlessId ?? null }, recordCount: r.records.length, uniqueServerlessCount: r.unique, totals: r.totals },
-          },
-        };
-      },
+    v2Route("GET /billing/serverless", "listServerlessBilling", "billing:read", "Get serverless billing history", { query: ServerlessBillingQuery, answer: [200, "ListServerlessBillingResponse"], errors: [400] }, ({ accountId, query }) => {
+      const window = resolveWindow(query, ctx.clock.now());
+      const usage = workerUsage(workerUsageOf(ctx, accountId), query.serverlessId);
+      const r = report(window, accumulate(window, usage), "serverlessId", { gpuAmount: "gpu", cpuAmount: "cpu", diskAmount: null, feeAmount: null });
+      const metadata = { query: { ...queryEcho(window), serverlessId: query.serverlessId ?? null }, recordCount: r.records.length, uniqueServerlessCount: r.unique, totals: r.totals };
+      return { status: 200, body: { records: r.records, metadata } };
     }),
-    defineV2Operation({
-      method: "GET",
-      path: "/billing/network-volumes",
-      operationId: "listNetworkVolumeBilling",
-      tag: TAG,
-      scope: "billing:read",
-      summary: "Get network volume billing history",
-      query: NetworkVolumeBillingQuery,
-      response: { status: 200, description: "OK", schemaName: "ListNetworkVolumeBillingResponse" },
-      errors: [400],
-      handle({ accountId, query }) {
-        const window = resolveWindow(query, ctx.clock.now());
-        const r = report(window, accumulate(window, volumeUsage(account(accountId), query.networkVolumeId)), "networkVolumeId", {
-          standardAmount: "standard",
-          highPerformanceAmount: "highPerformance",
-        });
-        return {
-          status: 200,
-          body: {
-            records: r.records,
-            metadata: {
-              query: { ...queryEcho(window), networkVolumeId: query.networkVolumeId ?? null },
-              recordCount: r.records.length,
-              uniqueNetworkVolumeCount: r.unique,
-              totals: r.totals,
-            },
-          },
-        };
-      },
+    v2Route("GET /billing/network-volumes", "listNetworkVolumeBilling", "billing:read", "Get network volume billing history", { query: NetworkVolumeBillingQuery, answer: [200, "ListNetworkVolumeBillingResponse"], errors: [400] }, ({ accountId, query }) => {
+      const window = resolveWindow(query, ctx.clock.now());
+      const usage = volumeUsage(account(accountId), query.networkVolumeId);
+      const r = report(window, accumulate(window, usage), "networkVolumeId", { standardAmount: "standard", highPerformanceAmount: "highPerformance" });
+      const metadata = { query: { ...queryEcho(window), networkVolumeId: query.networkVolumeId ?? null }, recordCount: r.records.length, uniqueNetworkVolumeCount: r.unique, totals: r.totals };
+      return { status: 200, body: { records: r.records, metadata } };
     }),
   ];
 }

@@ -13,9 +13,9 @@
  */
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { z } from "zod";
-import { ProblemError } from "./problem";
-import { PAGE_LIMIT_MAX } from "./schemas";
-import type { Pagination } from "./wire";
+import { PAGE_LIMIT_MAX } from "../../vocabulary/schemas/v2/requests";
+import type { Pagination } from "../../vocabulary/schemas/v2/wire";
+import { Refusal } from "../errors";
 
 /** Where an item sits in a newest-first list: a larger `rank` comes first, then a larger `id`. */
 export interface Position {
@@ -45,9 +45,9 @@ function encode(request: PageRequest, at: Position): string {
   return Buffer.from(JSON.stringify({ r: at.rank, i: at.id, s: mac(request, at) })).toString("base64url");
 }
 
-function invalidCursor(why: string): ProblemError {
+function invalidCursor(why: string): Refusal {
   const message = `invalid query parameter cursor: ${why}; pass the previous page's pagination.nextCursor unchanged, with the same other query parameters, or leave cursor out to start from the first page`;
-  return new ProblemError(422, message, [message]);
+  return new Refusal(422, message, [message]);
 }
 
 function decode(request: PageRequest, cursor: string): Position {

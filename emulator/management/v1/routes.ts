@@ -1,9 +1,9 @@
 /** The full /v1 operation table. */
-import { billingOperations } from "../billing/routes";
-import { workerUsageOf } from "./workerUsage";
-import type { Operation } from "../http/router";
-import { documentationOperations } from "../openapi";
-import type { ManagementContext } from "./context";
+import { billingOperations } from "../../billing/routes";
+import type { Operation } from "../../http/router";
+import { documentationOperations } from "../../openapi";
+import type { ManagementContext } from "../context";
+import { workerUsageOf } from "../workerUsage";
 import { endpointOperations } from "./endpoints";
 import { networkVolumeOperations } from "./networkVolumes";
 import { podOperations } from "./pods";
