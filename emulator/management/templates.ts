@@ -5,16 +5,13 @@
  * template, endpoints/container.ts), so an edit of the template they came from does not reach them.
  */
 import { isDeepStrictEqual } from "node:util";
-import { newId } from "../ids";
 import type { AccountData, TemplateRecord } from "../state/model";
 import { type CommandInput, commandChange } from "./command";
 import type { ManagementContext } from "./context";
-import { endpointSpec } from "./endpoints/spec";
+import { rollEndpointsOf } from "./endpoints/records";
 import { conflict, invalid } from "./errors";
 import { requireRegistryAuth } from "./lookup";
-import { SERVICE_TEMPLATES } from "./serviceTemplates";
-
-export type TemplateFields = Omit<TemplateRecord, "id" | "accountId" | "createdAtMs">;
+import { type TemplateFields, addTemplate, injectPlatformEnv } from "./templateRecords";
 
 /**
  * Where /v1 and /api/v2 differ. v1: "Template names must be unique" (NOTES.md section 1, 409), and
@@ -33,25 +30,6 @@ function requireUniqueName(account: AccountData, name: string, exceptId?: string
       throw conflict(`template name ${JSON.stringify(name)} is already used by template ${template.id}; template names must be unique, choose another`);
     }
   }
-}
-
-/** Reported: the platform adds PORT and PORT_HEALTH to serverless templates (NOTES.md section 1); clients must not fight them. */
-export function injectPlatformEnv(ctx: ManagementContext, env: Record<string, string>): void {
-  if (!ctx.options.quirks.injectServerlessTemplatePorts) return;
-  env.PORT ??= "80";
-  env.PORT_HEALTH ??= "80";
-}
-
-/**
- * The one place an account's template record is made (its own, or one bound to an endpoint), under
- * a new id; no checks, the caller has made them. (The service's templates are fixed records of
- * the catalog, serviceTemplates.ts.)
- */
-export function addTemplate(ctx: ManagementContext, account: AccountData, fields: TemplateFields): TemplateRecord {
-  const id = newId("template", (candidate) => account.templates.has(candidate) || SERVICE_TEMPLATES.has(candidate));
-  const template: TemplateRecord = { id, accountId: account.accountId, createdAtMs: ctx.clock.now(), ...fields };
-  account.templates.set(id, template);
-  return template;
 }
 
 /** `command`: v2's args / cmd / entrypoint, over the arrays in `fields`. */
@@ -77,13 +55,7 @@ export function updateTemplate(
   const changes: Partial<TemplateFields> = { ...fields, ...commandChange(command, { entrypoint: template.dockerEntrypoint, cmd: template.dockerStartCmd }) };
   const rolls = Object.entries(changes).some(([key, value]) => !COSMETIC.has(key) && !isDeepStrictEqual(template[key as keyof TemplateRecord], value));
   Object.assign(template, changes);
-  if (rolls) {
-    for (const endpoint of account.endpoints.values()) {
-      if (endpoint.templateId !== template.id) continue;
-      endpoint.version += 1;
-      ctx.serverless.endpointChanged(endpointSpec(ctx, endpoint));
-    }
-  }
+  if (rolls) rollEndpointsOf(ctx, account, template.id);
   return template;
 }
 

@@ -8,18 +8,8 @@
  * case-insensitively (as the list filter and name uniqueness are); a placeholder naming no secret
  * (e.g. a deleted one) is left as it is, literally.
  */
-import { DEFAULT_WORKER_ENV_PREFIX } from "../../serverless/external/workerEnv";
 import type { AccountData } from "../../state/model";
-import type { ManagementContext } from "../context";
 import { secretNamed } from "./secrets";
-
-/**
- * The platform's upper-case env prefix (`GPUCLOUD` unless --worker-env-prefix says otherwise, as in
- * GPUCLOUD_POD_ID): the placeholder's prefix and the reserved secret-name prefix.
- */
-export function servicePrefix(ctx: Pick<ManagementContext, "options">): string {
-  return ctx.options.serverless.workerEnvPrefix ?? DEFAULT_WORKER_ENV_PREFIX;
-}
 
 export function placeholderPattern(prefix: string): RegExp {
   return new RegExp(`\\{\\{\\s*${prefix}_SECRET_([a-zA-Z_][a-zA-Z0-9_.\\-/]*)\\s*\\}\\}`, "g");

@@ -6,11 +6,19 @@
  * first, then the description, not atomically, as the service does (2.3).
  */
 import { newId } from "../../ids";
+import { DEFAULT_WORKER_ENV_PREFIX } from "../../serverless/external/workerEnv";
 import type { AccountData, SecretRecord } from "../../state/model";
 import { SECRET_DESCRIPTION_MAX_BYTES } from "../../vocabulary/schemas/v2/account";
 import type { ManagementContext } from "../context";
 import { Refusal, conflict, invalid, notFound } from "../errors";
-import { servicePrefix } from "./placeholders";
+
+/**
+ * The platform's upper-case env prefix (`GPUCLOUD` unless --worker-env-prefix says otherwise, as in
+ * GPUCLOUD_POD_ID): the placeholder's prefix and the reserved secret-name prefix.
+ */
+export function servicePrefix(ctx: Pick<ManagementContext, "options">): string {
+  return ctx.options.serverless.workerEnvPrefix ?? DEFAULT_WORKER_ENV_PREFIX;
+}
 
 export function secretOf(account: AccountData, id: string): SecretRecord {
   const secret = account.secrets.get(id);

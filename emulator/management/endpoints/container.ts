@@ -8,7 +8,7 @@ import type { AccountData, EndpointRecord, TemplateRecord } from "../../state/mo
 import { type CommandInput, commandChange } from "../command";
 import type { ManagementContext } from "../context";
 import { usableTemplate } from "../lookup";
-import { addTemplate } from "../templates";
+import { addTemplate } from "../templateRecords";
 
 /** Container disk of an endpoint whose body and template give none (the /v1 template default). */
 const DEFAULT_DISK_GB = 50;

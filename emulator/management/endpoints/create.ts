@@ -9,7 +9,7 @@ import { ENDPOINT_DEFAULTS } from "../../vocabulary/schemas/v2/requests";
 import { checkWorkerQuota } from "../account/limits";
 import type { ManagementContext } from "../context";
 import { checkCuda } from "../cuda";
-import { injectPlatformEnv } from "../templates";
+import { injectPlatformEnv } from "../templateRecords";
 import { type ContainerBody, bindTemplate, overlay } from "./container";
 import { addEndpoint } from "./records";
 import { newRelease } from "./releases";

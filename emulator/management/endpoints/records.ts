@@ -33,6 +33,18 @@ export function removeEndpoint(ctx: ManagementContext, account: AccountData, end
   for (const template of [...account.templates.values()]) if (template.boundEndpointId === endpoint.id) account.templates.delete(template.id);
 }
 
+/**
+ * A template's worker-facing settings changed: every endpoint that points at it (a /v1 endpoint; a
+ * v2 endpoint points at its own copy) is a new version, which the job side rolls out.
+ */
+export function rollEndpointsOf(ctx: ManagementContext, account: AccountData, templateId: string): void {
+  for (const endpoint of account.endpoints.values()) {
+    if (endpoint.templateId !== templateId) continue;
+    endpoint.version += 1;
+    ctx.serverless.endpointChanged(endpointSpec(ctx, endpoint));
+  }
+}
+
 const DAY_MS = 86_400_000;
 
 /**

@@ -8,7 +8,8 @@ import type { EndpointSpec, Placement, ServerlessDeps } from "../../serverless/c
 import type { EndpointRecord, TemplateRecord } from "../../state/model";
 import { DATA_CENTER_IDS } from "../../vocabulary/catalog";
 import { spendCapRefusal } from "../account/limits";
-import { resolveSecrets, servicePrefix } from "../account/placeholders";
+import { resolveSecrets } from "../account/placeholders";
+import { servicePrefix } from "../account/secrets";
 import type { ManagementContext } from "../context";
 import { usableTemplate } from "../lookup";
 

@@ -11,7 +11,7 @@ import { ENDPOINT_RELEASE_FIELDS } from "../../vocabulary/schemas/endpoint";
 import { checkWorkerQuota } from "../account/limits";
 import type { ManagementContext } from "../context";
 import { checkCuda } from "../cuda";
-import { injectPlatformEnv } from "../templates";
+import { injectPlatformEnv } from "../templateRecords";
 import { type ContainerBody, type ContainerSettings, bindTemplate, endpointTemplate, overlay, settingsOf } from "./container";
 import { changeEndpoint } from "./records";
 import { newRelease, releaseDiff, workerConfig } from "./releases";

@@ -9,7 +9,8 @@ import { closeUsage, openPodUsage } from "../../billing/ledger";
 import { NoCapacity } from "../errors";
 import type { AccountData, PodRecord } from "../../state/model";
 import { checkSpendCap } from "../account/limits";
-import { resolveSecrets, servicePrefix } from "../account/placeholders";
+import { resolveSecrets } from "../account/placeholders";
+import { servicePrefix } from "../account/secrets";
 import type { ManagementContext } from "../context";
 import type { ResourceKind } from "../placement";
 

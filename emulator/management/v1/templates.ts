@@ -9,7 +9,8 @@ import type { ManagementContext } from "../context";
 import { notFound } from "../errors";
 import { publicTemplates, templateOf } from "../lookup";
 import { SERVICE_TEMPLATES } from "../serviceTemplates";
-import { type TemplateFields, createTemplate, deleteTemplate, updateTemplate } from "../templates";
+import type { TemplateFields } from "../templateRecords";
+import { createTemplate, deleteTemplate, updateTemplate } from "../templates";
 import { templateView } from "./views";
 
 /** The fields a PATCH sets; a null registry clears it. */

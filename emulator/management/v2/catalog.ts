@@ -1,13 +1,14 @@
 /**
- * /api/v2/catalog/gpus, /cpus, /datacenters (and one of each by id): GpuType, CpuType and
- * DataCenter drawn from the same catalog, prices and free capacity that pods are placed with
- * (vocabulary/catalog.ts, pools.ts, dataCenters.ts; management/placement.ts).
+ * /api/v2/catalog/gpus, /cpus, /datacenters (and one of each by id): the catalog's entries
+ * (vocabulary/catalogEntries.ts) with their availability, from the same free capacity that pods
+ * are placed with (management/placement.ts).
  */
 import type { z } from "zod";
 import type { Operation } from "../../http/router";
-import { CPU_FLAVORS, CPU_VCPU_RANGE, CUDA_VERSIONS, DATA_CENTER_IDS, GPU_TYPES, type GpuType as CatalogGpu, countryOf, isPowerOfTwo, priceFactor, roundMoney } from "../../vocabulary/catalog";
-import { complianceOf, dataCenterFacts, isDataCenter, supportsGlobalNetworking, volumeTypesOf } from "../../vocabulary/dataCenters";
-import { poolOf, rentableGpus } from "../../vocabulary/pools";
+import { CPU_FLAVORS, CUDA_VERSIONS, DATA_CENTER_IDS, GPU_TYPES, type GpuType as CatalogGpu, countryOf, isPowerOfTwo } from "../../vocabulary/catalog";
+import { cpuTypeEntry, dataCenterEntry, gpuTypeEntry } from "../../vocabulary/catalogEntries";
+import { isDataCenter, supportsGlobalNetworking, volumeTypesOf } from "../../vocabulary/dataCenters";
+import { rentableGpus } from "../../vocabulary/pools";
 import { type AvailabilityLevel, CpuCatalogQuery, DataCenterGetQuery, DataCenterQuery, GpuCatalogQuery } from "../../vocabulary/schemas/v2/requests";
 import type { CpuType, DataCenter, GpuType } from "../../vocabulary/schemas/v2/wire";
 import { Refusal, notFound } from "../errors";
@@ -16,18 +17,12 @@ import { type V2Context, v2Route } from "./operation";
 
 type Level = z.infer<typeof AvailabilityLevel>;
 
-/** The largest machine of each type: 8 GPUs, 4 for the 141 GB and larger parts. */
-function maxCount(gpu: CatalogGpu): number {
-  return gpu.memoryInGb >= 141 ? 4 : 8;
-}
-
 function level(free: number): Level {
   return free <= 0 ? "NONE" : free < 4 ? "LOW" : free < 16 ? "MEDIUM" : "HIGH";
 }
 
 function dataCenterView(capacity: Capacity, id: string, include: readonly string[]): DataCenter {
-  const facts = dataCenterFacts(id);
-  const view: DataCenter = { id, name: id, region: facts.region, globalNetwork: facts.globalNetwork, networkVolumeTypes: volumeTypesOf(id), compliance: complianceOf(facts.region) };
+  const view = dataCenterEntry(id);
   if (include.includes("GPU_AVAILABILITY")) {
     const gpus = rentableGpus().map((gpu) => ({ id: gpu.id, name: gpu.displayName, availability: level(capacity.free("gpu", gpu.id, id)) }));
     const offered = gpus.filter((g) => g.availability !== "NONE");
@@ -45,19 +40,7 @@ interface GpuAvailabilityRequest {
 }
 
 function gpuTypeView(capacity: Capacity, gpu: CatalogGpu, availability: GpuAvailabilityRequest | undefined): GpuType {
-  const pool = poolOf(gpu.id);
-  const view: GpuType = {
-    id: gpu.id,
-    name: gpu.displayName,
-    pool,
-    manufacturer: gpu.id.startsWith("AMD") ? "AMD" : gpu.id.startsWith("NVIDIA") || gpu.id.startsWith("Tesla") ? "NVIDIA" : "UNKNOWN",
-    memory: gpu.memoryInGb,
-    secure: true,
-    community: true,
-    // Serverless workers are priced as secure on-demand pods (vocabulary/catalog.ts).
-    price: { secure: gpu.securePrice, community: roundMoney(gpu.securePrice * priceFactor("COMMUNITY", false)), ...(pool ? { serverless: gpu.securePrice } : {}) },
-    maxCount: { secure: maxCount(gpu), community: maxCount(gpu) },
-  };
+  const view = gpuTypeEntry(gpu);
   if (availability) {
     const dataCenters = availability.dataCenterIds
       .map((dc) => ({ id: dc, name: dc, free: capacity.free("gpu", gpu.id, dc) }))
@@ -70,20 +53,8 @@ function gpuTypeView(capacity: Capacity, gpu: CatalogGpu, availability: GpuAvail
   return view;
 }
 
-const CPU_GROUPS: Readonly<Record<string, string>> = { cpu3: "AMD EPYC 7003", cpu5: "AMD EPYC 9004" };
-
 function cpuTypeView(capacity: Capacity, id: string, availability: { vcpuCount: number } | undefined): CpuType {
-  const flavor = CPU_FLAVORS.get(id);
-  if (!flavor) throw new RangeError(`unknown CPU flavor ${id}`);
-  const view: CpuType = {
-    id,
-    name: flavor.displayName,
-    group: CPU_GROUPS[id.slice(0, 4)] ?? "AMD EPYC",
-    vcpu: { ...CPU_VCPU_RANGE },
-    ramGbPerVcpu: flavor.ramPerVcpuGb,
-    // Serverless CPU workers are priced as secure pods of the same shape.
-    price: { securePerVcpu: flavor.pricePerVcpu, serverlessPerVcpu: flavor.pricePerVcpu },
-  };
+  const view = cpuTypeEntry(id);
   if (availability) {
     const dataCenters = DATA_CENTER_IDS.map((dc) => ({ id: dc, name: dc, free: capacity.free("cpu", id, dc) })).filter((dc) => dc.free >= availability.vcpuCount);
     view.availability = level(dataCenters.length);

@@ -9,7 +9,7 @@ import type { ManagementContext } from "../context";
 import { V2_BASE_PATH } from "./openapi";
 import { Refusal } from "../errors";
 import { sendProblem } from "./problem";
-import { RateLimiter } from "./rateLimit";
+import { RateLimiter } from "../account/rateLimit";
 import { v2Operations } from "./routes";
 
 export interface V2Surface {

@@ -313,6 +313,9 @@ export const PodBillingQuery = z.object({ ...billingWindow, podId: queryText() }
 export const ServerlessBillingQuery = z.object({ ...billingWindow, serverlessId: queryText() });
 export const NetworkVolumeBillingQuery = z.object({ ...billingWindow, networkVolumeId: queryText() });
 export type BillingQuery = z.infer<typeof BillingQuery>;
+export type PodBillingQuery = z.infer<typeof PodBillingQuery>;
+export type ServerlessBillingQuery = z.infer<typeof ServerlessBillingQuery>;
+export type NetworkVolumeBillingQuery = z.infer<typeof NetworkVolumeBillingQuery>;
 
 export const GpuCatalogQuery = z.object({
   include: queryList(CatalogInclude),
