@@ -35,7 +35,7 @@ const RELEASE_FIELDS = ["image", "args", "disk", "env", "ports", "registry", "gp
 /** An endpoint whose template is gone (a /v1 template deleted under it) runs no command. */
 const NO_COMMAND: CommandRecord = { dockerEntrypoint: [], dockerStartCmd: [] };
 
-export function networkVolumesOf(endpoint: EndpointRecord): string[] {
+function networkVolumesOf(endpoint: EndpointRecord): string[] {
   const ids = endpoint.networkVolumeId ? [endpoint.networkVolumeId] : [];
   const more = endpoint.networkVolumeIds;
   if (more) for (let i = 0; i < more.length; i++) ids.push(more[i] as string);

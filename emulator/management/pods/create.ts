@@ -2,8 +2,8 @@
  * Creating a pod (v1 POST /pods, v2 createPod): the template fills what the request leaves out,
  * the data centers narrow (network volume, countries, global networking), placement picks a type
  * and data center by the priority lists, the spend cap is checked, and the pod starts (capacity,
- * billing, boot). The surfaces resolve the template and the network volume the request names (each
- * words an unknown one its own way) and say, in `rules`, where their APIs differ.
+ * billing, boot). The surfaces resolve the template a request names (each words an unknown one its
+ * own way) and say, in `rules`, where their APIs differ.
  */
 import { randomBytes } from "node:crypto";
 import type { AccountData, NetworkVolumeRecord, PodRecord, TemplateRecord } from "../../state/model";
@@ -40,7 +40,7 @@ export interface PodCreateRules {
   access: "platform" | "flags";
 }
 
-export interface GpuRequest {
+interface GpuRequest {
   gpuTypeIds: string[];
   gpuCount: number;
   /** Placement filters: the host's share per GPU is at least these (v1 minVCPUPerGPU / minRAMPerGPU). */

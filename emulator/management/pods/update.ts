@@ -85,8 +85,10 @@ function checkMountChange(pod: PodRecord, mounts: Mounts): void {
 }
 
 /** The record fields an update sets: the template's container settings, then the request's own. */
-function fieldsOf(pod: PodRecord, change: PodChange): PodFields {
+function fieldsOf(change: PodChange): PodFields {
   const { template, mounts } = change;
+  // Most updates (every /v1 one) name record fields only: those, as given.
+  if (!template && !mounts) return { ...change.fields };
   const fields: PodFields = {};
   if (template) {
     Object.assign(fields, {
@@ -112,7 +114,7 @@ function fieldsOf(pod: PodRecord, change: PodChange): PodFields {
 
 export function updatePod(ctx: ManagementContext, account: AccountData, pod: PodRecord, change: PodChange): PodRecord {
   if (change.mounts) checkMountChange(pod, change.mounts);
-  const fields = fieldsOf(pod, change);
+  const fields = fieldsOf(change);
   const command = change.command ? commandChange(change.command, { entrypoint: fields.dockerEntrypoint ?? pod.dockerEntrypoint, cmd: fields.dockerStartCmd ?? pod.dockerStartCmd }) : undefined;
   if (command) {
     fields.dockerEntrypoint = command.dockerEntrypoint;

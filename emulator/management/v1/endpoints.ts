@@ -162,7 +162,7 @@ export function endpointOperations(ctx: ManagementContext): Operation[] {
           workersMin: body.workersMin,
           workersMax: body.workersMax,
         };
-        const template = checkReferences(ctx, acct, { ...settings, templateId: body.templateId });
+        const template = checkReferences(ctx, acct, { templateId: body.templateId, networkVolumeId: settings.networkVolumeId, networkVolumeIds: settings.networkVolumeIds });
         const { endpoint } = createEndpoint(ctx, acct, { settings, container: { template } }, "v1");
         return { status: 200, body: endpointView(ctx, acct, endpoint, plain) };
       },

@@ -95,41 +95,53 @@ export function v2CatalogOperations(v: V2Context): Operation[] {
     return { vcpuCount };
   };
   return [
-    v2Route("GET /catalog/gpus", "listGpuTypes", "catalog:read", "List GPU types", { query: GpuCatalogQuery, answer: [200, "ListGpuTypesResponse"], errors: [400] }, ({ query }) => {
-      const availability = gpuAvailability(query);
-      let gpus = rentableGpus().map((gpu) => gpuTypeView(capacity, gpu, availability));
-      // With countryCodes, only the types deployable there.
-      if (availability && query.countryCodes?.length) gpus = gpus.filter((gpu) => gpu.dataCenters !== undefined);
-      return { status: 200, body: { gpus } };
-    }),
-    v2Route("GET /catalog/gpus/{id}", "getGpuType", "catalog:read", "Get a GPU type", { query: GpuCatalogQuery, answer: [200, "GpuType"], errors: [400, 404] }, ({ params, query }) => {
-      const gpu = GPU_TYPES.get(params.id ?? "");
-      if (!gpu || gpu.legacy) throw notFound("GPU type");
-      return { status: 200, body: gpuTypeView(capacity, gpu, gpuAvailability(query)) };
-    }),
-    v2Route("GET /catalog/cpus", "listCpuTypes", "catalog:read", "List CPU types", { query: CpuCatalogQuery, answer: [200, "ListCpuTypesResponse"], errors: [400] }, ({ query }) => {
-      const availability = cpuAvailability(query);
-      return { status: 200, body: { cpus: [...CPU_FLAVORS.keys()].map((id) => cpuTypeView(capacity, id, availability)) } };
-    }),
-    v2Route("GET /catalog/cpus/{id}", "getCpuType", "catalog:read", "Get a CPU type", { query: CpuCatalogQuery, answer: [200, "CpuType"], errors: [400, 404] }, ({ params, query }) => {
-      const id = params.id ?? "";
-      if (!CPU_FLAVORS.has(id)) throw notFound("CPU type");
-      return { status: 200, body: cpuTypeView(capacity, id, cpuAvailability(query)) };
-    }),
-    v2Route("GET /catalog/datacenters", "listDataCenters", "catalog:read", "List data centers", { query: DataCenterQuery, answer: [200, "ListDataCentersResponse"], errors: [400] }, ({ query }) => {
-      const dataCenters = DATA_CENTER_IDS.map((id) => dataCenterView(capacity, id, query.include ?? [])).filter(
-        (dc) =>
-          (query.regions === undefined || query.regions.includes(dc.region)) &&
-          (query.networkVolumeTypes ?? []).every((type) => volumeTypesOf(dc.id).includes(type)) &&
-          (query.compliance ?? []).every((c) => dc.compliance.includes(c)) &&
-          (query.globalNetwork === undefined || supportsGlobalNetworking(dc.id) === query.globalNetwork),
-      );
-      return { status: 200, body: { dataCenters } };
-    }),
-    v2Route("GET /catalog/datacenters/{id}", "getDataCenter", "catalog:read", "Get a data center", { query: DataCenterGetQuery, answer: [200, "DataCenter"], errors: [400, 404] }, ({ params, query }) => {
-      const id = params.id ?? "";
-      if (!isDataCenter(id)) throw notFound("data center");
-      return { status: 200, body: dataCenterView(capacity, id, query.include ?? []) };
-    }),
+    v2Route("GET /catalog/gpus", "listGpuTypes", "catalog:read", "List GPU types",
+      { query: GpuCatalogQuery, answer: [200, "ListGpuTypesResponse"], errors: [400] },
+      ({ query }) => {
+        const availability = gpuAvailability(query);
+        let gpus = rentableGpus().map((gpu) => gpuTypeView(capacity, gpu, availability));
+        // With countryCodes, only the types deployable there.
+        if (availability && query.countryCodes?.length) gpus = gpus.filter((gpu) => gpu.dataCenters !== undefined);
+        return { status: 200, body: { gpus } };
+      }),
+    v2Route("GET /catalog/gpus/{id}", "getGpuType", "catalog:read", "Get a GPU type",
+      { query: GpuCatalogQuery, answer: [200, "GpuType"], errors: [400, 404] },
+      ({ params, query }) => {
+        const gpu = GPU_TYPES.get(params.id ?? "");
+        if (!gpu || gpu.legacy) throw notFound("GPU type");
+        return { status: 200, body: gpuTypeView(capacity, gpu, gpuAvailability(query)) };
+      }),
+    v2Route("GET /catalog/cpus", "listCpuTypes", "catalog:read", "List CPU types",
+      { query: CpuCatalogQuery, answer: [200, "ListCpuTypesResponse"], errors: [400] },
+      ({ query }) => {
+        const availability = cpuAvailability(query);
+        return { status: 200, body: { cpus: [...CPU_FLAVORS.keys()].map((id) => cpuTypeView(capacity, id, availability)) } };
+      }),
+    v2Route("GET /catalog/cpus/{id}", "getCpuType", "catalog:read", "Get a CPU type",
+      { query: CpuCatalogQuery, answer: [200, "CpuType"], errors: [400, 404] },
+      ({ params, query }) => {
+        const id = params.id ?? "";
+        if (!CPU_FLAVORS.has(id)) throw notFound("CPU type");
+        return { status: 200, body: cpuTypeView(capacity, id, cpuAvailability(query)) };
+      }),
+    v2Route("GET /catalog/datacenters", "listDataCenters", "catalog:read", "List data centers",
+      { query: DataCenterQuery, answer: [200, "ListDataCentersResponse"], errors: [400] },
+      ({ query }) => {
+        const dataCenters = DATA_CENTER_IDS.map((id) => dataCenterView(capacity, id, query.include ?? [])).filter(
+          (dc) =>
+            (query.regions === undefined || query.regions.includes(dc.region)) &&
+            (query.networkVolumeTypes ?? []).every((type) => volumeTypesOf(dc.id).includes(type)) &&
+            (query.compliance ?? []).every((c) => dc.compliance.includes(c)) &&
+            (query.globalNetwork === undefined || supportsGlobalNetworking(dc.id) === query.globalNetwork),
+        );
+        return { status: 200, body: { dataCenters } };
+      }),
+    v2Route("GET /catalog/datacenters/{id}", "getDataCenter", "catalog:read", "Get a data center",
+      { query: DataCenterGetQuery, answer: [200, "DataCenter"], errors: [400, 404] },
+      ({ params, query }) => {
+        const id = params.id ?? "";
+        if (!isDataCenter(id)) throw notFound("data center");
+        return { status: 200, body: dataCenterView(capacity, id, query.include ?? []) };
+      }),
   ];
 }

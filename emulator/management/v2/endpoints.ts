@@ -16,12 +16,14 @@ import { endpointOf, requireNetworkVolume } from "../lookup";
 import { type V2Context, v2Route } from "./operation";
 import { byCreation, paginate } from "./pagination";
 import { releasesView, v2EndpointView, workersView } from "./endpointView";
-import { requireDataCenters, requireRegistry, requireTemplate } from "./references";
+import { requireDataCenters, requireImage, requireRegistry, requireTemplate } from "./references";
 
 function cpusOf(cpus: ReadonlyArray<{ id: string; vcpuCount: number }>): { ids: string[]; vcpuCount: number } {
   const seen = new Set<string>();
   for (const [i, cpu] of cpus.entries()) {
-    if (!(ENDPOINT_CPU_FLAVOR_IDS as readonly string[]).includes(cpu.id)) throw invalid(`cpu[${i}].id`, `unknown serverless CPU flavor ${JSON.stringify(cpu.id)}; one of ${ENDPOINT_CPU_FLAVOR_IDS.join(", ")}`);
+    if (!(ENDPOINT_CPU_FLAVOR_IDS as readonly string[]).includes(cpu.id)) {
+      throw invalid(`cpu[${i}].id`, `unknown serverless CPU flavor ${JSON.stringify(cpu.id)}; one of ${ENDPOINT_CPU_FLAVOR_IDS.join(", ")}`);
+    }
     if (!isPowerOfTwo(cpu.vcpuCount)) throw invalid(`cpu[${i}].vcpuCount`, `must be a power of two (2, 4, 8, ...), got ${cpu.vcpuCount}`);
     const key = `${cpu.id}/${cpu.vcpuCount}`;
     if (seen.has(key)) throw invalid(`cpu[${i}]`, `duplicate configuration ${key}`);
@@ -54,7 +56,7 @@ function creationOf(v: V2Context, account: AccountData, body: CreateEndpointRequ
   const networkVolumeIds = body.networkVolumes ? volumesOf(account, body.networkVolumes) : null;
   if (body.registry) requireRegistry(account, body.registry);
   const source = body.templateId ? requireTemplate(v.ctx, account, body.templateId, "serverless") : undefined;
-  if (!body.image && !source) throw invalid("image", "image is required unless templateId names a template that has one");
+  requireImage(body.image, source);
   const settings = {
     name: body.name,
     type: body.type,
@@ -124,37 +126,48 @@ export function v2EndpointOperations(v: V2Context): Operation[] {
   const account = (id: string) => ctx.store.account(id);
   const endpoint = (accountId: string, id: string | undefined) => endpointOf(account(accountId), id ?? "");
   return [
-    v2Route("GET /serverless", "listEndpoints", "serverless:read", "List serverless endpoints", { query: ListPageQuery, paged: true, answer: [200, "ListEndpointsResponse"], errors: [422] }, ({ accountId, query }) => {
-      const page = paginate([...account(accountId).endpoints.values()], byCreation, { operationId: "listEndpoints", accountId, bound: {}, limit: query.limit, cursor: query.cursor, pageSize: ctx.options.pageSize });
-      return { status: 200, body: { endpoints: page.items.map((e) => v2EndpointView(v, e)), pagination: page.pagination } };
-    }),
-    v2Route("POST /serverless", "createEndpoint", "serverless:write", "Create a serverless endpoint", { body: ["CreateEndpointRequest", CreateEndpointRequest], answer: [201, "Endpoint"], errors: [400, 404, 422] }, ({ accountId, body }) => {
-      const acct = account(accountId);
-      const { endpoint: created, template } = createEndpoint(ctx, acct, creationOf(v, acct, body), "v2");
-      return { status: 201, body: v2EndpointView(v, created, template) };
-    }),
-    v2Route("GET /serverless/{id}", "getEndpoint", "serverless:read", "Get a serverless endpoint", { answer: [200, "Endpoint"], errors: [404] }, ({ accountId, params }) => ({ status: 200, body: v2EndpointView(v, endpoint(accountId, params.id)) })),
-    v2Route("PATCH /serverless/{id}", "updateEndpoint", "serverless:write", "Update a serverless endpoint", { body: ["UpdateEndpointRequest", UpdateEndpointRequest], answer: [200, "Endpoint"], errors: [400, 404, 422] }, ({ accountId, params, body }) => {
-      const acct = account(accountId);
-      const target = endpointOf(acct, params.id ?? "");
-      return { status: 200, body: v2EndpointView(v, updateEndpoint(ctx, acct, target, changeOf(v, acct, target, body), "v2")) };
-    }),
-    v2Route("DELETE /serverless/{id}", "deleteEndpoint", "serverless:write", "Delete a serverless endpoint", { answer: [204], errors: [404] }, ({ accountId, params }) => {
-      deleteEndpoint(ctx, account(accountId), endpoint(accountId, params.id), "v2");
-      return { status: 204 };
-    }),
-    v2Route("GET /serverless/{id}/workers", "listEndpointWorkers", "serverless:read", "List serverless endpoint workers", { answer: [200, "ListEndpointWorkersResponse"], errors: [404] }, ({ accountId, params }) => ({
-      status: 200,
-      body: workersView(ctx, endpoint(accountId, params.id)),
-    })),
-    v2Route("GET /serverless/{id}/releases", "listEndpointReleases", "serverless:read", "List serverless endpoint releases", { query: ListPageQuery, paged: true, answer: [200, "ListEndpointReleasesResponse"], errors: [404, 422] }, ({ accountId, params, query }) => {
-      const target = endpoint(accountId, params.id);
-      const all = releasesView(target, ctx.serverless.workers(target.id));
-      // The rollout summary is the endpoint's current state on every page (management-api-v2-today.md 1.3).
-      const page = paginate(all.releases, (r) => ({ rank: r.version, id: r.id }), {
-        operationId: "listEndpointReleases", accountId, bound: { id: target.id }, limit: query.limit, cursor: query.cursor, pageSize: ctx.options.pageSize,
-      });
-      return { status: 200, body: { ...all, releases: page.items, pagination: page.pagination } };
-    }),
+    v2Route("GET /serverless", "listEndpoints", "serverless:read", "List serverless endpoints",
+      { query: ListPageQuery, paged: true, answer: [200, "ListEndpointsResponse"], errors: [422] },
+      ({ accountId, query }) => {
+        const request = { operationId: "listEndpoints", accountId, bound: {}, query, pageSize: ctx.options.pageSize };
+        const page = paginate([...account(accountId).endpoints.values()], byCreation, request);
+        return { status: 200, body: { endpoints: page.items.map((e) => v2EndpointView(v, e)), pagination: page.pagination } };
+      }),
+    v2Route("POST /serverless", "createEndpoint", "serverless:write", "Create a serverless endpoint",
+      { body: ["CreateEndpointRequest", CreateEndpointRequest], answer: [201, "Endpoint"], errors: [400, 404, 422] },
+      ({ accountId, body }) => {
+        const acct = account(accountId);
+        const { endpoint: created, template } = createEndpoint(ctx, acct, creationOf(v, acct, body), "v2");
+        return { status: 201, body: v2EndpointView(v, created, template) };
+      }),
+    v2Route("GET /serverless/{id}", "getEndpoint", "serverless:read", "Get a serverless endpoint",
+      { answer: [200, "Endpoint"], errors: [404] },
+      ({ accountId, params }) => ({ status: 200, body: v2EndpointView(v, endpoint(accountId, params.id)) })),
+    v2Route("PATCH /serverless/{id}", "updateEndpoint", "serverless:write", "Update a serverless endpoint",
+      { body: ["UpdateEndpointRequest", UpdateEndpointRequest], answer: [200, "Endpoint"], errors: [400, 404, 422] },
+      ({ accountId, params, body }) => {
+        const acct = account(accountId);
+        const target = endpointOf(acct, params.id ?? "");
+        return { status: 200, body: v2EndpointView(v, updateEndpoint(ctx, acct, target, changeOf(v, acct, target, body), "v2")) };
+      }),
+    v2Route("DELETE /serverless/{id}", "deleteEndpoint", "serverless:write", "Delete a serverless endpoint",
+      { answer: [204], errors: [404] },
+      ({ accountId, params }) => {
+        deleteEndpoint(ctx, account(accountId), endpoint(accountId, params.id), "v2");
+        return { status: 204 };
+      }),
+    v2Route("GET /serverless/{id}/workers", "listEndpointWorkers", "serverless:read", "List serverless endpoint workers",
+      { answer: [200, "ListEndpointWorkersResponse"], errors: [404] },
+      ({ accountId, params }) => ({ status: 200, body: workersView(ctx, endpoint(accountId, params.id)) })),
+    v2Route("GET /serverless/{id}/releases", "listEndpointReleases", "serverless:read", "List serverless endpoint releases",
+      { query: ListPageQuery, paged: true, answer: [200, "ListEndpointReleasesResponse"], errors: [404, 422] },
+      ({ accountId, params, query }) => {
+        const target = endpoint(accountId, params.id);
+        const all = releasesView(target, ctx.serverless.workers(target.id));
+        // The rollout summary is the endpoint's current state on every page (management-api-v2-today.md 1.3).
+        const request = { operationId: "listEndpointReleases", accountId, bound: { id: target.id }, query, pageSize: ctx.options.pageSize };
+        const page = paginate(all.releases, (r) => ({ rank: r.version, id: r.id }), request);
+        return { status: 200, body: { ...all, releases: page.items, pagination: page.pagination } };
+      }),
   ];
 }

@@ -1,7 +1,8 @@
 /**
  * /api/v2/network-volumes and /api/v2/registries: the domain's network volume and registry
  * credential commands (management/networkVolumes.ts, registryAuths.ts) over the same records as
- * /v1, with v2's names (`dataCenter`, size 10..4096 GB, a tier) and rules.
+ * /v1, with v2's names (`dataCenter`, size 10..4096 GB, a tier) and rules. Registry name, username
+ * and password lengths are bounded as management-api-v2-today.md 5.5 says (the request schema).
  */
 import type { Operation } from "../../http/router";
 import type { NetworkVolumeRecord, RegistryAuthRecord } from "../../state/model";
@@ -26,44 +27,47 @@ export function v2StorageOperations(v: V2Context): Operation[] {
   const { ctx } = v;
   const account = (id: string) => ctx.store.account(id);
   return [
-    v2Route("GET /network-volumes", "listNetworkVolumes", "network-volumes:read", "List network volumes", { answer: [200, "ListNetworkVolumesResponse"], errors: [] }, ({ accountId }) => ({
-      status: 200,
-      body: { networkVolumes: [...account(accountId).networkVolumes.values()].map(volumeView) },
-    })),
-    v2Route("POST /network-volumes", "createNetworkVolume", "network-volumes:write", "Create a network volume", { body: ["CreateNetworkVolumeRequest", CreateNetworkVolumeRequest], answer: [201, "NetworkVolume"], errors: [400, 422] }, ({ accountId, body }) => {
-      if (!isDataCenter(body.dataCenter)) throw invalid("dataCenter", `unknown data center ${JSON.stringify(body.dataCenter)}; list them with GET /api/v2/catalog/datacenters`);
-      const volume = createNetworkVolume(ctx, account(accountId), { name: body.name, size: body.size, dataCenterId: body.dataCenter, type: body.type ?? "primary" });
-      return { status: 201, body: volumeView(volume) };
-    }),
-    v2Route("GET /network-volumes/{id}", "getNetworkVolume", "network-volumes:read", "Get a network volume", { answer: [200, "NetworkVolume"], errors: [404] }, ({ accountId, params }) => ({
-      status: 200,
-      body: volumeView(networkVolumeOf(account(accountId), params.id ?? "")),
-    })),
-    v2Route("PATCH /network-volumes/{id}", "updateNetworkVolume", "network-volumes:write", "Update a network volume", { body: ["UpdateNetworkVolumeRequest", UpdateNetworkVolumeRequest], answer: [200, "NetworkVolume"], errors: [400, 404, 422] }, ({ accountId, params, body }) => {
-      const acct = account(accountId);
-      return { status: 200, body: volumeView(updateNetworkVolume(ctx, acct, networkVolumeOf(acct, params.id ?? ""), body)) };
-    }),
-    v2Route("DELETE /network-volumes/{id}", "deleteNetworkVolume", "network-volumes:write", "Delete a network volume", { answer: [204], errors: [404, 409] }, ({ accountId, params }) => {
-      const acct = account(accountId);
-      deleteNetworkVolume(ctx, acct, networkVolumeOf(acct, params.id ?? ""));
-      return { status: 204 };
-    }),
-    v2Route("GET /registries", "listRegistries", "registries:read", "List container registries", { answer: [200, "ListRegistriesResponse"], errors: [] }, ({ accountId }) => ({
-      status: 200,
-      body: { registries: [...account(accountId).registryAuths.values()].map(registryView) },
-    })),
-    v2Route("POST /registries", "createRegistry", "registries:write", "Create a container registry credential", { body: ["CreateRegistryRequest", CreateRegistryRequest], answer: [201, "Registry"], errors: [400, 422] }, ({ accountId, body }) => ({
-      status: 201,
-      body: registryView(createRegistryAuth(ctx, account(accountId), body, "v2")),
-    })),
-    v2Route("GET /registries/{id}", "getRegistry", "registries:read", "Get a container registry credential", { answer: [200, "Registry"], errors: [404] }, ({ accountId, params }) => ({
-      status: 200,
-      body: registryView(registryAuthOf(account(accountId), params.id ?? "")),
-    })),
-    v2Route("DELETE /registries/{id}", "deleteRegistry", "registries:write", "Delete a container registry credential", { answer: [204], errors: [400, 404] }, ({ accountId, params }) => {
-      const acct = account(accountId);
-      deleteRegistryAuth(acct, registryAuthOf(acct, params.id ?? ""), "v2");
-      return { status: 204 };
-    }),
+    v2Route("GET /network-volumes", "listNetworkVolumes", "network-volumes:read", "List network volumes",
+      { answer: [200, "ListNetworkVolumesResponse"], errors: [] },
+      ({ accountId }) => ({ status: 200, body: { networkVolumes: [...account(accountId).networkVolumes.values()].map(volumeView) } })),
+    v2Route("POST /network-volumes", "createNetworkVolume", "network-volumes:write", "Create a network volume",
+      { body: ["CreateNetworkVolumeRequest", CreateNetworkVolumeRequest], answer: [201, "NetworkVolume"], errors: [400, 422] },
+      ({ accountId, body }) => {
+        if (!isDataCenter(body.dataCenter)) throw invalid("dataCenter", `unknown data center ${JSON.stringify(body.dataCenter)}; list them with GET /api/v2/catalog/datacenters`);
+        const volume = createNetworkVolume(ctx, account(accountId), { name: body.name, size: body.size, dataCenterId: body.dataCenter, type: body.type ?? "primary" });
+        return { status: 201, body: volumeView(volume) };
+      }),
+    v2Route("GET /network-volumes/{id}", "getNetworkVolume", "network-volumes:read", "Get a network volume",
+      { answer: [200, "NetworkVolume"], errors: [404] },
+      ({ accountId, params }) => ({ status: 200, body: volumeView(networkVolumeOf(account(accountId), params.id ?? "")) })),
+    v2Route("PATCH /network-volumes/{id}", "updateNetworkVolume", "network-volumes:write", "Update a network volume",
+      { body: ["UpdateNetworkVolumeRequest", UpdateNetworkVolumeRequest], answer: [200, "NetworkVolume"], errors: [400, 404, 422] },
+      ({ accountId, params, body }) => {
+        const acct = account(accountId);
+        return { status: 200, body: volumeView(updateNetworkVolume(ctx, acct, networkVolumeOf(acct, params.id ?? ""), body)) };
+      }),
+    v2Route("DELETE /network-volumes/{id}", "deleteNetworkVolume", "network-volumes:write", "Delete a network volume",
+      { answer: [204], errors: [404, 409] },
+      ({ accountId, params }) => {
+        const acct = account(accountId);
+        deleteNetworkVolume(ctx, acct, networkVolumeOf(acct, params.id ?? ""));
+        return { status: 204 };
+      }),
+    v2Route("GET /registries", "listRegistries", "registries:read", "List container registries",
+      { answer: [200, "ListRegistriesResponse"], errors: [] },
+      ({ accountId }) => ({ status: 200, body: { registries: [...account(accountId).registryAuths.values()].map(registryView) } })),
+    v2Route("POST /registries", "createRegistry", "registries:write", "Create a container registry credential",
+      { body: ["CreateRegistryRequest", CreateRegistryRequest], answer: [201, "Registry"], errors: [400, 422] },
+      ({ accountId, body }) => ({ status: 201, body: registryView(createRegistryAuth(ctx, account(accountId), body, "v2")) })),
+    v2Route("GET /registries/{id}", "getRegistry", "registries:read", "Get a container registry credential",
+      { answer: [200, "Registry"], errors: [404] },
+      ({ accountId, params }) => ({ status: 200, body: registryView(registryAuthOf(account(accountId), params.id ?? "")) })),
+    v2Route("DELETE /registries/{id}", "deleteRegistry", "registries:write", "Delete a container registry credential",
+      { answer: [204], errors: [400, 404] },
+      ({ accountId, params }) => {
+        const acct = account(accountId);
+        deleteRegistryAuth(acct, registryAuthOf(acct, params.id ?? ""), "v2");
+        return { status: 204 };
+      }),
   ];
 }

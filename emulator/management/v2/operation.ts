@@ -1,7 +1,7 @@
 /**
  * A v2 operation: the same route-table entry as v1's (method, path, schemas, docs, handler), with
  * v2 validation (422 problems listing every field) instead of v1's first-field 400, and the
- * context every v2 handler is built with. `v2Route` declares one in a line of the route table.
+ * context every v2 handler is built with. `v2Route` declares one entry of the route table.
  */
 import type { z } from "zod";
 import type { Call, Method, Operation, Reply } from "../../http/router";

@@ -28,8 +28,8 @@ export interface PageRequest {
   accountId: string;
   /** Everything else the cursor is bound to: path parameters and the other (known) query parameters. */
   bound: Readonly<Record<string, unknown>>;
-  limit: number | undefined;
-  cursor: string | undefined;
+  /** The list's `limit` and `cursor` query parameters. */
+  query: { limit?: number | undefined; cursor?: string | undefined };
   /** The emulator's --page-size: caps every page below `limit`. */
   pageSize: number | undefined;
 }
@@ -79,12 +79,13 @@ function before(a: Position, b: Position): boolean {
 
 /** One page of `items`, newest first, with its pagination block. */
 export function paginate<T>(items: readonly T[], positionOf: (item: T) => Position, request: PageRequest): { items: T[]; pagination: Pagination } {
-  const after = request.cursor === undefined ? undefined : decode(request, request.cursor);
+  const { limit, cursor } = request.query;
+  const after = cursor === undefined ? undefined : decode(request, cursor);
   const ordered = items
     .map((item) => ({ item, at: positionOf(item) }))
     .sort((a, b) => (before(a.at, b.at) ? -1 : before(b.at, a.at) ? 1 : 0))
     .filter(({ at }) => after === undefined || before(after, at));
-  const size = Math.min(request.limit ?? PAGE_LIMIT_MAX, request.pageSize ?? PAGE_LIMIT_MAX);
+  const size = Math.min(limit ?? PAGE_LIMIT_MAX, request.pageSize ?? PAGE_LIMIT_MAX);
   const page = ordered.slice(0, size);
   const hasNextPage = ordered.length > page.length;
   const lastOfPage = page.at(-1);

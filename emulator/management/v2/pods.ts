@@ -15,7 +15,7 @@ import { type PodFields, updatePod } from "../pods/update";
 import { type V2Context, v2Route } from "./operation";
 import { byCreation, paginate } from "./pagination";
 import { v2PodView } from "./podView";
-import { requireDataCenters, requireRegistry, requireTemplate } from "./references";
+import { requireDataCenters, requireImage, requireRegistry, requireTemplate } from "./references";
 
 const V2_POD_RULES: PodCreateRules = { keepTemplateLink: false, checkGlobalNetworking: true, access: "flags" };
 
@@ -34,7 +34,7 @@ function creationOf(v: V2Context, account: AccountData, body: CreatePodRequest):
   requireDataCenters(body.dataCenterIds);
   if (body.registry) requireRegistry(account, body.registry);
   const template = body.templateId ? requireTemplate(v.ctx, account, body.templateId, "pod") : undefined;
-  if (!body.image && !template) throw invalid("image", "image is required unless templateId names a template that has one");
+  requireImage(body.image, template);
   return {
     name: body.name,
     template,
@@ -92,50 +92,61 @@ export function v2PodOperations(v: V2Context): Operation[] {
   const account = (id: string) => ctx.store.account(id);
   const pod = (accountId: string, id: string | undefined) => podOf(account(accountId), id ?? "");
   return [
-    v2Route("GET /pods", "listPods", "pods:read", "List pods", { query: ListPodsQuery, paged: true, answer: [200, "ListPodsResponse"], errors: [422] }, ({ accountId, query }) => {
-      // The emulator has no clusters, so includeClusterPods changes nothing but the cursor's binding.
-      const page = paginate([...account(accountId).pods.values()], byCreation, {
-        operationId: "listPods", accountId, bound: { includeClusterPods: query.includeClusterPods ?? false }, limit: query.limit, cursor: query.cursor, pageSize: ctx.options.pageSize,
-      });
-      return { status: 200, body: { pods: page.items.map((p) => v2PodView(ctx, p)), pagination: page.pagination } };
-    }),
-    v2Route("POST /pods", "createPod", "pods:write", "Create a pod", { body: ["CreatePodRequest", CreatePodRequest], answer: [201, "Pod"], errors: [400, 402, 404, 422] }, ({ accountId, body }) => {
-      const acct = account(accountId);
-      const creation = creationOf(v, acct, body);
-      return { status: 201, body: v2PodView(ctx, unplaced(body.gpu ? "gpu" : "cpu", () => createPod(ctx, acct, creation, V2_POD_RULES))) };
-    }),
-    v2Route("GET /pods/{id}", "getPod", "pods:read", "Get a pod", { answer: [200, "Pod"], errors: [404] }, ({ accountId, params }) => ({ status: 200, body: v2PodView(ctx, pod(accountId, params.id)) })),
-    v2Route("PATCH /pods/{id}", "updatePod", "pods:write", "Update a pod", { body: ["UpdatePodRequest", UpdatePodRequest], answer: [200, "Pod"], errors: [400, 404, 409, 422] }, ({ accountId, params, body }) => {
-      const acct = account(accountId);
-      const target = podOf(acct, params.id ?? "");
-      const template = body.templateId ? requireTemplate(ctx, acct, body.templateId, "pod") : undefined;
-      if (body.registry) requireRegistry(acct, body.registry);
-      const change = { fields: fieldsOf(body), template, command: body, mounts: body.mounts, globalNetworkingAtNextStart: body.globalNetworking };
-      return { status: 200, body: v2PodView(ctx, updatePod(ctx, acct, target, change)) };
-    }),
-    v2Route("DELETE /pods/{id}", "deletePod", "pods:write", "Terminate a pod", { answer: [204], errors: [404, 409] }, ({ accountId, params }) => {
-      terminatePod(ctx, account(accountId), pod(accountId, params.id));
-      return { status: 204 };
-    }),
-    v2Route("POST /pods/{id}/action", "podAction", "pods:write", "Trigger a pod state transition", { body: ["PodActionRequest", PodActionRequest], answer: [200, "Pod", "Action applied — returns updated pod"], errors: [400, 402, 404, 409, 422] }, ({ accountId, params, body }) => {
-      const acct = account(accountId);
-      const target = podOf(acct, params.id ?? "");
-      requireAction(ctx, acct, target, body.action);
-      if (body.action === "terminate") {
-        terminatePod(ctx, acct, target);
+    v2Route("GET /pods", "listPods", "pods:read", "List pods",
+      { query: ListPodsQuery, paged: true, answer: [200, "ListPodsResponse"], errors: [422] },
+      ({ accountId, query }) => {
+        // The emulator has no clusters, so includeClusterPods changes nothing but the cursor's binding.
+        const request = { operationId: "listPods", accountId, bound: { includeClusterPods: query.includeClusterPods ?? false }, query, pageSize: ctx.options.pageSize };
+        const page = paginate([...account(accountId).pods.values()], byCreation, request);
+        return { status: 200, body: { pods: page.items.map((p) => v2PodView(ctx, p)), pagination: page.pagination } };
+      }),
+    v2Route("POST /pods", "createPod", "pods:write", "Create a pod",
+      { body: ["CreatePodRequest", CreatePodRequest], answer: [201, "Pod"], errors: [400, 402, 404, 422] },
+      ({ accountId, body }) => {
+        const acct = account(accountId);
+        const creation = creationOf(v, acct, body);
+        return { status: 201, body: v2PodView(ctx, unplaced(body.gpu ? "gpu" : "cpu", () => createPod(ctx, acct, creation, V2_POD_RULES))) };
+      }),
+    v2Route("GET /pods/{id}", "getPod", "pods:read", "Get a pod",
+      { answer: [200, "Pod"], errors: [404] },
+      ({ accountId, params }) => ({ status: 200, body: v2PodView(ctx, pod(accountId, params.id)) })),
+    v2Route("PATCH /pods/{id}", "updatePod", "pods:write", "Update a pod",
+      { body: ["UpdatePodRequest", UpdatePodRequest], answer: [200, "Pod"], errors: [400, 404, 409, 422] },
+      ({ accountId, params, body }) => {
+        const acct = account(accountId);
+        const target = podOf(acct, params.id ?? "");
+        const template = body.templateId ? requireTemplate(ctx, acct, body.templateId, "pod") : undefined;
+        if (body.registry) requireRegistry(acct, body.registry);
+        const change = { fields: fieldsOf(body), template, command: body, mounts: body.mounts, globalNetworkingAtNextStart: body.globalNetworking };
+        return { status: 200, body: v2PodView(ctx, updatePod(ctx, acct, target, change)) };
+      }),
+    v2Route("DELETE /pods/{id}", "deletePod", "pods:write", "Terminate a pod",
+      { answer: [204], errors: [404, 409] },
+      ({ accountId, params }) => {
+        terminatePod(ctx, account(accountId), pod(accountId, params.id));
         return { status: 204 };
-      }
-      if (body.action === "start") {
-        try {
-          startPod(ctx, acct, target);
-        } catch (error) {
-          // No capacity to start again on the pod's machine: the action does not fit now.
-          if (error instanceof NoCapacity) throw new Refusal(409, error.message, [`invalid action: ${error.message}`]);
-          throw error;
+      }),
+    v2Route("POST /pods/{id}/action", "podAction", "pods:write", "Trigger a pod state transition",
+      { body: ["PodActionRequest", PodActionRequest], answer: [200, "Pod", "Action applied — returns updated pod"], errors: [400, 402, 404, 409, 422] },
+      ({ accountId, params, body }) => {
+        const acct = account(accountId);
+        const target = podOf(acct, params.id ?? "");
+        requireAction(ctx, acct, target, body.action);
+        if (body.action === "terminate") {
+          terminatePod(ctx, acct, target);
+          return { status: 204 };
         }
-      } else if (body.action === "stop") stopPod(ctx, acct, target);
-      else restartPod(ctx, acct, target);
-      return { status: 200, body: v2PodView(ctx, target) };
-    }),
+        if (body.action === "start") {
+          try {
+            startPod(ctx, acct, target);
+          } catch (error) {
+            // No capacity to start again on the pod's machine: the action does not fit now.
+            if (error instanceof NoCapacity) throw new Refusal(409, error.message, [`invalid action: ${error.message}`]);
+            throw error;
+          }
+        } else if (body.action === "stop") stopPod(ctx, acct, target);
+        else restartPod(ctx, acct, target);
+        return { status: 200, body: v2PodView(ctx, target) };
+      }),
   ];
 }

@@ -16,8 +16,8 @@ export function requireRegistry(account: AccountData, id: string): void {
 /**
  * The template a body's `templateId` names, of the kind it needs. CreatePodRequest.templateId:
  * "unknown or inaccessible ID → 404 [...] must not be a serverless template (→ 422)";
- * management-api-v2-today.md 5.3 for endpoints (SPEC-0922; PLUGINS breaking-changes item 13): "a pod
- * template on an endpoint → 422, unknown id → 404".
+ * UpdatePodRequest.templateId likewise; management-api-v2-today.md 5.3 for endpoints (SPEC-0922;
+ * PLUGINS breaking-changes item 13): "a pod template on an endpoint → 422, unknown id → 404".
  */
 export function requireTemplate(ctx: ManagementContext, account: AccountData, id: string, kind: "pod" | "serverless"): TemplateRecord {
   const template = usableTemplate(ctx, account.accountId, id);
@@ -35,4 +35,9 @@ export function requireDataCenters(ids: readonly string[] | undefined): void {
   for (const [i, id] of (ids ?? []).entries()) {
     if (!isDataCenter(id)) throw invalid(`dataCenterIds[${i}]`, `unknown data center ${JSON.stringify(id)}; list them with GET /api/v2/catalog/datacenters`);
   }
+}
+
+/** A pod or endpoint needs an image: the body's, or the template's it names (every template has one). */
+export function requireImage(image: string | undefined, template: TemplateRecord | undefined): void {
+  if (!image && !template) throw invalid("image", "image is required unless templateId names a template that has one");
 }

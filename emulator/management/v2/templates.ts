@@ -86,30 +86,41 @@ export function v2TemplateOperations(v: V2Context): Operation[] {
   const { ctx } = v;
   const account = (id: string) => ctx.store.account(id);
   return [
-    v2Route("GET /templates", "listTemplates", "templates:read", "List templates", { query: ListPageQuery, paged: true, answer: [200, "ListTemplatesResponse"], errors: [422] }, ({ accountId, query }) => {
-      const page = paginate([...account(accountId).templates.values()], byCreation, { operationId: "listTemplates", accountId, bound: {}, limit: query.limit, cursor: query.cursor, pageSize: ctx.options.pageSize });
-      return { status: 200, body: { templates: page.items.map(v2TemplateView), pagination: page.pagination } };
-    }),
-    v2Route("POST /templates", "createTemplate", "templates:write", "Create a template", { body: ["CreateTemplateRequest", CreateTemplateRequest], answer: [201, "Template"], errors: [400, 422] }, ({ accountId, body }) => {
-      const acct = account(accountId);
-      if (body.registry) requireRegistry(acct, body.registry);
-      return { status: 201, body: v2TemplateView(createTemplate(ctx, acct, createFieldsOf(body), "v2", body)) };
-    }),
-    v2Route("GET /templates/{id}", "getTemplate", "templates:read", "Get a template", { answer: [200, "Template"], errors: [404] }, ({ accountId, params }) => {
-      const template = usableTemplate(ctx, accountId, params.id ?? "");
-      if (!template) throw notFound("template");
-      return { status: 200, body: v2TemplateView(template) };
-    }),
-    v2Route("PATCH /templates/{id}", "updateTemplate", "templates:write", "Update a template", { body: ["UpdateTemplateRequest", UpdateTemplateRequest], answer: [200, "Template"], errors: [400, 404, 422] }, ({ accountId, params, body }) => {
-      const acct = account(accountId);
-      const template = templateOf(acct, params.id ?? "");
-      if (body.registry) requireRegistry(acct, body.registry);
-      return { status: 200, body: v2TemplateView(updateTemplate(ctx, acct, template, fieldsOf(body), "v2", body)) };
-    }),
-    v2Route("DELETE /templates/{id}", "deleteTemplate", "templates:write", "Delete a template", { answer: [204], errors: [400, 404] }, ({ accountId, params }) => {
-      const acct = account(accountId);
-      deleteTemplate(acct, templateOf(acct, params.id ?? ""), "v2");
-      return { status: 204 };
-    }),
+    v2Route("GET /templates", "listTemplates", "templates:read", "List templates",
+      { query: ListPageQuery, paged: true, answer: [200, "ListTemplatesResponse"], errors: [422] },
+      ({ accountId, query }) => {
+        const request = { operationId: "listTemplates", accountId, bound: {}, query, pageSize: ctx.options.pageSize };
+        const page = paginate([...account(accountId).templates.values()], byCreation, request);
+        return { status: 200, body: { templates: page.items.map(v2TemplateView), pagination: page.pagination } };
+      }),
+    v2Route("POST /templates", "createTemplate", "templates:write", "Create a template",
+      { body: ["CreateTemplateRequest", CreateTemplateRequest], answer: [201, "Template"], errors: [400, 422] },
+      ({ accountId, body }) => {
+        const acct = account(accountId);
+        if (body.registry) requireRegistry(acct, body.registry);
+        return { status: 201, body: v2TemplateView(createTemplate(ctx, acct, createFieldsOf(body), "v2", body)) };
+      }),
+    v2Route("GET /templates/{id}", "getTemplate", "templates:read", "Get a template",
+      { answer: [200, "Template"], errors: [404] },
+      ({ accountId, params }) => {
+        const template = usableTemplate(ctx, accountId, params.id ?? "");
+        if (!template) throw notFound("template");
+        return { status: 200, body: v2TemplateView(template) };
+      }),
+    v2Route("PATCH /templates/{id}", "updateTemplate", "templates:write", "Update a template",
+      { body: ["UpdateTemplateRequest", UpdateTemplateRequest], answer: [200, "Template"], errors: [400, 404, 422] },
+      ({ accountId, params, body }) => {
+        const acct = account(accountId);
+        const template = templateOf(acct, params.id ?? "");
+        if (body.registry) requireRegistry(acct, body.registry);
+        return { status: 200, body: v2TemplateView(updateTemplate(ctx, acct, template, fieldsOf(body), "v2", body)) };
+      }),
+    v2Route("DELETE /templates/{id}", "deleteTemplate", "templates:write", "Delete a template",
+      { answer: [204], errors: [400, 404] },
+      ({ accountId, params }) => {
+        const acct = account(accountId);
+        deleteTemplate(acct, templateOf(acct, params.id ?? ""), "v2");
+        return { status: 204 };
+      }),
   ];
 }
