@@ -10,18 +10,20 @@ import type { V2Context } from "./operation";
 import { v2PodOperations } from "./pods";
 import { v2TemplateOperations } from "./templates";
 
+/** Each resource file's entries, in the order /api/v2/openapi.json lists them (after the document itself). */
+const RESOURCES: ReadonlyArray<(v: V2Context) => Operation[]> = [
+  v2PodOperations,
+  v2EndpointOperations,
+  v2TemplateOperations,
+  v2StorageOperations,
+  v2SshKeyOperations,
+  v2CatalogOperations,
+  v2BillingOperations,
+  v2AccountOperations,
+];
+
 export function v2Operations(v: V2Context): Operation[] {
   const operations: Operation[] = [];
-  operations.push(
-    v2DocumentationOperation(() => operations),
-    ...v2PodOperations(v),
-    ...v2EndpointOperations(v),
-    ...v2TemplateOperations(v),
-    ...v2StorageOperations(v),
-    ...v2SshKeyOperations(v),
-    ...v2CatalogOperations(v),
-    ...v2BillingOperations(v),
-    ...v2AccountOperations(v),
-  );
+  operations.push(v2DocumentationOperation(() => operations), ...RESOURCES.flatMap((entries) => entries(v)));
   return operations;
 }
