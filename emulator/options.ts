@@ -6,7 +6,7 @@ import { type FaultPlan, toFaultPlan } from "./faults/spec";
 import { MB } from "./http/body";
 import type { ReplyEvent, RouteInterceptor } from "./http/interception";
 import { randomId } from "./ids";
-import type { RateLimitOptions } from "./management/v2/rateLimit";
+import type { RateLimitOptions } from "./management/account/rateLimit";
 import { SCOPES, isScope } from "./management/v2/scopes";
 import type { ServerlessOptions } from "./serverless";
 import type { ServerlessDeps, ServerlessService } from "./serverless/contract";
@@ -117,7 +117,7 @@ export interface EmulatorOptions {
   /**
    * Per-account rate limit of the management API v2 (`/api/v2`): requests per minute, hour and day
    * (default 60 / 3000 / 50000, the reference's example; counted in service time, see
-   * management/v2/rateLimit.ts), or false for none.
+   * management/account/rateLimit.ts), or false for none.
    */
   rateLimit?: RateLimitOptions | false | undefined;
   /**

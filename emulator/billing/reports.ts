@@ -3,6 +3,7 @@
  * requested window, split over UTC buckets and summed per (bucket, group). Only buckets with
  * usage are returned, oldest first.
  */
+import { badRequest } from "../http/errors";
 import type { Ledger, WorkerUsageInterval } from "../state/model";
 import { HOURS_PER_BILLING_MONTH, NETWORK_VOLUME_PRICE_PER_GB_MONTH, roundMoney } from "../vocabulary/catalog";
 import type { BucketSize } from "../vocabulary/schemas/billing";
@@ -16,6 +17,19 @@ export interface BillingWindow {
   bucketSize: BucketSize;
   /** Open intervals are counted up to this service time. */
   nowMs: number;
+}
+
+/** Default window when startTime is not given: the 30 days before endTime. */
+const DEFAULT_WINDOW_MS = 30 * 86_400_000;
+
+/** The window a /v1 report query asks for: its start and end (default: the 30 days up to now), 400 when they are reversed. */
+export function windowOf(query: { startTime?: number | undefined; endTime?: number | undefined; bucketSize: BucketSize }, nowMs: number): BillingWindow {
+  const endMs = query.endTime ?? nowMs;
+  const startMs = query.startTime ?? endMs - DEFAULT_WINDOW_MS;
+  if (startMs > endMs) {
+    throw badRequest(`invalid query parameter startTime: startTime (${isoSeconds(startMs)}) is after endTime (${isoSeconds(endMs)})`);
+  }
+  return { startMs, endMs, bucketSize: query.bucketSize, nowMs };
 }
 
 export type PodGrouping = "podId" | "gpuTypeId";

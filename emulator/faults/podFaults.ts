@@ -2,7 +2,7 @@
  * Pod faults: the `pod` and `pod NAME` clauses of a fault SPEC (spec.ts). Each boot of a pod (a
  * create, a start, restart, reset, an update that restarts the container) draws once from its clause's seeded
  * stream; a drawn `error` makes that boot fail, so the pod ends in ERROR as a pod whose container
- * failed does on the service. The management side applies it (management/podLifecycle.ts); this
+ * failed does on the service. The management side applies it (management/pods/lifecycle.ts); this
  * file only decides, and holds the timers so that closing the emulator cancels them.
  */
 import type { Clock, ServiceTimer } from "../clock";

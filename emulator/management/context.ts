@@ -1,4 +1,4 @@
-/** What every management handler needs, built once by startEmulator(). */
+/** What every management command (and the surfaces over them) needs, built once by startEmulator(). */
 import type { Clock } from "../clock";
 import type { ResolvedOptions } from "../options";
 import type { EndpointSpec, ServerlessService } from "../serverless/contract";

@@ -1,5 +1,7 @@
-/** Finding an account's resources; ids of other accounts are simply not found (404). */
-import { badRequest, notFound } from "../http/errors";
+/**
+ * Finding an account's resources: by the id in a path (404 when it is not the account's: ids of
+ * other accounts are simply not found), or by a reference in a body (a 400 naming the field).
+ */
 import type {
   AccountData,
   EndpointRecord,
@@ -9,6 +11,7 @@ import type {
   TemplateRecord,
 } from "../state/model";
 import type { ManagementContext } from "./context";
+import { invalid, notFound } from "./errors";
 import { SERVICE_TEMPLATES } from "./serviceTemplates";
 
 export function podOf(account: AccountData, id: string): PodRecord {
@@ -49,31 +52,32 @@ export function* publicTemplates(ctx: ManagementContext, exceptAccountId: string
   }
 }
 
-/** A template this account may build from: its own, a service template, or another account's public one. */
-export function usableTemplate(ctx: ManagementContext, account: AccountData, id: string): TemplateRecord | undefined {
-  const own = account.templates.get(id) ?? SERVICE_TEMPLATES.get(id);
+/**
+ * A template this account may build from or read: its own, a service template, or another account's
+ * public one. By account id: the job side asks for endpoints' templates on every request.
+ */
+export function usableTemplate(ctx: ManagementContext, accountId: string, id: string): TemplateRecord | undefined {
+  const own = ctx.store.accounts.get(accountId)?.templates.get(id) ?? SERVICE_TEMPLATES.get(id);
   if (own) return own;
-  for (const template of publicTemplates(ctx, account.accountId)) if (template.id === id) return template;
+  for (const template of publicTemplates(ctx, accountId)) if (template.id === id) return template;
   return undefined;
 }
 
 /** Body references (templateId, networkVolumeId, ...) that do not exist are bad input, not 404s. */
 export function requireTemplate(ctx: ManagementContext, account: AccountData, id: string): TemplateRecord {
-  const template = usableTemplate(ctx, account, id);
-  if (!template) throw badRequest(`invalid templateId: template ${JSON.stringify(id)} does not exist in this account`);
+  const template = usableTemplate(ctx, account.accountId, id);
+  if (!template) throw invalid("templateId", `template ${JSON.stringify(id)} does not exist in this account`);
   return template;
 }
 
 export function requireNetworkVolume(account: AccountData, id: string, field = "networkVolumeId"): NetworkVolumeRecord {
   const volume = account.networkVolumes.get(id);
-  if (!volume) throw badRequest(`invalid ${field}: network volume ${JSON.stringify(id)} does not exist in this account`);
+  if (!volume) throw invalid(field, `network volume ${JSON.stringify(id)} does not exist in this account`);
   return volume;
 }
 
 export function requireRegistryAuth(account: AccountData, id: string): RegistryAuthRecord {
   const auth = account.registryAuths.get(id);
-  if (!auth) {
-    throw badRequest(`invalid containerRegistryAuthId: container registry auth ${JSON.stringify(id)} does not exist in this account`);
-  }
+  if (!auth) throw invalid("containerRegistryAuthId", `container registry auth ${JSON.stringify(id)} does not exist in this account`);
   return auth;
 }

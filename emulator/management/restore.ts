@@ -6,8 +6,8 @@
 import { indexOpenIntervals, openVolumeUsage } from "../billing/ledger";
 import type { LoadedState } from "../state/snapshot";
 import type { ManagementContext } from "./context";
-import { endpointSpec } from "./endpointSpec";
-import { restoreRunningPod } from "./podLifecycle";
+import { endpointSpec } from "./endpoints/spec";
+import { restoreRunningPod } from "./pods/lifecycle";
 
 export function restoreState(ctx: ManagementContext, loaded: LoadedState): void {
   for (const account of loaded.accounts) {

@@ -39,7 +39,7 @@ export interface PodRecord {
   volumeMountPath: string;
   dockerEntrypoint: string[];
   dockerStartCmd: string[];
-  /** v2 `args` as last sent, when it still describes the two lists above (v2/command.ts). */
+  /** v2 `args` as last sent, when it still describes the two lists above (management/command.ts). */
   args?: string | undefined;
   containerRegistryAuthId: string | null;
   /** Declared global networking; the running container has the value of its boot (`boot.globalNetworking`). */
@@ -134,7 +134,7 @@ export interface TemplateRecord {
   containerRegistryAuthId: string | null;
   dockerEntrypoint: string[];
   dockerStartCmd: string[];
-  /** v2 `args` as last sent, when it still describes the two lists above (v2/command.ts). */
+  /** v2 `args` as last sent, when it still describes the two lists above (management/command.ts). */
   args?: string | undefined;
   env: Record<string, string>;
   isPublic: boolean;

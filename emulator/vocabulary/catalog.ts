@@ -124,6 +124,12 @@ export const CPU_FLAVORS: ReadonlyMap<string, CpuFlavor> = new Map(
 export const POD_CPU_FLAVOR_IDS = ["cpu3c", "cpu3g", "cpu3m", "cpu5c", "cpu5g", "cpu5m"] as const;
 /** Serverless endpoints accept fewer flavors than pods (the service's own enum). */
 export const ENDPOINT_CPU_FLAVOR_IDS = ["cpu3c", "cpu3g", "cpu5c", "cpu5g"] as const;
+/** vCPUs a CPU pod or worker of the current API may have: from 2 to 64, a power of two. */
+export const CPU_VCPU_RANGE = { min: 2, max: 64 } as const;
+
+export function isPowerOfTwo(n: number): boolean {
+  return n >= 2 && (n & (n - 1)) === 0;
+}
 
 export type CloudType = "SECURE" | "COMMUNITY";
 

@@ -4,7 +4,7 @@
  * limit (the bound: the calls divided by the allowed rate; the service time they took; the ratio).
  */
 import type * as sdk from "../../sdk";
-import { DEFAULT_RATE_LIMIT, type RateLimitOptions } from "../../emulator/management/v2/rateLimit";
+import { DEFAULT_RATE_LIMIT, type RateLimitOptions } from "../../emulator/management/account/rateLimit";
 import type { ProxiedCall } from "./countingProxy";
 
 /** The goal: an operation's service time at most this many times its bound, and no 429. */

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../emulator";
-import { DEFAULT_RATE_LIMIT, RateLimiter } from "../../emulator/management/v2/rateLimit";
+import { DEFAULT_RATE_LIMIT, RateLimiter } from "../../emulator/management/account/rateLimit";
 import { KEY_B, api, startTestEmulator } from "./managementHelpers";
 import { apiV2, expectProblem } from "./v2-helpers";
 

@@ -4,10 +4,9 @@
  * the account's endpoints. The reference documents what each limit means and the $80/hour default
  * cap; how a refusal is answered is the emulator's assumption (emulator README, "Account limits").
  */
-import { HttpError } from "../../http/errors";
-import { ProblemError } from "../v2/problem";
 import type { AccountData, EndpointRecord } from "../../state/model";
 import type { ManagementContext } from "../context";
+import { Refusal } from "../errors";
 
 type LimitsContext = Pick<ManagementContext, "store" | "serverless" | "options">;
 
@@ -42,14 +41,35 @@ export function spendCapRefusal(ctx: LimitsContext, account: AccountData, perHou
 /** Refuses a pod start (create that starts, start, restart) over the spend cap. */
 export function checkSpendCap(ctx: LimitsContext, account: AccountData, perHour: number, what: string): void {
   const refusal = spendCapRefusal(ctx, account, perHour, what);
-  if (refusal !== undefined) throw new HttpError(SPEND_CAP_STATUS, refusal);
+  if (refusal !== undefined) throw new Refusal(SPEND_CAP_STATUS, refusal);
+}
+
+/**
+ * Sum of workersMax over each account's endpoints, kept up to date by the only code that adds,
+ * changes or removes endpoints (endpoints/records.ts), so that a quota check costs no walk over
+ * thousands of endpoints. Counted from the records on first use (e.g. after a restore).
+ */
+const workersMaxTotals = new WeakMap<AccountData, number>();
+
+export function workersMaxTotal(account: AccountData): number {
+  let total = workersMaxTotals.get(account);
+  if (total === undefined) {
+    total = 0;
+    for (const endpoint of account.endpoints.values()) total += endpoint.workersMax;
+    workersMaxTotals.set(account, total);
+  }
+  return total;
+}
+
+/** An endpoint's workersMax went from `before` to `after` (0 for an endpoint added or removed). */
+export function workersMaxChanged(account: AccountData, before: number, after: number): void {
+  const total = workersMaxTotals.get(account);
+  if (total !== undefined) workersMaxTotals.set(account, total - before + after);
 }
 
 /** Sum of workersMax over the account's endpoints, with `changed` standing for its stored version (or added). */
 export function workersMaxSum(account: AccountData, changed: { id: string; workersMax: number }): number {
-  let sum = changed.workersMax;
-  for (const endpoint of account.endpoints.values()) if (endpoint.id !== changed.id) sum += endpoint.workersMax;
-  return sum;
+  return workersMaxTotal(account) - (account.endpoints.get(changed.id)?.workersMax ?? 0) + changed.workersMax;
 }
 
 /** A 400 when an endpoint create or update would take the sum of workersMax over the quota. */
@@ -61,7 +81,7 @@ export function checkWorkerQuota(ctx: LimitsContext, account: AccountData, chang
     `the serverless worker quota is exceeded: the sum of workers.max over the account's endpoints would be ${sum} ` +
     `(this endpoint ${changed.workersMax}), over the quota of ${quota} (serverlessWorkers, GET /api/v2/account/limits); ` +
     "lower workers.max here or on another endpoint, or ask for a higher quota";
-  throw new ProblemError(400, detail, [`invalid workers.max: ${changed.workersMax} takes the sum to ${sum}, over the quota of ${quota}`]);
+  throw new Refusal(400, detail, [`invalid workers.max: ${changed.workersMax} takes the sum to ${sum}, over the quota of ${quota}`]);
 }
 
 /** The `GET /api/v2/account/limits` body (inner fields are the emulator's assumption, see the README). */
@@ -71,7 +91,7 @@ export function limitsView(ctx: LimitsContext, account: AccountData): {
 } {
   return {
     spendRate: { limit: ctx.options.spendCapPerHour, current: runningCostPerHour(ctx, account) },
-    serverlessWorkers: { limit: ctx.options.serverlessWorkerQuota, current: workersMaxSum(account, { id: "", workersMax: 0 }) },
+    serverlessWorkers: { limit: ctx.options.serverlessWorkerQuota, current: workersMaxTotal(account) },
   };
 }
 

@@ -7,9 +7,9 @@
 import { z } from "zod";
 import { type Operation } from "../../http/router";
 import { type Json, jsonSchema } from "../../openapi";
-import { defineV2Operation } from "./operation";
+import { RESPONSE_SCHEMAS } from "../../vocabulary/schemas/v2/wire";
+import { v2Route } from "./operation";
 import { PROBLEM_CONTENT_TYPE } from "./problem";
-import { RESPONSE_SCHEMAS } from "./wire";
 
 export const V2_BASE_PATH = "/api/v2";
 
@@ -96,18 +96,8 @@ export function buildV2OpenApiDocument(operations: readonly Operation[]): Json {
 /** The public document operation; `all` is read lazily so it can describe itself. */
 export function v2DocumentationOperation(all: () => readonly Operation[]): Operation {
   let cached: string | undefined;
-  return defineV2Operation({
-    method: "GET",
-    path: "/openapi.json",
-    operationId: "getOpenApi",
-    tag: "meta",
-    summary: "OpenAPI 3.0 description of this emulator's management API v2",
-    public: true,
-    response: { status: 200, description: "The OpenAPI document." },
-    errors: [],
-    handle() {
-      cached ??= JSON.stringify(buildV2OpenApiDocument(all()));
-      return { status: 200, text: cached, contentType: "application/json; charset=utf-8" };
-    },
+  return v2Route("GET /openapi.json", "getOpenApi", "public", "OpenAPI 3.0 description of this emulator's management API v2", { answer: [200, undefined, "The OpenAPI document."], errors: [] }, () => {
+    cached ??= JSON.stringify(buildV2OpenApiDocument(all()));
+    return { status: 200, text: cached, contentType: "application/json; charset=utf-8" };
   });
 }

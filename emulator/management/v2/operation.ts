@@ -1,13 +1,13 @@
 /**
  * A v2 operation: the same route-table entry as v1's (method, path, schemas, docs, handler), with
  * v2 validation (422 problems listing every field) instead of v1's first-field 400, and the
- * context every v2 handler is built with.
+ * context every v2 handler is built with. `v2Route` declares one entry of the route table.
  */
 import type { z } from "zod";
-import type { Operation, OperationSpec } from "../../http/router";
+import type { Call, Method, Operation, Reply } from "../../http/router";
 import { issueMessage, safeParseCompiled } from "../../http/validation";
 import type { ManagementContext } from "../context";
-import { ProblemError } from "./problem";
+import { Refusal } from "../errors";
 import type { Scope } from "./scopes";
 
 /** What every v2 handler needs: the shared management context (same store as /v1) and the URLs. */
@@ -17,28 +17,56 @@ export interface V2Context {
   serverlessUrl(): string;
 }
 
-/** A v2 route-table entry: every operation that needs a key names the scope it needs. */
-export type V2OperationSpec<Q, B> = OperationSpec<Q, B> & ({ public: true } | { scope: Scope });
-
-export interface V2OperationOptions {
+/** How the route table describes one operation besides its method, path, id, scope and summary. */
+export interface V2RouteSpec<Q, B> {
+  query?: z.ZodType<Q>;
   /**
-   * Status of a query that does not fit its schema: 400 (default, as the catalog and billing
-   * queries are answered) or 422, the paginated lists' (a bad `limit` or `cursor` is a 422 there,
-   * management-api-v2-today.md 1.1, and their documented errors include no 400).
+   * A paginated list: a query that does not fit its schema is a 422 (a bad `limit` or `cursor` is
+   * a 422 there, management-api-v2-today.md 1.1, and their documented errors include no 400);
+   * other queries (catalog, billing) are answered 400.
    */
-  queryProblemStatus?: 400 | 422;
+  paged?: boolean;
+  /** The request body: its schema and its name in the reference (components.schemas). */
+  body?: readonly [name: string, schema: z.ZodType<B>];
+  /** The success answer: its status, the schema of its body (none: no body), its description when not the status's usual one. */
+  answer: readonly [status: 200 | 201 | 204, schemaName?: string | undefined, description?: string];
+  errors: readonly number[];
 }
 
-export function defineV2Operation<Q = undefined, B = undefined>(spec: V2OperationSpec<Q, B>, options: V2OperationOptions = {}): Operation {
-  const { query, body, unknownFieldHints: _hints, handle, ...doc } = spec;
+const ANSWERS: Readonly<Record<200 | 201 | 204, string>> = { 200: "OK", 201: "Created", 204: "Deleted. Response has no body." };
+
+/**
+ * One route-table entry: `"GET /pods/{id}"`, its operationId, the API-key scope it needs
+ * ("public" for none), its summary; its tag is the path's first segment.
+ */
+export function v2Route<Q = undefined, B = undefined>(
+  route: `${Method} /${string}`,
+  operationId: string,
+  scope: Scope | "public",
+  summary: string,
+  spec: V2RouteSpec<Q, B>,
+  handle: (call: Call<Q, B>) => Reply,
+): Operation {
+  const [method, path] = route.split(" ") as [Method, string];
+  const [status, schemaName, description] = spec.answer;
+  const { query, body } = spec;
+  const bodySchema = body?.[1];
   return {
-    ...doc,
-    public: spec.public ?? false,
+    method,
+    path,
+    operationId,
+    tag: path === "/openapi.json" ? "meta" : (path.split("/")[1] ?? ""),
+    ...(scope === "public" ? {} : { scope }),
+    summary,
+    ...(body ? { bodyName: body[0] } : {}),
+    response: { status, description: description ?? ANSWERS[status], ...(schemaName === undefined ? {} : { schemaName }) },
+    errors: spec.errors,
+    public: scope === "public",
     querySchema: query,
-    bodySchema: body,
+    bodySchema,
     run(raw) {
-      const parsedQuery = query ? parseV2(query, raw.query, "query parameter", options.queryProblemStatus ?? 400) : (undefined as Q);
-      const parsedBody = body ? parseV2(body, raw.body, "request body", 422) : (undefined as B);
+      const parsedQuery = query ? parseV2(query, raw.query, "query parameter", spec.paged ? 422 : 400) : (undefined as Q);
+      const parsedBody = bodySchema ? parseV2(bodySchema, raw.body, "request body", 422) : (undefined as B);
       return handle({ accountId: raw.accountId, params: raw.params, query: parsedQuery, body: parsedBody });
     },
   };
@@ -47,7 +75,7 @@ export function defineV2Operation<Q = undefined, B = undefined>(spec: V2Operatio
 /**
  * zod at the v2 edge: a body or query that does not fit its schema is a problem listing every
  * field at fault (not only the first), each naming the field, what was expected and the value sent.
- * A body is answered 422, as the service does; a query with `status` (see V2OperationOptions).
+ * A body is answered 422, as the service does; a query with `status` (see V2RouteSpec.paged).
  */
 function parseV2<T>(schema: z.ZodType<T>, raw: unknown, where: "request body" | "query parameter", status: 400 | 422): T {
   const result = safeParseCompiled(schema, raw);
@@ -59,5 +87,5 @@ function parseV2<T>(schema: z.ZodType<T>, raw: unknown, where: "request body" | 
     }
     return issueMessage(issue, raw, where);
   });
-  throw new ProblemError(status, errors.length === 1 ? (errors[0] ?? "") : `${errors.length} problems in the ${where}: ${errors.join("; ")}`, errors);
+  throw new Refusal(status, errors.length === 1 ? (errors[0] ?? "") : `${errors.length} problems in the ${where}: ${errors.join("; ")}`, errors);
 }

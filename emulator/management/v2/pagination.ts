@@ -13,9 +13,9 @@
  */
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { z } from "zod";
-import { ProblemError } from "./problem";
-import { PAGE_LIMIT_MAX } from "./schemas";
-import type { Pagination } from "./wire";
+import { PAGE_LIMIT_MAX } from "../../vocabulary/schemas/v2/requests";
+import type { Pagination } from "../../vocabulary/schemas/v2/wire";
+import { Refusal } from "../errors";
 
 /** Where an item sits in a newest-first list: a larger `rank` comes first, then a larger `id`. */
 export interface Position {
@@ -28,8 +28,8 @@ export interface PageRequest {
   accountId: string;
   /** Everything else the cursor is bound to: path parameters and the other (known) query parameters. */
   bound: Readonly<Record<string, unknown>>;
-  limit: number | undefined;
-  cursor: string | undefined;
+  /** The list's `limit` and `cursor` query parameters. */
+  query: { limit?: number | undefined; cursor?: string | undefined };
   /** The emulator's --page-size: caps every page below `limit`. */
   pageSize: number | undefined;
 }
@@ -45,9 +45,9 @@ function encode(request: PageRequest, at: Position): string {
   return Buffer.from(JSON.stringify({ r: at.rank, i: at.id, s: mac(request, at) })).toString("base64url");
 }
 
-function invalidCursor(why: string): ProblemError {
+function invalidCursor(why: string): Refusal {
   const message = `invalid query parameter cursor: ${why}; pass the previous page's pagination.nextCursor unchanged, with the same other query parameters, or leave cursor out to start from the first page`;
-  return new ProblemError(422, message, [message]);
+  return new Refusal(422, message, [message]);
 }
 
 function decode(request: PageRequest, cursor: string): Position {
@@ -79,12 +79,13 @@ function before(a: Position, b: Position): boolean {
 
 /** One page of `items`, newest first, with its pagination block. */
 export function paginate<T>(items: readonly T[], positionOf: (item: T) => Position, request: PageRequest): { items: T[]; pagination: Pagination } {
-  const after = request.cursor === undefined ? undefined : decode(request, request.cursor);
+  const { limit, cursor } = request.query;
+  const after = cursor === undefined ? undefined : decode(request, cursor);
   const ordered = items
     .map((item) => ({ item, at: positionOf(item) }))
     .sort((a, b) => (before(a.at, b.at) ? -1 : before(b.at, a.at) ? 1 : 0))
     .filter(({ at }) => after === undefined || before(after, at));
-  const size = Math.min(request.limit ?? PAGE_LIMIT_MAX, request.pageSize ?? PAGE_LIMIT_MAX);
+  const size = Math.min(limit ?? PAGE_LIMIT_MAX, request.pageSize ?? PAGE_LIMIT_MAX);
   const page = ordered.slice(0, size);
   const hasNextPage = ordered.length > page.length;
   const lastOfPage = page.at(-1);

@@ -1,24 +1,13 @@
 /**
- * A pod record in the v2 shape: nested `gpu`/`cpu`, container settings, `mounts`, a `status`
- * derived from service time, the `actions` that status allows, `runtime.ports` once RUNNING.
- *
- * Status over service time (one boot = the boot delay, `bootDelayMs`): PROVISIONING for the first
- * half of a boot, STARTING for the second, RUNNING once the pod has its address; EXITED when
- * stopped; ERROR once its container failed (a pod fault, `--faults "pod: error=P"`, or the test hook
- * `failPod`) until the next start. A deleted pod is gone (404),
- * as in /v1.
+ * A pod record in the v2 shape: nested `gpu`/`cpu`, container settings, `mounts`, its `status`
+ * and the `actions` that status allows (pods/status.ts), `runtime.ports` once RUNNING.
  */
-import type { z } from "zod";
 import type { PodRecord } from "../../state/model";
 import { CPU_FLAVORS } from "../../vocabulary/catalog";
+import type { Pod } from "../../vocabulary/schemas/v2/wire";
+import { commandView } from "../command";
 import { type ManagementContext, isoTime } from "../context";
-import { isBooted } from "../podLifecycle";
-import { commandView } from "./command";
-import type { PodAction, PodStatus } from "./schemas";
-import type { Pod } from "./wire";
-
-type Status = z.infer<typeof PodStatus>;
-type Action = z.infer<typeof PodAction>;
+import { podActions, podStatus } from "../pods/status";
 
 /** The CUDA version an emulated GPU host reports when the pod did not narrow it. */
 export const DEFAULT_HOST_CUDA = "12.8";
@@ -30,40 +19,6 @@ const SSH_PROXY_HOST = "ssh.gpucloud.internal";
  * the proxy maps no port of its own; PodRuntimePort.public is nullable).
  */
 export const HTTP_PROXY_IP = "100.64.0.1";
-
-export function podStatus(ctx: ManagementContext, pod: PodRecord): Status {
-  if (pod.error !== undefined && pod.desiredStatus === "EXITED") return "ERROR";
-  if (pod.desiredStatus === "EXITED") return "EXITED";
-  if (pod.desiredStatus === "TERMINATED") return "TERMINATED";
-  const now = ctx.clock.now();
-  // An injected failure whose timer has not run yet (it runs as soon as it can): already ERROR.
-  if (pod.boot?.failsAtMs !== undefined && now >= pod.boot.failsAtMs) return "ERROR";
-  if (isBooted(pod, now) || pod.boot === null) return "RUNNING";
-  const bootStartMs = pod.boot.readyAtMs - ctx.options.bootDelayMs;
-  return now - bootStartMs < ctx.options.bootDelayMs / 2 ? "PROVISIONING" : "STARTING";
-}
-
-/**
- * Which actions fit a status: 409 for the others (POST /pods/{id}/action). Reference (podAction):
- * "`RUNNING` allows `stop`/`restart`/`terminate`; `EXITED` and `ERROR` allow `start`/`terminate`;
- * `PROVISIONING` and `STARTING` allow `stop`/`terminate` [...] Requesting an action that is not
- * valid for the pod's current status returns `409`." A locked pod cannot be stopped (Pod.locked).
- */
-export function podActions(status: Status, locked: boolean): Action[] {
-  const stop: Action[] = locked ? [] : ["stop"];
-  switch (status) {
-    case "RUNNING":
-      return [...stop, "restart", "terminate"];
-    case "PROVISIONING":
-    case "STARTING":
-      return [...stop, "terminate"];
-    case "EXITED":
-    case "ERROR":
-      return ["start", "terminate"];
-    case "TERMINATED":
-      return [];
-  }
-}
 
 export function mountsOf(record: { networkVolumeId?: string | null; volumeInGb: number; volumeMountPath: string }): Pod["mounts"] {
   if (record.networkVolumeId) return { network: [{ volumeId: record.networkVolumeId, path: record.volumeMountPath }] };

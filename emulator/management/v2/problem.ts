@@ -1,39 +1,20 @@
 /**
  * RFC 9457 problem details, the management v2 error body: `application/problem+json`
- * `{title, status, detail, errors?}`. Handlers throw HttpError (or ProblemError when there are
- * several field errors); this module renders either. `errors[]` names the field at fault, so a
- * 400 or 422 always says which field was wrong, the value given and what would be accepted.
+ * `{title, status, detail, errors?}`. Commands throw refusals (management/errors.ts) or any
+ * HttpError; this module renders either. `errors[]` names each field at fault, so a 400 or 422
+ * always says which field was wrong, the value given and what would be accepted.
  */
 import { STATUS_CODES, type ServerResponse } from "node:http";
 import { HttpError } from "../../http/errors";
-import type { ErrorResponse } from "./wire";
+import type { ErrorResponse } from "../../vocabulary/schemas/v2/wire";
+import { Refusal } from "../errors";
 
 export const PROBLEM_CONTENT_TYPE = "application/problem+json";
-
-export class ProblemError extends HttpError {
-  constructor(
-    status: number,
-    detail: string,
-    /** One entry per field at fault: "invalid gpu.count: must be >= 1, got 0". */
-    readonly errors: readonly string[],
-    headers: Readonly<Record<string, string>> = {},
-  ) {
-    super(status, detail, headers);
-    this.name = "ProblemError";
-  }
-}
-
-/** A 400 for a field whose value the state of the account rejects (unknown id, wrong family). */
-export function fieldProblem(field: string, message: string, status = 400): ProblemError {
-  return new ProblemError(status, `invalid ${field}: ${message}`, [`invalid ${field}: ${message}`]);
-}
 
 export function problemBody(error: unknown): ErrorResponse {
   if (error instanceof HttpError) {
     const body: ErrorResponse = { title: STATUS_CODES[error.status] ?? "Error", status: error.status, detail: error.message };
-    if (error instanceof ProblemError) {
-      if (error.errors.length > 0) body.errors = [...error.errors];
-    }
+    if (error instanceof Refusal && error.errors.length > 0) body.errors = [...error.errors];
     else if (error.status === 400 || error.status === 422) body.errors = [error.message];
     return body;
   }

@@ -7,8 +7,9 @@ import { Router, type RouteInterceptor, type RouterOptions } from "../../http/ro
 import type { FaultRoute } from "../../faults";
 import type { ManagementContext } from "../context";
 import { V2_BASE_PATH } from "./openapi";
-import { ProblemError, sendProblem } from "./problem";
-import { RateLimiter } from "./rateLimit";
+import { Refusal } from "../errors";
+import { sendProblem } from "./problem";
+import { RateLimiter } from "../account/rateLimit";
 import { v2Operations } from "./routes";
 
 export interface V2Surface {
@@ -40,7 +41,7 @@ export function createV2Surface(ctx: ManagementContext, options: V2RouterOptions
           const decision = limiter.take(accountId);
           if (!decision.allowed) {
             const detail = `rate limit exceeded for the ${decision.window ?? "minute"} window; retry after ${decision.headers["retry-after"] ?? "?"} s (quota: ${decision.headers["ratelimit-policy"] ?? ""})`;
-            throw new ProblemError(429, detail, [], decision.headers);
+            throw new Refusal(429, detail, [], decision.headers);
           }
           return decision.headers;
         }
@@ -52,7 +53,7 @@ export function createV2Surface(ctx: ManagementContext, options: V2RouterOptions
       operationId: op.operationId,
       method: op.method,
       path: `${V2_BASE_PATH}${op.path}`,
-      sendError: (res, status, message, headers) => sendProblem(res, new ProblemError(status, message, [], headers)),
+      sendError: (res, status, message, headers) => sendProblem(res, new Refusal(status, message, [], headers)),
     })),
     setServerlessUrl(url) {
       serverlessUrl = url;

@@ -1,31 +1,22 @@
 /**
- * /api/v2/templates over the same template records as /v1. `category` and `serverless` can
- * change here; `startSsh`, `startJupyter` and `allowedCudaVersions` are v2 fields kept on the
- * record. Endpoints created through v2 own a copy (their bound template), so editing a template
- * does not reach them; endpoints made through /v1 point at the template and roll with it, as in /v1.
- * Names need not be unique here: the v2 reference states no such rule (v1's unique template names,
- * NOTES.md section 1, stay a /v1 rule).
+ * /api/v2/templates: the domain's template commands (management/templates.ts) over the same
+ * records as /v1, under v2's rules. `category` and `serverless` can change here; `startSsh`,
+ * `startJupyter` and `allowedCudaVersions` are v2 fields kept on the record. Names need not be
+ * unique: the v2 reference states no such rule (v1's unique names, NOTES.md section 1, stay v1's).
  */
-import { isDeepStrictEqual } from "node:util";
-import { notFound } from "../../http/errors";
 import type { Operation } from "../../http/router";
-import { newId } from "../../ids";
-import type { AccountData, TemplateRecord } from "../../state/model";
-import { endpointSpec } from "../endpointSpec";
+import type { TemplateRecord } from "../../state/model";
+import { CreateTemplateRequest, ListPageQuery, UpdateTemplateRequest } from "../../vocabulary/schemas/v2/requests";
+import type { Template } from "../../vocabulary/schemas/v2/wire";
+import { commandView } from "../command";
+import { notFound } from "../errors";
 import { templateOf, usableTemplate } from "../lookup";
-import { SERVICE_TEMPLATES } from "../serviceTemplates";
-import { type V2Context, defineV2Operation } from "./operation";
-import { commandChange, commandView } from "./command";
-import { mountsOf } from "./podView";
-import { requireV2Registry } from "./pods";
+import type { TemplateFields } from "../templateRecords";
+import { createTemplate, deleteTemplate, updateTemplate } from "../templates";
+import { type V2Context, v2Route } from "./operation";
 import { byCreation, paginate } from "./pagination";
-import { fieldProblem } from "./problem";
-import { CreateTemplateRequest, ListPageQuery, UpdateTemplateRequest } from "./schemas";
-import type { Template } from "./wire";
-
-const TAG = "templates";
-/** Changes that do not touch what workers run. */
-const COSMETIC: ReadonlySet<string> = new Set(["name", "args", "isPublic", "category", "startSsh", "startJupyter", "allowedCudaVersions"]);
+import { mountsOf } from "./podView";
+import { requireRegistry } from "./references";
 
 export function v2TemplateView(template: TemplateRecord): Template {
   return {
@@ -47,13 +38,11 @@ export function v2TemplateView(template: TemplateRecord): Template {
   };
 }
 
-/** The record fields a v2 body sets (v2 name -> record field); the command over `template`'s. */
-function recordFields(body: UpdateTemplateRequest, template: TemplateRecord): Partial<TemplateRecord> {
-  const out: Partial<TemplateRecord> = {};
+/** The record fields an UpdateTemplateRequest sets (v2 name -> record field). */
+function fieldsOf(body: UpdateTemplateRequest): Partial<TemplateFields> {
+  const out: Partial<TemplateFields> = {};
   if (body.name !== undefined) out.name = body.name;
   if (body.image !== undefined) out.imageName = body.image;
-  const command = commandChange(body, { entrypoint: template.dockerEntrypoint, cmd: template.dockerStartCmd });
-  if (command) Object.assign(out, command);
   if (body.disk !== undefined) out.containerDiskInGb = body.disk;
   if (body.env !== undefined) out.env = { ...body.env };
   if (body.ports !== undefined) out.ports = [...body.ports];
@@ -71,135 +60,67 @@ function recordFields(body: UpdateTemplateRequest, template: TemplateRecord): Pa
   return out;
 }
 
+function createFieldsOf(body: CreateTemplateRequest): TemplateFields {
+  return {
+    name: body.name,
+    imageName: body.image,
+    category: body.category,
+    containerDiskInGb: body.disk ?? 50,
+    containerRegistryAuthId: body.registry ?? null,
+    dockerEntrypoint: [],
+    dockerStartCmd: [],
+    env: body.env ?? {},
+    isPublic: body.public,
+    isServerless: body.serverless,
+    ports: [...(body.ports ?? [])],
+    readme: "",
+    volumeInGb: body.mounts?.persistent?.size ?? 0,
+    volumeMountPath: body.mounts?.persistent?.path ?? "/workspace",
+    startSsh: body.startSsh,
+    startJupyter: body.startJupyter,
+    allowedCudaVersions: [...(body.allowedCudaVersions ?? [])],
+  };
+}
+
 export function v2TemplateOperations(v: V2Context): Operation[] {
   const { ctx } = v;
   const account = (id: string) => ctx.store.account(id);
   return [
-    defineV2Operation({
-      method: "GET",
-      path: "/templates",
-      operationId: "listTemplates",
-      tag: TAG,
-      scope: "templates:read",
-      summary: "List templates",
-      query: ListPageQuery,
-      response: { status: 200, description: "OK", schemaName: "ListTemplatesResponse" },
-      errors: [422],
-      handle({ accountId, query: { limit, cursor } }) {
-        const page = paginate([...account(accountId).templates.values()], byCreation, { operationId: "listTemplates", accountId, bound: {}, limit, cursor, pageSize: ctx.options.pageSize });
+    v2Route("GET /templates", "listTemplates", "templates:read", "List templates",
+      { query: ListPageQuery, paged: true, answer: [200, "ListTemplatesResponse"], errors: [422] },
+      ({ accountId, query }) => {
+        const request = { operationId: "listTemplates", accountId, bound: {}, query, pageSize: ctx.options.pageSize };
+        const page = paginate([...account(accountId).templates.values()], byCreation, request);
         return { status: 200, body: { templates: page.items.map(v2TemplateView), pagination: page.pagination } };
-      },
-    }, { queryProblemStatus: 422 }),
-    defineV2Operation({
-      method: "POST",
-      path: "/templates",
-      operationId: "createTemplate",
-      tag: TAG,
-      scope: "templates:write",
-      summary: "Create a template",
-      body: CreateTemplateRequest,
-      bodyName: "CreateTemplateRequest",
-      response: { status: 201, description: "Created", schemaName: "Template" },
-      errors: [400, 422],
-      handle({ accountId, body }) {
+      }),
+    v2Route("POST /templates", "createTemplate", "templates:write", "Create a template",
+      { body: ["CreateTemplateRequest", CreateTemplateRequest], answer: [201, "Template"], errors: [400, 422] },
+      ({ accountId, body }) => {
         const acct = account(accountId);
-        if (body.registry) requireV2Registry(acct, body.registry);
-        const env = { ...body.env };
-        if (body.serverless && ctx.options.quirks.injectServerlessTemplatePorts) {
-          env.PORT ??= "80";
-          env.PORT_HEALTH ??= "80";
-        }
-        const template: TemplateRecord = {
-          id: newId("template", (candidate) => acct.templates.has(candidate) || SERVICE_TEMPLATES.has(candidate)),
-          accountId,
-          createdAtMs: ctx.clock.now(),
-          name: body.name,
-          imageName: body.image,
-          category: body.category,
-          containerDiskInGb: body.disk ?? 50,
-          containerRegistryAuthId: body.registry ?? null,
-          dockerEntrypoint: [],
-          dockerStartCmd: [],
-          env,
-          isPublic: body.public,
-          isServerless: body.serverless,
-          ports: [...(body.ports ?? [])],
-          readme: "",
-          volumeInGb: body.mounts?.persistent?.size ?? 0,
-          volumeMountPath: body.mounts?.persistent?.path ?? "/workspace",
-          startSsh: body.startSsh,
-          startJupyter: body.startJupyter,
-          allowedCudaVersions: [...(body.allowedCudaVersions ?? [])],
-        };
-        const command = commandChange(body, { entrypoint: [], cmd: [] });
-        if (command) Object.assign(template, command);
-        acct.templates.set(template.id, template);
-        return { status: 201, body: v2TemplateView(template) };
-      },
-    }),
-    defineV2Operation({
-      method: "GET",
-      path: "/templates/{id}",
-      operationId: "getTemplate",
-      tag: TAG,
-      scope: "templates:read",
-      summary: "Get a template",
-      response: { status: 200, description: "OK", schemaName: "Template" },
-      errors: [404],
-      handle({ accountId, params }) {
-        const template = usableTemplate(ctx, account(accountId), params.id ?? "");
+        if (body.registry) requireRegistry(acct, body.registry);
+        return { status: 201, body: v2TemplateView(createTemplate(ctx, acct, createFieldsOf(body), "v2", body)) };
+      }),
+    v2Route("GET /templates/{id}", "getTemplate", "templates:read", "Get a template",
+      { answer: [200, "Template"], errors: [404] },
+      ({ accountId, params }) => {
+        const template = usableTemplate(ctx, accountId, params.id ?? "");
         if (!template) throw notFound("template");
         return { status: 200, body: v2TemplateView(template) };
-      },
-    }),
-    defineV2Operation({
-      method: "PATCH",
-      path: "/templates/{id}",
-      operationId: "updateTemplate",
-      tag: TAG,
-      scope: "templates:write",
-      summary: "Update a template",
-      body: UpdateTemplateRequest,
-      bodyName: "UpdateTemplateRequest",
-      response: { status: 200, description: "OK", schemaName: "Template" },
-      errors: [400, 404, 422],
-      handle({ accountId, params, body }) {
+      }),
+    v2Route("PATCH /templates/{id}", "updateTemplate", "templates:write", "Update a template",
+      { body: ["UpdateTemplateRequest", UpdateTemplateRequest], answer: [200, "Template"], errors: [400, 404, 422] },
+      ({ accountId, params, body }) => {
         const acct = account(accountId);
         const template = templateOf(acct, params.id ?? "");
-        if (body.registry) requireV2Registry(acct, body.registry);
-        const changes = recordFields(body, template);
-        const rolls = Object.entries(changes).some(([key, value]) => !COSMETIC.has(key) && !isDeepStrictEqual(template[key as keyof TemplateRecord], value));
-        Object.assign(template, changes);
-        if (rolls) {
-          for (const endpoint of acct.endpoints.values()) {
-            if (endpoint.templateId !== template.id) continue;
-            endpoint.version += 1;
-            ctx.serverless.endpointChanged(endpointSpec(ctx, endpoint));
-          }
-        }
-        return { status: 200, body: v2TemplateView(template) };
-      },
-    }),
-    defineV2Operation({
-      method: "DELETE",
-      path: "/templates/{id}",
-      operationId: "deleteTemplate",
-      tag: TAG,
-      scope: "templates:write",
-      summary: "Delete a template",
-      response: { status: 204, description: "Deleted. Response has no body." },
-      errors: [400, 404],
-      handle({ accountId, params }) {
+        if (body.registry) requireRegistry(acct, body.registry);
+        return { status: 200, body: v2TemplateView(updateTemplate(ctx, acct, template, fieldsOf(body), "v2", body)) };
+      }),
+    v2Route("DELETE /templates/{id}", "deleteTemplate", "templates:write", "Delete a template",
+      { answer: [204], errors: [400, 404] },
+      ({ accountId, params }) => {
         const acct = account(accountId);
-        const template = templateOf(acct, params.id ?? "");
-        const users = [
-          ...[...acct.pods.values()].filter((p) => p.templateId === template.id).map((p) => `pod ${p.id}`),
-          ...[...acct.endpoints.values()].filter((e) => e.templateId === template.id).map((e) => `endpoint ${e.id}`),
-        ];
-        if (users.length > 0) throw fieldProblem("id", `template ${template.id} is used by ${users.join(", ")}; delete them first`);
-        acct.templates.delete(template.id);
+        deleteTemplate(acct, templateOf(acct, params.id ?? ""), "v2");
         return { status: 204 };
-      },
-    }),
+      }),
   ];
 }

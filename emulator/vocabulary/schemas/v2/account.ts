@@ -4,11 +4,13 @@
  * assumption: the reference shows only that both objects exist (emulator README, "Account limits").
  */
 import { z } from "zod";
-import { SECRET_NAME_PATTERN } from "../account/secrets";
+
+/** Allowed secret names (the reference's pattern, section 2.2; 1..191 characters is checked beside it). */
+export const SECRET_NAME_PATTERN = /^[a-zA-Z_][a-zA-Z0-9_.\-/]*$/;
 
 /** A secret value must be strictly under 16 MiB of UTF-8 (the schema's maxLength is 16777216 characters). */
 export const SECRET_VALUE_MAX_CHARS = 16_777_216;
-/** A description holds at most 65,535 bytes of UTF-8 (checked by the handler, after the value: see updateSecret). */
+/** A description holds at most 65,535 bytes of UTF-8 (checked by the command, after the value: see updateSecret in management/account/secrets.ts). */
 export const SECRET_DESCRIPTION_MAX_BYTES = 65_535;
 
 const SecretName = z

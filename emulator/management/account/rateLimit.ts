@@ -1,6 +1,8 @@
 /**
- * The v2 per-account rate limit: fixed windows (minute, hour, day), each with a quota. Every
- * authenticated answer carries the live state and the policy as structured-field lists:
+ * The account's request rate limit (management-api-v2-today.md 6.3: "Quotas apply per user over
+ * three windows at once — minute, hour, day"), which /api/v2 applies to every authenticated request
+ * (v2/surface.ts; REST v1 "sends neither `RateLimit` nor `Retry-After`"): fixed windows, each with
+ * a quota. Every authenticated answer carries the live state and the policy as structured-field lists:
  *
  *     RateLimit-Policy: "minute";q=60;w=60, "hour";q=3000;w=3600, "day";q=50000;w=86400
  *     RateLimit: "minute";r=59;t=42, "hour";r=2999;t=1842, "day";r=49999;t=51042

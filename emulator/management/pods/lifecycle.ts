@@ -5,13 +5,14 @@
  * restart of the emulator.
  */
 import { randomInt } from "node:crypto";
-import { closeUsage, openPodUsage } from "../billing/ledger";
-import { conflict } from "../http/errors";
-import type { AccountData, PodRecord } from "../state/model";
-import { checkSpendCap } from "./account/limits";
-import { resolveSecrets, servicePrefix } from "./account/secrets";
-import type { ManagementContext } from "./context";
-import type { ResourceKind } from "./placement";
+import { closeUsage, openPodUsage } from "../../billing/ledger";
+import { NoCapacity } from "../errors";
+import type { AccountData, PodRecord } from "../../state/model";
+import { checkSpendCap } from "../account/limits";
+import { resolveSecrets } from "../account/placeholders";
+import { servicePrefix } from "../account/secrets";
+import type { ManagementContext } from "../context";
+import type { ResourceKind } from "../placement";
 
 export interface PodAllocation {
   kind: ResourceKind;
@@ -38,7 +39,7 @@ function getsPublicIp(pod: PodRecord): boolean {
 
 function randomPublicIp(): string {
   // 100.64.0.0/10, like the example addresses the service shows; 100.64.x.x is left to the v2
-  // http proxy's shared address (v2/podView.ts), so a pod's own address never equals it.
+  // http proxy's shared address (HTTP_PROXY_IP, v2/podView.ts), so a pod's own address never equals it.
   return `100.${65 + randomInt(63)}.${randomInt(256)}.${1 + randomInt(254)}`;
 }
 
@@ -76,8 +77,8 @@ export function boot(ctx: ManagementContext, pod: PodRecord): void {
 
 /**
  * An injected pod fault: this boot's container fails at `atMs`. Answers show ERROR from then on
- * (v2/podView.ts reads `failsAtMs`); the timer stops the pod, releasing capacity and billing, unless
- * the boot is over by then (stopped, restarted, deleted).
+ * (podStatus in pods/status.ts reads `failsAtMs`); the timer stops the pod, releasing capacity and
+ * billing, unless the boot is over by then (stopped, restarted, deleted).
  */
 function failLater(ctx: ManagementContext, pod: PodRecord, atMs: number, reason: string): void {
   const thisBoot = pod.boot;
@@ -105,7 +106,7 @@ export function reserveForStart(ctx: ManagementContext, pod: PodRecord): void {
   const free = ctx.capacity.free(kind, typeId, dataCenterId);
   if (free < units) {
     const what = kind === "gpu" ? `GPU(s) of type "${typeId}"` : `vCPU(s) of flavor "${typeId}"`;
-    throw conflict(
+    throw new NoCapacity(
       `cannot start pod ${pod.id}: it needs ${units} ${what} in ${dataCenterId} and ${Math.max(0, free)} are free; ` +
         "retry later, or create a new pod with other GPU types or data centers",
     );

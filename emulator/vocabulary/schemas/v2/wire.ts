@@ -4,7 +4,7 @@
  * documented are one definition.
  */
 import { z } from "zod";
-import { Account, AccountLimits, ListSecretsResponse, Secret } from "./accountSchemas";
+import { Account, AccountLimits, ListSecretsResponse, Secret } from "./account";
 import {
   AvailabilityLevel,
   Cloud,
@@ -19,7 +19,7 @@ import {
   TemplateCategory,
   TemplateMounts,
   VolumeType,
-} from "./schemas";
+} from "./requests";
 
 const container = {
   image: z.string(),

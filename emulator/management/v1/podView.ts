@@ -1,6 +1,6 @@
-/** The Pod wire shape, for pods and for serverless workers shown as pods. */
-import type { EndpointSpec, WorkerView } from "../serverless/contract";
-import type { AccountData, PodRecord } from "../state/model";
+/** The /v1 Pod wire shape, for pods and for serverless workers shown as pods. */
+import type { EndpointSpec, WorkerView } from "../../serverless/contract";
+import type { AccountData, PodRecord } from "../../state/model";
 import {
   CPU_FLAVORS,
   DEFAULT_RAM_PER_GPU_GB,
@@ -12,11 +12,11 @@ import {
   machineProfile,
   priceFactor,
   roundMoney,
-} from "../vocabulary/catalog";
-import type { Machine, Pod } from "../vocabulary/schemas/wire";
-import { type ManagementContext, isoTime } from "./context";
-import { usableTemplate } from "./lookup";
-import { isBooted } from "./podLifecycle";
+} from "../../vocabulary/catalog";
+import type { Machine, Pod } from "../../vocabulary/schemas/wire";
+import { type ManagementContext, isoTime } from "../context";
+import { usableTemplate } from "../lookup";
+import { isBooted } from "../pods/lifecycle";
 import { templateView } from "./views";
 
 export interface PodIncludes {
@@ -106,7 +106,7 @@ export function podView(ctx: ManagementContext, account: AccountData, pod: PodRe
   }
   if (include.includeSavingsPlans) view.savingsPlans = [];
   if (include.includeTemplate && pod.templateId !== null) {
-    const template = usableTemplate(ctx, account, pod.templateId);
+    const template = usableTemplate(ctx, account.accountId, pod.templateId);
     if (template) view.template = templateView(template);
   }
   return view;

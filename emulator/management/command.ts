@@ -1,5 +1,7 @@
 /**
- * A container's command on v2: `args` (the raw stored string), `cmd[]` and `entrypoint[]`.
+ * A container's command (pods, templates, endpoints): the exec-form arrays every record keeps
+ * (`dockerEntrypoint`, `dockerStartCmd`, as /v1 sends them) and, on the service's current API,
+ * `args` (the raw stored string) beside `cmd[]` and `entrypoint[]`.
  *
  * Reference (management-api-v2-today.md 5.1, the 2026-09 description of `args`): "The container's
  * command, as a single raw string. This is the field `entrypoint` and `cmd` encode into, exposed
@@ -15,11 +17,18 @@
  * without one of the keys clears that part; `args` encoded from arrays is the JSON form.
  */
 import { isDeepStrictEqual } from "node:util";
-import { fieldProblem } from "./problem";
+import { invalid } from "./errors";
 
 export interface Command {
   entrypoint: string[];
   cmd: string[];
+}
+
+/** A command as a request states it: v2's three fields (v1's two arrays are `entrypoint` and `cmd`). */
+export interface CommandInput {
+  args?: string | undefined;
+  cmd?: string[] | undefined;
+  entrypoint?: string[] | undefined;
 }
 
 /** What a record keeps of the command. */
@@ -57,7 +66,7 @@ export function shellWords(text: string): string[] {
       inWord = true;
     }
   }
-  if (quote) throw fieldProblem("args", `unterminated ${quote} quote in ${JSON.stringify(text)}; close it or send cmd as an array`);
+  if (quote) throw invalid("args", `unterminated ${quote} quote in ${JSON.stringify(text)}; close it or send cmd as an array`);
   if (inWord) words.push(word);
   return words;
 }
@@ -81,7 +90,7 @@ export function decodeArgs(args: string): Command {
       const { entrypoint = [], cmd = [], ...rest } = parsed as Record<string, unknown>;
       const unknownKeys = Object.keys(rest);
       if (unknownKeys.length > 0 || !stringArray(entrypoint) || !stringArray(cmd)) {
-        throw fieldProblem("args", `a JSON args must be {"entrypoint": [strings], "cmd": [strings]}, got ${JSON.stringify(args)}`);
+        throw invalid("args", `a JSON args must be {"entrypoint": [strings], "cmd": [strings]}, got ${JSON.stringify(args)}`);
       }
       return { entrypoint, cmd };
     }
@@ -119,17 +128,14 @@ export function commandView(record: CommandRecord): { args: string; cmd: string[
  * The record fields a body's command sets, over `current` (what a PATCH leaves unchanged, or what
  * a create starts from: the template's command, or none). Undefined when the body names no command.
  */
-export function commandChange(
-  body: { args?: string | undefined; cmd?: string[] | undefined; entrypoint?: string[] | undefined },
-  current: Command,
-): Required<CommandRecord> | undefined {
+export function commandChange(body: CommandInput, current: Command): Required<CommandRecord> | undefined {
   if (body.args === undefined && body.cmd === undefined && body.entrypoint === undefined) return undefined;
   if (body.args !== undefined) {
     const decoded = decodeArgs(body.args);
     for (const part of ["cmd", "entrypoint"] as const) {
       const given = body[part];
       if (given !== undefined && !isDeepStrictEqual(given, decoded[part])) {
-        throw fieldProblem(
+        throw invalid(
           part,
           `${JSON.stringify(given)} does not describe the same command as args ${JSON.stringify(body.args)} (${part} ${JSON.stringify(decoded[part])}); send one of them, or both alike`,
         );
@@ -139,4 +145,10 @@ export function commandChange(
   }
   const next = { entrypoint: body.entrypoint ?? current.entrypoint, cmd: body.cmd ?? current.cmd };
   return { dockerEntrypoint: [...next.entrypoint], dockerStartCmd: [...next.cmd], args: undefined };
+}
+
+/** The command a new record gets: the request's over `base`'s (a template's; none: no command), copied. */
+export function commandOf(input: CommandInput, base: CommandRecord | undefined): Required<CommandRecord> {
+  const current = { entrypoint: [...(base?.dockerEntrypoint ?? [])], cmd: [...(base?.dockerStartCmd ?? [])] };
+  return commandChange(input, current) ?? { dockerEntrypoint: current.entrypoint, dockerStartCmd: current.cmd, args: base?.args };
 }

@@ -1,30 +1,24 @@
 /**
- * /endpoints: serverless endpoints. Every change is handed to the job side (endpointChanged /
- * endpointDeleted); changes to what workers run (template, hardware, volumes) bump `version`,
- * which the job side treats as a rolling release.
+ * /v1/endpoints: the domain's endpoint commands (management/endpoints/) under v1's rules: an
+ * endpoint points at a serverless template of the account (editing it rolls the endpoint), a
+ * release is counted but not recorded, and an endpoint that keeps workers cannot be deleted.
  */
-import { isDeepStrictEqual } from "node:util";
-import { badRequest, conflict } from "../http/errors";
-import { type Operation, defineOperation } from "../http/router";
-import { newId } from "../ids";
-import type { QuirkOptions } from "../options";
-import type { AccountData, EndpointRecord } from "../state/model";
-import { DATA_CENTER_IDS, CPU_FLAVORS } from "../vocabulary/catalog";
-import {
-  ENDPOINT_RELEASE_FIELDS,
-  ENDPOINT_UPDATE_HINTS,
-  EndpointCreateInput,
-  EndpointQuery,
-  EndpointUpdateInput,
-} from "../vocabulary/schemas/endpoint";
-import type { Endpoint } from "../vocabulary/schemas/wire";
-import { type ManagementContext, isoTime } from "./context";
-import { endpointSpec } from "./endpointSpec";
-import { endpointOf, requireNetworkVolume, requireTemplate, usableTemplate } from "./lookup";
+import { type Operation, defineOperation } from "../../http/router";
+import type { QuirkOptions } from "../../options";
+import type { AccountData, EndpointRecord, TemplateRecord } from "../../state/model";
+import { CPU_FLAVORS, DATA_CENTER_IDS } from "../../vocabulary/catalog";
+import { ENDPOINT_UPDATE_HINTS, EndpointCreateInput, EndpointQuery, EndpointUpdateInput } from "../../vocabulary/schemas/endpoint";
+import type { Endpoint } from "../../vocabulary/schemas/wire";
+import { type ManagementContext, isoTime } from "../context";
+import { createEndpoint } from "../endpoints/create";
+import { deleteEndpoint } from "../endpoints/delete";
+import { applyIdleDecay } from "../endpoints/records";
+import { endpointSpec } from "../endpoints/spec";
+import { updateEndpoint } from "../endpoints/update";
+import { invalid } from "../errors";
+import { endpointOf, requireNetworkVolume, requireTemplate, usableTemplate } from "../lookup";
 import { workerPodView } from "./podView";
 import { templateView } from "./views";
-
-const DAY_MS = 86_400_000;
 
 /**
  * The management API v1 has no type field (the service's newer API has `type`), so a load-balancing
@@ -37,36 +31,14 @@ function endpointTypeOfName(name: string): EndpointRecord["type"] {
   return name.endsWith(LOAD_BALANCER_NAME_SUFFIX) ? "LOAD_BALANCER" : "QUEUE";
 }
 
-/** Reported: after 3 idle days workersMax drops to 2, after 7 to 0 (quirk, off by default). */
-function applyIdleDecay(ctx: ManagementContext, endpoint: EndpointRecord): void {
-  if (!ctx.options.quirks.idleEndpointWorkersMaxDecay) return;
-  const idle = ctx.clock.now() - endpoint.lastActivityMs;
-  const cap = idle >= 7 * DAY_MS ? 0 : idle >= 3 * DAY_MS ? 2 : Infinity;
-  if (endpoint.workersMax <= cap) return;
-  endpoint.workersMax = cap;
-  endpoint.workersMin = Math.min(endpoint.workersMin, cap);
-  ctx.serverless.endpointChanged(endpointSpec(ctx, endpoint));
-  ctx.changed();
-}
-
 /** The data center list as the live service has been seen to report it (quirks: sorted, one string). */
 function reportedDataCenterIds(quirks: QuirkOptions, ids: readonly string[]): string[] | string {
   const ordered = quirks.endpointDataCenterIdsSorted ? [...ids].sort() : [...ids];
   return quirks.endpointDataCenterIdsAsString ? ordered.join(",") : ordered;
 }
 
-/**
- * Deletes an endpoint through either API: its workers stop, and the template a v2 create bound to
- * it (its own copy of the container settings) goes with it.
- */
-export function removeEndpoint(ctx: ManagementContext, accountId: string, acct: AccountData, endpoint: EndpointRecord): void {
-  acct.endpoints.delete(endpoint.id);
-  ctx.serverless.endpointDeleted(accountId, endpoint.id);
-  for (const template of [...acct.templates.values()]) if (template.boundEndpointId === endpoint.id) acct.templates.delete(template.id);
-}
-
 export function endpointView(ctx: ManagementContext, account: AccountData, endpoint: EndpointRecord, query: EndpointQuery): Endpoint {
-  applyIdleDecay(ctx, endpoint);
+  applyIdleDecay(ctx, account, endpoint);
   const quirks = ctx.options.quirks;
   const view: Endpoint = {
     id: endpoint.id,
@@ -98,7 +70,7 @@ export function endpointView(ctx: ManagementContext, account: AccountData, endpo
   if (endpoint.networkVolumeId !== null) view.networkVolumeId = endpoint.networkVolumeId;
   if (endpoint.networkVolumeIds !== null) view.networkVolumeIds = [...endpoint.networkVolumeIds];
   if (query.includeTemplate) {
-    const template = usableTemplate(ctx, account, endpoint.templateId);
+    const template = usableTemplate(ctx, account.accountId, endpoint.templateId);
     if (template) view.template = templateView(template);
   }
   if (query.includeWorkers) {
@@ -109,33 +81,30 @@ export function endpointView(ctx: ManagementContext, account: AccountData, endpo
   return view;
 }
 
-/** Checks that hold for the merged (stored + changed) endpoint. */
-function validateEndpoint(ctx: ManagementContext, account: AccountData, endpoint: EndpointRecord): void {
+/** What the endpoint (as a create makes it, or an update leaves it) refers to must exist: a serverless template, its volumes. */
+function checkReferences(ctx: ManagementContext, account: AccountData, endpoint: Pick<EndpointRecord, "templateId" | "networkVolumeId" | "networkVolumeIds">): TemplateRecord {
   const template = requireTemplate(ctx, account, endpoint.templateId);
   if (!template.isServerless) {
-    throw badRequest(
-      `invalid templateId: template ${endpoint.templateId} is not a serverless template (isServerless is false); ` +
-        "create one with isServerless: true for endpoints",
+    throw invalid(
+      "templateId",
+      `template ${endpoint.templateId} is not a serverless template (isServerless is false); create one with isServerless: true for endpoints`,
     );
   }
   if (endpoint.networkVolumeId !== null) requireNetworkVolume(account, endpoint.networkVolumeId);
   for (const id of endpoint.networkVolumeIds ?? []) requireNetworkVolume(account, id, "networkVolumeIds");
-  if (endpoint.workersMin > endpoint.workersMax) {
-    throw badRequest(`invalid workersMin: workersMin (${endpoint.workersMin}) must be <= workersMax (${endpoint.workersMax})`);
-  }
+  return template;
 }
 
-type Defined<T> = { [K in keyof T]?: Exclude<T[K], undefined> };
-
 /** The fields a PATCH actually sent. */
-function definedEntries<T extends object>(body: T): Defined<T> {
-  const out: Defined<T> = {};
-  for (const [key, value] of Object.entries(body)) if (value !== undefined) Object.assign(out, { [key]: value });
-  return out;
+function fieldsOf(body: EndpointUpdateInput): Partial<EndpointRecord> {
+  const fields: Partial<EndpointRecord> = {};
+  for (const [key, value] of Object.entries(body)) if (value !== undefined) Object.assign(fields, { [key]: value });
+  return fields;
 }
 
 export function endpointOperations(ctx: ManagementContext): Operation[] {
   const account = (id: string) => ctx.store.account(id);
+  const plain = { includeTemplate: false, includeWorkers: false };
 
   const update = (path: string, method: "PATCH" | "POST", operationId: string) =>
     defineOperation({
@@ -152,16 +121,9 @@ export function endpointOperations(ctx: ManagementContext): Operation[] {
       handle({ accountId, params, body }) {
         const acct = account(accountId);
         const endpoint = endpointOf(acct, params.endpointId ?? "");
-        const changes = definedEntries(body);
-        const merged: EndpointRecord = { ...endpoint, ...changes };
-        validateEndpoint(ctx, acct, merged);
-        const release = ENDPOINT_RELEASE_FIELDS.some((field) => !isDeepStrictEqual(merged[field], endpoint[field]));
-        Object.assign(endpoint, merged, {
-          version: release ? endpoint.version + 1 : endpoint.version,
-          lastActivityMs: ctx.clock.now(),
-        });
-        ctx.serverless.endpointChanged(endpointSpec(ctx, endpoint));
-        return { status: 200, body: endpointView(ctx, acct, endpoint, { includeTemplate: false, includeWorkers: false }) };
+        const fields = fieldsOf(body);
+        checkReferences(ctx, acct, { ...endpoint, ...fields });
+        return { status: 200, body: endpointView(ctx, acct, updateEndpoint(ctx, acct, endpoint, { fields }, "v1"), plain) };
       },
     });
 
@@ -178,16 +140,9 @@ export function endpointOperations(ctx: ManagementContext): Operation[] {
       errors: [400],
       handle({ accountId, body }) {
         const acct = account(accountId);
-        const now = ctx.clock.now();
-        const id = newId("endpoint", (candidate) => acct.endpoints.has(candidate));
-        const name = body.name ?? `endpoint ${id}`;
-        const endpoint: EndpointRecord = {
-          id,
-          accountId,
-          createdAtMs: now,
-          lastActivityMs: now,
-          name,
-          templateId: body.templateId,
+        const settings = {
+          name: body.name,
+          type: endpointTypeOfName(body.name ?? ""),
           computeType: body.computeType,
           gpuTypeIds: body.gpuTypeIds ?? [],
           gpuCount: body.gpuCount,
@@ -199,21 +154,17 @@ export function endpointOperations(ctx: ManagementContext): Operation[] {
           networkVolumeId: body.networkVolumeId ?? null,
           networkVolumeIds: body.networkVolumeIds ?? null,
           executionTimeoutMs: body.executionTimeoutMs,
-          // Reported: create ignores flashboot: false (tools patch it right after create).
+          // Reported: create ignores flashboot: false (tools patch it right after create; NOTES.md section 1).
           flashboot: true,
           idleTimeout: body.idleTimeout,
           scalerType: body.scalerType,
           scalerValue: body.scalerValue,
           workersMin: body.workersMin,
           workersMax: body.workersMax,
-          env: {},
-          version: 0,
-          type: endpointTypeOfName(name),
         };
-        validateEndpoint(ctx, acct, endpoint);
-        acct.endpoints.set(id, endpoint);
-        ctx.serverless.endpointChanged(endpointSpec(ctx, endpoint));
-        return { status: 200, body: endpointView(ctx, acct, endpoint, { includeTemplate: false, includeWorkers: false }) };
+        const template = checkReferences(ctx, acct, { templateId: body.templateId, networkVolumeId: settings.networkVolumeId, networkVolumeIds: settings.networkVolumeIds });
+        const { endpoint } = createEndpoint(ctx, acct, { settings, container: { template } }, "v1");
+        return { status: 200, body: endpointView(ctx, acct, endpoint, plain) };
       },
     }),
     defineOperation({
@@ -256,14 +207,7 @@ export function endpointOperations(ctx: ManagementContext): Operation[] {
       errors: [404, 409],
       handle({ accountId, params }) {
         const acct = account(accountId);
-        const endpoint = endpointOf(acct, params.endpointId ?? "");
-        if (endpoint.workersMin > 0) {
-          throw conflict(
-            `endpoint ${endpoint.id} still keeps workers running (workersMin is ${endpoint.workersMin}); ` +
-              "scale workersMin to 0 first (PATCH {\"workersMin\": 0}), then delete it",
-          );
-        }
-        removeEndpoint(ctx, accountId, acct, endpoint);
+        deleteEndpoint(ctx, acct, endpointOf(acct, params.endpointId ?? ""), "v1");
         return { status: ctx.options.quirks.deleteStatus };
       },
     }),

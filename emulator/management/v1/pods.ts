@@ -1,21 +1,62 @@
 /**
- * /pods: create (placement + capacity + boot), list with filters, get with include* flags,
- * update (PATCH and POST .../update; resets a running pod unless only name/locked change),
- * start / stop / reset / restart, delete.
+ * /v1/pods: create, list with filters (serverless workers too), get with include* flags, update
+ * (PATCH and POST .../update), start / stop / reset / restart, delete. The commands are the
+ * domain's (management/pods/); this file reads /v1 requests into them and answers in /v1 shapes.
  */
-import { isDeepStrictEqual } from "node:util";
-import { openPodUsage } from "../billing/ledger";
-import { badRequest, notFound } from "../http/errors";
-import { type Operation, defineOperation } from "../http/router";
-import type { AccountData, PodRecord } from "../state/model";
-import { POD_CREATE_ONLY_HINTS, POD_IN_PLACE_FIELDS, PodCreateInput, PodGetQuery, PodListQuery, PodUpdateInput } from "../vocabulary/schemas/pod";
-import type { Pod } from "../vocabulary/schemas/wire";
-import type { ManagementContext } from "./context";
-import { endpointSpec } from "./endpointSpec";
-import { podOf, requireRegistryAuth } from "./lookup";
-import { createPod } from "./podCreate";
-import { boot, markRunning, markStopped, reserveForStart, statusEvent } from "./podLifecycle";
+import { type Operation, defineOperation } from "../../http/router";
+import type { AccountData, PodRecord } from "../../state/model";
+import { POD_CREATE_ONLY_HINTS, PodCreateInput, PodGetQuery, PodListQuery, PodUpdateInput } from "../../vocabulary/schemas/pod";
+import type { Pod } from "../../vocabulary/schemas/wire";
+import type { ManagementContext } from "../context";
+import { endpointSpec } from "../endpoints/spec";
+import { notFound } from "../errors";
+import { podOf, requireTemplate } from "../lookup";
+import { resetPod, restartPod, startPod, stopPod, terminatePod } from "../pods/actions";
+import { type PodCreateRules, type PodCreation, createPod } from "../pods/create";
+import { type PodFields, updatePod } from "../pods/update";
 import { type PodIncludes, podView, workerPodView } from "./podView";
+
+/** /v1 keeps the template link and injects the platform's key; it never checked global networking. */
+const V1_POD_RULES: PodCreateRules = { keepTemplateLink: true, checkGlobalNetworking: false, access: "platform" };
+
+function creationOf(ctx: ManagementContext, account: AccountData, body: PodCreateInput): PodCreation {
+  return {
+    name: body.name,
+    template: body.templateId ? requireTemplate(ctx, account, body.templateId) : undefined,
+    computeType: body.computeType,
+    gpu: { gpuTypeIds: body.gpuTypeIds ?? [], gpuCount: body.gpuCount, minVcpuPerGpu: body.minVCPUPerGPU, minRamPerGpu: body.minRAMPerGPU },
+    cpuFlavorIds: body.cpuFlavorIds ?? [],
+    vcpuCount: body.vcpuCount,
+    imageName: body.imageName,
+    env: body.env ?? {},
+    ports: body.ports,
+    containerDiskInGb: body.containerDiskInGb ?? undefined,
+    command: { entrypoint: body.dockerEntrypoint, cmd: body.dockerStartCmd },
+    containerRegistryAuthId: body.containerRegistryAuthId,
+    storage: { volumeInGb: body.volumeInGb ?? undefined, volumeMountPath: body.volumeMountPath, networkVolumeId: body.networkVolumeId ?? undefined },
+    cloudType: body.cloudType,
+    interruptible: body.interruptible,
+    dataCenterIds: body.dataCenterIds,
+    countryCodes: body.countryCodes,
+    minDownloadMbps: body.minDownloadMbps,
+    minUploadMbps: body.minUploadMbps,
+    minDiskBandwidthMBps: body.minDiskBandwidthMBps,
+    supportPublicIp: body.supportPublicIp ?? null,
+    allowedCudaVersions: body.allowedCudaVersions ?? [],
+    globalNetworking: body.globalNetworking,
+    locked: body.locked,
+  };
+}
+
+/** The fields a PATCH sets: null for the disk sizes means "not given" (the schema marks them nullable); a null registry clears it. */
+function fieldsOf(body: PodUpdateInput): PodFields {
+  const fields: PodFields = {};
+  for (const [key, value] of Object.entries(body)) {
+    if (value === undefined || (value === null && key !== "containerRegistryAuthId")) continue;
+    Object.assign(fields, { [key]: value });
+  }
+  return fields;
+}
 
 /** What the list filters look at, for pods and workers alike. */
 interface PodFacts {
@@ -75,36 +116,6 @@ function workerPods(ctx: ManagementContext, account: AccountData, include: PodIn
   return out;
 }
 
-export function lockedError(pod: PodRecord, action: string): Error {
-  return badRequest(`pod ${pod.id} is locked: ${action} is disabled while locked; unlock it first (PATCH {"locked": false})`);
-}
-
-export function updatePod(ctx: ManagementContext, account: AccountData, pod: PodRecord, body: PodUpdateInput): PodRecord {
-  if (body.containerRegistryAuthId) requireRegistryAuth(account, body.containerRegistryAuthId);
-  // null for the disk sizes means "not given" (the schema marks them nullable).
-  const changes: Partial<PodRecord> = {};
-  for (const [key, value] of Object.entries(body)) {
-    if (value === undefined || (value === null && key !== "containerRegistryAuthId")) continue;
-    Object.assign(changes, { [key]: value });
-  }
-  const resetting = Object.entries(changes).filter(
-    ([key, value]) => !POD_IN_PLACE_FIELDS.has(key) && !isDeepStrictEqual(pod[key as keyof PodRecord], value),
-  );
-  const resets = pod.desiredStatus === "RUNNING" && resetting.length > 0;
-  if (resets && pod.locked && (changes.locked ?? true)) {
-    throw lockedError(pod, `an update of ${resetting.map(([key]) => key).join(", ")} would reset it and resetting`);
-  }
-  const diskBefore = pod.containerDiskInGb + pod.volumeInGb;
-  Object.assign(pod, changes);
-  if (resets) {
-    // "Update a Pod, potentially triggering a reset": the container restarts with the new settings.
-    pod.lastStatusChange = statusEvent("Reset by update", ctx.clock.now());
-    boot(ctx, pod);
-    if (pod.containerDiskInGb + pod.volumeInGb !== diskBefore) openPodUsage(account, pod, ctx.clock.now());
-  }
-  return pod;
-}
-
 export function podOperations(ctx: ManagementContext): Operation[] {
   const account = (id: string) => ctx.store.account(id);
   const noIncludes: PodIncludes = { includeMachine: false, includeNetworkVolume: false, includeSavingsPlans: false, includeTemplate: false };
@@ -123,7 +134,7 @@ export function podOperations(ctx: ManagementContext): Operation[] {
       errors: [400, 404],
       handle({ accountId, params, body }) {
         const acct = account(accountId);
-        const pod = updatePod(ctx, acct, podOf(acct, params.podId ?? ""), body);
+        const pod = updatePod(ctx, acct, podOf(acct, params.podId ?? ""), { fields: fieldsOf(body) });
         return { status: 200, body: podView(ctx, acct, pod, noIncludes) };
       },
     });
@@ -158,7 +169,7 @@ export function podOperations(ctx: ManagementContext): Operation[] {
       errors: [400, 409],
       handle({ accountId, body }) {
         const acct = account(accountId);
-        return { status: 201, body: podView(ctx, acct, createPod(ctx, acct, body), noIncludes) };
+        return { status: 201, body: podView(ctx, acct, createPod(ctx, acct, creationOf(ctx, acct, body), V1_POD_RULES), noIncludes) };
       },
     }),
     defineOperation({
@@ -216,35 +227,13 @@ export function podOperations(ctx: ManagementContext): Operation[] {
       errors: [404],
       handle({ accountId, params }) {
         const acct = account(accountId);
-        const pod = podOf(acct, params.podId ?? "");
-        markStopped(ctx, acct, pod, "Terminated");
-        acct.pods.delete(pod.id);
+        terminatePod(ctx, acct, podOf(acct, params.podId ?? ""));
         return { status: ctx.options.quirks.deleteStatus };
       },
     }),
-    action("start", "Start or resume a Pod (409 when its machine has no free capacity)", (acct, pod) => {
-      if (pod.desiredStatus === "RUNNING") return;
-      reserveForStart(ctx, pod);
-      markRunning(ctx, acct, pod, "Started");
-    }),
-    action("stop", "Stop a Pod (refused while locked)", (acct, pod) => {
-      if (pod.locked) throw lockedError(pod, "stopping");
-      if (pod.desiredStatus === "RUNNING") markStopped(ctx, acct, pod, "Exited");
-    }),
-    action("reset", "Reset a Pod: the container restarts and its disk is wiped (refused while locked)", (_acct, pod) => {
-      if (pod.locked) throw lockedError(pod, "resetting");
-      if (pod.desiredStatus !== "RUNNING") return;
-      pod.lastStatusChange = statusEvent("Reset", ctx.clock.now());
-      boot(ctx, pod);
-    }),
-    action("restart", "Restart a Pod (starts it when stopped)", (acct, pod) => {
-      if (pod.desiredStatus === "RUNNING") {
-        pod.lastStatusChange = statusEvent("Restarted", ctx.clock.now());
-        boot(ctx, pod);
-        return;
-      }
-      reserveForStart(ctx, pod);
-      markRunning(ctx, acct, pod, "Restarted");
-    }),
+    action("start", "Start or resume a Pod (409 when its machine has no free capacity)", (acct, pod) => startPod(ctx, acct, pod)),
+    action("stop", "Stop a Pod (refused while locked)", (acct, pod) => stopPod(ctx, acct, pod)),
+    action("reset", "Reset a Pod: the container restarts and its disk is wiped (refused while locked)", (_acct, pod) => resetPod(ctx, pod)),
+    action("restart", "Restart a Pod (starts it when stopped)", (acct, pod) => restartPod(ctx, acct, pod)),
   ];
 }

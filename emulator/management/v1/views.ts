@@ -1,6 +1,6 @@
-/** Wire shapes of the simple resources (templates, network volumes, registry auths). */
-import type { NetworkVolumeRecord, RegistryAuthRecord, TemplateRecord } from "../state/model";
-import type { ContainerRegistryAuth, NetworkVolume, Template } from "../vocabulary/schemas/wire";
+/** /v1 wire shapes of the simple resources (templates, network volumes, registry auths). */
+import type { NetworkVolumeRecord, RegistryAuthRecord, TemplateRecord } from "../../state/model";
+import type { ContainerRegistryAuth, NetworkVolume, Template } from "../../vocabulary/schemas/wire";
 
 export function templateView(template: TemplateRecord): Template {
   const view: Template = {

@@ -1,9 +1,8 @@
 /** The full /v1 operation table. */
-import { billingOperations } from "../billing/routes";
-import { workerUsageOf } from "./workerUsage";
-import type { Operation } from "../http/router";
-import { documentationOperations } from "../openapi";
-import type { ManagementContext } from "./context";
+import type { Operation } from "../../http/router";
+import { documentationOperations } from "../../openapi";
+import type { ManagementContext } from "../context";
+import { billingOperations } from "./billing";
 import { endpointOperations } from "./endpoints";
 import { networkVolumeOperations } from "./networkVolumes";
 import { podOperations } from "./pods";
@@ -19,7 +18,7 @@ export function managementOperations(ctx: ManagementContext): Operation[] {
     ...templateOperations(ctx),
     ...networkVolumeOperations(ctx),
     ...registryAuthOperations(ctx),
-    ...billingOperations({ ...ctx, workerUsage: (accountId) => workerUsageOf(ctx, accountId) }),
+    ...billingOperations(ctx),
   );
   return operations;
 }

@@ -2,12 +2,13 @@
  * Management v2 request bodies and query parameters, field for field as the reference's
  * CreatePodRequest, UpdateEndpointRequest, ... (management-api-v2-schemas.txt): names, types,
  * bounds, enums and defaults. A body that does not fit its schema is a 422 listing every field
- * at fault (validation.ts); checks that need the account's state are 400s in the handlers.
+ * at fault (management/v2/operation.ts); checks that need the account's state are 400s, made by
+ * the management commands.
  */
 import { z } from "zod";
-import { BUCKET_SIZES } from "../../vocabulary/schemas/billing";
+import { BUCKET_SIZES } from "../billing";
 
-/** The reference's largest and default page size (PaginationLimit); pagination.ts serves pages of it. */
+/** The reference's largest and default page size (PaginationLimit); management/v2/pagination.ts serves pages of it. */
 export const PAGE_LIMIT_MAX = 1000;
 
 // ---- enums (one declaration each; responses use the same ones) ----
@@ -53,7 +54,7 @@ const container = {
 /**
  * The command as v2 takes it since the 2026-09 description (reference today section 5.1): `cmd`
  * and `entrypoint` in exec form beside `args`, the raw stored string, on every body built on the
- * container config: pods, templates and serverless endpoints (command.ts reads them).
+ * container config: pods, templates and serverless endpoints (management/command.ts reads them).
  */
 const command = {
   cmd: z.array(z.string()).optional(),
@@ -63,6 +64,7 @@ const command = {
 export const PersistentMount = z.strictObject({ size: z.int().min(10), path: z.string().min(1) });
 export const NetworkMount = z.strictObject({ volumeId: z.string().min(1), path: z.string().min(1) });
 export const Mounts = z.strictObject({ persistent: PersistentMount.optional(), network: z.array(NetworkMount).max(1).optional() });
+export type Mounts = z.infer<typeof Mounts>;
 export const TemplateMounts = z.strictObject({ persistent: PersistentMount.optional() });
 
 // ---- pods ----
@@ -89,7 +91,7 @@ export const CreatePodRequest = z.strictObject({
   globalNetworking: z.boolean().default(false),
   gpu: CreateGpuConfig.optional(),
   mounts: Mounts.optional(),
-  // Absent: the template's flag, else false (resolved in pods.ts).
+  // Absent: the template's flag, else false (resolved by management/pods/create.ts).
   startJupyter: z.boolean().optional().meta({ default: false }),
   startSsh: z.boolean().optional().meta({ default: false }),
   templateId: z.string().min(1).optional(),
@@ -311,6 +313,9 @@ export const PodBillingQuery = z.object({ ...billingWindow, podId: queryText() }
 export const ServerlessBillingQuery = z.object({ ...billingWindow, serverlessId: queryText() });
 export const NetworkVolumeBillingQuery = z.object({ ...billingWindow, networkVolumeId: queryText() });
 export type BillingQuery = z.infer<typeof BillingQuery>;
+export type PodBillingQuery = z.infer<typeof PodBillingQuery>;
+export type ServerlessBillingQuery = z.infer<typeof ServerlessBillingQuery>;
+export type NetworkVolumeBillingQuery = z.infer<typeof NetworkVolumeBillingQuery>;
 
 export const GpuCatalogQuery = z.object({
   include: queryList(CatalogInclude),

@@ -2,25 +2,18 @@
  * From management records to what the job side needs (EndpointSpec in contract.ts), and the
  * ServerlessDeps the job side calls back into.
  */
-import type { Accounts } from "../auth";
-import { recordWorkerUsage } from "../billing/ledger";
-import type { EndpointSpec, Placement, ServerlessDeps } from "../serverless/contract";
-import type { EndpointRecord, TemplateRecord } from "../state/model";
-import { DATA_CENTER_IDS } from "../vocabulary/catalog";
-import { spendCapRefusal } from "./account/limits";
-import { resolveSecrets, servicePrefix } from "./account/secrets";
-import type { ManagementContext } from "./context";
-import { publicTemplates } from "./lookup";
-import { SERVICE_TEMPLATES } from "./serviceTemplates";
+import type { Accounts } from "../../auth";
+import { recordWorkerUsage } from "../../billing/ledger";
+import type { EndpointSpec, Placement, ServerlessDeps } from "../../serverless/contract";
+import type { EndpointRecord, TemplateRecord } from "../../state/model";
+import { DATA_CENTER_IDS } from "../../vocabulary/catalog";
+import { spendCapRefusal } from "../account/limits";
+import { resolveSecrets } from "../account/placeholders";
+import { servicePrefix } from "../account/secrets";
+import type { ManagementContext } from "../context";
+import { usableTemplate } from "../lookup";
 
 export const PUBLIC_ACCOUNT_ID = "public";
-
-function findTemplate(ctx: ManagementContext, accountId: string, templateId: string) {
-  const own = ctx.store.accounts.get(accountId)?.templates.get(templateId) ?? SERVICE_TEMPLATES.get(templateId);
-  if (own) return own;
-  for (const template of publicTemplates(ctx, accountId)) if (template.id === templateId) return template;
-  return undefined;
-}
 
 /** The data centers an endpoint's workers may use: its own, or (none listed: the scheduler chooses) every one. */
 function preferredDataCenters(endpoint: EndpointRecord): readonly string[] {
@@ -58,7 +51,7 @@ export function workerEnv(template: Pick<TemplateRecord, "env"> | undefined, end
 export function endpointSpec(
   ctx: ManagementContext,
   endpoint: EndpointRecord,
-  template: TemplateRecord | undefined = findTemplate(ctx, endpoint.accountId, endpoint.templateId),
+  template: TemplateRecord | undefined = usableTemplate(ctx, endpoint.accountId, endpoint.templateId),
 ): EndpointSpec {
   return {
     id: endpoint.id,

@@ -1,0 +1,29 @@
+/**
+ * Template records: the one place an account's template is made, for the template commands
+ * (templates.ts) and for the templates v2 endpoints own (endpoints/container.ts).
+ */
+import { newId } from "../ids";
+import type { AccountData, TemplateRecord } from "../state/model";
+import type { ManagementContext } from "./context";
+import { SERVICE_TEMPLATES } from "./serviceTemplates";
+
+export type TemplateFields = Omit<TemplateRecord, "id" | "accountId" | "createdAtMs">;
+
+/** Reported: the platform adds PORT and PORT_HEALTH to serverless templates (NOTES.md section 1); clients must not fight them. */
+export function injectPlatformEnv(ctx: ManagementContext, env: Record<string, string>): void {
+  if (!ctx.options.quirks.injectServerlessTemplatePorts) return;
+  env.PORT ??= "80";
+  env.PORT_HEALTH ??= "80";
+}
+
+/**
+ * The one place an account's template record is made (its own, or one bound to an endpoint), under
+ * a new id; no checks, the caller has made them. (The service's templates are fixed records of
+ * the catalog, serviceTemplates.ts.)
+ */
+export function addTemplate(ctx: ManagementContext, account: AccountData, fields: TemplateFields): TemplateRecord {
+  const id = newId("template", (candidate) => account.templates.has(candidate) || SERVICE_TEMPLATES.has(candidate));
+  const template: TemplateRecord = { id, accountId: account.accountId, createdAtMs: ctx.clock.now(), ...fields };
+  account.templates.set(id, template);
+  return template;
+}
