@@ -2,8 +2,6 @@
 // return id and name only, so a username or password change is seen from the inputs alone (the
 // recorded values, kept secret in state). Names are unique: a same-name replacement deletes first.
 
-import type { Assert, Equals } from "../../client/sameType";
-import type { RegistryAuthOutputArguments } from "./outputArguments";
 import type { ContainerRegistryAuthCreateInput } from "../../client/inputs";
 import type { ContainerRegistryAuth } from "../../client/schemas";
 import type { AnswerPathV2, SentPathV2 } from "../../client/wirePathsV2";
@@ -30,5 +28,5 @@ export const registryAuthTable = defineTable<ContainerRegistryAuthCreateInput, C
 });
 export type RegistryAuthArgs = ArgsOf<typeof rows>;
 export type { RegistryAuthOutputArguments } from "./outputArguments";
-/** The list the SDK registers (and its declarations name), held equal to the rows' own. */
-type _RegistryAuthOutputArgumentsMatch = Assert<Equals<RegistryAuthOutputArguments, OutputArgumentKeys<typeof rows>>>;
+/** The rows registered as outputs; the generated list (outputLists.ts) is held equal to it by `npm run typecheck` (test/model/fields/outputLists.types.ts). */
+export type RegistryAuthRowOutputArguments = OutputArgumentKeys<typeof rows>;

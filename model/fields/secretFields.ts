@@ -4,8 +4,6 @@
 // makes a Pulumi secret, so state holds it encrypted only). The description changes in place.
 
 import type { SecretCreateBody } from "../../client/managementV2";
-import type { Assert, Equals } from "../../client/sameType";
-import type { SecretOutputArguments } from "./outputArguments";
 import type { SecretV2 } from "../../client/schemasV2";
 import {
   SECRET_DESCRIPTION_MAX_BYTES,
@@ -94,4 +92,5 @@ export const secretTable = defineTable<SecretCreateBody, SecretV2>()({
 export type SecretArgs = ArgsOf<typeof rows>;
 export type { SecretOutputArguments } from "./outputArguments";
 /** The list the SDK registers, held equal to the rows' own. */
-type _SecretOutputArgumentsMatch = Assert<Equals<SecretOutputArguments, OutputArgumentKeys<typeof rows>>>;
+/** The rows registered as outputs; the generated list (outputLists.ts) is held equal to it by `npm run typecheck` (test/model/fields/outputLists.types.ts). */
+export type SecretRowOutputArguments = OutputArgumentKeys<typeof rows>;
