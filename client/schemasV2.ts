@@ -50,6 +50,8 @@ export const PodV2Schema = loose({
   cpu: optional(loose({ id: optional(z.string()), vcpuCount: optional(wireNumber), memory: optional(wireNumber) })),
   cloud: optional(z.string()),
   dataCenterId: optional(z.string()),
+  /** The host's CUDA version, kept while the pod is stopped; null when unknown (CPU pods). */
+  cudaVersion: optional(z.string()),
   template: optional(z.string()),
   cost: optional(wireNumber),
   locked: optional(wireBoolean),

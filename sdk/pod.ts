@@ -222,6 +222,12 @@ export class Pod extends pulumi.dynamic.Resource {
   declare readonly dataCenterId: pulumi.Output<string | undefined>;
   /** RAM of the pod, in GB. */
   declare readonly memoryInGb: pulumi.Output<number | undefined>;
+  /**
+   * The CUDA version of the host machine, e.g. `"12.4"` (GPU pods; kept while the pod is stopped, as
+   * it resumes on the same host). v2 API only: undefined on v1, and for CPU pods. Read back at every
+   * refresh; it never causes a change.
+   */
+  declare readonly cudaVersion: pulumi.Output<string | undefined>;
   /** When the pod last started (ISO 8601, UTC). */
   declare readonly lastStartedAt: pulumi.Output<string | undefined>;
   /** The service's description of the last lifecycle event. */

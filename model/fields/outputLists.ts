@@ -49,6 +49,7 @@ export const POD_OUTPUT_ARGUMENTS = [
   "cpuFlavorId",
   "dataCenterId",
   "memoryInGb",
+  "cudaVersion",
   "lastStartedAt",
   "lastStatusChange",
 ] as const;
@@ -67,6 +68,7 @@ export const POD_COMPUTED_OUTPUTS = [
   "cpuFlavorId",
   "dataCenterId",
   "memoryInGb",
+  "cudaVersion",
   "lastStartedAt",
   "lastStatusChange",
 ] as const;
@@ -120,6 +122,7 @@ export const POD_OUTPUTS = [
   "cpuFlavorId",
   "dataCenterId",
   "memoryInGb",
+  "cudaVersion",
   "lastStartedAt",
   "lastStatusChange",
 ] as const;

@@ -315,6 +315,8 @@ const rows = {
   cpuFlavorId: output((p) => p.cpuFlavorId, { v2: { path: "cpu.id" } }),
   dataCenterId: output(dataCenterOf, { v2: { path: "dataCenterId" } }),
   memoryInGb: output((p) => p.memoryInGb, { v2: { path: "cpu.memory" } }),
+  // v2 only (reference: Pod.cudaVersion); the v1 API does not report it.
+  cudaVersion: output(() => undefined, { v2: { path: "cudaVersion" } }),
   lastStartedAt: output((p) => p.lastStartedAt, { v2: { path: "startedAt" } }),
   lastStatusChange: output((p) => p.lastStatusChange),
 };

@@ -55,6 +55,10 @@ type LookupPodResult struct {
 	CpuFlavorIds []string `pulumi:"cpuFlavorIds"`
 	// `"availability"` (default) or `"custom"` (strictly in `cpuFlavorIds` order). Replaces the pod. v1 only.
 	CpuFlavorPriority string `pulumi:"cpuFlavorPriority"`
+	// The CUDA version of the host machine, e.g. `"12.4"` (GPU pods; kept while the pod is stopped, as
+	// it resumes on the same host). v2 API only: undefined on v1, and for CPU pods. Read back at every
+	// refresh; it never causes a change.
+	CudaVersion string `pulumi:"cudaVersion"`
 	// Data center the pod runs in, e.g. `"EU-RO-1"`.
 	DataCenterId string `pulumi:"dataCenterId"`
 	// Data centers the pod may be placed in, e.g. `["EU-RO-1", "US-TX-3"]`. Default: all. Replaces the pod.
@@ -248,6 +252,13 @@ func (o LookupPodResultOutput) CpuFlavorIds() pulumi.StringArrayOutput {
 // `"availability"` (default) or `"custom"` (strictly in `cpuFlavorIds` order). Replaces the pod. v1 only.
 func (o LookupPodResultOutput) CpuFlavorPriority() pulumi.StringOutput {
 	return o.ApplyT(func(v LookupPodResult) string { return v.CpuFlavorPriority }).(pulumi.StringOutput)
+}
+
+// The CUDA version of the host machine, e.g. `"12.4"` (GPU pods; kept while the pod is stopped, as
+// it resumes on the same host). v2 API only: undefined on v1, and for CPU pods. Read back at every
+// refresh; it never causes a change.
+func (o LookupPodResultOutput) CudaVersion() pulumi.StringOutput {
+	return o.ApplyT(func(v LookupPodResult) string { return v.CudaVersion }).(pulumi.StringOutput)
 }
 
 // Data center the pod runs in, e.g. `"EU-RO-1"`.

@@ -46,6 +46,10 @@ type Pod struct {
 	CpuFlavorIds pulumi.StringArrayOutput `pulumi:"cpuFlavorIds"`
 	// `"availability"` (default) or `"custom"` (strictly in `cpuFlavorIds` order). Replaces the pod. v1 only.
 	CpuFlavorPriority pulumi.StringPtrOutput `pulumi:"cpuFlavorPriority"`
+	// The CUDA version of the host machine, e.g. `"12.4"` (GPU pods; kept while the pod is stopped, as
+	// it resumes on the same host). v2 API only: undefined on v1, and for CPU pods. Read back at every
+	// refresh; it never causes a change.
+	CudaVersion pulumi.StringPtrOutput `pulumi:"cudaVersion"`
 	// Data center the pod runs in, e.g. `"EU-RO-1"`.
 	DataCenterId pulumi.StringPtrOutput `pulumi:"dataCenterId"`
 	// Data centers the pod may be placed in, e.g. `["EU-RO-1", "US-TX-3"]`. Default: all. Replaces the pod.
@@ -565,6 +569,13 @@ func (o PodOutput) CpuFlavorIds() pulumi.StringArrayOutput {
 // `"availability"` (default) or `"custom"` (strictly in `cpuFlavorIds` order). Replaces the pod. v1 only.
 func (o PodOutput) CpuFlavorPriority() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Pod) pulumi.StringPtrOutput { return v.CpuFlavorPriority }).(pulumi.StringPtrOutput)
+}
+
+// The CUDA version of the host machine, e.g. `"12.4"` (GPU pods; kept while the pod is stopped, as
+// it resumes on the same host). v2 API only: undefined on v1, and for CPU pods. Read back at every
+// refresh; it never causes a change.
+func (o PodOutput) CudaVersion() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Pod) pulumi.StringPtrOutput { return v.CudaVersion }).(pulumi.StringPtrOutput)
 }
 
 // Data center the pod runs in, e.g. `"EU-RO-1"`.

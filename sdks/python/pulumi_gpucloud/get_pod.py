@@ -24,7 +24,7 @@ __all__ = [
 
 @pulumi.output_type
 class GetPodResult:
-    def __init__(__self__, adjusted_cost_per_hr=None, allowed_cuda_versions=None, cloud_type=None, compute_type=None, container_disk_in_gb=None, container_registry_auth_id=None, cost_estimate=None, cost_per_hr=None, country_codes=None, cpu_flavor_id=None, cpu_flavor_ids=None, cpu_flavor_priority=None, data_center_id=None, data_center_ids=None, data_center_priority=None, desired_status=None, docker_entrypoint=None, docker_start_cmd=None, env=None, global_networking=None, gpu_count=None, gpu_display_name=None, gpu_type_id=None, gpu_type_ids=None, gpu_type_priority=None, id=None, image_name=None, interruptible=None, last_started_at=None, last_status_change=None, locked=None, machine_id=None, memory_in_gb=None, min_disk_bandwidth_m_bps=None, min_download_mbps=None, min_ram_per_gpu=None, min_upload_mbps=None, min_vcpu_per_gpu=None, name=None, network_volume_id=None, port_mappings=None, ports=None, public_ip=None, start_jupyter=None, start_ssh=None, support_public_ip=None, template_id=None, vcpu_count=None, volume_in_gb=None, volume_mount_path=None):
+    def __init__(__self__, adjusted_cost_per_hr=None, allowed_cuda_versions=None, cloud_type=None, compute_type=None, container_disk_in_gb=None, container_registry_auth_id=None, cost_estimate=None, cost_per_hr=None, country_codes=None, cpu_flavor_id=None, cpu_flavor_ids=None, cpu_flavor_priority=None, cuda_version=None, data_center_id=None, data_center_ids=None, data_center_priority=None, desired_status=None, docker_entrypoint=None, docker_start_cmd=None, env=None, global_networking=None, gpu_count=None, gpu_display_name=None, gpu_type_id=None, gpu_type_ids=None, gpu_type_priority=None, id=None, image_name=None, interruptible=None, last_started_at=None, last_status_change=None, locked=None, machine_id=None, memory_in_gb=None, min_disk_bandwidth_m_bps=None, min_download_mbps=None, min_ram_per_gpu=None, min_upload_mbps=None, min_vcpu_per_gpu=None, name=None, network_volume_id=None, port_mappings=None, ports=None, public_ip=None, start_jupyter=None, start_ssh=None, support_public_ip=None, template_id=None, vcpu_count=None, volume_in_gb=None, volume_mount_path=None):
         if adjusted_cost_per_hr and not isinstance(adjusted_cost_per_hr, float):
             raise TypeError("Expected argument 'adjusted_cost_per_hr' to be a float")
         pulumi.set(__self__, "adjusted_cost_per_hr", adjusted_cost_per_hr)
@@ -61,6 +61,9 @@ class GetPodResult:
         if cpu_flavor_priority and not isinstance(cpu_flavor_priority, str):
             raise TypeError("Expected argument 'cpu_flavor_priority' to be a str")
         pulumi.set(__self__, "cpu_flavor_priority", cpu_flavor_priority)
+        if cuda_version and not isinstance(cuda_version, str):
+            raise TypeError("Expected argument 'cuda_version' to be a str")
+        pulumi.set(__self__, "cuda_version", cuda_version)
         if data_center_id and not isinstance(data_center_id, str):
             raise TypeError("Expected argument 'data_center_id' to be a str")
         pulumi.set(__self__, "data_center_id", data_center_id)
@@ -274,6 +277,16 @@ class GetPodResult:
         `"availability"` (default) or `"custom"` (strictly in `cpuFlavorIds` order). Replaces the pod. v1 only.
         """
         return pulumi.get(self, "cpu_flavor_priority")
+
+    @_builtins.property
+    @pulumi.getter(name="cudaVersion")
+    def cuda_version(self) -> _builtins.str:
+        """
+        The CUDA version of the host machine, e.g. `"12.4"` (GPU pods; kept while the pod is stopped, as
+        it resumes on the same host). v2 API only: undefined on v1, and for CPU pods. Read back at every
+        refresh; it never causes a change.
+        """
+        return pulumi.get(self, "cuda_version")
 
     @_builtins.property
     @pulumi.getter(name="dataCenterId")
@@ -624,6 +637,7 @@ class AwaitableGetPodResult(GetPodResult):
             cpu_flavor_id=self.cpu_flavor_id,
             cpu_flavor_ids=self.cpu_flavor_ids,
             cpu_flavor_priority=self.cpu_flavor_priority,
+            cuda_version=self.cuda_version,
             data_center_id=self.data_center_id,
             data_center_ids=self.data_center_ids,
             data_center_priority=self.data_center_priority,
@@ -689,6 +703,7 @@ def get_pod(id: Optional[_builtins.str] = None,
         cpu_flavor_id=pulumi.get(__ret__, 'cpu_flavor_id'),
         cpu_flavor_ids=pulumi.get(__ret__, 'cpu_flavor_ids'),
         cpu_flavor_priority=pulumi.get(__ret__, 'cpu_flavor_priority'),
+        cuda_version=pulumi.get(__ret__, 'cuda_version'),
         data_center_id=pulumi.get(__ret__, 'data_center_id'),
         data_center_ids=pulumi.get(__ret__, 'data_center_ids'),
         data_center_priority=pulumi.get(__ret__, 'data_center_priority'),
@@ -751,6 +766,7 @@ def get_pod_output(id: pulumi.Input[Optional[_builtins.str]] = None,
         cpu_flavor_id=pulumi.get(__response__, 'cpu_flavor_id'),
         cpu_flavor_ids=pulumi.get(__response__, 'cpu_flavor_ids'),
         cpu_flavor_priority=pulumi.get(__response__, 'cpu_flavor_priority'),
+        cuda_version=pulumi.get(__response__, 'cuda_version'),
         data_center_id=pulumi.get(__response__, 'data_center_id'),
         data_center_ids=pulumi.get(__response__, 'data_center_ids'),
         data_center_priority=pulumi.get(__response__, 'data_center_priority'),

@@ -1004,6 +1004,7 @@ class Pod(pulumi.CustomResource):
             __props__.__dict__["cost_estimate"] = None
             __props__.__dict__["cost_per_hr"] = None
             __props__.__dict__["cpu_flavor_id"] = None
+            __props__.__dict__["cuda_version"] = None
             __props__.__dict__["data_center_id"] = None
             __props__.__dict__["gpu_display_name"] = None
             __props__.__dict__["gpu_type_id"] = None
@@ -1051,6 +1052,7 @@ class Pod(pulumi.CustomResource):
         __props__.__dict__["cpu_flavor_id"] = None
         __props__.__dict__["cpu_flavor_ids"] = None
         __props__.__dict__["cpu_flavor_priority"] = None
+        __props__.__dict__["cuda_version"] = None
         __props__.__dict__["data_center_id"] = None
         __props__.__dict__["data_center_ids"] = None
         __props__.__dict__["data_center_priority"] = None
@@ -1188,6 +1190,16 @@ class Pod(pulumi.CustomResource):
         `"availability"` (default) or `"custom"` (strictly in `cpuFlavorIds` order). Replaces the pod. v1 only.
         """
         return pulumi.get(self, "cpu_flavor_priority")
+
+    @_builtins.property
+    @pulumi.getter(name="cudaVersion")
+    def cuda_version(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        The CUDA version of the host machine, e.g. `"12.4"` (GPU pods; kept while the pod is stopped, as
+        it resumes on the same host). v2 API only: undefined on v1, and for CPU pods. Read back at every
+        refresh; it never causes a change.
+        """
+        return pulumi.get(self, "cuda_version")
 
     @_builtins.property
     @pulumi.getter(name="dataCenterId")

@@ -35,6 +35,8 @@ describe("pod lifecycle against the emulator", () => {
     expect(Object.keys(outs["portMappings"] as object).sort()).toEqual(["22", "8888"]);
     expect(outs["costPerHr"]).toBeGreaterThan(0);
     expect(outs["gpuTypeId"]).toBe("NVIDIA L4");
+    // v1 does not report the host's CUDA version.
+    expect(outs).not.toHaveProperty("cudaVersion");
     expect(outs["dataCenterId"]).toEqual(expect.any(String));
     // Declared env keys only: the platform's PUBLIC_KEY is live but not recorded.
     expect(outs["env"]).toEqual({ LOG_LEVEL: "info" });

@@ -46,6 +46,8 @@ describe("pods on v2", () => {
     expect(Object.keys(outs["portMappings"] as object).sort()).toEqual(["22"]);
     expect(outs["costPerHr"]).toBeGreaterThan(0);
     expect(outs["gpuTypeId"]).toBe("NVIDIA L4");
+    // The host's CUDA version, which v2 reports for GPU pods (Pod.cudaVersion).
+    expect(outs["cudaVersion"]).toMatch(/^\d+\.\d+$/);
     expect(outs["env"]).toEqual({ LOG_LEVEL: "info" });
     expect(h.calls).toContain("createPod");
   });
