@@ -2,7 +2,7 @@
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { parseFaultSpec } from "./faults/spec";
-import { SCOPES, isScope } from "./management/v2/scopes";
+import { SCOPES, isScope } from "./management/account/scopes";
 import type { ApiKeyOption, EmulatorOptions } from "./options";
 
 export const USAGE = `Usage: gpucloud-emulator [options]

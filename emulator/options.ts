@@ -7,7 +7,7 @@ import { MB } from "./http/body";
 import type { ReplyEvent, RouteInterceptor } from "./http/interception";
 import { randomId } from "./ids";
 import type { RateLimitOptions } from "./management/account/rateLimit";
-import { SCOPES, isScope } from "./management/v2/scopes";
+import { SCOPES, isScope } from "./management/account/scopes";
 import type { ServerlessOptions } from "./serverless";
 import type { ServerlessDeps, ServerlessService } from "./serverless/contract";
 import type { AvailabilityOptions } from "./vocabulary/availability";
@@ -67,7 +67,7 @@ export interface EmulatorOptions {
   port?: number | undefined;
   /**
    * API keys, each its own account. Default: one random key (see the returned `apiKey`). A key given
-   * as `{ key, scopes }` may only call the operations of those scopes (see management/v2/scopes.ts);
+   * as `{ key, scopes }` may only call the operations of those scopes (see management/account/scopes.ts);
    * a bare string has every scope.
    */
   apiKeys?: readonly (string | ApiKeyOption)[] | undefined;
@@ -145,7 +145,7 @@ export interface EmulatorOptions {
   pageSize?: number | undefined;
 }
 
-/** An API key restricted to some scopes (see management/v2/scopes.ts for the list). */
+/** An API key restricted to some scopes (see management/account/scopes.ts for the list). */
 export interface ApiKeyOption {
   key: string;
   scopes: readonly string[];

@@ -8,7 +8,7 @@
 import { closeUsage, openVolumeUsage } from "../billing/ledger";
 import { newId } from "../ids";
 import type { AccountData, NetworkVolumeRecord } from "../state/model";
-import { type VolumeTier, primaryVolumeTypeOf, volumeTypesOf } from "../vocabulary/dataCenters";
+import { type VolumeTier, isDataCenter, primaryVolumeTypeOf, volumeTypesOf } from "../vocabulary/dataCenters";
 import type { ManagementContext } from "./context";
 import { conflict, invalid } from "./errors";
 
@@ -24,8 +24,9 @@ export interface NetworkVolumeCreation {
   type?: VolumeTier | "primary" | undefined;
 }
 
-/** The tier a v2 create asks for, as the data center offers it (400 otherwise). */
+/** The tier a v2 create asks for, in a data center that offers it (400 otherwise, naming the field). */
 function tierOf(dataCenterId: string, asked: VolumeTier | "primary"): VolumeTier {
+  if (!isDataCenter(dataCenterId)) throw invalid("dataCenter", `unknown data center ${JSON.stringify(dataCenterId)}; list them with GET /api/v2/catalog/datacenters`);
   const type = asked === "primary" ? primaryVolumeTypeOf(dataCenterId) : asked;
   if (type === undefined) throw invalid("dataCenter", `${dataCenterId} offers no network volumes; pick a data center whose networkVolumeTypes is not empty`);
   const offered = volumeTypesOf(dataCenterId);
@@ -48,6 +49,11 @@ export function createNetworkVolume(ctx: ManagementContext, account: AccountData
   account.networkVolumes.set(volume.id, volume);
   openVolumeUsage(account, volume, now);
   return volume;
+}
+
+/** A volume's tier: its own, or (made through /v1, which keeps none) its data center's primary one. */
+export function volumeTierOf(volume: NetworkVolumeRecord): VolumeTier {
+  return volume.type ?? primaryVolumeTypeOf(volume.dataCenterId) ?? "STANDARD";
 }
 
 export function updateNetworkVolume(ctx: ManagementContext, account: AccountData, volume: NetworkVolumeRecord, change: { name?: string | undefined; size?: number | undefined }): NetworkVolumeRecord {

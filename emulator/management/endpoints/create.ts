@@ -8,7 +8,7 @@ import type { AccountData, EndpointRecord, TemplateRecord } from "../../state/mo
 import { ENDPOINT_DEFAULTS } from "../../vocabulary/schemas/v2/requests";
 import { checkWorkerQuota } from "../account/limits";
 import type { ManagementContext } from "../context";
-import { checkCuda } from "../cuda";
+import { checkCuda } from "../compute";
 import { injectPlatformEnv } from "../templateRecords";
 import { type ContainerBody, bindTemplate, overlay } from "./container";
 import { addEndpoint } from "./records";

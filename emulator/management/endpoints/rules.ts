@@ -1,7 +1,7 @@
 /**
  * Rules an endpoint's settings must keep, checked on the endpoint as a create makes it or an update
  * leaves it. /v1 and /api/v2 share the workers rule (each words it in its own field names); the
- * scaling rule is the current API's, which /v1 never checked (and so is CUDA's, cuda.ts).
+ * scaling rule is the current API's, which /v1 never checked (and so are CUDA's and the compute's, compute.ts).
  */
 import type { EndpointRecord } from "../../state/model";
 import { invalid } from "../errors";

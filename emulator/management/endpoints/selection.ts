@@ -1,10 +1,12 @@
 /**
- * An endpoint's GPU choice. The record keeps /v1's ordered `gpuTypeIds`; v2 chooses pools
+ * An endpoint's compute choice. GPU: the record keeps /v1's ordered `gpuTypeIds`; v2 chooses pools
  * (`gpu.pools`) minus types (`gpu.excludedTypes`), derived from that list and back (pools minus
- * exclusions, in pool order then each pool's own order).
+ * exclusions, in pool order then each pool's own order). CPU: v2 lists configurations
+ * (`cpu[]`: a flavor and its vCPU count), the record keeps the flavors and one count.
  */
-import { GPU_TYPES } from "../../vocabulary/catalog";
+import { ENDPOINT_CPU_FLAVOR_IDS, GPU_TYPES } from "../../vocabulary/catalog";
 import { GPU_POOLS, poolOf } from "../../vocabulary/pools";
+import { requireCpuFlavor, requireVcpuCount } from "../compute";
 import { invalid } from "../errors";
 
 export interface GpuSelection {
@@ -66,4 +68,20 @@ export function typesOfSelection(pools: readonly string[], excluded: readonly st
   if (types.length === 0) throw invalid("gpu.excludedTypes", "excludes every GPU type of gpu.pools; exclude fewer types or add a pool");
   // Stored in the record: a copy of its own length (an array grown by push keeps room for 16).
   return types.slice();
+}
+
+/** A v2 `cpu[]` list as the record keeps it: its flavors (each once) and their one vCPU count. */
+export function cpusOfSelection(cpus: ReadonlyArray<{ id: string; vcpuCount: number }>): { ids: string[]; vcpuCount: number } {
+  const seen = new Set<string>();
+  for (const [i, cpu] of cpus.entries()) {
+    requireCpuFlavor(ENDPOINT_CPU_FLAVOR_IDS, cpu.id, `cpu[${i}].id`, "serverless CPU flavor");
+    requireVcpuCount(cpu.vcpuCount, `cpu[${i}].vcpuCount`);
+    const key = `${cpu.id}/${cpu.vcpuCount}`;
+    if (seen.has(key)) throw invalid(`cpu[${i}]`, `duplicate configuration ${key}`);
+    seen.add(key);
+  }
+  const vcpuCount = cpus[0]?.vcpuCount ?? 2;
+  const other = cpus.findIndex((cpu) => cpu.vcpuCount !== vcpuCount);
+  if (other !== -1) throw invalid(`cpu[${other}].vcpuCount`, `the emulator runs every CPU configuration of an endpoint at one vCPU count (${vcpuCount}); list one count`);
+  return { ids: cpus.map((cpu) => cpu.id), vcpuCount };
 }

@@ -10,7 +10,7 @@ import type { AccountData, EndpointRecord, TemplateRecord } from "../../state/mo
 import { ENDPOINT_RELEASE_FIELDS } from "../../vocabulary/schemas/endpoint";
 import { checkWorkerQuota } from "../account/limits";
 import type { ManagementContext } from "../context";
-import { checkCuda } from "../cuda";
+import { checkCuda } from "../compute";
 import { injectPlatformEnv } from "../templateRecords";
 import { type ContainerBody, type ContainerSettings, bindTemplate, endpointTemplate, overlay, settingsOf } from "./container";
 import { changeEndpoint } from "./records";

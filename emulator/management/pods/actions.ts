@@ -6,7 +6,7 @@
  */
 import type { AccountData, PodRecord } from "../../state/model";
 import type { ManagementContext } from "../context";
-import { Refusal, conflict } from "../errors";
+import { NoCapacity, Refusal, conflict } from "../errors";
 import { boot, markFailed, markRunning, markStopped, reserveForStart, statusEvent } from "./lifecycle";
 import { type Action, podActions, podStatus } from "./status";
 
@@ -64,4 +64,23 @@ export function restartPod(ctx: ManagementContext, account: AccountData, pod: Po
 export function terminatePod(ctx: ManagementContext, account: AccountData, pod: PodRecord): void {
   markStopped(ctx, account, pod, "Terminated");
   account.pods.delete(pod.id);
+}
+
+/**
+ * /api/v2's podAction: the action, when the pod's status allows it (requireAction), applied. A
+ * start without capacity on the pod's machine does not fit now either: 409, as such an action.
+ */
+export function applyAction(ctx: ManagementContext, account: AccountData, pod: PodRecord, action: Action): void {
+  requireAction(ctx, account, pod, action);
+  if (action === "terminate") terminatePod(ctx, account, pod);
+  else if (action === "stop") stopPod(ctx, account, pod);
+  else if (action === "restart") restartPod(ctx, account, pod);
+  else {
+    try {
+      startPod(ctx, account, pod);
+    } catch (error) {
+      if (error instanceof NoCapacity) throw new Refusal(409, error.message, [`invalid action: ${error.message}`]);
+      throw error;
+    }
+  }
 }

@@ -38,6 +38,11 @@ export interface PodCreateRules {
    * injectPodPublicKey). "flags": v2's startSsh / startJupyter (CreatePodRequest).
    */
   access: "platform" | "flags";
+  /**
+   * A create that cannot be placed. "conflict": v1's 409 (no capacity). "invalid": v2's 400 naming
+   * the family (`gpu` or `cpu`): the reference lists no 409 for createPod (5.2).
+   */
+  unplaced: "conflict" | "invalid";
 }
 
 interface GpuRequest {
@@ -182,7 +187,9 @@ export function createPod(ctx: ManagementContext, account: AccountData, creation
     minUploadMbps: creation.minUploadMbps,
     minDiskBandwidthMBps: creation.minDiskBandwidthMBps,
   });
-  if ("error" in choice) throw new NoCapacity(choice.error);
+  if ("error" in choice) {
+    throw rules.unplaced === "invalid" ? invalid(creation.computeType === "GPU" ? "gpu" : "cpu", choice.error) : new NoCapacity(choice.error);
+  }
   checkSpendCap(ctx, account, choice.costPerHr, `pod "${creation.name}"`);
 
   const env: Record<string, string> = { ...template?.env, ...creation.env };

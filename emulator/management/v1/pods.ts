@@ -17,7 +17,7 @@ import { type PodFields, updatePod } from "../pods/update";
 import { type PodIncludes, podView, workerPodView } from "./podView";
 
 /** /v1 keeps the template link and injects the platform's key; it never checked global networking. */
-const V1_POD_RULES: PodCreateRules = { keepTemplateLink: true, checkGlobalNetworking: false, access: "platform" };
+const V1_POD_RULES: PodCreateRules = { keepTemplateLink: true, checkGlobalNetworking: false, access: "platform", unplaced: "conflict" };
 
 function creationOf(ctx: ManagementContext, account: AccountData, body: PodCreateInput): PodCreation {
   return {

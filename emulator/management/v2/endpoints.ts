@@ -5,35 +5,17 @@
  */
 import type { Operation } from "../../http/router";
 import type { AccountData, EndpointRecord } from "../../state/model";
-import { ENDPOINT_CPU_FLAVOR_IDS, isPowerOfTwo } from "../../vocabulary/catalog";
 import { CreateEndpointRequest, type EndpointScaling, ListPageQuery, UpdateEndpointRequest } from "../../vocabulary/schemas/v2/requests";
 import { type EndpointCreation, createEndpoint } from "../endpoints/create";
 import { deleteEndpoint } from "../endpoints/delete";
-import { gpuTypeIdsOf, selectionOf, typesOfSelection } from "../endpoints/selection";
+import { cpusOfSelection, gpuTypeIdsOf, selectionOf, typesOfSelection } from "../endpoints/selection";
 import { type EndpointChange, updateEndpoint } from "../endpoints/update";
 import { invalid } from "../errors";
 import { endpointOf, requireNetworkVolume } from "../lookup";
-import { type V2Context, v2Route } from "./operation";
-import { byCreation, paginate } from "./pagination";
+import { byCreation } from "../lists";
+import { listPage, type V2Context, v2Route } from "./operation";
 import { releasesView, v2EndpointView, workersView } from "./endpointView";
 import { requireDataCenters, requireImage, requireRegistry, requireTemplate } from "./references";
-
-function cpusOf(cpus: ReadonlyArray<{ id: string; vcpuCount: number }>): { ids: string[]; vcpuCount: number } {
-  const seen = new Set<string>();
-  for (const [i, cpu] of cpus.entries()) {
-    if (!(ENDPOINT_CPU_FLAVOR_IDS as readonly string[]).includes(cpu.id)) {
-      throw invalid(`cpu[${i}].id`, `unknown serverless CPU flavor ${JSON.stringify(cpu.id)}; one of ${ENDPOINT_CPU_FLAVOR_IDS.join(", ")}`);
-    }
-    if (!isPowerOfTwo(cpu.vcpuCount)) throw invalid(`cpu[${i}].vcpuCount`, `must be a power of two (2, 4, 8, ...), got ${cpu.vcpuCount}`);
-    const key = `${cpu.id}/${cpu.vcpuCount}`;
-    if (seen.has(key)) throw invalid(`cpu[${i}]`, `duplicate configuration ${key}`);
-    seen.add(key);
-  }
-  const vcpuCount = cpus[0]?.vcpuCount ?? 2;
-  const other = cpus.findIndex((cpu) => cpu.vcpuCount !== vcpuCount);
-  if (other !== -1) throw invalid(`cpu[${other}].vcpuCount`, `the emulator runs every CPU configuration of an endpoint at one vCPU count (${vcpuCount}); list one count`);
-  return { ids: cpus.map((cpu) => cpu.id), vcpuCount };
-}
 
 function volumesOf(account: AccountData, ids: readonly string[]): string[] {
   for (const [i, id] of ids.entries()) requireNetworkVolume(account, id, `networkVolumes[${i}]`);
@@ -51,7 +33,7 @@ function flashbootOf(flashboot: CreateEndpointRequest["flashboot"]): Pick<Endpoi
 function creationOf(v: V2Context, account: AccountData, body: CreateEndpointRequest): EndpointCreation {
   if ((body.gpu === undefined) === (body.cpu === undefined)) throw invalid(body.gpu ? "cpu" : "gpu", "supply exactly one of gpu (GPU workers) or cpu (CPU workers)");
   const gpuTypeIds = body.gpu ? typesOfSelection(body.gpu.pools, body.gpu.excludedTypes ?? []) : [];
-  const cpu = body.cpu ? cpusOf(body.cpu) : undefined;
+  const cpu = body.cpu ? cpusOfSelection(body.cpu) : undefined;
   requireDataCenters(body.dataCenterIds);
   const networkVolumeIds = body.networkVolumes ? volumesOf(account, body.networkVolumes) : null;
   if (body.registry) requireRegistry(account, body.registry);
@@ -112,7 +94,7 @@ function changeOf(v: V2Context, account: AccountData, endpoint: EndpointRecord, 
   if (body.gpu?.allowedCudaVersions !== undefined) fields.allowedCudaVersions = [...body.gpu.allowedCudaVersions];
   if (body.gpu?.minCudaVersion !== undefined) fields.minCudaVersion = body.gpu.minCudaVersion === "" ? null : body.gpu.minCudaVersion;
   if (body.cpu) {
-    const cpu = cpusOf(body.cpu);
+    const cpu = cpusOfSelection(body.cpu);
     Object.assign(fields, { cpuFlavorIds: cpu.ids, vcpuCount: cpu.vcpuCount });
   }
   if (!CONTAINER_FIELDS.some((field) => body[field] !== undefined)) return { fields };
@@ -128,9 +110,8 @@ export function v2EndpointOperations(v: V2Context): Operation[] {
   return [
     v2Route("GET /serverless", "listEndpoints", "serverless:read", "List serverless endpoints",
       { query: ListPageQuery, paged: true, answer: [200, "ListEndpointsResponse"], errors: [422] },
-      ({ accountId, query }) => {
-        const request = { operationId: "listEndpoints", accountId, bound: {}, query, pageSize: ctx.options.pageSize };
-        const page = paginate([...account(accountId).endpoints.values()], byCreation, request);
+      (call) => {
+        const page = listPage(v, "listEndpoints", call, account(call.accountId).endpoints.values(), byCreation);
         return { status: 200, body: { endpoints: page.items.map((e) => v2EndpointView(v, e)), pagination: page.pagination } };
       }),
     v2Route("POST /serverless", "createEndpoint", "serverless:write", "Create a serverless endpoint",
@@ -161,12 +142,11 @@ export function v2EndpointOperations(v: V2Context): Operation[] {
       ({ accountId, params }) => ({ status: 200, body: workersView(ctx, endpoint(accountId, params.id)) })),
     v2Route("GET /serverless/{id}/releases", "listEndpointReleases", "serverless:read", "List serverless endpoint releases",
       { query: ListPageQuery, paged: true, answer: [200, "ListEndpointReleasesResponse"], errors: [404, 422] },
-      ({ accountId, params, query }) => {
-        const target = endpoint(accountId, params.id);
+      (call) => {
+        const target = endpoint(call.accountId, call.params.id);
         const all = releasesView(target, ctx.serverless.workers(target.id));
         // The rollout summary is the endpoint's current state on every page (management-api-v2-today.md 1.3).
-        const request = { operationId: "listEndpointReleases", accountId, bound: { id: target.id }, query, pageSize: ctx.options.pageSize };
-        const page = paginate(all.releases, (r) => ({ rank: r.version, id: r.id }), request);
+        const page = listPage(v, "listEndpointReleases", call, all.releases, (r) => ({ rank: r.version, id: r.id }));
         return { status: 200, body: { ...all, releases: page.items, pagination: page.pagination } };
       }),
   ];

@@ -6,18 +6,15 @@
  */
 import type { Operation } from "../../http/router";
 import type { NetworkVolumeRecord, RegistryAuthRecord } from "../../state/model";
-import { isDataCenter, primaryVolumeTypeOf } from "../../vocabulary/dataCenters";
 import { CreateNetworkVolumeRequest, CreateRegistryRequest, UpdateNetworkVolumeRequest } from "../../vocabulary/schemas/v2/requests";
 import type { NetworkVolume } from "../../vocabulary/schemas/v2/wire";
-import { invalid } from "../errors";
 import { networkVolumeOf, registryAuthOf } from "../lookup";
-import { createNetworkVolume, deleteNetworkVolume, updateNetworkVolume } from "../networkVolumes";
+import { createNetworkVolume, deleteNetworkVolume, updateNetworkVolume, volumeTierOf } from "../networkVolumes";
 import { createRegistryAuth, deleteRegistryAuth } from "../registryAuths";
 import { type V2Context, v2Route } from "./operation";
 
 function volumeView(volume: NetworkVolumeRecord): NetworkVolume {
-  // A volume made through /v1 has no tier of its own: its data center's primary one.
-  return { id: volume.id, name: volume.name, size: volume.size, dataCenter: volume.dataCenterId, type: volume.type ?? primaryVolumeTypeOf(volume.dataCenterId) ?? "STANDARD" };
+  return { id: volume.id, name: volume.name, size: volume.size, dataCenter: volume.dataCenterId, type: volumeTierOf(volume) };
 }
 
 /** Never the username or password (getRegistry: "credentials are write-only"). */
@@ -33,7 +30,6 @@ export function v2StorageOperations(v: V2Context): Operation[] {
     v2Route("POST /network-volumes", "createNetworkVolume", "network-volumes:write", "Create a network volume",
       { body: ["CreateNetworkVolumeRequest", CreateNetworkVolumeRequest], answer: [201, "NetworkVolume"], errors: [400, 422] },
       ({ accountId, body }) => {
-        if (!isDataCenter(body.dataCenter)) throw invalid("dataCenter", `unknown data center ${JSON.stringify(body.dataCenter)}; list them with GET /api/v2/catalog/datacenters`);
         const volume = createNetworkVolume(ctx, account(accountId), { name: body.name, size: body.size, dataCenterId: body.dataCenter, type: body.type ?? "primary" });
         return { status: 201, body: volumeView(volume) };
       }),

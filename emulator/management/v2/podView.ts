@@ -5,9 +5,9 @@
 import type { PodRecord } from "../../state/model";
 import { CPU_FLAVORS } from "../../vocabulary/catalog";
 import type { Pod } from "../../vocabulary/schemas/v2/wire";
-import { commandView } from "../command";
 import { type ManagementContext, isoTime } from "../context";
 import { podActions, podStatus } from "../pods/status";
+import { containerView } from "./container";
 
 /** The CUDA version an emulated GPU host reports when the pod did not narrow it. */
 export const DEFAULT_HOST_CUDA = "12.8";
@@ -19,11 +19,6 @@ const SSH_PROXY_HOST = "ssh.gpucloud.internal";
  * the proxy maps no port of its own; PodRuntimePort.public is nullable).
  */
 export const HTTP_PROXY_IP = "100.64.0.1";
-
-export function mountsOf(record: { networkVolumeId?: string | null; volumeInGb: number; volumeMountPath: string }): Pod["mounts"] {
-  if (record.networkVolumeId) return { network: [{ volumeId: record.networkVolumeId, path: record.volumeMountPath }] };
-  return record.volumeInGb > 0 ? { persistent: { size: record.volumeInGb, path: record.volumeMountPath } } : {};
-}
 
 export function v2PodView(ctx: ManagementContext, pod: PodRecord): Pod {
   const now = ctx.clock.now();
@@ -37,13 +32,7 @@ export function v2PodView(ctx: ManagementContext, pod: PodRecord): Pod {
     name: pod.name,
     status,
     actions: podActions(status, pod.locked),
-    image: pod.imageName,
-    ...commandView(pod),
-    disk: pod.containerDiskInGb,
-    env: { ...pod.env },
-    ports: [...pod.ports],
-    registry: pod.containerRegistryAuthId,
-    mounts: mountsOf(pod),
+    ...containerView(pod),
     cloud: pod.cloudType,
     dataCenterId: pod.dataCenterId,
     cudaVersion: pod.computeType === "GPU" ? (pod.allowedCudaVersions[0] ?? DEFAULT_HOST_CUDA) : null,

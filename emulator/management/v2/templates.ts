@@ -8,27 +8,20 @@ import type { Operation } from "../../http/router";
 import type { TemplateRecord } from "../../state/model";
 import { CreateTemplateRequest, ListPageQuery, UpdateTemplateRequest } from "../../vocabulary/schemas/v2/requests";
 import type { Template } from "../../vocabulary/schemas/v2/wire";
-import { commandView } from "../command";
 import { notFound } from "../errors";
 import { templateOf, usableTemplate } from "../lookup";
 import type { TemplateFields } from "../templateRecords";
 import { createTemplate, deleteTemplate, updateTemplate } from "../templates";
-import { type V2Context, v2Route } from "./operation";
-import { byCreation, paginate } from "./pagination";
-import { mountsOf } from "./podView";
+import { byCreation } from "../lists";
+import { listPage, type V2Context, v2Route } from "./operation";
+import { containerFieldsOf, containerView } from "./container";
 import { requireRegistry } from "./references";
 
 export function v2TemplateView(template: TemplateRecord): Template {
   return {
     id: template.id,
     name: template.name,
-    image: template.imageName,
-    ...commandView(template),
-    disk: template.containerDiskInGb,
-    env: { ...template.env },
-    ports: [...template.ports],
-    registry: template.containerRegistryAuthId,
-    mounts: mountsOf(template),
+    ...containerView(template),
     serverless: template.isServerless,
     public: template.isPublic,
     category: template.category,
@@ -40,13 +33,8 @@ export function v2TemplateView(template: TemplateRecord): Template {
 
 /** The record fields an UpdateTemplateRequest sets (v2 name -> record field). */
 function fieldsOf(body: UpdateTemplateRequest): Partial<TemplateFields> {
-  const out: Partial<TemplateFields> = {};
+  const out: Partial<TemplateFields> = containerFieldsOf(body);
   if (body.name !== undefined) out.name = body.name;
-  if (body.image !== undefined) out.imageName = body.image;
-  if (body.disk !== undefined) out.containerDiskInGb = body.disk;
-  if (body.env !== undefined) out.env = { ...body.env };
-  if (body.ports !== undefined) out.ports = [...body.ports];
-  if (body.registry !== undefined) out.containerRegistryAuthId = body.registry;
   if (body.mounts?.persistent) {
     out.volumeInGb = body.mounts.persistent.size;
     out.volumeMountPath = body.mounts.persistent.path;
@@ -88,9 +76,8 @@ export function v2TemplateOperations(v: V2Context): Operation[] {
   return [
     v2Route("GET /templates", "listTemplates", "templates:read", "List templates",
       { query: ListPageQuery, paged: true, answer: [200, "ListTemplatesResponse"], errors: [422] },
-      ({ accountId, query }) => {
-        const request = { operationId: "listTemplates", accountId, bound: {}, query, pageSize: ctx.options.pageSize };
-        const page = paginate([...account(accountId).templates.values()], byCreation, request);
+      (call) => {
+        const page = listPage(v, "listTemplates", call, account(call.accountId).templates.values(), byCreation);
         return { status: 200, body: { templates: page.items.map(v2TemplateView), pagination: page.pagination } };
       }),
     v2Route("POST /templates", "createTemplate", "templates:write", "Create a template",

@@ -2,13 +2,13 @@
  * Management v2 request bodies and query parameters, field for field as the reference's
  * CreatePodRequest, UpdateEndpointRequest, ... (management-api-v2-schemas.txt): names, types,
  * bounds, enums and defaults. A body that does not fit its schema is a 422 listing every field
- * at fault (management/v2/operation.ts); checks that need the account's state are 400s, made by
+ * at fault (management/v2/operation.ts, http/validation.ts); checks that need the account's state are 400s, made by
  * the management commands.
  */
 import { z } from "zod";
 import { BUCKET_SIZES } from "../billing";
 
-/** The reference's largest and default page size (PaginationLimit); management/v2/pagination.ts serves pages of it. */
+/** The reference's largest and default page size (PaginationLimit); management/lists.ts serves pages of it. */
 export const PAGE_LIMIT_MAX = 1000;
 
 // ---- enums (one declaration each; responses use the same ones) ----

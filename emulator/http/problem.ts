@@ -1,20 +1,25 @@
 /**
- * RFC 9457 problem details, the management v2 error body: `application/problem+json`
- * `{title, status, detail, errors?}`. Commands throw refusals (management/errors.ts) or any
- * HttpError; this module renders either. `errors[]` names each field at fault, so a 400 or 422
- * always says which field was wrong, the value given and what would be accepted.
+ * RFC 9457 problem details, the error format of /api/v2 (and of the retired /v1's 410):
+ * `application/problem+json` `{title, status, detail, errors?}`. It renders any HttpError (a
+ * domain refusal is one); `errors[]` names each field at fault, so a 400 or 422 always says which
+ * field was wrong, the value given and what would be accepted.
  */
 import { STATUS_CODES, type ServerResponse } from "node:http";
-import { HttpError } from "../../http/errors";
-import type { ErrorResponse } from "../../vocabulary/schemas/v2/wire";
-import { Refusal } from "../errors";
+import { HttpError } from "./errors";
 
 export const PROBLEM_CONTENT_TYPE = "application/problem+json";
 
-export function problemBody(error: unknown): ErrorResponse {
+export interface ProblemBody {
+  title: string;
+  status: number;
+  detail: string;
+  errors?: string[];
+}
+
+export function problemBody(error: unknown): ProblemBody {
   if (error instanceof HttpError) {
-    const body: ErrorResponse = { title: STATUS_CODES[error.status] ?? "Error", status: error.status, detail: error.message };
-    if (error instanceof Refusal && error.errors.length > 0) body.errors = [...error.errors];
+    const body: ProblemBody = { title: STATUS_CODES[error.status] ?? "Error", status: error.status, detail: error.message };
+    if (error.errors.length > 0) body.errors = [...error.errors];
     else if (error.status === 400 || error.status === 422) body.errors = [error.message];
     return body;
   }
