@@ -2,9 +2,9 @@
  * The scopes an account's API key may be restricted to (management v2). The live service names a
  * scope per operation, but only `account:read` (GET /account/limits) is documented; the rest of
  * this list is the emulator's assumption (emulator README, "API key scopes"): `<area>:read` for
- * GETs, `<area>:write` for changes. Each v2 route-table entry names its scope (the scope argument
- * of v2Route), so this file holds only the names; the router refuses an operation outside the
- * key's scopes with a 403.
+ * GETs, `<area>:write` for changes. Each v2 route-table entry names its scope (in its head,
+ * management/v2/operation.ts), so this file holds only the names; the router refuses an operation
+ * outside the key's scopes with a 403.
  */
 export const SCOPES = [
   "pods:read",

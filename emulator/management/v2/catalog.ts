@@ -11,7 +11,7 @@ import { rentableGpus } from "../../vocabulary/pools";
 import { CpuCatalogQuery, DataCenterGetQuery, DataCenterQuery, GpuCatalogQuery } from "../../vocabulary/schemas/v2/requests";
 import { requireVcpuCount } from "../compute";
 import { invalid, notFound } from "../errors";
-import { type V2Context, v2Route } from "./operation";
+import type { V2Context } from "./operation";
 
 /** include=AVAILABILITY needs product, and the availability parameters need include (400 either way). */
 function availabilityOf(query: { include?: string[] | undefined; product?: string[] | undefined }, scoped: Record<string, unknown>): boolean {
@@ -24,8 +24,8 @@ function availabilityOf(query: { include?: string[] | undefined; product?: strin
   return wanted;
 }
 
-export function v2CatalogOperations(v: V2Context): Operation[] {
-  const capacity = v.ctx.capacity;
+export function v2CatalogOperations({ ctx, route }: V2Context): Operation[] {
+  const capacity = ctx.capacity;
   const gpuAvailability = (query: GpuCatalogQuery): GpuAvailability | undefined => {
     const { include: _i, product: _p, ...scoped } = query;
     if (!availabilityOf(query, scoped)) return undefined;
@@ -42,7 +42,7 @@ export function v2CatalogOperations(v: V2Context): Operation[] {
   const dataCenter = (id: string, include: readonly string[] = []) =>
     dataCenterEntry(id, { capacity, gpus: include.includes("GPU_AVAILABILITY"), cpus: include.includes("CPU_AVAILABILITY") });
   return [
-    v2Route("GET /catalog/gpus", "listGpuTypes", "catalog:read", "List GPU types",
+    route(["GET /catalog/gpus", "listGpuTypes", "catalog:read", "List GPU types"],
       { query: GpuCatalogQuery, answer: [200, "ListGpuTypesResponse"], errors: [400] },
       ({ query }) => {
         const availability = gpuAvailability(query);
@@ -51,27 +51,26 @@ export function v2CatalogOperations(v: V2Context): Operation[] {
         if (availability && query.countryCodes?.length) gpus = gpus.filter((gpu) => gpu.dataCenters !== undefined);
         return { status: 200, body: { gpus } };
       }),
-    v2Route("GET /catalog/gpus/{id}", "getGpuType", "catalog:read", "Get a GPU type",
+    route(["GET /catalog/gpus/{id}", "getGpuType", "catalog:read", "Get a GPU type"],
       { query: GpuCatalogQuery, answer: [200, "GpuType"], errors: [400, 404] },
-      ({ params, query }) => {
-        const gpu = GPU_TYPES.get(params.id ?? "");
+      ({ id, query }) => {
+        const gpu = GPU_TYPES.get(id);
         if (!gpu || gpu.legacy) throw notFound("GPU type");
         return { status: 200, body: gpuTypeEntry(gpu, gpuAvailability(query)) };
       }),
-    v2Route("GET /catalog/cpus", "listCpuTypes", "catalog:read", "List CPU types",
+    route(["GET /catalog/cpus", "listCpuTypes", "catalog:read", "List CPU types"],
       { query: CpuCatalogQuery, answer: [200, "ListCpuTypesResponse"], errors: [400] },
       ({ query }) => {
         const availability = cpuAvailability(query);
         return { status: 200, body: { cpus: [...CPU_FLAVORS.keys()].map((id) => cpuTypeEntry(id, availability)) } };
       }),
-    v2Route("GET /catalog/cpus/{id}", "getCpuType", "catalog:read", "Get a CPU type",
+    route(["GET /catalog/cpus/{id}", "getCpuType", "catalog:read", "Get a CPU type"],
       { query: CpuCatalogQuery, answer: [200, "CpuType"], errors: [400, 404] },
-      ({ params, query }) => {
-        const id = params.id ?? "";
+      ({ id, query }) => {
         if (!CPU_FLAVORS.has(id)) throw notFound("CPU type");
         return { status: 200, body: cpuTypeEntry(id, cpuAvailability(query)) };
       }),
-    v2Route("GET /catalog/datacenters", "listDataCenters", "catalog:read", "List data centers",
+    route(["GET /catalog/datacenters", "listDataCenters", "catalog:read", "List data centers"],
       { query: DataCenterQuery, answer: [200, "ListDataCentersResponse"], errors: [400] },
       ({ query }) => {
         const dataCenters = DATA_CENTER_IDS.map((id) => dataCenter(id, query.include)).filter(
@@ -83,10 +82,9 @@ export function v2CatalogOperations(v: V2Context): Operation[] {
         );
         return { status: 200, body: { dataCenters } };
       }),
-    v2Route("GET /catalog/datacenters/{id}", "getDataCenter", "catalog:read", "Get a data center",
+    route(["GET /catalog/datacenters/{id}", "getDataCenter", "catalog:read", "Get a data center"],
       { query: DataCenterGetQuery, answer: [200, "DataCenter"], errors: [400, 404] },
-      ({ params, query }) => {
-        const id = params.id ?? "";
+      ({ id, query }) => {
         if (!isDataCenter(id)) throw notFound("data center");
         return { status: 200, body: dataCenter(id, query.include) };
       }),

@@ -13,7 +13,7 @@ import { type EndpointChange, updateEndpoint } from "../endpoints/update";
 import { invalid } from "../errors";
 import { endpointOf, requireNetworkVolume } from "../lookup";
 import { byCreation } from "../lists";
-import { listPage, type V2Context, v2Route } from "./operation";
+import { listPage, type V2Context } from "./operation";
 import { releasesView, v2EndpointView, workersView } from "./endpointView";
 import { requireDataCenters, requireImage, requireRegistry, requireTemplate } from "./references";
 
@@ -104,46 +104,42 @@ function changeOf(v: V2Context, account: AccountData, endpoint: EndpointRecord, 
 }
 
 export function v2EndpointOperations(v: V2Context): Operation[] {
-  const { ctx } = v;
-  const account = (id: string) => ctx.store.account(id);
-  const endpoint = (accountId: string, id: string | undefined) => endpointOf(account(accountId), id ?? "");
+  const { ctx, route } = v;
   return [
-    v2Route("GET /serverless", "listEndpoints", "serverless:read", "List serverless endpoints",
+    route(["GET /serverless", "listEndpoints", "serverless:read", "List serverless endpoints"],
       { query: ListPageQuery, paged: true, answer: [200, "ListEndpointsResponse"], errors: [422] },
       (call) => {
-        const page = listPage(v, "listEndpoints", call, account(call.accountId).endpoints.values(), byCreation);
+        const page = listPage(v, "listEndpoints", call, call.account.endpoints.values(), byCreation);
         return { status: 200, body: { endpoints: page.items.map((e) => v2EndpointView(v, e)), pagination: page.pagination } };
       }),
-    v2Route("POST /serverless", "createEndpoint", "serverless:write", "Create a serverless endpoint",
+    route(["POST /serverless", "createEndpoint", "serverless:write", "Create a serverless endpoint"],
       { body: ["CreateEndpointRequest", CreateEndpointRequest], answer: [201, "Endpoint"], errors: [400, 404, 422] },
-      ({ accountId, body }) => {
-        const acct = account(accountId);
-        const { endpoint: created, template } = createEndpoint(ctx, acct, creationOf(v, acct, body), "v2");
+      ({ account, body }) => {
+        const { endpoint: created, template } = createEndpoint(ctx, account, creationOf(v, account, body), "v2");
         return { status: 201, body: v2EndpointView(v, created, template) };
       }),
-    v2Route("GET /serverless/{id}", "getEndpoint", "serverless:read", "Get a serverless endpoint",
+    route(["GET /serverless/{id}", "getEndpoint", "serverless:read", "Get a serverless endpoint"],
       { answer: [200, "Endpoint"], errors: [404] },
-      ({ accountId, params }) => ({ status: 200, body: v2EndpointView(v, endpoint(accountId, params.id)) })),
-    v2Route("PATCH /serverless/{id}", "updateEndpoint", "serverless:write", "Update a serverless endpoint",
+      ({ account, id }) => ({ status: 200, body: v2EndpointView(v, endpointOf(account, id)) })),
+    route(["PATCH /serverless/{id}", "updateEndpoint", "serverless:write", "Update a serverless endpoint"],
       { body: ["UpdateEndpointRequest", UpdateEndpointRequest], answer: [200, "Endpoint"], errors: [400, 404, 422] },
-      ({ accountId, params, body }) => {
-        const acct = account(accountId);
-        const target = endpointOf(acct, params.id ?? "");
-        return { status: 200, body: v2EndpointView(v, updateEndpoint(ctx, acct, target, changeOf(v, acct, target, body), "v2")) };
+      ({ account, id, body }) => {
+        const target = endpointOf(account, id);
+        return { status: 200, body: v2EndpointView(v, updateEndpoint(ctx, account, target, changeOf(v, account, target, body), "v2")) };
       }),
-    v2Route("DELETE /serverless/{id}", "deleteEndpoint", "serverless:write", "Delete a serverless endpoint",
+    route(["DELETE /serverless/{id}", "deleteEndpoint", "serverless:write", "Delete a serverless endpoint"],
       { answer: [204], errors: [404] },
-      ({ accountId, params }) => {
-        deleteEndpoint(ctx, account(accountId), endpoint(accountId, params.id), "v2");
+      ({ account, id }) => {
+        deleteEndpoint(ctx, account, endpointOf(account, id), "v2");
         return { status: 204 };
       }),
-    v2Route("GET /serverless/{id}/workers", "listEndpointWorkers", "serverless:read", "List serverless endpoint workers",
+    route(["GET /serverless/{id}/workers", "listEndpointWorkers", "serverless:read", "List serverless endpoint workers"],
       { answer: [200, "ListEndpointWorkersResponse"], errors: [404] },
-      ({ accountId, params }) => ({ status: 200, body: workersView(ctx, endpoint(accountId, params.id)) })),
-    v2Route("GET /serverless/{id}/releases", "listEndpointReleases", "serverless:read", "List serverless endpoint releases",
+      ({ account, id }) => ({ status: 200, body: workersView(ctx, endpointOf(account, id)) })),
+    route(["GET /serverless/{id}/releases", "listEndpointReleases", "serverless:read", "List serverless endpoint releases"],
       { query: ListPageQuery, paged: true, answer: [200, "ListEndpointReleasesResponse"], errors: [404, 422] },
       (call) => {
-        const target = endpoint(call.accountId, call.params.id);
+        const target = endpointOf(call.account, call.id);
         const all = releasesView(target, ctx.serverless.workers(target.id));
         // The rollout summary is the endpoint's current state on every page (management-api-v2-today.md 1.3).
         const page = listPage(v, "listEndpointReleases", call, all.releases, (r) => ({ rank: r.version, id: r.id }));

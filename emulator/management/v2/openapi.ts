@@ -47,9 +47,9 @@ const V2_FACTS: SurfaceFacts = {
 /** The public document operation; `all` is read lazily so it can describe itself. */
 export function v2DocumentationOperation(all: () => readonly Operation[]): Operation {
   const document = documentText(V2_FACTS, () => all().map(describeRoute));
-  return v2Route("GET /openapi.json", "getOpenApi", "public", "OpenAPI 3.0 description of this emulator's management API v2", { answer: [200, undefined, "The OpenAPI document."], errors: [] }, () => ({
-    status: 200,
-    text: document(),
-    contentType: "application/json; charset=utf-8",
-  }));
+  return v2Route(
+    ["GET /openapi.json", "getOpenApi", "public", "OpenAPI 3.0 description of this emulator's management API v2"],
+    { answer: [200, undefined, "The OpenAPI document."], errors: [] },
+    () => ({ status: 200, text: document(), contentType: "application/json; charset=utf-8" }),
+  );
 }

@@ -1,20 +1,51 @@
 /**
- * A v2 operation: a route-table entry of the HTTP kit (http/router.ts) declared in v2's terms by
- * `v2Route`, with v2's validation (every field at fault, a body 422) and the context every v2
- * handler is built with.
+ * A v2 operation: a route-table entry of the HTTP kit (http/router.ts) declared in v2's terms, with
+ * v2's validation (every field at fault, a body 422) and the context every v2 handler is built with.
+ * An entry is three rows: its head (method and path, operationId, scope, summary), its spec
+ * (schemas, answer, errors) and its handler, which gets the account it acts for.
  */
 import type { z } from "zod";
 import { type Call, defineOperation, type Method, type Operation, type Reply } from "../../http/router";
 import { parseListingEvery } from "../../http/validation";
+import type { AccountData } from "../../state/model";
 import type { Scope } from "../account/scopes";
 import type { ManagementContext } from "../context";
 import { type Position, pageOf } from "../lists";
 
-/** What every v2 handler needs: the shared management context (same store as /v1) and the URLs. */
+/** An entry's head: `"GET /pods/{id}"`, its operationId, the API-key scope it needs ("public" for none), its summary. */
+export type V2Head = readonly [route: `${Method} /${string}`, operationId: string, scope: Scope | "public", summary: string];
+
+/** What a v2 handler gets: the kit's call, the account it acts for and the path's `{id}` ("" when it has none). */
+export interface V2Call<Q, B> extends Call<Q, B> {
+  readonly account: AccountData;
+  readonly id: string;
+}
+
+/** What every v2 handler is built with: the shared management context (same store as /v1), the URLs, and `route`. */
 export interface V2Context {
   ctx: ManagementContext;
   /** The job API base (…/v2), known once the server listens; endpoints' requestUrls are built on it. */
   serverlessUrl(): string;
+  /** One route-table entry (v2Route) whose handler gets the account it acts for. */
+  route<Q = undefined, B = undefined>(head: V2Head, spec: V2RouteSpec<Q, B>, handle: (call: V2Call<Q, B>) => Reply): Operation;
+}
+
+export function v2Context(ctx: ManagementContext, serverlessUrl: () => string): V2Context {
+  return {
+    ctx,
+    serverlessUrl,
+    route: (head, spec, handle) =>
+      v2Route(head, spec, (call) =>
+        handle({
+          ...call,
+          id: call.params.id ?? "",
+          // Made on first use, as the store makes accounts: an answer that reads none makes none.
+          get account() {
+            return ctx.store.account(call.accountId);
+          },
+        }),
+      ),
+  };
 }
 
 /** How the route table describes one operation besides its method, path, id, scope and summary. */
@@ -36,16 +67,12 @@ export interface V2RouteSpec<Q, B> {
 const ANSWERS: Readonly<Record<200 | 201 | 204, string>> = { 200: "OK", 201: "Created", 204: "Deleted. Response has no body." };
 
 /**
- * One route-table entry: `"GET /pods/{id}"`, its operationId, the API-key scope it needs
- * ("public" for none), its summary; its tag is the path's first segment. A body or query that
- * does not fit its schema is answered with every field at fault: a body 422, as the service does;
- * a query 400, or 422 on a paginated list (V2RouteSpec.paged).
+ * One route-table entry; its tag is the path's first segment. A body or query that does not fit
+ * its schema is answered with every field at fault: a body 422, as the service does; a query 400,
+ * or 422 on a paginated list (V2RouteSpec.paged).
  */
 export function v2Route<Q = undefined, B = undefined>(
-  route: `${Method} /${string}`,
-  operationId: string,
-  scope: Scope | "public",
-  summary: string,
+  [route, operationId, scope, summary]: V2Head,
   spec: V2RouteSpec<Q, B>,
   handle: (call: Call<Q, B>) => Reply,
 ): Operation {

@@ -13,7 +13,7 @@ import { applyAction, terminatePod } from "../pods/actions";
 import { type PodCreateRules, type PodCreation, createPod } from "../pods/create";
 import { type PodFields, updatePod } from "../pods/update";
 import { byCreation } from "../lists";
-import { listPage, type V2Context, v2Route } from "./operation";
+import { listPage, type V2Context } from "./operation";
 import { containerFieldsOf } from "./container";
 import { v2PodView } from "./podView";
 import { requireDataCenters, requireImage, requireRegistry, requireTemplate } from "./references";
@@ -73,48 +73,41 @@ function fieldsOf(body: UpdatePodRequest): PodFields {
 }
 
 export function v2PodOperations(v: V2Context): Operation[] {
-  const { ctx } = v;
-  const account = (id: string) => ctx.store.account(id);
-  const pod = (accountId: string, id: string | undefined) => podOf(account(accountId), id ?? "");
+  const { ctx, route } = v;
   return [
-    v2Route("GET /pods", "listPods", "pods:read", "List pods",
+    route(["GET /pods", "listPods", "pods:read", "List pods"],
       { query: ListPodsQuery, paged: true, answer: [200, "ListPodsResponse"], errors: [422] },
       (call) => {
         // The emulator has no clusters, so includeClusterPods changes nothing but the cursor's binding.
-        const page = listPage(v, "listPods", call, account(call.accountId).pods.values(), byCreation);
+        const page = listPage(v, "listPods", call, call.account.pods.values(), byCreation);
         return { status: 200, body: { pods: page.items.map((p) => v2PodView(ctx, p)), pagination: page.pagination } };
       }),
-    v2Route("POST /pods", "createPod", "pods:write", "Create a pod",
+    route(["POST /pods", "createPod", "pods:write", "Create a pod"],
       { body: ["CreatePodRequest", CreatePodRequest], answer: [201, "Pod"], errors: [400, 402, 404, 422] },
-      ({ accountId, body }) => {
-        const acct = account(accountId);
-        return { status: 201, body: v2PodView(ctx, createPod(ctx, acct, creationOf(v, acct, body), V2_POD_RULES)) };
-      }),
-    v2Route("GET /pods/{id}", "getPod", "pods:read", "Get a pod",
+      ({ account, body }) => ({ status: 201, body: v2PodView(ctx, createPod(ctx, account, creationOf(v, account, body), V2_POD_RULES)) })),
+    route(["GET /pods/{id}", "getPod", "pods:read", "Get a pod"],
       { answer: [200, "Pod"], errors: [404] },
-      ({ accountId, params }) => ({ status: 200, body: v2PodView(ctx, pod(accountId, params.id)) })),
-    v2Route("PATCH /pods/{id}", "updatePod", "pods:write", "Update a pod",
+      ({ account, id }) => ({ status: 200, body: v2PodView(ctx, podOf(account, id)) })),
+    route(["PATCH /pods/{id}", "updatePod", "pods:write", "Update a pod"],
       { body: ["UpdatePodRequest", UpdatePodRequest], answer: [200, "Pod"], errors: [400, 404, 409, 422] },
-      ({ accountId, params, body }) => {
-        const acct = account(accountId);
-        const target = podOf(acct, params.id ?? "");
-        const template = body.templateId ? requireTemplate(ctx, acct, body.templateId, "pod") : undefined;
-        if (body.registry) requireRegistry(acct, body.registry);
+      ({ account, id, body }) => {
+        const target = podOf(account, id);
+        const template = body.templateId ? requireTemplate(ctx, account, body.templateId, "pod") : undefined;
+        if (body.registry) requireRegistry(account, body.registry);
         const change = { fields: fieldsOf(body), template, command: body, mounts: body.mounts, globalNetworkingAtNextStart: body.globalNetworking };
-        return { status: 200, body: v2PodView(ctx, updatePod(ctx, acct, target, change)) };
+        return { status: 200, body: v2PodView(ctx, updatePod(ctx, account, target, change)) };
       }),
-    v2Route("DELETE /pods/{id}", "deletePod", "pods:write", "Terminate a pod",
+    route(["DELETE /pods/{id}", "deletePod", "pods:write", "Terminate a pod"],
       { answer: [204], errors: [404, 409] },
-      ({ accountId, params }) => {
-        terminatePod(ctx, account(accountId), pod(accountId, params.id));
+      ({ account, id }) => {
+        terminatePod(ctx, account, podOf(account, id));
         return { status: 204 };
       }),
-    v2Route("POST /pods/{id}/action", "podAction", "pods:write", "Trigger a pod state transition",
+    route(["POST /pods/{id}/action", "podAction", "pods:write", "Trigger a pod state transition"],
       { body: ["PodActionRequest", PodActionRequest], answer: [200, "Pod", "Action applied — returns updated pod"], errors: [400, 402, 404, 409, 422] },
-      ({ accountId, params, body }) => {
-        const acct = account(accountId);
-        const target = podOf(acct, params.id ?? "");
-        applyAction(ctx, acct, target, body.action);
+      ({ account, id, body }) => {
+        const target = podOf(account, id);
+        applyAction(ctx, account, target, body.action);
         return body.action === "terminate" ? { status: 204 } : { status: 200, body: v2PodView(ctx, target) };
       }),
   ];

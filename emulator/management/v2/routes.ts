@@ -1,4 +1,4 @@
-/** The full /api/v2 operation table (the source of /api/v2/openapi.json): each resource file declares its entries with v2Route. */
+/** The full /api/v2 operation table (the source of /api/v2/openapi.json): each resource file declares its entries with `route` (operation.ts). */
 import type { Operation } from "../../http/router";
 import { v2AccountOperations, v2SshKeyOperations } from "./account";
 import { v2BillingOperations } from "./billing";

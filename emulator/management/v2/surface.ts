@@ -9,6 +9,7 @@ import { Router, type RouteInterceptor, type RouterOptions } from "../../http/ro
 import { requestAdmission } from "../account/rateLimit";
 import type { ManagementContext } from "../context";
 import { V2_BASE_PATH } from "./openapi";
+import { v2Context } from "./operation";
 import { v2Operations } from "./routes";
 
 export interface V2Surface {
@@ -25,7 +26,7 @@ export type V2RouterOptions = Pick<RouterOptions, "bodyLimitBytes" | "resolveAcc
 
 export function createV2Surface(ctx: ManagementContext, options: V2RouterOptions): V2Surface {
   let serverlessUrl = "";
-  const operations = v2Operations({ ctx, serverlessUrl: () => serverlessUrl });
+  const operations = v2Operations(v2Context(ctx, () => serverlessUrl));
   const router = new Router(operations, {
     ...options,
     unknownFieldStatus: 422,

@@ -13,7 +13,7 @@ import { templateOf, usableTemplate } from "../lookup";
 import type { TemplateFields } from "../templateRecords";
 import { createTemplate, deleteTemplate, updateTemplate } from "../templates";
 import { byCreation } from "../lists";
-import { listPage, type V2Context, v2Route } from "./operation";
+import { listPage, type V2Context } from "./operation";
 import { containerFieldsOf, containerView } from "./container";
 import { requireRegistry } from "./references";
 
@@ -71,42 +71,38 @@ function createFieldsOf(body: CreateTemplateRequest): TemplateFields {
 }
 
 export function v2TemplateOperations(v: V2Context): Operation[] {
-  const { ctx } = v;
-  const account = (id: string) => ctx.store.account(id);
+  const { ctx, route } = v;
   return [
-    v2Route("GET /templates", "listTemplates", "templates:read", "List templates",
+    route(["GET /templates", "listTemplates", "templates:read", "List templates"],
       { query: ListPageQuery, paged: true, answer: [200, "ListTemplatesResponse"], errors: [422] },
       (call) => {
-        const page = listPage(v, "listTemplates", call, account(call.accountId).templates.values(), byCreation);
+        const page = listPage(v, "listTemplates", call, call.account.templates.values(), byCreation);
         return { status: 200, body: { templates: page.items.map(v2TemplateView), pagination: page.pagination } };
       }),
-    v2Route("POST /templates", "createTemplate", "templates:write", "Create a template",
+    route(["POST /templates", "createTemplate", "templates:write", "Create a template"],
       { body: ["CreateTemplateRequest", CreateTemplateRequest], answer: [201, "Template"], errors: [400, 422] },
-      ({ accountId, body }) => {
-        const acct = account(accountId);
-        if (body.registry) requireRegistry(acct, body.registry);
-        return { status: 201, body: v2TemplateView(createTemplate(ctx, acct, createFieldsOf(body), "v2", body)) };
+      ({ account, body }) => {
+        if (body.registry) requireRegistry(account, body.registry);
+        return { status: 201, body: v2TemplateView(createTemplate(ctx, account, createFieldsOf(body), "v2", body)) };
       }),
-    v2Route("GET /templates/{id}", "getTemplate", "templates:read", "Get a template",
+    route(["GET /templates/{id}", "getTemplate", "templates:read", "Get a template"],
       { answer: [200, "Template"], errors: [404] },
-      ({ accountId, params }) => {
-        const template = usableTemplate(ctx, accountId, params.id ?? "");
+      ({ accountId, id }) => {
+        const template = usableTemplate(ctx, accountId, id);
         if (!template) throw notFound("template");
         return { status: 200, body: v2TemplateView(template) };
       }),
-    v2Route("PATCH /templates/{id}", "updateTemplate", "templates:write", "Update a template",
+    route(["PATCH /templates/{id}", "updateTemplate", "templates:write", "Update a template"],
       { body: ["UpdateTemplateRequest", UpdateTemplateRequest], answer: [200, "Template"], errors: [400, 404, 422] },
-      ({ accountId, params, body }) => {
-        const acct = account(accountId);
-        const template = templateOf(acct, params.id ?? "");
-        if (body.registry) requireRegistry(acct, body.registry);
-        return { status: 200, body: v2TemplateView(updateTemplate(ctx, acct, template, fieldsOf(body), "v2", body)) };
+      ({ account, id, body }) => {
+        const template = templateOf(account, id);
+        if (body.registry) requireRegistry(account, body.registry);
+        return { status: 200, body: v2TemplateView(updateTemplate(ctx, account, template, fieldsOf(body), "v2", body)) };
       }),
-    v2Route("DELETE /templates/{id}", "deleteTemplate", "templates:write", "Delete a template",
+    route(["DELETE /templates/{id}", "deleteTemplate", "templates:write", "Delete a template"],
       { answer: [204], errors: [400, 404] },
-      ({ accountId, params }) => {
-        const acct = account(accountId);
-        deleteTemplate(acct, templateOf(acct, params.id ?? ""), "v2");
+      ({ account, id }) => {
+        deleteTemplate(account, templateOf(account, id), "v2");
         return { status: 204 };
       }),
   ];
