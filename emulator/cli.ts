@@ -68,7 +68,9 @@ async function main(): Promise<number> {
       process.stdout.write(`gpucloud-emulator: ${signal}, shutting down\n`);
       if (command.options.faults) {
         const stats = emulator.faultStats();
-        const counts = Object.entries(stats.injected).map(([kind, n]) => `${kind}=${n}`).join(" ");
+        const counts = Object.entries(stats.injected)
+          .map(([kind, n]) => `${kind}=${n}`)
+          .join(" ");
         process.stdout.write(`gpucloud-emulator: faults injected over ${stats.requests} requests: ${counts}\n`);
       }
       emulator.close().then(

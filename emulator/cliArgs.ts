@@ -56,7 +56,8 @@ function pairs(flag: string, values: readonly string[], transformValue: (value: 
 function number(flag: string, text: string | undefined, check: (n: number) => boolean, what: string): number | undefined {
   if (text === undefined) return undefined;
   const value = Number(text);
-  if (text.trim() === "" || !Number.isFinite(value) || !check(value)) throw new UsageError(`--${flag} must be ${what}, got ${JSON.stringify(text)}`);
+  if (text.trim() === "" || !Number.isFinite(value) || !check(value))
+    throw new UsageError(`--${flag} must be ${what}, got ${JSON.stringify(text)}`);
   return value;
 }
 
@@ -65,7 +66,11 @@ function apiKeyOption(entry: string): string | ApiKeyOption {
   const at = entry.indexOf(":");
   if (at === -1) return entry;
   if (at === 0) throw new UsageError(`--api-key expects KEY or KEY:scope,scope, got ${JSON.stringify(entry)}`);
-  const scopes = entry.slice(at + 1).split(",").map((s) => s.trim()).filter((s) => s !== "");
+  const scopes = entry
+    .slice(at + 1)
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "");
   for (const scope of scopes) {
     if (!isScope(scope)) throw new UsageError(`--api-key: unknown scope ${JSON.stringify(scope)}; known scopes: ${SCOPES.join(", ")}`);
   }
@@ -127,7 +132,8 @@ export function parseCliArgs(argv: readonly string[], cwd = process.cwd()): CliC
   if (v["v1-retired"] === true) options.v1Retired = true;
   const rateLimit = v["rate-limit"];
   if (rateLimit !== undefined) {
-    const perMinute = rateLimit === "off" ? undefined : number("rate-limit", rateLimit, (n) => Number.isInteger(n) && n >= 1, 'an integer >= 1 or "off"');
+    const perMinute =
+      rateLimit === "off" ? undefined : number("rate-limit", rateLimit, (n) => Number.isInteger(n) && n >= 1, 'an integer >= 1 or "off"');
     options.rateLimit = perMinute === undefined ? false : { perMinute };
   }
   const pageSize = number("page-size", v["page-size"], (n) => Number.isInteger(n) && n >= 1, "an integer >= 1");

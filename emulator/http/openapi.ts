@@ -126,7 +126,8 @@ function responses(facts: SurfaceFacts, op: DescribedOperation): { [status: stri
   const { status, description, schemaName, array } = op.response;
   const headers = op.public || facts.authenticatedHeaders === undefined ? {} : { headers: facts.authenticatedHeaders };
   const schema = schemaName === undefined ? undefined : array ? { type: "array", items: ref(schemaName) } : ref(schemaName);
-  out[String(status)] = schema === undefined ? { description, ...headers } : { description, ...headers, content: { "application/json": { schema } } };
+  out[String(status)] =
+    schema === undefined ? { description, ...headers } : { description, ...headers, content: { "application/json": { schema } } };
   if (op.noContent !== undefined) out["204"] = { description: op.noContent };
   const errors = new Set(op.errors);
   if (!op.public) for (const code of facts.authenticatedStatuses) errors.add(code);

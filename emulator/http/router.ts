@@ -198,9 +198,7 @@ export class Router {
         if (resolved === undefined) {
           throw new HttpError(
             401,
-            req.headers.authorization
-              ? "invalid API key"
-              : "missing API key: send the header `Authorization: Bearer <api key>`",
+            req.headers.authorization ? "invalid API key" : "missing API key: send the header `Authorization: Bearer <api key>`",
           );
         }
         accountId = resolved;

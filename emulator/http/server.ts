@@ -15,7 +15,12 @@ export interface HttpServerOptions {
   v1Retired?: boolean | undefined;
 }
 
-export function createHttpServer(router: Router, serverless: ServerlessService, v2Router?: Router, options: HttpServerOptions = {}): Server {
+export function createHttpServer(
+  router: Router,
+  serverless: ServerlessService,
+  v2Router?: Router,
+  options: HttpServerOptions = {},
+): Server {
   const handler = (req: IncomingMessage, res: ServerResponse): void => {
     const url = req.url ?? "/";
     const q = url.indexOf("?");

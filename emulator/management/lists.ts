@@ -39,8 +39,12 @@ export interface PageRequest {
 const KEY = randomBytes(32);
 
 function mac(request: PageRequest, at: Position): string {
-  const bound = Object.entries(request.bound).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return createHmac("sha256", KEY).update(JSON.stringify([request.list, request.accountId, bound, at.rank, at.id])).digest("base64url");
+  const bound = Object.entries(request.bound)
+    .filter(([, v]) => v !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return createHmac("sha256", KEY)
+    .update(JSON.stringify([request.list, request.accountId, bound, at.rank, at.id]))
+    .digest("base64url");
 }
 
 function encode(request: PageRequest, at: Position): string {

@@ -26,11 +26,14 @@ export interface NetworkVolumeCreation {
 
 /** The tier a v2 create asks for, in a data center that offers it (400 otherwise, naming the field). */
 function tierOf(dataCenterId: string, asked: VolumeTier | "primary"): VolumeTier {
-  if (!isDataCenter(dataCenterId)) throw invalid("dataCenter", `unknown data center ${JSON.stringify(dataCenterId)}; list them with GET /api/v2/catalog/datacenters`);
+  if (!isDataCenter(dataCenterId))
+    throw invalid("dataCenter", `unknown data center ${JSON.stringify(dataCenterId)}; list them with GET /api/v2/catalog/datacenters`);
   const type = asked === "primary" ? primaryVolumeTypeOf(dataCenterId) : asked;
-  if (type === undefined) throw invalid("dataCenter", `${dataCenterId} offers no network volumes; pick a data center whose networkVolumeTypes is not empty`);
+  if (type === undefined)
+    throw invalid("dataCenter", `${dataCenterId} offers no network volumes; pick a data center whose networkVolumeTypes is not empty`);
   const offered = volumeTypesOf(dataCenterId);
-  if (!offered.includes(type)) throw invalid("type", `${dataCenterId} offers ${offered.join(", ")} volumes, not ${type}; pick another data center or type`);
+  if (!offered.includes(type))
+    throw invalid("type", `${dataCenterId} offers ${offered.join(", ")} volumes, not ${type}; pick another data center or type`);
   return type;
 }
 
@@ -56,7 +59,12 @@ export function volumeTierOf(volume: NetworkVolumeRecord): VolumeTier {
   return volume.type ?? primaryVolumeTypeOf(volume.dataCenterId) ?? "STANDARD";
 }
 
-export function updateNetworkVolume(ctx: ManagementContext, account: AccountData, volume: NetworkVolumeRecord, change: { name?: string | undefined; size?: number | undefined }): NetworkVolumeRecord {
+export function updateNetworkVolume(
+  ctx: ManagementContext,
+  account: AccountData,
+  volume: NetworkVolumeRecord,
+  change: { name?: string | undefined; size?: number | undefined },
+): NetworkVolumeRecord {
   if (change.size !== undefined && change.size < volume.size) {
     throw invalid("size", `a network volume can only grow; ${volume.id} has ${volume.size} GB, requested ${change.size}`);
   }

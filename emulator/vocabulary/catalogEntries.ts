@@ -5,7 +5,15 @@
  * management/placement.ts). /v1's description of a GPU type is `gpuTypeSheet` (catalog.ts).
  */
 import type { z } from "zod";
-import { CPU_FLAVORS, CPU_VCPU_RANGE, CUDA_VERSIONS, DATA_CENTER_IDS, type GpuType as CatalogGpu, priceFactor, roundMoney } from "./catalog";
+import {
+  CPU_FLAVORS,
+  CPU_VCPU_RANGE,
+  CUDA_VERSIONS,
+  DATA_CENTER_IDS,
+  type GpuType as CatalogGpu,
+  priceFactor,
+  roundMoney,
+} from "./catalog";
 import { complianceOf, dataCenterFacts, volumeTypesOf } from "./dataCenters";
 import { poolOf, rentableGpus } from "./pools";
 import type { AvailabilityLevel } from "./schemas/v2/requests";
@@ -40,9 +48,12 @@ export function gpuTypeEntry(gpu: CatalogGpu, availability?: GpuAvailability): G
   const entry = gpuTypeFacts(gpu);
   if (availability) {
     const { capacity, count } = availability;
-    const dataCenters = availability.dataCenterIds.map((dc) => ({ id: dc, name: dc, free: capacity.free("gpu", gpu.id, dc) })).filter((dc) => dc.free >= count);
+    const dataCenters = availability.dataCenterIds
+      .map((dc) => ({ id: dc, name: dc, free: capacity.free("gpu", gpu.id, dc) }))
+      .filter((dc) => dc.free >= count);
     entry.availability = level(dataCenters.reduce((sum, dc) => sum + dc.free, 0) / count);
-    if (dataCenters.length > 0) entry.dataCenters = dataCenters.map((dc) => ({ id: dc.id, name: dc.name, availability: level(dc.free / count) }));
+    if (dataCenters.length > 0)
+      entry.dataCenters = dataCenters.map((dc) => ({ id: dc.id, name: dc.name, availability: level(dc.free / count) }));
     entry.cudaVersions = CUDA_VERSIONS.map((version) => ({ version, available: dataCenters.length > 0 }));
   }
   return entry;
@@ -59,7 +70,11 @@ function gpuTypeFacts(gpu: CatalogGpu): GpuType {
     secure: true,
     community: true,
     // Serverless workers are priced as secure on-demand pods (catalog.ts).
-    price: { secure: gpu.securePrice, community: roundMoney(gpu.securePrice * priceFactor("COMMUNITY", false)), ...(pool ? { serverless: gpu.securePrice } : {}) },
+    price: {
+      secure: gpu.securePrice,
+      community: roundMoney(gpu.securePrice * priceFactor("COMMUNITY", false)),
+      ...(pool ? { serverless: gpu.securePrice } : {}),
+    },
     maxCount: { secure: maxCount(gpu), community: maxCount(gpu) },
   };
 }
@@ -71,9 +86,12 @@ export function cpuTypeEntry(id: string, availability?: { capacity: FreeCapacity
   const entry = cpuTypeFacts(id);
   if (availability) {
     const { capacity, vcpuCount } = availability;
-    const dataCenters = DATA_CENTER_IDS.map((dc) => ({ id: dc, name: dc, free: capacity.free("cpu", id, dc) })).filter((dc) => dc.free >= vcpuCount);
+    const dataCenters = DATA_CENTER_IDS.map((dc) => ({ id: dc, name: dc, free: capacity.free("cpu", id, dc) })).filter(
+      (dc) => dc.free >= vcpuCount,
+    );
     entry.availability = level(dataCenters.length);
-    if (dataCenters.length > 0) entry.dataCenters = dataCenters.map((dc) => ({ id: dc.id, name: dc.name, availability: level(dc.free / vcpuCount) }));
+    if (dataCenters.length > 0)
+      entry.dataCenters = dataCenters.map((dc) => ({ id: dc.id, name: dc.name, availability: level(dc.free / vcpuCount) }));
   }
   return entry;
 }
@@ -95,15 +113,30 @@ function cpuTypeFacts(id: string): CpuType {
 /** With `availability`: the GPU types offered there (a level each), and every CPU flavor's level (by 8-vCPU machines). */
 export function dataCenterEntry(id: string, availability?: { capacity: FreeCapacity; gpus: boolean; cpus: boolean }): DataCenter {
   const facts = dataCenterFacts(id);
-  const entry: DataCenter = { id, name: id, region: facts.region, globalNetwork: facts.globalNetwork, networkVolumeTypes: volumeTypesOf(id), compliance: complianceOf(facts.region) };
+  const entry: DataCenter = {
+    id,
+    name: id,
+    region: facts.region,
+    globalNetwork: facts.globalNetwork,
+    networkVolumeTypes: volumeTypesOf(id),
+    compliance: complianceOf(facts.region),
+  };
   const capacity = availability?.capacity;
   if (capacity && availability.gpus) {
-    const gpus = rentableGpus().map((gpu) => ({ id: gpu.id, name: gpu.displayName, availability: level(capacity.free("gpu", gpu.id, id)) }));
+    const gpus = rentableGpus().map((gpu) => ({
+      id: gpu.id,
+      name: gpu.displayName,
+      availability: level(capacity.free("gpu", gpu.id, id)),
+    }));
     const offered = gpus.filter((g) => g.availability !== "NONE");
     if (offered.length > 0) entry.gpuAvailability = offered;
   }
   if (capacity && availability.cpus) {
-    entry.cpuAvailability = [...CPU_FLAVORS.values()].map((f) => ({ id: f.id, name: f.displayName, availability: level(capacity.free("cpu", f.id, id) / 8) }));
+    entry.cpuAvailability = [...CPU_FLAVORS.values()].map((f) => ({
+      id: f.id,
+      name: f.displayName,
+      availability: level(capacity.free("cpu", f.id, id) / 8),
+    }));
   }
   return entry;
 }

@@ -27,7 +27,10 @@ describe("--faults flag", () => {
 
   test("takes pod faults, and refuses a pod fault on a request selector", () => {
     const parsed = parseCliArgs(["--faults", "pod train-*: error=1@30s"], "/work");
-    expect(parsed.help === false && parsed.options.faults).toEqual({ seed: 0, rules: [{ selector: "pod train-*", faults: [{ kind: "error", probability: 1, durationMs: 30_000 }] }] });
+    expect(parsed.help === false && parsed.options.faults).toEqual({
+      seed: 0,
+      rules: [{ selector: "pod train-*", faults: [{ kind: "error", probability: 1, durationMs: 30_000 }] }],
+    });
     expect(() => parseCliArgs(["--faults", "*: error=0.1"])).toThrow(/--faults: .*error is a pod fault/);
   });
 
@@ -50,9 +53,13 @@ describe("the bin with --faults and --state in a missing directory", () => {
     expect(existsSync(CLI), `${CLI} missing: run npm run build first`).toBe(true);
     dir = await mkdtemp(join(tmpdir(), "gpucloud-faults-cli-"));
     const statePath = join(dir, "not", "yet", "there", "state.json");
-    const proc = spawn(process.execPath, [CLI, "--port", "0", "--api-key", "cli-key", "--state", statePath, "--faults", "seed=3; ListPods: 503=1"], {
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const proc = spawn(
+      process.execPath,
+      [CLI, "--port", "0", "--api-key", "cli-key", "--state", statePath, "--faults", "seed=3; ListPods: 503=1"],
+      {
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     child = proc;
     let stdout = "";
     let stderr = "";

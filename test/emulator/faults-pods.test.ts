@@ -49,7 +49,9 @@ describe("the SPEC of pod faults", () => {
   });
 
   test("a plan object is held to the same rules", () => {
-    expect(() => toFaultPlan({ seed: 0, rules: [{ selector: "*", faults: [{ kind: "error", probability: 1 }] }] })).toThrow(/error is a pod fault/);
+    expect(() => toFaultPlan({ seed: 0, rules: [{ selector: "*", faults: [{ kind: "error", probability: 1 }] }] })).toThrow(
+      /error is a pod fault/,
+    );
     expect(toFaultPlan({ seed: 0, rules: [{ selector: "pod", faults: [{ kind: "error", probability: 1 }] }] }).rules).toHaveLength(1);
   });
 });

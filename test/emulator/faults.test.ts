@@ -20,7 +20,12 @@ async function start(faults: string, onReply?: (event: ReplyEvent) => void): Pro
 }
 
 /** One raw request; resolves with the status, or with the socket error's code when there was no answer. */
-function rawCall(emu: RunningEmulator, method: string, path: string, body?: unknown): Promise<{ status?: number; headers?: Record<string, unknown>; text?: string; error?: string }> {
+function rawCall(
+  emu: RunningEmulator,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status?: number; headers?: Record<string, unknown>; text?: string; error?: string }> {
   return new Promise((resolve) => {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     const req = httpRequest(
@@ -28,7 +33,10 @@ function rawCall(emu: RunningEmulator, method: string, path: string, body?: unkn
       {
         method,
         agent: false,
-        headers: { authorization: `Bearer ${KEY_A}`, ...(payload ? { "content-type": "application/json", "content-length": Buffer.byteLength(payload) } : {}) },
+        headers: {
+          authorization: `Bearer ${KEY_A}`,
+          ...(payload ? { "content-type": "application/json", "content-length": Buffer.byteLength(payload) } : {}),
+        },
       },
       (res) => {
         let text = "";
@@ -49,7 +57,13 @@ describe("the SPEC", () => {
     expect(plan).toEqual({
       seed: 42,
       rules: [
-        { selector: "POST /v1/pods", faults: [{ kind: "lost", probability: 0.2 }, { kind: "reset", probability: 0.1 }] },
+        {
+          selector: "POST /v1/pods",
+          faults: [
+            { kind: "lost", probability: 0.2 },
+            { kind: "reset", probability: 0.1 },
+          ],
+        },
         {
           selector: "*",
           faults: [
@@ -63,7 +77,10 @@ describe("the SPEC", () => {
     expect(formatFaultSpec(plan)).toBe("seed=42; POST /v1/pods: lost=0.2,reset=0.1; *: 429=0.05@200ms,500=0.05,latency=0.1@200ms");
     expect(parseFaultSpec(formatFaultSpec(plan))).toEqual(plan);
     // Newlines separate clauses too; spacing is free; no seed means 0.
-    expect(parseFaultSpec("\n  CreatePod :  503 = 0.5 @ 1.5s \n")).toEqual({ seed: 0, rules: [{ selector: "CreatePod", faults: [{ kind: "503", probability: 0.5, durationMs: 1500 }] }] });
+    expect(parseFaultSpec("\n  CreatePod :  503 = 0.5 @ 1.5s \n")).toEqual({
+      seed: 0,
+      rules: [{ selector: "CreatePod", faults: [{ kind: "503", probability: 0.5, durationMs: 1500 }] }],
+    });
   });
 
   test.each([
@@ -84,7 +101,9 @@ describe("the SPEC", () => {
   });
 
   test("a plan object is validated at the edge", () => {
-    expect(() => toFaultPlan({ seed: 1, rules: [{ selector: "*", faults: [{ kind: "500", probability: 2 }] }] })).toThrow(/rules\.0\.faults\.0\.probability/);
+    expect(() => toFaultPlan({ seed: 1, rules: [{ selector: "*", faults: [{ kind: "500", probability: 2 }] }] })).toThrow(
+      /rules\.0\.faults\.0\.probability/,
+    );
     expect(toFaultPlan({ seed: 3, rules: [] })).toEqual({ seed: 3, rules: [] });
   });
 
@@ -149,7 +168,9 @@ describe("faults on the wire", () => {
     expect(res.error).toMatch(/ECONNRESET|socket hang up/);
     const pods = emu.inspect().flatMap((a) => a.pods);
     expect(pods.map((p) => p.name)).toEqual(["lost-one"]);
-    expect(replies).toEqual([expect.objectContaining({ operationId: "CreatePod", status: 201, lost: true, body: expect.objectContaining({ name: "lost-one" }) })]);
+    expect(replies).toEqual([
+      expect.objectContaining({ operationId: "CreatePod", status: 201, lost: true, body: expect.objectContaining({ name: "lost-one" }) }),
+    ]);
     // The rest of the API is untouched: the pod can be read normally.
     expect((await api(emu, KEY_A).get(`/pods/${pods[0]?.id}`)).status).toBe(200);
     expect(emu.faultStats().injected.lost).toBe(1);

@@ -31,14 +31,25 @@ describe(`OpenAPI-driven fuzzing: ${REQUESTS} seeded requests`, () => {
     expect(fuzzA.operations.length).toBeGreaterThanOrEqual(30);
     // Real resources in both accounts, so that requests with ids reach the handlers (and account
     // B's fuzzer also holds account A's ids: they must be 404s, never another account's data).
-    for (const [key, fuzz] of [[KEY_A, fuzzA], [KEY_B, fuzzB]] as const) {
+    for (const [key, fuzz] of [
+      [KEY_A, fuzzA],
+      [KEY_B, fuzzB],
+    ] as const) {
       const client = api(emulator, key);
       for (let i = 0; i < 3; i++) {
         const auth = await client.post("/containerregistryauth", { name: `fuzz-creds-${i}`, username: "u", password: "p" });
         const template = await client.post("/templates", { name: `fuzz-template-${i}`, imageName: "example/app:1", isServerless: true });
         const volume = await client.post("/networkvolumes", { name: `fuzz-volume-${i}`, size: 10, dataCenterId: "EU-RO-1" });
-        const pod = await client.post("/pods", { name: `fuzz-pod-${i}`, imageName: "example/app:1", gpuTypeIds: ["NVIDIA GeForce RTX 4090"] });
-        const endpoint = await client.post("/endpoints", { name: `fuzz-endpoint-${i}`, templateId: template.body.id, gpuTypeIds: ["NVIDIA L4"] });
+        const pod = await client.post("/pods", {
+          name: `fuzz-pod-${i}`,
+          imageName: "example/app:1",
+          gpuTypeIds: ["NVIDIA GeForce RTX 4090"],
+        });
+        const endpoint = await client.post("/endpoints", {
+          name: `fuzz-endpoint-${i}`,
+          templateId: template.body.id,
+          gpuTypeIds: ["NVIDIA L4"],
+        });
         const created = { containerregistryauth: auth, templates: template, networkvolumes: volume, pods: pod, endpoints: endpoint };
         for (const [collection, res] of Object.entries(created)) {
           expect(res.status, `seed ${collection}: ${res.text}`).toBeLessThan(300);
@@ -59,7 +70,8 @@ describe(`OpenAPI-driven fuzzing: ${REQUESTS} seeded requests`, () => {
     let sent = 0;
     let slowest = 0;
 
-    const describeReq = (r: FuzzRequest): string => `${r.method} ${r.path.slice(0, 160)} [${r.kind}] body=${r.body === undefined ? "-" : String(r.body).slice(0, 160)}`;
+    const describeReq = (r: FuzzRequest): string =>
+      `${r.method} ${r.path.slice(0, 160)} [${r.kind}] body=${r.body === undefined ? "-" : String(r.body).slice(0, 160)}`;
     const worker = async (): Promise<void> => {
       while (sent < REQUESTS) {
         sent++;
@@ -91,7 +103,8 @@ describe(`OpenAPI-driven fuzzing: ${REQUESTS} seeded requests`, () => {
           } catch {
             shapeOk = false;
           }
-          if (!shapeOk || !(outcome.contentType ?? "").includes("application/json")) badErrorShape.push(`${describeReq(request)} -> ${outcome.status} ${outcome.text?.slice(0, 200)}`);
+          if (!shapeOk || !(outcome.contentType ?? "").includes("application/json"))
+            badErrorShape.push(`${describeReq(request)} -> ${outcome.status} ${outcome.text?.slice(0, 200)}`);
         }
       }
     };
@@ -110,7 +123,11 @@ describe(`OpenAPI-driven fuzzing: ${REQUESTS} seeded requests`, () => {
     expect(badErrorShape, "every 4xx is the JSON error shape").toEqual([]);
     // The stream reached the handlers (not just the validators): successes and every op.
     expect(Object.keys(byOperation).length).toBe(fuzzA.operations.length);
-    expect(Object.entries(byStatus).filter(([s]) => s.startsWith("2")).reduce((a, [, n]) => a + n, 0)).toBeGreaterThan(300);
+    expect(
+      Object.entries(byStatus)
+        .filter(([s]) => s.startsWith("2"))
+        .reduce((a, [, n]) => a + n, 0),
+    ).toBeGreaterThan(300);
     expect(byStatus["400"] ?? 0).toBeGreaterThan(1000);
     expect(byStatus["413"] ?? 0).toBeGreaterThan(0);
     // Nothing leaked into Object.prototype, and the emulator still serves.

@@ -47,7 +47,8 @@ describe("job API fuzzing", () => {
         const what = `${request.method} ${path.slice(0, 120)} [${request.kind}]`;
         if (outcome.status === undefined) problems.push(`${what}: no answer (${outcome.error})`);
         else if (outcome.status >= 500) problems.push(`${what}: ${outcome.status} ${outcome.text.slice(0, 200)}`);
-        else if (outcome.status >= 400 && errorMessageOf(outcome.text) === undefined) problems.push(`${what}: ${outcome.status} without a JSON error message`);
+        else if (outcome.status >= 400 && errorMessageOf(outcome.text) === undefined)
+          problems.push(`${what}: ${outcome.status} without a JSON error message`);
         else if (outcome.status < 300) fuzz.learn(JSON.parse(outcome.text) as unknown);
       }
     };
@@ -80,12 +81,16 @@ describe("raw request fuzzing on every surface", () => {
       const what = `${request.kind} on ${target.path}`;
       if (socketError !== undefined) problems.push(`${what}: connection dropped (${socketError})`);
       if (responses.length !== request.expect.length) {
-        problems.push(`${what}: ${responses.length} answers, expected ${request.expect.length} (${responses.map((r) => r.status).join(", ")})`);
+        problems.push(
+          `${what}: ${responses.length} answers, expected ${request.expect.length} (${responses.map((r) => r.status).join(", ")})`,
+        );
         continue;
       }
       responses.forEach((res, n) => {
-        if (!(request.expect[n] ?? []).includes(res.status)) problems.push(`${what}: answer ${n + 1} is ${res.status}, expected ${String(request.expect[n])}`);
-        if (res.status >= 400 && errorMessageOf(res.body) === undefined) problems.push(`${what}: ${res.status} without a JSON error message`);
+        if (!(request.expect[n] ?? []).includes(res.status))
+          problems.push(`${what}: answer ${n + 1} is ${res.status}, expected ${String(request.expect[n])}`);
+        if (res.status >= 400 && errorMessageOf(res.body) === undefined)
+          problems.push(`${what}: ${res.status} without a JSON error message`);
       });
     }
     console.log(`[fuzz-raw] by kind ${JSON.stringify(byKind)}`);

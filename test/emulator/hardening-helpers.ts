@@ -73,7 +73,11 @@ export function parseResponses(data: Buffer): RawResponse[] {
 }
 
 /** A request line and headers for a raw exchange; `body` sets content-length. */
-export function rawRequest(method: string, path: string, options: { body?: string | number; close?: boolean; headers?: string[] } = {}): string {
+export function rawRequest(
+  method: string,
+  path: string,
+  options: { body?: string | number; close?: boolean; headers?: string[] } = {},
+): string {
   const length = typeof options.body === "number" ? options.body : options.body === undefined ? undefined : Buffer.byteLength(options.body);
   return [
     `${method} ${path} HTTP/1.1`,
@@ -105,7 +109,10 @@ export interface EmulatorWithEndpoint {
 }
 
 /** An emulator (account A) with a queue endpoint; its workers echo their input unless `imageName` maps to a handler. */
-export async function emulatorWithEndpoint(options: Parameters<typeof startTestEmulator>[0] = {}, imageName = "example/echo:1"): Promise<EmulatorWithEndpoint> {
+export async function emulatorWithEndpoint(
+  options: Parameters<typeof startTestEmulator>[0] = {},
+  imageName = "example/echo:1",
+): Promise<EmulatorWithEndpoint> {
   const emu = await startTestEmulator(options);
   const a = api(emu, KEY_A);
   const template = await a.post("/templates", { name: "echo-worker", imageName, isServerless: true });
@@ -148,12 +155,15 @@ export function httpSend(
     };
     const headers: Record<string, string | number> = { ...request.headers };
     if (request.body !== undefined) headers["content-length"] = Buffer.byteLength(request.body);
-    const req = httpRequest({ host: "127.0.0.1", port, method: request.method, path: request.path, headers, agent, timeout: timeoutMs }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (chunk: Buffer) => chunks.push(chunk));
-      res.on("end", () => done({ status: res.statusCode, text: Buffer.concat(chunks).toString("utf8"), error: undefined }));
-      res.on("error", (error) => done({ status: res.statusCode, text: "", error: `response: ${error.message}` }));
-    });
+    const req = httpRequest(
+      { host: "127.0.0.1", port, method: request.method, path: request.path, headers, agent, timeout: timeoutMs },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () => done({ status: res.statusCode, text: Buffer.concat(chunks).toString("utf8"), error: undefined }));
+        res.on("error", (error) => done({ status: res.statusCode, text: "", error: `response: ${error.message}` }));
+      },
+    );
     req.on("timeout", () => {
       done({ status: undefined, text: "", error: `no answer within ${timeoutMs} ms` });
       req.destroy();

@@ -31,7 +31,12 @@ describe("malformed HTTP gets a JSON error, then the connection closes", () => {
     ["a garbage request line", "GARBAGE\r\n\r\n", 400, /malformed request line/],
     ["an unknown method", "FROB /v1/pods HTTP/1.1\r\nhost: x\r\n\r\n", 400, /unknown HTTP method/],
     ["a non-numeric Content-Length", "POST /v1/templates HTTP/1.1\r\nhost: x\r\ncontent-length: ten\r\n\r\n", 400, /Content-Length/],
-    ["two different Content-Lengths", "POST /v1/templates HTTP/1.1\r\nhost: x\r\ncontent-length: 2\r\ncontent-length: 3\r\n\r\n{}", 400, /Content-Length/],
+    [
+      "two different Content-Lengths",
+      "POST /v1/templates HTTP/1.1\r\nhost: x\r\ncontent-length: 2\r\ncontent-length: 3\r\n\r\n{}",
+      400,
+      /Content-Length/,
+    ],
     [
       "a malformed chunked body",
       "POST /v2/ep/run HTTP/1.1\r\nhost: x\r\ntransfer-encoding: chunked\r\n\r\nzz\r\nabc\r\n0\r\n\r\n",
@@ -39,7 +44,12 @@ describe("malformed HTTP gets a JSON error, then the connection closes", () => {
       /malformed chunked/,
     ],
     ["a NUL byte in a header", "GET /v1/pods HTTP/1.1\r\nhost: x\r\nx-a: a\0b\r\n\r\n", 400, /invalid character in a header/],
-    ["headers over 16 KiB", `GET /v1/pods HTTP/1.1\r\nhost: x\r\nx-a: ${"a".repeat(20_000)}\r\n\r\n`, 431, /headers are larger than the limit/],
+    [
+      "headers over 16 KiB",
+      `GET /v1/pods HTTP/1.1\r\nhost: x\r\nx-a: ${"a".repeat(20_000)}\r\n\r\n`,
+      431,
+      /headers are larger than the limit/,
+    ],
     ["an unknown HTTP version", "GET /v1/pods HTTP/3.0\r\nhost: x\r\n\r\n", 505, /unsupported HTTP version/],
     ["CONNECT", "CONNECT example.com:443 HTTP/1.1\r\nhost: example.com:443\r\n\r\n", 405, /CONNECT is not supported/],
   ];
@@ -55,7 +65,7 @@ describe("malformed HTTP gets a JSON error, then the connection closes", () => {
 
   it("a malformed chunked body on an authenticated /v1 create also gets the JSON 400", async () => {
     const head = rawRequest("POST", "/v1/templates", { headers: ["transfer-encoding: chunked"] });
-    const { responses } = await rawExchange(h.emu.port, [head, "5\r\n{\"a\":\r\nnot-a-size\r\n\r\n"]);
+    const { responses } = await rawExchange(h.emu.port, [head, '5\r\n{"a":\r\nnot-a-size\r\n\r\n']);
     expectJsonError(only(responses), 400, /malformed chunked/);
   });
 });
@@ -83,7 +93,11 @@ describe("an oversized body written in full before reading gets 413 on a connect
 
   it("a body refused before it was read (unknown route) is drained too", async () => {
     const body = Buffer.alloc(EIGHT_MIB, 0x61);
-    const { responses, socketError } = await rawExchange(h.emu.port, [rawRequest("POST", "/v1/nothing-here", { body: EIGHT_MIB }), body, next], 15_000);
+    const { responses, socketError } = await rawExchange(
+      h.emu.port,
+      [rawRequest("POST", "/v1/nothing-here", { body: EIGHT_MIB }), body, next],
+      15_000,
+    );
     expect(socketError).toBeUndefined();
     expect(responses.map((r) => r.status)).toEqual([404, 200]);
   });
@@ -98,7 +112,9 @@ describe("routes match whole paths", () => {
       `/v2/${h.endpointId}/run/x`,
     ]) {
       const method = path.includes("/run/") ? "POST" : "GET";
-      const { responses } = await rawExchange(h.emu.port, [rawRequest(method, path, { close: true, ...(method === "POST" ? { body: '{"input":{}}' } : {}) })]);
+      const { responses } = await rawExchange(h.emu.port, [
+        rawRequest(method, path, { close: true, ...(method === "POST" ? { body: '{"input":{}}' } : {}) }),
+      ]);
       const res = only(responses);
       expect(res.status, path).toBe(404);
       expect(JSON.parse(res.body).error).toContain("no such path");

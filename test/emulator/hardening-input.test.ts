@@ -53,7 +53,11 @@ describe(`bodies nested ${DEEP} levels deep`, () => {
   });
 
   it("brackets inside strings do not count as nesting", async () => {
-    const res = await call(`${h.emu.serverlessUrl}/${h.endpointId}/runsync`, "POST", JSON.stringify({ input: { text: "[{".repeat(DEEP) } }));
+    const res = await call(
+      `${h.emu.serverlessUrl}/${h.endpointId}/runsync`,
+      "POST",
+      JSON.stringify({ input: { text: "[{".repeat(DEEP) } }),
+    );
     expect(res.status).toBe(200);
   });
 });

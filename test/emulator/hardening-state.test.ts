@@ -119,14 +119,20 @@ describe("durability with a failing state write (the CLI, SIGKILL, restart)", ()
     expect(refused).toEqual([503, 503, 503, 503, 503]);
     await waitFor("the CLI to report it", async () => (child?.output().includes("state is NOT being saved") ? true : undefined));
     repair();
-    await waitFor("the CLI to report recovery", async () => (child?.output().includes("state is being saved again") ? true : undefined), 5000);
+    await waitFor(
+      "the CLI to report recovery",
+      async () => (child?.output().includes("state is being saved again") ? true : undefined),
+      5000,
+    );
     await burst("after");
     expect(acknowledged).toHaveLength(10);
 
     await child.kill();
     fs.writeFileSync(path.join(stateDir, ".state.json.99999.cafe.tmp"), "{ torn");
     child = await startEmulatorProcess({ port, statePath, apiKey: KEY_A });
-    const listed = (await (await fetch(`${child.apiUrl}/templates`, { headers: { authorization: `Bearer ${KEY_A}` } })).json()) as { id: string }[];
+    const listed = (await (await fetch(`${child.apiUrl}/templates`, { headers: { authorization: `Bearer ${KEY_A}` } })).json()) as {
+      id: string;
+    }[];
     const ids = new Set(listed.map((t) => t.id));
     expect(acknowledged.filter((id) => !ids.has(id))).toEqual([]);
     expect(fs.readdirSync(stateDir).filter((name) => name.endsWith(".tmp"))).toEqual([]);

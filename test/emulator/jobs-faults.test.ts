@@ -14,7 +14,10 @@ afterEach(async () => {
 });
 
 /** An emulator with `faults` and one endpoint of account A (`lb`: a load-balancing one). */
-async function start(faults: string, endpoint: { workersMax?: number; lb?: boolean } = {}): Promise<{ emu: RunningEmulator; endpoint: string }> {
+async function start(
+  faults: string,
+  endpoint: { workersMax?: number; lb?: boolean } = {},
+): Promise<{ emu: RunningEmulator; endpoint: string }> {
   const emu = await startTestEmulator({ faults });
   emulator = emu;
   const client = api(emu, KEY_A);
@@ -30,7 +33,12 @@ async function start(faults: string, endpoint: { workersMax?: number; lb?: boole
 }
 
 /** One request to the job API: its answer, or the connection error's code when there was none. */
-async function call(emu: RunningEmulator, method: string, path: string, body?: unknown): Promise<{ status?: number; headers?: Headers; json?: any; error?: string }> {
+async function call(
+  emu: RunningEmulator,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status?: number; headers?: Headers; json?: any; error?: string }> {
   try {
     const res = await fetch(`${emu.serverlessUrl}${path}`, {
       method,
@@ -117,7 +125,9 @@ describe("faults on job API routes", () => {
   });
 
   test("a selector that names no job route fails at startup, naming it", async () => {
-    await expect(startTestEmulator({ faults: "POST /v2/*/nope: 500=1" })).rejects.toThrow(/selector "POST \/v2\/\*\/nope" matches no operation/);
+    await expect(startTestEmulator({ faults: "POST /v2/*/nope: 500=1" })).rejects.toThrow(
+      /selector "POST \/v2\/\*\/nope" matches no operation/,
+    );
     await expect(startTestEmulator({ faults: "getJobStatuz: 500=1" })).rejects.toThrow(/selector "getJobStatuz" matches no operation/);
   });
 });

@@ -24,10 +24,14 @@ afterAll(() => h.close());
 
 const status = async (id: string, ep = E) => (await h.call("GET", `${ep}/status/${id}`)).body;
 const waitStatus = (id: string, want: string, ep = E) =>
-  h.until(async () => {
-    const b = await status(id, ep);
-    return b.status === want ? b : undefined;
-  }, 5000, `job ${id} ${want}`);
+  h.until(
+    async () => {
+      const b = await status(id, ep);
+      return b.status === want ? b : undefined;
+    },
+    5000,
+    `job ${id} ${want}`,
+  );
 
 describe("auth and 404s", () => {
   it("accepts Bearer and bare keys, refuses missing and unknown ones with JSON 401", async () => {
@@ -238,10 +242,14 @@ describe("expiry", () => {
   it("deletes a job when its TTL passes, even while it runs (404)", async () => {
     const r = await h.call("POST", `${E}/run`, { input: { delayMs: 600_000 }, policy: { ttl: 10_000 } });
     await waitStatus(r.body.id, "IN_PROGRESS");
-    const gone = await h.until(async () => {
-      const s = await h.call("GET", `${E}/status/${r.body.id}`);
-      return s.status === 404 ? s : undefined;
-    }, 5000, "TTL expiry");
+    const gone = await h.until(
+      async () => {
+        const s = await h.call("GET", `${E}/status/${r.body.id}`);
+        return s.status === 404 ? s : undefined;
+      },
+      5000,
+      "TTL expiry",
+    );
     expect(gone.body.error).toContain(r.body.id);
     const health = (await h.call("GET", `${E}/health`)).body;
     expect(health.jobs.inProgress).toBe(0);

@@ -34,7 +34,11 @@ function blocks(text: string): string[] {
 
 describe("/openai streamed", () => {
   it("streams a chat completion as chat.completion.chunk events ending in data: [DONE]", async () => {
-    const r = await post("s", "/v1/chat/completions", { model: "m1", stream: true, messages: [{ role: "user", content: "hello big world" }] });
+    const r = await post("s", "/v1/chat/completions", {
+      model: "m1",
+      stream: true,
+      messages: [{ role: "user", content: "hello big world" }],
+    });
     expect(r.status).toBe(200);
     expect(r.headers.get("content-type")).toMatch(/^text\/event-stream/);
     const events = blocks(await r.text());

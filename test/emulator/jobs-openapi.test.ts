@@ -149,7 +149,14 @@ describe("GET /v2/openapi.json", () => {
     expect(doc.paths["/{endpoint_id}/job-take/{worker_id}"].get.responses["204"]).toBeDefined();
     expect(doc.paths["/{endpoint_id}/status/{job_id}"].get.operationId).toBe("getJobStatus");
     expect(doc.paths["/{endpoint_id}/status/{job_id}"].post.description).toContain("getJobStatus");
-    expect(doc.components.schemas.EndpointHealth.properties.workers.required).toEqual(["idle", "initializing", "ready", "running", "throttled", "unhealthy"]);
+    expect(doc.components.schemas.EndpointHealth.properties.workers.required).toEqual([
+      "idle",
+      "initializing",
+      "ready",
+      "running",
+      "throttled",
+      "unhealthy",
+    ]);
   });
 
   test("agrees with what is served: a method an operation does not list is a 405 whose Allow lists its methods", async () => {
@@ -159,9 +166,7 @@ describe("GET /v2/openapi.json", () => {
     for (const [path, methods] of byPath) {
       const other = ["GET", "POST", "PUT", "DELETE"].find((m) => !methods.includes(m));
       if (other === undefined) continue; // answers every method (OpenAI requests, load balancing)
-      const url = path
-        .replace("{endpoint_id}", endpointId)
-        .replace(/\{(job_id|worker_id)\}/g, "x");
+      const url = path.replace("{endpoint_id}", endpointId).replace(/\{(job_id|worker_id)\}/g, "x");
       const res = await fetch(`${emu.serverlessUrl}${url}`, { method: other, headers: { authorization: `Bearer ${emu.apiKey}` } });
       expect(res.status, `${other} ${path}`).toBe(405);
       expect(res.headers.get("allow")?.split(", ").sort(), `${other} ${path}`).toEqual([...methods].sort());

@@ -15,7 +15,7 @@ describe("Scheduler", () => {
     // Random deadlines, then move some and clear others.
     const at = new Map<number, number>();
     let seed = 7;
-    const rnd = () => ((seed = (seed * 48271) % 2147483647) / 2147483647);
+    const rnd = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
     tasks.forEach((t, i) => {
       const d = clock.now() + 1000 + Math.floor(rnd() * 20_000);
       at.set(i, d);
@@ -56,7 +56,9 @@ describe("desiredWorkers", () => {
   it("REQUEST_COUNT: ceil((queued + running) / scalerValue) within [min, max]", () => {
     expect(desiredWorkers(base({ queued: 3, running: 2 })).want).toBe(3);
     expect(desiredWorkers(base({ queued: 30 })).want).toBe(5);
-    expect(desiredWorkers(base({ spec: spec({ workersMin: 2, workersMax: 5, scalerType: "REQUEST_COUNT", scalerValue: 2 }) })).want).toBe(2);
+    expect(desiredWorkers(base({ spec: spec({ workersMin: 2, workersMax: 5, scalerType: "REQUEST_COUNT", scalerValue: 2 }) })).want).toBe(
+      2,
+    );
   });
 
   it("QUEUE_DELAY: one worker at once from zero, more only for jobs waiting past the delay", () => {

@@ -17,11 +17,15 @@ describe("scaling", () => {
       const ids: string[] = [];
       for (let i = 0; i < 6; i++) ids.push((await h.call("POST", "/v2/rc/run", { input: { delayMs: 20_000 } })).body.id);
       let peak = 0;
-      await h.until(async () => {
-        peak = Math.max(peak, live(h, "rc").length);
-        const hb = (await h.call("GET", "/v2/rc/health")).body;
-        return hb.jobs.completed === 6;
-      }, 8000, "all jobs done");
+      await h.until(
+        async () => {
+          peak = Math.max(peak, live(h, "rc").length);
+          const hb = (await h.call("GET", "/v2/rc/health")).body;
+          return hb.jobs.completed === 6;
+        },
+        8000,
+        "all jobs done",
+      );
       expect(peak).toBe(3);
       const workerIds = new Set<string>();
       for (const id of ids) workerIds.add((await h.call("GET", `/v2/rc/status/${id}`)).body.workerId);
@@ -30,7 +34,13 @@ describe("scaling", () => {
       await h.until(() => live(h, "rc").length === 1, 5000, "scale-down to workersMin");
       expect(h.usage.length).toBe(2);
       for (const u of h.usage) {
-        expect(u).toMatchObject({ accountId: "acct1", endpointId: "rc", templateId: "tpl1", gpuTypeId: PLACEMENT.gpuTypeId, costPerHr: 0.5 });
+        expect(u).toMatchObject({
+          accountId: "acct1",
+          endpointId: "rc",
+          templateId: "tpl1",
+          gpuTypeId: PLACEMENT.gpuTypeId,
+          costPerHr: 0.5,
+        });
         // Up for the cold start, two 20 s jobs and the idle timeout: about 46 s of service time.
         expect(u.endMs - u.startMs).toBeGreaterThanOrEqual(20_000);
       }
@@ -123,10 +133,14 @@ describe("worker lifecycle", () => {
         return b.status === "COMPLETED" ? b : undefined;
       });
       expect(done.output).toBe("kept");
-      await h.until(() => {
-        const ws = h.svc.workers("rr");
-        return ws.length === 2 && ws.every((w) => !old.has(w.id) && w.status === "idle");
-      }, 5000, "all workers on the new version");
+      await h.until(
+        () => {
+          const ws = h.svc.workers("rr");
+          return ws.length === 2 && ws.every((w) => !old.has(w.id) && w.status === "idle");
+        },
+        5000,
+        "all workers on the new version",
+      );
       expect(h.usage.map((u) => u.workerId).sort()).toEqual([...old].sort());
     } finally {
       await h.close();

@@ -64,8 +64,12 @@ export function workersOf(h: Harness, id: string, statuses: string[] = ["initial
 
 /** Waits until the endpoint has `n` healthy (idle or running) workers; returns their ids. */
 export async function healthy(h: Harness, id: string, n: number): Promise<string[]> {
-  return h.until(() => {
-    const ws = workersOf(h, id, ["idle", "running"]);
-    return ws.length === n ? ws.map((w) => w.id) : undefined;
-  }, 5000, `${n} healthy workers on ${id}`);
+  return h.until(
+    () => {
+      const ws = workersOf(h, id, ["idle", "running"]);
+      return ws.length === n ? ws.map((w) => w.id) : undefined;
+    },
+    5000,
+    `${n} healthy workers on ${id}`,
+  );
 }

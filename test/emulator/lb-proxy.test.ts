@@ -56,7 +56,10 @@ describe("proxying to the built-in echo worker", () => {
   });
 
   it("relays POST with a JSON body (parsed), PUT with a text body (kept as text), DELETE and PATCH", async () => {
-    const post = await send(h, "POST", "/v2/echo/items", { body: JSON.stringify({ n: 1, tags: ["a"] }), headers: { "content-type": "application/json" } });
+    const post = await send(h, "POST", "/v2/echo/items", {
+      body: JSON.stringify({ n: 1, tags: ["a"] }),
+      headers: { "content-type": "application/json" },
+    });
     expect(post.status).toBe(200);
     expect(post.json).toMatchObject({ method: "POST", path: "/items", body: { n: 1, tags: ["a"] } });
     expectWorker(post, "echo");
@@ -114,7 +117,9 @@ describe("user server modules", () => {
   it("a module exporting a queue handler fails the worker start with a clear 503", async () => {
     const r = await send(h, "GET", "/v2/wrong/x");
     expect(r.status).toBe(503);
-    expect(r.json.error).toMatch(/endpoint wrong cannot start workers: module .*queue-handler\.cjs .* exports handler\(job, ctx\), a queue handler/);
+    expect(r.json.error).toMatch(
+      /endpoint wrong cannot start workers: module .*queue-handler\.cjs .* exports handler\(job, ctx\), a queue handler/,
+    );
     expect(r.json.error).toMatch(/request listener/);
     expect(r.workerId).toBeNull();
     // The worker that tried is listed as unhealthy; later requests fail at once, naming the cause.
@@ -127,13 +132,17 @@ describe("user server modules", () => {
   it("the other way round: a server module on a queue endpoint fails its jobs with a hint about the type", async () => {
     const r = await h.call("POST", "/v2/queue/runsync", { input: {} });
     expect(r.body.status).toBe("FAILED");
-    expect(r.body.error).toMatch(/does not export a function named "handler"; it looks like an HTTP server for a load-balancing endpoint \(create the endpoint with type LOAD_BALANCER/);
+    expect(r.body.error).toMatch(
+      /does not export a function named "handler"; it looks like an HTTP server for a load-balancing endpoint \(create the endpoint with type LOAD_BALANCER/,
+    );
   });
 
   it("a bad PORT in the env is a worker start error naming the key and value", async () => {
     const r = await send(h, "GET", "/v2/badenv/");
     expect(r.status).toBe(503);
-    expect(r.json.error).toBe('endpoint badenv cannot start workers: PORT must be a TCP port number between 1 and 65535; got "http" (endpoint or template env)');
+    expect(r.json.error).toBe(
+      'endpoint badenv cannot start workers: PORT must be a TCP port number between 1 and 65535; got "http" (endpoint or template env)',
+    );
   });
 });
 
@@ -176,7 +185,9 @@ describe("the job API on a load-balancing endpoint", () => {
       for (const ep of ["echo", "user"]) {
         const r = await send(h, method, `/v2/${ep}${p}`, method === "POST" ? { body: '{"input":{}}' } : {});
         expect(r.status, `${method} ${ep}${p}`).toBe(404);
-        expect(r.json.error).toContain(`endpoint ${ep} is a load-balancing endpoint: it has no job queue, so /${p.split("/")[1]} is not available`);
+        expect(r.json.error).toContain(
+          `endpoint ${ep} is a load-balancing endpoint: it has no job queue, so /${p.split("/")[1]} is not available`,
+        );
         expect(r.workerId).toBeNull();
       }
     }

@@ -14,7 +14,12 @@ beforeAll(async () => {
     timeScale: 0.01,
     endpoints: [
       lbSpec({ id: "gated", imageName: "acme/gated", env: { HEALTH_CHECK_PATH: "/ready" }, workersMin: 1, workersMax: 1 }),
-      lbSpec({ id: "never", imageName: "acme/gated", env: { HEALTH_CHECK_PATH: "never", PORT: "8000", PORT_HEALTH: "8001" }, workersMin: 0 }),
+      lbSpec({
+        id: "never",
+        imageName: "acme/gated",
+        env: { HEALTH_CHECK_PATH: "never", PORT: "8000", PORT_HEALTH: "8001" },
+        workersMin: 0,
+      }),
       lbSpec({ id: "pin", workersMin: 2, workersMax: 2 }),
       lbSpec({ id: "rel", workersMin: 1, workersMax: 1 }),
       lbSpec({ id: "scale", imageName: "acme/slow", workersMin: 0, workersMax: 3, scalerValue: 2, idleTimeout: 100 }),
@@ -94,7 +99,8 @@ describe("pinning with X-Service-Worker-Id", () => {
     const unknown = await send(h, "GET", "/v2/pin/p", { headers: { "x-service-worker-id": "nosuchworker1" } });
     expect(unknown.status).toBe(409);
     expect(unknown.json).toEqual({
-      error: "worker nosuchworker1 of endpoint pin is gone or unhealthy; drop the X-Service-Worker-Id header to be routed to any healthy worker",
+      error:
+        "worker nosuchworker1 of endpoint pin is gone or unhealthy; drop the X-Service-Worker-Id header to be routed to any healthy worker",
     });
     // Lowering workersMax stops the newest idle worker; a pin to it then fails the same way.
     const ids = workersOf(h, "pin", ["idle"]).map((w) => w.id);
@@ -111,7 +117,9 @@ describe("rolling releases", () => {
   it("the old worker serves until a worker of the new release is healthy, then it stops", async () => {
     const [old] = await healthy(h, "rel", 1);
     // Release 2 changes the image; its workers stay unhealthy until the fixture's ready2 flag flips.
-    h.setSpec(lbSpec({ id: "rel", workersMin: 1, workersMax: 1, version: 2, imageName: "acme/gated", env: { HEALTH_CHECK_PATH: "/ready2" } }));
+    h.setSpec(
+      lbSpec({ id: "rel", workersMin: 1, workersMax: 1, version: 2, imageName: "acme/gated", env: { HEALTH_CHECK_PATH: "/ready2" } }),
+    );
     await h.until(() => h.svc.workers("rel").length === 2, 2000, "release 2 worker");
     // Longer than the old worker's idle timeout (5 s): it stays, since it bridges the release.
     await sleep(h.real(10_000));
@@ -120,10 +128,14 @@ describe("rolling releases", () => {
     expect(during.workerId).toBe(old);
     expect(during.json.path).toBe("/during");
     gated.ready2 = true;
-    const [fresh] = await h.until(() => {
-      const ws = workersOf(h, "rel", ["idle", "running"]);
-      return ws.length === 1 && ws[0]?.id !== old ? ws.map((w) => w.id) : undefined;
-    }, 3000, "the old worker retired");
+    const [fresh] = await h.until(
+      () => {
+        const ws = workersOf(h, "rel", ["idle", "running"]);
+        return ws.length === 1 && ws[0]?.id !== old ? ws.map((w) => w.id) : undefined;
+      },
+      3000,
+      "the old worker retired",
+    );
     const after = await send(h, "GET", "/v2/rel/after");
     expect(after.workerId).toBe(fresh);
     expect(after.json).toEqual({ gated: true, url: "/after" });

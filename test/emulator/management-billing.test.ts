@@ -43,7 +43,9 @@ describe("pod billing over HTTP", () => {
 
     const byType = (await client.get("/billing/pods", { gpuTypeId: RTX4090, bucketSize: "year" })).body;
     expect(byType.every((r: { gpuTypeId: string }) => r.gpuTypeId === RTX4090)).toBe(true);
-    expect(byType.reduce((sum: number, r: { timeBilledMs: number }) => sum + r.timeBilledMs, 0)).toBeGreaterThanOrEqual(record.timeBilledMs);
+    expect(byType.reduce((sum: number, r: { timeBilledMs: number }) => sum + r.timeBilledMs, 0)).toBeGreaterThanOrEqual(
+      record.timeBilledMs,
+    );
     expect((await client.get("/billing/pods", { gpuTypeId: L4 })).body).toEqual([]);
   });
 
@@ -103,8 +105,12 @@ describe("endpoint billing (worker usage from the job side)", () => {
     const deps = fake.deps;
     if (!deps) throw new Error("no deps");
     deps.recordWorkerUsage(usage({}));
-    deps.recordWorkerUsage(usage({ workerId: "worker2", gpuTypeId: L4, costPerHr: 0.43, dataCenterId: "US-TX-3", startMs: at("2024-01-01T11:00:00Z") }));
-    deps.recordWorkerUsage(usage({ endpointId: "endpointbbbbbb", workerId: "worker3", imageName: "example/other:1", templateId: "tplbbbbbbb" }));
+    deps.recordWorkerUsage(
+      usage({ workerId: "worker2", gpuTypeId: L4, costPerHr: 0.43, dataCenterId: "US-TX-3", startMs: at("2024-01-01T11:00:00Z") }),
+    );
+    deps.recordWorkerUsage(
+      usage({ endpointId: "endpointbbbbbb", workerId: "worker3", imageName: "example/other:1", templateId: "tplbbbbbbb" }),
+    );
     deps.recordWorkerUsage(usage({ accountId: emu.accountIdOf(KEY_B), workerId: "someone-else" }));
   });
 
@@ -136,14 +142,24 @@ describe("endpoint billing (worker usage from the job side)", () => {
 
   test("filters: endpointId, gpuTypeId, dataCenterId, imageName, templateId; the window clips", async () => {
     const amounts = async (query: Record<string, string | string[]>) =>
-      ((await client.get("/billing/endpoints", { ...window, grouping: "podId", ...query })).body as Array<{ podId: string }>).map((r) => r.podId);
+      ((await client.get("/billing/endpoints", { ...window, grouping: "podId", ...query })).body as Array<{ podId: string }>).map(
+        (r) => r.podId,
+      );
     expect(await amounts({ endpointId: "endpointbbbbbb" })).toEqual(["worker3"]);
     expect(await amounts({ gpuTypeId: [L4] })).toEqual(["worker2"]);
     expect(await amounts({ dataCenterId: ["US-TX-3", "EU-SE-1"] })).toEqual(["worker2"]);
     expect(await amounts({ imageName: "example/other:1" })).toEqual(["worker3"]);
     expect(await amounts({ templateId: "tplaaaaaaa" })).toEqual(["worker1", "worker2"]);
-    const clipped = (await client.get("/billing/endpoints", { startTime: "2024-01-01T11:30:00Z", endTime: "2024-01-01T11:45:00Z", endpointId: "endpointbbbbbb" })).body;
-    expect(clipped).toEqual([{ amount: 0.1725, diskSpaceBilledGb: 0, endpointId: "endpointbbbbbb", time: "2024-01-01T00:00:00Z", timeBilledMs: HOUR / 4 }]);
+    const clipped = (
+      await client.get("/billing/endpoints", {
+        startTime: "2024-01-01T11:30:00Z",
+        endTime: "2024-01-01T11:45:00Z",
+        endpointId: "endpointbbbbbb",
+      })
+    ).body;
+    expect(clipped).toEqual([
+      { amount: 0.1725, diskSpaceBilledGb: 0, endpointId: "endpointbbbbbb", time: "2024-01-01T00:00:00Z", timeBilledMs: HOUR / 4 },
+    ]);
   });
 });
 
@@ -161,9 +177,15 @@ describe("network volume billing", () => {
       const records = (await c.get("/billing/networkvolumes", { bucketSize: "year" })).body;
       expect(records).toHaveLength(1);
       const [record] = records;
-      expect(Object.keys(record).sort()).toEqual(["amount", "diskSpaceBilledGb", "highPerformanceStorageAmount", "highPerformanceStorageDiskSpaceBilledGb", "time"]);
+      expect(Object.keys(record).sort()).toEqual([
+        "amount",
+        "diskSpaceBilledGb",
+        "highPerformanceStorageAmount",
+        "highPerformanceStorageDiskSpaceBilledGb",
+        "time",
+      ]);
       expect(record.diskSpaceBilledGb).toBe(150);
-      const maxAmount = (150 * (after - before)) / HOUR * (0.07 / 720);
+      const maxAmount = ((150 * (after - before)) / HOUR) * (0.07 / 720);
       expect(record.amount).toBeGreaterThan(0);
       expect(record.amount).toBeLessThanOrEqual(maxAmount + 1e-6);
       expect(record.amount).toBeGreaterThanOrEqual(((100 * 9_000) / HOUR) * (0.07 / 720) - 1e-6); // >= 9 service s (90 ms real) at 100 GB
@@ -185,7 +207,9 @@ describe("reports (unit)", () => {
     const sunday = Date.parse("2024-03-03T23:00:00Z");
     expect(new Date(bucketStart(sunday, "week")).toISOString()).toBe("2024-02-26T00:00:00.000Z");
     const pieces: Array<[string, number]> = [];
-    forEachBucket(Date.parse("2024-01-31T23:30:00Z"), Date.parse("2024-02-01T00:15:00Z"), "month", (b, ms) => pieces.push([new Date(b).toISOString(), ms]));
+    forEachBucket(Date.parse("2024-01-31T23:30:00Z"), Date.parse("2024-02-01T00:15:00Z"), "month", (b, ms) =>
+      pieces.push([new Date(b).toISOString(), ms]),
+    );
     expect(pieces).toEqual([
       ["2024-01-01T00:00:00.000Z", 30 * 60_000],
       ["2024-02-01T00:00:00.000Z", 15 * 60_000],
@@ -195,13 +219,36 @@ describe("reports (unit)", () => {
   test("pod and volume reports from a synthetic ledger", () => {
     const ledger: Ledger = {
       pods: [
-        { podId: "p1", gpuTypeId: RTX4090, cpuFlavorId: null, dataCenterId: "EU-RO-1", costPerHr: 1, diskGb: 70, startMs: Date.parse("2024-01-01T23:00:00Z"), endMs: Date.parse("2024-01-02T01:00:00Z") },
-        { podId: "p2", gpuTypeId: null, cpuFlavorId: "cpu3c", dataCenterId: "EU-RO-1", costPerHr: 0.06, diskGb: 20, startMs: Date.parse("2024-01-02T00:00:00Z"), endMs: null },
+        {
+          podId: "p1",
+          gpuTypeId: RTX4090,
+          cpuFlavorId: null,
+          dataCenterId: "EU-RO-1",
+          costPerHr: 1,
+          diskGb: 70,
+          startMs: Date.parse("2024-01-01T23:00:00Z"),
+          endMs: Date.parse("2024-01-02T01:00:00Z"),
+        },
+        {
+          podId: "p2",
+          gpuTypeId: null,
+          cpuFlavorId: "cpu3c",
+          dataCenterId: "EU-RO-1",
+          costPerHr: 0.06,
+          diskGb: 20,
+          startMs: Date.parse("2024-01-02T00:00:00Z"),
+          endMs: null,
+        },
       ],
       workers: [],
       volumes: [{ volumeId: "v1", dataCenterId: "EU-RO-1", sizeGb: 720, startMs: Date.parse("2024-01-01T00:00:00Z"), endMs: null }],
     };
-    const window = { startMs: Date.parse("2024-01-01T00:00:00Z"), endMs: Date.parse("2024-01-03T00:00:00Z"), nowMs: Date.parse("2024-01-02T02:00:00Z"), bucketSize: "day" as const };
+    const window = {
+      startMs: Date.parse("2024-01-01T00:00:00Z"),
+      endMs: Date.parse("2024-01-03T00:00:00Z"),
+      nowMs: Date.parse("2024-01-02T02:00:00Z"),
+      bucketSize: "day" as const,
+    };
     expect(podBilling(ledger, { ...window, grouping: "gpuTypeId" })).toEqual([
       { amount: 1, diskSpaceBilledGb: 70, gpuTypeId: RTX4090, time: "2024-01-01T00:00:00Z", timeBilledMs: HOUR },
       { amount: 1, diskSpaceBilledGb: 70, gpuTypeId: RTX4090, time: "2024-01-02T00:00:00Z", timeBilledMs: HOUR },

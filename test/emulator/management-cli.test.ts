@@ -6,22 +6,39 @@ describe("gpucloud-emulator flags", () => {
     const parsed = parseCliArgs([], "/work");
     expect(parsed).toEqual({
       help: false,
-      options: { host: "127.0.0.1", port: 8787, timeScale: undefined, bootDelayMs: undefined, statePath: undefined, handlers: {}, publicEndpoints: {} },
+      options: {
+        host: "127.0.0.1",
+        port: 8787,
+        timeScale: undefined,
+        bootDelayMs: undefined,
+        statePath: undefined,
+        handlers: {},
+        publicEndpoints: {},
+      },
     });
   });
 
   test("every flag", () => {
     const parsed = parseCliArgs(
       [
-        "--host", "0.0.0.0",
-        "--port", "0",
-        "--api-key", "k1",
-        "--api-key", "k2",
-        "--state", "data/state.json",
-        "--time-scale", "0.5",
-        "--boot-delay-ms", "100",
-        "--handler", "example/echo:1=./handlers/echo.js",
-        "--public-endpoint", "hello=example/hello:1",
+        "--host",
+        "0.0.0.0",
+        "--port",
+        "0",
+        "--api-key",
+        "k1",
+        "--api-key",
+        "k2",
+        "--state",
+        "data/state.json",
+        "--time-scale",
+        "0.5",
+        "--boot-delay-ms",
+        "100",
+        "--handler",
+        "example/echo:1=./handlers/echo.js",
+        "--public-endpoint",
+        "hello=example/hello:1",
       ],
       "/work",
     );
@@ -57,6 +74,7 @@ describe("gpucloud-emulator flags", () => {
   });
 
   test("usage lists every flag", () => {
-    for (const flag of ["--host", "--port", "--api-key", "--state", "--time-scale", "--handler", "--public-endpoint"]) expect(USAGE).toContain(flag);
+    for (const flag of ["--host", "--port", "--api-key", "--state", "--time-scale", "--handler", "--public-endpoint"])
+      expect(USAGE).toContain(flag);
   });
 });

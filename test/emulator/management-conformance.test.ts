@@ -70,7 +70,25 @@ const SCHEMAS: Record<string, SchemaSpec> = {
       imageName: s("string"),
       template: s("object", { of: "Template" }),
     },
-    required: ["id", "name", "desiredStatus", "image", "env", "ports", "costPerHr", "publicIp", "portMappings", "containerDiskInGb", "volumeInGb", "volumeMountPath", "locked", "interruptible", "machineId", "vcpuCount", "memoryInGb"],
+    required: [
+      "id",
+      "name",
+      "desiredStatus",
+      "image",
+      "env",
+      "ports",
+      "costPerHr",
+      "publicIp",
+      "portMappings",
+      "containerDiskInGb",
+      "volumeInGb",
+      "volumeMountPath",
+      "locked",
+      "interruptible",
+      "machineId",
+      "vcpuCount",
+      "memoryInGb",
+    ],
   },
   Machine: {
     fields: {
@@ -120,7 +138,14 @@ const SCHEMAS: Record<string, SchemaSpec> = {
     required: ["id"],
   },
   SavingsPlan: {
-    fields: { costPerHr: s("number"), endTime: s("string"), gpuTypeId: s("string"), id: s("string"), podId: s("string"), startTime: s("string") },
+    fields: {
+      costPerHr: s("number"),
+      endTime: s("string"),
+      gpuTypeId: s("string"),
+      id: s("string"),
+      podId: s("string"),
+      startTime: s("string"),
+    },
     required: [],
   },
   NetworkVolume: {
@@ -147,7 +172,22 @@ const SCHEMAS: Record<string, SchemaSpec> = {
       volumeInGb: s("integer"),
       volumeMountPath: s("string"),
     },
-    required: ["category", "containerDiskInGb", "dockerEntrypoint", "dockerStartCmd", "env", "id", "imageName", "isPublic", "isServerless", "name", "ports", "readme", "volumeInGb", "volumeMountPath"],
+    required: [
+      "category",
+      "containerDiskInGb",
+      "dockerEntrypoint",
+      "dockerStartCmd",
+      "env",
+      "id",
+      "imageName",
+      "isPublic",
+      "isServerless",
+      "name",
+      "ports",
+      "readme",
+      "volumeInGb",
+      "volumeMountPath",
+    ],
   },
   Endpoint: {
     fields: {
@@ -176,7 +216,25 @@ const SCHEMAS: Record<string, SchemaSpec> = {
       workersMax: s("integer"),
       workersMin: s("integer"),
     },
-    required: ["id", "name", "templateId", "computeType", "gpuTypeIds", "gpuCount", "dataCenterIds", "idleTimeout", "scalerType", "scalerValue", "workersMin", "workersMax", "version", "executionTimeoutMs", "createdAt", "userId", "env"],
+    required: [
+      "id",
+      "name",
+      "templateId",
+      "computeType",
+      "gpuTypeIds",
+      "gpuCount",
+      "dataCenterIds",
+      "idleTimeout",
+      "scalerType",
+      "scalerValue",
+      "workersMin",
+      "workersMax",
+      "version",
+      "executionTimeoutMs",
+      "createdAt",
+      "userId",
+      "env",
+    ],
   },
   ContainerRegistryAuth: {
     fields: { id: s("string"), name: s("string") },
@@ -257,7 +315,8 @@ function check(schema: string, value: unknown, path: string, problems: string[])
       continue;
     }
     if (fieldSpec.of) {
-      if (fieldSpec.type === "array") (fieldValue as unknown[]).forEach((item, i) => check(fieldSpec.of ?? "", item, `${at}[${i}]`, problems));
+      if (fieldSpec.type === "array")
+        (fieldValue as unknown[]).forEach((item, i) => check(fieldSpec.of ?? "", item, `${at}[${i}]`, problems));
       else check(fieldSpec.of, fieldValue, at, problems);
     }
   }
@@ -278,13 +337,27 @@ async function expectSchema(what: string, schema: string, res: Promise<{ status:
 beforeAll(async () => {
   emu = await startTestEmulator({ serverlessFactory: fake.factory });
   client = api(emu);
-  const all = { includeMachine: "true", includeNetworkVolume: "true", includeSavingsPlans: "true", includeTemplate: "true", includeWorkers: "true" };
+  const all = {
+    includeMachine: "true",
+    includeNetworkVolume: "true",
+    includeSavingsPlans: "true",
+    includeTemplate: "true",
+    includeWorkers: "true",
+  };
 
-  const auth = await expectSchema("create auth", "ContainerRegistryAuth", client.post("/containerregistryauth", { name: "c", username: "u", password: "p" }));
+  const auth = await expectSchema(
+    "create auth",
+    "ContainerRegistryAuth",
+    client.post("/containerregistryauth", { name: "c", username: "u", password: "p" }),
+  );
   await expectSchema("get auth", "ContainerRegistryAuth", client.get(`/containerregistryauth/${auth.id}`));
   await expectSchema("list auths", "ContainerRegistryAuth", client.get("/containerregistryauth"), true);
 
-  const volume = await expectSchema("create volume", "NetworkVolume", client.post("/networkvolumes", { name: "v", size: 10, dataCenterId: "EU-RO-1" }));
+  const volume = await expectSchema(
+    "create volume",
+    "NetworkVolume",
+    client.post("/networkvolumes", { name: "v", size: 10, dataCenterId: "EU-RO-1" }),
+  );
   await expectSchema("patch volume", "NetworkVolume", client.patch(`/networkvolumes/${volume.id}`, { size: 20 }));
   await expectSchema("get volume", "NetworkVolume", client.get(`/networkvolumes/${volume.id}`));
   await expectSchema("list volumes", "NetworkVolume", client.get("/networkvolumes"), true);
@@ -296,9 +369,18 @@ beforeAll(async () => {
   );
   await expectSchema("patch template", "Template", client.patch(`/templates/${podTemplate.id}`, { readme: "r2" }));
   await expectSchema("get template", "Template", client.get(`/templates/${podTemplate.id}`));
-  await expectSchema("list templates", "Template", client.get("/templates", { includePublicTemplates: "true", includeServiceTemplates: "true" }), true);
+  await expectSchema(
+    "list templates",
+    "Template",
+    client.get("/templates", { includePublicTemplates: "true", includeServiceTemplates: "true" }),
+    true,
+  );
 
-  const pod = await expectSchema("create gpu pod", "Pod", client.post("/pods", { ...GPU_POD, networkVolumeId: volume.id, templateId: podTemplate.id }));
+  const pod = await expectSchema(
+    "create gpu pod",
+    "Pod",
+    client.post("/pods", { ...GPU_POD, networkVolumeId: volume.id, templateId: podTemplate.id }),
+  );
   const cpu = await expectSchema("create cpu pod", "Pod", client.post("/pods", { imageName: "example/c:1", computeType: "CPU" }));
   await new Promise((resolve) => setTimeout(resolve, 40)); // booted: publicIp and portMappings set
   await expectSchema("get pod (all includes)", "Pod", client.get(`/pods/${pod.id}`, all));
@@ -306,21 +388,35 @@ beforeAll(async () => {
   await expectSchema("patch pod", "Pod", client.patch(`/pods/${pod.id}`, { name: "n" }));
   await expectSchema("update pod", "Pod", client.post(`/pods/${pod.id}/update`, { locked: true }));
   await client.patch(`/pods/${pod.id}`, { locked: false });
-  for (const action of ["stop", "start", "restart", "reset"]) await expectSchema(`${action} pod`, "Pod", client.post(`/pods/${pod.id}/${action}`));
+  for (const action of ["stop", "start", "restart", "reset"])
+    await expectSchema(`${action} pod`, "Pod", client.post(`/pods/${pod.id}/${action}`));
 
   const workerTemplate = await createServerlessTemplate(client);
   const endpoint = await expectSchema(
     "create endpoint",
     "Endpoint",
-    client.post("/endpoints", { templateId: workerTemplate.id, networkVolumeId: volume.id, allowedCudaVersions: ["12.4"], minCudaVersion: "12.1" }),
+    client.post("/endpoints", {
+      templateId: workerTemplate.id,
+      networkVolumeId: volume.id,
+      allowedCudaVersions: ["12.4"],
+      minCudaVersion: "12.1",
+    }),
   );
-  await expectSchema("create cpu endpoint", "Endpoint", client.post("/endpoints", { templateId: workerTemplate.id, computeType: "CPU", networkVolumeIds: [volume.id] }));
+  await expectSchema(
+    "create cpu endpoint",
+    "Endpoint",
+    client.post("/endpoints", { templateId: workerTemplate.id, computeType: "CPU", networkVolumeIds: [volume.id] }),
+  );
   fake.workerList.set(endpoint.id, [
     { id: "w1", status: "idle", gpuTypeId: "NVIDIA L4", dataCenterId: "EU-RO-1", costPerHr: 0.43, createdAtMs: emu.clock.now() },
     { id: "w2", status: "initializing", gpuTypeId: null, dataCenterId: "EU-RO-1", costPerHr: 0.06, createdAtMs: emu.clock.now() },
   ]);
   await expectSchema("patch endpoint", "Endpoint", client.patch(`/endpoints/${endpoint.id}`, { workersMax: 4 }));
-  await expectSchema("get endpoint (all includes)", "Endpoint", client.get(`/endpoints/${endpoint.id}`, { includeTemplate: "true", includeWorkers: "true" }));
+  await expectSchema(
+    "get endpoint (all includes)",
+    "Endpoint",
+    client.get(`/endpoints/${endpoint.id}`, { includeTemplate: "true", includeWorkers: "true" }),
+  );
   await expectSchema("list endpoints", "Endpoint", client.get("/endpoints", { includeTemplate: "true", includeWorkers: "true" }), true);
   await expectSchema("list pods with workers", "Pod", client.get("/pods", all), true);
 
@@ -384,7 +480,18 @@ describe("conformance with the reference schemas", () => {
 
   test("the scenario covered the optional parts (includes, workers, nullable fields set)", () => {
     const text = JSON.stringify(seen.map((entry) => entry.body));
-    for (const field of ["machine", "networkVolume", "savingsPlans", "template", "workers", "instanceIds", "cpuFlavorId", "containerRegistryAuthId", "publicIp", "minCudaVersion"]) {
+    for (const field of [
+      "machine",
+      "networkVolume",
+      "savingsPlans",
+      "template",
+      "workers",
+      "instanceIds",
+      "cpuFlavorId",
+      "containerRegistryAuthId",
+      "publicIp",
+      "minCudaVersion",
+    ]) {
       expect(text, field).toContain(`"${field}":`);
     }
     const booted = seen.find((entry) => entry.what === "get pod (all includes)")?.body;
@@ -395,7 +502,15 @@ describe("conformance with the reference schemas", () => {
   test("the emulator's own OpenAPI response schemas advertise only documented fields", async () => {
     const doc = (await client.get("/openapi.json")).body;
     const problems: string[] = [];
-    for (const name of ["Pod", "Endpoint", "Template", "NetworkVolume", "ContainerRegistryAuth", "BillingRecord", "NetworkVolumeBillingRecord"]) {
+    for (const name of [
+      "Pod",
+      "Endpoint",
+      "Template",
+      "NetworkVolume",
+      "ContainerRegistryAuth",
+      "BillingRecord",
+      "NetworkVolumeBillingRecord",
+    ]) {
       const properties = Object.keys(doc.components.schemas[name].properties);
       for (const property of properties) if (!SCHEMAS[name]?.fields[property]) problems.push(`${name}.${property}`);
     }

@@ -101,7 +101,14 @@ describe("read", () => {
     const tpl = await createServerlessTemplate(client);
     const endpoint = (await client.post("/endpoints", { templateId: tpl.id, gpuTypeIds: ["NVIDIA L4"] })).body;
     fake.workerList.set(endpoint.id, [
-      { id: "worker00000001", status: "running", gpuTypeId: "NVIDIA L4", dataCenterId: "EU-RO-1", costPerHr: 0.43, createdAtMs: emu.clock.now() },
+      {
+        id: "worker00000001",
+        status: "running",
+        gpuTypeId: "NVIDIA L4",
+        dataCenterId: "EU-RO-1",
+        costPerHr: 0.43,
+        createdAtMs: emu.clock.now(),
+      },
     ]);
     const plain = await client.get(`/endpoints/${endpoint.id}`);
     expect(plain.body.template).toBeUndefined();
@@ -140,7 +147,15 @@ describe("rolling releases", () => {
     const released = await client.patch(`/endpoints/${endpoint.id}`, { templateId: next.id });
     expect(released.status, released.text).toBe(200);
     expect(released.body.version).toBe(1);
-    const worker = (id: string, version: number) => ({ id, status: "running" as const, gpuTypeId: "NVIDIA L4", dataCenterId: "EU-RO-1", costPerHr: 0.43, createdAtMs: emu.clock.now(), version });
+    const worker = (id: string, version: number) => ({
+      id,
+      status: "running" as const,
+      gpuTypeId: "NVIDIA L4",
+      dataCenterId: "EU-RO-1",
+      costPerHr: 0.43,
+      createdAtMs: emu.clock.now(),
+      version,
+    });
     // One worker still runs version 0 (busy when the release came), one runs the new version.
     fake.workerList.set(endpoint.id, [worker("worker0000000a", 0), worker("worker0000000b", 1)]);
     const full = await client.get(`/endpoints/${endpoint.id}`, { includeWorkers: "true" });

@@ -42,11 +42,15 @@ describe("errors", () => {
   test("413 also for a chunked body without content-length", async () => {
     const url = new URL(`${emu.apiUrl}/templates`);
     const status = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = request(url, { method: "POST", headers: { ...json, authorization: `Bearer ${KEY_A}`, "transfer-encoding": "chunked" } }, (res) => {
-        let body = "";
-        res.on("data", (chunk: Buffer) => (body += chunk.toString()));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
-      });
+      const req = request(
+        url,
+        { method: "POST", headers: { ...json, authorization: `Bearer ${KEY_A}`, "transfer-encoding": "chunked" } },
+        (res) => {
+          let body = "";
+          res.on("data", (chunk: Buffer) => (body += chunk.toString()));
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+        },
+      );
       req.on("error", (error) => (error.message.includes("EPIPE") || error.message.includes("ECONNRESET") ? undefined : reject(error)));
       for (let i = 0; i < 80; i++) req.write("x".repeat(1024));
       req.end();
@@ -106,7 +110,7 @@ describe("garbage never causes a 500", () => {
     { locked: "true" },
     { bucketSize: "day" },
   ];
-  const rawBodies = ["{", "}", "[", "{\"a\":}", "\u0000", "{\"a\":1}garbage", "a".repeat(1000), "{\"__proto__\":{\"x\":1}}"];
+  const rawBodies = ["{", "}", "[", '{"a":}', "\u0000", '{"a":1}garbage', "a".repeat(1000), '{"__proto__":{"x":1}}'];
 
   test("every operation, every garbage body: a 4xx JSON answer", async () => {
     const pod = (await client.post("/pods", GPU_POD)).body;
@@ -114,7 +118,13 @@ describe("garbage never causes a 500", () => {
     const endpoint = (await client.post("/endpoints", { templateId: tpl.id })).body;
     const volume = (await client.post("/networkvolumes", { name: "v", size: 1, dataCenterId: "EU-RO-1" })).body;
     const doc = (await client.get("/openapi.json")).body;
-    const ids: Record<string, string> = { podId: pod.id, endpointId: endpoint.id, templateId: tpl.id, networkVolumeId: volume.id, containerRegistryAuthId: "cnope" };
+    const ids: Record<string, string> = {
+      podId: pod.id,
+      endpointId: endpoint.id,
+      templateId: tpl.id,
+      networkVolumeId: volume.id,
+      containerRegistryAuthId: "cnope",
+    };
     for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, unknown>>)) {
       for (const method of Object.keys(item)) {
         if (method === "delete") continue; // deleting would just succeed
@@ -131,7 +141,14 @@ describe("garbage never causes a 500", () => {
   });
 
   test("garbage query strings", async () => {
-    for (const qs of ["?includeMachine=%", "?gpuTypeId=&gpuTypeId=", "?startTime[]=x", "?bucketSize=day&bucketSize=hour&bucketSize=", "?a=%E0%A4%A", "?&&&=&"]) {
+    for (const qs of [
+      "?includeMachine=%",
+      "?gpuTypeId=&gpuTypeId=",
+      "?startTime[]=x",
+      "?bucketSize=day&bucketSize=hour&bucketSize=",
+      "?a=%E0%A4%A",
+      "?&&&=&",
+    ]) {
       for (const path of ["/pods", "/billing/pods", "/billing/endpoints", "/templates", "/endpoints"]) {
         const res = await client.raw("GET", `${path}${qs}`);
         expect(res.status, `${path}${qs} -> ${res.text}`).toBeLessThan(500);
@@ -212,7 +229,11 @@ describe("quirks (switchable live-service behaviours)", () => {
   test("idle endpoints lose workersMax (2 after 3 days, 0 after 7) when the quirk is on", async () => {
     const fake = new FakeServerless();
     // 2e-6: one real millisecond is 500 service seconds: 3 days pass in 0.52 s, 7 days in 1.21 s.
-    const own = await startTestEmulator({ timeScale: 2e-6, quirks: { idleEndpointWorkersMaxDecay: true }, serverlessFactory: fake.factory });
+    const own = await startTestEmulator({
+      timeScale: 2e-6,
+      quirks: { idleEndpointWorkersMaxDecay: true },
+      serverlessFactory: fake.factory,
+    });
     try {
       const c = api(own);
       const tpl = await createServerlessTemplate(c);

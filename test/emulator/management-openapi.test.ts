@@ -66,16 +66,41 @@ describe("GET /v1/openapi.json", () => {
 
   test("every documented query parameter of the reference is described, with enums and defaults", () => {
     const params = (path: string, method = "get") =>
-      Object.fromEntries((doc.paths[path][method].parameters as Array<{ name: string; in: string; schema: Json }>).filter((p) => p.in === "query").map((p) => [p.name, p.schema]));
+      Object.fromEntries(
+        (doc.paths[path][method].parameters as Array<{ name: string; in: string; schema: Json }>)
+          .filter((p) => p.in === "query")
+          .map((p) => [p.name, p.schema]),
+      );
     expect(Object.keys(params("/pods")).sort()).toEqual(
-      ["computeType", "cpuFlavorId", "dataCenterId", "desiredStatus", "endpointId", "gpuTypeId", "id", "imageName", "includeMachine", "includeNetworkVolume", "includeSavingsPlans", "includeTemplate", "includeWorkers", "name", "networkVolumeId", "templateId"].sort(),
+      [
+        "computeType",
+        "cpuFlavorId",
+        "dataCenterId",
+        "desiredStatus",
+        "endpointId",
+        "gpuTypeId",
+        "id",
+        "imageName",
+        "includeMachine",
+        "includeNetworkVolume",
+        "includeSavingsPlans",
+        "includeTemplate",
+        "includeWorkers",
+        "name",
+        "networkVolumeId",
+        "templateId",
+      ].sort(),
     );
     expect(params("/billing/pods").grouping).toMatchObject({ enum: ["podId", "gpuTypeId"], default: "gpuTypeId" });
     expect(params("/billing/endpoints").grouping).toMatchObject({ enum: ["endpointId", "podId", "gpuTypeId"], default: "endpointId" });
     expect(params("/billing/networkvolumes").bucketSize).toMatchObject({ enum: ["hour", "day", "week", "month", "year"], default: "day" });
     expect(params("/billing/endpoints").dataCenterId.type).toBe("array");
     expect(params("/pods/{podId}").includeMachine).toMatchObject({ type: "boolean", default: false });
-    expect(Object.keys(params("/templates")).sort()).toEqual(["includeEndpointBoundTemplates", "includePublicTemplates", "includeServiceTemplates"]);
+    expect(Object.keys(params("/templates")).sort()).toEqual([
+      "includeEndpointBoundTemplates",
+      "includePublicTemplates",
+      "includeServiceTemplates",
+    ]);
   });
 
   test("request bodies reference strict schemas with the reference's constraints", () => {
@@ -83,7 +108,20 @@ describe("GET /v1/openapi.json", () => {
     expect(doc.paths["/pods"].post.requestBody.content["application/json"].schema).toEqual({ $ref: "#/components/schemas/PodCreateInput" });
     expect(schemas.PodUpdateInput.additionalProperties).toBe(false);
     expect(Object.keys(schemas.PodUpdateInput.properties).sort()).toEqual(
-      ["containerDiskInGb", "containerRegistryAuthId", "dockerEntrypoint", "dockerStartCmd", "env", "globalNetworking", "imageName", "locked", "name", "ports", "volumeInGb", "volumeMountPath"].sort(),
+      [
+        "containerDiskInGb",
+        "containerRegistryAuthId",
+        "dockerEntrypoint",
+        "dockerStartCmd",
+        "env",
+        "globalNetworking",
+        "imageName",
+        "locked",
+        "name",
+        "ports",
+        "volumeInGb",
+        "volumeMountPath",
+      ].sort(),
     );
     expect(schemas.EndpointCreateInput.required).toEqual(["templateId"]);
     expect(schemas.EndpointCreateInput.properties.idleTimeout).toMatchObject({ minimum: 1, maximum: 3600, default: 5 });

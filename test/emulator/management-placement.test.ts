@@ -73,7 +73,13 @@ describe("pods", () => {
   test("cpuFlavorIds work the same way", async () => {
     emu = await startTestEmulator({ availability: { cpus: { cpu3c: 0, cpu5c: { "EU-RO-1": 4 } } } });
     const client = api(emu);
-    const body = { imageName: "example/cpu:1", computeType: "CPU", cpuFlavorIds: ["cpu3c", "cpu5c"], vcpuCount: 4, dataCenterIds: ["EU-RO-1"] };
+    const body = {
+      imageName: "example/cpu:1",
+      computeType: "CPU",
+      cpuFlavorIds: ["cpu3c", "cpu5c"],
+      vcpuCount: 4,
+      dataCenterIds: ["EU-RO-1"],
+    };
     const pod = await client.post("/pods", body);
     expect(pod.body.cpuFlavorId).toBe("cpu5c");
     const none = await client.post("/pods", body);

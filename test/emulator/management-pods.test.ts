@@ -67,9 +67,20 @@ describe("create", () => {
       containerDiskInGb: 10,
     });
     expect(tpl.status).toBe(200);
-    const res = await client.post("/pods", { templateId: tpl.body.id, gpuTypeIds: GPU_POD.gpuTypeIds, env: { SHARED: "body" }, volumeInGb: 5 });
+    const res = await client.post("/pods", {
+      templateId: tpl.body.id,
+      gpuTypeIds: GPU_POD.gpuTypeIds,
+      env: { SHARED: "body" },
+      volumeInGb: 5,
+    });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ image: "example/from-template:2", ports: ["7860/http"], containerDiskInGb: 10, volumeInGb: 5, templateId: tpl.body.id });
+    expect(res.body).toMatchObject({
+      image: "example/from-template:2",
+      ports: ["7860/http"],
+      containerDiskInGb: 10,
+      volumeInGb: 5,
+      templateId: tpl.body.id,
+    });
     expect(res.body.env).toMatchObject({ FROM: "template", SHARED: "body" });
     const withTemplate = await client.get(`/pods/${res.body.id}`, { includeTemplate: "true" });
     expect(withTemplate.body.template).toMatchObject({ id: tpl.body.id, name: "pod-template" });
@@ -159,10 +170,19 @@ describe("read", () => {
     const c = api(own);
     try {
       const a = (await c.post("/pods", { ...GPU_POD, name: "alpha", dataCenterIds: ["EU-RO-1"] })).body;
-      const b = (await c.post("/pods", { ...GPU_POD, name: "beta", imageName: "example/other:1", gpuTypeIds: ["NVIDIA L4"], dataCenterIds: ["US-TX-3"] })).body;
+      const b = (
+        await c.post("/pods", {
+          ...GPU_POD,
+          name: "beta",
+          imageName: "example/other:1",
+          gpuTypeIds: ["NVIDIA L4"],
+          dataCenterIds: ["US-TX-3"],
+        })
+      ).body;
       const cpu = (await c.post("/pods", { imageName: "example/cpu:1", computeType: "CPU", cpuFlavorIds: ["cpu5c"] })).body;
       await c.post(`/pods/${b.id}/stop`);
-      const ids = async (query: Record<string, string | string[]>) => ((await c.get("/pods", query)).body as Array<{ id: string }>).map((p) => p.id);
+      const ids = async (query: Record<string, string | string[]>) =>
+        ((await c.get("/pods", query)).body as Array<{ id: string }>).map((p) => p.id);
       expect(await ids({})).toEqual([a.id, b.id, cpu.id]);
       expect(await ids({ name: "alpha" })).toEqual([a.id]);
       expect(await ids({ id: b.id })).toEqual([b.id]);
@@ -196,7 +216,11 @@ describe("update", () => {
     expect(renamed.status).toBe(200);
     expect(renamed.body.name).toBe("renamed");
     expect(renamed.body.publicIp).not.toBeNull(); // name/locked alone never reset
-    const updated = await client.post(`/pods/${created.id}/update`, { imageName: "example/app:2", env: { ONLY: "this" }, ports: ["22/tcp"] });
+    const updated = await client.post(`/pods/${created.id}/update`, {
+      imageName: "example/app:2",
+      env: { ONLY: "this" },
+      ports: ["22/tcp"],
+    });
     expect(updated.status).toBe(200);
     expect(updated.body).toMatchObject({ image: "example/app:2", imageName: "example/app:2", ports: ["22/tcp"], desiredStatus: "RUNNING" });
     expect(updated.body.env).toEqual({ ONLY: "this" }); // wholesale: the injected PUBLIC_KEY is gone

@@ -64,6 +64,9 @@ describe("container registry auths", () => {
     expect(refused.body.error).toContain(pod.id);
     await client.patch(`/pods/${pod.id}`, { containerRegistryAuthId: null });
     expect((await client.del(`/containerregistryauth/${auth.id}`)).status).toBe(204);
-    expect((await client.get(`/containerregistryauth/${auth.id}`)).body).toEqual({ error: "container registry auth not found", status: 404 });
+    expect((await client.get(`/containerregistryauth/${auth.id}`)).body).toEqual({
+      error: "container registry auth not found",
+      status: 404,
+    });
   });
 });

@@ -4,7 +4,17 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { startEmulator } from "../../emulator";
 import { writeFileAtomic } from "../../emulator/state/stateFile";
-import { FakeServerless, GPU_POD, KEY_A, KEY_B, api, createServerlessTemplate, sleep, startTestEmulator, waitForBoot } from "./managementHelpers";
+import {
+  FakeServerless,
+  GPU_POD,
+  KEY_A,
+  KEY_B,
+  api,
+  createServerlessTemplate,
+  sleep,
+  startTestEmulator,
+  waitForBoot,
+} from "./managementHelpers";
 
 let dir: string;
 beforeEach(async () => {

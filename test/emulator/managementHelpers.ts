@@ -51,7 +51,8 @@ export function api(emu: RunningEmulator, key: string | null = emu.apiKey): Api 
   return {
     get(path, query) {
       const params = new URLSearchParams();
-      for (const [name, value] of Object.entries(query ?? {})) for (const v of Array.isArray(value) ? value : [value]) params.append(name, v);
+      for (const [name, value] of Object.entries(query ?? {}))
+        for (const v of Array.isArray(value) ? value : [value]) params.append(name, v);
       const qs = params.toString();
       return raw("GET", qs ? `${path}?${qs}` : path);
     },
@@ -83,7 +84,12 @@ export function waitForBoot(client: Api, podId: string): Promise<Json> {
   });
 }
 
-export const GPU_POD = { name: "test pod", imageName: "example/app:1", gpuTypeIds: ["NVIDIA GeForce RTX 4090"], ports: ["8888/http", "22/tcp"] };
+export const GPU_POD = {
+  name: "test pod",
+  imageName: "example/app:1",
+  gpuTypeIds: ["NVIDIA GeForce RTX 4090"],
+  ports: ["8888/http", "22/tcp"],
+};
 
 export async function createServerlessTemplate(client: Api, name = `tpl-${Math.random().toString(36).slice(2)}`): Promise<Json> {
   const res = await client.post("/templates", { name, imageName: "example/worker:1", isServerless: true, env: { MODEL: "small" } });

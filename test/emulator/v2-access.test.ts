@@ -14,9 +14,19 @@ const READ_ONLY = "key-pods-read-only";
 const NO_SCOPES = "key-without-scopes";
 
 /** A CONNECT with a path target (fetch cannot send one): status and headers of the answer. */
-function connect(emu: RunningEmulator, path: string, key?: string): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+function connect(
+  emu: RunningEmulator,
+  path: string,
+  key?: string,
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: emu.host, port: emu.port, method: "CONNECT", path, headers: key ? { authorization: `Bearer ${key}` } : {} });
+    const req = request({
+      host: emu.host,
+      port: emu.port,
+      method: "CONNECT",
+      path,
+      headers: key ? { authorization: `Bearer ${key}` } : {},
+    });
     req.on("connect", (res, socket) => {
       let body = "";
       socket.on("data", (chunk: Buffer) => (body += chunk.toString()));
@@ -31,7 +41,9 @@ function connect(emu: RunningEmulator, path: string, key?: string): Promise<{ st
 describe("API key scopes", () => {
   let emu: RunningEmulator;
   beforeAll(async () => {
-    emu = await startTestEmulator({ apiKeys: [KEY_A, { key: READ_ONLY, scopes: ["pods:read", "account:read"] }, { key: NO_SCOPES, scopes: [] }] });
+    emu = await startTestEmulator({
+      apiKeys: [KEY_A, { key: READ_ONLY, scopes: ["pods:read", "account:read"] }, { key: NO_SCOPES, scopes: [] }],
+    });
   });
   afterAll(() => emu.close());
 
@@ -41,13 +53,17 @@ describe("API key scopes", () => {
     expect((await reader.get("/account/limits")).status).toBe(200);
     const create = await reader.post("/pods", V2_GPU_POD);
     const problem = expectProblem(create, 403);
-    expect(problem.detail).toMatch(/createPod \(POST \/pods\) needs the API key scope "pods:write", which this key lacks \(its scopes: pods:read, account:read\)/);
+    expect(problem.detail).toMatch(
+      /createPod \(POST \/pods\) needs the API key scope "pods:write", which this key lacks \(its scopes: pods:read, account:read\)/,
+    );
     // Counted and reported like any authenticated answer.
     expect(create.headers.get("ratelimit")).toMatch(/"minute";r=\d+/);
     expect(emu.inspect().flatMap((a) => a.pods)).toEqual([]);
     expect(expectProblem(await reader.get("/serverless"), 403).detail).toMatch(/"serverless:read"/);
     expect(expectProblem(await reader.get("/account/secrets"), 403).detail).toMatch(/"secrets:read"/);
-    expect(expectProblem(await apiV2(emu, NO_SCOPES).get("/account/limits"), 403).detail).toMatch(/needs the API key scope "account:read", which this key lacks \(its scopes: none\)/);
+    expect(expectProblem(await apiV2(emu, NO_SCOPES).get("/account/limits"), 403).detail).toMatch(
+      /needs the API key scope "account:read", which this key lacks \(its scopes: none\)/,
+    );
     // A key given as a bare string has every scope.
     expect((await apiV2(emu, KEY_A).post("/serverless", V2_QUEUE_ENDPOINT)).status).toBe(201);
     // The public document needs no key, so no scope.
@@ -87,7 +103,12 @@ describe("405 and Allow on every surface", () => {
     const v1 = await connect(emu, "/v1/pods", KEY_A);
     expect(v1.status).toBe(405);
     expect(String(v1.headers.allow).split(", ").sort()).toEqual(["GET", "POST"]);
-    const endpoint = await api(emu).post("/endpoints", { name: "e", templateId: (await api(emu).post("/templates", { name: "t", imageName: "example/w:1", isServerless: true, containerDiskInGb: 5 })).body.id, gpuTypeIds: ["NVIDIA L4"] });
+    const endpoint = await api(emu).post("/endpoints", {
+      name: "e",
+      templateId: (await api(emu).post("/templates", { name: "t", imageName: "example/w:1", isServerless: true, containerDiskInGb: 5 }))
+        .body.id,
+      gpuTypeIds: ["NVIDIA L4"],
+    });
     expect(endpoint.status).toBe(200);
     const job = await connect(emu, `/v2/${String(endpoint.body.id)}/run`, KEY_A);
     expect(job.status).toBe(405);
@@ -107,7 +128,10 @@ describe("405 and Allow on every surface", () => {
   it("a job API 405 carries Allow", async () => {
     const tpl = await api(emu).post("/templates", { name: "t2", imageName: "example/w:1", isServerless: true, containerDiskInGb: 5 });
     const endpoint = await api(emu).post("/endpoints", { name: "e2", templateId: tpl.body.id, gpuTypeIds: ["NVIDIA L4"] });
-    const res = await fetch(`${emu.serverlessUrl}/${String(endpoint.body.id)}/run`, { method: "DELETE", headers: { authorization: `Bearer ${KEY_A}` } });
+    const res = await fetch(`${emu.serverlessUrl}/${String(endpoint.body.id)}/run`, {
+      method: "DELETE",
+      headers: { authorization: `Bearer ${KEY_A}` },
+    });
     expect(res.status).toBe(405);
     expect(res.headers.get("allow")).toBe("POST");
   });
@@ -117,7 +141,12 @@ describe("--v1-retired", () => {
   it("answers every /v1 call 410 with a problem naming the v2 URL; /api/v2 and the job API keep working", async () => {
     const emu = await startTestEmulator({ v1Retired: true });
     try {
-      for (const [method, path] of [["GET", "/pods"], ["POST", "/pods"], ["GET", "/endpoints/abc"], ["DELETE", "/templates/x"]] as const) {
+      for (const [method, path] of [
+        ["GET", "/pods"],
+        ["POST", "/pods"],
+        ["GET", "/endpoints/abc"],
+        ["DELETE", "/templates/x"],
+      ] as const) {
         const res = await api(emu).raw(method, path);
         const problem = expectProblem(res, 410);
         expect(problem.title).toBe("Gone");

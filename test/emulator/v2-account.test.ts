@@ -39,8 +39,15 @@ describe("account and limits", () => {
     expect((await v2.get("/account/limits")).body.spendRate).toEqual({ limit: 1, current: POD_PER_HOUR });
 
     const second = expectProblem(await v2.post("/pods", { ...V2_GPU_POD, name: "second" }), 402);
-    expect(second.detail).toMatch(/spend cap exceeded: starting pod "second" \(\$0\.69\/hour\) would take the account's running cost from \$0\.69\/hour to \$1\.38\/hour, over its spend cap of \$1\.00\/hour/);
-    expect(emu.inspect().flatMap((a) => a.pods).map((p) => p.name)).toEqual(["first"]);
+    expect(second.detail).toMatch(
+      /spend cap exceeded: starting pod "second" \(\$0\.69\/hour\) would take the account's running cost from \$0\.69\/hour to \$1\.38\/hour, over its spend cap of \$1\.00\/hour/,
+    );
+    expect(
+      emu
+        .inspect()
+        .flatMap((a) => a.pods)
+        .map((p) => p.name),
+    ).toEqual(["first"]);
 
     // Stopped, the first pod frees the budget; a second pod runs; the first cannot start again.
     await waitForStatus(v2, first.body.id, "RUNNING");
@@ -58,7 +65,9 @@ describe("account and limits", () => {
     const a = await v2.post("/serverless", { ...V2_QUEUE_ENDPOINT, name: "a", workers: { min: 0, max: 3 } });
     expect(a.status).toBe(201);
     const b = expectProblem(await v2.post("/serverless", { ...V2_QUEUE_ENDPOINT, name: "b", workers: { min: 0, max: 3 } }), 400);
-    expect(b.detail).toMatch(/serverless worker quota is exceeded: the sum of workers\.max over the account's endpoints would be 6 \(this endpoint 3\), over the quota of 5/);
+    expect(b.detail).toMatch(
+      /serverless worker quota is exceeded: the sum of workers\.max over the account's endpoints would be 6 \(this endpoint 3\), over the quota of 5/,
+    );
     const c = await v2.post("/serverless", { ...V2_QUEUE_ENDPOINT, name: "c", workers: { min: 0, max: 2 } });
     expect(c.status).toBe(201);
     expect((await v2.get("/account/limits")).body.serverlessWorkers).toEqual({ limit: 5, current: 5 });
@@ -76,10 +85,16 @@ it("a worker that would take the account over its spend cap stays unstarted and 
   const emu = await startTestEmulator({ spendCapPerHour: 0.5 });
   try {
     const v2 = apiV2(emu);
-    const endpoint = await v2.post("/serverless", { ...V2_QUEUE_ENDPOINT, gpu: { pools: ["ADA_24"], count: 1 }, workers: { min: 1, max: 1 } });
+    const endpoint = await v2.post("/serverless", {
+      ...V2_QUEUE_ENDPOINT,
+      gpu: { pools: ["ADA_24"], count: 1 },
+      workers: { min: 1, max: 1 },
+    });
     expect(endpoint.status).toBe(201);
     const health = await waitFor("a throttled worker", async () => {
-      const res = await fetch(`${emu.serverlessUrl}/${String(endpoint.body.id)}/health`, { headers: { authorization: `Bearer ${emu.apiKey}` } });
+      const res = await fetch(`${emu.serverlessUrl}/${String(endpoint.body.id)}/health`, {
+        headers: { authorization: `Bearer ${emu.apiKey}` },
+      });
       const body = (await res.json()) as { workers: { throttled: number; ready: number; idle: number; initializing: number } };
       return body.workers.throttled === 1 ? body : undefined;
     });
@@ -133,7 +148,8 @@ describe("account secrets", () => {
   });
 
   it("checks names, values and bodies as the reference states them", async () => {
-    for (const name of ["1abc", "has space", "a*b", "", "x".repeat(192)]) expectProblem(await v2.post("/account/secrets", { name, value: "v" }), 422);
+    for (const name of ["1abc", "has space", "a*b", "", "x".repeat(192)])
+      expectProblem(await v2.post("/account/secrets", { name, value: "v" }), 422);
     expect((await v2.post("/account/secrets", { name: `_a.b-c/d${"x".repeat(183)}`, value: "v" })).status).toBe(201);
     for (const name of ["GPUCLOUD_X", "gpuCloudThing", "gpucloud"]) {
       const problem = expectProblem(await v2.post("/account/secrets", { name, value: "v" }), 400);
@@ -145,7 +161,9 @@ describe("account secrets", () => {
     const id = made.body.id as string;
     expect(expectProblem(await v2.patch(`/account/secrets/${id}`, {}), 422).detail).toMatch(/at least one of value, description/);
     expectProblem(await v2.patch(`/account/secrets/${id}`, { name: "renamed" }), 422);
-    expect(expectProblem(await v2.post("/account/secrets", { name: "big", value: "v", description: "é".repeat(32_768) }), 400).detail).toMatch(/65535 bytes/);
+    expect(
+      expectProblem(await v2.post("/account/secrets", { name: "big", value: "v", description: "é".repeat(32_768) }), 400).detail,
+    ).toMatch(/65535 bytes/);
   });
 
   it("a PATCH of value and description is not atomic: a failing description leaves the new value in force", async () => {
@@ -165,7 +183,13 @@ describe("account secrets", () => {
 
   it("resolves placeholders when a pod boots: the stored env keeps them, a rotation reaches only the next boot, a deleted secret stays literal", async () => {
     const secret = await v2.post("/account/secrets", { name: "db_password", value: "first" });
-    const env = { A: "{{ GPUCLOUD_SECRET_db_password }}", B: "{{GPUCLOUD_SECRET_DB_PASSWORD}}", C: "x-{{  GPUCLOUD_SECRET_db_password\t}}-y", D: "{{ GPUCLOUD_SECRET_missing }}", E: "plain" };
+    const env = {
+      A: "{{ GPUCLOUD_SECRET_db_password }}",
+      B: "{{GPUCLOUD_SECRET_DB_PASSWORD}}",
+      C: "x-{{  GPUCLOUD_SECRET_db_password\t}}-y",
+      D: "{{ GPUCLOUD_SECRET_missing }}",
+      E: "plain",
+    };
     const pod = await v2.post("/pods", { ...V2_GPU_POD, name: "with secrets", env });
     expect(pod.status).toBe(201);
     const podId = pod.body.id as string;
@@ -189,9 +213,17 @@ describe("account secrets", () => {
 
   it("a pod made from a template with a placeholder boots with the value; the template keeps the placeholder", async () => {
     await v2.post("/account/secrets", { name: "tpl_secret", value: "from-template" });
-    const template = await v2.post("/templates", { name: "tpl with secret", image: "example/app:1", env: { T: "{{ GPUCLOUD_SECRET_tpl_secret }}" } });
+    const template = await v2.post("/templates", {
+      name: "tpl with secret",
+      image: "example/app:1",
+      env: { T: "{{ GPUCLOUD_SECRET_tpl_secret }}" },
+    });
     expect(template.status).toBe(201);
-    const pod = await v2.post("/pods", { name: "from tpl", templateId: template.body.id, gpu: { id: "NVIDIA GeForce RTX 4090", count: 1 } });
+    const pod = await v2.post("/pods", {
+      name: "from tpl",
+      templateId: template.body.id,
+      gpu: { id: "NVIDIA GeForce RTX 4090", count: 1 },
+    });
     expect(pod.status).toBe(201);
     expect(emu.inspect()[0]?.podBootEnv[pod.body.id]?.T).toBe("from-template");
     expect((await v2.get(`/templates/${template.body.id}`)).body.env).toEqual({ T: "{{ GPUCLOUD_SECRET_tpl_secret }}" });
@@ -201,17 +233,28 @@ describe("account secrets", () => {
 
 it("an external worker process really holds the secret's value in its environment", async () => {
   const logDir = mkdtempSync(join(tmpdir(), "v2-account-"));
-  const emu = await startTestEmulator({ workers: { "sh/env": "sh -c 'echo got=$MY_TOKEN; sleep 30'" }, serverless: { workerLogDir: logDir } });
+  const emu = await startTestEmulator({
+    workers: { "sh/env": "sh -c 'echo got=$MY_TOKEN; sleep 30'" },
+    serverless: { workerLogDir: logDir },
+  });
   try {
     const v2 = apiV2(emu);
     await v2.post("/account/secrets", { name: "token", value: "s3cret-value" });
-    const endpoint = await v2.post("/serverless", { ...V2_QUEUE_ENDPOINT, image: "sh/env:1", env: { MY_TOKEN: "{{ GPUCLOUD_SECRET_token }}" }, workers: { min: 1, max: 1 } });
+    const endpoint = await v2.post("/serverless", {
+      ...V2_QUEUE_ENDPOINT,
+      image: "sh/env:1",
+      env: { MY_TOKEN: "{{ GPUCLOUD_SECRET_token }}" },
+      workers: { min: 1, max: 1 },
+    });
     expect(endpoint.status).toBe(201);
     expect(endpoint.body.env).toMatchObject({ MY_TOKEN: "{{ GPUCLOUD_SECRET_token }}" });
     const output = await waitFor(
       "the worker's output",
       async () => {
-        const log = emu.inspect().flatMap((a) => a.workerLogs).find((l) => l.endpointId === endpoint.body.id);
+        const log = emu
+          .inspect()
+          .flatMap((a) => a.workerLogs)
+          .find((l) => l.endpointId === endpoint.body.id);
         const text = log && existsSync(log.path) ? readFileSync(log.path, "utf8") : "";
         return text.includes("got=") ? text : undefined;
       },
@@ -226,7 +269,9 @@ it("an external worker process really holds the secret's value in its environmen
 
 it("--spend-cap and --worker-quota set the limits; bad values are refused naming the flag", async () => {
   const { parseCliArgs } = await import("../../emulator/cliArgs");
-  expect(parseCliArgs(["--spend-cap", "12.5", "--worker-quota", "7"])).toMatchObject({ options: { spendCapPerHour: 12.5, serverlessWorkerQuota: 7 } });
+  expect(parseCliArgs(["--spend-cap", "12.5", "--worker-quota", "7"])).toMatchObject({
+    options: { spendCapPerHour: 12.5, serverlessWorkerQuota: 7 },
+  });
   expect(() => parseCliArgs(["--spend-cap=-1"])).toThrow(/--spend-cap must be a number of USD >= 0, got "-1"/);
   expect(() => parseCliArgs(["--worker-quota", "2.5"])).toThrow(/--worker-quota must be an integer >= 0, got "2.5"/);
   await expect(startTestEmulator({ spendCapPerHour: Number.NaN })).rejects.toThrow(/spendCapPerHour must be a number >= 0/);

@@ -24,7 +24,13 @@ describe("/api/v2/catalog/gpus", () => {
     const res = await v2.get("/catalog/gpus");
     expect(res.status).toBe(200);
     const rtx = res.body.gpus.find((g: { id: string }) => g.id === "NVIDIA GeForce RTX 4090");
-    expect(rtx).toMatchObject({ name: expect.any(String), pool: "ADA_24", manufacturer: "NVIDIA", memory: 24, price: { secure: 0.69, serverless: 0.69 } });
+    expect(rtx).toMatchObject({
+      name: expect.any(String),
+      pool: "ADA_24",
+      manufacturer: "NVIDIA",
+      memory: 24,
+      price: { secure: 0.69, serverless: 0.69 },
+    });
     expect(rtx.price.community).toBeLessThan(rtx.price.secure);
     expect(rtx.availability).toBeUndefined();
     expect((await v2.get("/catalog/gpus/NVIDIA GeForce RTX 4090")).body).toEqual(rtx);
@@ -33,11 +39,19 @@ describe("/api/v2/catalog/gpus", () => {
 
   it("reports availability from the same free capacity /v1 places pods with", async () => {
     const h200 = async () =>
-      (await v2.get("/catalog/gpus/NVIDIA H200", { include: "AVAILABILITY", product: "POD", count: "4" })).body.dataCenters?.map((dc: { id: string }) => dc.id).sort() ?? [];
+      (await v2.get("/catalog/gpus/NVIDIA H200", { include: "AVAILABILITY", product: "POD", count: "4" })).body.dataCenters
+        ?.map((dc: { id: string }) => dc.id)
+        .sort() ?? [];
     expect(await h200()).toEqual(["EU-RO-1", "US-TX-3"]);
     // 8 H200s in US-TX-3: two 4-GPU pods through /v1 take them all.
     for (const name of ["h200-a", "h200-b"]) {
-      const pod = await v1.post("/pods", { name, imageName: "example/big:1", gpuTypeIds: ["NVIDIA H200"], gpuCount: 4, dataCenterIds: ["US-TX-3"] });
+      const pod = await v1.post("/pods", {
+        name,
+        imageName: "example/big:1",
+        gpuTypeIds: ["NVIDIA H200"],
+        gpuCount: 4,
+        dataCenterIds: ["US-TX-3"],
+      });
       expect(pod.status).toBe(201);
     }
     expect(await h200()).toEqual(["EU-RO-1"]);
@@ -45,8 +59,12 @@ describe("/api/v2/catalog/gpus", () => {
   });
 
   it("needs product with include=AVAILABILITY, and the availability parameters need include (400 naming them)", async () => {
-    expect(expectProblem(await v2.get("/catalog/gpus", { include: "AVAILABILITY" }), 400).errors?.[0]).toMatch(/^invalid query parameter product/);
-    expect(expectProblem(await v2.get("/catalog/gpus", { count: "2" }), 400).detail).toBe("invalid query parameter count: valid only with include=AVAILABILITY");
+    expect(expectProblem(await v2.get("/catalog/gpus", { include: "AVAILABILITY" }), 400).errors?.[0]).toMatch(
+      /^invalid query parameter product/,
+    );
+    expect(expectProblem(await v2.get("/catalog/gpus", { count: "2" }), 400).detail).toBe(
+      "invalid query parameter count: valid only with include=AVAILABILITY",
+    );
     expect(expectProblem(await v2.get("/catalog/gpus", { include: "EVERYTHING" }), 400).detail).toMatch(/include/);
   });
 });
@@ -62,18 +80,26 @@ describe("/api/v2/catalog/cpus", () => {
   });
 
   it("refuses a vCPU count that is not a power of two (400 naming vcpuCount)", async () => {
-    expect(expectProblem(await v2.get("/catalog/cpus", { include: "AVAILABILITY", product: "POD", vcpuCount: "6" }), 400).detail).toMatch(/vcpuCount.*power of two/);
+    expect(expectProblem(await v2.get("/catalog/cpus", { include: "AVAILABILITY", product: "POD", vcpuCount: "6" }), 400).detail).toMatch(
+      /vcpuCount.*power of two/,
+    );
   });
 });
 
 describe("/api/v2/catalog/datacenters", () => {
   it("lists data centers with region, volume tiers and compliance, filters them, and adds availability when asked", async () => {
-    const all = (await v2.get("/catalog/datacenters")).body.dataCenters as Array<{ id: string; region: string; globalNetwork: boolean; networkVolumeTypes: string[] }>;
+    const all = (await v2.get("/catalog/datacenters")).body.dataCenters as Array<{
+      id: string;
+      region: string;
+      globalNetwork: boolean;
+      networkVolumeTypes: string[];
+    }>;
     expect(all.map((dc) => dc.id)).toEqual(expect.arrayContaining(["US-TX-3", "EU-RO-1", "EU-SE-1"]));
     const europe = (await v2.get("/catalog/datacenters", { regions: "EUROPE" })).body.dataCenters as typeof all;
     expect(europe.length).toBeGreaterThan(0);
     expect(europe.every((dc) => dc.region === "EUROPE")).toBe(true);
-    const fast = (await v2.get("/catalog/datacenters", { networkVolumeTypes: "HIGH_PERFORMANCE", globalNetwork: "true" })).body.dataCenters as typeof all;
+    const fast = (await v2.get("/catalog/datacenters", { networkVolumeTypes: "HIGH_PERFORMANCE", globalNetwork: "true" })).body
+      .dataCenters as typeof all;
     expect(fast.every((dc) => dc.globalNetwork && dc.networkVolumeTypes.includes("HIGH_PERFORMANCE"))).toBe(true);
     const one = (await v2.get("/catalog/datacenters/US-KS-2", { include: "GPU_AVAILABILITY" })).body;
     expect(one.gpuAvailability.map((g: { id: string }) => g.id)).toContain("NVIDIA H200 NVL");
@@ -94,9 +120,19 @@ describe("/api/v2/billing", () => {
     expect(records[0]).toMatchObject({ podId: pod.id, cpuAmount: 0, diskAmount: 0 });
     expect(records[0].gpuAmount).toBeGreaterThan(0);
     expect(records[0].totalAmount).toBe(records[0].gpuAmount);
-    expect(metadata).toMatchObject({ query: { bucketSize: "year", podId: pod.id }, recordCount: 1, uniquePodCount: 1, totals: { totalAmount: records[0].totalAmount } });
-    const v1Records = (await v1.get("/billing/pods", { grouping: "podId", podId: pod.id, bucketSize: "year" })).body as Array<{ amount: number }>;
-    expect(records[0].totalAmount).toBeCloseTo(v1Records.reduce((sum, r) => sum + r.amount, 0), 5);
+    expect(metadata).toMatchObject({
+      query: { bucketSize: "year", podId: pod.id },
+      recordCount: 1,
+      uniquePodCount: 1,
+      totals: { totalAmount: records[0].totalAmount },
+    });
+    const v1Records = (await v1.get("/billing/pods", { grouping: "podId", podId: pod.id, bucketSize: "year" })).body as Array<{
+      amount: number;
+    }>;
+    expect(records[0].totalAmount).toBeCloseTo(
+      v1Records.reduce((sum, r) => sum + r.amount, 0),
+      5,
+    );
   });
 
   it("network volumes: one record per volume and bucket, by tier", async () => {
@@ -106,7 +142,11 @@ describe("/api/v2/billing", () => {
     expect(res.status).toBe(200);
     expect(res.body.records).toEqual([expect.objectContaining({ networkVolumeId: volume.id, highPerformanceAmount: 0 })]);
     expect(res.body.records[0].standardAmount).toBeGreaterThan(0);
-    expect(res.body.metadata).toMatchObject({ recordCount: 1, uniqueNetworkVolumeCount: 1, query: { networkVolumeId: volume.id, bucketSize: "day" } });
+    expect(res.body.metadata).toMatchObject({
+      recordCount: 1,
+      uniqueNetworkVolumeCount: 1,
+      query: { networkVolumeId: volume.id, bucketSize: "day" },
+    });
   });
 
   it("serverless: one record per endpoint and bucket from its workers' running time (billed once a worker stops)", async () => {
@@ -120,7 +160,9 @@ describe("/api/v2/billing", () => {
         workers: { min: 1, max: 1, idleTimeout: 1 },
       })
     ).body;
-    await waitFor("a worker", async () => ((await v2.get(`/serverless/${endpoint.id}/workers`)).body.summary.idle === 1 ? true : undefined));
+    await waitFor("a worker", async () =>
+      (await v2.get(`/serverless/${endpoint.id}/workers`)).body.summary.idle === 1 ? true : undefined,
+    );
     // Scaled to zero, the idle worker stops after 1 s of service time and its interval is billed.
     await v2.patch(`/serverless/${endpoint.id}`, { workers: { min: 0 } });
     const billed = await waitFor("a serverless billing record", async () => {
@@ -128,7 +170,11 @@ describe("/api/v2/billing", () => {
       return res.body.records[0]?.gpuAmount > 0 ? res.body : undefined;
     });
     expect(billed.records).toEqual([expect.objectContaining({ serverlessId: endpoint.id, cpuAmount: 0, diskAmount: 0, feeAmount: 0 })]);
-    expect(billed.metadata).toMatchObject({ recordCount: 1, uniqueServerlessCount: 1, query: { serverlessId: endpoint.id, bucketSize: "year" } });
+    expect(billed.metadata).toMatchObject({
+      recordCount: 1,
+      uniqueServerlessCount: 1,
+      query: { serverlessId: endpoint.id, bucketSize: "year" },
+    });
   });
 
   it("serverless: a worker still up is billed for its time so far, on /v2 and /v1 alike (the service bills by the second)", async () => {
@@ -143,8 +189,13 @@ describe("/api/v2/billing", () => {
       })
     ).body;
     const worker = await waitFor("a worker", async () => (await v2.get(`/serverless/${endpoint.id}/workers`)).body.workers[0]);
-    const amount = async () => (await v2.get("/billing/serverless", { serverlessId: endpoint.id, bucketSize: "year" })).body.metadata.totals.totalAmount as number;
-    const v1Amount = async () => ((await v1.get("/billing/endpoints", { endpointId: endpoint.id, bucketSize: "year" })).body as Array<{ amount: number }>).reduce((n, r) => n + r.amount, 0);
+    const amount = async () =>
+      (await v2.get("/billing/serverless", { serverlessId: endpoint.id, bucketSize: "year" })).body.metadata.totals.totalAmount as number;
+    const v1Amount = async () =>
+      ((await v1.get("/billing/endpoints", { endpointId: endpoint.id, bucketSize: "year" })).body as Array<{ amount: number }>).reduce(
+        (n, r) => n + r.amount,
+        0,
+      );
     const first = await amount();
     await sleep(50);
     const second = await amount();
@@ -169,8 +220,12 @@ describe("/api/v2/billing", () => {
   });
 
   it("answers 400 naming the parameter for lastN with a window, a start after the end, and a bad time", async () => {
-    expect(expectProblem(await v2.get("/billing/pods", { lastN: "2", startTime: "2026-01-01T00:00:00Z" }), 400).detail).toMatch(/^invalid query parameter lastN/);
-    expect(expectProblem(await v2.get("/billing/pods", { startTime: "2026-02-01T00:00:00Z", endTime: "2026-01-01T00:00:00Z" }), 400).detail).toMatch(/^invalid query parameter startTime/);
+    expect(expectProblem(await v2.get("/billing/pods", { lastN: "2", startTime: "2026-01-01T00:00:00Z" }), 400).detail).toMatch(
+      /^invalid query parameter lastN/,
+    );
+    expect(
+      expectProblem(await v2.get("/billing/pods", { startTime: "2026-02-01T00:00:00Z", endTime: "2026-01-01T00:00:00Z" }), 400).detail,
+    ).toMatch(/^invalid query parameter startTime/);
     expect(expectProblem(await v2.get("/billing/serverless", { endTime: "yesterday" }), 400).errors?.[0]).toMatch(/endTime.*RFC 3339/);
     expect(expectProblem(await v2.get("/billing/network-volumes", { bucketSize: "fortnight" }), 400).errors?.[0]).toMatch(/bucketSize/);
   });

@@ -56,7 +56,10 @@ const NOT_SERVED: Readonly<Record<string, string>> = {
  */
 const SCHEMA_DIFFERENCES: Readonly<Record<string, string>> = {
   ...each(
-    ["spendRate", "serverlessWorkers"].flatMap((limit) => [`AccountLimits.${limit}.limit: not in the reference`, `AccountLimits.${limit}.current: not in the reference`]),
+    ["spendRate", "serverlessWorkers"].flatMap((limit) => [
+      `AccountLimits.${limit}.limit: not in the reference`,
+      `AccountLimits.${limit}.current: not in the reference`,
+    ]),
     "the reference shows only that spendRate and serverlessWorkers are required objects (today §3.2, §7: their inner fields are unverified); the emulator answers the cap and the current figure (emulator README, account limits)",
   ),
   "UpdateEndpointRequest.gpu.count: default 1 in the reference, none in the emulator":
@@ -73,8 +76,7 @@ const OPERATION_DIFFERENCES: Readonly<Record<string, string>> = {
 };
 
 /** Query parameter differences (`operationId query name: what`), and why. */
-const PARAM_DIFFERENCES: Readonly<Record<string, string>> = {
-};
+const PARAM_DIFFERENCES: Readonly<Record<string, string>> = {};
 
 interface JsonSchema {
   type?: string | string[];
@@ -92,7 +94,18 @@ interface JsonSchema {
 }
 
 interface Document {
-  paths: Record<string, Record<string, { operationId: string; parameters?: Array<{ name: string; in: string; schema: JsonSchema }>; requestBody?: { content: Record<string, { schema: JsonSchema }> }; responses: Record<string, { content?: Record<string, { schema: JsonSchema }> }> }>>;
+  paths: Record<
+    string,
+    Record<
+      string,
+      {
+        operationId: string;
+        parameters?: Array<{ name: string; in: string; schema: JsonSchema }>;
+        requestBody?: { content: Record<string, { schema: JsonSchema }> };
+        responses: Record<string, { content?: Record<string, { schema: JsonSchema }> }>;
+      }
+    >
+  >;
   components: { schemas: Record<string, JsonSchema> };
 }
 
@@ -142,7 +155,8 @@ function compare(node: WireNode, emuSchema: JsonSchema, at: string, mode: Mode, 
         return found;
       });
       const best = attempts.reduce((a, b) => (b.length < a.length ? b : a));
-      if (best.length > 0) problems.push(`${at}: variant ${variant.ref ?? i} has no matching emulator variant (closest: ${best.join("; ")})`);
+      if (best.length > 0)
+        problems.push(`${at}: variant ${variant.ref ?? i} has no matching emulator variant (closest: ${best.join("; ")})`);
     });
     return;
   }
@@ -157,7 +171,8 @@ function compare(node: WireNode, emuSchema: JsonSchema, at: string, mode: Mode, 
   if (ref.enum) {
     const emuEnum = (emu.enum ?? []).map(String).sort();
     const want = [...ref.enum].sort();
-    if (JSON.stringify(emuEnum) !== JSON.stringify(want)) problems.push(`${at}: enum [${want.join(", ")}] in the reference, [${emuEnum.join(", ")}] in the emulator`);
+    if (JSON.stringify(emuEnum) !== JSON.stringify(want))
+      problems.push(`${at}: enum [${want.join(", ")}] in the reference, [${emuEnum.join(", ")}] in the emulator`);
   }
   // A default is what a client gets by leaving the field out: it matters where clients send.
   if (mode === "request" && ref.default !== undefined) {
@@ -174,11 +189,14 @@ function compare(node: WireNode, emuSchema: JsonSchema, at: string, mode: Mode, 
         continue;
       }
       compare(child, emuChild, `${at}.${name}`, mode, problems);
-      if (mode === "response" && ref.required.has(name) && !emuRequired.has(name)) problems.push(`${at}.${name}: required in the reference, optional in the emulator`);
-      if (mode === "request" && emuRequired.has(name) && !ref.required.has(name)) problems.push(`${at}.${name}: required by the emulator, optional in the reference`);
+      if (mode === "response" && ref.required.has(name) && !emuRequired.has(name))
+        problems.push(`${at}.${name}: required in the reference, optional in the emulator`);
+      if (mode === "request" && emuRequired.has(name) && !ref.required.has(name))
+        problems.push(`${at}.${name}: required by the emulator, optional in the reference`);
     }
     for (const name of Object.keys(emuProps)) if (!ref.properties.has(name)) problems.push(`${at}.${name}: not in the reference`);
-    if (ref.additionalProperties && typeof emu.additionalProperties === "object") compare(ref.additionalProperties, emu.additionalProperties, `${at}{}`, mode, problems);
+    if (ref.additionalProperties && typeof emu.additionalProperties === "object")
+      compare(ref.additionalProperties, emu.additionalProperties, `${at}{}`, mode, problems);
   }
   if (ref.items) {
     if (!emu.items) problems.push(`${at}[]: no item schema in the emulator`);
@@ -196,12 +214,20 @@ describe("the v2 operations", () => {
   it("every reference operation is served or listed with a reason, and the emulator serves nothing else", () => {
     const missing = served.filter((op) => !emuOperation(op)).map((op) => `${op.method} ${op.path} (${op.operationId})`);
     expect(missing).toEqual([]);
-    const listedButServed = reference.operations.filter((op) => op.operationId in NOT_SERVED && emuOperation(op)).map((op) => op.operationId);
+    const listedButServed = reference.operations
+      .filter((op) => op.operationId in NOT_SERVED && emuOperation(op))
+      .map((op) => op.operationId);
     expect(listedButServed).toEqual([]);
     const known = new Set(reference.operations.map((op) => `${op.method.toLowerCase()} ${op.path}`));
-    const extra = Object.entries(doc.paths).flatMap(([path, methods]) => Object.keys(methods).map((m) => `${m} ${path}`)).filter((k) => !known.has(k));
+    const extra = Object.entries(doc.paths)
+      .flatMap(([path, methods]) => Object.keys(methods).map((m) => `${m} ${path}`))
+      .filter((k) => !known.has(k));
     expect(extra).toEqual(["get /openapi.json"]);
-    for (const id of Object.keys(NOT_SERVED)) expect(reference.operations.map((op) => op.operationId), `stale NOT_SERVED entry ${id}`).toContain(id);
+    for (const id of Object.keys(NOT_SERVED))
+      expect(
+        reference.operations.map((op) => op.operationId),
+        `stale NOT_SERVED entry ${id}`,
+      ).toContain(id);
   });
 
   it("each has the reference's operation id, success statuses, error statuses (problem+json), body and response schema names", () => {
@@ -244,7 +270,8 @@ describe("the v2 operations", () => {
         if (!emuSchema) problems.push(`${op.operationId} query ${param.name}: missing in the emulator`);
         else compare(param.schema, emuSchema, `${op.operationId} query ${param.name}`, "request", problems);
       }
-      for (const name of emuParams.keys()) if (!refQuery.some((p) => p.name === name)) problems.push(`${op.operationId} query ${name}: not in the reference`);
+      for (const name of emuParams.keys())
+        if (!refQuery.some((p) => p.name === name)) problems.push(`${op.operationId} query ${name}: not in the reference`);
     }
     expect(problems.filter((p) => !(p in PARAM_DIFFERENCES))).toEqual([]);
     expect(Object.keys(PARAM_DIFFERENCES).filter((d) => !problems.includes(d))).toEqual([]);
@@ -284,7 +311,10 @@ describe("the v2 schemas", () => {
     const problems: string[] = [];
     const seen = new Set<string>();
     for (const op of served) {
-      const schemaNames: Array<[string | undefined, Mode]> = [[op.requestBody, "request"], ...[...op.responses.values()].map((n): [string | undefined, Mode] => [n, "response"])];
+      const schemaNames: Array<[string | undefined, Mode]> = [
+        [op.requestBody, "request"],
+        ...[...op.responses.values()].map((n): [string | undefined, Mode] => [n, "response"]),
+      ];
       for (const [name, mode] of schemaNames) {
         if (name === undefined || seen.has(name)) continue;
         seen.add(name);

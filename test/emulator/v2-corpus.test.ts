@@ -32,12 +32,14 @@ describe("the v2 answer check", () => {
         "Pod.name: required, missing",
         "Pod.label: a field the description does not define",
         'Pod.locked: string "no", the description says boolean',
-        "Pod.status: \"SLEEPING\" is not one of PROVISIONING, STARTING, RUNNING, EXITED, ERROR, TERMINATED",
+        'Pod.status: "SLEEPING" is not one of PROVISIONING, STARTING, RUNNING, EXITED, ERROR, TERMINATED',
         "Pod.id: null, which the description does not allow",
       ]),
     );
     // Inside lists, nested objects and unions too.
-    expect(checkV2Answer("listPods", 200, { pods: [{ ...pod, ssh: { extra: 1 } }] }).join("\n")).toMatch(/^ListPodsResponse\.pods\[\]\.ssh\.extra: a field the description does not define$/m);
+    expect(checkV2Answer("listPods", 200, { pods: [{ ...pod, ssh: { extra: 1 } }] }).join("\n")).toMatch(
+      /^ListPodsResponse\.pods\[\]\.ssh\.extra: a field the description does not define$/m,
+    );
   });
 
   it("refuses statuses and bodies the operation does not describe", () => {
@@ -51,8 +53,26 @@ describe("the v2 answer check", () => {
     await apiV2(emu).get(`/pods/${String(pod.id)}`);
     await apiV2(emu).get("/pods");
     expect(takeV2Violations().recorded).toBe(before + 2);
-    recordV2Answer({ basePath: "/api/v2", operationId: "getPod", method: "GET", accountId: "a", params: {}, status: 200, body: { ...pod, label: "x" }, lost: false });
-    recordV2Answer({ basePath: "/v1", operationId: "GetPod", method: "GET", accountId: "a", params: {}, status: 200, body: { whatever: true }, lost: false });
+    recordV2Answer({
+      basePath: "/api/v2",
+      operationId: "getPod",
+      method: "GET",
+      accountId: "a",
+      params: {},
+      status: 200,
+      body: { ...pod, label: "x" },
+      lost: false,
+    });
+    recordV2Answer({
+      basePath: "/v1",
+      operationId: "GetPod",
+      method: "GET",
+      accountId: "a",
+      params: {},
+      status: 200,
+      body: { whatever: true },
+      lost: false,
+    });
     // Taken here so that this test does not fail: the setup file's hook would report it.
     expect(takeV2Violations().violations).toEqual(["getPod 200: Pod.label: a field the description does not define"]);
   });

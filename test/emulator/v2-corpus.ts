@@ -64,7 +64,8 @@ export function checkV2Answer(operationId: string, status: number, body: unknown
   if (EMULATOR_ONLY.has(operationId)) return [];
   const op = wire.operations.find((o) => o.operationId === operationId);
   if (!op) return [`operation ${operationId} is not in the description`];
-  if (!op.responses.has(status)) return [`status ${status} is not one the description gives ${operationId} (${[...op.responses.keys()].join(", ")})`];
+  if (!op.responses.has(status))
+    return [`status ${status} is not one the description gives ${operationId} (${[...op.responses.keys()].join(", ")})`];
   const schema = op.responses.get(status);
   if (schema === undefined) return body === undefined ? [] : [`a body on an answer the description gives none`];
   if (body === undefined) return [`no body where the description gives ${schema}`];
@@ -83,7 +84,8 @@ function jsonType(value: unknown): string {
 function validate(wire: Wire, node: WireNode, value: unknown, at: string, problems: string[]): void {
   const flat = flattenWire(wire, node);
   if (value === null) {
-    if (!flat.nullable && (flat.types.size > 0 || flat.variants.length > 0)) problems.push(`${at}: null, which the description does not allow`);
+    if (!flat.nullable && (flat.types.size > 0 || flat.variants.length > 0))
+      problems.push(`${at}: null, which the description does not allow`);
     return;
   }
   if (flat.variants.length > 0) {
@@ -101,7 +103,8 @@ function validate(wire: Wire, node: WireNode, value: unknown, at: string, proble
     problems.push(`${at}: ${type} ${JSON.stringify(value)?.slice(0, 60)}, the description says ${[...flat.types].join(" or ")}`);
     return;
   }
-  if (flat.enum && !flat.enum.includes(String(value))) problems.push(`${at}: ${JSON.stringify(value)} is not one of ${flat.enum.join(", ")}`);
+  if (flat.enum && !flat.enum.includes(String(value)))
+    problems.push(`${at}: ${JSON.stringify(value)} is not one of ${flat.enum.join(", ")}`);
   if (type === "object") {
     const fields = value as Record<string, unknown>;
     for (const name of flat.required) if (!(name in fields)) problems.push(`${at}.${name}: required, missing`);

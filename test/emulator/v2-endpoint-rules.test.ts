@@ -30,12 +30,18 @@ async function endpoint(change: Record<string, unknown> = {}): Promise<Record<st
 
 describe("gpu.excludedTypes", () => {
   it("refuses an excluded type that is not in the selected pools (400 naming it)", async () => {
-    const problem = expectProblem(await v2.post("/serverless", { ...V2_QUEUE_ENDPOINT, gpu: { pools: ["ADA_24"], excludedTypes: ["NVIDIA A40"] } }), 400);
+    const problem = expectProblem(
+      await v2.post("/serverless", { ...V2_QUEUE_ENDPOINT, gpu: { pools: ["ADA_24"], excludedTypes: ["NVIDIA A40"] } }),
+      400,
+    );
     expect(problem.detail).toMatch(/^invalid gpu\.excludedTypes\[0\]: "NVIDIA A40" is not a GPU type of the selected pools \(ADA_24\)/);
   });
 
   it("refuses a type listed twice, also after trimming (422, uniqueItems)", async () => {
-    for (const excludedTypes of [["NVIDIA L4", "NVIDIA L4"], ["NVIDIA L4", " NVIDIA L4 "]]) {
+    for (const excludedTypes of [
+      ["NVIDIA L4", "NVIDIA L4"],
+      ["NVIDIA L4", " NVIDIA L4 "],
+    ]) {
       const problem = expectProblem(await v2.post("/serverless", { ...V2_QUEUE_ENDPOINT, gpu: { pools: ["ADA_24"], excludedTypes } }), 422);
       expect(problem.errors?.join("\n")).toMatch(/gpu\.excludedTypes.*twice/);
     }
@@ -50,7 +56,10 @@ describe("gpu.excludedTypes", () => {
   });
 
   it("refuses excluding every type of the selection (400)", async () => {
-    const problem = expectProblem(await v2.post("/serverless", { ...V2_QUEUE_ENDPOINT, gpu: { pools: ["ADA_32_PRO"], excludedTypes: ["NVIDIA GeForce RTX 5090"] } }), 400);
+    const problem = expectProblem(
+      await v2.post("/serverless", { ...V2_QUEUE_ENDPOINT, gpu: { pools: ["ADA_32_PRO"], excludedTypes: ["NVIDIA GeForce RTX 5090"] } }),
+      400,
+    );
     expect(problem.detail).toMatch(/^invalid gpu\.excludedTypes: excludes every GPU type/);
   });
 });
@@ -82,12 +91,20 @@ describe("PATCH gpu: pools and exclusions are one selection", () => {
 
 describe("CUDA constraints", () => {
   it("refuses a non-empty set and a floor together on create and on PATCH (400)", async () => {
-    expectProblem(await v2.post("/serverless", { ...V2_QUEUE_ENDPOINT, gpu: { pools: ["ADA_24"], allowedCudaVersions: ["12.4"], minCudaVersion: "12.1" } }), 400);
+    expectProblem(
+      await v2.post("/serverless", {
+        ...V2_QUEUE_ENDPOINT,
+        gpu: { pools: ["ADA_24"], allowedCudaVersions: ["12.4"], minCudaVersion: "12.1" },
+      }),
+      400,
+    );
     const created = await endpoint({ gpu: { pools: ["ADA_24"], allowedCudaVersions: ["12.4"] } });
-    expect(expectProblem(await v2.patch(`/serverless/${created.id}`, { gpu: { minCudaVersion: "12.1" } }), 400).detail).toMatch(/^invalid gpu\.minCudaVersion/);
+    expect(expectProblem(await v2.patch(`/serverless/${created.id}`, { gpu: { minCudaVersion: "12.1" } }), 400).detail).toMatch(
+      /^invalid gpu\.minCudaVersion/,
+    );
   });
 
-  it("switches from a set to a floor when the PATCH clears the set with [], and back with \"\"", async () => {
+  it('switches from a set to a floor when the PATCH clears the set with [], and back with ""', async () => {
     const created = await endpoint({ gpu: { pools: ["ADA_24"], allowedCudaVersions: ["12.4"] } });
     const floor = await v2.patch(`/serverless/${created.id}`, { gpu: { allowedCudaVersions: [], minCudaVersion: "12.1" } });
     expect(floor.status).toBe(200);
@@ -98,7 +115,10 @@ describe("CUDA constraints", () => {
 
   it("refuses CUDA fields at the top level or on a CPU create (422)", async () => {
     expectProblem(await v2.post("/serverless", { ...V2_QUEUE_ENDPOINT, minCudaVersion: "12.1" }), 422);
-    expectProblem(await v2.post("/serverless", { ...V2_QUEUE_ENDPOINT, gpu: undefined, cpu: [{ id: "cpu3c", vcpuCount: 2, minCudaVersion: "12.1" }] }), 422);
+    expectProblem(
+      await v2.post("/serverless", { ...V2_QUEUE_ENDPOINT, gpu: undefined, cpu: [{ id: "cpu3c", vcpuCount: 2, minCudaVersion: "12.1" }] }),
+      422,
+    );
   });
 });
 
@@ -111,9 +131,13 @@ describe("compute family", () => {
 
   it("refuses gpu on a CPU endpoint's PATCH and cpu on a GPU one's (400)", async () => {
     const cpu = await endpoint({ gpu: undefined, cpu: [{ id: "cpu3c", vcpuCount: 2 }] });
-    expect(expectProblem(await v2.patch(`/serverless/${cpu.id}`, { gpu: { count: 1 } }), 400).detail).toMatch(/^invalid gpu: this is a CPU endpoint/);
+    expect(expectProblem(await v2.patch(`/serverless/${cpu.id}`, { gpu: { count: 1 } }), 400).detail).toMatch(
+      /^invalid gpu: this is a CPU endpoint/,
+    );
     const gpu = await endpoint();
-    expect(expectProblem(await v2.patch(`/serverless/${gpu.id}`, { cpu: [{ id: "cpu3c", vcpuCount: 2 }] }), 400).detail).toMatch(/^invalid cpu: this is a GPU endpoint/);
+    expect(expectProblem(await v2.patch(`/serverless/${gpu.id}`, { cpu: [{ id: "cpu3c", vcpuCount: 2 }] }), 400).detail).toMatch(
+      /^invalid cpu: this is a GPU endpoint/,
+    );
     // A CPU endpoint's PATCH without gpu works (the documented rule).
     expect((await v2.patch(`/serverless/${cpu.id}`, { name: "renamed cpu" })).status).toBe(200);
   });
@@ -145,14 +169,24 @@ describe("command: args, cmd[] and entrypoint[] on an endpoint (today 5.1, 5.3: 
 
   it("splits a plain args string as CMD (quotes group) and keeps args verbatim", async () => {
     const created = await endpoint({ name: "shell-args", args: `python serve.py --title "hello world"` });
-    expect(created).toMatchObject({ args: `python serve.py --title "hello world"`, cmd: ["python", "serve.py", "--title", "hello world"], entrypoint: [] });
+    expect(created).toMatchObject({
+      args: `python serve.py --title "hello world"`,
+      cmd: ["python", "serve.py", "--title", "hello world"],
+      entrypoint: [],
+    });
   });
 
-  it("PATCH: cmd alone keeps entrypoint, [] clears one, \"\" clears both; args that disagree with cmd is 400", async () => {
+  it('PATCH: cmd alone keeps entrypoint, [] clears one, "" clears both; args that disagree with cmd is 400', async () => {
     const created = await endpoint({ name: "patch-cmd", args: JSON.stringify({ entrypoint: ["/bin/sh"], cmd: ["-c", "echo hi"] }) });
     expect(created).toMatchObject({ entrypoint: ["/bin/sh"], cmd: ["-c", "echo hi"] });
-    expect((await v2.patch(`/serverless/${created.id}`, { cmd: ["-c", "echo bye"] })).body).toMatchObject({ entrypoint: ["/bin/sh"], cmd: ["-c", "echo bye"] });
-    expect((await v2.patch(`/serverless/${created.id}`, { entrypoint: [] })).body).toMatchObject({ entrypoint: [], cmd: ["-c", "echo bye"] });
+    expect((await v2.patch(`/serverless/${created.id}`, { cmd: ["-c", "echo bye"] })).body).toMatchObject({
+      entrypoint: ["/bin/sh"],
+      cmd: ["-c", "echo bye"],
+    });
+    expect((await v2.patch(`/serverless/${created.id}`, { entrypoint: [] })).body).toMatchObject({
+      entrypoint: [],
+      cmd: ["-c", "echo bye"],
+    });
     const conflict = expectProblem(await v2.patch(`/serverless/${created.id}`, { args: "run other", cmd: ["run", "different"] }), 400);
     expect(conflict.detail).toMatch(/same command/);
     // The refused PATCH changed nothing.
@@ -171,13 +205,24 @@ describe("command: args, cmd[] and entrypoint[] on an endpoint (today 5.1, 5.3: 
   });
 
   it("takes the command from a serverless template at create (the body's wins) and on a PATCH's templateId", async () => {
-    const template = (await v2.post("/templates", { name: "cmd-sls-tpl", image: "tpl/worker:1", serverless: true, entrypoint: ["python"], cmd: ["-m", "my app"] })).body;
+    const template = (
+      await v2.post("/templates", {
+        name: "cmd-sls-tpl",
+        image: "tpl/worker:1",
+        serverless: true,
+        entrypoint: ["python"],
+        cmd: ["-m", "my app"],
+      })
+    ).body;
     const fromTemplate = await endpoint({ name: "from-cmd-tpl", image: undefined, templateId: template.id });
     expect(fromTemplate).toMatchObject({ entrypoint: ["python"], cmd: ["-m", "my app"], args: template.args });
     const overridden = await endpoint({ name: "own-cmd", image: undefined, templateId: template.id, cmd: ["-m", "other"] });
     expect(overridden).toMatchObject({ entrypoint: ["python"], cmd: ["-m", "other"] });
     const plain = await endpoint({ name: "later-tpl" });
-    expect((await v2.patch(`/serverless/${plain.id}`, { templateId: template.id })).body).toMatchObject({ entrypoint: ["python"], cmd: ["-m", "my app"] });
+    expect((await v2.patch(`/serverless/${plain.id}`, { templateId: template.id })).body).toMatchObject({
+      entrypoint: ["python"],
+      cmd: ["-m", "my app"],
+    });
   });
 
   it("refuses a cmd that is not a list of strings (422 naming it)", async () => {
@@ -188,9 +233,13 @@ describe("command: args, cmd[] and entrypoint[] on an endpoint (today 5.1, 5.3: 
 
 describe("templateId on endpoint create", () => {
   it("an unknown template is 404; a pod template is 422", async () => {
-    expect(expectProblem(await v2.post("/serverless", { ...V2_QUEUE_ENDPOINT, templateId: "nope" }), 404).detail).toMatch(/^invalid templateId/);
+    expect(expectProblem(await v2.post("/serverless", { ...V2_QUEUE_ENDPOINT, templateId: "nope" }), 404).detail).toMatch(
+      /^invalid templateId/,
+    );
     const podTemplate = (await v2.post("/templates", { name: "pod template", image: "pod/image:1" })).body;
-    expect(expectProblem(await v2.post("/serverless", { ...V2_QUEUE_ENDPOINT, templateId: podTemplate.id }), 422).detail).toMatch(/^invalid templateId: .* pod template/);
+    expect(expectProblem(await v2.post("/serverless", { ...V2_QUEUE_ENDPOINT, templateId: podTemplate.id }), 422).detail).toMatch(
+      /^invalid templateId: .* pod template/,
+    );
   });
 });
 
@@ -208,7 +257,11 @@ describe("names", () => {
 
   it("/v1 keeps its unique template names", async () => {
     const create = (name: string) =>
-      fetch(`${emu.apiUrl}/templates`, { method: "POST", headers: { authorization: `Bearer ${emu.apiKey}`, "content-type": "application/json" }, body: JSON.stringify({ name, imageName: "a/b:1" }) });
+      fetch(`${emu.apiUrl}/templates`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${emu.apiKey}`, "content-type": "application/json" },
+        body: JSON.stringify({ name, imageName: "a/b:1" }),
+      });
     expect((await create("v1 unique")).status).toBe(200);
     expect((await create("v1 unique")).status).toBe(409);
   });
@@ -234,7 +287,9 @@ describe("registries", () => {
     expectProblem(await v2.post("/registries", { name: "n".repeat(192), username: "u", password: "p" }), 422);
     expectProblem(await v2.post("/registries", { name: "n", username: "u".repeat(192), password: "p" }), 422);
     expectProblem(await v2.post("/registries", { name: "n", username: "u", password: "p".repeat(16_385) }), 422);
-    expect((await v2.post("/registries", { name: "n".repeat(191), username: "u".repeat(191), password: "p".repeat(16_384) })).status).toBe(201);
+    expect((await v2.post("/registries", { name: "n".repeat(191), username: "u".repeat(191), password: "p".repeat(16_384) })).status).toBe(
+      201,
+    );
   });
 
   it("delete is 400 while a pod uses it; templates lose it (registry: null)", async () => {
@@ -260,12 +315,17 @@ describe("quirk endpointPatchRebuildsSelection (the live defect, management-api-
   it("a GPU PATCH without pools and exclusions erases the exclusions; restating both keeps them", async () => {
     const created = (await q.post("/serverless", { ...V2_QUEUE_ENDPOINT, gpu: { pools: ["ADA_24"], excludedTypes: ["NVIDIA L4"] } })).body;
     expect((await q.patch(`/serverless/${created.id}`, { image: "example/worker:2" })).body.gpu.excludedTypes).toEqual([]);
-    const restated = await q.patch(`/serverless/${created.id}`, { image: "example/worker:3", gpu: { pools: ["ADA_24"], excludedTypes: ["NVIDIA L4"] } });
+    const restated = await q.patch(`/serverless/${created.id}`, {
+      image: "example/worker:3",
+      gpu: { pools: ["ADA_24"], excludedTypes: ["NVIDIA L4"] },
+    });
     expect(restated.body.gpu.excludedTypes).toEqual(["NVIDIA L4"]);
   });
 
   it("any PATCH of a CPU endpoint is 400", async () => {
     const created = (await q.post("/serverless", { ...V2_QUEUE_ENDPOINT, gpu: undefined, cpu: [{ id: "cpu3c", vcpuCount: 2 }] })).body;
-    expect(expectProblem(await q.patch(`/serverless/${created.id}`, { name: "x" }), 400).detail).toMatch(/gpuId\(s\) is required for a gpu endpoint/);
+    expect(expectProblem(await q.patch(`/serverless/${created.id}`, { name: "x" }), 400).detail).toMatch(
+      /gpuId\(s\) is required for a gpu endpoint/,
+    );
   });
 });

@@ -42,7 +42,9 @@ describe("fault injection on /api/v2", () => {
   });
 
   it("a selector that matches no operation names both surfaces in its error", async () => {
-    await expect(startTestEmulator({ faults: "GET /api/v2/nothing: 500=1" })).rejects.toThrow(/selector "GET \/api\/v2\/nothing" matches no operation.*\/api\/v2\/pods/);
+    await expect(startTestEmulator({ faults: "GET /api/v2/nothing: 500=1" })).rejects.toThrow(
+      /selector "GET \/api\/v2\/nothing" matches no operation.*\/api\/v2\/pods/,
+    );
   });
 });
 
@@ -57,7 +59,14 @@ describe("the state file", () => {
       const template = (await v2.post("/templates", { name: "tpl", image: "example/t:1", registry: registry.id })).body;
       const volume = (await v2.post("/network-volumes", { name: "vol", size: 20, dataCenter: "EU-RO-1" })).body;
       const pod = (await v2.post("/pods", { ...V2_GPU_POD, mounts: { network: [{ volumeId: volume.id, path: "/data" }] } })).body;
-      const endpoint = (await v2.post("/serverless", { ...V2_QUEUE_ENDPOINT, type: "LOAD_BALANCER", scaling: { type: "REQUEST_COUNT", requestCount: 2 }, flashboot: "FLASHBOOT" })).body;
+      const endpoint = (
+        await v2.post("/serverless", {
+          ...V2_QUEUE_ENDPOINT,
+          type: "LOAD_BALANCER",
+          scaling: { type: "REQUEST_COUNT", requestCount: 2 },
+          flashboot: "FLASHBOOT",
+        })
+      ).body;
       await v2.patch(`/serverless/${endpoint.id}`, { image: "example/worker:2" });
       // Acknowledged means written: the file holds the endpoint before close.
       expect(await readFile(statePath, "utf8")).toContain(endpoint.id);
@@ -83,7 +92,14 @@ describe("the state file", () => {
         expect(restoredEndpoint).toMatchObject({ type: "LOAD_BALANCER", flashboot: "FLASHBOOT", image: "example/worker:2" });
         expect((await again.get(`/serverless/${endpoint.id}/releases`)).body.releases).toEqual(before.releases);
         const restoredPod = (await again.get(`/pods/${pod.id}`)).body;
-        expect(restoredPod).toMatchObject({ id: pod.id, name: before.pod.name, image: before.pod.image, gpu: before.pod.gpu, mounts: before.pod.mounts, dataCenterId: before.pod.dataCenterId });
+        expect(restoredPod).toMatchObject({
+          id: pod.id,
+          name: before.pod.name,
+          image: before.pod.image,
+          gpu: before.pod.gpu,
+          mounts: before.pod.mounts,
+          dataCenterId: before.pod.dataCenterId,
+        });
       } finally {
         await second.close();
       }
@@ -127,7 +143,9 @@ describe("the bases", () => {
   it("the bin prints the v1 management, v2 management and job API bases, and applies --rate-limit", async () => {
     const cli = resolve(__dirname, "..", "..", "dist", "emulator", "cli.js");
     expect(existsSync(cli), `${cli} missing: run npm run build first`).toBe(true);
-    const child = spawn(process.execPath, [cli, "--port", "0", "--api-key", "bases-key", "--rate-limit", "2"], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [cli, "--port", "0", "--api-key", "bases-key", "--rate-limit", "2"], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     try {
       let stdout = "";
       child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));

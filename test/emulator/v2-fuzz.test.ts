@@ -93,7 +93,9 @@ describe(`/api/v2 fuzzing: ${REQUESTS} seeded requests`, () => {
 
     expect(failures).toEqual([]);
     expect(Object.keys(byOperation).length).toBe(fuzzA.operations.length);
-    const successes = Object.entries(byStatus).filter(([s]) => s.startsWith("2")).reduce((sum, [, n]) => sum + n, 0);
+    const successes = Object.entries(byStatus)
+      .filter(([s]) => s.startsWith("2"))
+      .reduce((sum, [, n]) => sum + n, 0);
     expect(successes).toBeGreaterThan(200);
     expect((byStatus[422] ?? 0) + (byStatus[400] ?? 0)).toBeGreaterThan(500);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();

@@ -7,7 +7,12 @@ export function apiV2(emu: RunningEmulator, key: string | null = emu.apiKey): Ap
   return api({ ...emu, apiUrl: emu.apiUrlV2 }, key);
 }
 
-export const V2_GPU_POD = { name: "v2 pod", image: "example/app:1", gpu: { id: "NVIDIA GeForce RTX 4090", count: 1 }, ports: ["8888/http", "22/tcp"] };
+export const V2_GPU_POD = {
+  name: "v2 pod",
+  image: "example/app:1",
+  gpu: { id: "NVIDIA GeForce RTX 4090", count: 1 },
+  ports: ["8888/http", "22/tcp"],
+};
 
 export const V2_QUEUE_ENDPOINT = {
   name: "v2 endpoint",
@@ -23,7 +28,8 @@ export function expectProblem(res: ApiResponse, status: number): { title: string
   const type = res.headers.get("content-type") ?? "";
   if (!type.startsWith("application/problem+json")) throw new Error(`expected application/problem+json, got ${type}`);
   const body = JSON.parse(res.text) as { title: string; status: number; detail: string; errors?: string[] };
-  if (body.status !== status || typeof body.title !== "string" || typeof body.detail !== "string") throw new Error(`not a problem body: ${res.text}`);
+  if (body.status !== status || typeof body.title !== "string" || typeof body.detail !== "string")
+    throw new Error(`not a problem body: ${res.text}`);
   return body;
 }
 

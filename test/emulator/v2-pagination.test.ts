@@ -142,7 +142,10 @@ describe("limit and cursor validation (422 problems)", () => {
 
   /** A cursor of a list with two items and limit 1: a real one, with a next page. */
   async function cursorOf(client: Api, path: string, query: Record<string, string> = {}): Promise<string> {
-    const first = await page(client, path, path === "/pods" ? "pods" : path === "/templates" ? "templates" : "releases", { ...query, limit: "1" });
+    const first = await page(client, path, path === "/pods" ? "pods" : path === "/templates" ? "templates" : "releases", {
+      ...query,
+      limit: "1",
+    });
     expect(first.pagination.hasNextPage).toBe(true);
     return first.pagination.nextCursor ?? "";
   }
@@ -152,7 +155,10 @@ describe("limit and cursor validation (422 problems)", () => {
       const problem = expectProblem(await v2.get("/pods", { cursor }), 422);
       expect(problem.detail).toMatch(/cursor/);
     }
-    const pods = [(await v2.post("/pods", { ...V2_GPU_POD, name: "c1" })).body.id, (await v2.post("/pods", { ...V2_GPU_POD, name: "c2" })).body.id];
+    const pods = [
+      (await v2.post("/pods", { ...V2_GPU_POD, name: "c1" })).body.id,
+      (await v2.post("/pods", { ...V2_GPU_POD, name: "c2" })).body.id,
+    ];
     const real = await cursorOf(v2, "/pods");
     const decoded = JSON.parse(Buffer.from(real, "base64url").toString()) as { r: number; i: string; s: string };
     const altered = Buffer.from(JSON.stringify({ ...decoded, r: decoded.r + 1 })).toString("base64url");
@@ -162,8 +168,14 @@ describe("limit and cursor validation (422 problems)", () => {
   });
 
   it("a foreign cursor is a 422: another operation's, another account's, or the same list with other parameters", async () => {
-    const pods = [(await v2.post("/pods", { ...V2_GPU_POD, name: "f1" })).body.id, (await v2.post("/pods", { ...V2_GPU_POD, name: "f2" })).body.id];
-    const templates = [(await v2.post("/templates", { name: "f1", image: "x/y:1" })).body.id, (await v2.post("/templates", { name: "f2", image: "x/y:1" })).body.id];
+    const pods = [
+      (await v2.post("/pods", { ...V2_GPU_POD, name: "f1" })).body.id,
+      (await v2.post("/pods", { ...V2_GPU_POD, name: "f2" })).body.id,
+    ];
+    const templates = [
+      (await v2.post("/templates", { name: "f1", image: "x/y:1" })).body.id,
+      (await v2.post("/templates", { name: "f2", image: "x/y:1" })).body.id,
+    ];
     const podCursor = await cursorOf(v2, "/pods");
     const templateCursor = await cursorOf(v2, "/templates");
     // Another operation's.
@@ -248,7 +260,12 @@ describe("the emulator's page-size cap (--page-size, startEmulator({ pageSize })
 describe("the v2 OpenAPI document", () => {
   it("lists limit and cursor on the paginated lists, and a required pagination block on their answers only", async () => {
     const doc = (await v2.get("/openapi.json")).body;
-    for (const [path, schema] of [["/pods", "ListPodsResponse"], ["/serverless", "ListEndpointsResponse"], ["/templates", "ListTemplatesResponse"], ["/serverless/{id}/releases", "ListEndpointReleasesResponse"]] as const) {
+    for (const [path, schema] of [
+      ["/pods", "ListPodsResponse"],
+      ["/serverless", "ListEndpointsResponse"],
+      ["/templates", "ListTemplatesResponse"],
+      ["/serverless/{id}/releases", "ListEndpointReleasesResponse"],
+    ] as const) {
       const names = (doc.paths[path].get.parameters ?? []).filter((p: Json) => p.in === "query").map((p: Json) => p.name);
       expect(names, path).toEqual(expect.arrayContaining(["limit", "cursor"]));
       expect(doc.components.schemas[schema].required, schema).toContain("pagination");

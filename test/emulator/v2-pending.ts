@@ -8,4 +8,5 @@ export const NOT_YET_SERVED: Readonly<Record<string, string>> = {
 };
 
 /** `{ key: reason }` for each key. */
-export const each = (keys: readonly string[], reason: string): Record<string, string> => Object.fromEntries(keys.map((key) => [key, reason]));
+export const each = (keys: readonly string[], reason: string): Record<string, string> =>
+  Object.fromEntries(keys.map((key) => [key, reason]));

@@ -61,7 +61,13 @@ describe("account SSH keys and startSsh / startJupyter", () => {
     const pod = await createPod({ name: "from-ssh-tpl", templateId: template.id, gpu: { id: "NVIDIA A40" } });
     expect(pod.env.PUBLIC_KEY).toBe(KEY);
     expect(pod.env.JUPYTER_PASSWORD).toEqual(expect.any(String));
-    const off = await createPod({ name: "flags-off", templateId: template.id, gpu: { id: "NVIDIA A40" }, startSsh: false, startJupyter: false });
+    const off = await createPod({
+      name: "flags-off",
+      templateId: template.id,
+      gpu: { id: "NVIDIA A40" },
+      startSsh: false,
+      startJupyter: false,
+    });
     expect(off.env).not.toHaveProperty("PUBLIC_KEY");
     expect(off.env).not.toHaveProperty("JUPYTER_PASSWORD");
   });
@@ -91,7 +97,11 @@ describe("templates and the create's status codes", () => {
 
 describe("GPU share", () => {
   it("answers gpu.vcpuCount and gpu.memory, takes minRamPerGpu/minVcpuCountPerGpu, and refuses unknown gpu keys (422)", async () => {
-    const pod = await createPod({ ...V2_GPU_POD, name: "share", gpu: { id: "NVIDIA A40", count: 2, minRamPerGpu: 32, minVcpuCountPerGpu: 8 } });
+    const pod = await createPod({
+      ...V2_GPU_POD,
+      name: "share",
+      gpu: { id: "NVIDIA A40", count: 2, minRamPerGpu: 32, minVcpuCountPerGpu: 8 },
+    });
     expect(pod.gpu).toEqual({ id: "NVIDIA A40", count: 2, vcpuCount: 16, memory: 64 });
     const plain = await createPod({ ...V2_GPU_POD, name: "share-default" });
     expect(plain.gpu.vcpuCount).toBeGreaterThanOrEqual(1);
@@ -136,7 +146,11 @@ describe("command: args, cmd[] and entrypoint[]", () => {
 
   it("reads a plain args string as CMD split into arguments (quotes group) and keeps it verbatim", async () => {
     const pod = await createPod({ ...V2_GPU_POD, name: "args", args: `python serve.py --title "hello world"` });
-    expect(pod).toMatchObject({ args: `python serve.py --title "hello world"`, cmd: ["python", "serve.py", "--title", "hello world"], entrypoint: [] });
+    expect(pod).toMatchObject({
+      args: `python serve.py --title "hello world"`,
+      cmd: ["python", "serve.py", "--title", "hello world"],
+      entrypoint: [],
+    });
   });
 
   it("reads a JSON args object; accepts args with cmd/entrypoint that describe the same command and refuses (400) those that do not", async () => {
@@ -153,7 +167,8 @@ describe("command: args, cmd[] and entrypoint[]", () => {
   });
 
   it("templates carry the command too, and a pod from one inherits it", async () => {
-    const template = (await v2.post("/templates", { name: "cmd-tpl", image: "tpl/cmd:1", entrypoint: ["python"], cmd: ["-m", "my app"] })).body;
+    const template = (await v2.post("/templates", { name: "cmd-tpl", image: "tpl/cmd:1", entrypoint: ["python"], cmd: ["-m", "my app"] }))
+      .body;
     expect(template).toMatchObject({ entrypoint: ["python"], cmd: ["-m", "my app"] });
     const pod = await createPod({ name: "from-cmd-tpl", templateId: template.id, gpu: { id: "NVIDIA A40" } });
     expect(pod).toMatchObject({ entrypoint: ["python"], cmd: ["-m", "my app"] });
@@ -165,7 +180,8 @@ describe("runtime ports and global networking", () => {
     const a = await createPod({ ...V2_GPU_POD, name: "http-a" });
     const b = await createPod({ ...V2_GPU_POD, name: "http-b" });
     const [ra, rb] = [await waitForStatus(v2, a.id, "RUNNING"), await waitForStatus(v2, b.id, "RUNNING")];
-    const portsOf = (pod: Record<string, any>) => pod.runtime.ports as Array<{ private: number; public: number | null; type: string; ip: string }>;
+    const portsOf = (pod: Record<string, any>) =>
+      pod.runtime.ports as Array<{ private: number; public: number | null; type: string; ip: string }>;
     const httpA = portsOf(ra).find((p) => p.type === "http");
     const httpB = portsOf(rb).find((p) => p.type === "http");
     const tcpA = portsOf(ra).find((p) => p.type === "tcp");

@@ -16,7 +16,13 @@ afterAll(() => emu.close());
 
 describe("POST /api/v2/pods", () => {
   it("creates a GPU pod (201) with the v2 shape and walks PROVISIONING -> RUNNING over service time", async () => {
-    const res = await v2.post("/pods", { ...V2_GPU_POD, env: { A: "1" }, args: "python serve.py", disk: 30, mounts: { persistent: { size: 20, path: "/data" } } });
+    const res = await v2.post("/pods", {
+      ...V2_GPU_POD,
+      env: { A: "1" },
+      args: "python serve.py",
+      disk: 30,
+      mounts: { persistent: { size: 20, path: "/data" } },
+    });
     expect(res.status).toBe(201);
     const pod = res.body;
     expect(pod).toMatchObject({
@@ -43,7 +49,10 @@ describe("POST /api/v2/pods", () => {
     const running = await waitForStatus(v2, pod.id, "RUNNING");
     expect(running.actions).toEqual(["stop", "restart", "terminate"]);
     const runtime = running.runtime as { ports: Array<{ private: number; public: number | null; type: string; ip: string | null }> };
-    expect(runtime.ports.map((p) => [p.private, p.type])).toEqual([[8888, "http"], [22, "tcp"]]);
+    expect(runtime.ports.map((p) => [p.private, p.type])).toEqual([
+      [8888, "http"],
+      [22, "tcp"],
+    ]);
     // The http port answers through the shared proxy (100.64.0.0/10, no public port); the tcp port has the pod's own.
     expect(runtime.ports[0]).toMatchObject({ public: null, ip: expect.stringMatching(/^100\.(6[4-9]|[7-9]\d|1[01]\d|12[0-7])\./) });
     expect(runtime.ports[1]).toMatchObject({ public: expect.any(Number), ip: expect.any(String) });
@@ -69,7 +78,9 @@ describe("POST /api/v2/pods", () => {
   });
 
   it("applies templateId once (body fields win) and keeps no link to the template (template: null)", async () => {
-    const template = (await v2.post("/templates", { name: "pod-tpl", image: "tpl/image:1", env: { FROM: "template", KEEP: "t" }, ports: ["7860/http"] })).body;
+    const template = (
+      await v2.post("/templates", { name: "pod-tpl", image: "tpl/image:1", env: { FROM: "template", KEEP: "t" }, ports: ["7860/http"] })
+    ).body;
     const res = await v2.post("/pods", { name: "from-tpl", templateId: template.id, gpu: { id: "NVIDIA A40" }, env: { FROM: "body" } });
     expect(res.status).toBe(201);
     // CreatePodRequest.templateId: "the created pod does not retain a link to the template (`template` stays null)".
@@ -80,21 +91,36 @@ describe("POST /api/v2/pods", () => {
   it("rejects bodies that do not fit the schema with 422 listing every field", async () => {
     const problem = expectProblem(await v2.post("/pods", { name: "", gpu: { id: "NVIDIA A40", count: 0 }, imageName: "x" }), 422);
     expect(problem.errors).toEqual(
-      expect.arrayContaining([expect.stringContaining("name"), expect.stringContaining("gpu.count"), expect.stringContaining('"imageName"')]),
+      expect.arrayContaining([
+        expect.stringContaining("name"),
+        expect.stringContaining("gpu.count"),
+        expect.stringContaining('"imageName"'),
+      ]),
     );
   });
 
   it("answers 400 naming the field for choices the account or catalog rejects", async () => {
     const both = expectProblem(await v2.post("/pods", { ...V2_GPU_POD, cpu: { id: "cpu3c", vcpuCount: 2 } }), 400);
     expect(both.errors?.[0]).toMatch(/exactly one of gpu .* or cpu/);
-    expect(expectProblem(await v2.post("/pods", { ...V2_GPU_POD, gpu: { id: "NVIDIA Nope" } }), 400).errors?.[0]).toMatch(/^invalid gpu\.id: unknown GPU type "NVIDIA Nope"/);
-    expect(expectProblem(await v2.post("/pods", { name: "c", image: "i", cpu: { id: "cpu3c", vcpuCount: 6 } }), 400).detail).toMatch(/cpu\.vcpuCount: must be a power of two/);
-    expect(expectProblem(await v2.post("/pods", { name: "n", gpu: { id: "NVIDIA A40" } }), 400).detail).toMatch(/^invalid image: image is required/);
+    expect(expectProblem(await v2.post("/pods", { ...V2_GPU_POD, gpu: { id: "NVIDIA Nope" } }), 400).errors?.[0]).toMatch(
+      /^invalid gpu\.id: unknown GPU type "NVIDIA Nope"/,
+    );
+    expect(expectProblem(await v2.post("/pods", { name: "c", image: "i", cpu: { id: "cpu3c", vcpuCount: 6 } }), 400).detail).toMatch(
+      /cpu\.vcpuCount: must be a power of two/,
+    );
+    expect(expectProblem(await v2.post("/pods", { name: "n", gpu: { id: "NVIDIA A40" } }), 400).detail).toMatch(
+      /^invalid image: image is required/,
+    );
     expect(expectProblem(await v2.post("/pods", { ...V2_GPU_POD, registry: "nope" }), 400).detail).toMatch(/^invalid registry/);
     expect(
-      expectProblem(await v2.post("/pods", { ...V2_GPU_POD, gpu: { id: "NVIDIA A40", allowedCudaVersions: ["12.4"], minCudaVersion: "12.1" } }), 400).detail,
+      expectProblem(
+        await v2.post("/pods", { ...V2_GPU_POD, gpu: { id: "NVIDIA A40", allowedCudaVersions: ["12.4"], minCudaVersion: "12.1" } }),
+        400,
+      ).detail,
     ).toMatch(/gpu\.minCudaVersion/);
-    expect(expectProblem(await v2.post("/pods", { ...V2_GPU_POD, gpu: { id: "NVIDIA B200" } }), 400).detail).toMatch(/no instances available/);
+    expect(expectProblem(await v2.post("/pods", { ...V2_GPU_POD, gpu: { id: "NVIDIA B200" } }), 400).detail).toMatch(
+      /no instances available/,
+    );
   });
 });
 
@@ -117,7 +143,12 @@ describe("PATCH /api/v2/pods/{id}", () => {
     expect(renamed.body).toMatchObject({ name: "renamed", locked: true, status: "RUNNING", actions: ["restart", "terminate"] });
     const registry = (await v2.post("/registries", { name: "reg-patch", username: "u", password: "p" })).body;
     await v2.patch(`/pods/${pod.id}`, { locked: false });
-    const changed = await v2.patch(`/pods/${pod.id}`, { image: "example/app:2", env: { C: "3" }, registry: registry.id, args: "run --fast" });
+    const changed = await v2.patch(`/pods/${pod.id}`, {
+      image: "example/app:2",
+      env: { C: "3" },
+      registry: registry.id,
+      args: "run --fast",
+    });
     expect(changed.status).toBe(200);
     expect(changed.body).toMatchObject({ image: "example/app:2", registry: registry.id, args: "run --fast" });
     expect(changed.body.env).toEqual({ C: "3" });
@@ -131,7 +162,9 @@ describe("PATCH /api/v2/pods/{id}", () => {
     const problem = expectProblem(await v2.patch(`/pods/${pod.id}`, { gpu: { id: "NVIDIA A40" } }), 422);
     expect(problem.errors?.[0]).toMatch(/unknown field "gpu"/);
     const volume = (await v2.post("/network-volumes", { name: "v", size: 10, dataCenter: "EU-SE-1" })).body;
-    expect(expectProblem(await v2.patch(`/pods/${pod.id}`, { mounts: { network: [{ volumeId: volume.id, path: "/x" }] } }), 400).detail).toMatch(/fixed at create/);
+    expect(
+      expectProblem(await v2.patch(`/pods/${pod.id}`, { mounts: { network: [{ volumeId: volume.id, path: "/x" }] } }), 400).detail,
+    ).toMatch(/fixed at create/);
   });
 });
 

@@ -22,7 +22,13 @@ describe("over HTTP, with an hourly quota of 5", () => {
 
   it("counts down on every answer (errors too), then answers 429 with Retry-After; other accounts and /v1 are not affected", async () => {
     const v2 = apiV2(emu);
-    const answers = [await v2.get("/pods"), await v2.get("/pods/nope"), await v2.post("/pods", { name: "" }), await v2.get("/catalog/gpus"), await v2.get("/templates")];
+    const answers = [
+      await v2.get("/pods"),
+      await v2.get("/pods/nope"),
+      await v2.post("/pods", { name: "" }),
+      await v2.get("/catalog/gpus"),
+      await v2.get("/templates"),
+    ];
     expect(answers.map((r) => r.status)).toEqual([200, 404, 422, 200, 200]);
     const policy = `"minute";q=${DEFAULT_RATE_LIMIT.perMinute};w=60, "hour";q=5;w=3600, "day";q=${DEFAULT_RATE_LIMIT.perDay};w=86400`;
     answers.forEach((res, i) => {

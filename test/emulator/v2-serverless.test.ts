@@ -28,7 +28,11 @@ const LB_ENDPOINT = {
 
 describe("POST /api/v2/serverless", () => {
   it("creates a queue endpoint (201) with the v2 shape and its job API request URLs", async () => {
-    const res = await v2.post("/serverless", { ...V2_QUEUE_ENDPOINT, env: { MODEL: "m" }, gpu: { pools: ["ADA_24"], excludedTypes: ["NVIDIA L4"], count: 2 } });
+    const res = await v2.post("/serverless", {
+      ...V2_QUEUE_ENDPOINT,
+      env: { MODEL: "m" },
+      gpu: { pools: ["ADA_24"], excludedTypes: ["NVIDIA L4"], count: 2 },
+    });
     expect(res.status).toBe(201);
     const endpoint = res.body;
     expect(endpoint).toMatchObject({
@@ -64,7 +68,12 @@ describe("POST /api/v2/serverless", () => {
   });
 
   it("creates a CPU endpoint with cpu [{id, vcpuCount, memory}] and no gpu", async () => {
-    const res = await v2.post("/serverless", { ...V2_QUEUE_ENDPOINT, gpu: undefined, cpu: [{ id: "cpu3c", vcpuCount: 4 }], flashboot: "PRIORITY_FLASHBOOT" });
+    const res = await v2.post("/serverless", {
+      ...V2_QUEUE_ENDPOINT,
+      gpu: undefined,
+      cpu: [{ id: "cpu3c", vcpuCount: 4 }],
+      flashboot: "PRIORITY_FLASHBOOT",
+    });
     expect(res.status).toBe(201);
     expect(res.body.cpu).toEqual([{ id: "cpu3c", vcpuCount: 4, memory: expect.any(Number) }]);
     expect(res.body.gpu ?? null).toBeNull();
@@ -72,8 +81,11 @@ describe("POST /api/v2/serverless", () => {
   });
 
   it("takes a template's settings as a snapshot: later template edits do not reach the endpoint", async () => {
-    const template = (await v2.post("/templates", { name: "sls-tpl", image: "tpl/worker:1", serverless: true, env: { FROM: "template" } })).body;
-    const endpoint = (await v2.post("/serverless", { ...V2_QUEUE_ENDPOINT, image: undefined, templateId: template.id, env: { EXTRA: "body" } })).body;
+    const template = (await v2.post("/templates", { name: "sls-tpl", image: "tpl/worker:1", serverless: true, env: { FROM: "template" } }))
+      .body;
+    const endpoint = (
+      await v2.post("/serverless", { ...V2_QUEUE_ENDPOINT, image: undefined, templateId: template.id, env: { EXTRA: "body" } })
+    ).body;
     expect(endpoint.image).toBe("tpl/worker:1");
     expect(endpoint.env).toMatchObject({ FROM: "template", EXTRA: "body" });
     expect((await v2.patch(`/templates/${template.id}`, { image: "tpl/worker:2" })).status).toBe(200);
@@ -81,14 +93,26 @@ describe("POST /api/v2/serverless", () => {
   });
 
   it("answers 422 listing every field that does not fit the schema", async () => {
-    const problem = expectProblem(await v2.post("/serverless", { name: "x", type: "FIFO", scaling: { type: "QUEUE_DELAY", queueDelay: 0.1 }, flashboot: "ON", workers: { max: -1 } }), 422);
+    const problem = expectProblem(
+      await v2.post("/serverless", {
+        name: "x",
+        type: "FIFO",
+        scaling: { type: "QUEUE_DELAY", queueDelay: 0.1 },
+        flashboot: "ON",
+        workers: { max: -1 },
+      }),
+      422,
+    );
     expect(problem.errors?.length).toBeGreaterThanOrEqual(4);
     for (const field of ["type", "scaling", "flashboot", "workers.max"]) expect(problem.errors?.join("\n")).toContain(field);
   });
 
   it.each([
     [{ gpu: { pools: ["NOPE_1"] } }, /^invalid gpu\.pools\[0\]: unknown GPU pool "NOPE_1"/],
-    [{ gpu: { pools: ["ADA_24"], excludedTypes: ["NVIDIA GeForce RTX 4090", "NVIDIA L4"] } }, /^invalid gpu\.excludedTypes: excludes every GPU type/],
+    [
+      { gpu: { pools: ["ADA_24"], excludedTypes: ["NVIDIA GeForce RTX 4090", "NVIDIA L4"] } },
+      /^invalid gpu\.excludedTypes: excludes every GPU type/,
+    ],
     [{ gpu: { pools: ["ADA_24"], excludedTypes: ["NVIDIA Nope"] } }, /^invalid gpu\.excludedTypes\[0\]: unknown GPU type/],
     [{ gpu: { pools: ["ADA_24"], allowedCudaVersions: ["12.4"], minCudaVersion: "12.1" } }, /^invalid gpu\.minCudaVersion/],
     [{ cpu: [{ id: "cpu3c", vcpuCount: 4 }] }, /exactly one of gpu .* or cpu/],
@@ -109,8 +133,12 @@ describe("POST /api/v2/serverless", () => {
 
   it("refuses a pod template for an endpoint (422 naming templateId) and an unknown one (404)", async () => {
     const podTemplate = (await v2.post("/templates", { name: "pod-only", image: "pod/image:1" })).body;
-    expect(expectProblem(await v2.post("/serverless", { ...V2_QUEUE_ENDPOINT, templateId: podTemplate.id }), 422).detail).toMatch(/^invalid templateId: .* pod template/);
-    expect(expectProblem(await v2.post("/serverless", { ...V2_QUEUE_ENDPOINT, templateId: "nope" }), 404).detail).toMatch(/^invalid templateId/);
+    expect(expectProblem(await v2.post("/serverless", { ...V2_QUEUE_ENDPOINT, templateId: podTemplate.id }), 422).detail).toMatch(
+      /^invalid templateId: .* pod template/,
+    );
+    expect(expectProblem(await v2.post("/serverless", { ...V2_QUEUE_ENDPOINT, templateId: "nope" }), 404).detail).toMatch(
+      /^invalid templateId/,
+    );
   });
 });
 
@@ -118,9 +146,17 @@ describe("PATCH /api/v2/serverless/{id} and releases", () => {
   it("a settings change is a new release with its diff; scaling and name changes are not", async () => {
     const endpoint = (await v2.post("/serverless", V2_QUEUE_ENDPOINT)).body;
     const first = (await v2.get(`/serverless/${endpoint.id}/releases`)).body;
-    expect(first).toMatchObject({ endpointVersion: 0, rollout: { inProgress: false, workersTotal: 0 }, releases: [{ version: 0, source: "MANUAL", diff: [] }] });
+    expect(first).toMatchObject({
+      endpointVersion: 0,
+      rollout: { inProgress: false, workersTotal: 0 },
+      releases: [{ version: 0, source: "MANUAL", diff: [] }],
+    });
 
-    const renamed = await v2.patch(`/serverless/${endpoint.id}`, { name: "renamed", workers: { max: 5 }, scaling: { type: "REQUEST_COUNT", requestCount: 3 } });
+    const renamed = await v2.patch(`/serverless/${endpoint.id}`, {
+      name: "renamed",
+      workers: { max: 5 },
+      scaling: { type: "REQUEST_COUNT", requestCount: 3 },
+    });
     expect(renamed.status).toBe(200);
     expect(renamed.body).toMatchObject({ name: "renamed", workers: { max: 5 }, scaling: { type: "REQUEST_COUNT", requestCount: 3 } });
     // A queue endpoint scaling on REQUEST_COUNT has no idle timeout: omitted.
@@ -133,7 +169,10 @@ describe("PATCH /api/v2/serverless/{id} and releases", () => {
     expect(releases.endpointVersion).toBe(1);
     expect(releases.releases.map((r: { version: number }) => r.version)).toEqual([1, 0]);
     expect(releases.releases[0].diff).toEqual(
-      expect.arrayContaining([{ field: "image", old: "example/worker:1", new: "example/worker:2" }, expect.objectContaining({ field: "env", new: expect.objectContaining({ NEW: "1" }) })]),
+      expect.arrayContaining([
+        { field: "image", old: "example/worker:1", new: "example/worker:2" },
+        expect.objectContaining({ field: "env", new: expect.objectContaining({ NEW: "1" }) }),
+      ]),
     );
   });
 
@@ -143,13 +182,19 @@ describe("PATCH /api/v2/serverless/{id} and releases", () => {
     const res = await v2.patch(`/serverless/${endpoint.id}`, { templateId: template.id });
     expect(res.status).toBe(200);
     expect(res.body.image).toBe("tpl/patched:1");
-    expect((await v2.get(`/serverless/${endpoint.id}/releases`)).body.releases[0].diff).toEqual(expect.arrayContaining([expect.objectContaining({ field: "image", new: "tpl/patched:1" })]));
+    expect((await v2.get(`/serverless/${endpoint.id}/releases`)).body.releases[0].diff).toEqual(
+      expect.arrayContaining([expect.objectContaining({ field: "image", new: "tpl/patched:1" })]),
+    );
   });
 
   it("refuses another compute family, exclusions without pools and create-only fields", async () => {
     const endpoint = (await v2.post("/serverless", V2_QUEUE_ENDPOINT)).body;
-    expect(expectProblem(await v2.patch(`/serverless/${endpoint.id}`, { cpu: [{ id: "cpu3c", vcpuCount: 2 }] }), 400).detail).toMatch(/^invalid cpu: this is a GPU endpoint/);
-    expect(expectProblem(await v2.patch(`/serverless/${endpoint.id}`, { gpu: { excludedTypes: ["NVIDIA L4"] } }), 422).errors?.join("\n")).toMatch(/gpu\.excludedTypes.*needs gpu\.pools/);
+    expect(expectProblem(await v2.patch(`/serverless/${endpoint.id}`, { cpu: [{ id: "cpu3c", vcpuCount: 2 }] }), 400).detail).toMatch(
+      /^invalid cpu: this is a GPU endpoint/,
+    );
+    expect(
+      expectProblem(await v2.patch(`/serverless/${endpoint.id}`, { gpu: { excludedTypes: ["NVIDIA L4"] } }), 422).errors?.join("\n"),
+    ).toMatch(/gpu\.excludedTypes.*needs gpu\.pools/);
     expect(expectProblem(await v2.patch(`/serverless/${endpoint.id}`, { type: "LOAD_BALANCER" }), 422).errors?.[0]).toMatch(/"type"/);
     expectProblem(await v2.patch("/serverless/nope", { name: "x" }), 404);
   });
@@ -167,7 +212,10 @@ describe("workers, rollouts and load-balancing endpoints", () => {
       const workers = (await v2.get(`/serverless/${endpoint.id}/workers`)).body;
       return workers.summary.idle === 1 ? workers : undefined;
     });
-    expect(ready).toMatchObject({ endpointVersion: 0, summary: { running: 0, idle: 1, initializing: 0, throttled: 0, unhealthy: 0, total: 1 } });
+    expect(ready).toMatchObject({
+      endpointVersion: 0,
+      summary: { running: 0, idle: 1, initializing: 0, throttled: 0, unhealthy: 0, total: 1 },
+    });
     expect(ready.workers[0]).toMatchObject({ status: "IDLE", isStale: false, version: 0, gpuCount: 1, image: "example/lb:1" });
     expect(["NVIDIA GeForce RTX 4090", "NVIDIA L4"]).toContain(ready.workers[0].gpuTypeId);
 

@@ -15,7 +15,13 @@ afterAll(() => emu.close());
 
 describe("/api/v2/templates", () => {
   it("creates (201) with defaults, gets, lists wrapped, and another account sees none of it", async () => {
-    const res = await v2.post("/templates", { name: "tpl-a", image: "example/a:1", env: { A: "1" }, ports: ["8888/http"], mounts: { persistent: { size: 20, path: "/data" } } });
+    const res = await v2.post("/templates", {
+      name: "tpl-a",
+      image: "example/a:1",
+      env: { A: "1" },
+      ports: ["8888/http"],
+      mounts: { persistent: { size: 20, path: "/data" } },
+    });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
       id: expect.any(String),
@@ -48,12 +54,22 @@ describe("/api/v2/templates", () => {
     await v2.post("/templates", { name: "tpl-taken", image: "example/t:1" });
     const res = await v2.patch(`/templates/${a.id}`, { args: "python run.py", category: "CPU", startSsh: false });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ name: "tpl-patch", image: "example/p:1", env: { KEEP: "1" }, args: "python run.py", category: "CPU", startSsh: false });
+    expect(res.body).toMatchObject({
+      name: "tpl-patch",
+      image: "example/p:1",
+      env: { KEEP: "1" },
+      args: "python run.py",
+      category: "CPU",
+      startSsh: false,
+    });
     expect((await v2.patch(`/templates/${a.id}`, { name: "tpl-taken" })).body.name).toBe("tpl-taken");
   });
 
   it("answers 422 for a body that does not fit, naming each field", async () => {
-    const problem = expectProblem(await v2.post("/templates", { name: "", image: "x", category: "TPU", mounts: { network: [] }, imageName: "y" }), 422);
+    const problem = expectProblem(
+      await v2.post("/templates", { name: "", image: "x", category: "TPU", mounts: { network: [] }, imageName: "y" }),
+      422,
+    );
     const text = problem.errors?.join("\n") ?? "";
     for (const field of ["name", "category", '"mounts.network"', '"imageName"']) expect(text).toContain(field);
   });
@@ -83,22 +99,33 @@ describe("/api/v2/network-volumes", () => {
   });
 
   it("keeps size within 10..4096 GB (422) and refuses to shrink (400 naming size)", async () => {
-    for (const size of [9, 4097, 10.5]) expect(expectProblem(await v2.post("/network-volumes", { name: "v", size, dataCenter: "EU-RO-1" }), 422).errors?.[0]).toMatch(/size/);
+    for (const size of [9, 4097, 10.5])
+      expect(expectProblem(await v2.post("/network-volumes", { name: "v", size, dataCenter: "EU-RO-1" }), 422).errors?.[0]).toMatch(/size/);
     const volume = (await v2.post("/network-volumes", { name: "v", size: 50, dataCenter: "EU-RO-1" })).body;
     const shrink = expectProblem(await v2.patch(`/network-volumes/${volume.id}`, { size: 20 }), 400);
     expect(shrink.detail).toBe(`invalid size: a network volume can only grow; ${volume.id} has 50 GB, requested 20`);
-    expect(expectProblem(await v2.patch(`/network-volumes/${volume.id}`, { dataCenter: "US-TX-3" }), 422).errors?.[0]).toMatch(/"dataCenter"/);
+    expect(expectProblem(await v2.patch(`/network-volumes/${volume.id}`, { dataCenter: "US-TX-3" }), 422).errors?.[0]).toMatch(
+      /"dataCenter"/,
+    );
   });
 
   it("names the data center or type a create cannot use (400)", async () => {
-    expect(expectProblem(await v2.post("/network-volumes", { name: "v", size: 10, dataCenter: "MARS-1" }), 400).errors?.[0]).toMatch(/^invalid dataCenter: unknown data center "MARS-1"/);
+    expect(expectProblem(await v2.post("/network-volumes", { name: "v", size: 10, dataCenter: "MARS-1" }), 400).errors?.[0]).toMatch(
+      /^invalid dataCenter: unknown data center "MARS-1"/,
+    );
     const dataCenters = (await v2.get("/catalog/datacenters")).body.dataCenters as Array<{ id: string; networkVolumeTypes: string[] }>;
     const standardOnly = dataCenters.find((dc) => !dc.networkVolumeTypes.includes("HIGH_PERFORMANCE"));
     if (!standardOnly) throw new Error("the catalog should have a data center without HIGH_PERFORMANCE volumes");
-    const wrongType = expectProblem(await v2.post("/network-volumes", { name: "v", size: 10, dataCenter: standardOnly.id, type: "HIGH_PERFORMANCE" }), 400);
+    const wrongType = expectProblem(
+      await v2.post("/network-volumes", { name: "v", size: 10, dataCenter: standardOnly.id, type: "HIGH_PERFORMANCE" }),
+      400,
+    );
     expect(wrongType.errors?.[0]).toMatch(/^invalid type: .* not HIGH_PERFORMANCE/);
     const fast = dataCenters.find((dc) => dc.networkVolumeTypes.includes("HIGH_PERFORMANCE"));
-    if (fast) expect((await v2.post("/network-volumes", { name: "fast", size: 10, dataCenter: fast.id, type: "HIGH_PERFORMANCE" })).body.type).toBe("HIGH_PERFORMANCE");
+    if (fast)
+      expect((await v2.post("/network-volumes", { name: "fast", size: 10, dataCenter: fast.id, type: "HIGH_PERFORMANCE" })).body.type).toBe(
+        "HIGH_PERFORMANCE",
+      );
   });
 
   it("refuses to delete a volume a pod or endpoint uses (409), naming them", async () => {

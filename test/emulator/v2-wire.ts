@@ -122,7 +122,15 @@ const wireJson = z
           path: z.string().startsWith("/"),
           operationId: z.string(),
           params: z.array(
-            z.object({ name: z.string(), in: z.enum(["path", "query", "header"]), required: z.boolean(), schema: nodeJson, source: z.string().optional() }).strict(),
+            z
+              .object({
+                name: z.string(),
+                in: z.enum(["path", "query", "header"]),
+                required: z.boolean(),
+                schema: nodeJson,
+                source: z.string().optional(),
+              })
+              .strict(),
           ),
           requestBody: z.string().optional(),
           responses: z.record(z.string().regex(/^\d{3}$/), z.string().nullable()),

@@ -84,10 +84,16 @@ describe("job-done and job-stream", () => {
     const taken = await worker("GET", "/ep1/job-take-batch/w1?batch_size=3");
     expect(taken.body).toHaveLength(3);
 
-    expect((await worker("POST", `/ep1/job-done/w1/${a}?gpu=x&isStream=false`, { status: "IN_PROGRESS", output: { pct: 50 } })).status).toBe(200);
+    expect(
+      (await worker("POST", `/ep1/job-done/w1/${a}?gpu=x&isStream=false`, { status: "IN_PROGRESS", output: { pct: 50 } })).status,
+    ).toBe(200);
     expect((await hh.call("GET", `/v2/ep1/status/${a}`)).body).toMatchObject({ status: "IN_PROGRESS", output: { pct: 50 } });
     await worker("POST", `/ep1/job-done/w1/${a}&isStream=false`, { output: { done: true } });
-    expect((await hh.call("GET", `/v2/ep1/status/${a}`)).body).toMatchObject({ status: "COMPLETED", output: { done: true }, workerId: "w1" });
+    expect((await hh.call("GET", `/v2/ep1/status/${a}`)).body).toMatchObject({
+      status: "COMPLETED",
+      output: { done: true },
+      workerId: "w1",
+    });
 
     await worker("POST", `/ep1/job-done/w1/${b}?isStream=false`, { error: '{"error_type": "ValueError", "error_message": "bad"}' });
     expect((await hh.call("GET", `/v2/ep1/status/${b}`)).body).toMatchObject({ status: "FAILED", error: expect.stringContaining("bad") });
@@ -106,7 +112,11 @@ describe("job-done and job-stream", () => {
 
   it("a body that is not JSON is a 400 naming the problem", async () => {
     await external();
-    const res = await fetch(`${(h as Harness).url}/v2/ep1/job-done/w1/j1`, { method: "POST", headers: { authorization: KEY }, body: "output=1" });
+    const res = await fetch(`${(h as Harness).url}/v2/ep1/job-done/w1/j1`, {
+      method: "POST",
+      headers: { authorization: KEY },
+      body: "output=1",
+    });
     expect(res.status).toBe(400);
     expect(((await res.json()) as { error: string }).error).toMatch(/not valid JSON/);
   });
@@ -170,7 +180,15 @@ describe("external workers and the endpoint", () => {
     const health = (await hh.call("GET", "/v2/ep1/health")).body;
     expect(health.workers).toMatchObject({ idle: 1, running: 1, ready: 2 });
     expect(health.jobs).toMatchObject({ inProgress: 1, inQueue: 0 });
-    expect(hh.svc.workers("ep1").map((w) => [w.id, w.status]).sort()).toEqual([["w1", "running"], ["w2", "idle"]]);
+    expect(
+      hh.svc
+        .workers("ep1")
+        .map((w) => [w.id, w.status])
+        .sort(),
+    ).toEqual([
+      ["w1", "running"],
+      ["w2", "idle"],
+    ]);
   });
 
   it("a declared image keeps jobs queued for the first worker; simulated workers never run them", async () => {
@@ -193,10 +211,14 @@ describe("external workers and the endpoint", () => {
     expect((await hh.call("GET", `/v2/sim/status/${id}`)).body).toMatchObject({ status: "COMPLETED", output: "from w1", workerId: "w1" });
     // The window (at least 5 s real) passes without a request: simulated workers serve again.
     const next = (await hh.call("POST", "/v2/sim/run", { input: { b: 2 } })).body.id;
-    const done = await hh.until(async () => {
-      const s = (await hh.call("GET", `/v2/sim/status/${next}`)).body;
-      return s.status === "COMPLETED" ? s : undefined;
-    }, 9000, "simulated worker takes over");
+    const done = await hh.until(
+      async () => {
+        const s = (await hh.call("GET", `/v2/sim/status/${next}`)).body;
+        return s.status === "COMPLETED" ? s : undefined;
+      },
+      9000,
+      "simulated worker takes over",
+    );
     expect(done.workerId).not.toBe("w1");
   }, 15_000);
 });

@@ -31,10 +31,14 @@ async function setup(o: { stream?: boolean; concurrency?: number } = {}): Promis
 }
 
 async function finished(hh: Harness, id: string, timeoutMs = 8000): Promise<any> {
-  return hh.until(async () => {
-    const s = (await hh.call("GET", `/v2/py/status/${id}`)).body;
-    return ["COMPLETED", "FAILED", "CANCELLED", "TIMED_OUT"].includes(s.status) ? s : undefined;
-  }, timeoutMs, `job ${id} to finish`);
+  return hh.until(
+    async () => {
+      const s = (await hh.call("GET", `/v2/py/status/${id}`)).body;
+      return ["COMPLETED", "FAILED", "CANCELLED", "TIMED_OUT"].includes(s.status) ? s : undefined;
+    },
+    timeoutMs,
+    `job ${id} to finish`,
+  );
 }
 
 const submit = async (hh: Harness, input: unknown, policy?: unknown): Promise<string> =>
@@ -59,10 +63,14 @@ describe("the Python worker loop", () => {
   it("a progress update is visible in /status as IN_PROGRESS", async () => {
     const hh = await setup();
     const id = await submit(hh, { mode: "progress", holdS: 1.5 });
-    const during = await hh.until(async () => {
-      const s = (await hh.call("GET", `/v2/py/status/${id}`)).body;
-      return s.output !== undefined || s.status === "COMPLETED" ? s : undefined;
-    }, 8000, "progress");
+    const during = await hh.until(
+      async () => {
+        const s = (await hh.call("GET", `/v2/py/status/${id}`)).body;
+        return s.output !== undefined || s.status === "COMPLETED" ? s : undefined;
+      },
+      8000,
+      "progress",
+    );
     expect(during).toMatchObject({ status: "IN_PROGRESS", output: { pct: 50 } });
     expect(await finished(hh, id)).toMatchObject({ status: "COMPLETED", output: { done: true } });
   });
@@ -72,11 +80,15 @@ describe("the Python worker loop", () => {
     const chunks = ["a", { b: 2 }, 3, "d"];
     const id = await submit(hh, { chunks, gapS: 0.05 });
     const seen: unknown[] = [];
-    await hh.until(async () => {
-      const r = (await hh.call("GET", `/v2/py/stream/${id}`)).body;
-      for (const item of r.stream) seen.push(item.output);
-      return r.status === "COMPLETED" && seen.length === chunks.length;
-    }, 8000, "all chunks");
+    await hh.until(
+      async () => {
+        const r = (await hh.call("GET", `/v2/py/stream/${id}`)).body;
+        for (const item of r.stream) seen.push(item.output);
+        return r.status === "COMPLETED" && seen.length === chunks.length;
+      },
+      8000,
+      "all chunks",
+    );
     expect(seen).toEqual(chunks);
     expect((await finished(hh, id)).output).toEqual(chunks);
   });

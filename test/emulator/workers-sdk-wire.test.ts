@@ -73,14 +73,14 @@ async function send(method: string, path: string, headers: Record<string, string
   return { status: res.status, contentType: res.headers.get("content-type"), text, json: text === "" ? undefined : JSON.parse(text) };
 }
 
-const take = (w: string, inProgress: 0 | 1): Promise<Answer> => send("GET", `/job-take/${w}?${GPU}&job_in_progress=${inProgress}`, SDK_SESSION);
+const take = (w: string, inProgress: 0 | 1): Promise<Answer> =>
+  send("GET", `/job-take/${w}?${GPU}&job_in_progress=${inProgress}`, SDK_SESSION);
 const stop = (w: string): Promise<Answer> => send("GET", `/job-stop/${w}?${GPU}`, SDK_SESSION);
 const ping = (w: string, jobIds: string[]): Promise<Answer> =>
   send("GET", `/ping/${w}?${GPU}${jobIds.length > 0 ? `&job_id=${jobIds.join(",")}` : ""}&${VERSION_PARAM}`, PING);
 const done = (w: string, jobId: string, body: unknown, isStream = false): Promise<Answer> =>
   send("POST", `/job-done/${w}/${jobId}?${GPU}&isStream=${isStream}`, sdkPost(jobId), JSON.stringify(body));
-const submit = async (input: unknown): Promise<string> =>
-  (await send("POST", "/run", CLIENT, JSON.stringify({ input }))).json.id as string;
+const submit = async (input: unknown): Promise<string> => (await send("POST", "/run", CLIENT, JSON.stringify({ input }))).json.id as string;
 const status = async (id: string): Promise<any> => (await send("GET", `/status/${id}`, CLIENT)).json;
 const workers = async (): Promise<Record<string, number>> => (await send("GET", "/health", CLIENT)).json.workers;
 
@@ -107,7 +107,13 @@ describe("a worker session as the service's worker SDK sends it", () => {
 
     const b = await submit({ mode: "fail" });
     await take("w1", 0);
-    const raised = JSON.stringify({ error_type: "<class 'ValueError'>", error_message: "boom from handler", error_traceback: "Traceback ...", hostname: "unknown", worker_id: "w1" });
+    const raised = JSON.stringify({
+      error_type: "<class 'ValueError'>",
+      error_message: "boom from handler",
+      error_traceback: "Traceback ...",
+      hostname: "unknown",
+      worker_id: "w1",
+    });
     await done("w1", b, { error: raised });
     expect(await status(b)).toMatchObject({ status: "FAILED", error: raised });
 
@@ -185,7 +191,7 @@ describe("the service's job client", () => {
     // The synchronous client's cancel has no body at all; the asyncio one sends Content-Length: 0.
     const cancelled = await send("POST", `/cancel/${id}`, CLIENT);
     expect(cancelled).toMatchObject({ status: 200, json: { id, status: "CANCELLED" } });
-    expect((await send("POST", `/cancel/${id}`, ASYNC_CLIENT, ""))).toMatchObject({ status: 200, json: { id, status: "CANCELLED" } });
+    expect(await send("POST", `/cancel/${id}`, ASYNC_CLIENT, "")).toMatchObject({ status: 200, json: { id, status: "CANCELLED" } });
     expect(await send("GET", `/stream/${id}`, CLIENT)).toMatchObject({ status: 200, json: { status: "CANCELLED", stream: [] } });
     for (const headers of [CLIENT, ASYNC_CLIENT]) {
       expect(await send("POST", "/purge-queue", headers, headers === ASYNC_CLIENT ? "" : undefined)).toMatchObject({

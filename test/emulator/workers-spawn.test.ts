@@ -38,10 +38,14 @@ async function jobApi(method: string, path: string, body?: unknown): Promise<any
 /** Submits a job and polls it until it has finished (the process takes real time to start). */
 async function job(endpointId: string, input: unknown): Promise<any> {
   const { id } = await jobApi("POST", `/${endpointId}/run`, { input });
-  return waitFor(`job ${id}`, async () => {
-    const s = await jobApi("GET", `/${endpointId}/status/${id}`);
-    return s.status === "IN_QUEUE" || s.status === "IN_PROGRESS" ? undefined : s;
-  }, 8000);
+  return waitFor(
+    `job ${id}`,
+    async () => {
+      const s = await jobApi("GET", `/${endpointId}/status/${id}`);
+      return s.status === "IN_QUEUE" || s.status === "IN_PROGRESS" ? undefined : s;
+    },
+    8000,
+  );
 }
 
 async function endpoint(over: Record<string, unknown>, env: Record<string, string> = {}, imageName = "py/spawned:1"): Promise<string> {
@@ -52,7 +56,11 @@ async function endpoint(over: Record<string, unknown>, env: Record<string, strin
   return res.body.id;
 }
 
-const logsOf = (endpointId: string) => emu.inspect().flatMap((a) => a.workerLogs).filter((l) => l.endpointId === endpointId);
+const logsOf = (endpointId: string) =>
+  emu
+    .inspect()
+    .flatMap((a) => a.workerLogs)
+    .filter((l) => l.endpointId === endpointId);
 
 describe("worker processes started by the emulator", () => {
   it("runs the job in the real handler, then stops the idle process; its log is kept and listed", async () => {
@@ -66,7 +74,11 @@ describe("worker processes started by the emulator", () => {
     expect(readFileSync(log!.path, "utf8")).toContain("worker started");
     // idleTimeout 1 s: the process is stopped and its exit logged.
     await waitFor("scale-down", async () => (logsOf(ep).every((l) => !l.running) ? true : undefined), 8000);
-    await waitFor("exit logged", async () => (readFileSync(log!.path, "utf8").includes(`worker ${done.workerId} exited`) ? true : undefined), 3000);
+    await waitFor(
+      "exit logged",
+      async () => (readFileSync(log!.path, "utf8").includes(`worker ${done.workerId} exited`) ? true : undefined),
+      3000,
+    );
     const health = await jobApi("GET", `/${ep}/health`);
     expect(health.workers).toMatchObject({ idle: 0, running: 0, initializing: 0 });
   }, 20_000);
@@ -75,10 +87,14 @@ describe("worker processes started by the emulator", () => {
     // idleTimeout 3600 s (36 s real): only the deletion can stop the process within the test.
     const ep = await endpoint({ workersMin: 1, workersMax: 1, idleTimeout: 3600 });
     await waitFor("a worker process up", async () => (logsOf(ep).some((l) => l.running) ? true : undefined), 8000);
-    const view = await waitFor("the worker to report in", async () => {
-      const res = await client.get(`/endpoints/${ep}`, { includeWorkers: "true" });
-      return res.body.workers?.length === 1 && /idle/i.test(res.body.workers[0].lastStatusChange) ? res.body.workers[0] : undefined;
-    }, 8000);
+    const view = await waitFor(
+      "the worker to report in",
+      async () => {
+        const res = await client.get(`/endpoints/${ep}`, { includeWorkers: "true" });
+        return res.body.workers?.length === 1 && /idle/i.test(res.body.workers[0].lastStatusChange) ? res.body.workers[0] : undefined;
+      },
+      8000,
+    );
     expect(view.id).toBe(logsOf(ep)[0]?.workerId);
     expect((await client.patch(`/endpoints/${ep}`, { workersMin: 0 })).status).toBe(200);
     expect(logsOf(ep).filter((l) => l.running)).toHaveLength(1);
@@ -90,15 +106,25 @@ describe("worker processes started by the emulator", () => {
 describe("scaling worker processes", () => {
   it("starts more processes as jobs queue (up to workersMax) and counts them in /health", async () => {
     const ep = await endpoint({ workersMin: 0, workersMax: 3, idleTimeout: 1, scalerType: "REQUEST_COUNT", scalerValue: 1 });
-    const ids = await Promise.all([0, 1, 2, 3].map(async () => (await jobApi("POST", `/${ep}/run`, { input: { mode: "sleep", seconds: 1 } })).id));
-    const busy = await waitFor("3 processes running jobs", async () => {
-      const h = await jobApi("GET", `/${ep}/health`);
-      return h.workers.running === 3 ? h : undefined;
-    }, 8000);
+    const ids = await Promise.all(
+      [0, 1, 2, 3].map(async () => (await jobApi("POST", `/${ep}/run`, { input: { mode: "sleep", seconds: 1 } })).id),
+    );
+    const busy = await waitFor(
+      "3 processes running jobs",
+      async () => {
+        const h = await jobApi("GET", `/${ep}/health`);
+        return h.workers.running === 3 ? h : undefined;
+      },
+      8000,
+    );
     expect(busy.jobs).toMatchObject({ inProgress: 3, inQueue: 1 });
     expect(logsOf(ep).filter((l) => l.running)).toHaveLength(3);
     for (const id of ids) {
-      await waitFor(`job ${id}`, async () => ((await jobApi("GET", `/${ep}/status/${id}`)).status === "COMPLETED" ? true : undefined), 8000);
+      await waitFor(
+        `job ${id}`,
+        async () => ((await jobApi("GET", `/${ep}/status/${id}`)).status === "COMPLETED" ? true : undefined),
+        8000,
+      );
     }
   }, 20_000);
 });
@@ -109,7 +135,11 @@ describe("stopPod", () => {
     const ep = await endpoint({ workersMin: 0, workersMax: 1, idleTimeout: 3600 }, { HANDLER_REFRESH: "1" });
     const first = await job(ep, { mode: "echo" });
     expect(first.status).toBe("COMPLETED");
-    await waitFor("the first process stopped", async () => (logsOf(ep).find((l) => l.workerId === first.workerId)?.running === false ? true : undefined), 8000);
+    await waitFor(
+      "the first process stopped",
+      async () => (logsOf(ep).find((l) => l.workerId === first.workerId)?.running === false ? true : undefined),
+      8000,
+    );
     const second = await job(ep, { mode: "echo" });
     expect(second.status).toBe("COMPLETED");
     expect(second.workerId).not.toBe(first.workerId);
@@ -122,7 +152,9 @@ describe("externalImages", () => {
     const { id } = await jobApi("POST", `/${ep}/run`, { input: { n: 1 } });
     await new Promise((r) => setTimeout(r, 300)); // 30 s of service time: no simulated worker runs it
     expect(await jobApi("GET", `/${ep}/status/${id}`)).toMatchObject({ status: "IN_QUEUE" });
-    const take = await fetch(`${emu.serverlessUrl}/${ep}/job-take/mine?gpu=x&job_in_progress=0`, { headers: { authorization: emu.apiKey } });
+    const take = await fetch(`${emu.serverlessUrl}/${ep}/job-take/mine?gpu=x&job_in_progress=0`, {
+      headers: { authorization: emu.apiKey },
+    });
     expect(await take.json()).toEqual({ id, input: { n: 1 } });
     expect(logsOf(ep)).toEqual([]);
   });

@@ -77,10 +77,14 @@ describe("CLI flags of real workers", () => {
   it("--worker, --external-image, --worker-env-prefix, --worker-log-dir, --worker-logs", () => {
     const parsed = parseCliArgs(
       [
-        "--worker", "example/py:1=python3 handler.py --fast",
-        "--external-image", "example/other",
-        "--worker-env-prefix", "SVC",
-        "--worker-log-dir", "logs",
+        "--worker",
+        "example/py:1=python3 handler.py --fast",
+        "--external-image",
+        "example/other",
+        "--worker-env-prefix",
+        "SVC",
+        "--worker-log-dir",
+        "logs",
         "--worker-logs",
       ],
       "/work",

@@ -67,10 +67,17 @@ export class RateLimiter {
     private readonly timeScale = 1,
   ) {
     const o = { ...DEFAULT_RATE_LIMIT, ...options };
-    const window = (name: Window["name"], quota: number, seconds: number): Window => ({ name, quota, seconds, lengthMs: seconds * 1000, stateKey: `"${name}";r=` });
+    const window = (name: Window["name"], quota: number, seconds: number): Window => ({
+      name,
+      quota,
+      seconds,
+      lengthMs: seconds * 1000,
+      stateKey: `"${name}";r=`,
+    });
     this.windows = [window("minute", o.perMinute, 60), window("hour", o.perHour, 3600), window("day", o.perDay, 86_400)];
     for (const w of this.windows) {
-      if (!Number.isInteger(w.quota) || w.quota < 1) throw new RangeError(`rateLimit: per${w.name[0]?.toUpperCase()}${w.name.slice(1)} must be an integer >= 1, got ${String(w.quota)}`);
+      if (!Number.isInteger(w.quota) || w.quota < 1)
+        throw new RangeError(`rateLimit: per${w.name[0]?.toUpperCase()}${w.name.slice(1)} must be an integer >= 1, got ${String(w.quota)}`);
     }
     this.policy = this.windows.map((w) => `"${w.name}";q=${w.quota};w=${w.seconds}`).join(", ");
   }
@@ -136,7 +143,10 @@ interface RateLimitSettings {
  * rate-limit headers its answer carries, or refuses it 429 with Retry-After and a detail naming
  * the window; undefined when the rate limit is off.
  */
-export function requestAdmission(options: RateLimitSettings, serviceNow: () => number): ((accountId: string) => Record<string, string>) | undefined {
+export function requestAdmission(
+  options: RateLimitSettings,
+  serviceNow: () => number,
+): ((accountId: string) => Record<string, string>) | undefined {
   if (options.rateLimit === false) return undefined;
   const seam = options.rateLimitClock;
   const limiter = new RateLimiter(options.rateLimit, seam ? createClock(options.timeScale, seam).now : serviceNow, options.timeScale);

@@ -27,7 +27,11 @@ export function usesIdleTimeout(type: EndpointRecord["type"], scalerType: Endpoi
  * (LB requires `REQUEST_COUNT`)", management-api-v2-today.md 6.1 #5); `idleTimeout` given where it
  * does not apply is refused rather than ignored.
  */
-export function checkScaling(type: EndpointRecord["type"], scalerType: EndpointRecord["scalerType"], idleTimeout: number | undefined): void {
+export function checkScaling(
+  type: EndpointRecord["type"],
+  scalerType: EndpointRecord["scalerType"],
+  idleTimeout: number | undefined,
+): void {
   if (type === "LOAD_BALANCER" && scalerType !== "REQUEST_COUNT") {
     throw invalid("scaling.type", "load-balancing endpoints scale on REQUEST_COUNT; QUEUE_DELAY is for queue endpoints only");
   }

@@ -55,13 +55,21 @@ function typesOfPoolsExcept(pools: readonly string[], except: readonly string[])
 export function typesOfSelection(pools: readonly string[], excluded: readonly string[]): string[] {
   for (let i = 0; i < pools.length; i++) {
     const pool = pools[i] as string;
-    if (!GPU_POOLS.has(pool)) throw invalid(`gpu.pools[${i}]`, `unknown GPU pool ${JSON.stringify(pool)}; pools are the \`pool\` of GET /api/v2/catalog/gpus: ${[...GPU_POOLS.keys()].join(", ")}`);
+    if (!GPU_POOLS.has(pool))
+      throw invalid(
+        `gpu.pools[${i}]`,
+        `unknown GPU pool ${JSON.stringify(pool)}; pools are the \`pool\` of GET /api/v2/catalog/gpus: ${[...GPU_POOLS.keys()].join(", ")}`,
+      );
   }
   for (let i = 0; i < excluded.length; i++) {
     const id = excluded[i] as string;
-    if (!GPU_TYPES.has(id)) throw invalid(`gpu.excludedTypes[${i}]`, `unknown GPU type ${JSON.stringify(id)}; use the \`id\` of GET /api/v2/catalog/gpus`);
+    if (!GPU_TYPES.has(id))
+      throw invalid(`gpu.excludedTypes[${i}]`, `unknown GPU type ${JSON.stringify(id)}; use the \`id\` of GET /api/v2/catalog/gpus`);
     if (!pools.some((pool) => GPU_POOLS.get(pool)?.includes(id))) {
-      throw invalid(`gpu.excludedTypes[${i}]`, `${JSON.stringify(id)} is not a GPU type of the selected pools (${pools.join(", ")}); exclude only types of gpu.pools, or add its pool`);
+      throw invalid(
+        `gpu.excludedTypes[${i}]`,
+        `${JSON.stringify(id)} is not a GPU type of the selected pools (${pools.join(", ")}); exclude only types of gpu.pools, or add its pool`,
+      );
     }
   }
   const types = gpuTypeIdsOf({ pools, excludedTypes: excluded });
@@ -82,6 +90,10 @@ export function cpusOfSelection(cpus: ReadonlyArray<{ id: string; vcpuCount: num
   }
   const vcpuCount = cpus[0]?.vcpuCount ?? 2;
   const other = cpus.findIndex((cpu) => cpu.vcpuCount !== vcpuCount);
-  if (other !== -1) throw invalid(`cpu[${other}].vcpuCount`, `the emulator runs every CPU configuration of an endpoint at one vCPU count (${vcpuCount}); list one count`);
+  if (other !== -1)
+    throw invalid(
+      `cpu[${other}].vcpuCount`,
+      `the emulator runs every CPU configuration of an endpoint at one vCPU count (${vcpuCount}); list one count`,
+    );
   return { ids: cpus.map((cpu) => cpu.id), vcpuCount };
 }

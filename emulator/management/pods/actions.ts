@@ -28,7 +28,7 @@ export function requireAction(ctx: ManagementContext, account: AccountData, pod:
   if (allowed.includes(action)) return;
   const detail =
     `action ${JSON.stringify(action)} does not fit pod ${pod.id} in status ${status}` +
-    (pod.locked && action === "stop" ? " (the pod is locked: unlock it with PATCH {\"locked\": false})" : "") +
+    (pod.locked && action === "stop" ? ' (the pod is locked: unlock it with PATCH {"locked": false})' : "") +
     `; allowed now: ${allowed.length > 0 ? allowed.join(", ") : "none"}`;
   throw conflict(detail, [`invalid action: ${detail}`]);
 }

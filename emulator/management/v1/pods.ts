@@ -33,7 +33,11 @@ function creationOf(ctx: ManagementContext, account: AccountData, body: PodCreat
     containerDiskInGb: body.containerDiskInGb ?? undefined,
     command: { entrypoint: body.dockerEntrypoint, cmd: body.dockerStartCmd },
     containerRegistryAuthId: body.containerRegistryAuthId,
-    storage: { volumeInGb: body.volumeInGb ?? undefined, volumeMountPath: body.volumeMountPath, networkVolumeId: body.networkVolumeId ?? undefined },
+    storage: {
+      volumeInGb: body.volumeInGb ?? undefined,
+      volumeMountPath: body.volumeMountPath,
+      networkVolumeId: body.networkVolumeId ?? undefined,
+    },
     cloudType: body.cloudType,
     interruptible: body.interruptible,
     dataCenterIds: body.dataCenterIds,
@@ -118,7 +122,12 @@ function workerPods(ctx: ManagementContext, account: AccountData, include: PodIn
 
 export function podOperations(ctx: ManagementContext): Operation[] {
   const account = (id: string) => ctx.store.account(id);
-  const noIncludes: PodIncludes = { includeMachine: false, includeNetworkVolume: false, includeSavingsPlans: false, includeTemplate: false };
+  const noIncludes: PodIncludes = {
+    includeMachine: false,
+    includeNetworkVolume: false,
+    includeSavingsPlans: false,
+    includeTemplate: false,
+  };
 
   const update = (path: string, method: "PATCH" | "POST", operationId: string) =>
     defineOperation({

@@ -7,14 +7,20 @@ import type { V2Context } from "./operation";
 
 export function v2BillingOperations({ ctx, route }: V2Context): Operation[] {
   return [
-    route(["GET /billing/pods", "listPodBilling", "billing:read", "Get pod billing history"],
+    route(
+      ["GET /billing/pods", "listPodBilling", "billing:read", "Get pod billing history"],
       { query: PodBillingQuery, answer: [200, "ListPodBillingResponse"], errors: [400] },
-      ({ account, query }) => ({ status: 200, body: podReport(account, query, ctx.clock.now()) })),
-    route(["GET /billing/serverless", "listServerlessBilling", "billing:read", "Get serverless billing history"],
+      ({ account, query }) => ({ status: 200, body: podReport(account, query, ctx.clock.now()) }),
+    ),
+    route(
+      ["GET /billing/serverless", "listServerlessBilling", "billing:read", "Get serverless billing history"],
       { query: ServerlessBillingQuery, answer: [200, "ListServerlessBillingResponse"], errors: [400] },
-      ({ accountId, query }) => ({ status: 200, body: serverlessReport(workerUsageOf(ctx, accountId), query, ctx.clock.now()) })),
-    route(["GET /billing/network-volumes", "listNetworkVolumeBilling", "billing:read", "Get network volume billing history"],
+      ({ accountId, query }) => ({ status: 200, body: serverlessReport(workerUsageOf(ctx, accountId), query, ctx.clock.now()) }),
+    ),
+    route(
+      ["GET /billing/network-volumes", "listNetworkVolumeBilling", "billing:read", "Get network volume billing history"],
       { query: NetworkVolumeBillingQuery, answer: [200, "ListNetworkVolumeBillingResponse"], errors: [400] },
-      ({ account, query }) => ({ status: 200, body: networkVolumeReport(account, query, ctx.clock.now()) })),
+      ({ account, query }) => ({ status: 200, body: networkVolumeReport(account, query, ctx.clock.now()) }),
+    ),
   ];
 }

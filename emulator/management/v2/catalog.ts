@@ -14,9 +14,13 @@ import { invalid, notFound } from "../errors";
 import type { V2Context } from "./operation";
 
 /** include=AVAILABILITY needs product, and the availability parameters need include (400 either way). */
-function availabilityOf(query: { include?: string[] | undefined; product?: string[] | undefined }, scoped: Record<string, unknown>): boolean {
+function availabilityOf(
+  query: { include?: string[] | undefined; product?: string[] | undefined },
+  scoped: Record<string, unknown>,
+): boolean {
   const wanted = query.include?.includes("AVAILABILITY") ?? false;
-  if (wanted && !query.product?.length) throw invalid("query parameter product", "include=AVAILABILITY needs product (POD, SERVERLESS, ...): availability differs by product");
+  if (wanted && !query.product?.length)
+    throw invalid("query parameter product", "include=AVAILABILITY needs product (POD, SERVERLESS, ...): availability differs by product");
   if (!wanted) {
     const stray = ["product", ...Object.keys(scoped)].filter((key) => (key === "product" ? query.product : scoped[key]) !== undefined);
     if (stray.length > 0) throw invalid(`query parameter ${stray[0]}`, "valid only with include=AVAILABILITY");
@@ -31,7 +35,11 @@ export function v2CatalogOperations({ ctx, route }: V2Context): Operation[] {
     if (!availabilityOf(query, scoped)) return undefined;
     const all = [...DATA_CENTER_IDS];
     const countries = query.countryCodes;
-    return { capacity, count: query.count ?? 1, dataCenterIds: countries && countries.length > 0 ? all.filter((dc) => countries.includes(countryOf(dc))) : all };
+    return {
+      capacity,
+      count: query.count ?? 1,
+      dataCenterIds: countries && countries.length > 0 ? all.filter((dc) => countries.includes(countryOf(dc))) : all,
+    };
   };
   const cpuAvailability = (query: CpuCatalogQuery) => {
     if (!availabilityOf(query, { vcpuCount: query.vcpuCount })) return undefined;
@@ -42,7 +50,8 @@ export function v2CatalogOperations({ ctx, route }: V2Context): Operation[] {
   const dataCenter = (id: string, include: readonly string[] = []) =>
     dataCenterEntry(id, { capacity, gpus: include.includes("GPU_AVAILABILITY"), cpus: include.includes("CPU_AVAILABILITY") });
   return [
-    route(["GET /catalog/gpus", "listGpuTypes", "catalog:read", "List GPU types"],
+    route(
+      ["GET /catalog/gpus", "listGpuTypes", "catalog:read", "List GPU types"],
       { query: GpuCatalogQuery, answer: [200, "ListGpuTypesResponse"], errors: [400] },
       ({ query }) => {
         const availability = gpuAvailability(query);
@@ -50,27 +59,35 @@ export function v2CatalogOperations({ ctx, route }: V2Context): Operation[] {
         // With countryCodes, only the types deployable there.
         if (availability && query.countryCodes?.length) gpus = gpus.filter((gpu) => gpu.dataCenters !== undefined);
         return { status: 200, body: { gpus } };
-      }),
-    route(["GET /catalog/gpus/{id}", "getGpuType", "catalog:read", "Get a GPU type"],
+      },
+    ),
+    route(
+      ["GET /catalog/gpus/{id}", "getGpuType", "catalog:read", "Get a GPU type"],
       { query: GpuCatalogQuery, answer: [200, "GpuType"], errors: [400, 404] },
       ({ id, query }) => {
         const gpu = GPU_TYPES.get(id);
         if (!gpu || gpu.legacy) throw notFound("GPU type");
         return { status: 200, body: gpuTypeEntry(gpu, gpuAvailability(query)) };
-      }),
-    route(["GET /catalog/cpus", "listCpuTypes", "catalog:read", "List CPU types"],
+      },
+    ),
+    route(
+      ["GET /catalog/cpus", "listCpuTypes", "catalog:read", "List CPU types"],
       { query: CpuCatalogQuery, answer: [200, "ListCpuTypesResponse"], errors: [400] },
       ({ query }) => {
         const availability = cpuAvailability(query);
         return { status: 200, body: { cpus: [...CPU_FLAVORS.keys()].map((id) => cpuTypeEntry(id, availability)) } };
-      }),
-    route(["GET /catalog/cpus/{id}", "getCpuType", "catalog:read", "Get a CPU type"],
+      },
+    ),
+    route(
+      ["GET /catalog/cpus/{id}", "getCpuType", "catalog:read", "Get a CPU type"],
       { query: CpuCatalogQuery, answer: [200, "CpuType"], errors: [400, 404] },
       ({ id, query }) => {
         if (!CPU_FLAVORS.has(id)) throw notFound("CPU type");
         return { status: 200, body: cpuTypeEntry(id, cpuAvailability(query)) };
-      }),
-    route(["GET /catalog/datacenters", "listDataCenters", "catalog:read", "List data centers"],
+      },
+    ),
+    route(
+      ["GET /catalog/datacenters", "listDataCenters", "catalog:read", "List data centers"],
       { query: DataCenterQuery, answer: [200, "ListDataCentersResponse"], errors: [400] },
       ({ query }) => {
         const dataCenters = DATA_CENTER_IDS.map((id) => dataCenter(id, query.include)).filter(
@@ -81,12 +98,15 @@ export function v2CatalogOperations({ ctx, route }: V2Context): Operation[] {
             (query.globalNetwork === undefined || supportsGlobalNetworking(dc.id) === query.globalNetwork),
         );
         return { status: 200, body: { dataCenters } };
-      }),
-    route(["GET /catalog/datacenters/{id}", "getDataCenter", "catalog:read", "Get a data center"],
+      },
+    ),
+    route(
+      ["GET /catalog/datacenters/{id}", "getDataCenter", "catalog:read", "Get a data center"],
       { query: DataCenterGetQuery, answer: [200, "DataCenter"], errors: [400, 404] },
       ({ id, query }) => {
         if (!isDataCenter(id)) throw notFound("data center");
         return { status: 200, body: dataCenter(id, query.include) };
-      }),
+      },
+    ),
   ];
 }

@@ -12,11 +12,14 @@ type ContainerRecord = PodRecord | TemplateRecord;
 
 /** A persistent mount or a network volume's, as the record keeps the storage. */
 function mountsOf(record: ContainerRecord): Pod["mounts"] {
-  if ("networkVolumeId" in record && record.networkVolumeId) return { network: [{ volumeId: record.networkVolumeId, path: record.volumeMountPath }] };
+  if ("networkVolumeId" in record && record.networkVolumeId)
+    return { network: [{ volumeId: record.networkVolumeId, path: record.volumeMountPath }] };
   return record.volumeInGb > 0 ? { persistent: { size: record.volumeInGb, path: record.volumeMountPath } } : {};
 }
 
-export function containerView(record: ContainerRecord): Pick<Pod, "image" | "args" | "cmd" | "entrypoint" | "disk" | "env" | "ports" | "registry" | "mounts"> {
+export function containerView(
+  record: ContainerRecord,
+): Pick<Pod, "image" | "args" | "cmd" | "entrypoint" | "disk" | "env" | "ports" | "registry" | "mounts"> {
   return {
     image: record.imageName,
     ...commandView(record),

@@ -31,7 +31,11 @@ function requestUrlsOf(v: V2Context, endpoint: EndpointRecord, env: Readonly<Rec
 }
 
 /** `template`: the endpoint's template, when the caller holds it already (a create). */
-export function v2EndpointView(v: V2Context, endpoint: EndpointRecord, template: TemplateRecord | undefined = endpointTemplate(v.ctx, endpoint)): Endpoint {
+export function v2EndpointView(
+  v: V2Context,
+  endpoint: EndpointRecord,
+  template: TemplateRecord | undefined = endpointTemplate(v.ctx, endpoint),
+): Endpoint {
   // What workers run is already in v2's words: the container settings, gpu or cpu, data centers and volumes.
   const { gpu, cpu, dataCenterIds, networkVolumes, ...container } = workerConfig(endpoint, template);
   const view: Endpoint = {
@@ -86,7 +90,14 @@ export function workersView(ctx: ManagementContext, endpoint: EndpointRecord): z
   const count = (status: Worker["status"]) => views.filter((w) => w.status === status).length;
   return {
     workers: views,
-    summary: { running: count("RUNNING"), idle: count("IDLE"), initializing: count("INITIALIZING"), throttled: count("THROTTLED"), unhealthy: count("UNHEALTHY"), total: views.length },
+    summary: {
+      running: count("RUNNING"),
+      idle: count("IDLE"),
+      initializing: count("INITIALIZING"),
+      throttled: count("THROTTLED"),
+      unhealthy: count("UNHEALTHY"),
+      total: views.length,
+    },
     endpointVersion: endpoint.version,
   };
 }

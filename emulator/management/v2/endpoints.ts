@@ -31,7 +31,8 @@ function flashbootOf(flashboot: CreateEndpointRequest["flashboot"]): Pick<Endpoi
 }
 
 function creationOf(v: V2Context, account: AccountData, body: CreateEndpointRequest): EndpointCreation {
-  if ((body.gpu === undefined) === (body.cpu === undefined)) throw invalid(body.gpu ? "cpu" : "gpu", "supply exactly one of gpu (GPU workers) or cpu (CPU workers)");
+  if ((body.gpu === undefined) === (body.cpu === undefined))
+    throw invalid(body.gpu ? "cpu" : "gpu", "supply exactly one of gpu (GPU workers) or cpu (CPU workers)");
   const gpuTypeIds = body.gpu ? typesOfSelection(body.gpu.pools, body.gpu.excludedTypes ?? []) : [];
   const cpu = body.cpu ? cpusOfSelection(body.cpu) : undefined;
   requireDataCenters(body.dataCenterIds);
@@ -67,8 +68,10 @@ function creationOf(v: V2Context, account: AccountData, body: CreateEndpointRequ
 const CONTAINER_FIELDS = ["image", "args", "cmd", "entrypoint", "disk", "env", "ports", "registry", "templateId"] as const;
 
 function changeOf(v: V2Context, account: AccountData, endpoint: EndpointRecord, body: UpdateEndpointRequest): EndpointChange {
-  if (body.gpu && endpoint.computeType === "CPU") throw invalid("gpu", "this is a CPU endpoint; the compute family is fixed at create (send cpu, or create a GPU endpoint)");
-  if (body.cpu && endpoint.computeType === "GPU") throw invalid("cpu", "this is a GPU endpoint; the compute family is fixed at create (send gpu, or create a CPU endpoint)");
+  if (body.gpu && endpoint.computeType === "CPU")
+    throw invalid("gpu", "this is a CPU endpoint; the compute family is fixed at create (send cpu, or create a GPU endpoint)");
+  if (body.cpu && endpoint.computeType === "GPU")
+    throw invalid("cpu", "this is a GPU endpoint; the compute family is fixed at create (send gpu, or create a CPU endpoint)");
   // The live defect (management-api-v2-today.md 6.1 #1, #2): the REST facade rebuilt the stored
   // selection from its lossy view on every PATCH, and CPU endpoints could not be PATCHed at all.
   const rebuilds = v.ctx.options.quirks.endpointPatchRebuildsSelection;
@@ -83,7 +86,8 @@ function changeOf(v: V2Context, account: AccountData, endpoint: EndpointRecord, 
     requireDataCenters(body.dataCenterIds);
     fields.dataCenterIds = [...body.dataCenterIds];
   }
-  if (body.networkVolumes !== undefined) Object.assign(fields, { networkVolumeId: null, networkVolumeIds: volumesOf(account, body.networkVolumes) });
+  if (body.networkVolumes !== undefined)
+    Object.assign(fields, { networkVolumeId: null, networkVolumeIds: volumesOf(account, body.networkVolumes) });
   if (body.timeout !== undefined) fields.executionTimeoutMs = body.timeout;
   if (body.flashboot !== undefined) Object.assign(fields, flashbootOf(body.flashboot));
   // UpdateEndpointGpuConfig (SPEC-0922, management-api-v2-today.md 5.3 and 6.1 #3): `pools` replaces
@@ -106,37 +110,50 @@ function changeOf(v: V2Context, account: AccountData, endpoint: EndpointRecord, 
 export function v2EndpointOperations(v: V2Context): Operation[] {
   const { ctx, route } = v;
   return [
-    route(["GET /serverless", "listEndpoints", "serverless:read", "List serverless endpoints"],
+    route(
+      ["GET /serverless", "listEndpoints", "serverless:read", "List serverless endpoints"],
       { query: ListPageQuery, paged: true, answer: [200, "ListEndpointsResponse"], errors: [422] },
       (call) => {
         const page = listPage(v, "listEndpoints", call, call.account.endpoints.values(), byCreation);
         return { status: 200, body: { endpoints: page.items.map((e) => v2EndpointView(v, e)), pagination: page.pagination } };
-      }),
-    route(["POST /serverless", "createEndpoint", "serverless:write", "Create a serverless endpoint"],
+      },
+    ),
+    route(
+      ["POST /serverless", "createEndpoint", "serverless:write", "Create a serverless endpoint"],
       { body: ["CreateEndpointRequest", CreateEndpointRequest], answer: [201, "Endpoint"], errors: [400, 404, 422] },
       ({ account, body }) => {
         const { endpoint: created, template } = createEndpoint(ctx, account, creationOf(v, account, body), "v2");
         return { status: 201, body: v2EndpointView(v, created, template) };
-      }),
-    route(["GET /serverless/{id}", "getEndpoint", "serverless:read", "Get a serverless endpoint"],
+      },
+    ),
+    route(
+      ["GET /serverless/{id}", "getEndpoint", "serverless:read", "Get a serverless endpoint"],
       { answer: [200, "Endpoint"], errors: [404] },
-      ({ account, id }) => ({ status: 200, body: v2EndpointView(v, endpointOf(account, id)) })),
-    route(["PATCH /serverless/{id}", "updateEndpoint", "serverless:write", "Update a serverless endpoint"],
+      ({ account, id }) => ({ status: 200, body: v2EndpointView(v, endpointOf(account, id)) }),
+    ),
+    route(
+      ["PATCH /serverless/{id}", "updateEndpoint", "serverless:write", "Update a serverless endpoint"],
       { body: ["UpdateEndpointRequest", UpdateEndpointRequest], answer: [200, "Endpoint"], errors: [400, 404, 422] },
       ({ account, id, body }) => {
         const target = endpointOf(account, id);
         return { status: 200, body: v2EndpointView(v, updateEndpoint(ctx, account, target, changeOf(v, account, target, body), "v2")) };
-      }),
-    route(["DELETE /serverless/{id}", "deleteEndpoint", "serverless:write", "Delete a serverless endpoint"],
+      },
+    ),
+    route(
+      ["DELETE /serverless/{id}", "deleteEndpoint", "serverless:write", "Delete a serverless endpoint"],
       { answer: [204], errors: [404] },
       ({ account, id }) => {
         deleteEndpoint(ctx, account, endpointOf(account, id), "v2");
         return { status: 204 };
-      }),
-    route(["GET /serverless/{id}/workers", "listEndpointWorkers", "serverless:read", "List serverless endpoint workers"],
+      },
+    ),
+    route(
+      ["GET /serverless/{id}/workers", "listEndpointWorkers", "serverless:read", "List serverless endpoint workers"],
       { answer: [200, "ListEndpointWorkersResponse"], errors: [404] },
-      ({ account, id }) => ({ status: 200, body: workersView(ctx, endpointOf(account, id)) })),
-    route(["GET /serverless/{id}/releases", "listEndpointReleases", "serverless:read", "List serverless endpoint releases"],
+      ({ account, id }) => ({ status: 200, body: workersView(ctx, endpointOf(account, id)) }),
+    ),
+    route(
+      ["GET /serverless/{id}/releases", "listEndpointReleases", "serverless:read", "List serverless endpoint releases"],
       { query: ListPageQuery, paged: true, answer: [200, "ListEndpointReleasesResponse"], errors: [404, 422] },
       (call) => {
         const target = endpointOf(call.account, call.id);
@@ -144,6 +161,7 @@ export function v2EndpointOperations(v: V2Context): Operation[] {
         // The rollout summary is the endpoint's current state on every page (management-api-v2-today.md 1.3).
         const page = listPage(v, "listEndpointReleases", call, all.releases, (r) => ({ rank: r.version, id: r.id }));
         return { status: 200, body: { ...all, releases: page.items, pagination: page.pagination } };
-      }),
+      },
+    ),
   ];
 }

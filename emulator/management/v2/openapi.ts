@@ -38,7 +38,10 @@ const V2_FACTS: SurfaceFacts = {
   },
   authenticatedStatuses: [401, 429],
   authenticatedHeaders: {
-    RateLimit: { description: "Live per-window quota state (minute, hour, day): remaining r, seconds to reset t.", schema: { type: "string" } },
+    RateLimit: {
+      description: "Live per-window quota state (minute, hour, day): remaining r, seconds to reset t.",
+      schema: { type: "string" },
+    },
     "RateLimit-Policy": { description: "Per-window quota policy: quota q, window length w in seconds.", schema: { type: "string" } },
   },
   explodeArrays: false,

@@ -37,7 +37,12 @@ export function v2PodView(ctx: ManagementContext, pod: PodRecord): Pod {
     dataCenterId: pod.dataCenterId,
     cudaVersion: pod.computeType === "GPU" ? (pod.allowedCudaVersions[0] ?? DEFAULT_HOST_CUDA) : null,
     ssh: {
-      proxy: { host: SSH_PROXY_HOST, port: 22, username: `${pod.id}-${pod.machineId}`, command: `ssh ${pod.id}-${pod.machineId}@${SSH_PROXY_HOST}` },
+      proxy: {
+        host: SSH_PROXY_HOST,
+        port: 22,
+        username: `${pod.id}-${pod.machineId}`,
+        command: `ssh ${pod.id}-${pod.machineId}@${SSH_PROXY_HOST}`,
+      },
       direct:
         publicIp !== null && sshPort !== undefined && pod.ports.includes("22/tcp")
           ? { host: publicIp, port: sshPort, username: "root", command: `ssh root@${publicIp} -p ${sshPort}` }
@@ -50,8 +55,16 @@ export function v2PodView(ctx: ManagementContext, pod: PodRecord): Pod {
     locked: pod.locked,
     // The value of the running boot (a PATCH takes effect at the next start/restart); a stopped
     // pod shows what its next start will have.
-    globalNetworking: (running || status === "PROVISIONING" || status === "STARTING" ? (pod.boot?.globalNetworking ?? pod.globalNetworking) : pod.globalNetworking)
-      ? { enabled: true, ip: `10.${pod.id.charCodeAt(0) % 256}.${pod.id.charCodeAt(1) % 256}.${pod.id.charCodeAt(2) % 256}`, internalDns: `${pod.id}.gpucloud.internal` }
+    globalNetworking: (
+      running || status === "PROVISIONING" || status === "STARTING"
+        ? (pod.boot?.globalNetworking ?? pod.globalNetworking)
+        : pod.globalNetworking
+    )
+      ? {
+          enabled: true,
+          ip: `10.${pod.id.charCodeAt(0) % 256}.${pod.id.charCodeAt(1) % 256}.${pod.id.charCodeAt(2) % 256}`,
+          internalDns: `${pod.id}.gpucloud.internal`,
+        }
       : { enabled: false },
     runtime: running
       ? {
@@ -70,9 +83,14 @@ export function v2PodView(ctx: ManagementContext, pod: PodRecord): Pod {
     startedAt: pod.lastStartedAtMs === null ? null : isoTime(pod.lastStartedAtMs),
   };
   // gpu.vcpuCount and gpu.memory (GB): "required on GPU pods", totals across the pod's GPUs (today 5.2).
-  if (pod.computeType === "GPU" && pod.gpuTypeId !== null) view.gpu = { id: pod.gpuTypeId, count: pod.gpuCount, vcpuCount: pod.vcpuCount, memory: pod.memoryInGb };
+  if (pod.computeType === "GPU" && pod.gpuTypeId !== null)
+    view.gpu = { id: pod.gpuTypeId, count: pod.gpuCount, vcpuCount: pod.vcpuCount, memory: pod.memoryInGb };
   if (pod.computeType === "CPU" && pod.cpuFlavorId !== null) {
-    view.cpu = { id: pod.cpuFlavorId, vcpuCount: pod.vcpuCount, memory: Math.round(pod.vcpuCount * (CPU_FLAVORS.get(pod.cpuFlavorId)?.ramPerVcpuGb ?? 2)) };
+    view.cpu = {
+      id: pod.cpuFlavorId,
+      vcpuCount: pod.vcpuCount,
+      memory: Math.round(pod.vcpuCount * (CPU_FLAVORS.get(pod.cpuFlavorId)?.ramPerVcpuGb ?? 2)),
+    };
   }
   return view;
 }

@@ -22,7 +22,8 @@ const V2_POD_RULES: PodCreateRules = { keepTemplateLink: false, checkGlobalNetwo
 
 function creationOf(v: V2Context, account: AccountData, body: CreatePodRequest): PodCreation {
   const { gpu, cpu } = body;
-  if ((gpu === undefined) === (cpu === undefined)) throw invalid(gpu ? "cpu" : "gpu", "supply exactly one of gpu (a GPU pod) or cpu (a CPU pod)");
+  if ((gpu === undefined) === (cpu === undefined))
+    throw invalid(gpu ? "cpu" : "gpu", "supply exactly one of gpu (a GPU pod) or cpu (a CPU pod)");
   if (gpu) {
     requireRentableGpu(gpu.id, "gpu.id");
     checkCuda(gpu.allowedCudaVersions, gpu.minCudaVersion);
@@ -40,7 +41,12 @@ function creationOf(v: V2Context, account: AccountData, body: CreatePodRequest):
     template,
     computeType: cpu ? "CPU" : "GPU",
     // Placement filters: the host's share per GPU is at least these (gpu.vcpuCount, gpu.memory report it).
-    gpu: { gpuTypeIds: gpu ? [gpu.id] : [], gpuCount: gpu?.count ?? 1, minVcpuPerGpu: gpu?.minVcpuCountPerGpu ?? 2, minRamPerGpu: gpu?.minRamPerGpu ?? 8 },
+    gpu: {
+      gpuTypeIds: gpu ? [gpu.id] : [],
+      gpuCount: gpu?.count ?? 1,
+      minVcpuPerGpu: gpu?.minVcpuCountPerGpu ?? 2,
+      minRamPerGpu: gpu?.minRamPerGpu ?? 8,
+    },
     cpuFlavorIds: cpu ? [cpu.id] : [],
     vcpuCount: cpu?.vcpuCount ?? 2,
     imageName: body.image,
@@ -75,40 +81,57 @@ function fieldsOf(body: UpdatePodRequest): PodFields {
 export function v2PodOperations(v: V2Context): Operation[] {
   const { ctx, route } = v;
   return [
-    route(["GET /pods", "listPods", "pods:read", "List pods"],
+    route(
+      ["GET /pods", "listPods", "pods:read", "List pods"],
       { query: ListPodsQuery, paged: true, answer: [200, "ListPodsResponse"], errors: [422] },
       (call) => {
         // The emulator has no clusters, so includeClusterPods changes nothing but the cursor's binding.
         const page = listPage(v, "listPods", call, call.account.pods.values(), byCreation);
         return { status: 200, body: { pods: page.items.map((p) => v2PodView(ctx, p)), pagination: page.pagination } };
-      }),
-    route(["POST /pods", "createPod", "pods:write", "Create a pod"],
+      },
+    ),
+    route(
+      ["POST /pods", "createPod", "pods:write", "Create a pod"],
       { body: ["CreatePodRequest", CreatePodRequest], answer: [201, "Pod"], errors: [400, 402, 404, 422] },
-      ({ account, body }) => ({ status: 201, body: v2PodView(ctx, createPod(ctx, account, creationOf(v, account, body), V2_POD_RULES)) })),
-    route(["GET /pods/{id}", "getPod", "pods:read", "Get a pod"],
-      { answer: [200, "Pod"], errors: [404] },
-      ({ account, id }) => ({ status: 200, body: v2PodView(ctx, podOf(account, id)) })),
-    route(["PATCH /pods/{id}", "updatePod", "pods:write", "Update a pod"],
+      ({ account, body }) => ({ status: 201, body: v2PodView(ctx, createPod(ctx, account, creationOf(v, account, body), V2_POD_RULES)) }),
+    ),
+    route(["GET /pods/{id}", "getPod", "pods:read", "Get a pod"], { answer: [200, "Pod"], errors: [404] }, ({ account, id }) => ({
+      status: 200,
+      body: v2PodView(ctx, podOf(account, id)),
+    })),
+    route(
+      ["PATCH /pods/{id}", "updatePod", "pods:write", "Update a pod"],
       { body: ["UpdatePodRequest", UpdatePodRequest], answer: [200, "Pod"], errors: [400, 404, 409, 422] },
       ({ account, id, body }) => {
         const target = podOf(account, id);
         const template = body.templateId ? requireTemplate(ctx, account, body.templateId, "pod") : undefined;
         if (body.registry) requireRegistry(account, body.registry);
-        const change = { fields: fieldsOf(body), template, command: body, mounts: body.mounts, globalNetworkingAtNextStart: body.globalNetworking };
+        const change = {
+          fields: fieldsOf(body),
+          template,
+          command: body,
+          mounts: body.mounts,
+          globalNetworkingAtNextStart: body.globalNetworking,
+        };
         return { status: 200, body: v2PodView(ctx, updatePod(ctx, account, target, change)) };
-      }),
-    route(["DELETE /pods/{id}", "deletePod", "pods:write", "Terminate a pod"],
-      { answer: [204], errors: [404, 409] },
-      ({ account, id }) => {
-        terminatePod(ctx, account, podOf(account, id));
-        return { status: 204 };
-      }),
-    route(["POST /pods/{id}/action", "podAction", "pods:write", "Trigger a pod state transition"],
-      { body: ["PodActionRequest", PodActionRequest], answer: [200, "Pod", "Action applied — returns updated pod"], errors: [400, 402, 404, 409, 422] },
+      },
+    ),
+    route(["DELETE /pods/{id}", "deletePod", "pods:write", "Terminate a pod"], { answer: [204], errors: [404, 409] }, ({ account, id }) => {
+      terminatePod(ctx, account, podOf(account, id));
+      return { status: 204 };
+    }),
+    route(
+      ["POST /pods/{id}/action", "podAction", "pods:write", "Trigger a pod state transition"],
+      {
+        body: ["PodActionRequest", PodActionRequest],
+        answer: [200, "Pod", "Action applied — returns updated pod"],
+        errors: [400, 402, 404, 409, 422],
+      },
       ({ account, id, body }) => {
         const target = podOf(account, id);
         applyAction(ctx, account, target, body.action);
         return body.action === "terminate" ? { status: 204 } : { status: 200, body: v2PodView(ctx, target) };
-      }),
+      },
+    ),
   ];
 }

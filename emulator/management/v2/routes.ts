@@ -24,6 +24,9 @@ const RESOURCES: ReadonlyArray<(v: V2Context) => Operation[]> = [
 
 export function v2Operations(v: V2Context): Operation[] {
   const operations: Operation[] = [];
-  operations.push(v2DocumentationOperation(() => operations), ...RESOURCES.flatMap((entries) => entries(v)));
+  operations.push(
+    v2DocumentationOperation(() => operations),
+    ...RESOURCES.flatMap((entries) => entries(v)),
+  );
   return operations;
 }

@@ -20,7 +20,10 @@ export interface V2Surface {
   setServerlessUrl(url: string): void;
 }
 
-export type V2RouterOptions = Pick<RouterOptions, "bodyLimitBytes" | "resolveAccount" | "scopesOf" | "onMutation" | "persist" | "onReply"> & {
+export type V2RouterOptions = Pick<
+  RouterOptions,
+  "bodyLimitBytes" | "resolveAccount" | "scopesOf" | "onMutation" | "persist" | "onReply"
+> & {
   interceptor: RouteInterceptor | undefined;
 };
 

@@ -73,37 +73,47 @@ function createFieldsOf(body: CreateTemplateRequest): TemplateFields {
 export function v2TemplateOperations(v: V2Context): Operation[] {
   const { ctx, route } = v;
   return [
-    route(["GET /templates", "listTemplates", "templates:read", "List templates"],
+    route(
+      ["GET /templates", "listTemplates", "templates:read", "List templates"],
       { query: ListPageQuery, paged: true, answer: [200, "ListTemplatesResponse"], errors: [422] },
       (call) => {
         const page = listPage(v, "listTemplates", call, call.account.templates.values(), byCreation);
         return { status: 200, body: { templates: page.items.map(v2TemplateView), pagination: page.pagination } };
-      }),
-    route(["POST /templates", "createTemplate", "templates:write", "Create a template"],
+      },
+    ),
+    route(
+      ["POST /templates", "createTemplate", "templates:write", "Create a template"],
       { body: ["CreateTemplateRequest", CreateTemplateRequest], answer: [201, "Template"], errors: [400, 422] },
       ({ account, body }) => {
         if (body.registry) requireRegistry(account, body.registry);
         return { status: 201, body: v2TemplateView(createTemplate(ctx, account, createFieldsOf(body), "v2", body)) };
-      }),
-    route(["GET /templates/{id}", "getTemplate", "templates:read", "Get a template"],
+      },
+    ),
+    route(
+      ["GET /templates/{id}", "getTemplate", "templates:read", "Get a template"],
       { answer: [200, "Template"], errors: [404] },
       ({ accountId, id }) => {
         const template = usableTemplate(ctx, accountId, id);
         if (!template) throw notFound("template");
         return { status: 200, body: v2TemplateView(template) };
-      }),
-    route(["PATCH /templates/{id}", "updateTemplate", "templates:write", "Update a template"],
+      },
+    ),
+    route(
+      ["PATCH /templates/{id}", "updateTemplate", "templates:write", "Update a template"],
       { body: ["UpdateTemplateRequest", UpdateTemplateRequest], answer: [200, "Template"], errors: [400, 404, 422] },
       ({ account, id, body }) => {
         const template = templateOf(account, id);
         if (body.registry) requireRegistry(account, body.registry);
         return { status: 200, body: v2TemplateView(updateTemplate(ctx, account, template, fieldsOf(body), "v2", body)) };
-      }),
-    route(["DELETE /templates/{id}", "deleteTemplate", "templates:write", "Delete a template"],
+      },
+    ),
+    route(
+      ["DELETE /templates/{id}", "deleteTemplate", "templates:write", "Delete a template"],
       { answer: [204], errors: [400, 404] },
       ({ account, id }) => {
         deleteTemplate(account, templateOf(account, id), "v2");
         return { status: 204 };
-      }),
+      },
+    ),
   ];
 }

@@ -24,7 +24,10 @@ const JOB_API_FACTS: SurfaceFacts = {
     '`{"error": "..."}`. Every operation except this document needs `Authorization: Bearer <api key>` (or the bare key). ' +
     "`x-limit` names the per-account, per-endpoint limit a request counts against.",
   basePath: JOB_API_BASE_PATH,
-  security: ["apiKey", { type: "apiKey", in: "header", name: "Authorization", description: "`Bearer <api key>`, or the bare key (as workers send it)." }],
+  security: [
+    "apiKey",
+    { type: "apiKey", in: "header", name: "Authorization", description: "`Bearer <api key>`, or the bare key (as workers send it)." },
+  ],
   tags: [
     { name: "queue", description: "Jobs on a queue-based endpoint: submit, follow, cancel, retry." },
     { name: "endpoint", description: "The endpoint's counts and recent jobs." },

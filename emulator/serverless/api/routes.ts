@@ -70,7 +70,11 @@ export function callerOperations({ opts, polls }: CallerContext): JobOperation<E
 
   function job(rt: EndpointRuntime, accountId: string, id: string): Job {
     const j = rt.find(accountId, id);
-    if (!j) throw new HttpError(404, `job ${JSON.stringify(id)} not found on endpoint ${rt.spec.id} (unknown, or deleted after its TTL or result retention)`);
+    if (!j)
+      throw new HttpError(
+        404,
+        `job ${JSON.stringify(id)} not found on endpoint ${rt.spec.id} (unknown, or deleted after its TTL or result retention)`,
+      );
     return j;
   }
 
@@ -269,7 +273,7 @@ export function callerOperations({ opts, polls }: CallerContext): JobOperation<E
     defineJobOperation({
       side: "caller",
       operationId: "openaiRequest",
-      summary: "An OpenAI-compatible request, run as a job: its output as JSON, or server-sent events for `\"stream\": true`",
+      summary: 'An OpenAI-compatible request, run as a job: its output as JSON, or server-sent events for `"stream": true`',
       tag: "openai",
       methods: ANY,
       path: "/{endpoint_id}/openai/{openai_route}",

@@ -184,7 +184,12 @@ export class SpawnedWorkers {
     const path = join(opts.workerLogDir, `${spec.id}-${id}.log`);
     const file = createWriteStream(path, { flags: "a" });
     // `exec` makes the command the process itself, so a signal to its group reaches it.
-    const child = spawn("/bin/sh", ["-c", `exec ${command}`], { env, cwd: opts.workerCwd, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn("/bin/sh", ["-c", `exec ${command}`], {
+      env,
+      cwd: opts.workerCwd,
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     const log: WorkerLog = { accountId: spec.accountId, endpointId: spec.id, workerId: id, path, running: true };
     const p: Proc = { id, child, placement, version: spec.version, startedAt: this.host.clock.now(), log, stopping: false, billed: false };
     this.procs.set(id, p);

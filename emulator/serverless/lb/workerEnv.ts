@@ -21,12 +21,7 @@ export const DEFAULT_HEALTH_CHECK_PATH = "/ping";
 
 function portSchema(key: string) {
   const error = `${key} must be a TCP port number between 1 and 65535`;
-  return z
-    .string()
-    .trim()
-    .regex(/^\d+$/, { error })
-    .transform(Number)
-    .pipe(z.number().int().min(1, { error }).max(65535, { error }));
+  return z.string().trim().regex(/^\d+$/, { error }).transform(Number).pipe(z.number().int().min(1, { error }).max(65535, { error }));
 }
 
 const PathSchema = z
