@@ -79,41 +79,41 @@ function apiKeyOption(entry: string): string | ApiKeyOption {
 
 export type CliCommand = { help: true } | { help: false; options: EmulatorOptions };
 
-/** Throws UsageError with a message fit for the terminal. */
-export function parseCliArgs(argv: readonly string[], cwd = process.cwd()): CliCommand {
-  let parsed;
+/** The flags `parseArgs` reads (each checked and converted below). */
+const FLAGS = {
+  host: { type: "string" },
+  port: { type: "string" },
+  "api-key": { type: "string", multiple: true },
+  state: { type: "string" },
+  "time-scale": { type: "string" },
+  "boot-delay-ms": { type: "string" },
+  handler: { type: "string", multiple: true },
+  "public-endpoint": { type: "string", multiple: true },
+  worker: { type: "string", multiple: true },
+  "external-image": { type: "string", multiple: true },
+  "worker-env-prefix": { type: "string" },
+  "worker-log-dir": { type: "string" },
+  "worker-logs": { type: "boolean" },
+  faults: { type: "string" },
+  "rate-limit": { type: "string" },
+  "spend-cap": { type: "string" },
+  "worker-quota": { type: "string" },
+  "v1-retired": { type: "boolean" },
+  "page-size": { type: "string" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+function readFlags(argv: readonly string[]) {
   try {
-    parsed = parseArgs({
-      args: [...argv],
-      strict: true,
-      allowPositionals: false,
-      options: {
-        host: { type: "string" },
-        port: { type: "string" },
-        "api-key": { type: "string", multiple: true },
-        state: { type: "string" },
-        "time-scale": { type: "string" },
-        "boot-delay-ms": { type: "string" },
-        handler: { type: "string", multiple: true },
-        "public-endpoint": { type: "string", multiple: true },
-        worker: { type: "string", multiple: true },
-        "external-image": { type: "string", multiple: true },
-        "worker-env-prefix": { type: "string" },
-        "worker-log-dir": { type: "string" },
-        "worker-logs": { type: "boolean" },
-        faults: { type: "string" },
-        "rate-limit": { type: "string" },
-        "spend-cap": { type: "string" },
-        "worker-quota": { type: "string" },
-        "v1-retired": { type: "boolean" },
-        "page-size": { type: "string" },
-        help: { type: "boolean", short: "h" },
-      },
-    });
+    return parseArgs({ args: [...argv], strict: true, allowPositionals: false, options: FLAGS });
   } catch (error) {
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
-  const v = parsed.values;
+}
+
+/** Throws UsageError with a message fit for the terminal. */
+export function parseCliArgs(argv: readonly string[], cwd = process.cwd()): CliCommand {
+  const v = readFlags(argv).values;
   if (v.help) return { help: true };
   const options: EmulatorOptions = {
     host: v.host ?? "127.0.0.1",

@@ -68,7 +68,10 @@ function accumulate<P extends string>(window: Window, usages: Iterable<Usage<P>>
     forEachBucket(from, to, window.bucketSize, (bucket, overlapMs) => {
       const key = `${bucket}\u0000${u.id}`;
       let cell = cells.get(key);
-      if (!cell) cells.set(key, (cell = { bucket, id: u.id, parts: {} }));
+      if (!cell) {
+        cell = { bucket, id: u.id, parts: {} };
+        cells.set(key, cell);
+      }
       cell.parts[u.part] = (cell.parts[u.part] ?? 0) + (u.perHour * overlapMs) / HOUR_MS;
     });
   }

@@ -220,7 +220,8 @@ export class FaultInjector {
 
   private count(operationId: string, kind: FaultKind): void {
     this.injected[kind]++;
-    const counts = (this.byOperation[operationId] ??= {});
+    const counts = this.byOperation[operationId] ?? {};
+    this.byOperation[operationId] = counts;
     counts[kind] = (counts[kind] ?? 0) + 1;
   }
 

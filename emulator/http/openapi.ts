@@ -157,7 +157,11 @@ export function buildOpenApiDocument(facts: SurfaceFacts, operations: readonly D
   for (const [name, schema] of Object.entries(facts.schemas)) schemas[name] = jsonSchema(schema, "output");
   for (const { body } of operations) if (body?.name !== undefined) schemas[body.name] = jsonSchema(body.schema, "input");
   const paths: { [path: string]: { [method: string]: Json } } = {};
-  for (const op of operations) (paths[op.path] ??= {})[op.method.toLowerCase()] = operationObject(facts, op);
+  for (const op of operations) {
+    const item = paths[op.path] ?? {};
+    item[op.method.toLowerCase()] = operationObject(facts, op);
+    paths[op.path] = item;
+  }
   const [scheme, definition] = facts.security;
   return {
     openapi: "3.0.3",

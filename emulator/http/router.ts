@@ -11,7 +11,7 @@ import { HttpError, badRequest } from "./errors";
 import { sendEmpty, sendError, sendJson, sendText } from "./respond";
 import { parseWith } from "./validation";
 
-import type { InterceptResult, Method, ReplyEvent, RouteInterceptor } from "./interception";
+import type { Method, ReplyEvent, RouteInterceptor } from "./interception";
 
 export type { InterceptResult, Method, ReplyEvent, RouteInterceptor } from "./interception";
 

@@ -342,8 +342,8 @@ export class EndpointRuntime implements JobOwner, WorkerHost, ExternalHost, Spaw
 
   jobChunk(job: Job, chunk: unknown): void {
     const items = splitOutput(chunk, this.opts.streamChunkMaxBytes);
-    const p = (job.pending ??= []);
-    for (const item of items) p.push(item);
+    job.pending ??= [];
+    for (const item of items) job.pending.push(item);
     job.streamed = true;
     job.notify();
   }

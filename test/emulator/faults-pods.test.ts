@@ -7,6 +7,7 @@ import type { RunningEmulator } from "../../emulator";
 import { FaultSpecError, formatFaultSpec, parseFaultSpec, toFaultPlan } from "../../emulator/faults";
 import { type Api, api, startTestEmulator } from "./managementHelpers";
 import { V2_GPU_POD, apiV2, waitForStatus } from "./v2-helpers";
+import type { Json } from "../support/wireJson";
 
 let emulator: RunningEmulator | undefined;
 afterEach(async () => {
@@ -20,7 +21,7 @@ async function start(faults: string | undefined): Promise<{ emu: RunningEmulator
   return { emu: emulator, v2: apiV2(emulator) };
 }
 
-async function createPod(v2: Api, name: string): Promise<Record<string, any>> {
+async function createPod(v2: Api, name: string): Promise<Record<string, Json>> {
   const res = await v2.post("/pods", { ...V2_GPU_POD, name });
   if (res.status !== 201) throw new Error(`create: ${res.status} ${res.text}`);
   return res.body;

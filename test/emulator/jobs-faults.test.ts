@@ -6,6 +6,7 @@
 import { afterEach, describe, expect, test } from "vitest";
 import type { RunningEmulator } from "../../emulator";
 import { KEY_A, api, createServerlessTemplate, startTestEmulator } from "./managementHelpers";
+import type { Json } from "../support/wireJson";
 
 let emulator: RunningEmulator | undefined;
 afterEach(async () => {
@@ -38,7 +39,7 @@ async function call(
   method: string,
   path: string,
   body?: unknown,
-): Promise<{ status?: number; headers?: Headers; json?: any; error?: string }> {
+): Promise<{ status?: number; headers?: Headers; json?: Json; error?: string }> {
   try {
     const res = await fetch(`${emu.serverlessUrl}${path}`, {
       method,

@@ -8,6 +8,7 @@ import type { AddressInfo } from "node:net";
 import { createClock } from "../../emulator/clock";
 import type { EndpointSpec, Placement, ServerlessDeps, ServerlessService, WorkerUsage } from "../../emulator/serverless/contract";
 import { createServerlessService, type ServerlessOptions } from "../../emulator/serverless";
+import type { Json } from "../support/wireJson";
 
 export const KEYS: Record<string, string> = { "key-one": "acct1", "key-two": "acct2" };
 export const KEY = "key-one";
@@ -42,7 +43,7 @@ export interface Reply {
   status: number;
   headers: Headers;
   /** Parsed JSON; loosely typed so assertions stay short (test-only). */
-  body: any;
+  body: Json;
 }
 
 export interface Harness {

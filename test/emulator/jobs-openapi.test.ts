@@ -51,7 +51,7 @@ function operations(d: Json): Array<{ method: string; path: string; op: Json }> 
 
 /** Every `$ref` in a JSON value. */
 function refs(value: Json, out: string[] = []): string[] {
-  if (Array.isArray(value)) value.forEach((v) => refs(v, out));
+  if (Array.isArray(value)) for (const v of value) refs(v, out);
   else if (value !== null && typeof value === "object") {
     for (const [key, v] of Object.entries(value)) {
       if (key === "$ref" && typeof v === "string") out.push(v);

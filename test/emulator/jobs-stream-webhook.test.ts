@@ -6,6 +6,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spec, startHarness, type Harness } from "./jobs-harness";
+import type { Json } from "../support/wireJson";
 
 let h: Harness;
 let dir: string;
@@ -57,7 +58,7 @@ afterAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-async function drain(ep: string, id: string): Promise<{ items: unknown[]; calls: number; last: any }> {
+async function drain(ep: string, id: string): Promise<{ items: unknown[]; calls: number; last: Json }> {
   const items: unknown[] = [];
   let calls = 0;
   for (;;) {
@@ -171,7 +172,7 @@ describe("/openai", () => {
 
 describe("webhook", () => {
   it("retries a failing receiver: 3 POSTs in all, 10 s apart, body = record + input", async () => {
-    const posts: { body: any; at: number; method: string }[] = [];
+    const posts: { body: Json; at: number; method: string }[] = [];
     const receiver = http.createServer((req, res) => {
       let data = "";
       req.on("data", (c: Buffer) => (data += c.toString()));

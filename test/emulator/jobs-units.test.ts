@@ -15,7 +15,10 @@ describe("Scheduler", () => {
     // Random deadlines, then move some and clear others.
     const at = new Map<number, number>();
     let seed = 7;
-    const rnd = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
+    const rnd = () => {
+      seed = (seed * 48271) % 2147483647;
+      return seed / 2147483647;
+    };
     tasks.forEach((t, i) => {
       const d = clock.now() + 1000 + Math.floor(rnd() * 20_000);
       at.set(i, d);

@@ -7,6 +7,7 @@ import { createRequire } from "node:module";
 import * as path from "node:path";
 import type { EndpointSpec } from "../../emulator/serverless/contract";
 import { KEY, spec, type Harness } from "./jobs-harness";
+import type { Json } from "../support/wireJson";
 
 export const FIXTURES = path.join(__dirname, "fixtures");
 
@@ -32,7 +33,7 @@ export interface RawReply {
   headers: Headers;
   text: string;
   /** Parsed JSON (loosely typed so assertions stay short), undefined when the body is not JSON. */
-  json: any;
+  json: Json;
   /** The X-Service-Worker-Id header, or null. */
   workerId: string | null;
 }

@@ -315,9 +315,9 @@ function check(schema: string, value: unknown, path: string, problems: string[])
       continue;
     }
     if (fieldSpec.of) {
-      if (fieldSpec.type === "array")
-        (fieldValue as unknown[]).forEach((item, i) => check(fieldSpec.of ?? "", item, `${at}[${i}]`, problems));
-      else check(fieldSpec.of, fieldValue, at, problems);
+      if (fieldSpec.type === "array") {
+        for (const [i, item] of (fieldValue as unknown[]).entries()) check(fieldSpec.of, item, `${at}[${i}]`, problems);
+      } else check(fieldSpec.of, fieldValue, at, problems);
     }
   }
 }
@@ -470,7 +470,7 @@ describe("conformance with the reference schemas", () => {
       if (array) {
         expect(Array.isArray(body), what).toBe(true);
         expect(body.length, `${what} returned nothing to check`).toBeGreaterThan(0);
-        (body as unknown[]).forEach((item, i) => check(schema, item, `${what}[${i}]`, problems));
+        for (const [i, item] of (body as unknown[]).entries()) check(schema, item, `${what}[${i}]`, problems);
       } else {
         check(schema, body, what, problems);
       }

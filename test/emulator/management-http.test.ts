@@ -99,7 +99,6 @@ describe("garbage never causes a 500", () => {
     { ports: [null] },
     { dataCenterIds: 7 },
     { gpuTypeIds: "NVIDIA L4" },
-    { size: 1e309 },
     { size: Number.MAX_SAFE_INTEGER + 2 },
     { workersMin: 1.5, workersMax: "3" },
     { __proto__: { polluted: true } },
@@ -110,7 +109,8 @@ describe("garbage never causes a 500", () => {
     { locked: "true" },
     { bucketSize: "day" },
   ];
-  const rawBodies = ["{", "}", "[", '{"a":}', "\u0000", '{"a":1}garbage', "a".repeat(1000), '{"__proto__":{"x":1}}'];
+  // A number too large for a double is only expressible as JSON text (JSON.stringify writes Infinity as null).
+  const rawBodies = ["{", "}", "[", '{"a":}', "\u0000", '{"a":1}garbage', "a".repeat(1000), '{"__proto__":{"x":1}}', '{"size":1e309}'];
 
   test("every operation, every garbage body: a 4xx JSON answer", async () => {
     const pod = (await client.post("/pods", GPU_POD)).body;

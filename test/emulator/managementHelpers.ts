@@ -4,11 +4,10 @@
  */
 import { type EmulatorOptions, type RunningEmulator, startEmulator } from "../../emulator";
 import type { EndpointSpec, ServerlessDeps, ServerlessService, WorkerView } from "../../emulator/serverless/contract";
+import type { Json } from "../support/wireJson";
 import { withV2Recorder } from "./v2-corpus";
 
-/** Wire JSON: the tests assert the shape themselves. */
-// biome-ignore lint/suspicious/noExplicitAny: response bodies are checked field by field in the tests
-export type Json = any;
+export type { Json } from "../support/wireJson";
 
 export interface ApiResponse {
   status: number;
@@ -42,7 +41,7 @@ export function api(emu: RunningEmulator, key: string | null = emu.apiKey): Api 
     const headers: Record<string, string> = { ...(key === null ? {} : { authorization: `Bearer ${key}` }), ...init.headers };
     const res = await fetch(`${emu.apiUrl}${path}`, { method, headers, ...(init.body === undefined ? {} : { body: init.body }) });
     const text = await res.text();
-    let body: Json = undefined;
+    let body: Json;
     if (text !== "" && (res.headers.get("content-type") ?? "").includes("json")) body = JSON.parse(text);
     return { status: res.status, body, text, headers: res.headers };
   };

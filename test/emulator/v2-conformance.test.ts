@@ -22,14 +22,6 @@ import { startTestEmulator } from "./managementHelpers";
 import { each } from "./v2-pending";
 import { type WireNode, type WireOperation, flattenWire, loadV2Wire } from "./v2-wire";
 
-/** The lists that paginate today (today §1.3): operation, path, response schema. */
-const PAGINATED_LISTS = [
-  ["listPods", "/pods", "ListPodsResponse"],
-  ["listEndpoints", "/serverless", "ListEndpointsResponse"],
-  ["listEndpointReleases", "/serverless/{id}/releases", "ListEndpointReleasesResponse"],
-  ["listTemplates", "/templates", "ListTemplatesResponse"],
-] as const;
-
 /** Described operations the emulator does not serve, and why. */
 const NOT_SERVED: Readonly<Record<string, string>> = {
   getPodLogs: "log streams: the emulator runs no containers, so it has no logs to stream",

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../emulator";
 import { type Api, startTestEmulator } from "./managementHelpers";
 import { V2_QUEUE_ENDPOINT, V2_GPU_POD, apiV2, expectProblem } from "./v2-helpers";
+import type { Json } from "../support/wireJson";
 
 let emu: RunningEmulator;
 let v2: Api;
@@ -22,7 +23,7 @@ beforeAll(async () => {
 });
 afterAll(() => emu.close());
 
-async function endpoint(change: Record<string, unknown> = {}): Promise<Record<string, any>> {
+async function endpoint(change: Record<string, unknown> = {}): Promise<Record<string, Json>> {
   const res = await v2.post("/serverless", { ...V2_QUEUE_ENDPOINT, ...change });
   if (res.status !== 201) throw new Error(`create failed: ${res.status} ${res.text}`);
   return res.body;

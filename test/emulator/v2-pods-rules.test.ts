@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../emulator";
 import { type Api, startTestEmulator } from "./managementHelpers";
 import { V2_GPU_POD, apiV2, expectProblem, waitForStatus } from "./v2-helpers";
+import type { Json } from "../support/wireJson";
 
 let emu: RunningEmulator;
 let v2: Api;
@@ -22,7 +23,7 @@ afterAll(() => emu.close());
 
 const KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIExampleKeyOne me@laptop";
 
-async function createPod(body: Record<string, unknown>): Promise<Record<string, any>> {
+async function createPod(body: Record<string, unknown>): Promise<Record<string, Json>> {
   const res = await v2.post("/pods", body);
   if (res.status !== 201) throw new Error(`create: ${res.status} ${res.text}`);
   return res.body;
@@ -180,7 +181,7 @@ describe("runtime ports and global networking", () => {
     const a = await createPod({ ...V2_GPU_POD, name: "http-a" });
     const b = await createPod({ ...V2_GPU_POD, name: "http-b" });
     const [ra, rb] = [await waitForStatus(v2, a.id, "RUNNING"), await waitForStatus(v2, b.id, "RUNNING")];
-    const portsOf = (pod: Record<string, any>) =>
+    const portsOf = (pod: Record<string, Json>) =>
       pod.runtime.ports as Array<{ private: number; public: number | null; type: string; ip: string }>;
     const httpA = portsOf(ra).find((p) => p.type === "http");
     const httpB = portsOf(rb).find((p) => p.type === "http");

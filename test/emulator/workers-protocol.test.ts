@@ -3,6 +3,7 @@
 // bare keys, ids cut at the first '&', and the switch between external and simulated workers.
 import { afterEach, describe, expect, it } from "vitest";
 import { KEY, spec, startHarness, type Harness } from "./jobs-harness";
+import type { Json } from "../support/wireJson";
 
 let h: Harness | undefined;
 afterEach(async () => {
@@ -11,7 +12,7 @@ afterEach(async () => {
 });
 
 /** A worker's request: bare key, JSON labelled as a form, as the service's SDK sends it. */
-async function worker(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+async function worker(method: string, path: string, body?: unknown): Promise<{ status: number; body: Json }> {
   const res = await fetch(`${(h as Harness).url}/v2${path}`, {
     method,
     headers: { authorization: KEY, "content-type": "application/x-www-form-urlencoded" },

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { spec, startHarness, type Harness } from "./jobs-harness";
 import { startPyWorker, stopPyWorkers, type PyWorker } from "./workers-harness";
+import type { Json } from "../support/wireJson";
 
 let h: Harness | undefined;
 let workers: PyWorker[] = [];
@@ -30,7 +31,7 @@ async function setup(o: { stream?: boolean; concurrency?: number } = {}): Promis
   return h;
 }
 
-async function finished(hh: Harness, id: string, timeoutMs = 8000): Promise<any> {
+async function finished(hh: Harness, id: string, timeoutMs = 8000): Promise<Json> {
   return hh.until(
     async () => {
       const s = (await hh.call("GET", `/v2/py/status/${id}`)).body;

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createClock } from "../../emulator/clock";
 import { STREAM_HOLD_REAL_MAX_MS, streamHoldMs } from "../../emulator/serverless/external/timing";
 import { KEY, spec, startHarness, type Harness } from "./jobs-harness";
+import type { Json } from "../support/wireJson";
 
 /** A neutral environment prefix: the SDK names its ping's version parameter after the service. */
 const PREFIX = "SVC";
@@ -49,7 +50,7 @@ interface Answer {
   status: number;
   contentType: string | null;
   text: string;
-  json: any;
+  json: Json;
 }
 
 let h: Harness | undefined;
@@ -81,7 +82,7 @@ const ping = (w: string, jobIds: string[]): Promise<Answer> =>
 const done = (w: string, jobId: string, body: unknown, isStream = false): Promise<Answer> =>
   send("POST", `/job-done/${w}/${jobId}?${GPU}&isStream=${isStream}`, sdkPost(jobId), JSON.stringify(body));
 const submit = async (input: unknown): Promise<string> => (await send("POST", "/run", CLIENT, JSON.stringify({ input }))).json.id as string;
-const status = async (id: string): Promise<any> => (await send("GET", `/status/${id}`, CLIENT)).json;
+const status = async (id: string): Promise<Json> => (await send("GET", `/status/${id}`, CLIENT)).json;
 const workers = async (): Promise<Record<string, number>> => (await send("GET", "/health", CLIENT)).json.workers;
 
 describe("a worker session as the service's worker SDK sends it", () => {

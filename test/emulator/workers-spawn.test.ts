@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../emulator";
 import { api, createServerlessTemplate, startTestEmulator, waitFor, type Api } from "./managementHelpers";
 import { PYTHON_DIR } from "./workers-harness";
+import type { Json } from "../support/wireJson";
 
 const logDir = mkdtempSync(join(tmpdir(), "workers-spawn-"));
 let emu: RunningEmulator;
@@ -26,7 +27,7 @@ afterAll(async () => {
   rmSync(logDir, { recursive: true, force: true });
 });
 
-async function jobApi(method: string, path: string, body?: unknown): Promise<any> {
+async function jobApi(method: string, path: string, body?: unknown): Promise<Json> {
   const res = await fetch(`${emu.serverlessUrl}${path}`, {
     method,
     headers: { authorization: `Bearer ${emu.apiKey}`, "content-type": "application/json" },
@@ -36,7 +37,7 @@ async function jobApi(method: string, path: string, body?: unknown): Promise<any
 }
 
 /** Submits a job and polls it until it has finished (the process takes real time to start). */
-async function job(endpointId: string, input: unknown): Promise<any> {
+async function job(endpointId: string, input: unknown): Promise<Json> {
   const { id } = await jobApi("POST", `/${endpointId}/run`, { input });
   return waitFor(
     `job ${id}`,

@@ -55,7 +55,10 @@ export function resetPod(ctx: ManagementContext, pod: PodRecord): void {
 
 /** A running pod's container restarts in place; a stopped one starts. */
 export function restartPod(ctx: ManagementContext, account: AccountData, pod: PodRecord): void {
-  if (pod.desiredStatus !== "RUNNING") return startPod(ctx, account, pod, "Restarted");
+  if (pod.desiredStatus !== "RUNNING") {
+    startPod(ctx, account, pod, "Restarted");
+    return;
+  }
   pod.lastStatusChange = statusEvent("Restarted", ctx.clock.now());
   boot(ctx, pod);
 }

@@ -161,7 +161,9 @@ function callerParams(op: JobOperation<unknown>, segments: readonly string[], pa
   if (op.tail) {
     // The last parameter takes the rest ("" when none: the handler says what is missing).
     const last = op.params.length - 1;
-    op.params.forEach((name, i) => (params[name] = i < last ? (rest[i] ?? "") : rest.slice(i).join("/")));
+    op.params.forEach((name, i) => {
+      params[name] = i < last ? (rest[i] ?? "") : rest.slice(i).join("/");
+    });
     return params;
   }
   const expected = op.params.map((name) => `<${name}>`).join("/");
@@ -175,7 +177,9 @@ function callerParams(op: JobOperation<unknown>, segments: readonly string[], pa
       `no such path: ${pathname}; expected /v2/<endpoint_id>/${op.verb}${expected === "" ? "" : `/${expected}`} and nothing after it`,
     );
   }
-  op.params.forEach((name, i) => (params[name] = rest[i] as string));
+  op.params.forEach((name, i) => {
+    params[name] = rest[i] as string;
+  });
   return params;
 }
 

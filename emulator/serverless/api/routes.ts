@@ -284,7 +284,7 @@ export function callerOperations({ opts, polls }: CallerContext): JobOperation<E
       response: { status: 200, description: "The job's output (JSON), or text/event-stream when the body asks for a stream." },
       errors: [400, 404, 500, 504],
       async handle({ rt, accountId, params, body, res }): Promise<JobAnswer> {
-        const route = "/" + (params["openai_route"] ?? "");
+        const route = `/${params["openai_route"] ?? ""}`;
         const wait = opts.openaiWaitMs;
         const j = rt.submit(accountId, { input: openaiJobInput(route, body) }, "openai", syncRetention(wait));
         const answer = { job: j, rt, polls, res, waitMs: wait };

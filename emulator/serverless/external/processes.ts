@@ -211,10 +211,10 @@ export class SpawnedWorkers {
         if (!echo) return;
         const lines = (partial + chunk.toString()).split("\n");
         partial = lines.pop() ?? "";
-        if (lines.length > 0) process.stderr.write(lines.map((l) => prefix + l + "\n").join(""));
+        if (lines.length > 0) process.stderr.write(lines.map((l) => `${prefix}${l}\n`).join(""));
       });
       stream?.on("end", () => {
-        if (echo && partial !== "") process.stderr.write(prefix + partial + "\n");
+        if (echo && partial !== "") process.stderr.write(`${prefix}${partial}\n`);
       });
     };
     forward(child.stdout);

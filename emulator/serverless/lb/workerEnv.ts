@@ -30,7 +30,7 @@ const PathSchema = z
   .min(1, { error: "HEALTH_CHECK_PATH must be a path such as /ping" })
   .refine((p) => !/[\s?#]/.test(p), { error: "HEALTH_CHECK_PATH must be a path without spaces, query or fragment, such as /ping" })
   // "ping" and "/ping" mean the same path.
-  .transform((p) => (p.startsWith("/") ? p : "/" + p));
+  .transform((p) => (p.startsWith("/") ? p : `/${p}`));
 
 function read<T>(schema: z.ZodType<T, string>, env: Record<string, string>, key: string, fallback: T): T {
   const raw = env[key];
