@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../emulator";
-import { type Api, type Json, KEY_A, KEY_B, api, startTestEmulator, waitFor, waitForBoot } from "./managementHelpers";
+import { type Api, type Json, KEY_A, KEY_B, api, startTestEmulator, waitFor, waitForBoot } from "../support/managementHelpers";
 
 interface Owned {
   collection: "pods" | "endpoints" | "templates" | "networkvolumes" | "containerregistryauth";
