@@ -6,7 +6,7 @@ export default defineConfig({
     // Provides the Pulumi CLI (building it once per machine if needed); fails the run if it cannot.
     globalSetup: ["test/globalSetup.ts"],
     // Fails a test during which an emulator started by startTestEmulator gave a v2 answer outside
-    // the described v2 wire (test/emulator/v2-corpus.ts). Gives each test file a directory of its own
+    // the described v2 wire (test/support/v2Corpus.ts). Gives each test file a directory of its own
     // for what the package remembers between processes (test/support/cacheDirSetup.ts).
     setupFiles: ["test/support/v2CorpusSetup.ts", "test/support/cacheDirSetup.ts"],
     reporters: ["default", "./test/support/summaryReporter.ts"],

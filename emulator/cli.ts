@@ -1,13 +1,13 @@
 #!/usr/bin/env node
 /** gpucloud-emulator: runs the emulator until SIGINT/SIGTERM. */
 import "./cliGuard";
-import { USAGE, UsageError, parseCliArgs } from "./cliArgs";
+import { type CliCommand, USAGE, UsageError, parseCliArgs } from "./cliArgs";
 import { formatFaultSpec, toFaultPlan } from "./faults/spec";
-import { startEmulator } from "./index";
+import { type RunningEmulator, startEmulator } from "./index";
 import { defaultWorkerLogDir } from "./serverless/options";
 
 async function main(): Promise<number> {
-  let command;
+  let command: CliCommand;
   try {
     command = parseCliArgs(process.argv.slice(2));
   } catch (error) {
@@ -25,7 +25,7 @@ async function main(): Promise<number> {
     // Chosen here so the banner can print it.
     command.options.serverless = { ...command.options.serverless, workerLogDir: defaultWorkerLogDir() };
   }
-  let emulator;
+  let emulator: RunningEmulator;
   try {
     emulator = await startEmulator(command.options);
   } catch (error) {
@@ -68,7 +68,9 @@ async function main(): Promise<number> {
       process.stdout.write(`gpucloud-emulator: ${signal}, shutting down\n`);
       if (command.options.faults) {
         const stats = emulator.faultStats();
-        const counts = Object.entries(stats.injected).map(([kind, n]) => `${kind}=${n}`).join(" ");
+        const counts = Object.entries(stats.injected)
+          .map(([kind, n]) => `${kind}=${n}`)
+          .join(" ");
         process.stdout.write(`gpucloud-emulator: faults injected over ${stats.requests} requests: ${counts}\n`);
       }
       emulator.close().then(

@@ -2,7 +2,7 @@
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { parseFaultSpec } from "./faults/spec";
-import { SCOPES, isScope } from "./management/v2/scopes";
+import { SCOPES, isScope } from "./management/account/scopes";
 import type { ApiKeyOption, EmulatorOptions } from "./options";
 
 export const USAGE = `Usage: gpucloud-emulator [options]
@@ -56,7 +56,8 @@ function pairs(flag: string, values: readonly string[], transformValue: (value: 
 function number(flag: string, text: string | undefined, check: (n: number) => boolean, what: string): number | undefined {
   if (text === undefined) return undefined;
   const value = Number(text);
-  if (text.trim() === "" || !Number.isFinite(value) || !check(value)) throw new UsageError(`--${flag} must be ${what}, got ${JSON.stringify(text)}`);
+  if (text.trim() === "" || !Number.isFinite(value) || !check(value))
+    throw new UsageError(`--${flag} must be ${what}, got ${JSON.stringify(text)}`);
   return value;
 }
 
@@ -65,7 +66,11 @@ function apiKeyOption(entry: string): string | ApiKeyOption {
   const at = entry.indexOf(":");
   if (at === -1) return entry;
   if (at === 0) throw new UsageError(`--api-key expects KEY or KEY:scope,scope, got ${JSON.stringify(entry)}`);
-  const scopes = entry.slice(at + 1).split(",").map((s) => s.trim()).filter((s) => s !== "");
+  const scopes = entry
+    .slice(at + 1)
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "");
   for (const scope of scopes) {
     if (!isScope(scope)) throw new UsageError(`--api-key: unknown scope ${JSON.stringify(scope)}; known scopes: ${SCOPES.join(", ")}`);
   }
@@ -74,41 +79,41 @@ function apiKeyOption(entry: string): string | ApiKeyOption {
 
 export type CliCommand = { help: true } | { help: false; options: EmulatorOptions };
 
-/** Throws UsageError with a message fit for the terminal. */
-export function parseCliArgs(argv: readonly string[], cwd = process.cwd()): CliCommand {
-  let parsed;
+/** The flags `parseArgs` reads (each checked and converted below). */
+const FLAGS = {
+  host: { type: "string" },
+  port: { type: "string" },
+  "api-key": { type: "string", multiple: true },
+  state: { type: "string" },
+  "time-scale": { type: "string" },
+  "boot-delay-ms": { type: "string" },
+  handler: { type: "string", multiple: true },
+  "public-endpoint": { type: "string", multiple: true },
+  worker: { type: "string", multiple: true },
+  "external-image": { type: "string", multiple: true },
+  "worker-env-prefix": { type: "string" },
+  "worker-log-dir": { type: "string" },
+  "worker-logs": { type: "boolean" },
+  faults: { type: "string" },
+  "rate-limit": { type: "string" },
+  "spend-cap": { type: "string" },
+  "worker-quota": { type: "string" },
+  "v1-retired": { type: "boolean" },
+  "page-size": { type: "string" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+function readFlags(argv: readonly string[]) {
   try {
-    parsed = parseArgs({
-      args: [...argv],
-      strict: true,
-      allowPositionals: false,
-      options: {
-        host: { type: "string" },
-        port: { type: "string" },
-        "api-key": { type: "string", multiple: true },
-        state: { type: "string" },
-        "time-scale": { type: "string" },
-        "boot-delay-ms": { type: "string" },
-        handler: { type: "string", multiple: true },
-        "public-endpoint": { type: "string", multiple: true },
-        worker: { type: "string", multiple: true },
-        "external-image": { type: "string", multiple: true },
-        "worker-env-prefix": { type: "string" },
-        "worker-log-dir": { type: "string" },
-        "worker-logs": { type: "boolean" },
-        faults: { type: "string" },
-        "rate-limit": { type: "string" },
-        "spend-cap": { type: "string" },
-        "worker-quota": { type: "string" },
-        "v1-retired": { type: "boolean" },
-        "page-size": { type: "string" },
-        help: { type: "boolean", short: "h" },
-      },
-    });
+    return parseArgs({ args: [...argv], strict: true, allowPositionals: false, options: FLAGS });
   } catch (error) {
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
-  const v = parsed.values;
+}
+
+/** Throws UsageError with a message fit for the terminal. */
+export function parseCliArgs(argv: readonly string[], cwd = process.cwd()): CliCommand {
+  const v = readFlags(argv).values;
   if (v.help) return { help: true };
   const options: EmulatorOptions = {
     host: v.host ?? "127.0.0.1",
@@ -127,7 +132,8 @@ export function parseCliArgs(argv: readonly string[], cwd = process.cwd()): CliC
   if (v["v1-retired"] === true) options.v1Retired = true;
   const rateLimit = v["rate-limit"];
   if (rateLimit !== undefined) {
-    const perMinute = rateLimit === "off" ? undefined : number("rate-limit", rateLimit, (n) => Number.isInteger(n) && n >= 1, 'an integer >= 1 or "off"');
+    const perMinute =
+      rateLimit === "off" ? undefined : number("rate-limit", rateLimit, (n) => Number.isInteger(n) && n >= 1, 'an integer >= 1 or "off"');
     options.rateLimit = perMinute === undefined ? false : { perMinute };
   }
   const pageSize = number("page-size", v["page-size"], (n) => Number.isInteger(n) && n >= 1, "an integer >= 1");

@@ -160,8 +160,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   });
   ctx.serverless = serverless;
   if (resolved.statePath !== undefined) {
-    writer = new StateWriter(resolved.statePath, resolved.stateDebounceMs, () =>
-      serializeState(store, clock.now(), resolved.generatedKeys ? resolved.apiKeys : undefined),
+    writer = new StateWriter(
+      resolved.statePath,
+      resolved.stateDebounceMs,
+      () => serializeState(store, clock.now(), resolved.generatedKeys ? resolved.apiKeys : undefined),
       (status) => {
         for (const listener of stateListeners) listener(status);
       },
@@ -253,7 +255,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       return [...store.accounts.values()].map((account) => ({
         accountId: account.accountId,
         pods: [...account.pods.values()].map((pod) => podView(ctx, account, pod, none)),
-        endpoints: [...account.endpoints.values()].map((e) => endpointView(ctx, account, e, { includeTemplate: false, includeWorkers: false })),
+        endpoints: [...account.endpoints.values()].map((e) =>
+          endpointView(ctx, account, e, { includeTemplate: false, includeWorkers: false }),
+        ),
         templates: [...account.templates.values()].map(templateView),
         networkVolumes: [...account.networkVolumes.values()].map(networkVolumeView),
         registryAuths: [...account.registryAuths.values()].map(registryAuthView),

@@ -7,7 +7,7 @@ import { MB } from "./http/body";
 import type { ReplyEvent, RouteInterceptor } from "./http/interception";
 import { randomId } from "./ids";
 import type { RateLimitOptions } from "./management/account/rateLimit";
-import { SCOPES, isScope } from "./management/v2/scopes";
+import { SCOPES, isScope } from "./management/account/scopes";
 import type { ServerlessOptions } from "./serverless";
 import type { ServerlessDeps, ServerlessService } from "./serverless/contract";
 import type { AvailabilityOptions } from "./vocabulary/availability";
@@ -67,7 +67,7 @@ export interface EmulatorOptions {
   port?: number | undefined;
   /**
    * API keys, each its own account. Default: one random key (see the returned `apiKey`). A key given
-   * as `{ key, scopes }` may only call the operations of those scopes (see management/v2/scopes.ts);
+   * as `{ key, scopes }` may only call the operations of those scopes (see management/account/scopes.ts);
    * a bare string has every scope.
    */
   apiKeys?: readonly (string | ApiKeyOption)[] | undefined;
@@ -145,7 +145,7 @@ export interface EmulatorOptions {
   pageSize?: number | undefined;
 }
 
-/** An API key restricted to some scopes (see management/v2/scopes.ts for the list). */
+/** An API key restricted to some scopes (see management/account/scopes.ts for the list). */
 export interface ApiKeyOption {
   key: string;
   scopes: readonly string[];
@@ -212,23 +212,35 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
   const pageSize = options.pageSize ?? (pageSizeFromEnv === undefined || pageSizeFromEnv === "" ? undefined : Number(pageSizeFromEnv));
   check(
     pageSize === undefined || (Number.isInteger(pageSize) && pageSize >= 1),
-    options.pageSize === undefined ? `${PAGE_SIZE_ENV} must be an integer >= 1, got ${JSON.stringify(pageSizeFromEnv)}` : `pageSize must be an integer >= 1, got ${String(pageSize)}`,
+    options.pageSize === undefined
+      ? `${PAGE_SIZE_ENV} must be an integer >= 1, got ${JSON.stringify(pageSizeFromEnv)}`
+      : `pageSize must be an integer >= 1, got ${String(pageSize)}`,
   );
   const given: string[] = [];
   const keyScopes = new Map<string, ReadonlySet<string>>();
   for (const entry of options.apiKeys ?? []) {
     const key = typeof entry === "string" ? entry : entry.key;
-    check(typeof key === "string" && key.length > 0 && !/\s/.test(key), `API keys must be non-empty and without spaces, got ${JSON.stringify(key)}`);
+    check(
+      typeof key === "string" && key.length > 0 && !/\s/.test(key),
+      `API keys must be non-empty and without spaces, got ${JSON.stringify(key)}`,
+    );
     given.push(key);
     if (typeof entry !== "string") {
-      for (const scope of entry.scopes) check(isScope(scope), `unknown scope ${JSON.stringify(scope)} for API key ${key.slice(0, 6)}...; known scopes: ${SCOPES.join(", ")}`);
+      for (const scope of entry.scopes)
+        check(
+          isScope(scope),
+          `unknown scope ${JSON.stringify(scope)} for API key ${key.slice(0, 6)}...; known scopes: ${SCOPES.join(", ")}`,
+        );
       keyScopes.set(key, new Set(entry.scopes));
     }
   }
   const spendCapPerHour = options.spendCapPerHour ?? DEFAULT_SPEND_CAP_PER_HOUR;
   check(Number.isFinite(spendCapPerHour) && spendCapPerHour >= 0, `spendCapPerHour must be a number >= 0, got ${String(spendCapPerHour)}`);
   const serverlessWorkerQuota = options.serverlessWorkerQuota ?? DEFAULT_SERVERLESS_WORKER_QUOTA;
-  check(Number.isInteger(serverlessWorkerQuota) && serverlessWorkerQuota >= 0, `serverlessWorkerQuota must be an integer >= 0, got ${String(serverlessWorkerQuota)}`);
+  check(
+    Number.isInteger(serverlessWorkerQuota) && serverlessWorkerQuota >= 0,
+    `serverlessWorkerQuota must be an integer >= 0, got ${String(serverlessWorkerQuota)}`,
+  );
   for (const [id, image] of Object.entries(options.publicEndpoints ?? {})) {
     check(/^[A-Za-z0-9_-]+$/.test(id), `public endpoint id must be letters, digits, - or _, got ${JSON.stringify(id)}`);
     check(image.length > 0, `public endpoint ${id} needs an image name`);

@@ -1,6 +1,6 @@
 /**
  * Maintainer tool (not part of `npm test`): holds the project's description of the v2 wire,
- * test/emulator/fixtures/v2-wire.json, against a copy of the service's v2 reference.
+ * test/support/fixtures/v2-wire.json, against a copy of the service's v2 reference.
  *
  *   npm run build && node dist/scripts/check-v2-wire.js <reference-dir>            # print differences
  *   npm run build && node dist/scripts/check-v2-wire.js <reference-dir> --print    # the reference, as a description
@@ -252,7 +252,7 @@ function main(argv: readonly string[]): number {
     process.stdout.write(`${JSON.stringify(reference, null, 2)}\n`);
     return 0;
   }
-  const described = JSON.parse(readFileSync(join(repoRoot(), "test", "emulator", "fixtures", "v2-wire.json"), "utf8")) as WireDescription;
+  const described = JSON.parse(readFileSync(join(repoRoot(), "test", "support", "fixtures", "v2-wire.json"), "utf8")) as WireDescription;
   const found: string[] = [];
   // Operations compare by id, not by position.
   const byId = (ops: readonly WireOperation[]) => Object.fromEntries(ops.map((op) => [op.operationId, op]));

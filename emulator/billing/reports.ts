@@ -23,7 +23,10 @@ export interface BillingWindow {
 const DEFAULT_WINDOW_MS = 30 * 86_400_000;
 
 /** The window a /v1 report query asks for: its start and end (default: the 30 days up to now), 400 when they are reversed. */
-export function windowOf(query: { startTime?: number | undefined; endTime?: number | undefined; bucketSize: BucketSize }, nowMs: number): BillingWindow {
+export function windowOf(
+  query: { startTime?: number | undefined; endTime?: number | undefined; bucketSize: BucketSize },
+  nowMs: number,
+): BillingWindow {
   const endMs = query.endTime ?? nowMs;
   const startMs = query.startTime ?? endMs - DEFAULT_WINDOW_MS;
   if (startMs > endMs) {

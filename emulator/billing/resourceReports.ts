@@ -25,16 +25,23 @@ interface Window {
 function resolveWindow(query: BillingQuery, nowMs: number): Window {
   const size = query.bucketSize;
   if (query.lastN !== undefined) {
-    if (query.startTime !== undefined || query.endTime !== undefined) throw badRequest("invalid query parameter lastN: give either lastN or startTime/endTime, not both");
+    if (query.startTime !== undefined || query.endTime !== undefined)
+      throw badRequest("invalid query parameter lastN: give either lastN or startTime/endTime, not both");
     let startMs = bucketStart(nowMs, size);
     for (let i = 1; i < query.lastN; i++) startMs = bucketStart(startMs - 1, size);
     return { startMs, endMs: nextBucket(bucketStart(nowMs, size), size), bucketSize: size, nowMs };
   }
   const rawEnd = query.endTime ?? nowMs;
   const rawStart = query.startTime ?? rawEnd - DEFAULT_WINDOW_MS;
-  if (rawStart > rawEnd) throw badRequest(`invalid query parameter startTime: ${isoSeconds(rawStart)} is after endTime ${isoSeconds(rawEnd)}`);
+  if (rawStart > rawEnd)
+    throw badRequest(`invalid query parameter startTime: ${isoSeconds(rawStart)} is after endTime ${isoSeconds(rawEnd)}`);
   const endBucket = bucketStart(rawEnd, size);
-  return { startMs: bucketStart(rawStart, size), endMs: endBucket === rawEnd ? rawEnd : nextBucket(endBucket, size), bucketSize: size, nowMs };
+  return {
+    startMs: bucketStart(rawStart, size),
+    endMs: endBucket === rawEnd ? rawEnd : nextBucket(endBucket, size),
+    bucketSize: size,
+    nowMs,
+  };
 }
 
 interface Usage<P extends string> {
@@ -61,7 +68,10 @@ function accumulate<P extends string>(window: Window, usages: Iterable<Usage<P>>
     forEachBucket(from, to, window.bucketSize, (bucket, overlapMs) => {
       const key = `${bucket}\u0000${u.id}`;
       let cell = cells.get(key);
-      if (!cell) cells.set(key, (cell = { bucket, id: u.id, parts: {} }));
+      if (!cell) {
+        cell = { bucket, id: u.id, parts: {} };
+        cells.set(key, cell);
+      }
       cell.parts[u.part] = (cell.parts[u.part] ?? 0) + (u.perHour * overlapMs) / HOUR_MS;
     });
   }
@@ -81,7 +91,13 @@ function report<P extends string, F extends string>(window: Window, cells: Array
       totals[name] = (totals[name] ?? 0) + value;
     }
     totals.totalAmount = (totals.totalAmount ?? 0) + total;
-    return { startTime: isoSeconds(cell.bucket), endTime: isoSeconds(nextBucket(cell.bucket, window.bucketSize)), [idField]: cell.id, totalAmount: roundMoney(total), ...amounts };
+    return {
+      startTime: isoSeconds(cell.bucket),
+      endTime: isoSeconds(nextBucket(cell.bucket, window.bucketSize)),
+      [idField]: cell.id,
+      totalAmount: roundMoney(total),
+      ...amounts,
+    };
   });
   for (const key of Object.keys(totals)) totals[key] = roundMoney(totals[key] ?? 0);
   return { records, totals, unique: new Set(cells.map((cell) => cell.id)).size };
@@ -116,22 +132,49 @@ function* volumeUsage(account: AccountData, volumeId: string | undefined): Itera
 
 export function podReport(account: AccountData, query: PodBillingQuery, nowMs: number) {
   const window = resolveWindow(query, nowMs);
-  const r = report(window, accumulate(window, podUsage(account, query.podId)), "podId", { gpuAmount: "gpu", cpuAmount: "cpu", diskAmount: null });
-  const metadata = { query: { ...queryEcho(window), podId: query.podId ?? null }, recordCount: r.records.length, uniquePodCount: r.unique, totals: r.totals };
+  const r = report(window, accumulate(window, podUsage(account, query.podId)), "podId", {
+    gpuAmount: "gpu",
+    cpuAmount: "cpu",
+    diskAmount: null,
+  });
+  const metadata = {
+    query: { ...queryEcho(window), podId: query.podId ?? null },
+    recordCount: r.records.length,
+    uniquePodCount: r.unique,
+    totals: r.totals,
+  };
   return { records: r.records, metadata };
 }
 
 /** `usage`: every worker interval of the account, the ones of workers still up counted to now. */
 export function serverlessReport(usage: Iterable<WorkerUsageInterval>, query: ServerlessBillingQuery, nowMs: number) {
   const window = resolveWindow(query, nowMs);
-  const r = report(window, accumulate(window, workerUsage(usage, query.serverlessId)), "serverlessId", { gpuAmount: "gpu", cpuAmount: "cpu", diskAmount: null, feeAmount: null });
-  const metadata = { query: { ...queryEcho(window), serverlessId: query.serverlessId ?? null }, recordCount: r.records.length, uniqueServerlessCount: r.unique, totals: r.totals };
+  const r = report(window, accumulate(window, workerUsage(usage, query.serverlessId)), "serverlessId", {
+    gpuAmount: "gpu",
+    cpuAmount: "cpu",
+    diskAmount: null,
+    feeAmount: null,
+  });
+  const metadata = {
+    query: { ...queryEcho(window), serverlessId: query.serverlessId ?? null },
+    recordCount: r.records.length,
+    uniqueServerlessCount: r.unique,
+    totals: r.totals,
+  };
   return { records: r.records, metadata };
 }
 
 export function networkVolumeReport(account: AccountData, query: NetworkVolumeBillingQuery, nowMs: number) {
   const window = resolveWindow(query, nowMs);
-  const r = report(window, accumulate(window, volumeUsage(account, query.networkVolumeId)), "networkVolumeId", { standardAmount: "standard", highPerformanceAmount: "highPerformance" });
-  const metadata = { query: { ...queryEcho(window), networkVolumeId: query.networkVolumeId ?? null }, recordCount: r.records.length, uniqueNetworkVolumeCount: r.unique, totals: r.totals };
+  const r = report(window, accumulate(window, volumeUsage(account, query.networkVolumeId)), "networkVolumeId", {
+    standardAmount: "standard",
+    highPerformanceAmount: "highPerformance",
+  });
+  const metadata = {
+    query: { ...queryEcho(window), networkVolumeId: query.networkVolumeId ?? null },
+    recordCount: r.records.length,
+    uniqueNetworkVolumeCount: r.unique,
+    totals: r.totals,
+  };
   return { records: r.records, metadata };
 }

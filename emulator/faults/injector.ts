@@ -9,7 +9,16 @@ import { STATUS_CODES } from "node:http";
 import type { InterceptResult, RouteInterceptor } from "../http/interception";
 import { sendError } from "../http/respond";
 import { streamFor } from "./random";
-import { FAULT_KINDS, type FaultKind, type FaultPlan, FaultSpecError, REQUEST_FAULT_KINDS, type RequestFaultKind, type StatusFaultKind, podSelectorPattern } from "./spec";
+import {
+  FAULT_KINDS,
+  type FaultKind,
+  type FaultPlan,
+  FaultSpecError,
+  REQUEST_FAULT_KINDS,
+  type RequestFaultKind,
+  type StatusFaultKind,
+  podSelectorPattern,
+} from "./spec";
 
 /** What the injector needs to know of an operation. */
 export interface FaultRoute {
@@ -121,7 +130,10 @@ export function resolvePlan(plan: FaultPlan, routes: readonly FaultRoute[]): Map
       );
     }
     resolved.set(route.operationId, {
-      latency: latency && latency.probability > 0 ? { probability: latency.probability, delayMs: latency.durationMs ?? DEFAULT_LATENCY_MS } : undefined,
+      latency:
+        latency && latency.probability > 0
+          ? { probability: latency.probability, delayMs: latency.durationMs ?? DEFAULT_LATENCY_MS }
+          : undefined,
       outcomes,
     });
   }
@@ -208,7 +220,8 @@ export class FaultInjector {
 
   private count(operationId: string, kind: FaultKind): void {
     this.injected[kind]++;
-    const counts = (this.byOperation[operationId] ??= {});
+    const counts = this.byOperation[operationId] ?? {};
+    this.byOperation[operationId] = counts;
     counts[kind] = (counts[kind] ?? 0) + 1;
   }
 

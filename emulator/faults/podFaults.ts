@@ -30,7 +30,8 @@ function podRules(plan: FaultPlan | undefined): PodRule[] {
     const pattern = podSelectorPattern(rule.selector);
     if (pattern === undefined) continue;
     for (const fault of rule.faults) {
-      if (fault.kind === "error") rules.push({ selector: rule.selector, pattern, probability: fault.probability, afterRunningMs: fault.durationMs ?? 0 });
+      if (fault.kind === "error")
+        rules.push({ selector: rule.selector, pattern, probability: fault.probability, afterRunningMs: fault.durationMs ?? 0 });
     }
   }
   return rules;
@@ -77,7 +78,10 @@ export class PodFaults {
     this.injected++;
     this.bySelector[rule.selector] = (this.bySelector[rule.selector] ?? 0) + 1;
     const when = rule.afterRunningMs > 0 ? `after ${rule.afterRunningMs} ms running` : "during its boot";
-    return { afterRunningMs: rule.afterRunningMs, reason: `container exited with an error ${when} (injected fault: ${rule.selector}: error)` };
+    return {
+      afterRunningMs: rule.afterRunningMs,
+      reason: `container exited with an error ${when} (injected fault: ${rule.selector}: error)`,
+    };
   }
 
   /** Runs `fn` after `serviceMs`, unless the emulator closes first. */

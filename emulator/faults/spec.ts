@@ -82,7 +82,10 @@ export function podSelectorPattern(selector: string): string | undefined {
 
 /** Whether a pod name matches a `pod NAME` pattern (`*`: any run of characters, the rest literal). */
 export function podNameMatches(pattern: string, name: string): boolean {
-  const source = pattern.split("*").map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*");
+  const source = pattern
+    .split("*")
+    .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
+    .join(".*");
   return new RegExp(`^${source}$`, "s").test(name);
 }
 
@@ -91,10 +94,14 @@ function checkKindFitsSelector(kind: FaultKind, selector: string): void {
   const podKind = (POD_FAULT_KINDS as readonly string[]).includes(kind);
   const podSelector = podSelectorPattern(selector) !== undefined;
   if (podKind && !podSelector) {
-    throw new FaultSpecError(`faults: ${JSON.stringify(selector)}: ${kind} is a pod fault; give it to the selector pod (every pod) or pod NAME, e.g. "pod train-*: ${kind}=0.5"`);
+    throw new FaultSpecError(
+      `faults: ${JSON.stringify(selector)}: ${kind} is a pod fault; give it to the selector pod (every pod) or pod NAME, e.g. "pod train-*: ${kind}=0.5"`,
+    );
   }
   if (!podKind && podSelector) {
-    throw new FaultSpecError(`faults: ${JSON.stringify(selector)}: a pod selector takes only ${POD_FAULT_KINDS.join(", ")}, not ${kind}; select requests with *, an operation id or METHOD PATH`);
+    throw new FaultSpecError(
+      `faults: ${JSON.stringify(selector)}: a pod selector takes only ${POD_FAULT_KINDS.join(", ")}, not ${kind}; select requests with *, an operation id or METHOD PATH`,
+    );
   }
 }
 
@@ -107,7 +114,8 @@ const DURATION = /^(\d+(?:\.\d+)?)(ms|s)$/;
 
 function parseDuration(text: string, where: string): number {
   const match = DURATION.exec(text);
-  if (!match) throw new FaultSpecError(`faults: ${where}: duration ${JSON.stringify(text)} must be a number with ms or s, e.g. 200ms or 1.5s`);
+  if (!match)
+    throw new FaultSpecError(`faults: ${where}: duration ${JSON.stringify(text)} must be a number with ms or s, e.g. 200ms or 1.5s`);
   const value = Number(match[1]);
   return match[2] === "s" ? value * 1000 : value;
 }
@@ -125,7 +133,9 @@ function parseFault(text: string, selector: string): FaultSetting {
   const probabilityText = (at === -1 ? rest : rest.slice(0, at)).trim();
   const probability = Number(probabilityText);
   if (probabilityText === "" || !Number.isFinite(probability) || probability < 0 || probability > 1) {
-    throw new FaultSpecError(`faults: ${where}: probability of ${kind} must be a number from 0 to 1, got ${JSON.stringify(probabilityText)}`);
+    throw new FaultSpecError(
+      `faults: ${where}: probability of ${kind} must be a number from 0 to 1, got ${JSON.stringify(probabilityText)}`,
+    );
   }
   checkKindFitsSelector(kind as FaultKind, selector);
   const setting: FaultSetting = { kind: kind as FaultKind, probability };
@@ -147,7 +157,8 @@ export function parseFaultSpec(spec: string): FaultPlan {
     if (seed) {
       const value = Number(seed[1]);
       if (seenSeed) throw new FaultSpecError("faults: seed is given twice");
-      if (!/^\d+$/.test(seed[1] ?? "") || value > 0xffff_ffff) throw new FaultSpecError(`faults: seed must be an integer 0..4294967295, got ${JSON.stringify(seed[1])}`);
+      if (!/^\d+$/.test(seed[1] ?? "") || value > 0xffff_ffff)
+        throw new FaultSpecError(`faults: seed must be an integer 0..4294967295, got ${JSON.stringify(seed[1])}`);
       plan.seed = value;
       seenSeed = true;
       continue;
@@ -157,7 +168,11 @@ export function parseFaultSpec(spec: string): FaultPlan {
     const colon = clause.lastIndexOf(":");
     if (colon <= 0) throw new FaultSpecError(`faults: expected SELECTOR: KIND=P,... or seed=N, got ${JSON.stringify(clause)}`);
     const selector = clause.slice(0, colon).trim().replace(/\s+/g, " ");
-    const list = clause.slice(colon + 1).split(",").map((f) => f.trim()).filter((f) => f !== "");
+    const list = clause
+      .slice(colon + 1)
+      .split(",")
+      .map((f) => f.trim())
+      .filter((f) => f !== "");
     if (list.length === 0) throw new FaultSpecError(`faults: ${JSON.stringify(selector)} lists no faults`);
     const faults = list.map((f) => parseFault(f, selector));
     const kinds = faults.map((f) => f.kind);

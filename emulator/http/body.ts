@@ -85,7 +85,8 @@ export function tooDeepAt(body: Buffer, maxDepth: number): number {
   for (let i = 0; i < body.length; i++) {
     const c = body[i];
     if (inString) {
-      if (c === 0x5c) i++; // backslash: skip the escaped byte
+      if (c === 0x5c)
+        i++; // backslash: skip the escaped byte
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) {
       inString = true;

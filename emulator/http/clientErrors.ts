@@ -18,14 +18,20 @@ interface ClientErrorAnswer {
 export function clientErrorAnswer(code: string | undefined, reason: string, maxHeaderBytes: number): ClientErrorAnswer {
   switch (code) {
     case "HPE_HEADER_OVERFLOW":
-      return { status: 431, message: `request headers are larger than the limit of ${maxHeaderBytes} bytes; send fewer or shorter headers` };
+      return {
+        status: 431,
+        message: `request headers are larger than the limit of ${maxHeaderBytes} bytes; send fewer or shorter headers`,
+      };
     case "HPE_INVALID_VERSION":
       return { status: 505, message: "unsupported HTTP version; send HTTP/1.1 (or HTTP/1.0)" };
     case "HPE_INVALID_METHOD":
       return { status: 400, message: "malformed request line or unknown HTTP method; the API uses GET, POST, PATCH, PUT and DELETE" };
     case "HPE_INVALID_CONTENT_LENGTH":
     case "HPE_UNEXPECTED_CONTENT_LENGTH":
-      return { status: 400, message: "invalid Content-Length header (not a number, repeated, or sent together with Transfer-Encoding); send exactly one" };
+      return {
+        status: 400,
+        message: "invalid Content-Length header (not a number, repeated, or sent together with Transfer-Encoding); send exactly one",
+      };
     case "HPE_INVALID_CHUNK_SIZE":
     case "HPE_INVALID_TRANSFER_ENCODING":
       return { status: 400, message: "malformed chunked request body; send a valid chunked encoding or a Content-Length" };
@@ -43,7 +49,9 @@ export function answerOnSocket(socket: Duplex, status: number, message: string, 
   const body = JSON.stringify({ error: message, status });
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? "Error"}\r\n` +
-      Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join("") +
+      Object.entries(headers)
+        .map(([name, value]) => `${name}: ${value}\r\n`)
+        .join("") +
       "content-type: application/json; charset=utf-8\r\n" +
       `content-length: ${Buffer.byteLength(body)}\r\n` +
       "connection: close\r\n\r\n" +
@@ -85,8 +93,13 @@ export function installClientErrorHandlers(server: Server, connect?: (req: Incom
       connect(req, res);
       return;
     }
-    answerOnSocket(socket, 405, `method CONNECT is not supported (target ${JSON.stringify(String(req.url).slice(0, 200))}); the emulator is not a proxy`, {
-      allow: "GET, POST, PUT, PATCH, DELETE",
-    });
+    answerOnSocket(
+      socket,
+      405,
+      `method CONNECT is not supported (target ${JSON.stringify(String(req.url).slice(0, 200))}); the emulator is not a proxy`,
+      {
+        allow: "GET, POST, PUT, PATCH, DELETE",
+      },
+    );
   });
 }

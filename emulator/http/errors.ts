@@ -8,6 +8,8 @@ export class HttpError extends Error {
     readonly status: number,
     message: string,
     readonly headers: Readonly<Record<string, string>> = {},
+    /** One entry per field at fault, "invalid gpu.count: must be >= 1, got 0" (none: the message says it all); problem+json lists them. */
+    readonly errors: readonly string[] = [],
   ) {
     super(message);
     this.name = "HttpError";

@@ -28,7 +28,13 @@ export function sendJson(
   else res.end(Buffer.from(text, "utf8"));
 }
 
-export function sendText(res: ServerResponse, status: number, text: string, contentType: string, headers: Readonly<Record<string, string>> = {}): void {
+export function sendText(
+  res: ServerResponse,
+  status: number,
+  text: string,
+  contentType: string,
+  headers: Readonly<Record<string, string>> = {},
+): void {
   res.writeHead(status, { ...headers, "content-type": contentType, "content-length": Buffer.byteLength(text) });
   res.end(text);
 }

@@ -11,7 +11,7 @@ import { HttpError, badRequest } from "./errors";
 import { sendEmpty, sendError, sendJson, sendText } from "./respond";
 import { parseWith } from "./validation";
 
-import type { InterceptResult, Method, ReplyEvent, RouteInterceptor } from "./interception";
+import type { Method, ReplyEvent, RouteInterceptor } from "./interception";
 
 export type { InterceptResult, Method, ReplyEvent, RouteInterceptor } from "./interception";
 
@@ -32,7 +32,7 @@ export interface Call<Q, B> {
   body: B;
 }
 
-/** Documentation of an operation (rendered into /v1/openapi.json). */
+/** Documentation of an operation (rendered into its surface's openapi.json: openapi.ts). */
 export interface OperationDoc {
   operationId: string;
   summary: string;
@@ -42,13 +42,19 @@ export interface OperationDoc {
   response: { status: number; description: string; schemaName?: string; array?: boolean };
   /** Error statuses this operation can answer (401 is implied unless public). */
   errors: readonly number[];
-  /** The API-key scope the operation needs (management v2; see management/v2/scopes.ts). */
+  /** The API-key scope the operation needs (management v2; see management/account/scopes.ts). */
   scope?: string;
 }
 
+/**
+ * How an operation reads its query or body with a schema: the value, or an HttpError in the
+ * surface's words (validation.ts). `unknownFieldStatus` is the router's, for unknown body fields.
+ */
+export type Validate = <T>(schema: z.ZodType<T>, raw: unknown, where: "request body" | "query parameter", unknownFieldStatus: number) => T;
+
 export interface OperationSpec<Q, B> extends OperationDoc {
   method: Method;
-  /** Path after /v1, with `{name}` parameters: "/pods/{podId}". */
+  /** Path after the surface's base, with `{name}` parameters: "/pods/{podId}". */
   path: string;
   /** No API key needed (openapi.json, docs). */
   public?: boolean;
@@ -56,6 +62,8 @@ export interface OperationSpec<Q, B> extends OperationDoc {
   body?: z.ZodType<B>;
   /** Advice for specific keys the body schema rejects (e.g. create-only fields in an update). */
   unknownFieldHints?: Readonly<Record<string, string>>;
+  /** Default: the first problem as a 400 (an unknown body field: the router's unknownFieldStatus), naming the hints. */
+  validate?: Validate;
   handle(call: Call<Q, B>): Reply | Promise<Reply>;
 }
 
@@ -79,19 +87,21 @@ export interface Operation extends OperationDoc {
 }
 
 export function defineOperation<Q = undefined, B = undefined>(spec: OperationSpec<Q, B>): Operation {
-  const { query, body, unknownFieldHints, handle, ...doc } = spec;
+  const { query, body, unknownFieldHints, validate, handle, ...doc } = spec;
+  const read: Validate =
+    validate ??
+    ((schema, raw, where, unknownFieldStatus) =>
+      where === "request body"
+        ? parseWith(schema, raw, { where, unknownFieldStatus, unknownFieldHints })
+        : parseWith(schema, raw, { where, unknownFieldStatus: 400 }));
   return {
     ...doc,
     public: spec.public ?? false,
     querySchema: query,
     bodySchema: body,
     run(raw) {
-      const parsedQuery = query
-        ? parseWith(query, raw.query, { where: "query parameter", unknownFieldStatus: 400 })
-        : (undefined as Q);
-      const parsedBody = body
-        ? parseWith(body, raw.body, { where: "request body", unknownFieldStatus: raw.unknownFieldStatus, unknownFieldHints })
-        : (undefined as B);
+      const parsedQuery = query ? read(query, raw.query, "query parameter", raw.unknownFieldStatus) : (undefined as Q);
+      const parsedBody = body ? read(body, raw.body, "request body", raw.unknownFieldStatus) : (undefined as B);
       return handle({ accountId: raw.accountId, params: raw.params, query: parsedQuery, body: parsedBody });
     },
   };
@@ -188,9 +198,7 @@ export class Router {
         if (resolved === undefined) {
           throw new HttpError(
             401,
-            req.headers.authorization
-              ? "invalid API key"
-              : "missing API key: send the header `Authorization: Bearer <api key>`",
+            req.headers.authorization ? "invalid API key" : "missing API key: send the header `Authorization: Bearer <api key>`",
           );
         }
         accountId = resolved;

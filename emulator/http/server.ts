@@ -7,6 +7,7 @@ import { type IncomingMessage, type Server, type ServerResponse, createServer } 
 import type { ServerlessService } from "../serverless/contract";
 import { installClientErrorHandlers } from "./clientErrors";
 import { HttpError } from "./errors";
+import { sendProblem } from "./problem";
 import { type Router, fail } from "./router";
 
 export interface HttpServerOptions {
@@ -14,7 +15,12 @@ export interface HttpServerOptions {
   v1Retired?: boolean | undefined;
 }
 
-export function createHttpServer(router: Router, serverless: ServerlessService, v2Router?: Router, options: HttpServerOptions = {}): Server {
+export function createHttpServer(
+  router: Router,
+  serverless: ServerlessService,
+  v2Router?: Router,
+  options: HttpServerOptions = {},
+): Server {
   const handler = (req: IncomingMessage, res: ServerResponse): void => {
     const url = req.url ?? "/";
     const q = url.indexOf("?");
@@ -48,13 +54,8 @@ export function createHttpServer(router: Router, serverless: ServerlessService, 
 function sendV1Retired(req: IncomingMessage, res: ServerResponse, pathname: string): void {
   const origin = `http://${req.headers.host ?? "localhost"}`;
   const v2Url = `${origin}/api/v2${pathname.slice(3)}`;
-  const body = JSON.stringify({
-    title: "Gone",
-    status: 410,
-    detail:
-      `the REST v1 API is retired (since 2026-11-15) and no longer serves ${req.method ?? "GET"} ${pathname}; ` +
-      `use the management API v2 at ${origin}/api/v2 (this path there: ${v2Url})`,
-  });
-  res.writeHead(410, { "content-type": "application/problem+json", "content-length": Buffer.byteLength(body) });
-  res.end(body);
+  const detail =
+    `the REST v1 API is retired (since 2026-11-15) and no longer serves ${req.method ?? "GET"} ${pathname}; ` +
+    `use the management API v2 at ${origin}/api/v2 (this path there: ${v2Url})`;
+  sendProblem(res, new HttpError(410, detail));
 }

@@ -1,6 +1,7 @@
 /**
- * zod at the edge: parse a request body or query with a schema and turn the first problem into a
- * 400 that names the field, says what was expected and echoes the value received.
+ * zod at the edge: parse a request body or query with a schema and turn what does not fit into an
+ * error that names the field, says what was expected and echoes the value received: the first
+ * problem as a 400 (`parseWith`, /v1), or every problem at once (`parseListingEvery`, /api/v2).
  */
 import { z } from "zod";
 import { HttpError, describeValue } from "./errors";
@@ -42,6 +43,23 @@ export function parseWith<T>(schema: z.ZodType<T>, raw: unknown, options: Valida
   }
   const first = issues[0];
   throw new HttpError(400, first ? issueMessage(first, raw, options.where) : `invalid ${options.where}`);
+}
+
+/**
+ * Every field at fault, not only the first: an HttpError with `status` whose `errors` has one
+ * entry per problem (problem+json lists them), each naming the field, what was expected and the
+ * value sent; unknown fields are named, not explained.
+ */
+export function parseListingEvery<T>(schema: z.ZodType<T>, raw: unknown, where: ValidationOptions["where"], status: number): T {
+  const result = safeParseCompiled(schema, raw);
+  if (result.success) return result.data;
+  const errors = result.error.issues.map((issue) => {
+    if (issue.code !== "unrecognized_keys") return issueMessage(issue, raw, where);
+    const prefix = issue.path.length > 0 ? `${issue.path.join(".")}.` : "";
+    return `unknown field${issue.keys.length > 1 ? "s" : ""} ${issue.keys.map((k) => `"${prefix}${k}"`).join(", ")} in ${where}`;
+  });
+  const message = errors.length === 1 ? (errors[0] ?? "") : `${errors.length} problems in the ${where}: ${errors.join("; ")}`;
+  throw new HttpError(status, message, {}, errors);
 }
 
 function unknownKeysMessage(keys: readonly string[], schema: z.ZodType, options: ValidationOptions): string {

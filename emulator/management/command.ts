@@ -109,7 +109,10 @@ function safeDecode(args: string): Command | undefined {
 /** The stored form of a command given as arrays: "" for none, else the JSON object form. */
 export function encodeArgs(command: Command): string {
   if (command.entrypoint.length === 0 && command.cmd.length === 0) return "";
-  return JSON.stringify({ ...(command.entrypoint.length > 0 ? { entrypoint: command.entrypoint } : {}), ...(command.cmd.length > 0 ? { cmd: command.cmd } : {}) });
+  return JSON.stringify({
+    ...(command.entrypoint.length > 0 ? { entrypoint: command.entrypoint } : {}),
+    ...(command.cmd.length > 0 ? { cmd: command.cmd } : {}),
+  });
 }
 
 /** `args`, `cmd`, `entrypoint` of a response. */

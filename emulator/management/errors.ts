@@ -7,14 +7,8 @@
 import { HttpError } from "../http/errors";
 
 export class Refusal extends HttpError {
-  constructor(
-    status: number,
-    message: string,
-    /** One entry per field at fault: "invalid gpu.count: must be >= 1, got 0" (none: the message says it all). */
-    readonly errors: readonly string[] = [],
-    headers: Readonly<Record<string, string>> = {},
-  ) {
-    super(status, message, headers);
+  constructor(status: number, message: string, errors: readonly string[] = [], headers: Readonly<Record<string, string>> = {}) {
+    super(status, message, headers, errors);
     this.name = "Refusal";
   }
 }

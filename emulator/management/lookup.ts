@@ -2,14 +2,7 @@
  * Finding an account's resources: by the id in a path (404 when it is not the account's: ids of
  * other accounts are simply not found), or by a reference in a body (a 400 naming the field).
  */
-import type {
-  AccountData,
-  EndpointRecord,
-  NetworkVolumeRecord,
-  PodRecord,
-  RegistryAuthRecord,
-  TemplateRecord,
-} from "../state/model";
+import type { AccountData, EndpointRecord, NetworkVolumeRecord, PodRecord, RegistryAuthRecord, TemplateRecord } from "../state/model";
 import type { ManagementContext } from "./context";
 import { invalid, notFound } from "./errors";
 import { SERVICE_TEMPLATES } from "./serviceTemplates";

@@ -8,7 +8,7 @@
 import { closeUsage, openVolumeUsage } from "../billing/ledger";
 import { newId } from "../ids";
 import type { AccountData, NetworkVolumeRecord } from "../state/model";
-import { type VolumeTier, primaryVolumeTypeOf, volumeTypesOf } from "../vocabulary/dataCenters";
+import { type VolumeTier, isDataCenter, primaryVolumeTypeOf, volumeTypesOf } from "../vocabulary/dataCenters";
 import type { ManagementContext } from "./context";
 import { conflict, invalid } from "./errors";
 
@@ -24,12 +24,16 @@ export interface NetworkVolumeCreation {
   type?: VolumeTier | "primary" | undefined;
 }
 
-/** The tier a v2 create asks for, as the data center offers it (400 otherwise). */
+/** The tier a v2 create asks for, in a data center that offers it (400 otherwise, naming the field). */
 function tierOf(dataCenterId: string, asked: VolumeTier | "primary"): VolumeTier {
+  if (!isDataCenter(dataCenterId))
+    throw invalid("dataCenter", `unknown data center ${JSON.stringify(dataCenterId)}; list them with GET /api/v2/catalog/datacenters`);
   const type = asked === "primary" ? primaryVolumeTypeOf(dataCenterId) : asked;
-  if (type === undefined) throw invalid("dataCenter", `${dataCenterId} offers no network volumes; pick a data center whose networkVolumeTypes is not empty`);
+  if (type === undefined)
+    throw invalid("dataCenter", `${dataCenterId} offers no network volumes; pick a data center whose networkVolumeTypes is not empty`);
   const offered = volumeTypesOf(dataCenterId);
-  if (!offered.includes(type)) throw invalid("type", `${dataCenterId} offers ${offered.join(", ")} volumes, not ${type}; pick another data center or type`);
+  if (!offered.includes(type))
+    throw invalid("type", `${dataCenterId} offers ${offered.join(", ")} volumes, not ${type}; pick another data center or type`);
   return type;
 }
 
@@ -50,7 +54,17 @@ export function createNetworkVolume(ctx: ManagementContext, account: AccountData
   return volume;
 }
 
-export function updateNetworkVolume(ctx: ManagementContext, account: AccountData, volume: NetworkVolumeRecord, change: { name?: string | undefined; size?: number | undefined }): NetworkVolumeRecord {
+/** A volume's tier: its own, or (made through /v1, which keeps none) its data center's primary one. */
+export function volumeTierOf(volume: NetworkVolumeRecord): VolumeTier {
+  return volume.type ?? primaryVolumeTypeOf(volume.dataCenterId) ?? "STANDARD";
+}
+
+export function updateNetworkVolume(
+  ctx: ManagementContext,
+  account: AccountData,
+  volume: NetworkVolumeRecord,
+  change: { name?: string | undefined; size?: number | undefined },
+): NetworkVolumeRecord {
   if (change.size !== undefined && change.size < volume.size) {
     throw invalid("size", `a network volume can only grow; ${volume.id} has ${volume.size} GB, requested ${change.size}`);
   }

@@ -18,11 +18,18 @@ import { conflict, invalid } from "./errors";
  */
 export type RegistryRules = "v1" | "v2";
 
-export function createRegistryAuth(ctx: ManagementContext, account: AccountData, input: { name: string; username: string }, rules: RegistryRules): RegistryAuthRecord {
+export function createRegistryAuth(
+  ctx: ManagementContext,
+  account: AccountData,
+  input: { name: string; username: string },
+  rules: RegistryRules,
+): RegistryAuthRecord {
   if (rules === "v1") {
     for (const existing of account.registryAuths.values()) {
       if (existing.name === input.name) {
-        throw conflict(`container registry auth name ${JSON.stringify(input.name)} is already used by ${existing.id}; names must be unique`);
+        throw conflict(
+          `container registry auth name ${JSON.stringify(input.name)} is already used by ${existing.id}; names must be unique`,
+        );
       }
     }
   }
@@ -44,7 +51,10 @@ export function deleteRegistryAuth(account: AccountData, auth: RegistryAuthRecor
     const users = [...templates.map((t) => `template ${t.id}`), ...pods.map((id) => `pod ${id}`)];
     if (users.length > 0) throw conflict(`container registry auth ${auth.id} is used by ${users.join(", ")}; remove it from them first`);
   } else if (pods.length > 0) {
-    throw invalid("id", `registry credential ${auth.id} is used by pod${pods.length > 1 ? "s" : ""} ${pods.join(", ")} to pull its image; delete the pods or PATCH their registry to null first`);
+    throw invalid(
+      "id",
+      `registry credential ${auth.id} is used by pod${pods.length > 1 ? "s" : ""} ${pods.join(", ")} to pull its image; delete the pods or PATCH their registry to null first`,
+    );
   }
   for (const template of templates) template.containerRegistryAuthId = null;
   account.registryAuths.delete(auth.id);

@@ -22,18 +22,35 @@ import { type TemplateFields, addTemplate, injectPlatformEnv } from "./templateR
 export type TemplateRules = "v1" | "v2";
 
 /** Changes that do not touch what workers run (an edit of only these rolls no endpoint). */
-const COSMETIC: ReadonlySet<string> = new Set(["name", "readme", "isPublic", "args", "category", "startSsh", "startJupyter", "allowedCudaVersions"]);
+const COSMETIC: ReadonlySet<string> = new Set([
+  "name",
+  "readme",
+  "isPublic",
+  "args",
+  "category",
+  "startSsh",
+  "startJupyter",
+  "allowedCudaVersions",
+]);
 
 function requireUniqueName(account: AccountData, name: string, exceptId?: string): void {
   for (const template of account.templates.values()) {
     if (template.name === name && template.id !== exceptId) {
-      throw conflict(`template name ${JSON.stringify(name)} is already used by template ${template.id}; template names must be unique, choose another`);
+      throw conflict(
+        `template name ${JSON.stringify(name)} is already used by template ${template.id}; template names must be unique, choose another`,
+      );
     }
   }
 }
 
 /** `command`: v2's args / cmd / entrypoint, over the arrays in `fields`. */
-export function createTemplate(ctx: ManagementContext, account: AccountData, fields: TemplateFields, rules: TemplateRules, command: CommandInput = {}): TemplateRecord {
+export function createTemplate(
+  ctx: ManagementContext,
+  account: AccountData,
+  fields: TemplateFields,
+  rules: TemplateRules,
+  command: CommandInput = {},
+): TemplateRecord {
   if (rules === "v1") requireUniqueName(account, fields.name);
   if (fields.containerRegistryAuthId) requireRegistryAuth(account, fields.containerRegistryAuthId);
   const change = commandChange(command, { entrypoint: fields.dockerEntrypoint, cmd: fields.dockerStartCmd });
@@ -52,8 +69,13 @@ export function updateTemplate(
 ): TemplateRecord {
   if (rules === "v1" && fields.name !== undefined) requireUniqueName(account, fields.name, template.id);
   if (fields.containerRegistryAuthId) requireRegistryAuth(account, fields.containerRegistryAuthId);
-  const changes: Partial<TemplateFields> = { ...fields, ...commandChange(command, { entrypoint: template.dockerEntrypoint, cmd: template.dockerStartCmd }) };
-  const rolls = Object.entries(changes).some(([key, value]) => !COSMETIC.has(key) && !isDeepStrictEqual(template[key as keyof TemplateRecord], value));
+  const changes: Partial<TemplateFields> = {
+    ...fields,
+    ...commandChange(command, { entrypoint: template.dockerEntrypoint, cmd: template.dockerStartCmd }),
+  };
+  const rolls = Object.entries(changes).some(
+    ([key, value]) => !COSMETIC.has(key) && !isDeepStrictEqual(template[key as keyof TemplateRecord], value),
+  );
   Object.assign(template, changes);
   if (rolls) rollEndpointsOf(ctx, account, template.id);
   return template;
@@ -62,10 +84,15 @@ export function updateTemplate(
 export function deleteTemplate(account: AccountData, template: TemplateRecord, rules: TemplateRules): void {
   const endpoints = [...account.endpoints.values()].filter((e) => e.templateId === template.id).map((e) => e.id);
   if (rules === "v1" && endpoints.length > 0) {
-    throw conflict(`template ${template.id} is used by endpoint ${endpoints.join(", ")}; delete the endpoint or point it at another template first`);
+    throw conflict(
+      `template ${template.id} is used by endpoint ${endpoints.join(", ")}; delete the endpoint or point it at another template first`,
+    );
   }
   if (rules === "v2") {
-    const users = [...[...account.pods.values()].filter((p) => p.templateId === template.id).map((p) => `pod ${p.id}`), ...endpoints.map((id) => `endpoint ${id}`)];
+    const users = [
+      ...[...account.pods.values()].filter((p) => p.templateId === template.id).map((p) => `pod ${p.id}`),
+      ...endpoints.map((id) => `endpoint ${id}`),
+    ];
     if (users.length > 0) throw invalid("id", `template ${template.id} is used by ${users.join(", ")}; delete them first`);
   }
   account.templates.delete(template.id);

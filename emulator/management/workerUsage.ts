@@ -6,7 +6,10 @@
 import type { ManagementContext } from "./context";
 import type { WorkerUsageInterval } from "../state/model";
 
-export function* workerUsageOf(ctx: Pick<ManagementContext, "store" | "clock" | "serverless">, accountId: string): Iterable<WorkerUsageInterval> {
+export function* workerUsageOf(
+  ctx: Pick<ManagementContext, "store" | "clock" | "serverless">,
+  accountId: string,
+): Iterable<WorkerUsageInterval> {
   const account = ctx.store.account(accountId);
   yield* account.ledger.workers;
   const nowMs = ctx.clock.now();

@@ -122,7 +122,11 @@ export interface ServerlessService {
  * authenticated, its operation found and counted against its limit, before the body is read.
  * Its decision as the management routers' interceptor's (http/interception.ts).
  */
-export type JobInterceptor = (call: { operationId: string; req: IncomingMessage; res: ServerResponse }) => InterceptResult | Promise<InterceptResult>;
+export type JobInterceptor = (call: {
+  operationId: string;
+  req: IncomingMessage;
+  res: ServerResponse;
+}) => InterceptResult | Promise<InterceptResult>;
 
 /** One worker process's log, as `emu.inspect()` lists it. */
 export interface WorkerLog {

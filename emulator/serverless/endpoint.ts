@@ -108,8 +108,7 @@ export class EndpointRuntime implements JobOwner, WorkerHost, ExternalHost, Spaw
     const policy = req.policy;
     const ttl = policy?.ttl ?? this.opts.defaultTtlMs;
     const exec =
-      policy?.executionTimeout ??
-      (this.spec.executionTimeoutMs > 0 ? this.spec.executionTimeoutMs : this.opts.defaultExecutionTimeoutMs);
+      policy?.executionTimeout ?? (this.spec.executionTimeoutMs > 0 ? this.spec.executionTimeoutMs : this.opts.defaultExecutionTimeoutMs);
     const lowPriority = policy?.lowPriority ?? false;
     const id = origin === "runsync" ? `sync-${randomUUID()}` : randomUUID();
     const job = new Job({
@@ -170,10 +169,7 @@ export class EndpointRuntime implements JobOwner, WorkerHost, ExternalHost, Spaw
 
   retry(job: Job): void {
     if (job.status !== "FAILED" && job.status !== "TIMED_OUT") {
-      throw new HttpError(
-        400,
-        `job ${job.id} is ${job.status}; only FAILED or TIMED_OUT jobs can be retried`,
-      );
+      throw new HttpError(400, `job ${job.id} is ${job.status}; only FAILED or TIMED_OUT jobs can be retried`);
     }
     const now = this.clock.now();
     this.failed--;
@@ -346,8 +342,8 @@ export class EndpointRuntime implements JobOwner, WorkerHost, ExternalHost, Spaw
 
   jobChunk(job: Job, chunk: unknown): void {
     const items = splitOutput(chunk, this.opts.streamChunkMaxBytes);
-    const p = (job.pending ??= []);
-    for (const item of items) p.push(item);
+    job.pending ??= [];
+    for (const item of items) job.pending.push(item);
     job.streamed = true;
     job.notify();
   }

@@ -60,7 +60,7 @@ export class Limiter {
     const base: RouteLimit = this.opts.limits[route];
     if (base.rate === null && base.concurrency === null) return NOOP;
     const extra = this.opts.allowance[route];
-    const key = route + "\u0000" + accountId;
+    const key = `${route}\u0000${accountId}`;
     let b = this.buckets.get(key);
     const now = this.clock.now();
     const window = this.opts.rateWindowMs;

@@ -28,10 +28,14 @@ export class LongPolls {
       const check = (): void => {
         if (done) return;
         if (job.gone || ready(job)) finish();
-        else (job.waiters ??= []).push(check);
+        else waitForChange();
+      };
+      const waitForChange = (): void => {
+        job.waiters ??= [];
+        job.waiters.push(check);
       };
       const timer = new Task(finish);
-      (job.waiters ??= []).push(check);
+      waitForChange();
       this.sched.in(timer, waitMs);
       res.on("close", finish);
       this.active.add(finish);

@@ -34,7 +34,10 @@ function errorFrame(err: HttpError): string {
 export function unfinishedError(job: Job, waitMs: number): HttpError {
   if (job.gone) return new HttpError(404, `job ${job.id} was deleted before it finished (its TTL passed)`);
   if (isFinal(job.status)) {
-    return new HttpError(500, `the handler did not complete the request: job ${job.id} is ${job.status}${job.error ? `: ${job.error}` : ""}`);
+    return new HttpError(
+      500,
+      `the handler did not complete the request: job ${job.id} is ${job.status}${job.error ? `: ${job.error}` : ""}`,
+    );
   }
   return new HttpError(504, `job ${job.id} did not finish within ${waitMs} ms; it is ${job.status} (poll /status/${job.id})`);
 }

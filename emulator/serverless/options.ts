@@ -219,7 +219,9 @@ export function defaultWorkerLogDir(): string {
 
 function checkedPrefix(prefix: string): string {
   if (!/^[A-Z][A-Z0-9_]*$/.test(prefix)) {
-    throw new RangeError(`workerEnvPrefix must be upper-case letters, digits and _ (starting with a letter), got ${JSON.stringify(prefix)}`);
+    throw new RangeError(
+      `workerEnvPrefix must be upper-case letters, digits and _ (starting with a letter), got ${JSON.stringify(prefix)}`,
+    );
   }
   return prefix;
 }

@@ -34,7 +34,8 @@ export class RequestsLog {
   constructor(private readonly size: number) {}
 
   add(job: Job): void {
-    const ring = (this.ring ??= new Array<Job | undefined>(Math.max(1, this.size)).fill(undefined));
+    this.ring ??= new Array<Job | undefined>(Math.max(1, this.size)).fill(undefined);
+    const ring = this.ring;
     ring[this.next] = job;
     this.next = (this.next + 1) % ring.length;
   }

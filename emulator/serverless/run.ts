@@ -64,7 +64,8 @@ export class Run implements RunContext {
     return this.host.sleep(serviceMs);
   }
   onStop(fn: () => void): void {
-    (this.stops ??= []).push(fn);
+    this.stops ??= [];
+    this.stops.push(fn);
   }
 
   /** Ends the run; `stopped` tells the handler it was stopped from outside. */

@@ -15,8 +15,7 @@ function intBetween(field: string, min: number, max: number, unit: string) {
   return z.number({ error }).int({ error }).min(min, { error }).max(max, { error });
 }
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
+const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 export const S3ConfigSchema = z.strictObject({
   accessId: z.string({ error: "s3Config.accessId must be a non-empty string" }).min(1, {
@@ -51,11 +50,7 @@ export type JobRequest = z.infer<typeof JobRequestSchema>;
 
 /** A non-negative integer given as a query string, e.g. `?wait=5000`. */
 function queryInt(error: string, min: number, max: number) {
-  return z
-    .string()
-    .regex(/^\d+$/, { error })
-    .transform(Number)
-    .pipe(z.number().min(min, { error }).max(max, { error }));
+  return z.string().regex(/^\d+$/, { error }).transform(Number).pipe(z.number().min(min, { error }).max(max, { error }));
 }
 
 /** The service's exact wording for a bad `wait` (clients match on it). */
@@ -79,7 +74,8 @@ export function describeIssues(error: z.ZodError, root: unknown, what: string): 
   if (!issue) return `${what} is invalid`;
   if (issue.code === "unrecognized_keys") {
     const where = issue.path.length ? `${issue.path.join(".")}` : what;
-    const keys = issue.keys.slice(0, 10).map(describeValue).join(", ") + (issue.keys.length > 10 ? `, ... (${issue.keys.length} in all)` : "");
+    const keys =
+      issue.keys.slice(0, 10).map(describeValue).join(", ") + (issue.keys.length > 10 ? `, ... (${issue.keys.length} in all)` : "");
     return `${where} has unknown field${issue.keys.length > 1 ? "s" : ""} ${keys}`;
   }
   return `${issue.message}; got ${describeValue(valueAt(root, issue.path))}`;

@@ -162,12 +162,7 @@ export class Worker implements RunHost {
     const run = this.run;
     if (!run) return;
     this.endRun(true);
-    this.host.jobEnded(
-      run.job,
-      "TIMED_OUT",
-      undefined,
-      `job exceeded its executionTimeout of ${run.job.executionTimeoutMs} ms`,
-    );
+    this.host.jobEnded(run.job, "TIMED_OUT", undefined, `job exceeded its executionTimeout of ${run.job.executionTimeoutMs} ms`);
     this.becomeIdle();
   }
 

@@ -83,7 +83,8 @@ export function serializeState(store: ManagementStore, savedAtMs: number, genera
 function byId<T extends { id: string; accountId: string }>(records: readonly T[], accountId: string, file: string): Map<string, T> {
   const map = new Map<string, T>();
   for (const item of records) {
-    if (item.accountId !== accountId) throw new Error(`state file ${file}: record ${item.id} is filed under account ${accountId} but belongs to ${item.accountId}`);
+    if (item.accountId !== accountId)
+      throw new Error(`state file ${file}: record ${item.id} is filed under account ${accountId} but belongs to ${item.accountId}`);
     map.set(item.id, item);
   }
   return map;
@@ -94,12 +95,16 @@ export function parseState(text: string, file: string): LoadedState {
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new Error(`state file ${file} is not valid JSON (${error instanceof Error ? error.message : String(error)}); move it away to start fresh`);
+    throw new Error(
+      `state file ${file} is not valid JSON (${error instanceof Error ? error.message : String(error)}); move it away to start fresh`,
+    );
   }
   const parsed = StateSnapshot.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new Error(`state file ${file} is not an emulator state file (${issue ? `${issue.path.join(".")}: ${issue.message}` : "bad shape"})`);
+    throw new Error(
+      `state file ${file} is not an emulator state file (${issue ? `${issue.path.join(".")}: ${issue.message}` : "bad shape"})`,
+    );
   }
   const accounts = parsed.data.accounts.map((snapshot) => {
     const account = emptyAccount(snapshot.accountId);

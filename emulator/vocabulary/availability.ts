@@ -51,7 +51,8 @@ function checkFigures(where: string, table: Record<string, PerDataCenter> | unde
     }
     if (typeof value !== "number") {
       for (const dc of Object.keys(value)) {
-        if (!(DATA_CENTER_IDS as readonly string[]).includes(dc)) throw new RangeError(`availability.${where}["${id}"]: unknown data center "${dc}"`);
+        if (!(DATA_CENTER_IDS as readonly string[]).includes(dc))
+          throw new RangeError(`availability.${where}["${id}"]: unknown data center "${dc}"`);
       }
     }
   }

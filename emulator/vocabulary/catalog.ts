@@ -12,9 +12,32 @@
  */
 
 export const DATA_CENTER_IDS = [
-  "EU-RO-1", "CA-MTL-1", "EU-SE-1", "US-IL-1", "EUR-IS-1", "EU-CZ-1", "US-TX-3", "EUR-IS-2", "US-KS-2",
-  "US-GA-2", "US-WA-1", "US-TX-1", "CA-MTL-3", "EU-NL-1", "US-TX-4", "US-CA-2", "US-NC-1", "OC-AU-1",
-  "US-DE-1", "EUR-IS-3", "CA-MTL-2", "AP-JP-1", "EUR-NO-1", "EU-FR-1", "US-KS-3", "US-GA-1",
+  "EU-RO-1",
+  "CA-MTL-1",
+  "EU-SE-1",
+  "US-IL-1",
+  "EUR-IS-1",
+  "EU-CZ-1",
+  "US-TX-3",
+  "EUR-IS-2",
+  "US-KS-2",
+  "US-GA-2",
+  "US-WA-1",
+  "US-TX-1",
+  "CA-MTL-3",
+  "EU-NL-1",
+  "US-TX-4",
+  "US-CA-2",
+  "US-NC-1",
+  "OC-AU-1",
+  "US-DE-1",
+  "EUR-IS-3",
+  "CA-MTL-2",
+  "AP-JP-1",
+  "EUR-NO-1",
+  "EU-FR-1",
+  "US-KS-3",
+  "US-GA-1",
 ] as const;
 export type DataCenterId = (typeof DATA_CENTER_IDS)[number];
 

@@ -6,7 +6,16 @@
  */
 import { DATA_CENTER_IDS } from "./catalog";
 
-export type Region = "NORTH_AMERICA" | "SOUTH_AMERICA" | "EUROPE" | "ASIA" | "MIDDLE_EAST" | "AFRICA" | "OCEANIA" | "ANTARCTICA" | "UNKNOWN";
+export type Region =
+  | "NORTH_AMERICA"
+  | "SOUTH_AMERICA"
+  | "EUROPE"
+  | "ASIA"
+  | "MIDDLE_EAST"
+  | "AFRICA"
+  | "OCEANIA"
+  | "ANTARCTICA"
+  | "UNKNOWN";
 export type VolumeTier = "STANDARD" | "HIGH_PERFORMANCE";
 
 interface DataCenterFacts {
@@ -18,7 +27,16 @@ interface DataCenterFacts {
 /** Regions by the id's first part; global networking and high-performance volumes in the larger sites. */
 export function dataCenterFacts(id: string): DataCenterFacts {
   const first = id.split("-")[0] ?? "";
-  const region = first === "US" || first === "CA" ? "NORTH_AMERICA" : first === "EU" || first === "EUR" ? "EUROPE" : first === "OC" ? "OCEANIA" : first === "AP" ? "ASIA" : "UNKNOWN";
+  const region =
+    first === "US" || first === "CA"
+      ? "NORTH_AMERICA"
+      : first === "EU" || first === "EUR"
+        ? "EUROPE"
+        : first === "OC"
+          ? "OCEANIA"
+          : first === "AP"
+            ? "ASIA"
+            : "UNKNOWN";
   const large = ["US-TX-3", "US-KS-2", "EU-RO-1", "EU-SE-1", "US-GA-2", "CA-MTL-3", "EUR-IS-1"].includes(id);
   return { region, globalNetwork: large, highPerformanceVolumes: large };
 }

@@ -4,7 +4,7 @@ import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ServerError } from "../../client/errors";
 import { JobClient, JobRequestError, OpenAiStreamError, type ServerSentEvent } from "../../client/jobClient";
-import { KEY, spec, startHarness, type Harness } from "../emulator/jobs-harness";
+import { KEY, spec, startHarness, type Harness } from "../support/jobsHarness";
 
 let h: Harness;
 let client: JobClient;
@@ -13,7 +13,7 @@ beforeAll(async () => {
   h = await startHarness({
     timeScale: 0.01,
     endpoints: [spec({ id: "s", workersMin: 1 }), spec({ id: "x", imageName: "acme/sse", workersMin: 1, workersMax: 1 })],
-    options: { handlers: { "acme/sse": path.join(__dirname, "..", "emulator", "fixtures", "openai-sse.cjs") } },
+    options: { handlers: { "acme/sse": path.join(__dirname, "..", "support", "fixtures", "openai-sse.cjs") } },
   });
   client = new JobClient({ apiKey: KEY, serverlessUrl: `${h.url}/v2`, maxRetries: 0 });
   await h.until(async () => (await client.health("x")).workers.idle === 1);

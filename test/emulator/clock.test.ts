@@ -35,7 +35,10 @@ async function sleepersUnderLoad(clock: Clock, count: number, longestRealMs: num
   };
   setImmediate(load);
   let seed = 11;
-  const rnd = (): number => (seed = (seed * 48271) % 2147483647) / 2147483647;
+  const rnd = (): number => {
+    seed = (seed * 48271) % 2147483647;
+    return seed / 2147483647;
+  };
   const sleepers: Promise<WakeUp>[] = [];
   for (let i = 0; i < count; i += 1) {
     busy(rnd() < 0.5 ? 1 : 3);

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../emulator";
-import { type Api, type Json, KEY_A, KEY_B, api, startTestEmulator, waitFor, waitForBoot } from "./managementHelpers";
+import { type Api, type Json, KEY_A, KEY_B, api, startTestEmulator, waitFor, waitForBoot } from "../support/managementHelpers";
 
 interface Owned {
   collection: "pods" | "endpoints" | "templates" | "networkvolumes" | "containerregistryauth";
@@ -39,11 +39,33 @@ describe("account isolation (two API keys)", () => {
     a = api(emulator, KEY_A);
     b = api(emulator, KEY_B);
     const auth = await a.post("/containerregistryauth", { name: "a-creds", username: "a-user", password: "a-password" });
-    const template = await a.post("/templates", { name: "a-worker", imageName: "example/echo:1", isServerless: true, containerRegistryAuthId: auth.body.id });
+    const template = await a.post("/templates", {
+      name: "a-worker",
+      imageName: "example/echo:1",
+      isServerless: true,
+      containerRegistryAuthId: auth.body.id,
+    });
     const volume = await a.post("/networkvolumes", { name: "a-models", size: 10, dataCenterId: "EU-RO-1" });
-    const pod = await a.post("/pods", { name: "a-pod", imageName: "example/app:1", gpuTypeIds: ["NVIDIA GeForce RTX 4090"], networkVolumeId: volume.body.id, dataCenterIds: ["EU-RO-1"] });
-    const endpoint = await a.post("/endpoints", { name: "a-endpoint", templateId: template.body.id, gpuTypeIds: ["NVIDIA L4"], workersMax: 1 });
-    for (const [res, what] of [[auth, "auth"], [template, "template"], [volume, "volume"], [pod, "pod"], [endpoint, "endpoint"]] as const) {
+    const pod = await a.post("/pods", {
+      name: "a-pod",
+      imageName: "example/app:1",
+      gpuTypeIds: ["NVIDIA GeForce RTX 4090"],
+      networkVolumeId: volume.body.id,
+      dataCenterIds: ["EU-RO-1"],
+    });
+    const endpoint = await a.post("/endpoints", {
+      name: "a-endpoint",
+      templateId: template.body.id,
+      gpuTypeIds: ["NVIDIA L4"],
+      workersMax: 1,
+    });
+    for (const [res, what] of [
+      [auth, "auth"],
+      [template, "template"],
+      [volume, "volume"],
+      [pod, "pod"],
+      [endpoint, "endpoint"],
+    ] as const) {
       expect(res.status, `${what}: ${res.text}`).toBeLessThan(300);
     }
     owned.push(
@@ -59,10 +81,14 @@ describe("account isolation (two API keys)", () => {
     const run = await v2(KEY_A, "POST", `/${endpointId}/run`, { input: { prompt: "hello" } });
     expect(run.status).toBe(200);
     jobId = run.body.id;
-    await waitFor("A's job to complete", async () => {
-      const s = await v2(KEY_A, "GET", `/${endpointId}/status/${jobId}`);
-      return s.body?.status === "COMPLETED" ? s : undefined;
-    }, 20_000);
+    await waitFor(
+      "A's job to complete",
+      async () => {
+        const s = await v2(KEY_A, "GET", `/${endpointId}/status/${jobId}`);
+        return s.body?.status === "COMPLETED" ? s : undefined;
+      },
+      20_000,
+    );
   }, 60_000);
   afterAll(async () => emulator?.close());
 
@@ -183,6 +209,7 @@ describe("account isolation (two API keys)", () => {
     const accountA = byAccount.get(emulator.accountIdOf(KEY_A));
     const accountB = byAccount.get(emulator.accountIdOf(KEY_B));
     expect(accountA?.pods.map((p) => p.id)).toEqual([owned.find((r) => r.collection === "pods")?.id]);
-    for (const list of [accountB?.pods, accountB?.endpoints, accountB?.templates, accountB?.networkVolumes, accountB?.registryAuths]) expect(list ?? []).toEqual([]);
+    for (const list of [accountB?.pods, accountB?.endpoints, accountB?.templates, accountB?.networkVolumes, accountB?.registryAuths])
+      expect(list ?? []).toEqual([]);
   });
 });

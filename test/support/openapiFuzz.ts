@@ -4,12 +4,12 @@
  * value for every property the schema describes) and mutates them: wrong types, missing required
  * fields, out-of-range numbers, huge strings, unicode and control characters, nulls, extra keys,
  * prototype keys, deep nesting (up to thousands of levels), malformed or non-object JSON, oversized
- * bodies, bad ids and query values. Used by test/emulator/fuzz-openapi.test.ts (/v1) and
+ * bodies, bad ids and query values. Used by test/emulator/management/v1/fuzz-openapi.test.ts (/v1) and
  * v2-fuzz.test.ts (/api/v2).
  *
  * Below the management generator: a job API generator (JobApiFuzzer) and raw-socket requests that
  * no HTTP client would send (malformed HTTP, an oversized body written in full before reading),
- * used by test/emulator/hardening-fuzz.test.ts; and the sender both management fuzzers share.
+ * used by test/emulator/http/hardening-fuzz.test.ts; and the sender both management fuzzers share.
  */
 import { type Agent, request as httpRequest } from "node:http";
 import { z } from "zod";

@@ -30,7 +30,7 @@ export interface Harness {
 export async function startHarness(options: EmulatorOptions = {}, api: Backend = "v1"): Promise<Harness> {
   // The harness's transports do not sleep (waits are no-ops), so they cannot pace themselves by the
   // RateLimit headers: the per-minute quota is raised far above what a test file sends. The limits'
-  // own tests are in test/emulator/v2-ratelimit.test.ts and test/client/managementV2.test.ts.
+  // own tests are in test/emulator/management/account/v2-ratelimit.test.ts and test/client/managementV2.test.ts.
   const emulator = await startEmulator({
     port: 0,
     timeScale: 0.001,

@@ -1,11 +1,11 @@
 /**
  * Vitest setup file: fails the test during which the emulator gave a v2 answer that does not fit the
- * project's description of the v2 wire (see test/emulator/v2-corpus.ts, which records and checks
+ * project's description of the v2 wire (see v2Corpus.ts, which records and checks
  * every answer of an emulator started by startTestEmulator). The last hook of each file catches
  * answers given after its last test (in afterAll hooks).
  */
 import { afterAll, afterEach } from "vitest";
-import { takeV2Violations } from "../emulator/v2-corpus";
+import { takeV2Violations } from "./v2Corpus";
 
 function failOnViolations(when: string): void {
   const { violations } = takeV2Violations();

@@ -85,7 +85,10 @@ export function checkWorkerQuota(ctx: LimitsContext, account: AccountData, chang
 }
 
 /** The `GET /api/v2/account/limits` body (inner fields are the emulator's assumption, see the README). */
-export function limitsView(ctx: LimitsContext, account: AccountData): {
+export function limitsView(
+  ctx: LimitsContext,
+  account: AccountData,
+): {
   spendRate: { limit: number; current: number };
   serverlessWorkers: { limit: number; current: number };
 } {

@@ -16,7 +16,11 @@ export function placeholderPattern(prefix: string): RegExp {
 }
 
 /** `env` as a booting pod or worker receives it: every resolvable placeholder replaced by its value. */
-export function resolveSecrets(account: AccountData | undefined, env: Readonly<Record<string, string>>, prefix: string): Record<string, string> {
+export function resolveSecrets(
+  account: AccountData | undefined,
+  env: Readonly<Record<string, string>>,
+  prefix: string,
+): Record<string, string> {
   const out: Record<string, string> = {};
   const pattern = placeholderPattern(prefix);
   for (const [key, value] of Object.entries(env)) {

@@ -1,7 +1,7 @@
 /**
  * The account's request rate limit (management-api-v2-today.md 6.3: "Quotas apply per user over
  * three windows at once — minute, hour, day"), which /api/v2 applies to every authenticated request
- * (v2/surface.ts; REST v1 "sends neither `RateLimit` nor `Retry-After`"): fixed windows, each with
+ * (`requestAdmission`; REST v1 "sends neither `RateLimit` nor `Retry-After`"): fixed windows, each with
  * a quota. Every authenticated answer carries the live state and the policy as structured-field lists:
  *
  *     RateLimit-Policy: "minute";q=60;w=60, "hour";q=3000;w=3600, "day";q=50000;w=86400
@@ -18,6 +18,8 @@
  * units); `t` and Retry-After are what the client has to wait, in real seconds (service seconds x
  * time scale, rounded up, at least 1), so a client that honours them is neither early nor stalled.
  */
+import { createClock } from "../../clock";
+import { Refusal } from "../errors";
 
 export interface RateLimitOptions {
   /** Requests per account per minute (default 60). */
@@ -65,10 +67,17 @@ export class RateLimiter {
     private readonly timeScale = 1,
   ) {
     const o = { ...DEFAULT_RATE_LIMIT, ...options };
-    const window = (name: Window["name"], quota: number, seconds: number): Window => ({ name, quota, seconds, lengthMs: seconds * 1000, stateKey: `"${name}";r=` });
+    const window = (name: Window["name"], quota: number, seconds: number): Window => ({
+      name,
+      quota,
+      seconds,
+      lengthMs: seconds * 1000,
+      stateKey: `"${name}";r=`,
+    });
     this.windows = [window("minute", o.perMinute, 60), window("hour", o.perHour, 3600), window("day", o.perDay, 86_400)];
     for (const w of this.windows) {
-      if (!Number.isInteger(w.quota) || w.quota < 1) throw new RangeError(`rateLimit: per${w.name[0]?.toUpperCase()}${w.name.slice(1)} must be an integer >= 1, got ${String(w.quota)}`);
+      if (!Number.isInteger(w.quota) || w.quota < 1)
+        throw new RangeError(`rateLimit: per${w.name[0]?.toUpperCase()}${w.name.slice(1)} must be an integer >= 1, got ${String(w.quota)}`);
     }
     this.policy = this.windows.map((w) => `"${w.name}";q=${w.quota};w=${w.seconds}`).join(", ");
   }
@@ -119,4 +128,33 @@ export class RateLimiter {
   private secondsLeft(c: Counter, w: Window, now: number): number {
     return Math.max(1, Math.ceil(((c.windowStartMs + w.lengthMs - now) * this.timeScale) / 1000));
   }
+}
+
+/** The options the rate limit is made from (a subset of the emulator's). */
+interface RateLimitSettings {
+  rateLimit: RateLimitOptions | false;
+  /** Test seam: a wall clock the service time is derived from, instead of the emulator's. */
+  rateLimitClock: (() => number) | undefined;
+  timeScale: number;
+}
+
+/**
+ * The admission of every authenticated request (the router's `admit`): counts it and returns the
+ * rate-limit headers its answer carries, or refuses it 429 with Retry-After and a detail naming
+ * the window; undefined when the rate limit is off.
+ */
+export function requestAdmission(
+  options: RateLimitSettings,
+  serviceNow: () => number,
+): ((accountId: string) => Record<string, string>) | undefined {
+  if (options.rateLimit === false) return undefined;
+  const seam = options.rateLimitClock;
+  const limiter = new RateLimiter(options.rateLimit, seam ? createClock(options.timeScale, seam).now : serviceNow, options.timeScale);
+  return (accountId) => {
+    const decision = limiter.take(accountId);
+    if (decision.allowed) return decision.headers;
+    const { headers } = decision;
+    const detail = `rate limit exceeded for the ${decision.window ?? "minute"} window; retry after ${headers["retry-after"] ?? "?"} s (quota: ${headers["ratelimit-policy"] ?? ""})`;
+    throw new Refusal(429, detail, [], headers);
+  };
 }

@@ -36,22 +36,33 @@ export function secretNamed(account: AccountData, name: string): SecretRecord | 
 /** `description`: "at most 65,535 bytes of UTF-8" (2.2), checked here rather than by the schema: see updateSecret. */
 function checkDescription(description: string | undefined): void {
   if (description !== undefined && Buffer.byteLength(description, "utf8") > SECRET_DESCRIPTION_MAX_BYTES) {
-    throw invalid("description", `must be at most ${SECRET_DESCRIPTION_MAX_BYTES} bytes of UTF-8, got ${Buffer.byteLength(description, "utf8")}`);
+    throw invalid(
+      "description",
+      `must be at most ${SECRET_DESCRIPTION_MAX_BYTES} bytes of UTF-8, got ${Buffer.byteLength(description, "utf8")}`,
+    );
   }
 }
 
 /** CreateSecretRequest.name: "names starting with the reserved prefix `<SERVICE>` are rejected, case-insensitively; unique per account". */
-export function createSecret(ctx: ManagementContext, account: AccountData, input: { name: string; value: string; description?: string | undefined }): SecretRecord {
+export function createSecret(
+  ctx: ManagementContext,
+  account: AccountData,
+  input: { name: string; value: string; description?: string | undefined },
+): SecretRecord {
   const prefix = servicePrefix(ctx);
   if (input.name.toUpperCase().startsWith(prefix)) {
-    throw invalid("name", `names starting with the reserved prefix ${prefix} (in any case) are not allowed, got ${JSON.stringify(input.name)}; choose another name`);
+    throw invalid(
+      "name",
+      `names starting with the reserved prefix ${prefix} (in any case) are not allowed, got ${JSON.stringify(input.name)}; choose another name`,
+    );
   }
   checkDescription(input.description);
   const taken = secretNamed(account, input.name);
   if (taken) {
-    throw conflict(`a secret named ${JSON.stringify(taken.name)} already exists (${taken.id}); names are unique per account: update that secret, or choose another name`, [
-      `invalid name: ${JSON.stringify(input.name)} is already taken`,
-    ]);
+    throw conflict(
+      `a secret named ${JSON.stringify(taken.name)} already exists (${taken.id}); names are unique per account: update that secret, or choose another name`,
+      [`invalid name: ${JSON.stringify(input.name)} is already taken`],
+    );
   }
   const now = ctx.clock.now();
   const secret: SecretRecord = {
@@ -68,7 +79,11 @@ export function createSecret(ctx: ManagementContext, account: AccountData, input
 }
 
 /** "the value is written first, then the description, not atomically: a failure on the description leaves the new value in force" (2.3). */
-export function updateSecret(ctx: ManagementContext, secret: SecretRecord, change: { value?: string | undefined; description?: string | undefined }): SecretRecord {
+export function updateSecret(
+  ctx: ManagementContext,
+  secret: SecretRecord,
+  change: { value?: string | undefined; description?: string | undefined },
+): SecretRecord {
   if (change.value !== undefined) {
     secret.value = change.value;
     secret.valueLastUpdatedAtMs = ctx.clock.now();
@@ -79,7 +94,11 @@ export function updateSecret(ctx: ManagementContext, secret: SecretRecord, chang
       checkDescription(change.description);
     } catch (error) {
       if (change.value !== undefined && error instanceof Refusal) {
-        throw new Refusal(error.status, `${error.message} (the new value was written before the description failed and is in force)`, error.errors);
+        throw new Refusal(
+          error.status,
+          `${error.message} (the new value was written before the description failed and is in force)`,
+          error.errors,
+        );
       }
       throw error;
     }
@@ -93,4 +112,3 @@ export function updateSecret(ctx: ManagementContext, secret: SecretRecord, chang
 export function deleteSecret(account: AccountData, secret: SecretRecord): void {
   account.secrets.delete(secret.id);
 }
-

@@ -39,7 +39,11 @@ export function endpointTemplate(ctx: ManagementContext, endpoint: EndpointRecor
  */
 export function overlay(base: ContainerSettings | undefined, body: ContainerBody): ContainerSettings {
   const baseCommand = { entrypoint: [...(base?.dockerEntrypoint ?? [])], cmd: [...(base?.dockerStartCmd ?? [])] };
-  const command = commandChange(body, baseCommand) ?? { dockerEntrypoint: baseCommand.entrypoint, dockerStartCmd: baseCommand.cmd, args: base?.args };
+  const command = commandChange(body, baseCommand) ?? {
+    dockerEntrypoint: baseCommand.entrypoint,
+    dockerStartCmd: baseCommand.cmd,
+    args: base?.args,
+  };
   return {
     imageName: body.image ?? base?.imageName ?? "",
     dockerEntrypoint: command.dockerEntrypoint,
@@ -58,7 +62,12 @@ export function settingsOf(template: TemplateRecord | undefined): ContainerSetti
 }
 
 /** The template bound to `endpoint`, made with `settings`. */
-export function bindTemplate(ctx: ManagementContext, account: AccountData, endpoint: Pick<EndpointRecord, "id" | "name" | "computeType">, settings: ContainerSettings): TemplateRecord {
+export function bindTemplate(
+  ctx: ManagementContext,
+  account: AccountData,
+  endpoint: Pick<EndpointRecord, "id" | "name" | "computeType">,
+  settings: ContainerSettings,
+): TemplateRecord {
   return addTemplate(ctx, account, {
     name: `${endpoint.name} (endpoint ${endpoint.id})`,
     category: endpoint.computeType === "CPU" ? "CPU" : "NVIDIA",

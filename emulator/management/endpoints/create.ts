@@ -8,7 +8,7 @@ import type { AccountData, EndpointRecord, TemplateRecord } from "../../state/mo
 import { ENDPOINT_DEFAULTS } from "../../vocabulary/schemas/v2/requests";
 import { checkWorkerQuota } from "../account/limits";
 import type { ManagementContext } from "../context";
-import { checkCuda } from "../cuda";
+import { checkCuda } from "../compute";
 import { injectPlatformEnv } from "../templateRecords";
 import { type ContainerBody, bindTemplate, overlay } from "./container";
 import { addEndpoint } from "./records";
@@ -16,7 +16,10 @@ import { newRelease } from "./releases";
 import { type EndpointRules, checkScaling, checkWorkers } from "./rules";
 
 /** The record fields a create sets (as /v1 names them), beside its container. */
-export type EndpointSettings = Omit<EndpointRecord, "id" | "accountId" | "createdAtMs" | "lastActivityMs" | "name" | "templateId" | "env" | "version" | "releases" | "idleTimeout"> & {
+export type EndpointSettings = Omit<
+  EndpointRecord,
+  "id" | "accountId" | "createdAtMs" | "lastActivityMs" | "name" | "templateId" | "env" | "version" | "releases" | "idleTimeout"
+> & {
   /** v1: optional, "endpoint <id>" without one. */
   name: string | undefined;
   /** undefined: v2's default (a v2 request that leaves it out cannot use it; checkScaling). */
@@ -33,7 +36,12 @@ export interface EndpointCreation {
 }
 
 /** The new endpoint, and its template (its answer is built from both). */
-export function createEndpoint(ctx: ManagementContext, account: AccountData, creation: EndpointCreation, rules: EndpointRules): { endpoint: EndpointRecord; template: TemplateRecord } {
+export function createEndpoint(
+  ctx: ManagementContext,
+  account: AccountData,
+  creation: EndpointCreation,
+  rules: EndpointRules,
+): { endpoint: EndpointRecord; template: TemplateRecord } {
   const { settings, container } = creation;
   if (rules === "v2") {
     checkScaling(settings.type, settings.scalerType, settings.idleTimeout);

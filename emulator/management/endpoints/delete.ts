@@ -14,7 +14,7 @@ export function deleteEndpoint(ctx: ManagementContext, account: AccountData, end
   if (rules === "v1" && endpoint.workersMin > 0) {
     throw conflict(
       `endpoint ${endpoint.id} still keeps workers running (workersMin is ${endpoint.workersMin}); ` +
-        "scale workersMin to 0 first (PATCH {\"workersMin\": 0}), then delete it",
+        'scale workersMin to 0 first (PATCH {"workersMin": 0}), then delete it',
     );
   }
   removeEndpoint(ctx, account, endpoint);

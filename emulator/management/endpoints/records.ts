@@ -30,7 +30,8 @@ export function removeEndpoint(ctx: ManagementContext, account: AccountData, end
   account.endpoints.delete(endpoint.id);
   workersMaxChanged(account, endpoint.workersMax, 0);
   ctx.serverless.endpointDeleted(account.accountId, endpoint.id);
-  for (const template of [...account.templates.values()]) if (template.boundEndpointId === endpoint.id) account.templates.delete(template.id);
+  for (const template of [...account.templates.values()])
+    if (template.boundEndpointId === endpoint.id) account.templates.delete(template.id);
 }
 
 /**

@@ -57,7 +57,13 @@ export function workerConfig(endpoint: EndpointRecord, template: TemplateRecord 
   };
   if (endpoint.computeType === "GPU") {
     const { pools, excludedTypes } = selectionOf(endpoint.gpuTypeIds);
-    config.gpu = { pools, excludedTypes, count: endpoint.gpuCount, allowedCudaVersions: [...(endpoint.allowedCudaVersions ?? [])], minCudaVersion: endpoint.minCudaVersion };
+    config.gpu = {
+      pools,
+      excludedTypes,
+      count: endpoint.gpuCount,
+      allowedCudaVersions: [...(endpoint.allowedCudaVersions ?? [])],
+      minCudaVersion: endpoint.minCudaVersion,
+    };
   } else {
     config.cpu = endpoint.cpuFlavorIds.map((id) => ({
       id,
@@ -83,7 +89,10 @@ export function newRelease(version: number, nowMs: number, diff: EndpointRelease
 }
 
 /** Every version of the endpoint, newest first, with what it changed and how many workers run it. */
-export function releasesOf(endpoint: EndpointRecord, workers: readonly WorkerView[]): Array<{ id: string; version: number; createdAtMs: number; diff: EndpointRelease["diff"]; workerCount: number }> {
+export function releasesOf(
+  endpoint: EndpointRecord,
+  workers: readonly WorkerView[],
+): Array<{ id: string; version: number; createdAtMs: number; diff: EndpointRelease["diff"]; workerCount: number }> {
   const recorded = new Map((endpoint.releases ?? []).map((release) => [release.version, release]));
   const releases = [];
   for (let version = endpoint.version; version >= 0; version--) {
@@ -100,7 +109,10 @@ export function releasesOf(endpoint: EndpointRecord, workers: readonly WorkerVie
 }
 
 /** How far the latest version has reached the workers (a rollout in progress while older ones run). */
-export function rolloutOf(endpoint: EndpointRecord, workers: readonly WorkerView[]): { inProgress: boolean; workersOnLatest: number; workersTotal: number; percentOnLatest: number } {
+export function rolloutOf(
+  endpoint: EndpointRecord,
+  workers: readonly WorkerView[],
+): { inProgress: boolean; workersOnLatest: number; workersTotal: number; percentOnLatest: number } {
   const onLatest = workers.filter((w) => w.version === endpoint.version).length;
   return {
     inProgress: workers.some((w) => w.version !== undefined && w.version !== endpoint.version),

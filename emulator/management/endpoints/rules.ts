@@ -1,7 +1,7 @@
 /**
  * Rules an endpoint's settings must keep, checked on the endpoint as a create makes it or an update
  * leaves it. /v1 and /api/v2 share the workers rule (each words it in its own field names); the
- * scaling rule is the current API's, which /v1 never checked (and so is CUDA's, cuda.ts).
+ * scaling rule is the current API's, which /v1 never checked (and so are CUDA's and the compute's, compute.ts).
  */
 import type { EndpointRecord } from "../../state/model";
 import { invalid } from "../errors";
@@ -27,7 +27,11 @@ export function usesIdleTimeout(type: EndpointRecord["type"], scalerType: Endpoi
  * (LB requires `REQUEST_COUNT`)", management-api-v2-today.md 6.1 #5); `idleTimeout` given where it
  * does not apply is refused rather than ignored.
  */
-export function checkScaling(type: EndpointRecord["type"], scalerType: EndpointRecord["scalerType"], idleTimeout: number | undefined): void {
+export function checkScaling(
+  type: EndpointRecord["type"],
+  scalerType: EndpointRecord["scalerType"],
+  idleTimeout: number | undefined,
+): void {
   if (type === "LOAD_BALANCER" && scalerType !== "REQUEST_COUNT") {
     throw invalid("scaling.type", "load-balancing endpoints scale on REQUEST_COUNT; QUEUE_DELAY is for queue endpoints only");
   }

@@ -1,10 +1,12 @@
 /**
- * An endpoint's GPU choice. The record keeps /v1's ordered `gpuTypeIds`; v2 chooses pools
+ * An endpoint's compute choice. GPU: the record keeps /v1's ordered `gpuTypeIds`; v2 chooses pools
  * (`gpu.pools`) minus types (`gpu.excludedTypes`), derived from that list and back (pools minus
- * exclusions, in pool order then each pool's own order).
+ * exclusions, in pool order then each pool's own order). CPU: v2 lists configurations
+ * (`cpu[]`: a flavor and its vCPU count), the record keeps the flavors and one count.
  */
-import { GPU_TYPES } from "../../vocabulary/catalog";
+import { ENDPOINT_CPU_FLAVOR_IDS, GPU_TYPES } from "../../vocabulary/catalog";
 import { GPU_POOLS, poolOf } from "../../vocabulary/pools";
+import { requireCpuFlavor, requireVcpuCount } from "../compute";
 import { invalid } from "../errors";
 
 export interface GpuSelection {
@@ -53,17 +55,45 @@ function typesOfPoolsExcept(pools: readonly string[], except: readonly string[])
 export function typesOfSelection(pools: readonly string[], excluded: readonly string[]): string[] {
   for (let i = 0; i < pools.length; i++) {
     const pool = pools[i] as string;
-    if (!GPU_POOLS.has(pool)) throw invalid(`gpu.pools[${i}]`, `unknown GPU pool ${JSON.stringify(pool)}; pools are the \`pool\` of GET /api/v2/catalog/gpus: ${[...GPU_POOLS.keys()].join(", ")}`);
+    if (!GPU_POOLS.has(pool))
+      throw invalid(
+        `gpu.pools[${i}]`,
+        `unknown GPU pool ${JSON.stringify(pool)}; pools are the \`pool\` of GET /api/v2/catalog/gpus: ${[...GPU_POOLS.keys()].join(", ")}`,
+      );
   }
   for (let i = 0; i < excluded.length; i++) {
     const id = excluded[i] as string;
-    if (!GPU_TYPES.has(id)) throw invalid(`gpu.excludedTypes[${i}]`, `unknown GPU type ${JSON.stringify(id)}; use the \`id\` of GET /api/v2/catalog/gpus`);
+    if (!GPU_TYPES.has(id))
+      throw invalid(`gpu.excludedTypes[${i}]`, `unknown GPU type ${JSON.stringify(id)}; use the \`id\` of GET /api/v2/catalog/gpus`);
     if (!pools.some((pool) => GPU_POOLS.get(pool)?.includes(id))) {
-      throw invalid(`gpu.excludedTypes[${i}]`, `${JSON.stringify(id)} is not a GPU type of the selected pools (${pools.join(", ")}); exclude only types of gpu.pools, or add its pool`);
+      throw invalid(
+        `gpu.excludedTypes[${i}]`,
+        `${JSON.stringify(id)} is not a GPU type of the selected pools (${pools.join(", ")}); exclude only types of gpu.pools, or add its pool`,
+      );
     }
   }
   const types = gpuTypeIdsOf({ pools, excludedTypes: excluded });
   if (types.length === 0) throw invalid("gpu.excludedTypes", "excludes every GPU type of gpu.pools; exclude fewer types or add a pool");
   // Stored in the record: a copy of its own length (an array grown by push keeps room for 16).
   return types.slice();
+}
+
+/** A v2 `cpu[]` list as the record keeps it: its flavors (each once) and their one vCPU count. */
+export function cpusOfSelection(cpus: ReadonlyArray<{ id: string; vcpuCount: number }>): { ids: string[]; vcpuCount: number } {
+  const seen = new Set<string>();
+  for (const [i, cpu] of cpus.entries()) {
+    requireCpuFlavor(ENDPOINT_CPU_FLAVOR_IDS, cpu.id, `cpu[${i}].id`, "serverless CPU flavor");
+    requireVcpuCount(cpu.vcpuCount, `cpu[${i}].vcpuCount`);
+    const key = `${cpu.id}/${cpu.vcpuCount}`;
+    if (seen.has(key)) throw invalid(`cpu[${i}]`, `duplicate configuration ${key}`);
+    seen.add(key);
+  }
+  const vcpuCount = cpus[0]?.vcpuCount ?? 2;
+  const other = cpus.findIndex((cpu) => cpu.vcpuCount !== vcpuCount);
+  if (other !== -1)
+    throw invalid(
+      `cpu[${other}].vcpuCount`,
+      `the emulator runs every CPU configuration of an endpoint at one vCPU count (${vcpuCount}); list one count`,
+    );
+  return { ids: cpus.map((cpu) => cpu.id), vcpuCount };
 }

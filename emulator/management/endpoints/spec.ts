@@ -25,7 +25,8 @@ function workerDataCenters(ctx: ManagementContext, endpoint: EndpointRecord): st
   const preferred = preferredDataCenters(endpoint);
   // Most endpoints have no volume: their data centers as they are, without the sets below (this
   // runs on every create and update, and on every job API request through getEndpoint).
-  if (endpoint.networkVolumeId === null && (endpoint.networkVolumeIds === null || endpoint.networkVolumeIds.length === 0)) return [...preferred];
+  if (endpoint.networkVolumeId === null && (endpoint.networkVolumeIds === null || endpoint.networkVolumeIds.length === 0))
+    return [...preferred];
   const account = ctx.store.accounts.get(endpoint.accountId);
   const volumeIds = [...(endpoint.networkVolumeId ? [endpoint.networkVolumeId] : []), ...(endpoint.networkVolumeIds ?? [])];
   const volumeDcs = new Set(
@@ -40,7 +41,10 @@ function workerDataCenters(ctx: ManagementContext, endpoint: EndpointRecord): st
 }
 
 /** The env an endpoint's workers get: its template's, overlaid by its own (empty unless set). */
-export function workerEnv(template: Pick<TemplateRecord, "env"> | undefined, endpoint: Pick<EndpointRecord, "env">): Record<string, string> {
+export function workerEnv(
+  template: Pick<TemplateRecord, "env"> | undefined,
+  endpoint: Pick<EndpointRecord, "env">,
+): Record<string, string> {
   // One spread when the endpoint has no env of its own (the usual case): a second, even of an
   // empty object, adds its keys one by one at run time.
   for (const _ in endpoint.env) return { ...template?.env, ...endpoint.env };

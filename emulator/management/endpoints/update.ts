@@ -10,7 +10,7 @@ import type { AccountData, EndpointRecord, TemplateRecord } from "../../state/mo
 import { ENDPOINT_RELEASE_FIELDS } from "../../vocabulary/schemas/endpoint";
 import { checkWorkerQuota } from "../account/limits";
 import type { ManagementContext } from "../context";
-import { checkCuda } from "../cuda";
+import { checkCuda } from "../compute";
 import { injectPlatformEnv } from "../templateRecords";
 import { type ContainerBody, type ContainerSettings, bindTemplate, endpointTemplate, overlay, settingsOf } from "./container";
 import { changeEndpoint } from "./records";
@@ -30,7 +30,11 @@ export interface EndpointChange {
 }
 
 /** The container settings a v2 change leaves the endpoint with. */
-function containerAfter(ctx: ManagementContext, endpoint: EndpointRecord, container: NonNullable<EndpointChange["container"]>): ContainerSettings {
+function containerAfter(
+  ctx: ManagementContext,
+  endpoint: EndpointRecord,
+  container: NonNullable<EndpointChange["container"]>,
+): ContainerSettings {
   const { source, body } = container;
   const current = settingsOf(endpointTemplate(ctx, endpoint));
   // The template's settings apply as if sent in this body; env (template's merged with the body's)
@@ -41,22 +45,37 @@ function containerAfter(ctx: ManagementContext, endpoint: EndpointRecord, contai
   return settings;
 }
 
-export function updateEndpoint(ctx: ManagementContext, account: AccountData, endpoint: EndpointRecord, change: EndpointChange, rules: EndpointRules): EndpointRecord {
+export function updateEndpoint(
+  ctx: ManagementContext,
+  account: AccountData,
+  endpoint: EndpointRecord,
+  change: EndpointChange,
+  rules: EndpointRules,
+): EndpointRecord {
   const { fields } = change;
   const before = rules === "v2" ? workerConfig(endpoint, endpointTemplate(ctx, endpoint)) : undefined;
   if (rules === "v2") checkScaling(endpoint.type, fields.scalerType ?? endpoint.scalerType, fields.idleTimeout);
   checkWorkers(rules, fields.workersMin ?? endpoint.workersMin, fields.workersMax ?? endpoint.workersMax);
   if (rules === "v2") {
-    if (fields.workersMax !== undefined && fields.workersMax > endpoint.workersMax) checkWorkerQuota(ctx, account, { id: endpoint.id, workersMax: fields.workersMax });
+    if (fields.workersMax !== undefined && fields.workersMax > endpoint.workersMax)
+      checkWorkerQuota(ctx, account, { id: endpoint.id, workersMax: fields.workersMax });
     if ("allowedCudaVersions" in fields || "minCudaVersion" in fields) {
-      checkCuda(fields.allowedCudaVersions ?? endpoint.allowedCudaVersions, fields.minCudaVersion === undefined ? endpoint.minCudaVersion : fields.minCudaVersion);
+      checkCuda(
+        fields.allowedCudaVersions ?? endpoint.allowedCudaVersions,
+        fields.minCudaVersion === undefined ? endpoint.minCudaVersion : fields.minCudaVersion,
+      );
     }
   }
   const settings = change.container ? containerAfter(ctx, endpoint, change.container) : undefined;
 
   // Everything is checked: apply.
-  const release = rules === "v1" && ENDPOINT_RELEASE_FIELDS.some((field) => field in fields && !isDeepStrictEqual(fields[field], endpoint[field]));
-  changeEndpoint(account, endpoint, { ...fields, version: release ? endpoint.version + 1 : endpoint.version, lastActivityMs: ctx.clock.now() });
+  const release =
+    rules === "v1" && ENDPOINT_RELEASE_FIELDS.some((field) => field in fields && !isDeepStrictEqual(fields[field], endpoint[field]));
+  changeEndpoint(account, endpoint, {
+    ...fields,
+    version: release ? endpoint.version + 1 : endpoint.version,
+    lastActivityMs: ctx.clock.now(),
+  });
   if (settings) {
     const own = account.templates.get(endpoint.templateId);
     if (own?.boundEndpointId === endpoint.id) Object.assign(own, settings);

@@ -6,7 +6,7 @@
  */
 import type { AccountData, PodRecord } from "../../state/model";
 import type { ManagementContext } from "../context";
-import { Refusal, conflict } from "../errors";
+import { NoCapacity, Refusal, conflict } from "../errors";
 import { boot, markFailed, markRunning, markStopped, reserveForStart, statusEvent } from "./lifecycle";
 import { type Action, podActions, podStatus } from "./status";
 
@@ -28,7 +28,7 @@ export function requireAction(ctx: ManagementContext, account: AccountData, pod:
   if (allowed.includes(action)) return;
   const detail =
     `action ${JSON.stringify(action)} does not fit pod ${pod.id} in status ${status}` +
-    (pod.locked && action === "stop" ? " (the pod is locked: unlock it with PATCH {\"locked\": false})" : "") +
+    (pod.locked && action === "stop" ? ' (the pod is locked: unlock it with PATCH {"locked": false})' : "") +
     `; allowed now: ${allowed.length > 0 ? allowed.join(", ") : "none"}`;
   throw conflict(detail, [`invalid action: ${detail}`]);
 }
@@ -55,7 +55,10 @@ export function resetPod(ctx: ManagementContext, pod: PodRecord): void {
 
 /** A running pod's container restarts in place; a stopped one starts. */
 export function restartPod(ctx: ManagementContext, account: AccountData, pod: PodRecord): void {
-  if (pod.desiredStatus !== "RUNNING") return startPod(ctx, account, pod, "Restarted");
+  if (pod.desiredStatus !== "RUNNING") {
+    startPod(ctx, account, pod, "Restarted");
+    return;
+  }
   pod.lastStatusChange = statusEvent("Restarted", ctx.clock.now());
   boot(ctx, pod);
 }
@@ -64,4 +67,23 @@ export function restartPod(ctx: ManagementContext, account: AccountData, pod: Po
 export function terminatePod(ctx: ManagementContext, account: AccountData, pod: PodRecord): void {
   markStopped(ctx, account, pod, "Terminated");
   account.pods.delete(pod.id);
+}
+
+/**
+ * /api/v2's podAction: the action, when the pod's status allows it (requireAction), applied. A
+ * start without capacity on the pod's machine does not fit now either: 409, as such an action.
+ */
+export function applyAction(ctx: ManagementContext, account: AccountData, pod: PodRecord, action: Action): void {
+  requireAction(ctx, account, pod, action);
+  if (action === "terminate") terminatePod(ctx, account, pod);
+  else if (action === "stop") stopPod(ctx, account, pod);
+  else if (action === "restart") restartPod(ctx, account, pod);
+  else {
+    try {
+      startPod(ctx, account, pod);
+    } catch (error) {
+      if (error instanceof NoCapacity) throw new Refusal(409, error.message, [`invalid action: ${error.message}`]);
+      throw error;
+    }
+  }
 }

@@ -8,7 +8,14 @@
 import { randomBytes } from "node:crypto";
 import type { AccountData, NetworkVolumeRecord, PodRecord, TemplateRecord } from "../../state/model";
 import { newId } from "../../ids";
-import { CPU_FLAVORS, type CloudType, DATA_CENTER_IDS, DEFAULT_RAM_PER_GPU_GB, DEFAULT_VCPU_PER_GPU, countryOf } from "../../vocabulary/catalog";
+import {
+  CPU_FLAVORS,
+  type CloudType,
+  DATA_CENTER_IDS,
+  DEFAULT_RAM_PER_GPU_GB,
+  DEFAULT_VCPU_PER_GPU,
+  countryOf,
+} from "../../vocabulary/catalog";
 import { supportsGlobalNetworking } from "../../vocabulary/dataCenters";
 import { POD_DEFAULTS } from "../../vocabulary/schemas/pod";
 import type { Mounts } from "../../vocabulary/schemas/v2/requests";
@@ -38,6 +45,11 @@ export interface PodCreateRules {
    * injectPodPublicKey). "flags": v2's startSsh / startJupyter (CreatePodRequest).
    */
   access: "platform" | "flags";
+  /**
+   * A create that cannot be placed. "conflict": v1's 409 (no capacity). "invalid": v2's 400 naming
+   * the family (`gpu` or `cpu`): the reference lists no 409 for createPod (5.2).
+   */
+  unplaced: "conflict" | "invalid";
 }
 
 interface GpuRequest {
@@ -65,7 +77,9 @@ export interface PodCreation {
   /** null or undefined: the template's (a body's `null` names no registry of its own). */
   containerRegistryAuthId: string | null | undefined;
   /** Storage as v1 states it (sizes and path, a network volume by id), or as v2's mounts. */
-  storage: { volumeInGb: number | undefined; volumeMountPath: string | undefined; networkVolumeId: string | undefined } | { mounts: Mounts | undefined };
+  storage:
+    | { volumeInGb: number | undefined; volumeMountPath: string | undefined; networkVolumeId: string | undefined }
+    | { mounts: Mounts | undefined };
   cloudType: CloudType;
   interruptible: boolean;
   /** undefined: every data center. */
@@ -96,7 +110,13 @@ function publicKeyFor(accountId: string): string {
  * environment variable, unless the request already sets one." Both default to false on a pod and
  * come from the template when the body omits them (templateId resolves "startSsh, startJupyter").
  */
-function injectAccess(ctx: ManagementContext, account: AccountData, creation: PodCreation, rules: PodCreateRules, env: Record<string, string>): void {
+function injectAccess(
+  ctx: ManagementContext,
+  account: AccountData,
+  creation: PodCreation,
+  rules: PodCreateRules,
+  env: Record<string, string>,
+): void {
   if (rules.access === "platform") {
     if (ctx.options.quirks.injectPodPublicKey) env.PUBLIC_KEY ??= publicKeyFor(account.accountId);
     return;
@@ -111,13 +131,18 @@ function injectAccess(ctx: ManagementContext, account: AccountData, creation: Po
  * the template) ask for it; "CPU pods do not inherit a template's persistent mount"
  * (CreatePodRequest.templateId); a CPU pod cannot have a persistent mount at all.
  */
-function storageOf(creation: PodCreation): { volumeInGb: number | undefined; volumeMountPath: string | undefined; networkVolumeId: string | undefined } {
+function storageOf(creation: PodCreation): {
+  volumeInGb: number | undefined;
+  volumeMountPath: string | undefined;
+  networkVolumeId: string | undefined;
+} {
   const { storage, template } = creation;
   if (!("mounts" in storage)) return storage;
   const persistent = storage.mounts?.persistent;
   const network = storage.mounts?.network?.[0];
   if (persistent && network) throw invalid("mounts", "set at most one of mounts.persistent and mounts.network");
-  if (persistent && creation.computeType === "CPU") throw invalid("mounts.persistent", "CPU pods cannot have a persistent mount; use mounts.network with a network volume");
+  if (persistent && creation.computeType === "CPU")
+    throw invalid("mounts.persistent", "CPU pods cannot have a persistent mount; use mounts.network with a network volume");
   return {
     volumeInGb: persistent?.size ?? (network || !template || creation.computeType === "CPU" ? 0 : template.volumeInGb),
     volumeMountPath: (persistent ?? network)?.path,
@@ -136,7 +161,11 @@ function dataCentersFor(creation: PodCreation, rules: PodCreateRules, volume: Ne
     const gpu = creation.computeType === "GPU" ? creation.gpu.gpuTypeIds[0] : undefined;
     if (!gpu?.startsWith("NVIDIA")) throw invalid("globalNetworking", "global networking needs an NVIDIA GPU pod");
     dataCenterIds = dataCenterIds.filter(supportsGlobalNetworking);
-    if (dataCenterIds.length === 0) throw invalid("globalNetworking", "none of dataCenterIds supports global networking; see globalNetwork in GET /api/v2/catalog/datacenters");
+    if (dataCenterIds.length === 0)
+      throw invalid(
+        "globalNetworking",
+        "none of dataCenterIds supports global networking; see globalNetwork in GET /api/v2/catalog/datacenters",
+      );
   }
   if (volume) {
     if (!dataCenterIds.includes(volume.dataCenterId)) {
@@ -182,7 +211,11 @@ export function createPod(ctx: ManagementContext, account: AccountData, creation
     minUploadMbps: creation.minUploadMbps,
     minDiskBandwidthMBps: creation.minDiskBandwidthMBps,
   });
-  if ("error" in choice) throw new NoCapacity(choice.error);
+  if ("error" in choice) {
+    throw rules.unplaced === "invalid"
+      ? invalid(creation.computeType === "GPU" ? "gpu" : "cpu", choice.error)
+      : new NoCapacity(choice.error);
+  }
   checkSpendCap(ctx, account, choice.costPerHr, `pod "${creation.name}"`);
 
   const env: Record<string, string> = { ...template?.env, ...creation.env };

@@ -69,7 +69,11 @@ function mountKindOf(pod: PodRecord): "network" | "persistent" | "none" {
  */
 function checkMountChange(pod: PodRecord, mounts: Mounts): void {
   if (mounts.persistent && mounts.network?.length) throw invalid("mounts", "set at most one of mounts.persistent and mounts.network");
-  if (mounts.network?.length === 0) throw invalid("mounts.network", "clearing mounts is not supported; omit mounts to leave the mount unchanged, or create a new pod without it");
+  if (mounts.network?.length === 0)
+    throw invalid(
+      "mounts.network",
+      "clearing mounts is not supported; omit mounts to leave the mount unchanged, or create a new pod without it",
+    );
   const kind = mountKindOf(pod);
   const asked = mounts.persistent ? "persistent" : mounts.network ? "network" : undefined;
   if (asked !== undefined && asked !== kind) {
@@ -80,7 +84,10 @@ function checkMountChange(pod: PodRecord, mounts: Mounts): void {
   }
   const network = mounts.network?.[0];
   if (network && network.volumeId !== pod.networkVolumeId) {
-    throw invalid("mounts.network[0].volumeId", `the network volume of a pod is fixed at create (${pod.networkVolumeId ?? "none"}); create a new pod to change it`);
+    throw invalid(
+      "mounts.network[0].volumeId",
+      `the network volume of a pod is fixed at create (${pod.networkVolumeId ?? "none"}); create a new pod to change it`,
+    );
   }
 }
 
@@ -115,7 +122,12 @@ function fieldsOf(change: PodChange): PodFields {
 export function updatePod(ctx: ManagementContext, account: AccountData, pod: PodRecord, change: PodChange): PodRecord {
   if (change.mounts) checkMountChange(pod, change.mounts);
   const fields = fieldsOf(change);
-  const command = change.command ? commandChange(change.command, { entrypoint: fields.dockerEntrypoint ?? pod.dockerEntrypoint, cmd: fields.dockerStartCmd ?? pod.dockerStartCmd }) : undefined;
+  const command = change.command
+    ? commandChange(change.command, {
+        entrypoint: fields.dockerEntrypoint ?? pod.dockerEntrypoint,
+        cmd: fields.dockerStartCmd ?? pod.dockerStartCmd,
+      })
+    : undefined;
   if (command) {
     fields.dockerEntrypoint = command.dockerEntrypoint;
     fields.dockerStartCmd = command.dockerStartCmd;

@@ -19,7 +19,10 @@ export function billingOperations(ctx: ManagementContext): Operation[] {
       errors: [400],
       handle({ accountId, query }) {
         const window = windowOf(query, ctx.clock.now());
-        return { status: 200, body: podBilling(ledger(accountId), { ...window, grouping: query.grouping, podId: query.podId, gpuTypeId: query.gpuTypeId }) };
+        return {
+          status: 200,
+          body: podBilling(ledger(accountId), { ...window, grouping: query.grouping, podId: query.podId, gpuTypeId: query.gpuTypeId }),
+        };
       },
     }),
     defineOperation({

@@ -63,7 +63,9 @@ export function endpointView(ctx: ManagementContext, account: AccountData, endpo
   };
   if (endpoint.computeType === "CPU") {
     // "cpu3c-8-16": flavor, vCPUs, RAM in GB, as the service lists CPU instance ids.
-    view.instanceIds = endpoint.cpuFlavorIds.map((id) => `${id}-${endpoint.vcpuCount}-${endpoint.vcpuCount * (CPU_FLAVORS.get(id)?.ramPerVcpuGb ?? 2)}`);
+    view.instanceIds = endpoint.cpuFlavorIds.map(
+      (id) => `${id}-${endpoint.vcpuCount}-${endpoint.vcpuCount * (CPU_FLAVORS.get(id)?.ramPerVcpuGb ?? 2)}`,
+    );
   }
   if (endpoint.allowedCudaVersions !== null) view.allowedCudaVersions = [...endpoint.allowedCudaVersions];
   if (endpoint.minCudaVersion !== null) view.minCudaVersion = endpoint.minCudaVersion;
@@ -82,7 +84,11 @@ export function endpointView(ctx: ManagementContext, account: AccountData, endpo
 }
 
 /** What the endpoint (as a create makes it, or an update leaves it) refers to must exist: a serverless template, its volumes. */
-function checkReferences(ctx: ManagementContext, account: AccountData, endpoint: Pick<EndpointRecord, "templateId" | "networkVolumeId" | "networkVolumeIds">): TemplateRecord {
+function checkReferences(
+  ctx: ManagementContext,
+  account: AccountData,
+  endpoint: Pick<EndpointRecord, "templateId" | "networkVolumeId" | "networkVolumeIds">,
+): TemplateRecord {
   const template = requireTemplate(ctx, account, endpoint.templateId);
   if (!template.isServerless) {
     throw invalid(
@@ -162,7 +168,11 @@ export function endpointOperations(ctx: ManagementContext): Operation[] {
           workersMin: body.workersMin,
           workersMax: body.workersMax,
         };
-        const template = checkReferences(ctx, acct, { templateId: body.templateId, networkVolumeId: settings.networkVolumeId, networkVolumeIds: settings.networkVolumeIds });
+        const template = checkReferences(ctx, acct, {
+          templateId: body.templateId,
+          networkVolumeId: settings.networkVolumeId,
+          networkVolumeIds: settings.networkVolumeIds,
+        });
         const { endpoint } = createEndpoint(ctx, acct, { settings, container: { template } }, "v1");
         return { status: 200, body: endpointView(ctx, acct, endpoint, plain) };
       },

@@ -23,7 +23,10 @@ export function networkVolumeOperations(ctx: ManagementContext): Operation[] {
       errors: [400, 404],
       handle({ accountId, params, body }) {
         const acct = account(accountId);
-        return { status: 200, body: networkVolumeView(updateNetworkVolume(ctx, acct, networkVolumeOf(acct, params.networkVolumeId ?? ""), body)) };
+        return {
+          status: 200,
+          body: networkVolumeView(updateNetworkVolume(ctx, acct, networkVolumeOf(acct, params.networkVolumeId ?? ""), body)),
+        };
       },
     });
 

@@ -17,7 +17,7 @@ import { type PodFields, updatePod } from "../pods/update";
 import { type PodIncludes, podView, workerPodView } from "./podView";
 
 /** /v1 keeps the template link and injects the platform's key; it never checked global networking. */
-const V1_POD_RULES: PodCreateRules = { keepTemplateLink: true, checkGlobalNetworking: false, access: "platform" };
+const V1_POD_RULES: PodCreateRules = { keepTemplateLink: true, checkGlobalNetworking: false, access: "platform", unplaced: "conflict" };
 
 function creationOf(ctx: ManagementContext, account: AccountData, body: PodCreateInput): PodCreation {
   return {
@@ -33,7 +33,11 @@ function creationOf(ctx: ManagementContext, account: AccountData, body: PodCreat
     containerDiskInGb: body.containerDiskInGb ?? undefined,
     command: { entrypoint: body.dockerEntrypoint, cmd: body.dockerStartCmd },
     containerRegistryAuthId: body.containerRegistryAuthId,
-    storage: { volumeInGb: body.volumeInGb ?? undefined, volumeMountPath: body.volumeMountPath, networkVolumeId: body.networkVolumeId ?? undefined },
+    storage: {
+      volumeInGb: body.volumeInGb ?? undefined,
+      volumeMountPath: body.volumeMountPath,
+      networkVolumeId: body.networkVolumeId ?? undefined,
+    },
     cloudType: body.cloudType,
     interruptible: body.interruptible,
     dataCenterIds: body.dataCenterIds,
@@ -118,7 +122,12 @@ function workerPods(ctx: ManagementContext, account: AccountData, include: PodIn
 
 export function podOperations(ctx: ManagementContext): Operation[] {
   const account = (id: string) => ctx.store.account(id);
-  const noIncludes: PodIncludes = { includeMachine: false, includeNetworkVolume: false, includeSavingsPlans: false, includeTemplate: false };
+  const noIncludes: PodIncludes = {
+    includeMachine: false,
+    includeNetworkVolume: false,
+    includeSavingsPlans: false,
+    includeTemplate: false,
+  };
 
   const update = (path: string, method: "PATCH" | "POST", operationId: string) =>
     defineOperation({

@@ -1,6 +1,6 @@
 /** The full /v1 operation table. */
 import type { Operation } from "../../http/router";
-import { documentationOperations } from "../../openapi";
+import { documentationOperations } from "./openapi";
 import type { ManagementContext } from "../context";
 import { billingOperations } from "./billing";
 import { endpointOperations } from "./endpoints";

@@ -48,7 +48,10 @@ export function templateOperations(ctx: ManagementContext): Operation[] {
       errors: [400, 404, 409],
       handle({ accountId, params, body }) {
         const acct = account(accountId);
-        return { status: 200, body: templateView(updateTemplate(ctx, acct, templateOf(acct, params.templateId ?? ""), fieldsOf(body), "v1")) };
+        return {
+          status: 200,
+          body: templateView(updateTemplate(ctx, acct, templateOf(acct, params.templateId ?? ""), fieldsOf(body), "v1")),
+        };
       },
     });
 
@@ -90,7 +93,12 @@ export function templateOperations(ctx: ManagementContext): Operation[] {
       tag: "templates",
       summary: "List templates",
       query: TemplateQuery,
-      response: { status: 200, description: "The account's templates (and public/service ones when asked).", schemaName: "Template", array: true },
+      response: {
+        status: 200,
+        description: "The account's templates (and public/service ones when asked).",
+        schemaName: "Template",
+        array: true,
+      },
       errors: [400],
       handle({ accountId, query }) {
         const own = [...account(accountId).templates.values()];

@@ -31,21 +31,19 @@ function requestUrlsOf(v: V2Context, endpoint: EndpointRecord, env: Readonly<Rec
 }
 
 /** `template`: the endpoint's template, when the caller holds it already (a create). */
-export function v2EndpointView(v: V2Context, endpoint: EndpointRecord, template: TemplateRecord | undefined = endpointTemplate(v.ctx, endpoint)): Endpoint {
-  const config = workerConfig(endpoint, template);
+export function v2EndpointView(
+  v: V2Context,
+  endpoint: EndpointRecord,
+  template: TemplateRecord | undefined = endpointTemplate(v.ctx, endpoint),
+): Endpoint {
+  // What workers run is already in v2's words: the container settings, gpu or cpu, data centers and volumes.
+  const { gpu, cpu, dataCenterIds, networkVolumes, ...container } = workerConfig(endpoint, template);
   const view: Endpoint = {
     id: endpoint.id,
     name: endpoint.name,
     type: endpoint.type,
-    requestUrls: requestUrlsOf(v, endpoint, config.env),
-    image: config.image,
-    args: config.args,
-    cmd: config.cmd,
-    entrypoint: config.entrypoint,
-    disk: config.disk,
-    env: config.env,
-    ports: config.ports,
-    registry: config.registry,
+    requestUrls: requestUrlsOf(v, endpoint, container.env),
+    ...container,
     workers: usesIdleTimeout(endpoint.type, endpoint.scalerType)
       ? { min: endpoint.workersMin, max: endpoint.workersMax, idleTimeout: endpoint.idleTimeout }
       : { min: endpoint.workersMin, max: endpoint.workersMax },
@@ -53,14 +51,14 @@ export function v2EndpointView(v: V2Context, endpoint: EndpointRecord, template:
       endpoint.scalerType === "QUEUE_DELAY"
         ? { type: "QUEUE_DELAY", queueDelay: endpoint.scalerValue }
         : { type: "REQUEST_COUNT", requestCount: endpoint.scalerValue },
-    dataCenterIds: config.dataCenterIds,
-    networkVolumes: config.networkVolumes,
+    dataCenterIds,
+    networkVolumes,
     timeout: endpoint.executionTimeoutMs,
     flashboot: endpoint.flashbootPriority ? "PRIORITY_FLASHBOOT" : endpoint.flashboot ? "FLASHBOOT" : "OFF",
     createdAt: isoTime(endpoint.createdAtMs),
   };
-  view.gpu = config.gpu;
-  if (config.cpu) view.cpu = config.cpu;
+  view.gpu = gpu;
+  if (cpu) view.cpu = cpu;
   return view;
 }
 
@@ -92,7 +90,14 @@ export function workersView(ctx: ManagementContext, endpoint: EndpointRecord): z
   const count = (status: Worker["status"]) => views.filter((w) => w.status === status).length;
   return {
     workers: views,
-    summary: { running: count("RUNNING"), idle: count("IDLE"), initializing: count("INITIALIZING"), throttled: count("THROTTLED"), unhealthy: count("UNHEALTHY"), total: views.length },
+    summary: {
+      running: count("RUNNING"),
+      idle: count("IDLE"),
+      initializing: count("INITIALIZING"),
+      throttled: count("THROTTLED"),
+      unhealthy: count("UNHEALTHY"),
+      total: views.length,
+    },
     endpointVersion: endpoint.version,
   };
 }

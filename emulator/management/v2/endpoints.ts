@@ -5,35 +5,17 @@
  */
 import type { Operation } from "../../http/router";
 import type { AccountData, EndpointRecord } from "../../state/model";
-import { ENDPOINT_CPU_FLAVOR_IDS, isPowerOfTwo } from "../../vocabulary/catalog";
 import { CreateEndpointRequest, type EndpointScaling, ListPageQuery, UpdateEndpointRequest } from "../../vocabulary/schemas/v2/requests";
 import { type EndpointCreation, createEndpoint } from "../endpoints/create";
 import { deleteEndpoint } from "../endpoints/delete";
-import { gpuTypeIdsOf, selectionOf, typesOfSelection } from "../endpoints/selection";
+import { cpusOfSelection, gpuTypeIdsOf, selectionOf, typesOfSelection } from "../endpoints/selection";
 import { type EndpointChange, updateEndpoint } from "../endpoints/update";
 import { invalid } from "../errors";
 import { endpointOf, requireNetworkVolume } from "../lookup";
-import { type V2Context, v2Route } from "./operation";
-import { byCreation, paginate } from "./pagination";
+import { byCreation } from "../lists";
+import { listPage, type V2Context } from "./operation";
 import { releasesView, v2EndpointView, workersView } from "./endpointView";
 import { requireDataCenters, requireImage, requireRegistry, requireTemplate } from "./references";
-
-function cpusOf(cpus: ReadonlyArray<{ id: string; vcpuCount: number }>): { ids: string[]; vcpuCount: number } {
-  const seen = new Set<string>();
-  for (const [i, cpu] of cpus.entries()) {
-    if (!(ENDPOINT_CPU_FLAVOR_IDS as readonly string[]).includes(cpu.id)) {
-      throw invalid(`cpu[${i}].id`, `unknown serverless CPU flavor ${JSON.stringify(cpu.id)}; one of ${ENDPOINT_CPU_FLAVOR_IDS.join(", ")}`);
-    }
-    if (!isPowerOfTwo(cpu.vcpuCount)) throw invalid(`cpu[${i}].vcpuCount`, `must be a power of two (2, 4, 8, ...), got ${cpu.vcpuCount}`);
-    const key = `${cpu.id}/${cpu.vcpuCount}`;
-    if (seen.has(key)) throw invalid(`cpu[${i}]`, `duplicate configuration ${key}`);
-    seen.add(key);
-  }
-  const vcpuCount = cpus[0]?.vcpuCount ?? 2;
-  const other = cpus.findIndex((cpu) => cpu.vcpuCount !== vcpuCount);
-  if (other !== -1) throw invalid(`cpu[${other}].vcpuCount`, `the emulator runs every CPU configuration of an endpoint at one vCPU count (${vcpuCount}); list one count`);
-  return { ids: cpus.map((cpu) => cpu.id), vcpuCount };
-}
 
 function volumesOf(account: AccountData, ids: readonly string[]): string[] {
   for (const [i, id] of ids.entries()) requireNetworkVolume(account, id, `networkVolumes[${i}]`);
@@ -49,9 +31,10 @@ function flashbootOf(flashboot: CreateEndpointRequest["flashboot"]): Pick<Endpoi
 }
 
 function creationOf(v: V2Context, account: AccountData, body: CreateEndpointRequest): EndpointCreation {
-  if ((body.gpu === undefined) === (body.cpu === undefined)) throw invalid(body.gpu ? "cpu" : "gpu", "supply exactly one of gpu (GPU workers) or cpu (CPU workers)");
+  if ((body.gpu === undefined) === (body.cpu === undefined))
+    throw invalid(body.gpu ? "cpu" : "gpu", "supply exactly one of gpu (GPU workers) or cpu (CPU workers)");
   const gpuTypeIds = body.gpu ? typesOfSelection(body.gpu.pools, body.gpu.excludedTypes ?? []) : [];
-  const cpu = body.cpu ? cpusOf(body.cpu) : undefined;
+  const cpu = body.cpu ? cpusOfSelection(body.cpu) : undefined;
   requireDataCenters(body.dataCenterIds);
   const networkVolumeIds = body.networkVolumes ? volumesOf(account, body.networkVolumes) : null;
   if (body.registry) requireRegistry(account, body.registry);
@@ -85,8 +68,10 @@ function creationOf(v: V2Context, account: AccountData, body: CreateEndpointRequ
 const CONTAINER_FIELDS = ["image", "args", "cmd", "entrypoint", "disk", "env", "ports", "registry", "templateId"] as const;
 
 function changeOf(v: V2Context, account: AccountData, endpoint: EndpointRecord, body: UpdateEndpointRequest): EndpointChange {
-  if (body.gpu && endpoint.computeType === "CPU") throw invalid("gpu", "this is a CPU endpoint; the compute family is fixed at create (send cpu, or create a GPU endpoint)");
-  if (body.cpu && endpoint.computeType === "GPU") throw invalid("cpu", "this is a GPU endpoint; the compute family is fixed at create (send gpu, or create a CPU endpoint)");
+  if (body.gpu && endpoint.computeType === "CPU")
+    throw invalid("gpu", "this is a CPU endpoint; the compute family is fixed at create (send cpu, or create a GPU endpoint)");
+  if (body.cpu && endpoint.computeType === "GPU")
+    throw invalid("cpu", "this is a GPU endpoint; the compute family is fixed at create (send gpu, or create a CPU endpoint)");
   // The live defect (management-api-v2-today.md 6.1 #1, #2): the REST facade rebuilt the stored
   // selection from its lossy view on every PATCH, and CPU endpoints could not be PATCHed at all.
   const rebuilds = v.ctx.options.quirks.endpointPatchRebuildsSelection;
@@ -101,7 +86,8 @@ function changeOf(v: V2Context, account: AccountData, endpoint: EndpointRecord, 
     requireDataCenters(body.dataCenterIds);
     fields.dataCenterIds = [...body.dataCenterIds];
   }
-  if (body.networkVolumes !== undefined) Object.assign(fields, { networkVolumeId: null, networkVolumeIds: volumesOf(account, body.networkVolumes) });
+  if (body.networkVolumes !== undefined)
+    Object.assign(fields, { networkVolumeId: null, networkVolumeIds: volumesOf(account, body.networkVolumes) });
   if (body.timeout !== undefined) fields.executionTimeoutMs = body.timeout;
   if (body.flashboot !== undefined) Object.assign(fields, flashbootOf(body.flashboot));
   // UpdateEndpointGpuConfig (SPEC-0922, management-api-v2-today.md 5.3 and 6.1 #3): `pools` replaces
@@ -112,7 +98,7 @@ function changeOf(v: V2Context, account: AccountData, endpoint: EndpointRecord, 
   if (body.gpu?.allowedCudaVersions !== undefined) fields.allowedCudaVersions = [...body.gpu.allowedCudaVersions];
   if (body.gpu?.minCudaVersion !== undefined) fields.minCudaVersion = body.gpu.minCudaVersion === "" ? null : body.gpu.minCudaVersion;
   if (body.cpu) {
-    const cpu = cpusOf(body.cpu);
+    const cpu = cpusOfSelection(body.cpu);
     Object.assign(fields, { cpuFlavorIds: cpu.ids, vcpuCount: cpu.vcpuCount });
   }
   if (!CONTAINER_FIELDS.some((field) => body[field] !== undefined)) return { fields };
@@ -122,52 +108,60 @@ function changeOf(v: V2Context, account: AccountData, endpoint: EndpointRecord, 
 }
 
 export function v2EndpointOperations(v: V2Context): Operation[] {
-  const { ctx } = v;
-  const account = (id: string) => ctx.store.account(id);
-  const endpoint = (accountId: string, id: string | undefined) => endpointOf(account(accountId), id ?? "");
+  const { ctx, route } = v;
   return [
-    v2Route("GET /serverless", "listEndpoints", "serverless:read", "List serverless endpoints",
+    route(
+      ["GET /serverless", "listEndpoints", "serverless:read", "List serverless endpoints"],
       { query: ListPageQuery, paged: true, answer: [200, "ListEndpointsResponse"], errors: [422] },
-      ({ accountId, query }) => {
-        const request = { operationId: "listEndpoints", accountId, bound: {}, query, pageSize: ctx.options.pageSize };
-        const page = paginate([...account(accountId).endpoints.values()], byCreation, request);
+      (call) => {
+        const page = listPage(v, "listEndpoints", call, call.account.endpoints.values(), byCreation);
         return { status: 200, body: { endpoints: page.items.map((e) => v2EndpointView(v, e)), pagination: page.pagination } };
-      }),
-    v2Route("POST /serverless", "createEndpoint", "serverless:write", "Create a serverless endpoint",
+      },
+    ),
+    route(
+      ["POST /serverless", "createEndpoint", "serverless:write", "Create a serverless endpoint"],
       { body: ["CreateEndpointRequest", CreateEndpointRequest], answer: [201, "Endpoint"], errors: [400, 404, 422] },
-      ({ accountId, body }) => {
-        const acct = account(accountId);
-        const { endpoint: created, template } = createEndpoint(ctx, acct, creationOf(v, acct, body), "v2");
+      ({ account, body }) => {
+        const { endpoint: created, template } = createEndpoint(ctx, account, creationOf(v, account, body), "v2");
         return { status: 201, body: v2EndpointView(v, created, template) };
-      }),
-    v2Route("GET /serverless/{id}", "getEndpoint", "serverless:read", "Get a serverless endpoint",
+      },
+    ),
+    route(
+      ["GET /serverless/{id}", "getEndpoint", "serverless:read", "Get a serverless endpoint"],
       { answer: [200, "Endpoint"], errors: [404] },
-      ({ accountId, params }) => ({ status: 200, body: v2EndpointView(v, endpoint(accountId, params.id)) })),
-    v2Route("PATCH /serverless/{id}", "updateEndpoint", "serverless:write", "Update a serverless endpoint",
+      ({ account, id }) => ({ status: 200, body: v2EndpointView(v, endpointOf(account, id)) }),
+    ),
+    route(
+      ["PATCH /serverless/{id}", "updateEndpoint", "serverless:write", "Update a serverless endpoint"],
       { body: ["UpdateEndpointRequest", UpdateEndpointRequest], answer: [200, "Endpoint"], errors: [400, 404, 422] },
-      ({ accountId, params, body }) => {
-        const acct = account(accountId);
-        const target = endpointOf(acct, params.id ?? "");
-        return { status: 200, body: v2EndpointView(v, updateEndpoint(ctx, acct, target, changeOf(v, acct, target, body), "v2")) };
-      }),
-    v2Route("DELETE /serverless/{id}", "deleteEndpoint", "serverless:write", "Delete a serverless endpoint",
+      ({ account, id, body }) => {
+        const target = endpointOf(account, id);
+        return { status: 200, body: v2EndpointView(v, updateEndpoint(ctx, account, target, changeOf(v, account, target, body), "v2")) };
+      },
+    ),
+    route(
+      ["DELETE /serverless/{id}", "deleteEndpoint", "serverless:write", "Delete a serverless endpoint"],
       { answer: [204], errors: [404] },
-      ({ accountId, params }) => {
-        deleteEndpoint(ctx, account(accountId), endpoint(accountId, params.id), "v2");
+      ({ account, id }) => {
+        deleteEndpoint(ctx, account, endpointOf(account, id), "v2");
         return { status: 204 };
-      }),
-    v2Route("GET /serverless/{id}/workers", "listEndpointWorkers", "serverless:read", "List serverless endpoint workers",
+      },
+    ),
+    route(
+      ["GET /serverless/{id}/workers", "listEndpointWorkers", "serverless:read", "List serverless endpoint workers"],
       { answer: [200, "ListEndpointWorkersResponse"], errors: [404] },
-      ({ accountId, params }) => ({ status: 200, body: workersView(ctx, endpoint(accountId, params.id)) })),
-    v2Route("GET /serverless/{id}/releases", "listEndpointReleases", "serverless:read", "List serverless endpoint releases",
+      ({ account, id }) => ({ status: 200, body: workersView(ctx, endpointOf(account, id)) }),
+    ),
+    route(
+      ["GET /serverless/{id}/releases", "listEndpointReleases", "serverless:read", "List serverless endpoint releases"],
       { query: ListPageQuery, paged: true, answer: [200, "ListEndpointReleasesResponse"], errors: [404, 422] },
-      ({ accountId, params, query }) => {
-        const target = endpoint(accountId, params.id);
+      (call) => {
+        const target = endpointOf(call.account, call.id);
         const all = releasesView(target, ctx.serverless.workers(target.id));
         // The rollout summary is the endpoint's current state on every page (management-api-v2-today.md 1.3).
-        const request = { operationId: "listEndpointReleases", accountId, bound: { id: target.id }, query, pageSize: ctx.options.pageSize };
-        const page = paginate(all.releases, (r) => ({ rank: r.version, id: r.id }), request);
+        const page = listPage(v, "listEndpointReleases", call, all.releases, (r) => ({ rank: r.version, id: r.id }));
         return { status: 200, body: { ...all, releases: page.items, pagination: page.pagination } };
-      }),
+      },
+    ),
   ];
 }

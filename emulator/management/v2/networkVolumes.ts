@@ -6,68 +6,81 @@
  */
 import type { Operation } from "../../http/router";
 import type { NetworkVolumeRecord, RegistryAuthRecord } from "../../state/model";
-import { isDataCenter, primaryVolumeTypeOf } from "../../vocabulary/dataCenters";
 import { CreateNetworkVolumeRequest, CreateRegistryRequest, UpdateNetworkVolumeRequest } from "../../vocabulary/schemas/v2/requests";
 import type { NetworkVolume } from "../../vocabulary/schemas/v2/wire";
-import { invalid } from "../errors";
 import { networkVolumeOf, registryAuthOf } from "../lookup";
-import { createNetworkVolume, deleteNetworkVolume, updateNetworkVolume } from "../networkVolumes";
+import { createNetworkVolume, deleteNetworkVolume, updateNetworkVolume, volumeTierOf } from "../networkVolumes";
 import { createRegistryAuth, deleteRegistryAuth } from "../registryAuths";
-import { type V2Context, v2Route } from "./operation";
+import type { V2Context } from "./operation";
 
 function volumeView(volume: NetworkVolumeRecord): NetworkVolume {
-  // A volume made through /v1 has no tier of its own: its data center's primary one.
-  return { id: volume.id, name: volume.name, size: volume.size, dataCenter: volume.dataCenterId, type: volume.type ?? primaryVolumeTypeOf(volume.dataCenterId) ?? "STANDARD" };
+  return { id: volume.id, name: volume.name, size: volume.size, dataCenter: volume.dataCenterId, type: volumeTierOf(volume) };
 }
 
 /** Never the username or password (getRegistry: "credentials are write-only"). */
 const registryView = (auth: RegistryAuthRecord) => ({ id: auth.id, name: auth.name });
 
 export function v2StorageOperations(v: V2Context): Operation[] {
-  const { ctx } = v;
-  const account = (id: string) => ctx.store.account(id);
+  const { ctx, route } = v;
   return [
-    v2Route("GET /network-volumes", "listNetworkVolumes", "network-volumes:read", "List network volumes",
+    route(
+      ["GET /network-volumes", "listNetworkVolumes", "network-volumes:read", "List network volumes"],
       { answer: [200, "ListNetworkVolumesResponse"], errors: [] },
-      ({ accountId }) => ({ status: 200, body: { networkVolumes: [...account(accountId).networkVolumes.values()].map(volumeView) } })),
-    v2Route("POST /network-volumes", "createNetworkVolume", "network-volumes:write", "Create a network volume",
+      ({ account }) => ({ status: 200, body: { networkVolumes: [...account.networkVolumes.values()].map(volumeView) } }),
+    ),
+    route(
+      ["POST /network-volumes", "createNetworkVolume", "network-volumes:write", "Create a network volume"],
       { body: ["CreateNetworkVolumeRequest", CreateNetworkVolumeRequest], answer: [201, "NetworkVolume"], errors: [400, 422] },
-      ({ accountId, body }) => {
-        if (!isDataCenter(body.dataCenter)) throw invalid("dataCenter", `unknown data center ${JSON.stringify(body.dataCenter)}; list them with GET /api/v2/catalog/datacenters`);
-        const volume = createNetworkVolume(ctx, account(accountId), { name: body.name, size: body.size, dataCenterId: body.dataCenter, type: body.type ?? "primary" });
+      ({ account, body }) => {
+        const volume = createNetworkVolume(ctx, account, {
+          name: body.name,
+          size: body.size,
+          dataCenterId: body.dataCenter,
+          type: body.type ?? "primary",
+        });
         return { status: 201, body: volumeView(volume) };
-      }),
-    v2Route("GET /network-volumes/{id}", "getNetworkVolume", "network-volumes:read", "Get a network volume",
+      },
+    ),
+    route(
+      ["GET /network-volumes/{id}", "getNetworkVolume", "network-volumes:read", "Get a network volume"],
       { answer: [200, "NetworkVolume"], errors: [404] },
-      ({ accountId, params }) => ({ status: 200, body: volumeView(networkVolumeOf(account(accountId), params.id ?? "")) })),
-    v2Route("PATCH /network-volumes/{id}", "updateNetworkVolume", "network-volumes:write", "Update a network volume",
+      ({ account, id }) => ({ status: 200, body: volumeView(networkVolumeOf(account, id)) }),
+    ),
+    route(
+      ["PATCH /network-volumes/{id}", "updateNetworkVolume", "network-volumes:write", "Update a network volume"],
       { body: ["UpdateNetworkVolumeRequest", UpdateNetworkVolumeRequest], answer: [200, "NetworkVolume"], errors: [400, 404, 422] },
-      ({ accountId, params, body }) => {
-        const acct = account(accountId);
-        return { status: 200, body: volumeView(updateNetworkVolume(ctx, acct, networkVolumeOf(acct, params.id ?? ""), body)) };
-      }),
-    v2Route("DELETE /network-volumes/{id}", "deleteNetworkVolume", "network-volumes:write", "Delete a network volume",
+      ({ account, id, body }) => ({ status: 200, body: volumeView(updateNetworkVolume(ctx, account, networkVolumeOf(account, id), body)) }),
+    ),
+    route(
+      ["DELETE /network-volumes/{id}", "deleteNetworkVolume", "network-volumes:write", "Delete a network volume"],
       { answer: [204], errors: [404, 409] },
-      ({ accountId, params }) => {
-        const acct = account(accountId);
-        deleteNetworkVolume(ctx, acct, networkVolumeOf(acct, params.id ?? ""));
+      ({ account, id }) => {
+        deleteNetworkVolume(ctx, account, networkVolumeOf(account, id));
         return { status: 204 };
-      }),
-    v2Route("GET /registries", "listRegistries", "registries:read", "List container registries",
+      },
+    ),
+    route(
+      ["GET /registries", "listRegistries", "registries:read", "List container registries"],
       { answer: [200, "ListRegistriesResponse"], errors: [] },
-      ({ accountId }) => ({ status: 200, body: { registries: [...account(accountId).registryAuths.values()].map(registryView) } })),
-    v2Route("POST /registries", "createRegistry", "registries:write", "Create a container registry credential",
+      ({ account }) => ({ status: 200, body: { registries: [...account.registryAuths.values()].map(registryView) } }),
+    ),
+    route(
+      ["POST /registries", "createRegistry", "registries:write", "Create a container registry credential"],
       { body: ["CreateRegistryRequest", CreateRegistryRequest], answer: [201, "Registry"], errors: [400, 422] },
-      ({ accountId, body }) => ({ status: 201, body: registryView(createRegistryAuth(ctx, account(accountId), body, "v2")) })),
-    v2Route("GET /registries/{id}", "getRegistry", "registries:read", "Get a container registry credential",
+      ({ account, body }) => ({ status: 201, body: registryView(createRegistryAuth(ctx, account, body, "v2")) }),
+    ),
+    route(
+      ["GET /registries/{id}", "getRegistry", "registries:read", "Get a container registry credential"],
       { answer: [200, "Registry"], errors: [404] },
-      ({ accountId, params }) => ({ status: 200, body: registryView(registryAuthOf(account(accountId), params.id ?? "")) })),
-    v2Route("DELETE /registries/{id}", "deleteRegistry", "registries:write", "Delete a container registry credential",
+      ({ account, id }) => ({ status: 200, body: registryView(registryAuthOf(account, id)) }),
+    ),
+    route(
+      ["DELETE /registries/{id}", "deleteRegistry", "registries:write", "Delete a container registry credential"],
       { answer: [204], errors: [400, 404] },
-      ({ accountId, params }) => {
-        const acct = account(accountId);
-        deleteRegistryAuth(acct, registryAuthOf(acct, params.id ?? ""), "v2");
+      ({ account, id }) => {
+        deleteRegistryAuth(account, registryAuthOf(account, id), "v2");
         return { status: 204 };
-      }),
+      },
+    ),
   ];
 }

@@ -1,20 +1,51 @@
 /**
- * A v2 operation: the same route-table entry as v1's (method, path, schemas, docs, handler), with
- * v2 validation (422 problems listing every field) instead of v1's first-field 400, and the
- * context every v2 handler is built with. `v2Route` declares one entry of the route table.
+ * A v2 operation: a route-table entry of the HTTP kit (http/router.ts) declared in v2's terms, with
+ * v2's validation (every field at fault, a body 422) and the context every v2 handler is built with.
+ * An entry is three rows: its head (method and path, operationId, scope, summary), its spec
+ * (schemas, answer, errors) and its handler, which gets the account it acts for.
  */
 import type { z } from "zod";
-import type { Call, Method, Operation, Reply } from "../../http/router";
-import { issueMessage, safeParseCompiled } from "../../http/validation";
+import { type Call, defineOperation, type Method, type Operation, type Reply } from "../../http/router";
+import { parseListingEvery } from "../../http/validation";
+import type { AccountData } from "../../state/model";
+import type { Scope } from "../account/scopes";
 import type { ManagementContext } from "../context";
-import { Refusal } from "../errors";
-import type { Scope } from "./scopes";
+import { type Position, pageOf } from "../lists";
 
-/** What every v2 handler needs: the shared management context (same store as /v1) and the URLs. */
+/** An entry's head: `"GET /pods/{id}"`, its operationId, the API-key scope it needs ("public" for none), its summary. */
+export type V2Head = readonly [route: `${Method} /${string}`, operationId: string, scope: Scope | "public", summary: string];
+
+/** What a v2 handler gets: the kit's call, the account it acts for and the path's `{id}` ("" when it has none). */
+export interface V2Call<Q, B> extends Call<Q, B> {
+  readonly account: AccountData;
+  readonly id: string;
+}
+
+/** What every v2 handler is built with: the shared management context (same store as /v1), the URLs, and `route`. */
 export interface V2Context {
   ctx: ManagementContext;
   /** The job API base (…/v2), known once the server listens; endpoints' requestUrls are built on it. */
   serverlessUrl(): string;
+  /** One route-table entry (v2Route) whose handler gets the account it acts for. */
+  route<Q = undefined, B = undefined>(head: V2Head, spec: V2RouteSpec<Q, B>, handle: (call: V2Call<Q, B>) => Reply): Operation;
+}
+
+export function v2Context(ctx: ManagementContext, serverlessUrl: () => string): V2Context {
+  return {
+    ctx,
+    serverlessUrl,
+    route: (head, spec, handle) =>
+      v2Route(head, spec, (call) =>
+        handle({
+          ...call,
+          id: call.params.id ?? "",
+          // Made on first use, as the store makes accounts: an answer that reads none makes none.
+          get account() {
+            return ctx.store.account(call.accountId);
+          },
+        }),
+      ),
+  };
 }
 
 /** How the route table describes one operation besides its method, path, id, scope and summary. */
@@ -36,56 +67,45 @@ export interface V2RouteSpec<Q, B> {
 const ANSWERS: Readonly<Record<200 | 201 | 204, string>> = { 200: "OK", 201: "Created", 204: "Deleted. Response has no body." };
 
 /**
- * One route-table entry: `"GET /pods/{id}"`, its operationId, the API-key scope it needs
- * ("public" for none), its summary; its tag is the path's first segment.
+ * One route-table entry; its tag is the path's first segment. A body or query that does not fit
+ * its schema is answered with every field at fault: a body 422, as the service does; a query 400,
+ * or 422 on a paginated list (V2RouteSpec.paged).
  */
 export function v2Route<Q = undefined, B = undefined>(
-  route: `${Method} /${string}`,
-  operationId: string,
-  scope: Scope | "public",
-  summary: string,
+  [route, operationId, scope, summary]: V2Head,
   spec: V2RouteSpec<Q, B>,
   handle: (call: Call<Q, B>) => Reply,
 ): Operation {
   const [method, path] = route.split(" ") as [Method, string];
   const [status, schemaName, description] = spec.answer;
-  const { query, body } = spec;
-  const bodySchema = body?.[1];
-  return {
+  return defineOperation<Q, B>({
     method,
     path,
     operationId,
     tag: path === "/openapi.json" ? "meta" : (path.split("/")[1] ?? ""),
-    ...(scope === "public" ? {} : { scope }),
+    ...(scope === "public" ? { public: true } : { scope }),
     summary,
-    ...(body ? { bodyName: body[0] } : {}),
+    ...(spec.query ? { query: spec.query } : {}),
+    ...(spec.body ? { bodyName: spec.body[0], body: spec.body[1] } : {}),
     response: { status, description: description ?? ANSWERS[status], ...(schemaName === undefined ? {} : { schemaName }) },
     errors: spec.errors,
-    public: scope === "public",
-    querySchema: query,
-    bodySchema,
-    run(raw) {
-      const parsedQuery = query ? parseV2(query, raw.query, "query parameter", spec.paged ? 422 : 400) : (undefined as Q);
-      const parsedBody = bodySchema ? parseV2(bodySchema, raw.body, "request body", 422) : (undefined as B);
-      return handle({ accountId: raw.accountId, params: raw.params, query: parsedQuery, body: parsedBody });
-    },
-  };
+    validate: (schema, raw, where) => parseListingEvery(schema, raw, where, where === "request body" || spec.paged ? 422 : 400),
+    handle,
+  });
 }
 
 /**
- * zod at the v2 edge: a body or query that does not fit its schema is a problem listing every
- * field at fault (not only the first), each naming the field, what was expected and the value sent.
- * A body is answered 422, as the service does; a query with `status` (see V2RouteSpec.paged).
+ * The page a paginated list answers (management/lists.ts), read from its call: `limit` and
+ * `cursor`, the cursor bound to the list, the account, the path parameters and the other query
+ * parameters; newest first by `positionOf` (lists.ts `byCreation` for resources).
  */
-function parseV2<T>(schema: z.ZodType<T>, raw: unknown, where: "request body" | "query parameter", status: 400 | 422): T {
-  const result = safeParseCompiled(schema, raw);
-  if (result.success) return result.data;
-  const errors = result.error.issues.map((issue) => {
-    if (issue.code === "unrecognized_keys") {
-      const prefix = issue.path.length > 0 ? `${issue.path.join(".")}.` : "";
-      return `unknown field${issue.keys.length > 1 ? "s" : ""} ${issue.keys.map((k) => `"${prefix}${k}"`).join(", ")} in ${where}`;
-    }
-    return issueMessage(issue, raw, where);
-  });
-  throw new Refusal(status, errors.length === 1 ? (errors[0] ?? "") : `${errors.length} problems in the ${where}: ${errors.join("; ")}`, errors);
+export function listPage<T, Q extends { limit?: number | undefined; cursor?: string | undefined }>(
+  v: V2Context,
+  list: string,
+  { accountId, params, query }: Call<Q, undefined>,
+  items: Iterable<T>,
+  positionOf: (item: T) => Position,
+) {
+  const { limit, cursor, ...others } = query;
+  return pageOf(v.ctx, items, positionOf, { list, accountId, bound: { ...params, ...others }, query: { limit, cursor } });
 }

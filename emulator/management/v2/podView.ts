@@ -5,9 +5,9 @@
 import type { PodRecord } from "../../state/model";
 import { CPU_FLAVORS } from "../../vocabulary/catalog";
 import type { Pod } from "../../vocabulary/schemas/v2/wire";
-import { commandView } from "../command";
 import { type ManagementContext, isoTime } from "../context";
 import { podActions, podStatus } from "../pods/status";
+import { containerView } from "./container";
 
 /** The CUDA version an emulated GPU host reports when the pod did not narrow it. */
 export const DEFAULT_HOST_CUDA = "12.8";
@@ -19,11 +19,6 @@ const SSH_PROXY_HOST = "ssh.gpucloud.internal";
  * the proxy maps no port of its own; PodRuntimePort.public is nullable).
  */
 export const HTTP_PROXY_IP = "100.64.0.1";
-
-export function mountsOf(record: { networkVolumeId?: string | null; volumeInGb: number; volumeMountPath: string }): Pod["mounts"] {
-  if (record.networkVolumeId) return { network: [{ volumeId: record.networkVolumeId, path: record.volumeMountPath }] };
-  return record.volumeInGb > 0 ? { persistent: { size: record.volumeInGb, path: record.volumeMountPath } } : {};
-}
 
 export function v2PodView(ctx: ManagementContext, pod: PodRecord): Pod {
   const now = ctx.clock.now();
@@ -37,18 +32,17 @@ export function v2PodView(ctx: ManagementContext, pod: PodRecord): Pod {
     name: pod.name,
     status,
     actions: podActions(status, pod.locked),
-    image: pod.imageName,
-    ...commandView(pod),
-    disk: pod.containerDiskInGb,
-    env: { ...pod.env },
-    ports: [...pod.ports],
-    registry: pod.containerRegistryAuthId,
-    mounts: mountsOf(pod),
+    ...containerView(pod),
     cloud: pod.cloudType,
     dataCenterId: pod.dataCenterId,
     cudaVersion: pod.computeType === "GPU" ? (pod.allowedCudaVersions[0] ?? DEFAULT_HOST_CUDA) : null,
     ssh: {
-      proxy: { host: SSH_PROXY_HOST, port: 22, username: `${pod.id}-${pod.machineId}`, command: `ssh ${pod.id}-${pod.machineId}@${SSH_PROXY_HOST}` },
+      proxy: {
+        host: SSH_PROXY_HOST,
+        port: 22,
+        username: `${pod.id}-${pod.machineId}`,
+        command: `ssh ${pod.id}-${pod.machineId}@${SSH_PROXY_HOST}`,
+      },
       direct:
         publicIp !== null && sshPort !== undefined && pod.ports.includes("22/tcp")
           ? { host: publicIp, port: sshPort, username: "root", command: `ssh root@${publicIp} -p ${sshPort}` }
@@ -61,8 +55,16 @@ export function v2PodView(ctx: ManagementContext, pod: PodRecord): Pod {
     locked: pod.locked,
     // The value of the running boot (a PATCH takes effect at the next start/restart); a stopped
     // pod shows what its next start will have.
-    globalNetworking: (running || status === "PROVISIONING" || status === "STARTING" ? (pod.boot?.globalNetworking ?? pod.globalNetworking) : pod.globalNetworking)
-      ? { enabled: true, ip: `10.${pod.id.charCodeAt(0) % 256}.${pod.id.charCodeAt(1) % 256}.${pod.id.charCodeAt(2) % 256}`, internalDns: `${pod.id}.gpucloud.internal` }
+    globalNetworking: (
+      running || status === "PROVISIONING" || status === "STARTING"
+        ? (pod.boot?.globalNetworking ?? pod.globalNetworking)
+        : pod.globalNetworking
+    )
+      ? {
+          enabled: true,
+          ip: `10.${pod.id.charCodeAt(0) % 256}.${pod.id.charCodeAt(1) % 256}.${pod.id.charCodeAt(2) % 256}`,
+          internalDns: `${pod.id}.gpucloud.internal`,
+        }
       : { enabled: false },
     runtime: running
       ? {
@@ -81,9 +83,14 @@ export function v2PodView(ctx: ManagementContext, pod: PodRecord): Pod {
     startedAt: pod.lastStartedAtMs === null ? null : isoTime(pod.lastStartedAtMs),
   };
   // gpu.vcpuCount and gpu.memory (GB): "required on GPU pods", totals across the pod's GPUs (today 5.2).
-  if (pod.computeType === "GPU" && pod.gpuTypeId !== null) view.gpu = { id: pod.gpuTypeId, count: pod.gpuCount, vcpuCount: pod.vcpuCount, memory: pod.memoryInGb };
+  if (pod.computeType === "GPU" && pod.gpuTypeId !== null)
+    view.gpu = { id: pod.gpuTypeId, count: pod.gpuCount, vcpuCount: pod.vcpuCount, memory: pod.memoryInGb };
   if (pod.computeType === "CPU" && pod.cpuFlavorId !== null) {
-    view.cpu = { id: pod.cpuFlavorId, vcpuCount: pod.vcpuCount, memory: Math.round(pod.vcpuCount * (CPU_FLAVORS.get(pod.cpuFlavorId)?.ramPerVcpuGb ?? 2)) };
+    view.cpu = {
+      id: pod.cpuFlavorId,
+      vcpuCount: pod.vcpuCount,
+      memory: Math.round(pod.vcpuCount * (CPU_FLAVORS.get(pod.cpuFlavorId)?.ramPerVcpuGb ?? 2)),
+    };
   }
   return view;
 }

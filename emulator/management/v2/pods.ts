@@ -4,32 +4,33 @@
  */
 import type { Operation } from "../../http/router";
 import type { AccountData } from "../../state/model";
-import { GPU_TYPES, POD_CPU_FLAVOR_IDS, isPowerOfTwo } from "../../vocabulary/catalog";
+import { POD_CPU_FLAVOR_IDS } from "../../vocabulary/catalog";
 import { CreatePodRequest, ListPodsQuery, PodActionRequest, UpdatePodRequest } from "../../vocabulary/schemas/v2/requests";
-import { checkCuda, versionsFrom } from "../cuda";
-import { NoCapacity, Refusal, invalid } from "../errors";
+import { checkCuda, requireCpuFlavor, requireRentableGpu, requireVcpuCount, versionsFrom } from "../compute";
+import { invalid } from "../errors";
 import { podOf } from "../lookup";
-import { requireAction, restartPod, startPod, stopPod, terminatePod } from "../pods/actions";
+import { applyAction, terminatePod } from "../pods/actions";
 import { type PodCreateRules, type PodCreation, createPod } from "../pods/create";
 import { type PodFields, updatePod } from "../pods/update";
-import { type V2Context, v2Route } from "./operation";
-import { byCreation, paginate } from "./pagination";
+import { byCreation } from "../lists";
+import { listPage, type V2Context } from "./operation";
+import { containerFieldsOf } from "./container";
 import { v2PodView } from "./podView";
 import { requireDataCenters, requireImage, requireRegistry, requireTemplate } from "./references";
 
-const V2_POD_RULES: PodCreateRules = { keepTemplateLink: false, checkGlobalNetworking: true, access: "flags" };
+const V2_POD_RULES: PodCreateRules = { keepTemplateLink: false, checkGlobalNetworking: true, access: "flags", unplaced: "invalid" };
 
 function creationOf(v: V2Context, account: AccountData, body: CreatePodRequest): PodCreation {
   const { gpu, cpu } = body;
-  if ((gpu === undefined) === (cpu === undefined)) throw invalid(gpu ? "cpu" : "gpu", "supply exactly one of gpu (a GPU pod) or cpu (a CPU pod)");
+  if ((gpu === undefined) === (cpu === undefined))
+    throw invalid(gpu ? "cpu" : "gpu", "supply exactly one of gpu (a GPU pod) or cpu (a CPU pod)");
   if (gpu) {
-    const type = GPU_TYPES.get(gpu.id);
-    if (!type || type.legacy) throw invalid("gpu.id", `unknown GPU type ${JSON.stringify(gpu.id)}; list them with GET /api/v2/catalog/gpus`);
+    requireRentableGpu(gpu.id, "gpu.id");
     checkCuda(gpu.allowedCudaVersions, gpu.minCudaVersion);
   }
   if (cpu) {
-    if (!(POD_CPU_FLAVOR_IDS as readonly string[]).includes(cpu.id)) throw invalid("cpu.id", `unknown CPU flavor ${JSON.stringify(cpu.id)}; one of ${POD_CPU_FLAVOR_IDS.join(", ")}`);
-    if (!isPowerOfTwo(cpu.vcpuCount)) throw invalid("cpu.vcpuCount", `must be a power of two (2, 4, 8, ...), got ${cpu.vcpuCount}`);
+    requireCpuFlavor(POD_CPU_FLAVOR_IDS, cpu.id, "cpu.id", "CPU flavor");
+    requireVcpuCount(cpu.vcpuCount, "cpu.vcpuCount");
   }
   requireDataCenters(body.dataCenterIds);
   if (body.registry) requireRegistry(account, body.registry);
@@ -40,7 +41,12 @@ function creationOf(v: V2Context, account: AccountData, body: CreatePodRequest):
     template,
     computeType: cpu ? "CPU" : "GPU",
     // Placement filters: the host's share per GPU is at least these (gpu.vcpuCount, gpu.memory report it).
-    gpu: { gpuTypeIds: gpu ? [gpu.id] : [], gpuCount: gpu?.count ?? 1, minVcpuPerGpu: gpu?.minVcpuCountPerGpu ?? 2, minRamPerGpu: gpu?.minRamPerGpu ?? 8 },
+    gpu: {
+      gpuTypeIds: gpu ? [gpu.id] : [],
+      gpuCount: gpu?.count ?? 1,
+      minVcpuPerGpu: gpu?.minVcpuCountPerGpu ?? 2,
+      minRamPerGpu: gpu?.minRamPerGpu ?? 8,
+    },
     cpuFlavorIds: cpu ? [cpu.id] : [],
     vcpuCount: cpu?.vcpuCount ?? 2,
     imageName: body.image,
@@ -66,87 +72,66 @@ function creationOf(v: V2Context, account: AccountData, body: CreatePodRequest):
 
 /** The record fields an UpdatePodRequest names, in v1's terms. */
 function fieldsOf(body: UpdatePodRequest): PodFields {
-  const fields: PodFields = {};
-  if (body.name !== undefined) fields.name = body.name;
-  if (body.image !== undefined) fields.imageName = body.image;
-  if (body.disk !== undefined) fields.containerDiskInGb = body.disk;
-  if (body.ports !== undefined) fields.ports = body.ports;
-  if (body.env !== undefined) fields.env = body.env;
-  if (body.registry !== undefined) fields.containerRegistryAuthId = body.registry;
+  const fields: PodFields = body.name === undefined ? {} : { name: body.name };
+  Object.assign(fields, containerFieldsOf(body));
   if (body.locked !== undefined) fields.locked = body.locked;
   return fields;
 }
 
-/** No GPU or CPU to place on: a create that cannot be placed is a 400 naming the family (the reference lists no 409 for createPod, 5.2). */
-function unplaced<T>(field: string, run: () => T): T {
-  try {
-    return run();
-  } catch (error) {
-    if (error instanceof NoCapacity) throw invalid(field, error.message);
-    throw error;
-  }
-}
-
 export function v2PodOperations(v: V2Context): Operation[] {
-  const { ctx } = v;
-  const account = (id: string) => ctx.store.account(id);
-  const pod = (accountId: string, id: string | undefined) => podOf(account(accountId), id ?? "");
+  const { ctx, route } = v;
   return [
-    v2Route("GET /pods", "listPods", "pods:read", "List pods",
+    route(
+      ["GET /pods", "listPods", "pods:read", "List pods"],
       { query: ListPodsQuery, paged: true, answer: [200, "ListPodsResponse"], errors: [422] },
-      ({ accountId, query }) => {
+      (call) => {
         // The emulator has no clusters, so includeClusterPods changes nothing but the cursor's binding.
-        const request = { operationId: "listPods", accountId, bound: { includeClusterPods: query.includeClusterPods ?? false }, query, pageSize: ctx.options.pageSize };
-        const page = paginate([...account(accountId).pods.values()], byCreation, request);
+        const page = listPage(v, "listPods", call, call.account.pods.values(), byCreation);
         return { status: 200, body: { pods: page.items.map((p) => v2PodView(ctx, p)), pagination: page.pagination } };
-      }),
-    v2Route("POST /pods", "createPod", "pods:write", "Create a pod",
+      },
+    ),
+    route(
+      ["POST /pods", "createPod", "pods:write", "Create a pod"],
       { body: ["CreatePodRequest", CreatePodRequest], answer: [201, "Pod"], errors: [400, 402, 404, 422] },
-      ({ accountId, body }) => {
-        const acct = account(accountId);
-        const creation = creationOf(v, acct, body);
-        return { status: 201, body: v2PodView(ctx, unplaced(body.gpu ? "gpu" : "cpu", () => createPod(ctx, acct, creation, V2_POD_RULES))) };
-      }),
-    v2Route("GET /pods/{id}", "getPod", "pods:read", "Get a pod",
-      { answer: [200, "Pod"], errors: [404] },
-      ({ accountId, params }) => ({ status: 200, body: v2PodView(ctx, pod(accountId, params.id)) })),
-    v2Route("PATCH /pods/{id}", "updatePod", "pods:write", "Update a pod",
+      ({ account, body }) => ({ status: 201, body: v2PodView(ctx, createPod(ctx, account, creationOf(v, account, body), V2_POD_RULES)) }),
+    ),
+    route(["GET /pods/{id}", "getPod", "pods:read", "Get a pod"], { answer: [200, "Pod"], errors: [404] }, ({ account, id }) => ({
+      status: 200,
+      body: v2PodView(ctx, podOf(account, id)),
+    })),
+    route(
+      ["PATCH /pods/{id}", "updatePod", "pods:write", "Update a pod"],
       { body: ["UpdatePodRequest", UpdatePodRequest], answer: [200, "Pod"], errors: [400, 404, 409, 422] },
-      ({ accountId, params, body }) => {
-        const acct = account(accountId);
-        const target = podOf(acct, params.id ?? "");
-        const template = body.templateId ? requireTemplate(ctx, acct, body.templateId, "pod") : undefined;
-        if (body.registry) requireRegistry(acct, body.registry);
-        const change = { fields: fieldsOf(body), template, command: body, mounts: body.mounts, globalNetworkingAtNextStart: body.globalNetworking };
-        return { status: 200, body: v2PodView(ctx, updatePod(ctx, acct, target, change)) };
-      }),
-    v2Route("DELETE /pods/{id}", "deletePod", "pods:write", "Terminate a pod",
-      { answer: [204], errors: [404, 409] },
-      ({ accountId, params }) => {
-        terminatePod(ctx, account(accountId), pod(accountId, params.id));
-        return { status: 204 };
-      }),
-    v2Route("POST /pods/{id}/action", "podAction", "pods:write", "Trigger a pod state transition",
-      { body: ["PodActionRequest", PodActionRequest], answer: [200, "Pod", "Action applied — returns updated pod"], errors: [400, 402, 404, 409, 422] },
-      ({ accountId, params, body }) => {
-        const acct = account(accountId);
-        const target = podOf(acct, params.id ?? "");
-        requireAction(ctx, acct, target, body.action);
-        if (body.action === "terminate") {
-          terminatePod(ctx, acct, target);
-          return { status: 204 };
-        }
-        if (body.action === "start") {
-          try {
-            startPod(ctx, acct, target);
-          } catch (error) {
-            // No capacity to start again on the pod's machine: the action does not fit now.
-            if (error instanceof NoCapacity) throw new Refusal(409, error.message, [`invalid action: ${error.message}`]);
-            throw error;
-          }
-        } else if (body.action === "stop") stopPod(ctx, acct, target);
-        else restartPod(ctx, acct, target);
-        return { status: 200, body: v2PodView(ctx, target) };
-      }),
+      ({ account, id, body }) => {
+        const target = podOf(account, id);
+        const template = body.templateId ? requireTemplate(ctx, account, body.templateId, "pod") : undefined;
+        if (body.registry) requireRegistry(account, body.registry);
+        const change = {
+          fields: fieldsOf(body),
+          template,
+          command: body,
+          mounts: body.mounts,
+          globalNetworkingAtNextStart: body.globalNetworking,
+        };
+        return { status: 200, body: v2PodView(ctx, updatePod(ctx, account, target, change)) };
+      },
+    ),
+    route(["DELETE /pods/{id}", "deletePod", "pods:write", "Terminate a pod"], { answer: [204], errors: [404, 409] }, ({ account, id }) => {
+      terminatePod(ctx, account, podOf(account, id));
+      return { status: 204 };
+    }),
+    route(
+      ["POST /pods/{id}/action", "podAction", "pods:write", "Trigger a pod state transition"],
+      {
+        body: ["PodActionRequest", PodActionRequest],
+        answer: [200, "Pod", "Action applied — returns updated pod"],
+        errors: [400, 402, 404, 409, 422],
+      },
+      ({ account, id, body }) => {
+        const target = podOf(account, id);
+        applyAction(ctx, account, target, body.action);
+        return body.action === "terminate" ? { status: 204 } : { status: 200, body: v2PodView(ctx, target) };
+      },
+    ),
   ];
 }

@@ -10,7 +10,11 @@ import { invalid } from "../errors";
 import { usableTemplate } from "../lookup";
 
 export function requireRegistry(account: AccountData, id: string): void {
-  if (!account.registryAuths.has(id)) throw invalid("registry", `registry credential ${JSON.stringify(id)} does not exist in this account; create it with POST /api/v2/registries`);
+  if (!account.registryAuths.has(id))
+    throw invalid(
+      "registry",
+      `registry credential ${JSON.stringify(id)} does not exist in this account; create it with POST /api/v2/registries`,
+    );
 }
 
 /**
@@ -22,18 +26,35 @@ export function requireRegistry(account: AccountData, id: string): void {
 export function requireTemplate(ctx: ManagementContext, account: AccountData, id: string, kind: "pod" | "serverless"): TemplateRecord {
   const template = usableTemplate(ctx, account.accountId, id);
   if (kind === "pod") {
-    if (!template) throw invalid("templateId", `template ${JSON.stringify(id)} does not exist or is not readable by this account; list them with GET /api/v2/templates`, 404);
-    if (template.isServerless) throw invalid("templateId", `template ${id} is a serverless template; a pod needs a pod template (serverless: false)`, 422);
+    if (!template)
+      throw invalid(
+        "templateId",
+        `template ${JSON.stringify(id)} does not exist or is not readable by this account; list them with GET /api/v2/templates`,
+        404,
+      );
+    if (template.isServerless)
+      throw invalid("templateId", `template ${id} is a serverless template; a pod needs a pod template (serverless: false)`, 422);
   } else {
-    if (!template) throw invalid("templateId", `template ${JSON.stringify(id)} does not exist in this account; list them with GET /api/v2/templates`, 404);
-    if (!template.isServerless) throw invalid("templateId", `template ${id} is a pod template (serverless: false); use a template created with serverless: true`, 422);
+    if (!template)
+      throw invalid(
+        "templateId",
+        `template ${JSON.stringify(id)} does not exist in this account; list them with GET /api/v2/templates`,
+        404,
+      );
+    if (!template.isServerless)
+      throw invalid(
+        "templateId",
+        `template ${id} is a pod template (serverless: false); use a template created with serverless: true`,
+        422,
+      );
   }
   return template;
 }
 
 export function requireDataCenters(ids: readonly string[] | undefined): void {
   for (const [i, id] of (ids ?? []).entries()) {
-    if (!isDataCenter(id)) throw invalid(`dataCenterIds[${i}]`, `unknown data center ${JSON.stringify(id)}; list them with GET /api/v2/catalog/datacenters`);
+    if (!isDataCenter(id))
+      throw invalid(`dataCenterIds[${i}]`, `unknown data center ${JSON.stringify(id)}; list them with GET /api/v2/catalog/datacenters`);
   }
 }
 

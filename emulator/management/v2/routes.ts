@@ -1,4 +1,4 @@
-/** The full /api/v2 operation table (the source of /api/v2/openapi.json): each resource file declares its entries with v2Route. */
+/** The full /api/v2 operation table (the source of /api/v2/openapi.json): each resource file declares its entries with `route` (operation.ts). */
 import type { Operation } from "../../http/router";
 import { v2AccountOperations, v2SshKeyOperations } from "./account";
 import { v2BillingOperations } from "./billing";
@@ -24,6 +24,9 @@ const RESOURCES: ReadonlyArray<(v: V2Context) => Operation[]> = [
 
 export function v2Operations(v: V2Context): Operation[] {
   const operations: Operation[] = [];
-  operations.push(v2DocumentationOperation(() => operations), ...RESOURCES.flatMap((entries) => entries(v)));
+  operations.push(
+    v2DocumentationOperation(() => operations),
+    ...RESOURCES.flatMap((entries) => entries(v)),
+  );
   return operations;
 }

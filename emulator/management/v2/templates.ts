@@ -8,27 +8,20 @@ import type { Operation } from "../../http/router";
 import type { TemplateRecord } from "../../state/model";
 import { CreateTemplateRequest, ListPageQuery, UpdateTemplateRequest } from "../../vocabulary/schemas/v2/requests";
 import type { Template } from "../../vocabulary/schemas/v2/wire";
-import { commandView } from "../command";
 import { notFound } from "../errors";
 import { templateOf, usableTemplate } from "../lookup";
 import type { TemplateFields } from "../templateRecords";
 import { createTemplate, deleteTemplate, updateTemplate } from "../templates";
-import { type V2Context, v2Route } from "./operation";
-import { byCreation, paginate } from "./pagination";
-import { mountsOf } from "./podView";
+import { byCreation } from "../lists";
+import { listPage, type V2Context } from "./operation";
+import { containerFieldsOf, containerView } from "./container";
 import { requireRegistry } from "./references";
 
 export function v2TemplateView(template: TemplateRecord): Template {
   return {
     id: template.id,
     name: template.name,
-    image: template.imageName,
-    ...commandView(template),
-    disk: template.containerDiskInGb,
-    env: { ...template.env },
-    ports: [...template.ports],
-    registry: template.containerRegistryAuthId,
-    mounts: mountsOf(template),
+    ...containerView(template),
     serverless: template.isServerless,
     public: template.isPublic,
     category: template.category,
@@ -40,13 +33,8 @@ export function v2TemplateView(template: TemplateRecord): Template {
 
 /** The record fields an UpdateTemplateRequest sets (v2 name -> record field). */
 function fieldsOf(body: UpdateTemplateRequest): Partial<TemplateFields> {
-  const out: Partial<TemplateFields> = {};
+  const out: Partial<TemplateFields> = containerFieldsOf(body);
   if (body.name !== undefined) out.name = body.name;
-  if (body.image !== undefined) out.imageName = body.image;
-  if (body.disk !== undefined) out.containerDiskInGb = body.disk;
-  if (body.env !== undefined) out.env = { ...body.env };
-  if (body.ports !== undefined) out.ports = [...body.ports];
-  if (body.registry !== undefined) out.containerRegistryAuthId = body.registry;
   if (body.mounts?.persistent) {
     out.volumeInGb = body.mounts.persistent.size;
     out.volumeMountPath = body.mounts.persistent.path;
@@ -83,44 +71,49 @@ function createFieldsOf(body: CreateTemplateRequest): TemplateFields {
 }
 
 export function v2TemplateOperations(v: V2Context): Operation[] {
-  const { ctx } = v;
-  const account = (id: string) => ctx.store.account(id);
+  const { ctx, route } = v;
   return [
-    v2Route("GET /templates", "listTemplates", "templates:read", "List templates",
+    route(
+      ["GET /templates", "listTemplates", "templates:read", "List templates"],
       { query: ListPageQuery, paged: true, answer: [200, "ListTemplatesResponse"], errors: [422] },
-      ({ accountId, query }) => {
-        const request = { operationId: "listTemplates", accountId, bound: {}, query, pageSize: ctx.options.pageSize };
-        const page = paginate([...account(accountId).templates.values()], byCreation, request);
+      (call) => {
+        const page = listPage(v, "listTemplates", call, call.account.templates.values(), byCreation);
         return { status: 200, body: { templates: page.items.map(v2TemplateView), pagination: page.pagination } };
-      }),
-    v2Route("POST /templates", "createTemplate", "templates:write", "Create a template",
+      },
+    ),
+    route(
+      ["POST /templates", "createTemplate", "templates:write", "Create a template"],
       { body: ["CreateTemplateRequest", CreateTemplateRequest], answer: [201, "Template"], errors: [400, 422] },
-      ({ accountId, body }) => {
-        const acct = account(accountId);
-        if (body.registry) requireRegistry(acct, body.registry);
-        return { status: 201, body: v2TemplateView(createTemplate(ctx, acct, createFieldsOf(body), "v2", body)) };
-      }),
-    v2Route("GET /templates/{id}", "getTemplate", "templates:read", "Get a template",
+      ({ account, body }) => {
+        if (body.registry) requireRegistry(account, body.registry);
+        return { status: 201, body: v2TemplateView(createTemplate(ctx, account, createFieldsOf(body), "v2", body)) };
+      },
+    ),
+    route(
+      ["GET /templates/{id}", "getTemplate", "templates:read", "Get a template"],
       { answer: [200, "Template"], errors: [404] },
-      ({ accountId, params }) => {
-        const template = usableTemplate(ctx, accountId, params.id ?? "");
+      ({ accountId, id }) => {
+        const template = usableTemplate(ctx, accountId, id);
         if (!template) throw notFound("template");
         return { status: 200, body: v2TemplateView(template) };
-      }),
-    v2Route("PATCH /templates/{id}", "updateTemplate", "templates:write", "Update a template",
+      },
+    ),
+    route(
+      ["PATCH /templates/{id}", "updateTemplate", "templates:write", "Update a template"],
       { body: ["UpdateTemplateRequest", UpdateTemplateRequest], answer: [200, "Template"], errors: [400, 404, 422] },
-      ({ accountId, params, body }) => {
-        const acct = account(accountId);
-        const template = templateOf(acct, params.id ?? "");
-        if (body.registry) requireRegistry(acct, body.registry);
-        return { status: 200, body: v2TemplateView(updateTemplate(ctx, acct, template, fieldsOf(body), "v2", body)) };
-      }),
-    v2Route("DELETE /templates/{id}", "deleteTemplate", "templates:write", "Delete a template",
+      ({ account, id, body }) => {
+        const template = templateOf(account, id);
+        if (body.registry) requireRegistry(account, body.registry);
+        return { status: 200, body: v2TemplateView(updateTemplate(ctx, account, template, fieldsOf(body), "v2", body)) };
+      },
+    ),
+    route(
+      ["DELETE /templates/{id}", "deleteTemplate", "templates:write", "Delete a template"],
       { answer: [204], errors: [400, 404] },
-      ({ accountId, params }) => {
-        const acct = account(accountId);
-        deleteTemplate(acct, templateOf(acct, params.id ?? ""), "v2");
+      ({ account, id }) => {
+        deleteTemplate(account, templateOf(account, id), "v2");
         return { status: 204 };
-      }),
+      },
+    ),
   ];
 }

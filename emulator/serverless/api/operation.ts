@@ -142,7 +142,15 @@ export function defineJobOperation<R, S extends JobQueryShape = Record<never, ne
       const parsedQuery = query ? parseJobQuery(query, raw.query) : ({} as JobQuery<S>);
       const reads = body !== undefined && !body.notReadOn?.includes(raw.req.method ?? "GET");
       const parsedBody = (reads ? body.parse(await raw.readBody(body.limit), verb) : undefined) as B;
-      return handle({ accountId: raw.accountId, rt: raw.rt, params: raw.params, query: parsedQuery, body: parsedBody, req: raw.req, res: raw.res });
+      return handle({
+        accountId: raw.accountId,
+        rt: raw.rt,
+        params: raw.params,
+        query: parsedQuery,
+        body: parsedBody,
+        req: raw.req,
+        res: raw.res,
+      });
     },
   };
 }

@@ -106,9 +106,13 @@ export class JobRouter {
     }
 
     const op = this.byVerb.get(verb);
-    if (!op) throw new HttpError(404, `unknown operation ${JSON.stringify(verb)} on endpoint ${endpointId}; expected one of ${this.callerVerbs}`);
+    if (!op)
+      throw new HttpError(404, `unknown operation ${JSON.stringify(verb)} on endpoint ${endpointId}; expected one of ${this.callerVerbs}`);
     checkMethod(op, req.method ?? "GET");
-    const { params, query } = op.side === "worker" ? workerParams(op, parts.slice(3), req.url) : { params: callerParams(op, parts.slice(3), pathname), query: queryOf(req.url) };
+    const { params, query } =
+      op.side === "worker"
+        ? workerParams(op, parts.slice(3), req.url)
+        : { params: callerParams(op, parts.slice(3), pathname), query: queryOf(req.url) };
     await this.serve(op, { accountId, rt: this.ctx.runtimeFor(spec), params, query, req, res });
   }
 
@@ -124,7 +128,8 @@ export class JobRouter {
   /** Counts the request against its limit, lets faults have their say, runs the operation and answers. */
   private async serve<R extends LimitedRuntime | undefined>(op: JobOperation<R>, call: Omit<RawJobCall<R>, "readBody">): Promise<void> {
     const { req, res, rt } = call;
-    const admission: Admission | undefined = op.limit !== undefined && rt !== undefined ? rt.limiter.admit(call.accountId, op.limit, rt.readyWorkers) : undefined;
+    const admission: Admission | undefined =
+      op.limit !== undefined && rt !== undefined ? rt.limiter.admit(call.accountId, op.limit, rt.readyWorkers) : undefined;
     try {
       const interceptor = this.interceptor;
       if (interceptor) {
@@ -133,7 +138,10 @@ export class JobRouter {
         if (decision === true) return;
         if (decision === "lose-answer") cutInsteadOfAnswering(res);
       }
-      const answer = await op.run({ ...call, readBody: (route) => readBody(req, this.ctx.opts.maxPayloadBytes[route]).then(parseJsonBody) });
+      const answer = await op.run({
+        ...call,
+        readBody: (route) => readBody(req, this.ctx.opts.maxPayloadBytes[route]).then(parseJsonBody),
+      });
       if (answer !== ANSWERED) sendJobJson(res, answer.status, answer.body);
     } finally {
       admission?.release();
@@ -153,7 +161,9 @@ function callerParams(op: JobOperation<unknown>, segments: readonly string[], pa
   if (op.tail) {
     // The last parameter takes the rest ("" when none: the handler says what is missing).
     const last = op.params.length - 1;
-    op.params.forEach((name, i) => (params[name] = i < last ? (rest[i] ?? "") : rest.slice(i).join("/")));
+    op.params.forEach((name, i) => {
+      params[name] = i < last ? (rest[i] ?? "") : rest.slice(i).join("/");
+    });
     return params;
   }
   const expected = op.params.map((name) => `<${name}>`).join("/");
@@ -162,9 +172,14 @@ function callerParams(op: JobOperation<unknown>, segments: readonly string[], pa
     throw new HttpError(404, `missing ${missing.replace(/_/g, " ")}: expected /${op.verb}/${expected}`);
   }
   if (rest.length > op.params.length) {
-    throw new HttpError(404, `no such path: ${pathname}; expected /v2/<endpoint_id>/${op.verb}${expected === "" ? "" : `/${expected}`} and nothing after it`);
+    throw new HttpError(
+      404,
+      `no such path: ${pathname}; expected /v2/<endpoint_id>/${op.verb}${expected === "" ? "" : `/${expected}`} and nothing after it`,
+    );
   }
-  op.params.forEach((name, i) => (params[name] = rest[i] as string));
+  op.params.forEach((name, i) => {
+    params[name] = rest[i] as string;
+  });
   return params;
 }
 
@@ -172,7 +187,11 @@ function callerParams(op: JobOperation<unknown>, segments: readonly string[], pa
  * A worker's ids, one per path segment, each up to its first `&` and decoded; every `name=value`
  * after a `&` joins the query (the worker SDK appends `&...` to URLs that have no `?`).
  */
-function workerParams(op: JobOperation<unknown>, segments: readonly string[], url: string | undefined): { params: Record<string, string>; query: URLSearchParams } {
+function workerParams(
+  op: JobOperation<unknown>,
+  segments: readonly string[],
+  url: string | undefined,
+): { params: Record<string, string>; query: URLSearchParams } {
   const query = queryOf(url) ?? new URLSearchParams();
   const params: Record<string, string> = {};
   op.params.forEach((name, i) => {

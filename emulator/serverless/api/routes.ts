@@ -70,7 +70,11 @@ export function callerOperations({ opts, polls }: CallerContext): JobOperation<E
 
   function job(rt: EndpointRuntime, accountId: string, id: string): Job {
     const j = rt.find(accountId, id);
-    if (!j) throw new HttpError(404, `job ${JSON.stringify(id)} not found on endpoint ${rt.spec.id} (unknown, or deleted after its TTL or result retention)`);
+    if (!j)
+      throw new HttpError(
+        404,
+        `job ${JSON.stringify(id)} not found on endpoint ${rt.spec.id} (unknown, or deleted after its TTL or result retention)`,
+      );
     return j;
   }
 
@@ -269,7 +273,7 @@ export function callerOperations({ opts, polls }: CallerContext): JobOperation<E
     defineJobOperation({
       side: "caller",
       operationId: "openaiRequest",
-      summary: "An OpenAI-compatible request, run as a job: its output as JSON, or server-sent events for `\"stream\": true`",
+      summary: 'An OpenAI-compatible request, run as a job: its output as JSON, or server-sent events for `"stream": true`',
       tag: "openai",
       methods: ANY,
       path: "/{endpoint_id}/openai/{openai_route}",
@@ -280,7 +284,7 @@ export function callerOperations({ opts, polls }: CallerContext): JobOperation<E
       response: { status: 200, description: "The job's output (JSON), or text/event-stream when the body asks for a stream." },
       errors: [400, 404, 500, 504],
       async handle({ rt, accountId, params, body, res }): Promise<JobAnswer> {
-        const route = "/" + (params["openai_route"] ?? "");
+        const route = `/${params["openai_route"] ?? ""}`;
         const wait = opts.openaiWaitMs;
         const j = rt.submit(accountId, { input: openaiJobInput(route, body) }, "openai", syncRetention(wait));
         const answer = { job: j, rt, polls, res, waitMs: wait };

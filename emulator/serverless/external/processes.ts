@@ -184,7 +184,12 @@ export class SpawnedWorkers {
     const path = join(opts.workerLogDir, `${spec.id}-${id}.log`);
     const file = createWriteStream(path, { flags: "a" });
     // `exec` makes the command the process itself, so a signal to its group reaches it.
-    const child = spawn("/bin/sh", ["-c", `exec ${command}`], { env, cwd: opts.workerCwd, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn("/bin/sh", ["-c", `exec ${command}`], {
+      env,
+      cwd: opts.workerCwd,
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     const log: WorkerLog = { accountId: spec.accountId, endpointId: spec.id, workerId: id, path, running: true };
     const p: Proc = { id, child, placement, version: spec.version, startedAt: this.host.clock.now(), log, stopping: false, billed: false };
     this.procs.set(id, p);
@@ -206,10 +211,10 @@ export class SpawnedWorkers {
         if (!echo) return;
         const lines = (partial + chunk.toString()).split("\n");
         partial = lines.pop() ?? "";
-        if (lines.length > 0) process.stderr.write(lines.map((l) => prefix + l + "\n").join(""));
+        if (lines.length > 0) process.stderr.write(lines.map((l) => `${prefix}${l}\n`).join(""));
       });
       stream?.on("end", () => {
-        if (echo && partial !== "") process.stderr.write(prefix + partial + "\n");
+        if (echo && partial !== "") process.stderr.write(`${prefix}${partial}\n`);
       });
     };
     forward(child.stdout);

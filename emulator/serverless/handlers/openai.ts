@@ -6,8 +6,7 @@
  */
 import { openaiJobInput } from "../openaiRequest";
 
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 function lastUserText(body: Record<string, unknown>): string {
   const messages = Array.isArray(body["messages"]) ? (body["messages"] as unknown[]) : [];

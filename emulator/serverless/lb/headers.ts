@@ -50,10 +50,7 @@ export function requestHeaders(raw: string[], connection: string | undefined): s
 }
 
 /** The worker's response headers for the caller, plus X-Service-Worker-Id. */
-export function responseHeaders(
-  headers: Record<string, string | string[] | undefined>,
-  workerId: string,
-): OutgoingHttpHeaders {
+export function responseHeaders(headers: Record<string, string | string[] | undefined>, workerId: string): OutgoingHttpHeaders {
   const extra = connectionListed(typeof headers["connection"] === "string" ? headers["connection"] : undefined);
   const out: OutgoingHttpHeaders = {};
   for (const name in headers) {

@@ -30,7 +30,8 @@ export function proxy(req: IncomingMessage, res: ServerResponse, w: LbWorker, en
     const pool = w.pool;
     if (!pool || res.destroyed) {
       // Gone caller (hung up while waiting for a worker): nothing to send, nothing to answer.
-      if (!res.destroyed) sendJobError(res, new HttpError(502, `worker ${w.id} of endpoint ${endpointId} is not serving; the request was not sent`));
+      if (!res.destroyed)
+        sendJobError(res, new HttpError(502, `worker ${w.id} of endpoint ${endpointId} is not serving; the request was not sent`));
       w.requestEnded();
       resolve();
       return;

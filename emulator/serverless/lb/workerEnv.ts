@@ -21,12 +21,7 @@ export const DEFAULT_HEALTH_CHECK_PATH = "/ping";
 
 function portSchema(key: string) {
   const error = `${key} must be a TCP port number between 1 and 65535`;
-  return z
-    .string()
-    .trim()
-    .regex(/^\d+$/, { error })
-    .transform(Number)
-    .pipe(z.number().int().min(1, { error }).max(65535, { error }));
+  return z.string().trim().regex(/^\d+$/, { error }).transform(Number).pipe(z.number().int().min(1, { error }).max(65535, { error }));
 }
 
 const PathSchema = z
@@ -35,7 +30,7 @@ const PathSchema = z
   .min(1, { error: "HEALTH_CHECK_PATH must be a path such as /ping" })
   .refine((p) => !/[\s?#]/.test(p), { error: "HEALTH_CHECK_PATH must be a path without spaces, query or fragment, such as /ping" })
   // "ping" and "/ping" mean the same path.
-  .transform((p) => (p.startsWith("/") ? p : "/" + p));
+  .transform((p) => (p.startsWith("/") ? p : `/${p}`));
 
 function read<T>(schema: z.ZodType<T, string>, env: Record<string, string>, key: string, fallback: T): T {
   const raw = env[key];

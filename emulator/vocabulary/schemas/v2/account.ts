@@ -25,7 +25,9 @@ export type CreateSecretRequest = z.infer<typeof CreateSecretRequest>;
 
 export const UpdateSecretRequest = z
   .strictObject({ value: SecretValue.optional(), description: z.string().optional() })
-  .refine((body) => Object.keys(body).length > 0, { message: "send at least one of value, description (minProperties 1; name cannot change)" });
+  .refine((body) => Object.keys(body).length > 0, {
+    message: "send at least one of value, description (minProperties 1; name cannot change)",
+  });
 export type UpdateSecretRequest = z.infer<typeof UpdateSecretRequest>;
 
 export const ListSecretsQuery = z.object({ name: z.string().optional() });

@@ -2,13 +2,13 @@
  * Management v2 request bodies and query parameters, field for field as the reference's
  * CreatePodRequest, UpdateEndpointRequest, ... (management-api-v2-schemas.txt): names, types,
  * bounds, enums and defaults. A body that does not fit its schema is a 422 listing every field
- * at fault (management/v2/operation.ts); checks that need the account's state are 400s, made by
+ * at fault (management/v2/operation.ts, http/validation.ts); checks that need the account's state are 400s, made by
  * the management commands.
  */
 import { z } from "zod";
 import { BUCKET_SIZES } from "../billing";
 
-/** The reference's largest and default page size (PaginationLimit); management/v2/pagination.ts serves pages of it. */
+/** The reference's largest and default page size (PaginationLimit); management/lists.ts serves pages of it. */
 export const PAGE_LIMIT_MAX = 1000;
 
 // ---- enums (one declaration each; responses use the same ones) ----
@@ -28,11 +28,29 @@ export const DataCenterInclude = z.enum(["GPU_AVAILABILITY", "CPU_AVAILABILITY"]
 export const AvailabilityLevel = z.enum(["NONE", "LOW", "MEDIUM", "HIGH"]);
 export const GpuCloudFilter = z.enum(["SECURE", "COMMUNITY"]);
 export const DataCenterRegion = z.enum([
-  "NORTH_AMERICA", "SOUTH_AMERICA", "EUROPE", "ASIA", "MIDDLE_EAST", "AFRICA", "OCEANIA", "ANTARCTICA", "UNKNOWN",
+  "NORTH_AMERICA",
+  "SOUTH_AMERICA",
+  "EUROPE",
+  "ASIA",
+  "MIDDLE_EAST",
+  "AFRICA",
+  "OCEANIA",
+  "ANTARCTICA",
+  "UNKNOWN",
 ]);
 export const Compliance = z.enum([
-  "GDPR", "ISO_IEC_27001", "ISO_14001", "PCI_DSS", "HITRUST", "SOC_1_TYPE_2", "SOC_2_TYPE_2", "SOC_3_TYPE_2", "ITAR",
-  "FISMA_HIGH", "HIPAA", "RENEWABLE",
+  "GDPR",
+  "ISO_IEC_27001",
+  "ISO_14001",
+  "PCI_DSS",
+  "HITRUST",
+  "SOC_1_TYPE_2",
+  "SOC_2_TYPE_2",
+  "SOC_3_TYPE_2",
+  "ITAR",
+  "FISMA_HIGH",
+  "HIPAA",
+  "RENEWABLE",
 ]);
 
 // ---- shared pieces ----
@@ -111,7 +129,14 @@ export type UpdatePodRequest = z.infer<typeof UpdatePodRequest>;
 
 /** PUT /account/ssh-keys: the whole set, authorized_keys lines (reference UpdateSshKeysRequest). */
 export const UpdateSshKeysRequest = z.strictObject({
-  keys: z.array(z.string().regex(/^(ssh|ecdsa|sk)-[^\s]+ [^\s]+([ \t][^\n\r]*)?$/, 'must be an authorized_keys line "<type> <base64-key> [comment]", e.g. "ssh-ed25519 AAAA... me@laptop"')),
+  keys: z.array(
+    z
+      .string()
+      .regex(
+        /^(ssh|ecdsa|sk)-[^\s]+ [^\s]+([ \t][^\n\r]*)?$/,
+        'must be an authorized_keys line "<type> <base64-key> [comment]", e.g. "ssh-ed25519 AAAA... me@laptop"',
+      ),
+  ),
 });
 
 export const PodActionRequest = z.strictObject({ action: PodAction });
@@ -137,7 +162,9 @@ const excludedType = z
   .string()
   .regex(/^\s*[^-\s]/, "must be a GPU type id (not empty, not starting with '-' or whitespace only)")
   .transform((id) => id.trim());
-const excludedTypes = z.array(excludedType).refine((ids) => new Set(ids).size === ids.length, "must not list a GPU type twice (uniqueItems)");
+const excludedTypes = z
+  .array(excludedType)
+  .refine((ids) => new Set(ids).size === ids.length, "must not list a GPU type twice (uniqueItems)");
 
 export const CreateEndpointGpuConfig = z.strictObject({
   pools: z.array(z.string()).min(1),
@@ -157,7 +184,10 @@ export const UpdateEndpointGpuConfig = z
     excludedTypes: excludedTypes.optional(),
     count: z.int().min(1).optional(),
     allowedCudaVersions: z.array(cudaVersion).optional(),
-    minCudaVersion: z.string().regex(/^$|^\d+\.\d+$/, 'must be "" (no floor) or a CUDA version "major.minor"').optional(),
+    minCudaVersion: z
+      .string()
+      .regex(/^$|^\d+\.\d+$/, 'must be "" (no floor) or a CUDA version "major.minor"')
+      .optional(),
   })
   .refine((gpu) => gpu.excludedTypes === undefined || gpu.pools !== undefined, {
     path: ["excludedTypes"],
@@ -273,17 +303,23 @@ const queryList = <T extends z.ZodType>(item: T) =>
 const queryInt = (min: number, documented?: number) =>
   z.preprocess((v) => (typeof last(v) === "string" ? Number(last(v)) : last(v)), z.int().min(min).optional().meta({ default: documented }));
 const queryBool = (documented?: boolean) =>
-  z.preprocess((v) => {
-    const text = last(v);
-    return text === "true" ? true : text === "false" ? false : text;
-  }, z.boolean().optional().meta({ default: documented }));
+  z.preprocess(
+    (v) => {
+      const text = last(v);
+      return text === "true" ? true : text === "false" ? false : text;
+    },
+    z.boolean().optional().meta({ default: documented }),
+  );
 const queryText = () => z.preprocess(last, z.string().min(1).optional());
 const queryTime = () =>
   z.preprocess(
     last,
     z
       .string()
-      .refine((text) => /^\d{4}-\d{2}-\d{2}T/.test(text) && !Number.isNaN(Date.parse(text)), 'must be an RFC 3339 date-time such as "2026-11-01T00:00:00Z"')
+      .refine(
+        (text) => /^\d{4}-\d{2}-\d{2}T/.test(text) && !Number.isNaN(Date.parse(text)),
+        'must be an RFC 3339 date-time such as "2026-11-01T00:00:00Z"',
+      )
       .transform((text) => Date.parse(text))
       .optional()
       .meta({ format: "date-time" }),
@@ -294,7 +330,10 @@ const queryTime = () =>
  * PaginationCursor). Other query parameters these lists do not define are ignored, not refused (1.3).
  */
 const pageQuery = {
-  limit: z.preprocess((v) => (typeof last(v) === "string" ? Number(last(v)) : last(v)), z.int().min(1).max(PAGE_LIMIT_MAX).optional().meta({ default: PAGE_LIMIT_MAX })),
+  limit: z.preprocess(
+    (v) => (typeof last(v) === "string" ? Number(last(v)) : last(v)),
+    z.int().min(1).max(PAGE_LIMIT_MAX).optional().meta({ default: PAGE_LIMIT_MAX }),
+  ),
   cursor: queryText(),
 };
 export const ListPodsQuery = z.object({ includeClusterPods: queryBool(false), ...pageQuery });
@@ -325,7 +364,13 @@ export const GpuCatalogQuery = z.object({
   cloud: z.preprocess(last, GpuCloudFilter.optional()),
   countryCodes: queryList(z.string().regex(/^[A-Z]{2}$/, "must be an upper-case two-letter country code")),
   cudaVersions: queryList(cudaVersion),
-  minCudaVersion: z.preprocess(last, z.string().regex(/^\d+(\.\d+)?$/, 'must be "12" or "12.1"').optional()),
+  minCudaVersion: z.preprocess(
+    last,
+    z
+      .string()
+      .regex(/^\d+(\.\d+)?$/, 'must be "12" or "12.1"')
+      .optional(),
+  ),
 });
 export type GpuCatalogQuery = z.infer<typeof GpuCatalogQuery>;
 export const CpuCatalogQuery = z.object({ include: queryList(CatalogInclude), product: queryList(CpuProduct), vcpuCount: queryInt(2) });

@@ -147,7 +147,11 @@ export const WorkerSummary = z.object({
   unhealthy: z.int(),
   total: z.int(),
 });
-export const ListEndpointWorkersResponse = z.object({ workers: z.array(Worker), summary: WorkerSummary, endpointVersion: z.int().nullable() });
+export const ListEndpointWorkersResponse = z.object({
+  workers: z.array(Worker),
+  summary: WorkerSummary,
+  endpointVersion: z.int().nullable(),
+});
 
 export const Release = z.object({
   id: z.string(),
@@ -169,7 +173,12 @@ export const RolloutSummary = z.object({
 export const Pagination = z.object({ nextCursor: z.string().nullable(), hasNextPage: z.boolean() });
 export type Pagination = z.infer<typeof Pagination>;
 
-export const ListEndpointReleasesResponse = z.object({ endpointVersion: z.int().nullable(), rollout: RolloutSummary, releases: z.array(Release), pagination: Pagination });
+export const ListEndpointReleasesResponse = z.object({
+  endpointVersion: z.int().nullable(),
+  rollout: RolloutSummary,
+  releases: z.array(Release),
+  pagination: Pagination,
+});
 
 // ---- templates, network volumes, registries ----
 
@@ -242,7 +251,14 @@ const timeRange = { startTime: dateTime, endTime: dateTime };
 const amount = z.number();
 const query = { ...timeRange, bucketSize: z.enum(["hour", "day", "week", "month", "year"]) };
 
-export const PodBillingRecord = z.object({ ...timeRange, podId: z.string(), totalAmount: amount, gpuAmount: amount, cpuAmount: amount, diskAmount: amount });
+export const PodBillingRecord = z.object({
+  ...timeRange,
+  podId: z.string(),
+  totalAmount: amount,
+  gpuAmount: amount,
+  cpuAmount: amount,
+  diskAmount: amount,
+});
 export const ListPodBillingResponse = z.object({
   records: z.array(PodBillingRecord),
   metadata: z.object({

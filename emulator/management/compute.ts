@@ -1,0 +1,47 @@
+/**
+ * What a pod or a serverless worker asks to run on, as the current API states it: a rentable GPU
+ * type, a CPU flavor with a power-of-two vCPU count, and the CUDA versions a GPU one accepts (v2
+ * `gpu.allowedCudaVersions`, `gpu.minCudaVersion`). /v1 reads its types and flavors through its
+ * request schemas and checks none of the rules below; each rule names the field as v2 does.
+ */
+import { CUDA_VERSIONS, GPU_TYPES, type GpuType, isPowerOfTwo } from "../vocabulary/catalog";
+import { invalid } from "./errors";
+
+/** A GPU type a v2 client may name: known, and not a legacy spelling. */
+export function requireRentableGpu(id: string, field: string): GpuType {
+  const type = GPU_TYPES.get(id);
+  if (!type || type.legacy) throw invalid(field, `unknown GPU type ${JSON.stringify(id)}; list them with GET /api/v2/catalog/gpus`);
+  return type;
+}
+
+/** A CPU flavor of those `flavors` (a pod's or an endpoint's), named `what` in the message. */
+export function requireCpuFlavor(flavors: readonly string[], id: string, field: string, what: string): void {
+  if (!flavors.includes(id)) throw invalid(field, `unknown ${what} ${JSON.stringify(id)}; one of ${flavors.join(", ")}`);
+}
+
+/** A pod or worker takes a power-of-two vCPU count (so no other count can be available either). */
+export function requireVcpuCount(count: number, field: string): void {
+  if (!isPowerOfTwo(count)) throw invalid(field, `must be a power of two (2, 4, 8, ...), got ${count}`);
+}
+
+/**
+ * CreateGpuConfig / CreateEndpointGpuConfig / UpdateEndpointGpuConfig: "Mutually exclusive with a
+ * non-empty allowedCudaVersions (400 if both are sent)" (management-api-v2-today.md 6.1 #4: "A
+ * non-empty set plus a floor → 400"); an explicit `[]` / `""` clears one. An endpoint is checked as
+ * the PATCH would leave it (an assumption, emulator/README.md): a floor sent while a set is stored
+ * is refused unless the same PATCH clears the set with `[]`.
+ */
+export function checkCuda(allowed: readonly string[] | null | undefined, min: string | null | undefined): void {
+  if (allowed && allowed.length > 0 && min) {
+    throw invalid("gpu.minCudaVersion", "give either a non-empty gpu.allowedCudaVersions or gpu.minCudaVersion, not both");
+  }
+}
+
+/** A floor as the list a pod record keeps: every known version at or above it. */
+export function versionsFrom(min: string): string[] {
+  const [major = 0, minor = 0] = min.split(".").map(Number);
+  return CUDA_VERSIONS.filter((v) => {
+    const [a = 0, b = 0] = v.split(".").map(Number);
+    return a > major || (a === major && b >= minor);
+  });
+}
