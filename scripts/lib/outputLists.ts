@@ -3,23 +3,9 @@
 // load the tables (their validators bring zod); generating them keeps the table the one place a
 // field is declared.
 
-import { endpointTable } from "../../model/fields/endpointFields";
 import { type FieldRow, outputNames, type ResourceTable } from "../../model/fields/fieldTable";
-import { networkVolumeTable } from "../../model/fields/networkVolumeFields";
-import { podTable } from "../../model/fields/podFields";
-import { registryAuthTable } from "../../model/fields/registryAuthFields";
-import { secretTable } from "../../model/fields/secretFields";
-import { templateTable } from "../../model/fields/templateFields";
 import { RESOURCE_KINDS, type ResourceKind } from "../../model/kinds";
-
-const TABLES: Record<ResourceKind, ResourceTable<never>> = {
-  pod: podTable as ResourceTable<never>,
-  endpoint: endpointTable as ResourceTable<never>,
-  networkVolume: networkVolumeTable as ResourceTable<never>,
-  template: templateTable as ResourceTable<never>,
-  registryAuth: registryAuthTable as ResourceTable<never>,
-  secret: secretTable as ResourceTable<never>,
-};
+import { FIELD_TABLES } from "./fieldTables";
 
 /** The three lists of one kind, in the order of its rows. */
 export function outputListsOf(table: ResourceTable<never>): { arguments: string[]; computed: string[]; all: string[] } {
@@ -47,7 +33,7 @@ export function outputListsText(): string {
       "// Each kind's outputs as plain lists, in the order of its rows, for the SDK (outputArguments.ts).\n",
   ];
   for (const kind of RESOURCE_KINDS) {
-    const lists = outputListsOf(TABLES[kind]);
+    const lists = outputListsOf(FIELD_TABLES[kind]);
     const prefix = constantCase(kind);
     parts.push(
       list(

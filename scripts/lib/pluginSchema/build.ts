@@ -5,13 +5,6 @@
 
 import * as fs from "node:fs";
 import * as path from "node:path";
-import type { ResourceTable } from "../../../model/fields/fieldTable";
-import { endpointTable } from "../../../model/fields/endpointFields";
-import { networkVolumeTable } from "../../../model/fields/networkVolumeFields";
-import { podTable } from "../../../model/fields/podFields";
-import { registryAuthTable } from "../../../model/fields/registryAuthFields";
-import { secretTable } from "../../../model/fields/secretFields";
-import { templateTable } from "../../../model/fields/templateFields";
 import { RESOURCE_KINDS, type ResourceKind } from "../../../model/kinds";
 import { namesAreUnique, nounOf } from "../../../model/lookup/lookup";
 import { lookupName } from "../../../model/lookup/lookupKey";
@@ -26,6 +19,7 @@ import {
   resourceToken,
   typeNameOf,
 } from "../../../provider/plugin/tokens";
+import { FIELD_TABLES } from "../fieldTables";
 import { resourceSpec, type ResourceSpec } from "./resourceSpecs";
 import { SdkSource } from "./sdkSource";
 import { specOf, type ObjectTypes, type ObjectTypeSpec, type PropertySpec } from "./typeSpecs";
@@ -35,15 +29,6 @@ interface FunctionSpec {
   inputs?: { properties: Record<string, PropertySpec>; required?: string[] };
   outputs: { properties: Record<string, PropertySpec>; required?: string[] };
 }
-
-const TABLES: Record<ResourceKind, ResourceTable<never>> = {
-  pod: podTable as ResourceTable<never>,
-  endpoint: endpointTable as ResourceTable<never>,
-  networkVolume: networkVolumeTable as ResourceTable<never>,
-  template: templateTable as ResourceTable<never>,
-  registryAuth: registryAuthTable as ResourceTable<never>,
-  secret: secretTable as ResourceTable<never>,
-};
 
 /** The schema of the package at `root` (a checkout: it reads sdk/*.ts and package.json). */
 export function buildSchema(root: string): Record<string, unknown> {
@@ -59,7 +44,7 @@ export function buildSchema(root: string): Record<string, unknown> {
   for (const kind of PLUGIN_RESOURCE_KINDS) {
     const type = typeNameOf(kind);
     const sdk = { file: `sdk/${kind}.ts`, args: `${type}Args`, className: type };
-    resources[resourceToken(kind)] = resourceSpec(sdk, kind === "accountSshKeys" ? undefined : TABLES[kind], source, types);
+    resources[resourceToken(kind)] = resourceSpec(sdk, kind === "accountSshKeys" ? undefined : FIELD_TABLES[kind], source, types);
   }
 
   const functions: Record<string, FunctionSpec> = {};
