@@ -23,16 +23,29 @@ export const MAX_JSON_DEPTH = 128;
  */
 export const DRAIN_LIMIT_BYTES = 64 * MB;
 
+/** What a 413 tells the client to do when the route says nothing more specific. */
+const GENERIC_FIX = "send less data, or pass large data by reference (a URL or an object key)";
+
+/**
+ * A route's own body limit (a route-table entry declares it, http/router.ts): its size and what a
+ * client must do when over it, said in the 413.
+ */
+export interface BodyLimit {
+  readonly bytes: number;
+  readonly fix: string;
+}
+
 /**
  * Reads the whole body. A body over `limitBytes` is drained (up to DRAIN_LIMIT_BYTES more) and then
- * answered with 413, so every client sees the same answer however it sends.
+ * answered with 413, so every client sees the same answer however it sends. `fix` is what the 413
+ * advises.
  */
-export function readBody(req: IncomingMessage, limitBytes: number): Promise<Buffer> {
+export function readBody(req: IncomingMessage, limitBytes: number, fix = GENERIC_FIX): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const declared = Number(req.headers["content-length"]);
     if (Number.isFinite(declared) && declared > limitBytes + DRAIN_LIMIT_BYTES) {
       req.resume();
-      reject(tooLarge(limitBytes, true));
+      reject(tooLarge(limitBytes, fix, true));
       return;
     }
     const chunks: Buffer[] = [];
@@ -45,21 +58,20 @@ export function readBody(req: IncomingMessage, limitBytes: number): Promise<Buff
         chunks.length = 0;
       }
       if (!over) chunks.push(chunk);
-      else if (size > limitBytes + DRAIN_LIMIT_BYTES) reject(tooLarge(limitBytes, true));
+      else if (size > limitBytes + DRAIN_LIMIT_BYTES) reject(tooLarge(limitBytes, fix, true));
     });
     req.on("end", () => {
-      if (over) reject(tooLarge(limitBytes, false));
+      if (over) reject(tooLarge(limitBytes, fix, false));
       else resolve(chunks.length === 1 && chunks[0] ? chunks[0] : Buffer.concat(chunks));
     });
     req.on("error", (error) => reject(badRequest(`could not read the request body: ${error.message}`)));
   });
 }
 
-function tooLarge(limitBytes: number, close: boolean): HttpError {
+function tooLarge(limitBytes: number, fix: string, close: boolean): HttpError {
   return new HttpError(
     413,
-    `request body exceeds the limit of this route: it is larger than the ${formatBytes(limitBytes)} limit (${limitBytes} bytes); ` +
-      "send less data, or pass large data by reference (a URL or an object key)",
+    `request body exceeds the limit of this route: it is larger than the ${formatBytes(limitBytes)} limit (${limitBytes} bytes); ${fix}`,
     // Past the drain bound the rest of the body is not worth reading: answer, then close.
     close ? { connection: "close" } : {},
   );

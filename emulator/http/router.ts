@@ -6,7 +6,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { z } from "zod";
-import { parseJsonObject, readBody } from "./body";
+import { type BodyLimit, parseJsonObject, readBody } from "./body";
 import { HttpError, badRequest } from "./errors";
 import { sendEmpty, sendError, sendJson, sendText } from "./respond";
 import { parseWith } from "./validation";
@@ -60,6 +60,13 @@ export interface OperationSpec<Q, B> extends OperationDoc {
   public?: boolean;
   query?: z.ZodType<Q>;
   body?: z.ZodType<B>;
+  /**
+   * This route's own body limit, in place of the router's `bodyLimitBytes`. It is measured before
+   * authentication, as the service's gateway measures such a body before the API sees the key
+   * (management-api-v2-today.md 5.2: createPod's 413 is "rejected before auth"), so an oversized
+   * body is refused whatever key it carries and is not counted against the account's rate limit.
+   */
+  bodyLimit?: BodyLimit;
   /** Advice for specific keys the body schema rejects (e.g. create-only fields in an update). */
   unknownFieldHints?: Readonly<Record<string, string>>;
   /** Default: the first problem as a 400 (an unknown body field: the router's unknownFieldStatus), naming the hints. */
@@ -83,11 +90,13 @@ export interface Operation extends OperationDoc {
   public: boolean;
   querySchema: z.ZodType | undefined;
   bodySchema: z.ZodType | undefined;
+  /** The route's own body limit, read before auth (OperationSpec.bodyLimit); undefined: the router's, after auth. */
+  bodyLimit: BodyLimit | undefined;
   run(call: RawCall): Reply | Promise<Reply>;
 }
 
 export function defineOperation<Q = undefined, B = undefined>(spec: OperationSpec<Q, B>): Operation {
-  const { query, body, unknownFieldHints, validate, handle, ...doc } = spec;
+  const { query, body, bodyLimit, unknownFieldHints, validate, handle, ...doc } = spec;
   const read: Validate =
     validate ??
     ((schema, raw, where, unknownFieldStatus) =>
@@ -99,6 +108,7 @@ export function defineOperation<Q = undefined, B = undefined>(spec: OperationSpe
     public: spec.public ?? false,
     querySchema: query,
     bodySchema: body,
+    bodyLimit: body ? bodyLimit : undefined,
     run(raw) {
       const parsedQuery = query ? read(query, raw.query, "query parameter", raw.unknownFieldStatus) : (undefined as Q);
       const parsedBody = body ? read(body, raw.body, "request body", raw.unknownFieldStatus) : (undefined as B);
@@ -182,6 +192,7 @@ export class Router {
 
   /** Serves one request; `path` is the part after /v1, `search` the query string without "?". */
   handle(req: IncomingMessage, res: ServerResponse, path: string, search: string): void {
+    let route: { op: Operation; params: Record<string, string> };
     let headers = NO_HEADERS;
     try {
       const match = this.match(req.method ?? "GET", path);
@@ -191,7 +202,34 @@ export class Router {
         if (caller !== undefined && this.options.admit) headers = this.options.admit(caller);
         throw match.notAllowed;
       }
-      const { op, params } = match;
+      route = match;
+    } catch (error) {
+      this.fail(res, error, headers);
+      return;
+    }
+    const limit = route.op.bodyLimit;
+    if (limit) {
+      // The route's own limit is measured before anything else, auth included (OperationSpec.bodyLimit).
+      readBody(req, limit.bytes, limit.fix).then(
+        (body) => this.authorized(req, res, route, path, search, body),
+        (error: unknown) => this.fail(res, error, NO_HEADERS),
+      );
+      return;
+    }
+    this.authorized(req, res, route, path, search, undefined);
+  }
+
+  /** Auth, the account's admission, the scope and the interceptor; then the body (`read`: already read). */
+  private authorized(
+    req: IncomingMessage,
+    res: ServerResponse,
+    { op, params }: { op: Operation; params: Record<string, string> },
+    path: string,
+    search: string,
+    read: Buffer | undefined,
+  ): void {
+    let headers = NO_HEADERS;
+    try {
       let accountId = "";
       if (!op.public) {
         const resolved = this.options.resolveAccount(req.headers.authorization);
@@ -221,12 +259,12 @@ export class Router {
         void Promise.resolve(interceptor({ operationId: op.operationId, method: op.method, path, accountId, req, res }))
           .then((decision) => {
             if (decision === true) return;
-            this.withBody(req, res, op, raw, decision === "lose-answer", NO_HEADERS);
+            this.withBody(req, res, op, raw, decision === "lose-answer", NO_HEADERS, read);
           })
           .catch((error: unknown) => this.fail(res, error, NO_HEADERS));
         return;
       }
-      this.withBody(req, res, op, raw, false, headers);
+      this.withBody(req, res, op, raw, false, headers, read);
     } catch (error) {
       this.fail(res, error, headers);
     }
@@ -236,22 +274,29 @@ export class Router {
    * `lost`: every outcome, success or failure, ends in a destroyed connection instead of an answer.
    * `headers`: what `admit` gave the request, for whichever answer it gets.
    */
-  private withBody(req: IncomingMessage, res: ServerResponse, op: Operation, raw: RawCall, lost: boolean, headers: AnswerHeaders): void {
+  private withBody(
+    req: IncomingMessage,
+    res: ServerResponse,
+    op: Operation,
+    raw: RawCall,
+    lost: boolean,
+    headers: AnswerHeaders,
+    read: Buffer | undefined,
+  ): void {
     if (!op.bodySchema) {
       this.run(res, op, raw, lost, headers);
       return;
     }
-    readBody(req, this.options.bodyLimitBytes).then(
-      (buffer) => {
-        try {
-          raw.body = parseJsonObject(buffer);
-          this.run(res, op, raw, lost, headers);
-        } catch (error) {
-          this.failOrLose(res, error, lost, headers);
-        }
-      },
-      (error: unknown) => this.failOrLose(res, error, lost, headers),
-    );
+    const parsed = (buffer: Buffer): void => {
+      try {
+        raw.body = parseJsonObject(buffer);
+        this.run(res, op, raw, lost, headers);
+      } catch (error) {
+        this.failOrLose(res, error, lost, headers);
+      }
+    };
+    if (read) parsed(read);
+    else readBody(req, this.options.bodyLimitBytes).then(parsed, (error: unknown) => this.failOrLose(res, error, lost, headers));
   }
 
   private run(res: ServerResponse, op: Operation, raw: RawCall, lost: boolean, headers: AnswerHeaders): void {

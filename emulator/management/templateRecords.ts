@@ -9,6 +9,28 @@ import { SERVICE_TEMPLATES } from "./serviceTemplates";
 
 export type TemplateFields = Omit<TemplateRecord, "id" | "accountId" | "createdAtMs">;
 
+/** What a template says of the containers created from it besides their container settings. */
+export interface TemplateProvisioning {
+  startSsh: boolean;
+  startJupyter: boolean;
+  allowedCudaVersions: string[];
+}
+
+/**
+ * A template's provisioning flags and CUDA set, as every reader sees them: the v2 view and the pods
+ * created from it alike. A template made through /v1 stores none and has CreateTemplateRequest's
+ * defaults: startSsh and startJupyter "default=true" (Template.startSsh: "Whether containers created
+ * from this template get SSH access provisioned at startup"), allowedCudaVersions omitted ("Omit to
+ * accept any version").
+ */
+export function provisioningOf(template: TemplateRecord): TemplateProvisioning {
+  return {
+    startSsh: template.startSsh ?? true,
+    startJupyter: template.startJupyter ?? true,
+    allowedCudaVersions: [...(template.allowedCudaVersions ?? [])],
+  };
+}
+
 /** Reported: the platform adds PORT and PORT_HEALTH to serverless templates (NOTES.md section 1); clients must not fight them. */
 export function injectPlatformEnv(ctx: ManagementContext, env: Record<string, string>): void {
   if (!ctx.options.quirks.injectServerlessTemplatePorts) return;

@@ -36,11 +36,10 @@ import { podTable } from "../fields/podFields";
 import { registryAuthTable } from "../fields/registryAuthFields";
 import { templateTable } from "../fields/templateFields";
 import { isRecord, type Props } from "../fields/values";
-import { fromWireV2, getPath, toWireV2, wireRequest } from "../fields/wireV2";
+import { fromWireV2, persistentMount, podMounts, setDefault, toWireV2, wireRequest } from "../fields/wireV2";
+import { podCreateBodyV2 } from "../fields/podBodyV2";
 import { readsOf, type KindReads, type SharingOptions } from "./sharedReads";
 import type { CatalogLists } from "../cost/priceSheet";
-
-const DEFAULT_MOUNT_PATH = "/workspace";
 
 /** The v2 lists carry every field their gets do: reads can share them (sharedReads.ts). */
 type Reads<C> = C extends { get(id: string): Promise<infer T extends { id: string }> } ? KindReads<T> : never;
@@ -75,22 +74,7 @@ export class V2Backend implements ManagementApi {
 
   async createPod(input: PodCreateInput): Promise<Pod> {
     const { locked, ...fields } = fieldsOf(input);
-    const body = toWireV2(podTable, fields);
-    const compute = fields["computeType"] ?? "GPU";
-    if (compute === "CPU") {
-      delete body["gpu"];
-      // BaseCpuConfig requires vcpuCount (a CPU pod without it is a 422): send the field's default.
-      setDefault(body, "cpu", "vcpuCount", podTable.fields["vcpuCount"]?.default);
-    } else {
-      delete body["cpu"];
-      // A GPU pod created without a count matched no machine on the live service: always send it.
-      setDefault(body, "gpu", "count", 1);
-    }
-    podMounts(body, fields, undefined);
-    // The provider's startSsh default (true) is sent, since the service's is false; a templated
-    // pod that does not declare it takes the template's flag.
-    if (body["startSsh"] === undefined && fields["templateId"] === undefined) body["startSsh"] = podTable.fields["startSsh"]?.default;
-    let pod = await this.#v2.pods.create(wireRequest<"createPod">(body));
+    let pod = await this.#v2.pods.create(wireRequest<"createPod">(podCreateBodyV2(podTable, fields)));
     // v2 creates take no lock: it is set right after.
     if (locked === true) pod = await this.#v2.pods.update(pod.id, { locked: true });
     return podOf(pod);
@@ -516,47 +500,8 @@ function fieldsOf(input: object): Props {
   return Object.fromEntries(Object.entries(input));
 }
 
-function setDefault(body: Props, object: string, key: string, value: unknown): void {
-  const inner = isRecord(body[object]) ? body[object] : {};
-  if (inner[key] === undefined) inner[key] = value;
-  body[object] = inner;
-}
-
 /** idleTimeout does not apply to queue endpoints scaling on request count: v2 refuses it there. */
 function dropIdleTimeoutWhereRefused(body: Props, type: unknown, scaling: unknown = body["scaling"]): void {
   const workers = body["workers"];
   if (type === "QUEUE" && isRecord(scaling) && scaling["type"] === "REQUEST_COUNT" && isRecord(workers)) delete workers["idleTimeout"];
-}
-
-/**
- * A pod's mounts: a network volume is mounted at volumeMountPath; persistent storage needs its size
- * and path together (an update that changes one takes the other from the live pod).
- */
-function podMounts(body: Props, fields: Props, live: PodV2 | undefined): void {
-  const mounts = isRecord(body["mounts"]) ? body["mounts"] : undefined;
-  const liveVolume = getPath(live, "mounts.network.0.volumeId");
-  if (isRecord(mounts) && Array.isArray(mounts["network"])) {
-    mounts["network"] = [{ ...(mounts["network"][0] as Props), path: fields["volumeMountPath"] ?? DEFAULT_MOUNT_PATH }];
-    delete mounts["persistent"];
-    return;
-  }
-  if (live && typeof liveVolume === "string" && fields["volumeMountPath"] !== undefined) {
-    body["mounts"] = { network: [{ volumeId: liveVolume, path: fields["volumeMountPath"] }] };
-    return;
-  }
-  persistentMount(body, live);
-}
-
-/** Persistent storage needs size and path together: fill the missing one from the live object, or drop it. */
-function persistentMount(
-  body: Props,
-  live: { mounts?: { persistent?: { size?: number | undefined; path?: string | undefined } | undefined } | undefined } | undefined,
-): void {
-  const mounts = body["mounts"];
-  if (!isRecord(mounts) || !isRecord(mounts["persistent"])) return;
-  const persistent = mounts["persistent"];
-  const size = persistent["size"] ?? live?.mounts?.persistent?.size;
-  const path = persistent["path"] ?? live?.mounts?.persistent?.path ?? DEFAULT_MOUNT_PATH;
-  if (size === undefined) delete body["mounts"];
-  else mounts["persistent"] = { size, path };
 }

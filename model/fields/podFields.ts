@@ -29,6 +29,7 @@ import {
 import { argv, bool, envMap, failure, list, num, oneOf, port, str, unknownIdWarnings } from "./validation";
 import { isPresent, isRecord, isUnknown, type Props } from "./values";
 import { COST_ESTIMATE } from "./estimateOutput";
+import { createBodyFailure } from "./podBodyV2";
 import {
   atMostOne,
   COMMAND_V2,
@@ -356,6 +357,11 @@ function crossCheck(args: Props, _olds: Props, backend: Backend = "v1"): CrossCh
         'is required unless templateId is set; set the container image, e.g. "pytorch/pytorch:2.4.0-cuda12.4-cudnn9-runtime"',
       ),
     );
+  }
+  // The v2 create body is measured only once every field above is valid (the body would not be sent otherwise).
+  if (backend === "v2" && failures.length === 0) {
+    const tooLarge = createBodyFailure(podTable, args);
+    if (tooLarge) failures.push(tooLarge);
   }
   const warnings = [
     ...replacementReasons(args, _olds, backend),

@@ -4,6 +4,7 @@
 // endpoint's scaling pair) is composed per kind in backend/v2Backend.ts.
 
 import type { OperationIdV2, RequestOf } from "../../client/operationsV2";
+import type { PodV2 } from "../../client/schemasV2";
 import type { ResourceTable } from "./fieldTable";
 import { isRecord, type Props } from "./values";
 
@@ -133,4 +134,47 @@ export function persistentSizeOf(wire: Props): unknown {
 /** The mount path a v2 object reports (persistent or network volume). */
 export function mountPathOf(wire: Props): unknown {
   return getPath(wire, "mounts.persistent.path") ?? getPath(wire, "mounts.network.0.path");
+}
+
+/** Where a v2 mount goes when no path is declared (the service's default mount path). */
+const DEFAULT_MOUNT_PATH = "/workspace";
+
+/** Sets `body[object][key]` unless it is set. */
+export function setDefault(body: Props, object: string, key: string, value: unknown): void {
+  const inner = isRecord(body[object]) ? body[object] : {};
+  if (inner[key] === undefined) inner[key] = value;
+  body[object] = inner;
+}
+
+/**
+ * A pod's mounts: a network volume is mounted at volumeMountPath; persistent storage needs its size
+ * and path together (an update that changes one takes the other from the live pod).
+ */
+export function podMounts(body: Props, fields: Props, live: PodV2 | undefined): void {
+  const mounts = isRecord(body["mounts"]) ? body["mounts"] : undefined;
+  const liveVolume = getPath(live, "mounts.network.0.volumeId");
+  if (isRecord(mounts) && Array.isArray(mounts["network"])) {
+    mounts["network"] = [{ ...(mounts["network"][0] as Props), path: fields["volumeMountPath"] ?? DEFAULT_MOUNT_PATH }];
+    delete mounts["persistent"];
+    return;
+  }
+  if (live && typeof liveVolume === "string" && fields["volumeMountPath"] !== undefined) {
+    body["mounts"] = { network: [{ volumeId: liveVolume, path: fields["volumeMountPath"] }] };
+    return;
+  }
+  persistentMount(body, live);
+}
+
+/** Persistent storage needs size and path together: fill the missing one from the live object, or drop it. */
+export function persistentMount(
+  body: Props,
+  live: { mounts?: { persistent?: { size?: number | undefined; path?: string | undefined } | undefined } | undefined } | undefined,
+): void {
+  const mounts = body["mounts"];
+  if (!isRecord(mounts) || !isRecord(mounts["persistent"])) return;
+  const persistent = mounts["persistent"];
+  const size = persistent["size"] ?? live?.mounts?.persistent?.size;
+  const path = persistent["path"] ?? live?.mounts?.persistent?.path ?? DEFAULT_MOUNT_PATH;
+  if (size === undefined) delete body["mounts"];
+  else mounts["persistent"] = { size, path };
 }

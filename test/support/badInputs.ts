@@ -171,6 +171,18 @@ export const BAD_INPUTS: readonly BadInput[] = [
   pod("dataCenterIds a string", { dataCenterIds: "EU-RO-1" }, "dataCenterIds", ["expected a list"]),
   pod("restartTrigger a number", { restartTrigger: 5 }, "restartTrigger", ["expected a string, got 5"]),
   pod("no image and no template", { imageName: OMIT }, "imageName", ["is required unless templateId is set"], { alone: true }),
+  // The service refuses a pod create body over 102,400 bytes (413); env is secret, so its value is never printed.
+  pod(
+    "create body over the v2 limit",
+    { env: { BIG: long(102_400) } },
+    "env",
+    ["over the service's limit of 102,400 bytes", "shrink the env"],
+    {
+      only: "v2",
+      alone: true,
+      notContains: [long(40)],
+    },
+  ),
 
   // ---- Endpoint --------------------------------------------------------------------------------
   endpoint("templateId missing", { templateId: OMIT }, "templateId", ["is required", "e.g. template.id"]),

@@ -16,7 +16,6 @@ import {
   DEFAULT_VCPU_PER_GPU,
   countryOf,
 } from "../../vocabulary/catalog";
-import { supportsGlobalNetworking } from "../../vocabulary/dataCenters";
 import { POD_DEFAULTS } from "../../vocabulary/schemas/pod";
 import type { Mounts } from "../../vocabulary/schemas/v2/requests";
 import { checkSpendCap } from "../account/limits";
@@ -24,6 +23,8 @@ import { type CommandInput, commandOf } from "../command";
 import type { ManagementContext } from "../context";
 import { NoCapacity, invalid } from "../errors";
 import { requireNetworkVolume, requireRegistryAuth } from "../lookup";
+import { provisioningOf } from "../templateRecords";
+import { globalNetworkingCenters } from "./globalNetworking";
 import { markRunning } from "./lifecycle";
 
 /** Where /v1 and /api/v2 create pods differently; each surface states its own once. */
@@ -36,7 +37,7 @@ export interface PodCreateRules {
   keepTemplateLink: boolean;
   /**
    * v2 CreatePodRequest.globalNetworking: "Requires an NVIDIA GPU and a global-networking-enabled
-   * data center (both enforced upstream)". v1 stores the flag as given.
+   * data center (both enforced upstream)" (globalNetworking.ts). v1 stores the flag as given.
    */
   checkGlobalNetworking: boolean;
   /**
@@ -89,7 +90,8 @@ export interface PodCreation {
   minUploadMbps?: number | undefined;
   minDiskBandwidthMBps?: number | undefined;
   supportPublicIp: boolean | null;
-  allowedCudaVersions: string[];
+  /** undefined: the template's on a GPU pod (v2 templateId), else none. */
+  allowedCudaVersions: string[] | undefined;
   globalNetworking: boolean;
   locked: boolean;
   /** v2 flags (access "flags"); undefined: the template's, else false. */
@@ -108,7 +110,9 @@ function publicKeyFor(accountId: string): string {
  * request already sets one. Requires registered keys (PUT /v2/account/ssh-keys) — with none
  * registered the flag does nothing". startJupyter: "injects a generated `JUPYTER_PASSWORD`
  * environment variable, unless the request already sets one." Both default to false on a pod and
- * come from the template when the body omits them (templateId resolves "startSsh, startJupyter").
+ * come from the template when the body omits them (templateId resolves "startSsh, startJupyter"),
+ * as the template states them (Template.startSsh: "Whether containers created from this template
+ * get SSH access provisioned at startup"), a /v1 template's defaults included.
  */
 function injectAccess(
   ctx: ManagementContext,
@@ -121,7 +125,7 @@ function injectAccess(
     if (ctx.options.quirks.injectPodPublicKey) env.PUBLIC_KEY ??= publicKeyFor(account.accountId);
     return;
   }
-  const template = creation.template;
+  const template = creation.template ? provisioningOf(creation.template) : undefined;
   if ((creation.startSsh ?? template?.startSsh ?? false) && account.sshKeys.length > 0) env.PUBLIC_KEY ??= account.sshKeys.join("\n");
   if (creation.startJupyter ?? template?.startJupyter ?? false) env.JUPYTER_PASSWORD ??= randomBytes(12).toString("base64url");
 }
@@ -159,13 +163,7 @@ function dataCentersFor(creation: PodCreation, rules: PodCreateRules, volume: Ne
   let dataCenterIds: string[] = creation.dataCenterIds ? [...creation.dataCenterIds] : [...DATA_CENTER_IDS];
   if (rules.checkGlobalNetworking && creation.globalNetworking) {
     const gpu = creation.computeType === "GPU" ? creation.gpu.gpuTypeIds[0] : undefined;
-    if (!gpu?.startsWith("NVIDIA")) throw invalid("globalNetworking", "global networking needs an NVIDIA GPU pod");
-    dataCenterIds = dataCenterIds.filter(supportsGlobalNetworking);
-    if (dataCenterIds.length === 0)
-      throw invalid(
-        "globalNetworking",
-        "none of dataCenterIds supports global networking; see globalNetwork in GET /api/v2/catalog/datacenters",
-      );
+    dataCenterIds = globalNetworkingCenters(gpu, dataCenterIds, "none of dataCenterIds supports global networking");
   }
   if (volume) {
     if (!dataCenterIds.includes(volume.dataCenterId)) {
@@ -182,6 +180,15 @@ function dataCentersFor(creation: PodCreation, rules: PodCreateRules, volume: Ne
     if (dataCenterIds.length === 0) throw invalid("countryCodes", `no allowed data center is in ${[...countries].join(", ")}`);
   }
   return dataCenterIds;
+}
+
+/**
+ * The CUDA versions a pod takes from its template when the request states none. CreatePodRequest
+ * .templateId resolves "allowedCudaVersions" with the other settings; Template.allowedCudaVersions:
+ * "Expanded into GPU pod and serverless endpoint creates; CPU pods ignore it."
+ */
+function cudaFromTemplate({ template, computeType }: PodCreation): string[] {
+  return template && computeType === "GPU" ? provisioningOf(template).allowedCudaVersions : [];
 }
 
 export function createPod(ctx: ManagementContext, account: AccountData, creation: PodCreation, rules: PodCreateRules): PodRecord {
@@ -251,7 +258,7 @@ export function createPod(ctx: ManagementContext, account: AccountData, creation
     cpuFlavorIds: creation.cpuFlavorIds,
     dataCenterIds,
     countryCodes: creation.countryCodes ? [...creation.countryCodes] : [],
-    allowedCudaVersions: creation.allowedCudaVersions,
+    allowedCudaVersions: creation.allowedCudaVersions ?? cudaFromTemplate(creation),
     gpuTypeId: choice.kind === "gpu" ? choice.typeId : null,
     cpuFlavorId: choice.kind === "cpu" ? choice.typeId : null,
     dataCenterId: choice.dataCenterId,

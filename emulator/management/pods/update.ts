@@ -14,6 +14,7 @@ import type { ManagementContext } from "../context";
 import { invalid } from "../errors";
 import { requireRegistryAuth } from "../lookup";
 import { lockedRefusal } from "./actions";
+import { globalNetworkingCenters } from "./globalNetworking";
 import { boot, statusEvent } from "./lifecycle";
 
 /** The record fields an update may set (/v1's PodUpdateInput names them). `null` clears the registry. */
@@ -49,8 +50,10 @@ export interface PodChange {
   mounts?: Mounts | undefined;
   /**
    * v2 UpdatePodRequest.globalNetworking: "Takes effect on the next pod start/restart, not live":
-   * kept on the record, the running boot keeps its own (lifecycle.ts boot()). /v1 sends it among
-   * `fields`, where a change resets the pod like any other container setting.
+   * kept on the record, the running boot keeps its own (lifecycle.ts boot()). "Requires an NVIDIA
+   * GPU and a global-networking-enabled data center (both enforced upstream)": turning it on is
+   * refused as a create refuses it (globalNetworking.ts). /v1 sends it among `fields`, where a
+   * change resets the pod like any other container setting, and checks nothing.
    */
   globalNetworkingAtNextStart?: boolean | undefined;
 }
@@ -121,6 +124,10 @@ function fieldsOf(change: PodChange): PodFields {
 
 export function updatePod(ctx: ManagementContext, account: AccountData, pod: PodRecord, change: PodChange): PodRecord {
   if (change.mounts) checkMountChange(pod, change.mounts);
+  if (change.globalNetworkingAtNextStart === true) {
+    const gpu = pod.computeType === "GPU" ? pod.gpuTypeId : null;
+    globalNetworkingCenters(gpu, [pod.dataCenterId], `pod ${pod.id} runs in ${pod.dataCenterId}, which does not support global networking`);
+  }
   const fields = fieldsOf(change);
   const command = change.command
     ? commandChange(change.command, {

@@ -5,6 +5,7 @@
  * (schemas, answer, errors) and its handler, which gets the account it acts for.
  */
 import type { z } from "zod";
+import type { BodyLimit } from "../../http/body";
 import { type Call, defineOperation, type Method, type Operation, type Reply } from "../../http/router";
 import { parseListingEvery } from "../../http/validation";
 import type { AccountData } from "../../state/model";
@@ -59,6 +60,8 @@ export interface V2RouteSpec<Q, B> {
   paged?: boolean;
   /** The request body: its schema and its name in the reference (components.schemas). */
   body?: readonly [name: string, schema: z.ZodType<B>];
+  /** The body's own limit, measured before auth (http/router.ts OperationSpec.bodyLimit); default: the surface's, after auth. */
+  bodyLimit?: BodyLimit;
   /** The success answer: its status, the schema of its body (none: no body), its description when not the status's usual one. */
   answer: readonly [status: 200 | 201 | 204, schemaName?: string | undefined, description?: string];
   errors: readonly number[];
@@ -87,6 +90,7 @@ export function v2Route<Q = undefined, B = undefined>(
     summary,
     ...(spec.query ? { query: spec.query } : {}),
     ...(spec.body ? { bodyName: spec.body[0], body: spec.body[1] } : {}),
+    ...(spec.bodyLimit ? { bodyLimit: spec.bodyLimit } : {}),
     response: { status, description: description ?? ANSWERS[status], ...(schemaName === undefined ? {} : { schemaName }) },
     errors: spec.errors,
     validate: (schema, raw, where) => parseListingEvery(schema, raw, where, where === "request body" || spec.paged ? 422 : 400),

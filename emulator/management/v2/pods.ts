@@ -15,6 +15,7 @@ import { type PodFields, updatePod } from "../pods/update";
 import { byCreation } from "../lists";
 import { listPage, type V2Context } from "./operation";
 import { containerFieldsOf } from "./container";
+import { CREATE_POD_BODY_LIMIT, checkExpandedBody } from "./podBodyLimit";
 import { v2PodView } from "./podView";
 import { requireDataCenters, requireImage, requireRegistry, requireTemplate } from "./references";
 
@@ -35,6 +36,7 @@ function creationOf(v: V2Context, account: AccountData, body: CreatePodRequest):
   requireDataCenters(body.dataCenterIds);
   if (body.registry) requireRegistry(account, body.registry);
   const template = body.templateId ? requireTemplate(v.ctx, account, body.templateId, "pod") : undefined;
+  if (template) checkExpandedBody(body, template);
   requireImage(body.image, template);
   return {
     name: body.name,
@@ -62,7 +64,8 @@ function creationOf(v: V2Context, account: AccountData, body: CreatePodRequest):
     dataCenterIds: body.dataCenterIds && body.dataCenterIds.length > 0 ? body.dataCenterIds : undefined,
     countryCodes: undefined,
     supportPublicIp: null,
-    allowedCudaVersions: gpu?.minCudaVersion ? versionsFrom(gpu.minCudaVersion) : (gpu?.allowedCudaVersions ?? []),
+    // Neither given: the template's (pods/create.ts), the body's fields overriding the template's.
+    allowedCudaVersions: gpu?.minCudaVersion ? versionsFrom(gpu.minCudaVersion) : gpu?.allowedCudaVersions,
     globalNetworking: body.globalNetworking,
     locked: false,
     startSsh: body.startSsh,
@@ -92,7 +95,12 @@ export function v2PodOperations(v: V2Context): Operation[] {
     ),
     route(
       ["POST /pods", "createPod", "pods:write", "Create a pod"],
-      { body: ["CreatePodRequest", CreatePodRequest], answer: [201, "Pod"], errors: [400, 402, 404, 422] },
+      {
+        body: ["CreatePodRequest", CreatePodRequest],
+        bodyLimit: CREATE_POD_BODY_LIMIT,
+        answer: [201, "Pod"],
+        errors: [400, 402, 404, 422],
+      },
       ({ account, body }) => ({ status: 201, body: v2PodView(ctx, createPod(ctx, account, creationOf(v, account, body), V2_POD_RULES)) }),
     ),
     route(["GET /pods/{id}", "getPod", "pods:read", "Get a pod"], { answer: [200, "Pod"], errors: [404] }, ({ account, id }) => ({

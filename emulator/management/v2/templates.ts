@@ -10,7 +10,7 @@ import { CreateTemplateRequest, ListPageQuery, UpdateTemplateRequest } from "../
 import type { Template } from "../../vocabulary/schemas/v2/wire";
 import { notFound } from "../errors";
 import { templateOf, usableTemplate } from "../lookup";
-import type { TemplateFields } from "../templateRecords";
+import { type TemplateFields, provisioningOf } from "../templateRecords";
 import { createTemplate, deleteTemplate, updateTemplate } from "../templates";
 import { byCreation } from "../lists";
 import { listPage, type V2Context } from "./operation";
@@ -25,9 +25,7 @@ export function v2TemplateView(template: TemplateRecord): Template {
     serverless: template.isServerless,
     public: template.isPublic,
     category: template.category,
-    startSsh: template.startSsh ?? true,
-    startJupyter: template.startJupyter ?? true,
-    allowedCudaVersions: [...(template.allowedCudaVersions ?? [])],
+    ...provisioningOf(template),
   };
 }
 

@@ -69,7 +69,8 @@ it("over HTTP, a 204 without a body, a 400 for a body that is not JSON and a 413
       volume,
       await v2.del(`/network-volumes/${String(volume.body?.id)}`),
       await v2.raw("POST", "/pods", { headers: { "content-type": "application/json" }, body: "{not json" }),
-      await v2.raw("POST", "/pods", { headers: { "content-type": "application/json" }, body: Buffer.alloc(2_000_000, 0x20) }),
+      // (Not /pods: its own limit is measured before auth, so its 413 is not counted.)
+      await v2.raw("POST", "/templates", { headers: { "content-type": "application/json" }, body: Buffer.alloc(2_000_000, 0x20) }),
     ];
     expect(answers.map((r) => r.status)).toEqual([201, 204, 400, 413]);
     answers.forEach((res, i) => {

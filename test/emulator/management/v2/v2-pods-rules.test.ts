@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../../../emulator";
-import { type Api, startTestEmulator } from "../../../support/managementHelpers";
+import { type Api, api, startTestEmulator } from "../../../support/managementHelpers";
 import { V2_GPU_POD, apiV2, expectProblem, waitForStatus } from "../../../support/v2Helpers";
 import type { Json } from "../../../support/wireJson";
 
@@ -72,6 +72,18 @@ describe("account SSH keys and startSsh / startJupyter", () => {
     expect(off.env).not.toHaveProperty("PUBLIC_KEY");
     expect(off.env).not.toHaveProperty("JUPYTER_PASSWORD");
   });
+
+  it("a template made through /v1 reads back startSsh and startJupyter true on /api/v2, and its pods get both", async () => {
+    // Template.startSsh: "Whether containers created from this template get SSH access provisioned at startup".
+    expect((await v2.put("/account/ssh-keys", { keys: [KEY] })).status).toBe(200);
+    const made = await api(emu).post("/templates", { name: "v1-ssh-tpl", imageName: "tpl/v1:1" });
+    expect(made.status).toBe(200);
+    const template = (await v2.get(`/templates/${made.body.id}`)).body;
+    expect(template).toMatchObject({ startSsh: true, startJupyter: true });
+    const pod = await createPod({ name: "from-v1-tpl", templateId: template.id, gpu: { id: "NVIDIA A40" } });
+    expect(pod.env.PUBLIC_KEY).toBe(KEY);
+    expect(pod.env.JUPYTER_PASSWORD).toEqual(expect.any(String));
+  });
 });
 
 describe("templates and the create's status codes", () => {
@@ -88,6 +100,19 @@ describe("templates and the create's status codes", () => {
     const pod = await createPod({ ...V2_GPU_POD, name: "patch-tpl" });
     expectProblem(await v2.patch(`/pods/${pod.id}`, { templateId: "nosuchtemplate" }), 404);
     expectProblem(await v2.patch(`/pods/${pod.id}`, { templateId: serverless.id }), 422);
+  });
+
+  it("a GPU pod takes the template's allowedCudaVersions unless the body gives its own", async () => {
+    // CreatePodRequest.templateId: resolved into "(image, args, disk, ports, env, registry, persistent
+    // mount, startSsh, startJupyter, allowedCudaVersions); explicit body fields override the template's".
+    const template = (await v2.post("/templates", { name: "cuda-tpl", image: "tpl/cuda:1", allowedCudaVersions: ["12.4"] })).body;
+    const pod = await createPod({ name: "cuda-from-tpl", templateId: template.id, gpu: { id: "NVIDIA A40" } });
+    expect(pod.cudaVersion).toBe("12.4");
+    const own = await createPod({ name: "cuda-own", templateId: template.id, gpu: { id: "NVIDIA A40", allowedCudaVersions: ["12.8"] } });
+    expect(own.cudaVersion).toBe("12.8");
+    // "CPU pods ignore it."
+    const cpu = await createPod({ name: "cuda-cpu", templateId: template.id, cpu: { id: "cpu3c", vcpuCount: 2 } });
+    expect(cpu.cudaVersion).toBeNull();
   });
 
   it("a CPU pod without vcpuCount is a 422 naming cpu.vcpuCount", async () => {
@@ -195,7 +220,7 @@ describe("runtime ports and global networking", () => {
   });
 
   it("a globalNetworking PATCH is stored but takes effect at the next restart", async () => {
-    const pod = await createPod({ ...V2_GPU_POD, name: "gn" });
+    const pod = await createPod({ ...V2_GPU_POD, name: "gn", dataCenterIds: ["EU-RO-1"] });
     await waitForStatus(v2, pod.id, "RUNNING");
     const patched = await v2.patch(`/pods/${pod.id}`, { globalNetworking: true });
     expect(patched.status).toBe(200);
@@ -203,6 +228,33 @@ describe("runtime ports and global networking", () => {
     expect((await v2.post(`/pods/${pod.id}/action`, { action: "restart" })).status).toBe(200);
     const after = await waitForStatus(v2, pod.id, "RUNNING");
     expect(after.globalNetworking).toMatchObject({ enabled: true, ip: expect.any(String) });
+  });
+
+  it("a globalNetworking PATCH needs an NVIDIA GPU pod in a data center that offers it, as the create does (400)", async () => {
+    // UpdatePodRequest.globalNetworking: "Requires an NVIDIA GPU and a global-networking-enabled data center".
+    const created = expectProblem(
+      await v2.post("/pods", { ...V2_GPU_POD, name: "gn-create", dataCenterIds: ["US-CA-2"], globalNetworking: true }),
+      400,
+    );
+    const elsewhere = await createPod({ ...V2_GPU_POD, name: "gn-elsewhere", dataCenterIds: ["US-CA-2"] });
+    const patched = expectProblem(await v2.patch(`/pods/${elsewhere.id}`, { globalNetworking: true }), 400);
+    expect(patched.errors).toEqual([
+      expect.stringMatching(
+        /^invalid globalNetworking: pod \S+ runs in US-CA-2, which does not support global networking; see globalNetwork/,
+      ),
+    ]);
+    expect(created.errors).toEqual([
+      expect.stringMatching(/^invalid globalNetworking: none of dataCenterIds supports global networking; see globalNetwork/),
+    ]);
+    const amd = await createPod({ name: "gn-amd", image: "example/app:1", gpu: { id: "AMD Instinct MI300X OAM" } });
+    expect(expectProblem(await v2.patch(`/pods/${amd.id}`, { globalNetworking: true }), 400).errors).toEqual([
+      "invalid globalNetworking: global networking needs an NVIDIA GPU pod",
+    ]);
+    const cpu = await createPod({ name: "gn-cpu", image: "example/app:1", cpu: { id: "cpu3c", vcpuCount: 2 } });
+    expectProblem(await v2.patch(`/pods/${cpu.id}`, { globalNetworking: true }), 400);
+    // Nothing changed, and turning it off is always accepted.
+    expect((await v2.get(`/pods/${elsewhere.id}`)).body.globalNetworking).toEqual({ enabled: false });
+    expect((await v2.patch(`/pods/${elsewhere.id}`, { globalNetworking: false })).status).toBe(200);
   });
 });
 
