@@ -1,5 +1,5 @@
 // The account's rate-limit windows as the client knows them, shared by every request of a process
-// to one origin with one key: a request goes while each window has quota left, counting the
+// to one API base URL with one key: a request goes while each window has quota left, counting the
 // requests still in flight, and otherwise waits for the reset of the window that holds it longest.
 //
 // Why count: the service's RateLimit header tells what was left when it answered, but a Pulumi run
@@ -9,7 +9,7 @@
 // of order. A request waits only when the estimate is spent, and then only until the reset: no
 // spreading of the last calls of a window, which would leave quota unused at the end of a run.
 //
-// A new process starts from what the previous process of the same account and origin knew (the
+// A new process starts from what the previous process of the same account and base URL knew (the
 // previous `pulumi` operation's provider: rateLimitMemory.ts): a window it left spent holds the first
 // request until its reset, so that request is not refused. What it left may be out of date (other
 // clients of the account, a window that rolled over since), so until the first answer comes, one
@@ -168,16 +168,17 @@ export class RateLimitGate {
 }
 
 /**
- * One gate per account and origin in the process: every transport with the same key and origin
- * (the provider's clients, a lookup's) spends the same quota. Keyed by the clock too, so a test's
- * fake clock never shares a gate with real time. On the real clock (Date.now) the gate starts from,
- * and keeps, the record of the account and origin that outlives the process (rateLimitMemory.ts);
- * the key and the record are named by a hash of the origin and the API key, never the key.
+ * One gate per account and API base URL in the process: every transport with the same key and base
+ * URL (the provider's clients, a lookup's) spends the same quota; another API on the same host (the
+ * job API beside the management API) has its own. Keyed by the clock too, so a test's fake clock
+ * never shares a gate with real time. On the real clock (Date.now) the gate starts from, and keeps,
+ * the record of the account and base URL that outlives the process (rateLimitMemory.ts); the key and
+ * the record are named by a hash of the base URL and the API key, never the key.
  */
 const gates = new WeakMap<() => number, Map<string, RateLimitGate>>();
 
-export function sharedGate(clock: () => number, origin: string, apiKey: string): RateLimitGate {
-  const key = createHash("sha256").update(`${origin}\n${apiKey}`).digest("hex").slice(0, 32);
+export function sharedGate(clock: () => number, baseUrl: string, apiKey: string): RateLimitGate {
+  const key = createHash("sha256").update(`${baseUrl}\n${apiKey}`).digest("hex").slice(0, 32);
   let byKey = gates.get(clock);
   if (!byKey) {
     byKey = new Map();

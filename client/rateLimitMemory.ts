@@ -1,9 +1,9 @@
 // What a process learned of the account's rate-limit windows, kept for the next process of the same
-// account and origin. Every Pulumi operation starts a new provider process; without this, its gate
+// account and API base URL. Every Pulumi operation starts a new provider process; without this, its gate
 // (rateLimitGate.ts) knew nothing until its first answer, and when the previous operation had spent
 // a window, that first call was refused (429) before the process learned to wait.
 //
-// One small JSON file per account and origin, named by a hash of the two (never the key itself),
+// One small JSON file per account and base URL, named by a hash of the two (never the key itself),
 // holding per window the quota, the requests left and the reset time: nothing secret. It lives in
 // the user's cache directory (`pulumi-gpucloud/rate-limits/`, or under GPUCLOUD_CACHE_DIR): per user,
 // kept across reboots within a day, and the place a user looks for what a tool may throw away.
@@ -65,6 +65,25 @@ function isWindow(value: unknown, now: number): value is RememberedWindow {
   );
 }
 
+/**
+ * Two views of the same account's windows: per window, the fewer requests left and the later reset.
+ * Both views are of windows not yet reset (load drops the others), so they are views of the same
+ * window, and within a window what the service counts only goes down.
+ */
+export function mergeWindows(ours: readonly RememberedWindow[], onFile: readonly RememberedWindow[]): RememberedWindow[] {
+  const merged = new Map(ours.map((w) => [w.name, { ...w }]));
+  for (const other of onFile) {
+    const mine = merged.get(other.name);
+    if (!mine) merged.set(other.name, { ...other });
+    else {
+      mine.remaining = Math.min(mine.remaining, other.remaining);
+      mine.resetAtMs = Math.max(mine.resetAtMs, other.resetAtMs);
+      mine.quota ??= other.quota;
+    }
+  }
+  return [...merged.values()];
+}
+
 const pruned = new Set<string>();
 
 /** Removes records nobody wrote for FORGET_AFTER_MS (each emulator run with a new key leaves one). Once per process and directory. */
@@ -85,7 +104,7 @@ function pruneOnce(dir: string, now: number): void {
   }
 }
 
-/** The record of one account and origin (see the top of this file). */
+/** The record of one account and base URL (see the top of this file). */
 export class WindowMemory {
   readonly #dir: string;
   readonly #file: string;
@@ -95,7 +114,7 @@ export class WindowMemory {
   #pending: RememberedWindow[] | undefined;
   #timer: NodeJS.Timeout | undefined;
 
-  /** `name`: a hash of the origin and the key. */
+  /** `name`: a hash of the base URL and the key. */
   constructor(name: string, dir: string = path.join(cacheDir(), "rate-limits")) {
     this.#dir = dir;
     this.#file = path.join(dir, `${name}.json`);
@@ -136,7 +155,9 @@ export class WindowMemory {
     this.#pending = undefined;
     this.#lastWriteMs = now;
     this.#lastSpent = spent;
-    const record: RecordFile = { version: 1, windows };
+    // Several processes of one operation write the same record (the program's lookups, the
+    // provider's calls): each merges what is on file, so none writes a spent window back as open.
+    const record: RecordFile = { version: 1, windows: mergeWindows(windows, this.load(now)) };
     const temporary = `${this.#file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
     try {
       if (makeDir) {

@@ -335,7 +335,9 @@ export class Transport {
     this.#now = options.now ?? Date.now;
     this.#origin = url.origin;
     this.#options = options;
-    this.#gate = sharedGate(this.#now, url.origin, options.apiKey);
+    // One gate per API, not per host: the emulator serves /v1, /api/v2 and the job API on one origin,
+    // and only the management API's windows are the account's management quota.
+    this.#gate = sharedGate(this.#now, `${url.origin}${this.#basePath}`, options.apiKey);
   }
 
   /**

@@ -14,8 +14,9 @@ import { declarePriced } from "./costRegistry";
 
 /**
  * Arguments of an {@link Endpoint} (a serverless, queue-based endpoint). Field names are the
- * service's own. Every field except `computeType` is changed in place; such an update triggers a
- * rolling release of the workers. Changing `computeType` replaces the endpoint (new id).
+ * service's own. Every field except `computeType` and `type` is changed in place; such an update
+ * triggers a rolling release of the workers. Changing `computeType` or `type` replaces the endpoint
+ * (new id).
  */
 export interface EndpointArgs {
   /** Id of the template the workers run (its image, env, disk), e.g. `template.id`. Required. In place. */
@@ -73,7 +74,8 @@ export interface EndpointArgs {
   /**
    * Most workers running at once, 0 or more. The service lowers it on endpoints left without
    * requests for days (to 2 after 3 days, to 0 after 7): a refresh shows that as drift and the next
-   * `pulumi up` restores it. In place.
+   * `pulumi up` restores it. Unset: the service's default (its reference names none; the emulator
+   * and the cost estimate take 3). In place.
    */
   workersMax?: pulumi.Input<number>;
   /**

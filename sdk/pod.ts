@@ -182,8 +182,6 @@ export interface PodArgs {
   adoptId?: pulumi.Input<string>;
 }
 
-/** Outputs the service computes (input fields are also available as outputs, see the class). */
-/** Input fields also declared as outputs below (registered even when not given). */
 /** The outputs named like the arguments (each documented on PodArgs). */
 export interface Pod extends ArgumentOutputs<PodArgs, Exclude<Extract<keyof PodArgs, PodOutputArguments>, "name">> {}
 

@@ -53,19 +53,30 @@ export function parseWith<T>(schema: z.ZodType<T>, raw: unknown, options: Valida
 export function parseListingEvery<T>(schema: z.ZodType<T>, raw: unknown, where: ValidationOptions["where"], status: number): T {
   const result = safeParseCompiled(schema, raw);
   if (result.success) return result.data;
-  const errors = result.error.issues.map((issue) => {
+  // A hostile body may hold thousands of faults: the first MAX_LISTED, each bounded, and the count.
+  const issues = result.error.issues;
+  const errors = issues.slice(0, MAX_LISTED).map((issue) => {
     if (issue.code !== "unrecognized_keys") return issueMessage(issue, raw, where);
     const prefix = issue.path.length > 0 ? `${issue.path.join(".")}.` : "";
-    return `unknown field${issue.keys.length > 1 ? "s" : ""} ${issue.keys.map((k) => `"${prefix}${k}"`).join(", ")} in ${where}`;
+    const names = issue.keys.slice(0, MAX_LISTED).map((k) => describeValue(`${prefix}${k}`));
+    const more = issue.keys.length > MAX_LISTED ? `, ... (${issue.keys.length} in all)` : "";
+    return `unknown field${issue.keys.length > 1 ? "s" : ""} ${names.join(", ")}${more} in ${where}`;
   });
-  const message = errors.length === 1 ? (errors[0] ?? "") : `${errors.length} problems in the ${where}: ${errors.join("; ")}`;
+  const listed =
+    issues.length > MAX_LISTED
+      ? `${issues.length} problems in the ${where}, the first ${MAX_LISTED}`
+      : `${issues.length} problems in the ${where}`;
+  const message = errors.length === 1 && issues.length === 1 ? (errors[0] ?? "") : `${listed}: ${errors.join("; ")}`;
   throw new HttpError(status, message, {}, errors);
 }
+
+/** The most faults (and unknown keys) an answer lists. */
+const MAX_LISTED = 10;
 
 function unknownKeysMessage(keys: readonly string[], schema: z.ZodType, options: ValidationOptions): string {
   const hints = keys.map((key) => options.unknownFieldHints?.[key]).filter((hint): hint is string => hint !== undefined);
   // A body may carry thousands of unknown keys: name the first few, each bounded.
-  const names = keys.slice(0, 10).map(describeValue).join(", ") + (keys.length > 10 ? `, ... (${keys.length} in all)` : "");
+  const names = keys.slice(0, MAX_LISTED).map(describeValue).join(", ") + (keys.length > MAX_LISTED ? `, ... (${keys.length} in all)` : "");
   const head = `unknown field${keys.length > 1 ? "s" : ""} ${names} in ${options.where}`;
   if (hints.length > 0) return `${head}: ${hints.join("; ")}`;
   const accepted = schema instanceof z.ZodObject ? Object.keys(schema.shape) : [];

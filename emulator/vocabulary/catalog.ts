@@ -150,6 +150,12 @@ export const ENDPOINT_CPU_FLAVOR_IDS = ["cpu3c", "cpu3g", "cpu5c", "cpu5g"] as c
 /** vCPUs a CPU pod or worker of the current API may have: from 2 to 64, a power of two. */
 export const CPU_VCPU_RANGE = { min: 2, max: 64 } as const;
 
+/** The maker the catalog reports for a GPU type (the Tesla models are NVIDIA's). */
+export function manufacturerOf(gpuTypeId: string): "NVIDIA" | "AMD" | "UNKNOWN" {
+  if (gpuTypeId.startsWith("AMD")) return "AMD";
+  return gpuTypeId.startsWith("NVIDIA") || gpuTypeId.startsWith("Tesla") ? "NVIDIA" : "UNKNOWN";
+}
+
 export function isPowerOfTwo(n: number): boolean {
   return n >= 2 && (n & (n - 1)) === 0;
 }

@@ -11,6 +11,7 @@ import {
   CUDA_VERSIONS,
   DATA_CENTER_IDS,
   type GpuType as CatalogGpu,
+  manufacturerOf,
   priceFactor,
   roundMoney,
 } from "./catalog";
@@ -65,7 +66,7 @@ function gpuTypeFacts(gpu: CatalogGpu): GpuType {
     id: gpu.id,
     name: gpu.displayName,
     pool,
-    manufacturer: gpu.id.startsWith("AMD") ? "AMD" : gpu.id.startsWith("NVIDIA") || gpu.id.startsWith("Tesla") ? "NVIDIA" : "UNKNOWN",
+    manufacturer: manufacturerOf(gpu.id),
     memory: gpu.memoryInGb,
     secure: true,
     community: true,

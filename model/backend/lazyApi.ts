@@ -31,7 +31,12 @@ function opener<Api extends ManagementApi>(open: () => Promise<OpenedApi<Api>>):
     close: async () => {
       const open = opened;
       opened = undefined;
-      if (open) await (await open).close();
+      // An open that failed has nothing to close (its error reached the call that started it).
+      if (open)
+        await open.then(
+          (o) => o.close(),
+          () => undefined,
+        );
     },
   };
 }

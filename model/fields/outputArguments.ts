@@ -2,9 +2,9 @@
 // reads these plain lists, not the field tables: the tables carry the argument validators (zod),
 // which a program's load has no use for, and the SDK's public declarations name the unions derived
 // here, which the tables' types would pull into every user's type check. The lists are generated
-// from the tables (outputLists.ts, `npm run generate`): each *Fields.ts holds its union equal to
-// `OutputArgumentKeys<typeof rows>` at compile time, and a test holds the file equal to a fresh
-// generation, so a new row cannot be left out.
+// from the tables (outputLists.ts, `npm run generate`): `npm run typecheck` holds each list equal to
+// its table's `OutputArgumentKeys<typeof rows>` (test/model/fields/outputLists.types.ts), and a test
+// holds the file equal to a fresh generation, so a new row cannot be left out.
 
 import type { ResourceKind } from "../kinds";
 import {

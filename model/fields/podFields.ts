@@ -358,8 +358,12 @@ function crossCheck(args: Props, _olds: Props, backend: Backend = "v1"): CrossCh
       ),
     );
   }
-  // The v2 create body is measured only once every field above is valid (the body would not be sent otherwise).
-  if (backend === "v2" && failures.length === 0) {
+  // The service limits the size of a create (POST /v2/pods) only: measured for a pod about to be
+  // created (no earlier inputs, not adopted), once the cross rules above hold. An update is a PATCH,
+  // which the limit does not concern; a replacement that is too large fails at its create, before
+  // the old pod is deleted.
+  const creating = Object.keys(_olds).length === 0 && !isPresent(args, "adoptId");
+  if (backend === "v2" && creating && failures.length === 0) {
     const tooLarge = createBodyFailure(podTable, args);
     if (tooLarge) failures.push(tooLarge);
   }

@@ -91,6 +91,5 @@ export const secretTable = defineTable<SecretCreateBody, SecretV2>()({
 });
 export type SecretArgs = ArgsOf<typeof rows>;
 export type { SecretOutputArguments } from "./outputArguments";
-/** The list the SDK registers, held equal to the rows' own. */
 /** The rows registered as outputs; the generated list (outputLists.ts) is held equal to it by `npm run typecheck` (test/model/fields/outputLists.types.ts). */
 export type SecretRowOutputArguments = OutputArgumentKeys<typeof rows>;

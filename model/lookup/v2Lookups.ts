@@ -15,7 +15,7 @@ export async function withV2Client<T>(
   if (apiVersionOf(connection.apiUrl) !== "v2") {
     throw new ConfigError(
       CONFIG_KEYS.apiUrl,
-      `${lookup} needs the service's v2 API, but the management URL ends in /v1: set ${CONFIG_KEYS.apiUrl} (or the apiUrl option) to the /v2 URL.`,
+      `${lookup} needs the service's v2 API, but the management URL ends in /v1: set ${CONFIG_KEYS.apiUrl} (or the apiUrl of the lookup or of its provider) to the /v2 URL.`,
     );
   }
   // Loaded on the first lookup: a program that reads no catalog and no limits never loads the client.

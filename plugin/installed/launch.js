@@ -23,7 +23,12 @@ if (!root) {
     );
   }
 }
-const installed = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")).version;
+let installed;
+try {
+  installed = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")).version;
+} catch (error) {
+  fail(`cannot read the pulumi-gpucloud package at ${root} (${error.message}); check GPUCLOUD_PACKAGE_DIR, or reinstall the package.`);
+}
 const plugin = fs.readFileSync(path.join(__dirname, "version"), "utf8").trim();
 if (installed !== plugin) {
   process.stderr.write(
@@ -31,4 +36,10 @@ if (installed !== plugin) {
       `install the plugin of that version (npx gpucloud-plugin-tarball, then pulumi plugin install resource gpucloud ${installed} --file <tarball>)\n`,
   );
 }
-require(path.join(root, "dist", "provider", "plugin", "main.js")).start();
+const main = path.join(root, "dist", "provider", "plugin", "main.js");
+if (!fs.existsSync(main)) {
+  fail(
+    `pulumi-gpucloud ${installed} at ${root} has no provider plugin (${main}); install a version of pulumi-gpucloud that ships it, the one this plugin was made from (${plugin}).`,
+  );
+}
+require(main).start();

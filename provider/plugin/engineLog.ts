@@ -42,10 +42,16 @@ export function engineLog(engineAddress: string | undefined, fallback: LineSink 
     last = last.then(
       () =>
         new Promise<void>((resolve) => {
-          client.log(request, (error) => {
-            if (error) fallback(severity, message);
+          try {
+            client.log(request, (error) => {
+              if (error) fallback(severity, message);
+              resolve();
+            });
+          } catch {
+            // The client is closed already (the engine is shutting the plugin down): stderr instead.
+            fallback(severity, message);
             resolve();
-          });
+          }
         }),
     );
   };

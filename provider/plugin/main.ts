@@ -46,5 +46,5 @@ export function start(): void {
 }
 
 // Run as a program by the plugin's launcher (plugin/pulumi-resource-gpucloud); a launcher that
-// loads it (the installed plugin's, see scripts/plugin-tarball.ts) calls start() itself.
+// loads it (the installed plugin's, plugin/installed/launch.js, packed by provider/plugin/tarball.ts) calls start() itself.
 if (require.main === module) start();

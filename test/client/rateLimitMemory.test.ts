@@ -51,6 +51,17 @@ describe("a gate that starts from the previous process's record", () => {
     expect(next.take(T0 + 20_200).go).toBe(true);
   });
 
+  it("two processes of one operation: a later write of an older view does not reopen a window the other left spent", () => {
+    const provider = new RateLimitGate(new WindowMemory("acct", dir), T0);
+    const program = new RateLimitGate(new WindowMemory("acct", dir), T0);
+    const fromProgram = go(program, T0);
+    provider.settle(go(provider, T0), T0 + 100, [minute(0, 20)]); // spent: written at once
+    program.settle(fromProgram, T0 + 200, [minute(5, 20)]); // its own, older view: written after
+    expect(recordOf("acct").windows).toEqual([expect.objectContaining({ name: "minute", remaining: 0 })]);
+    const next = new RateLimitGate(new WindowMemory("acct", dir), T0 + 1_000);
+    expect(next.take(T0 + 1_000)).toMatchObject({ go: false, untilAnswer: false, window: { name: "minute" } });
+  });
+
   it("lets the first request go at once when the record leaves quota, and still waits for its answer before the next", () => {
     const previous = new RateLimitGate(new WindowMemory("acct", dir), T0);
     previous.settle(go(previous, T0), T0 + 100, [minute(4, 30)]);
@@ -103,21 +114,23 @@ describe("the record's writes", () => {
     expect(fs.existsSync(gone)).toBe(false);
   });
 
-  it("are named by a hash of the origin and the key, and hold neither", () => {
+  it("are named by a hash of the base URL and the key, and hold neither", () => {
     const clock = Date.now;
     const saved = process.env[CACHE_DIR_ENV];
     process.env[CACHE_DIR_ENV] = dir;
     try {
-      const gate = sharedGate(clock, "http://127.0.0.1:9", "sk-very-secret-key");
+      const gate = sharedGate(clock, "http://127.0.0.1:9/api/v2", "sk-very-secret-key");
       gate.settle(go(gate, clock()), clock(), [minute(0, 30)]);
       const [file] = fs.readdirSync(path.join(dir, "rate-limits"));
       expect(file).toMatch(/^[0-9a-f]{32}\.json$/);
       const text = fs.readFileSync(path.join(dir, "rate-limits", file ?? ""), "utf8");
       expect(text).not.toContain("sk-very-secret-key");
       expect(text).not.toContain("127.0.0.1");
-      // Another key at the same origin is another account: another record.
-      expect(sharedGate(clock, "http://127.0.0.1:9", "sk-other-key").take(clock()).go).toBe(true);
-      expect(sharedGate(clock, "http://127.0.0.1:9", "sk-very-secret-key")).toBe(gate);
+      // Another key at the same URL is another account: another record.
+      expect(sharedGate(clock, "http://127.0.0.1:9/api/v2", "sk-other-key").take(clock()).go).toBe(true);
+      expect(sharedGate(clock, "http://127.0.0.1:9/api/v2", "sk-very-secret-key")).toBe(gate);
+      // Another API on the same host (the job API beside the management API) does not spend its quota.
+      expect(sharedGate(clock, "http://127.0.0.1:9/v2", "sk-very-secret-key").take(clock()).go).toBe(true);
     } finally {
       if (saved === undefined) delete process.env[CACHE_DIR_ENV];
       else process.env[CACHE_DIR_ENV] = saved;

@@ -31,6 +31,8 @@ describe("live acceptance runner, against an emulator", { timeout: 300_000 }, ()
     const env: Record<string, string> = {
       PATH: process.env["PATH"] ?? "",
       HOME: process.env["HOME"] ?? "",
+      // The test file's own directory for what the package remembers between processes, not the user's.
+      ...(process.env["GPUCLOUD_CACHE_DIR"] ? { GPUCLOUD_CACHE_DIR: process.env["GPUCLOUD_CACHE_DIR"] } : {}),
       GPUCLOUD_ACCEPTANCE: "1",
       GPUCLOUD_API_URL: emulator.apiUrlV2,
       GPUCLOUD_SERVERLESS_URL: emulator.serverlessUrl,

@@ -23,7 +23,7 @@ describe("catalog lookups", () => {
     const error = await getGpuTypes({ apiUrl: emulator.apiUrl, apiKey: emulator.apiKey }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as Error).message).toBe(
-      "getGpuTypes needs the service's v2 API, but the management URL ends in /v1: set gpucloud:apiUrl (or the apiUrl option) to the /v2 URL.",
+      "getGpuTypes needs the service's v2 API, but the management URL ends in /v1: set gpucloud:apiUrl (or the apiUrl of the lookup or of its provider) to the /v2 URL.",
     );
   });
 });

@@ -126,7 +126,7 @@ export async function startHarness(
       }
       return { status: res.status, headers: res.headers, body: parsed };
     },
-    async until(fn, timeoutMs = 5000, what = "condition") {
+    async until(fn, timeoutMs = 15_000, what = "condition") {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         const v = await fn();

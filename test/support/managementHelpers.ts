@@ -64,7 +64,7 @@ export function api(emu: RunningEmulator, key: string | null = emu.apiKey): Api 
   };
 }
 
-export async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 3000): Promise<T> {
+export async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();

@@ -1,6 +1,6 @@
 // A real HTTP server on port 0 that answers from a script, one step per request (the last step
-// repeats), and records every request. Modelled on stripe-node's testUtils: the transport is tested
-// against real sockets, so resets and timeouts are real too.
+// repeats), and records every request: the transport is tested against real sockets, so resets and
+// timeouts are real too.
 
 import http from "node:http";
 import type { AddressInfo } from "node:net";

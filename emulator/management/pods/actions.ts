@@ -23,7 +23,11 @@ export function lockedRefusal(pod: PodRecord, action: string): Refusal {
  */
 export function requireAction(ctx: ManagementContext, account: AccountData, pod: PodRecord, action: Action): void {
   const status = podStatus(ctx, pod);
-  if (status === "ERROR" && pod.desiredStatus === "RUNNING") markFailed(ctx, account, pod, "container exited with an error");
+  if (status === "ERROR" && pod.desiredStatus === "RUNNING") {
+    markFailed(ctx, account, pod, "container exited with an error");
+    // Saved now: a refusal below is not a change the router saves, and the failure is one.
+    ctx.changed();
+  }
   const allowed = podActions(status, pod.locked);
   if (allowed.includes(action)) return;
   const detail =

@@ -4,7 +4,7 @@
  * container settings) and answered in v2 shapes; plus their workers and releases.
  */
 import type { Operation } from "../../http/router";
-import type { AccountData, EndpointRecord } from "../../state/model";
+import type { AccountData, EndpointRecord, TemplateRecord } from "../../state/model";
 import { CreateEndpointRequest, type EndpointScaling, ListPageQuery, UpdateEndpointRequest } from "../../vocabulary/schemas/v2/requests";
 import { type EndpointCreation, createEndpoint } from "../endpoints/create";
 import { deleteEndpoint } from "../endpoints/delete";
@@ -13,6 +13,7 @@ import { type EndpointChange, updateEndpoint } from "../endpoints/update";
 import { invalid } from "../errors";
 import { endpointOf, requireNetworkVolume } from "../lookup";
 import { byCreation } from "../lists";
+import { provisioningOf } from "../templateRecords";
 import { listPage, type V2Context } from "./operation";
 import { releasesView, v2EndpointView, workersView } from "./endpointView";
 import { requireDataCenters, requireImage, requireRegistry, requireTemplate } from "./references";
@@ -51,7 +52,9 @@ function creationOf(v: V2Context, account: AccountData, body: CreateEndpointRequ
     // CreateEndpointRequest.dataCenterIds: "Omit or pass an empty array to let the scheduler
     // choose": stored and answered as [] (no preference), never filled in with a list.
     dataCenterIds: [...(body.dataCenterIds ?? [])],
-    allowedCudaVersions: body.gpu?.allowedCudaVersions ?? null,
+    // CreateEndpointGpuConfig.allowedCudaVersions: "Omit to accept any version (or inherit the
+    // template's constraint when creating from `templateId`)".
+    allowedCudaVersions: body.gpu?.allowedCudaVersions ?? templateCuda(source, cpu !== undefined, body.gpu?.minCudaVersion),
     minCudaVersion: body.gpu?.minCudaVersion ?? null,
     networkVolumeId: null,
     networkVolumeIds,
@@ -63,6 +66,13 @@ function creationOf(v: V2Context, account: AccountData, body: CreateEndpointRequ
     workersMax: body.workers?.max ?? 3,
   };
   return { settings, container: { source, body } };
+}
+
+/** A template's CUDA set for a GPU endpoint that gives none (nor a minimum): null when it has none either. */
+function templateCuda(source: TemplateRecord | undefined, isCpu: boolean, minCudaVersion: string | undefined): string[] | null {
+  if (!source || isCpu || minCudaVersion !== undefined) return null;
+  const inherited = provisioningOf(source).allowedCudaVersions;
+  return inherited.length > 0 ? inherited : null;
 }
 
 const CONTAINER_FIELDS = ["image", "args", "cmd", "entrypoint", "disk", "env", "ports", "registry", "templateId"] as const;

@@ -18,7 +18,7 @@ beforeAll(async () => {
     ],
   });
   // workersMin is up before the tests start.
-  await h.until(async () => (await h.call("GET", `${E}/health`)).body.workers.idle === 1, 5000, "warm worker");
+  await h.until(async () => (await h.call("GET", `${E}/health`)).body.workers.idle === 1, 15_000, "warm worker");
 });
 afterAll(() => h.close());
 
@@ -29,7 +29,7 @@ const waitStatus = (id: string, want: string, ep = E) =>
       const b = await status(id, ep);
       return b.status === want ? b : undefined;
     },
-    5000,
+    15_000,
     `job ${id} ${want}`,
   );
 
@@ -247,7 +247,7 @@ describe("expiry", () => {
         const s = await h.call("GET", `${E}/status/${r.body.id}`);
         return s.status === 404 ? s : undefined;
       },
-      5000,
+      15_000,
       "TTL expiry",
     );
     expect(gone.body.error).toContain(r.body.id);

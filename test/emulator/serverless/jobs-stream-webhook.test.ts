@@ -194,7 +194,7 @@ describe("webhook", () => {
     try {
       const input = { output: { v: 1 }, tag: "hook" };
       const r = await h.call("POST", "/v2/s/runsync", { input, webhook: `http://127.0.0.1:${port}/hook` });
-      await h.until(() => posts.length === 3, 5000, "three webhook posts");
+      await h.until(() => posts.length === 3, 15_000, "three webhook posts");
       await new Promise((res) => setTimeout(res, h.real(25_000)));
       expect(posts).toHaveLength(3);
       expect(posts.every((p) => p.method === "POST")).toBe(true);
@@ -206,7 +206,7 @@ describe("webhook", () => {
       // Every final state is reported, CANCELLED included.
       const q = await h.call("POST", "/v2/idle/run", { input: { n: 2 }, webhook: `http://127.0.0.1:${port}/hook` });
       await h.call("POST", `/v2/idle/cancel/${q.body.id}`);
-      await h.until(() => posts.length === 4, 5000, "cancel webhook");
+      await h.until(() => posts.length === 4, 15_000, "cancel webhook");
       expect(posts[3]!.body).toEqual({ id: q.body.id, status: "CANCELLED", delayTime: expect.any(Number), input: { n: 2 } });
     } finally {
       receiver.closeAllConnections();

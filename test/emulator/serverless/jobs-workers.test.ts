@@ -13,7 +13,7 @@ describe("scaling", () => {
       endpoints: [spec({ id: "rc", workersMin: 1, workersMax: 3, scalerType: "REQUEST_COUNT", scalerValue: 1, idleTimeout: 5 })],
     });
     try {
-      await h.until(() => live(h, "rc").length === 1, 5000, "workersMin up");
+      await h.until(() => live(h, "rc").length === 1, 15_000, "workersMin up");
       const ids: string[] = [];
       for (let i = 0; i < 6; i++) ids.push((await h.call("POST", "/v2/rc/run", { input: { delayMs: 20_000 } })).body.id);
       let peak = 0;
@@ -23,7 +23,7 @@ describe("scaling", () => {
           const hb = (await h.call("GET", "/v2/rc/health")).body;
           return hb.jobs.completed === 6;
         },
-        8000,
+        15_000,
         "all jobs done",
       );
       expect(peak).toBe(3);
@@ -31,7 +31,7 @@ describe("scaling", () => {
       for (const id of ids) workerIds.add((await h.call("GET", `/v2/rc/status/${id}`)).body.workerId);
       expect(workerIds.size).toBe(3);
       // idleTimeout 5 s: the two extra workers stop, workersMin stays.
-      await h.until(() => live(h, "rc").length === 1, 5000, "scale-down to workersMin");
+      await h.until(() => live(h, "rc").length === 1, 15_000, "scale-down to workersMin");
       expect(h.usage.length).toBe(2);
       for (const u of h.usage) {
         expect(u).toMatchObject({
@@ -54,16 +54,18 @@ describe("scaling", () => {
   it("QUEUE_DELAY starts one worker at once, then more as jobs wait longer than scalerValue", async () => {
     const h = await startHarness({
       timeScale: 0.01,
-      endpoints: [spec({ id: "qd", workersMin: 0, workersMax: 4, scalerType: "QUEUE_DELAY", scalerValue: 10, idleTimeout: 1 })],
+      // scalerValue 300 s is 3 s of real time at this scale: room for the checks below on a busy machine;
+      // each job runs 1,000 s (10 s real), so the queue still waits when the delay has passed.
+      endpoints: [spec({ id: "qd", workersMin: 0, workersMax: 4, scalerType: "QUEUE_DELAY", scalerValue: 300, idleTimeout: 1 })],
     });
     try {
       expect(live(h, "qd")).toHaveLength(0);
-      await h.call("POST", "/v2/qd/run", { input: { delayMs: 100_000 } });
-      await h.until(() => live(h, "qd").length === 1, 2000, "first worker");
+      await h.call("POST", "/v2/qd/run", { input: { delayMs: 1_000_000 } });
+      await h.until(() => live(h, "qd").length === 1, 15_000, "first worker");
       // Within scalerValue nothing else starts.
-      for (let i = 0; i < 3; i++) await h.call("POST", "/v2/qd/run", { input: { delayMs: 100_000 } });
+      for (let i = 0; i < 3; i++) await h.call("POST", "/v2/qd/run", { input: { delayMs: 1_000_000 } });
       expect(live(h, "qd").length).toBe(1);
-      await h.until(() => live(h, "qd").length === 4, 3000, "scale to 4 after the queue delay");
+      await h.until(() => live(h, "qd").length === 4, 15_000, "scale to 4 after the queue delay");
       const hb = (await h.call("GET", "/v2/qd/health")).body;
       // A worker that has just booted is idle for a moment before it takes its job.
       expect(hb.workers.initializing + hb.workers.idle + hb.workers.running).toBe(4);
@@ -100,7 +102,7 @@ describe("worker lifecycle", () => {
   it("a crash fails the job, marks the worker unhealthy, reports its usage and replaces it", async () => {
     const h = await startHarness({ timeScale: 0.01, endpoints: [spec({ id: "cr", workersMin: 1, workersMax: 1 })] });
     try {
-      await h.until(() => h.svc.workers("cr")[0]?.status === "idle", 5000, "worker idle");
+      await h.until(() => h.svc.workers("cr")[0]?.status === "idle", 15_000, "worker idle");
       const first = h.svc.workers("cr")[0]?.id;
       const r = await h.call("POST", "/v2/cr/runsync", { input: { crash: true, delayMs: 2000 } });
       expect(r.body.status).toBe("FAILED");
@@ -109,7 +111,7 @@ describe("worker lifecycle", () => {
       const hb = (await h.call("GET", "/v2/cr/health")).body;
       expect(hb.workers.unhealthy).toBe(1);
       expect(h.usage.map((u) => u.workerId)).toEqual([first]);
-      await h.until(() => h.svc.workers("cr").some((w) => w.id !== first && w.status === "idle"), 5000, "replacement");
+      await h.until(() => h.svc.workers("cr").some((w) => w.id !== first && w.status === "idle"), 15_000, "replacement");
       const ok = await h.call("POST", "/v2/cr/runsync", { input: { output: "after" } });
       expect(ok.body).toMatchObject({ status: "COMPLETED", output: "after" });
       expect(ok.body.workerId).not.toBe(first);
@@ -121,7 +123,7 @@ describe("worker lifecycle", () => {
   it("a rolling release replaces idle workers; a running one finishes its job first", async () => {
     const h = await startHarness({ timeScale: 0.01, endpoints: [spec({ id: "rr", workersMin: 2, workersMax: 2 })] });
     try {
-      await h.until(() => h.svc.workers("rr").filter((w) => w.status === "idle").length === 2, 5000, "two idle");
+      await h.until(() => h.svc.workers("rr").filter((w) => w.status === "idle").length === 2, 15_000, "two idle");
       const old = new Set(h.svc.workers("rr").map((w) => w.id));
       const busy = await h.call("POST", "/v2/rr/run", { input: { delayMs: 30_000, output: "kept" } });
       await h.until(async () => (await h.call("GET", `/v2/rr/status/${busy.body.id}`)).body.status === "IN_PROGRESS");
@@ -138,7 +140,7 @@ describe("worker lifecycle", () => {
           const ws = h.svc.workers("rr");
           return ws.length === 2 && ws.every((w) => !old.has(w.id) && w.status === "idle");
         },
-        5000,
+        15_000,
         "all workers on the new version",
       );
       expect(h.usage.map((u) => u.workerId).sort()).toEqual([...old].sort());

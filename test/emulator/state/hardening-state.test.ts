@@ -71,7 +71,7 @@ describe("a failing state write, in process", () => {
 
     repair();
     // The retry (every second) writes the pending changes without any request.
-    await waitFor("the state to be saved again", async () => (statuses.at(-1)?.saving ? true : undefined), 5000);
+    await waitFor("the state to be saved again", async () => (statuses.at(-1)?.saving ? true : undefined), 15_000);
     expect(emu.stateStatus()).toMatchObject({ saving: true, error: undefined });
     expect((await a.post("/templates", { name: "after", imageName: "x" })).status).toBe(200);
   });
@@ -122,7 +122,7 @@ describe("durability with a failing state write (the CLI, SIGKILL, restart)", ()
     await waitFor(
       "the CLI to report recovery",
       async () => (child?.output().includes("state is being saved again") ? true : undefined),
-      5000,
+      15_000,
     );
     await burst("after");
     expect(acknowledged).toHaveLength(10);

@@ -4,7 +4,7 @@
  * configuration (an explicit provider's own settings; PULUMI_CONFIG never read; the environment
  * fallback), secrets in and out, unknowns at preview, detailed diffs, imports and functions.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { startEmulator, type RunningEmulator } from "../../../emulator/index";
@@ -39,6 +39,10 @@ describe("the provider plugin's service", { timeout: 60_000 }, () => {
   beforeAll(async () => {
     emulator = await startEmulator({ port: 0, timeScale: 0.001, apiKeys: [KEY_A, KEY_B] });
     plugin = await startPluginClient();
+  });
+  // Each test starts from no settings in the environment (a developer's shell may export a real key).
+  beforeEach(() => {
+    for (const key of ["PULUMI_CONFIG", "GPUCLOUD_API_KEY", "GPUCLOUD_API_URL"]) delete process.env[key];
   });
   afterEach(() => {
     for (const key of ["PULUMI_CONFIG", "GPUCLOUD_API_KEY", "GPUCLOUD_API_URL"]) {
@@ -237,6 +241,7 @@ describe("the provider plugin's service", { timeout: 60_000 }, () => {
     });
 
     it("serves the lookups and the catalog; a pod's env comes back secret", async () => {
+      await plugin.create(TEMPLATE, "looked-up-template", { name: "looked-up-template", imageName: "img:1" });
       const created = await plugin.create(POD, "lookedup", {
         name: "lookedup",
         imageName: "img:1",
@@ -247,8 +252,8 @@ describe("the provider plugin's service", { timeout: 60_000 }, () => {
       const found = await plugin.invoke("gpucloud:index:getPod", { id: created.id });
       expect(found).toMatchObject({ id: created.id, name: "lookedup", imageName: "img:1" });
       expect(found["env"]).toMatchObject({ [SECRET_SIG_KEY]: SECRET_SIG });
-      const byName = await plugin.invoke("gpucloud:index:getTemplate", { name: "default-a" });
-      expect(byName).toMatchObject({ name: "default-a", imageName: "img:1" });
+      const byName = await plugin.invoke("gpucloud:index:getTemplate", { name: "looked-up-template" });
+      expect(byName).toMatchObject({ name: "looked-up-template", imageName: "img:1" });
       const gpus = await plugin.invoke("gpucloud:index:getGpuTypes", {});
       expect((gpus["gpuTypes"] as { id: string }[]).map((g) => g.id)).toContain("NVIDIA L4");
       await expect(plugin.invoke("gpucloud:index:getPod", { id: "nosuchpod" })).rejects.toThrow(/getPod: no pod with id "nosuchpod"/);

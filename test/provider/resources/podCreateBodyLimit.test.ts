@@ -12,8 +12,8 @@ const v2 = buildResourceProviders(recordingDeps({}, { backend: () => "v2" }));
 const v1 = buildResourceProviders(recordingDeps({}, { backend: () => "v1" }));
 const base = { name: "p", imageName: "img:1", gpuTypeIds: ["NVIDIA L4"] };
 
-async function check(providers: typeof v2, news: Record<string, unknown>) {
-  const result = await providers.pod.check!({}, news);
+async function check(providers: typeof v2, news: Record<string, unknown>, olds: Record<string, unknown> = {}) {
+  const result = await providers.pod.check!(olds, news);
   return { failures: result.failures ?? [] };
 }
 const bodyBytes = (args: Record<string, unknown>) => Buffer.byteLength(JSON.stringify(podCreateBodyV2(podTable, args)));
@@ -59,5 +59,11 @@ describe("the v2 pod create body limit at preview", () => {
   it("leaves out values not known yet (a lower bound), and is a v2 rule only", async () => {
     expect((await check(v2, { ...base, env: { BIG: UNKNOWN, SMALL: "1" } })).failures).toEqual([]);
     expect((await check(v1, { ...base, env: { BIG: "x".repeat(CREATE_POD_BODY_LIMIT_BYTES) } })).failures).toEqual([]);
+  });
+
+  it("concerns a create only: an update is a PATCH, and an adopted pod is not created", async () => {
+    const large = podOf(CREATE_POD_BODY_LIMIT_BYTES + 1);
+    expect((await check(v2, large, { ...base, env: { BIG: "small" } })).failures).toEqual([]);
+    expect((await check(v2, { ...large, adoptId: "pod123" })).failures).toEqual([]);
   });
 });

@@ -236,9 +236,9 @@ describe("quirks (switchable live-service behaviours)", () => {
 
   test("idle endpoints lose workersMax (2 after 3 days, 0 after 7) when the quirk is on", async () => {
     const fake = new FakeServerless();
-    // 2e-6: one real millisecond is 500 service seconds: 3 days pass in 0.52 s, 7 days in 1.21 s.
+    // 5e-6: one real millisecond is 200 service seconds: 3 days pass in 1.3 s, 7 days in 3.0 s.
     const own = await startTestEmulator({
-      timeScale: 2e-6,
+      timeScale: 5e-6,
       quirks: { idleEndpointWorkersMaxDecay: true },
       serverlessFactory: fake.factory,
     });
@@ -246,10 +246,10 @@ describe("quirks (switchable live-service behaviours)", () => {
       const c = api(own);
       const tpl = await createServerlessTemplate(c);
       const endpoint = (await c.post("/endpoints", { templateId: tpl.id, workersMin: 1, workersMax: 5 })).body;
-      await new Promise((resolve) => setTimeout(resolve, 600)); // > 3 days, with 600 ms to spare before 7
+      await new Promise((resolve) => setTimeout(resolve, 1400)); // > 3 days, with 1.6 s to spare before 7
       const after3 = (await c.get(`/endpoints/${endpoint.id}`)).body;
       expect(after3.workersMax).toBe(2);
-      await new Promise((resolve) => setTimeout(resolve, 700)); // > 7 days
+      await new Promise((resolve) => setTimeout(resolve, 1700)); // > 7 days
       const after7 = (await c.get(`/endpoints/${endpoint.id}`)).body;
       expect(after7).toMatchObject({ workersMax: 0, workersMin: 0 });
       expect(fake.changed.at(-1)).toMatchObject({ id: endpoint.id, workersMax: 0 });

@@ -100,6 +100,7 @@ describe("/api/v2/catalog/datacenters", () => {
     expect(europe.every((dc) => dc.region === "EUROPE")).toBe(true);
     const fast = (await v2.get("/catalog/datacenters", { networkVolumeTypes: "HIGH_PERFORMANCE", globalNetwork: "true" })).body
       .dataCenters as typeof all;
+    expect(fast.length).toBeGreaterThan(0);
     expect(fast.every((dc) => dc.globalNetwork && dc.networkVolumeTypes.includes("HIGH_PERFORMANCE"))).toBe(true);
     const one = (await v2.get("/catalog/datacenters/US-KS-2", { include: "GPU_AVAILABILITY" })).body;
     expect(one.gpuAvailability.map((g: { id: string }) => g.id)).toContain("NVIDIA H200 NVL");

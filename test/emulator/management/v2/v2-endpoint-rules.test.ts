@@ -105,6 +105,32 @@ describe("CUDA constraints", () => {
     );
   });
 
+  it("a GPU endpoint made from a template takes its allowedCudaVersions unless the body gives a set or a floor", async () => {
+    // CreateEndpointGpuConfig.allowedCudaVersions: "Omit to accept any version (or inherit the
+    // template's constraint when creating from `templateId`)".
+    const template = (
+      await v2.post("/templates", { name: "cuda-endpoint-tpl", image: "tpl/cuda:1", serverless: true, allowedCudaVersions: ["12.4"] })
+    ).body;
+    const { image: _image, ...noImage } = V2_QUEUE_ENDPOINT;
+    const inherited = await endpoint({ ...noImage, name: "cuda-inherits", templateId: template.id });
+    expect(inherited.gpu).toMatchObject({ allowedCudaVersions: ["12.4"] });
+    const own = await endpoint({
+      ...noImage,
+      name: "cuda-own",
+      templateId: template.id,
+      gpu: { pools: ["ADA_24"], allowedCudaVersions: ["12.8"] },
+    });
+    expect(own.gpu).toMatchObject({ allowedCudaVersions: ["12.8"] });
+    const floor = await endpoint({
+      ...noImage,
+      name: "cuda-floor",
+      templateId: template.id,
+      gpu: { pools: ["ADA_24"], minCudaVersion: "12.1" },
+    });
+    expect(floor.gpu).toMatchObject({ minCudaVersion: "12.1" });
+    expect(floor.gpu).not.toMatchObject({ allowedCudaVersions: ["12.4"] });
+  });
+
   it('switches from a set to a floor when the PATCH clears the set with [], and back with ""', async () => {
     const created = await endpoint({ gpu: { pools: ["ADA_24"], allowedCudaVersions: ["12.4"] } });
     const floor = await v2.patch(`/serverless/${created.id}`, { gpu: { allowedCudaVersions: [], minCudaVersion: "12.1" } });

@@ -230,7 +230,7 @@ describe("workers, rollouts and load-balancing endpoints", () => {
         const releases = (await v2.get(`/serverless/${endpoint.id}/releases`)).body;
         return releases.rollout.percentOnLatest === 100 ? releases : undefined;
       },
-      5000,
+      15_000,
     );
     expect(rolled).toMatchObject({ endpointVersion: 1, rollout: { inProgress: false, workersOnLatest: 1, workersTotal: 1 } });
     expect(rolled.releases[0]).toMatchObject({ version: 1, workerCount: 1 });

@@ -141,7 +141,7 @@ describe("job-stop", () => {
     const hh = await external();
     const id = (await hh.call("POST", "/v2/ep1/run", { input: {}, policy: { executionTimeout: 5000 } })).body.id;
     await worker("GET", "/ep1/job-take/w1");
-    await hh.until(async () => (await hh.call("GET", `/v2/ep1/status/${id}`)).body.status === "TIMED_OUT", 3000, "TIMED_OUT");
+    await hh.until(async () => (await hh.call("GET", `/v2/ep1/status/${id}`)).body.status === "TIMED_OUT", 15_000, "TIMED_OUT");
     expect(await worker("GET", "/ep1/job-stop/w1")).toEqual({ status: 200, body: { jobsToStop: [id] } });
     expect((await worker("GET", "/ep1/job-stop/w1")).status).toBe(204);
   });
@@ -203,9 +203,9 @@ describe("external workers and the endpoint", () => {
   it("an endpoint that is not declared switches to external on the first take and back after the window", async () => {
     h = await startHarness({ timeScale: 0.01, endpoints: [spec({ id: "sim", workersMin: 1 })], options: { workerPresenceMs: 1000 } });
     const hh = h;
-    await hh.until(() => hh.svc.workers("sim").some((w) => w.status === "idle"), 3000, "simulated worker up");
+    await hh.until(() => hh.svc.workers("sim").some((w) => w.status === "idle"), 15_000, "simulated worker up");
     const take = worker("GET", "/sim/job-take/w1");
-    await hh.until(() => hh.svc.workers("sim").every((w) => w.id === "w1"), 3000, "simulated worker stopped");
+    await hh.until(() => hh.svc.workers("sim").every((w) => w.id === "w1"), 15_000, "simulated worker stopped");
     const id = (await hh.call("POST", "/v2/sim/run", { input: { a: 1 } })).body.id;
     expect((await take).body.id).toBe(id);
     await worker("POST", `/sim/job-done/w1/${id}`, { output: "from w1" });
@@ -217,7 +217,7 @@ describe("external workers and the endpoint", () => {
         const s = (await hh.call("GET", `/v2/sim/status/${next}`)).body;
         return s.status === "COMPLETED" ? s : undefined;
       },
-      9000,
+      15_000,
       "simulated worker takes over",
     );
     expect(done.workerId).not.toBe("w1");

@@ -31,7 +31,7 @@ async function setup(o: { stream?: boolean; concurrency?: number } = {}): Promis
   return h;
 }
 
-async function finished(hh: Harness, id: string, timeoutMs = 8000): Promise<Json> {
+async function finished(hh: Harness, id: string, timeoutMs = 15_000): Promise<Json> {
   return hh.until(
     async () => {
       const s = (await hh.call("GET", `/v2/py/status/${id}`)).body;
@@ -69,7 +69,7 @@ describe("the Python worker loop", () => {
         const s = (await hh.call("GET", `/v2/py/status/${id}`)).body;
         return s.output !== undefined || s.status === "COMPLETED" ? s : undefined;
       },
-      8000,
+      15_000,
       "progress",
     );
     expect(during).toMatchObject({ status: "IN_PROGRESS", output: { pct: 50 } });
@@ -87,7 +87,7 @@ describe("the Python worker loop", () => {
         for (const item of r.stream) seen.push(item.output);
         return r.status === "COMPLETED" && seen.length === chunks.length;
       },
-      8000,
+      15_000,
       "all chunks",
     );
     expect(seen).toEqual(chunks);
@@ -98,9 +98,9 @@ describe("the Python worker loop", () => {
     const hh = await setup();
     const marker = join(dir, "cancelled");
     const id = await submit(hh, { mode: "until-stopped", marker });
-    await hh.until(async () => (await hh.call("GET", `/v2/py/status/${id}`)).body.status === "IN_PROGRESS", 8000, "running");
+    await hh.until(async () => (await hh.call("GET", `/v2/py/status/${id}`)).body.status === "IN_PROGRESS", 15_000, "running");
     expect((await hh.call("POST", `/v2/py/cancel/${id}`)).body).toEqual({ id, status: "CANCELLED" });
-    await hh.until(() => existsSync(marker), 8000, "the handler to see the stop");
+    await hh.until(() => existsSync(marker), 15_000, "the handler to see the stop");
     expect(readFileSync(marker, "utf8")).toBe("stopped");
     // No result was posted for the stopped job.
     expect((await hh.call("GET", `/v2/py/status/${id}`)).body).toMatchObject({ status: "CANCELLED" });
@@ -113,21 +113,21 @@ describe("the Python worker loop", () => {
     const id = await submit(hh, { mode: "until-stopped", marker }, { executionTimeout: 5000 });
     const s = await finished(hh, id);
     expect(s).toMatchObject({ status: "TIMED_OUT", error: expect.stringContaining("executionTimeout") });
-    await hh.until(() => existsSync(marker), 8000, "the handler to see the timeout");
+    await hh.until(() => existsSync(marker), 15_000, "the handler to see the timeout");
     expect(readFileSync(marker, "utf8")).toBe("stopped");
   });
 
   it("batch take runs jobs concurrently", async () => {
     const hh = await setup({ concurrency: 3 });
     const ids = await Promise.all([0, 1, 2].map(() => submit(hh, { mode: "sleep", seconds: 1.5 })));
-    await hh.until(async () => (await hh.call("GET", "/v2/py/health")).body.jobs.inProgress === 3, 8000, "3 jobs in progress at once");
+    await hh.until(async () => (await hh.call("GET", "/v2/py/health")).body.jobs.inProgress === 3, 15_000, "3 jobs in progress at once");
     for (const id of ids) expect(await finished(hh, id)).toMatchObject({ status: "COMPLETED", output: { worker: "pyw1" } });
   });
 
   it("a worker killed mid-job is noticed: unhealthy, and its job fails", async () => {
     const hh = await setup();
     const id = await submit(hh, { mode: "sleep", seconds: 30 });
-    await hh.until(async () => (await hh.call("GET", `/v2/py/status/${id}`)).body.status === "IN_PROGRESS", 8000, "running");
+    await hh.until(async () => (await hh.call("GET", `/v2/py/status/${id}`)).body.status === "IN_PROGRESS", 15_000, "running");
     (workers[0] as PyWorker).proc.kill("SIGKILL");
     // Lost after 3 s real at the least (3 missed 1 s pings).
     const s = await finished(hh, id, 9000);

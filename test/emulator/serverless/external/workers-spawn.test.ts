@@ -36,6 +36,12 @@ async function jobApi(method: string, path: string, body?: unknown): Promise<Jso
   return res.json();
 }
 
+/**
+ * Deadline for what waits on a Python process the emulator starts: seconds on a quiet machine, many
+ * more when both cores are busy. A deadline, not a speed check: only a process that never comes fails.
+ */
+const PROCESS_DEADLINE_MS = 45_000;
+
 /** Submits a job and polls it until it has finished (the process takes real time to start). */
 async function job(endpointId: string, input: unknown): Promise<Json> {
   const { id } = await jobApi("POST", `/${endpointId}/run`, { input });
@@ -45,7 +51,7 @@ async function job(endpointId: string, input: unknown): Promise<Json> {
       const s = await jobApi("GET", `/${endpointId}/status/${id}`);
       return s.status === "IN_QUEUE" || s.status === "IN_PROGRESS" ? undefined : s;
     },
-    8000,
+    PROCESS_DEADLINE_MS,
   );
 }
 
@@ -74,41 +80,43 @@ describe("worker processes started by the emulator", () => {
     expect(log).toMatchObject({ workerId: done.workerId, path: join(logDir, `${ep}-${done.workerId}.log`) });
     expect(readFileSync(log!.path, "utf8")).toContain("worker started");
     // idleTimeout 1 s: the process is stopped and its exit logged.
-    await waitFor("scale-down", async () => (logsOf(ep).every((l) => !l.running) ? true : undefined), 8000);
+    await waitFor("scale-down", async () => (logsOf(ep).every((l) => !l.running) ? true : undefined), PROCESS_DEADLINE_MS);
     await waitFor(
       "exit logged",
       async () => (readFileSync(log!.path, "utf8").includes(`worker ${done.workerId} exited`) ? true : undefined),
-      3000,
+      15_000,
     );
     const health = await jobApi("GET", `/${ep}/health`);
     expect(health.workers).toMatchObject({ idle: 0, running: 0, initializing: 0 });
-  }, 20_000);
+  }, 120_000);
 
   it("keeps workersMin processes and stops them when the endpoint is deleted", async () => {
     // idleTimeout 3600 s (36 s real): only the deletion can stop the process within the test.
     const ep = await endpoint({ workersMin: 1, workersMax: 1, idleTimeout: 3600 });
-    await waitFor("a worker process up", async () => (logsOf(ep).some((l) => l.running) ? true : undefined), 8000);
+    await waitFor("a worker process up", async () => (logsOf(ep).some((l) => l.running) ? true : undefined), PROCESS_DEADLINE_MS);
     const view = await waitFor(
       "the worker to report in",
       async () => {
         const res = await client.get(`/endpoints/${ep}`, { includeWorkers: "true" });
         return res.body.workers?.length === 1 && /idle/i.test(res.body.workers[0].lastStatusChange) ? res.body.workers[0] : undefined;
       },
-      8000,
+      PROCESS_DEADLINE_MS,
     );
     expect(view.id).toBe(logsOf(ep)[0]?.workerId);
     expect((await client.patch(`/endpoints/${ep}`, { workersMin: 0 })).status).toBe(200);
     expect(logsOf(ep).filter((l) => l.running)).toHaveLength(1);
     expect((await client.del(`/endpoints/${ep}`)).status).toBeLessThan(300);
-    await waitFor("process stopped", async () => (logsOf(ep).every((l) => !l.running) ? true : undefined), 8000);
-  }, 20_000);
+    await waitFor("process stopped", async () => (logsOf(ep).every((l) => !l.running) ? true : undefined), PROCESS_DEADLINE_MS);
+  }, 120_000);
 });
 
 describe("scaling worker processes", () => {
   it("starts more processes as jobs queue (up to workersMax) and counts them in /health", async () => {
     const ep = await endpoint({ workersMin: 0, workersMax: 3, idleTimeout: 1, scalerType: "REQUEST_COUNT", scalerValue: 1 });
+    // Each job holds its process for 5 s of real time, so that the three processes overlap even when
+    // a busy machine starts them seconds apart.
     const ids = await Promise.all(
-      [0, 1, 2, 3].map(async () => (await jobApi("POST", `/${ep}/run`, { input: { mode: "sleep", seconds: 1 } })).id),
+      [0, 1, 2, 3].map(async () => (await jobApi("POST", `/${ep}/run`, { input: { mode: "sleep", seconds: 5 } })).id),
     );
     const busy = await waitFor(
       "3 processes running jobs",
@@ -116,7 +124,7 @@ describe("scaling worker processes", () => {
         const h = await jobApi("GET", `/${ep}/health`);
         return h.workers.running === 3 ? h : undefined;
       },
-      8000,
+      PROCESS_DEADLINE_MS,
     );
     expect(busy.jobs).toMatchObject({ inProgress: 3, inQueue: 1 });
     expect(logsOf(ep).filter((l) => l.running)).toHaveLength(3);
@@ -124,10 +132,10 @@ describe("scaling worker processes", () => {
       await waitFor(
         `job ${id}`,
         async () => ((await jobApi("GET", `/${ep}/status/${id}`)).status === "COMPLETED" ? true : undefined),
-        8000,
+        PROCESS_DEADLINE_MS,
       );
     }
-  }, 20_000);
+  }, 180_000);
 });
 
 describe("stopPod", () => {
@@ -139,12 +147,12 @@ describe("stopPod", () => {
     await waitFor(
       "the first process stopped",
       async () => (logsOf(ep).find((l) => l.workerId === first.workerId)?.running === false ? true : undefined),
-      8000,
+      PROCESS_DEADLINE_MS,
     );
     const second = await job(ep, { mode: "echo" });
     expect(second.status).toBe("COMPLETED");
     expect(second.workerId).not.toBe(first.workerId);
-  }, 20_000);
+  }, 120_000);
 });
 
 describe("externalImages", () => {

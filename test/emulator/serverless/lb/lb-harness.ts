@@ -70,7 +70,7 @@ export async function healthy(h: Harness, id: string, n: number): Promise<string
       const ws = workersOf(h, id, ["idle", "running"]);
       return ws.length === n ? ws.map((w) => w.id) : undefined;
     },
-    5000,
+    15_000,
     `${n} healthy workers on ${id}`,
   );
 }

@@ -37,7 +37,7 @@ afterAll(() => h.close());
 describe("health gating", () => {
   it("sends no traffic to a worker until its health check answers 200", async () => {
     // Booted (the health path is polled) but not healthy: the worker stays initializing.
-    await h.until(() => h.svc.workers("gated").length === 1, 2000, "gated worker");
+    await h.until(() => h.svc.workers("gated").length === 1, 15_000, "gated worker");
     await sleep(h.real(5000));
     expect(h.svc.workers("gated")[0]?.status).toBe("initializing");
     const pending = send(h, "GET", "/v2/gated/hello");
@@ -53,7 +53,7 @@ describe("health gating", () => {
 
   it("a worker whose health check fails again is unhealthy and gets no traffic; it is used again once healthy", async () => {
     gated.ready = false;
-    await h.until(() => h.svc.workers("gated")[0]?.status === "unhealthy", 2000, "unhealthy");
+    await h.until(() => h.svc.workers("gated")[0]?.status === "unhealthy", 15_000, "unhealthy");
     const pending = send(h, "GET", "/v2/gated/again");
     await sleep(h.real(5000));
     const served = gated.served;
@@ -120,7 +120,7 @@ describe("rolling releases", () => {
     h.setSpec(
       lbSpec({ id: "rel", workersMin: 1, workersMax: 1, version: 2, imageName: "acme/gated", env: { HEALTH_CHECK_PATH: "/ready2" } }),
     );
-    await h.until(() => h.svc.workers("rel").length === 2, 2000, "release 2 worker");
+    await h.until(() => h.svc.workers("rel").length === 2, 15_000, "release 2 worker");
     // Longer than the old worker's idle timeout (5 s): it stays, since it bridges the release.
     await sleep(h.real(10_000));
     expect(h.svc.workers("rel").find((w) => w.id !== old)?.status).toBe("initializing");
@@ -133,7 +133,7 @@ describe("rolling releases", () => {
         const ws = workersOf(h, "rel", ["idle", "running"]);
         return ws.length === 1 && ws[0]?.id !== old ? ws.map((w) => w.id) : undefined;
       },
-      3000,
+      15_000,
       "the old worker retired",
     );
     const after = await send(h, "GET", "/v2/rel/after");
@@ -166,7 +166,7 @@ describe("scaling on concurrent requests", () => {
     }
     expect(peak).toBe(3);
     // idleTimeout 100 s (1 s real): every worker stops (workersMin 0) and its time is reported for billing.
-    await h.until(() => h.svc.workers("scale").length === 0, 5000, "scale-down to 0");
+    await h.until(() => h.svc.workers("scale").length === 0, 15_000, "scale-down to 0");
     const usage = h.usage.filter((u) => u.endpointId === "scale");
     expect(usage).toHaveLength(3);
     for (const u of usage) expect(u.endMs - u.startMs).toBeGreaterThanOrEqual(100_000);
