@@ -54,7 +54,7 @@ import { median } from "./lib/stats";
 const API_KEY = "bench-provider-key";
 
 /**
- * The goals (issues 13 and 29): times against the bare floor and, for the provider's own overhead,
+ * The goals: times against the bare floor and, for the provider's own overhead,
  * against the property-equivalent floor (no-op resources carrying what an endpoint carries);
  * management API calls per resource, 429s.
  */
@@ -69,9 +69,9 @@ const GOALS = {
 } as const;
 
 /**
- * State bytes per resource kind before issue 29 (the estimate carried its price list, read times,
+ * State bytes per resource kind before the compact estimate (the estimate carried its price list, read times,
  * currency and notes, in the checked inputs and again in the outputs): scripts/state-bytes.ts run on
- * a build of commit 7f2819c (`--dist`), the code this change started from. Inputs plus outputs,
+ * a build of commit 7f2819c (`--dist`), the last commit before it. Inputs plus outputs,
  * without the provider text; today's figures are measured in the run the same way.
  */
 const STATE_BYTES_BEFORE: Record<"v1" | "v2", Record<string, number>> = {
@@ -243,14 +243,14 @@ async function freshProcessPhase(runs: number, count: number, stacks: Record<Ben
   console.log("");
 }
 
-/** State bytes per kind now against the figures recorded before issue 29 (STATE_BYTES_BEFORE). */
+/** State bytes per kind now against the figures recorded before the compact estimate (STATE_BYTES_BEFORE, commit 7f2819c). */
 function printStateBytes(api: "v1" | "v2", now: readonly KindBytes[]): void {
   const before = STATE_BYTES_BEFORE[api];
   const rows = now.map((r) => {
     const was = before[r.kind];
     return `${r.kind} ${was ?? "?"} -> ${r.total} B${was ? ` (${(((r.total - was) / was) * 100).toFixed(0)}%)` : ""}`;
   });
-  console.log(`  state bytes per resource (inputs + outputs, without the provider text), before issue 29 -> now: ${rows.join("; ")}`);
+  console.log(`  state bytes per resource (inputs + outputs, without the provider text), before the compact estimate -> now: ${rows.join("; ")}`);
 }
 
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;

@@ -52,7 +52,7 @@ function paths(): DemoPaths {
   };
 }
 
-/** The management API the demo's provider speaks: v2 (today's API) unless `--api v1` asks for the brief's. */
+/** The management API the demo's provider speaks: v2 (today's API) unless `--api v1` asks for the earlier one. */
 type ApiVersion = "v1" | "v2";
 
 function managementUrl(emulator: RunningEmulator, api: ApiVersion): string {

@@ -13,7 +13,9 @@ export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 export type InterceptResult = boolean | "lose-answer";
 
 /**
- * Fault-injection seam (emulator/faults builds on it): called after auth, before the body is read.
+ * Fault-injection seam (emulator/faults builds on it): called after auth and, for most routes,
+ * before the body is read (a route with a size limit checked before auth, POST /api/v2/pods, has
+ * read its body by then).
  */
 export type RouteInterceptor = (call: {
   operationId: string;

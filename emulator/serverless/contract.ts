@@ -119,7 +119,8 @@ export interface ServerlessService {
 
 /**
  * Fault injection's seam on the job API (emulator/faults): called once the request is
- * authenticated, its operation found and counted against its limit, before the body is read.
+ * authenticated (the public description, /v2/openapi.json, needs no key), its operation found and
+ * counted against its limit, before the body is read.
  * Its decision as the management routers' interceptor's (http/interception.ts).
  */
 export type JobInterceptor = (call: {
