@@ -111,11 +111,19 @@ export class RateLimitGate {
     return holding;
   }
 
-  /** The request's answer came (its windows, empty without RateLimit headers), or (`answered` false) it failed without one. */
-  settle(ticket: GateTicket, now: number, windows: readonly RateLimitWindow[], answered = true): void {
+  /**
+   * The request's answer came (its windows, empty without RateLimit headers), or (`answered` false)
+   * it failed without one; `unsent`: it never reached the service (the connection could not be made),
+   * so the windows it was counted in get its count back.
+   */
+  settle(ticket: GateTicket, now: number, windows: readonly RateLimitWindow[], answered = true, unsent = false): void {
     if (ticket.settled) return;
     ticket.settled = true;
     this.#inFlight--;
+    if (unsent) {
+      for (const w of this.#windows.values()) if (ticket.sentAtMs >= w.startedAtMs) w.remaining++;
+      this.#remember(now);
+    }
     if (answered) this.#answered = true;
     for (const seen of windows) this.#observe(seen, ticket, now);
     if (windows.length > 0) this.#remember(now);

@@ -112,6 +112,8 @@ export class WindowMemory {
   /** The spent windows of the last write, `name@reset`: a newly spent one is written at once. */
   #lastSpent = "";
   #pending: RememberedWindow[] | undefined;
+  /** Per window, `remaining@reset` as this process last wrote it. */
+  #written = new Map<string, string>();
   #timer: NodeJS.Timeout | undefined;
 
   /** `name`: a hash of the base URL and the key. */
@@ -156,8 +158,11 @@ export class WindowMemory {
     this.#lastWriteMs = now;
     this.#lastSpent = spent;
     // Several processes of one operation write the same record (the program's lookups, the
-    // provider's calls): each merges what is on file, so none writes a spent window back as open.
-    const record: RecordFile = { version: 1, windows: mergeWindows(windows, this.load(now)) };
+    // provider's calls): each merges what the others wrote, so none writes a spent window back as
+    // open. What is on file as this process last wrote it is its own older view: replaced.
+    const others = this.load(now).filter((w) => this.#written.get(w.name) !== `${w.remaining}@${w.resetAtMs}`);
+    const record: RecordFile = { version: 1, windows: mergeWindows(windows, others) };
+    this.#written = new Map(record.windows.map((w) => [w.name, `${w.remaining}@${w.resetAtMs}`]));
     const temporary = `${this.#file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
     try {
       if (makeDir) {

@@ -405,9 +405,10 @@ export class Transport {
       try {
         return await this.#attempt(spec, idempotent, onSuccess, ticket);
       } catch (thrown) {
-        // Not in flight any more, whatever failed (an answer has settled it already).
-        this.#gate.settle(ticket, this.#now(), [], false);
+        // Not in flight any more, whatever failed (an answer has settled it already); a request
+        // whose connection could not be made was not counted by the service.
         const failure = thrown as Partial<AttemptFailure>;
+        this.#gate.settle(ticket, this.#now(), [], false, failure.error instanceof ApiError && failure.error.kind === "connect");
         if (!(failure.error instanceof ApiError)) throw thrown;
         const error = failure.error;
         if (!error.retryable || attempt >= maxRetries) throw error;
@@ -543,8 +544,10 @@ export class Transport {
       let responseHeaders: Record<string, string | string[] | undefined>;
       let text = "";
       let stream: AsyncIterable<Uint8Array> | undefined;
+      // Outside the try: a transport used after close() is the caller's mistake, not a network failure to retry.
+      const pool = this.#poolOf();
       try {
-        const response: Dispatcher.ResponseData = await this.#poolOf().request({
+        const response: Dispatcher.ResponseData = await pool.request({
           method,
           path: pathAndQuery,
           headers,

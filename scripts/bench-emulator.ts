@@ -38,6 +38,7 @@ import type { AddressInfo } from "node:net";
 import { performance } from "node:perf_hooks";
 import { Pool } from "undici";
 import { startEmulator } from "../emulator";
+import { median } from "./lib/stats";
 
 const CONNECTIONS = 64;
 const API_KEY = "bench-key";
@@ -217,12 +218,6 @@ class Phase {
   close(): Promise<void> {
     return this.pool.close();
   }
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
 }
 
 async function call(origin: string, method: string, path: string, body?: unknown): Promise<{ status: number; text: string }> {

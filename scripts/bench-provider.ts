@@ -50,6 +50,7 @@ import { stateBytesPerKind, type KindBytes } from "./lib/stateBytes";
 import { enginePath, ensurePulumiCli, type PulumiCli } from "./lib/pulumiCli";
 import { repoRoot } from "./lib/repoRoot";
 import { median } from "./lib/stats";
+import { CACHE_DIR_ENV } from "../client/rateLimitMemory";
 
 const API_KEY = "bench-provider-key";
 
@@ -110,6 +111,9 @@ function stackSpec(cli: PulumiCli, base: string, name: string, project?: Project
       PULUMI_CONFIG_PASSPHRASE: "bench-passphrase",
       PULUMI_SKIP_UPDATE_CHECK: "true",
       PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+      // The rate-limit record (client/rateLimitMemory.ts) in the run's own directory: an emulator on a
+      // port an earlier run used must not start from that run's windows.
+      [CACHE_DIR_ENV]: path.join(base, "cache"),
       ...env,
     },
     ...(project ? { projectDir: project.workDir } : {}),
@@ -250,7 +254,9 @@ function printStateBytes(api: "v1" | "v2", now: readonly KindBytes[]): void {
     const was = before[r.kind];
     return `${r.kind} ${was ?? "?"} -> ${r.total} B${was ? ` (${(((r.total - was) / was) * 100).toFixed(0)}%)` : ""}`;
   });
-  console.log(`  state bytes per resource (inputs + outputs, without the provider text), before the compact estimate -> now: ${rows.join("; ")}`);
+  console.log(
+    `  state bytes per resource (inputs + outputs, without the provider text), before the compact estimate -> now: ${rows.join("; ")}`,
+  );
 }
 
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;

@@ -44,7 +44,9 @@ function againstFloor(value: number, floor: number): string {
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { runs: { type: "string", default: "9" }, api: { type: "string", default: "v2" } } });
   const runs = Number(values.runs);
-  const api = values.api === "v1" ? "v1" : "v2";
+  if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs must be a whole number of 1 or more, not ${values.runs}`);
+  if (values.api !== "v1" && values.api !== "v2") throw new Error(`--api must be v1 or v2, not ${values.api}`);
+  const api = values.api;
   const root = repoRoot();
   // The emulator's rate-limit record (client/rateLimitMemory.ts) in the run's own directory, not the user's cache.
   const cache = fs.mkdtempSync(path.join(os.tmpdir(), "gpucloud-bench-startup-"));

@@ -1,22 +1,27 @@
 // Progress and warnings of the provider plugin go to the engine's log, attached to the resource
 // being worked on: the CLI prints them under that resource (the dynamic resources cannot do this,
 // see the README's "Limits"). Which resource is known from the request being served, carried
-// through its asynchronous work by forResource.
+// through its asynchronous work by forResource, with the values the request gave as secrets: a line
+// that would quote one shows it redacted (redaction.ts).
 
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { ProgressLog } from "../resources/deps";
+import { redact } from "./redaction";
 import { enginePb, engineGrpc, grpc } from "./rpcModules";
 
-const currentUrn = new AsyncLocalStorage<string>();
+const current = new AsyncLocalStorage<{ urn: string; secrets: readonly string[] }>();
 
-/** Runs `work` on behalf of the resource `urn`: what it logs is attached to it. */
-export function forResource<T>(urn: string, work: () => T): T {
-  return currentUrn.run(urn, work);
+/**
+ * Runs `work` on behalf of the resource `urn`: what it logs is attached to it, with `secrets` (the
+ * texts of values given as secrets, see redaction.ts) redacted.
+ */
+export function forResource<T>(urn: string, work: () => T, secrets: readonly string[] = []): T {
+  return current.run({ urn, secrets }, work);
 }
 
 /** The URN of the resource being worked on, if any. */
 export function currentResource(): string | undefined {
-  return currentUrn.getStore();
+  return current.getStore()?.urn;
 }
 
 /** Where a line goes when there is no engine to send it to (or sending failed). */
@@ -30,7 +35,8 @@ const toStderr: LineSink = (severity, message) => {
 export function engineLog(engineAddress: string | undefined, fallback: LineSink = toStderr): ProgressLog & { close(): void } {
   const client = engineAddress ? new engineGrpc.EngineClient(engineAddress, grpc.credentials.createInsecure()) : undefined;
   let last = Promise.resolve();
-  const send = (severity: "info" | "warning", message: string): void => {
+  const send = (severity: "info" | "warning", given: string): void => {
+    const message = redact(given, current.getStore()?.secrets ?? []);
     if (!client) {
       fallback(severity, message);
       return;

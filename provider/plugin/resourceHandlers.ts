@@ -7,6 +7,7 @@ import type { IResourceProviderServer } from "@pulumi/pulumi/proto/provider_grpc
 import type * as ProviderPb from "@pulumi/pulumi/proto/provider_pb";
 import { withInitFailure, unary } from "./calls";
 import { forResource } from "./engineLog";
+import { redactFailure, redactingErrors, secretTexts } from "./redaction";
 import { fromStruct, nameOf, propertyDiff, toFailure, toStruct, typeOf } from "./messages";
 import { detailedDiffOf, forEngine, revealProps, secretKeysOf, type Revealed } from "./protocol";
 import type { PluginResource } from "./resources";
@@ -29,10 +30,12 @@ export function resourceHandlers(resources: ReadonlyMap<string, PluginResource>)
       const olds = revealProps(fromStruct(req.getOlds()));
       const news = revealProps(fromStruct(req.getNews()));
       const name = req.getName() || nameOf(req.getUrn());
-      const result = await forResource(req.getUrn(), () => resource.check(name, olds.values, news.values));
+      // What the check says of a value given as a secret is redacted (its warnings too, through the log).
+      const secrets = secretTexts(news.values, news.secretKeys);
+      const result = await forResource(req.getUrn(), () => resource.check(name, olds.values, news.values), secrets);
       const response = new providerPb.CheckResponse();
       response.setInputs(toStruct(forEngine(result.inputs ?? news.values, secretKeysOf(resource.sensitive, news))));
-      response.setFailuresList((result.failures ?? []).map(toFailure));
+      response.setFailuresList((result.failures ?? []).map((f) => toFailure(redactFailure(f, news.secretKeys, secrets, news.values))));
       return response;
     }),
 
@@ -61,7 +64,12 @@ export function resourceHandlers(resources: ReadonlyMap<string, PluginResource>)
       const resource = resourceOf(req);
       const inputs = revealProps(fromStruct(req.getProperties()));
       const secret = secretKeysOf(resource.sensitive, inputs);
-      const result = await forResource(req.getUrn(), () => withInitFailure(secret, () => resource.create(inputs.values)));
+      const secrets = secretTexts(inputs.values, inputs.secretKeys);
+      const result = await forResource(
+        req.getUrn(),
+        () => redactingErrors(secrets, () => withInitFailure(secret, () => resource.create(inputs.values))),
+        secrets,
+      );
       return new providerPb.CreateResponse().setId(result.id).setProperties(toStruct(forEngine(result.outs ?? {}, secret)));
     }),
 
@@ -86,7 +94,12 @@ export function resourceHandlers(resources: ReadonlyMap<string, PluginResource>)
       const olds = revealProps(fromStruct(req.getOlds())).values;
       const news = revealProps(fromStruct(req.getNews()));
       const secret = secretKeysOf(resource.sensitive, news);
-      const result = await forResource(req.getUrn(), () => withInitFailure(secret, () => resource.update(req.getId(), olds, news.values)));
+      const secrets = secretTexts(news.values, news.secretKeys);
+      const result = await forResource(
+        req.getUrn(),
+        () => redactingErrors(secrets, () => withInitFailure(secret, () => resource.update(req.getId(), olds, news.values))),
+        secrets,
+      );
       return new providerPb.UpdateResponse().setProperties(toStruct(forEngine(result.outs ?? {}, secret)));
     }),
 

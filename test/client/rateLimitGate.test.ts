@@ -40,6 +40,18 @@ describe("RateLimitGate", () => {
     expect(gate.take(10_100).go).toBe(true);
   });
 
+  it("a request whose connection could not be made gives its count back; one that may have reached the service does not", () => {
+    const gate = new RateLimitGate();
+    gate.settle(go(gate, 0), 0, [minute(2, 10)]);
+    const refused = go(gate, 0);
+    const lost = go(gate, 0);
+    expect(gate.take(0).go).toBe(false);
+    gate.settle(refused, 10, [], false, true); // never sent: counted back
+    gate.settle(lost, 10, [], false); // a reset mid-answer: the service may have counted it
+    go(gate, 20);
+    expect(gate.take(20).go).toBe(false);
+  });
+
   it("a stale answer of an earlier window never lowers a new window's count", () => {
     const gate = new RateLimitGate();
     gate.settle(go(gate, 0), 0, [minute(9, 1)]);

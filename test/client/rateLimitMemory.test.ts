@@ -62,6 +62,14 @@ describe("a gate that starts from the previous process's record", () => {
     expect(next.take(T0 + 1_000)).toMatchObject({ go: false, untilAnswer: false, window: { name: "minute" } });
   });
 
+  it("a process's own later view replaces what it wrote before (a count given back reaches the record)", () => {
+    const memory = new WindowMemory("acct", dir);
+    const at = (remaining: number) => [{ name: "minute", quota: 10, remaining, resetAtMs: T0 + 60_000 }];
+    memory.save(at(0), T0);
+    memory.save(at(1), T0 + 2 * SAVE_INTERVAL_MS);
+    expect(recordOf("acct").windows).toEqual(at(1));
+  });
+
   it("lets the first request go at once when the record leaves quota, and still waits for its answer before the next", () => {
     const previous = new RateLimitGate(new WindowMemory("acct", dir), T0);
     previous.settle(go(previous, T0), T0 + 100, [minute(4, 30)]);

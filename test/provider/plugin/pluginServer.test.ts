@@ -153,6 +153,19 @@ describe("the provider plugin's service", { timeout: 60_000 }, () => {
       await plugin.configure({ apiUrl: emulator.apiUrlV2, apiKey: secret(KEY_A) });
     });
 
+    it("a value given as a secret is not quoted by a check failure, which names no property", async () => {
+      const typed = await plugin.check(TEMPLATE, "hidden", { name: "hidden", imageName: secret(123456) });
+      expect(typed.failures).toEqual([{ property: "", reason: expect.stringMatching(/^imageName: .*\[secret\]/) }]);
+      const unknownGpu = await plugin.check(POD, "hidden-pod", {
+        name: "hidden-pod",
+        imageName: "img:1",
+        gpuTypeIds: secret(["NVIDIA Imaginary 9000"]),
+      });
+      expect(unknownGpu.failures.map((f) => f.property)).toEqual([""]);
+      expect(unknownGpu.failures[0]?.reason).toMatch(/^gpuTypeIds/);
+      expect(JSON.stringify([typed.failures, unknownGpu.failures])).not.toMatch(/123456|Imaginary/);
+    });
+
     it("keeps secrets secret: sensitive fields always, any other field given as a secret too", async () => {
       const checked = await plugin.check(TEMPLATE, "secrets", { name: "secrets", imageName: secret("img:secret"), env: { A: "plain" } });
       expect(checked.failures).toEqual([]);
