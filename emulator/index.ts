@@ -195,7 +195,16 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const v2 = createV2Surface(ctx, routerOptions);
   // One injector for every surface: `*` covers /v1 and /api/v2, paths tell them apart; the job
   // API's routes are chosen by name (serverless/api/table.ts).
-  const faults = new FaultInjector([...operations, ...v2.faultRoutes, ...(serverless.faultRoutes ?? [])], resolved.faults);
+  let faults: FaultInjector;
+  try {
+    faults = new FaultInjector([...operations, ...v2.faultRoutes, ...(serverless.faultRoutes ?? [])], resolved.faults);
+  } catch (error) {
+    // A SPEC naming no route (or bad odds): nothing started may outlive the refusal.
+    ctx.podFaults.close();
+    await serverless.close();
+    await writer?.close();
+    throw error;
+  }
   // Without faults the router keeps its await-free path: the injector is chained in only when on.
   const interceptorFor = (on: boolean) => chainInterceptors(resolved.routeInterceptor, on ? faults.intercept : undefined);
   const router = new Router(operations, {

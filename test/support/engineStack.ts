@@ -10,9 +10,12 @@
  * to its message, `lastStep()` gives the same for an assertion on a result (e.g. `plannedChanges`),
  * and `dispose()` keeps the directory (state and logs) when the test that ran the operation failed.
  *
- * The programs all run in this process, one run after another: the runs are kept on connections of
- * their own (runtimeConnections.ts), and an up or preview that the engine finished without calling
- * the program fails instead of passing for a plan that deletes every resource (programNeverRan).
+ * The programs all run in this process (side by side under `it.concurrent`): the runs are kept on
+ * connections of their own (runtimeConnections.ts), and an up or preview that the engine finished
+ * without calling the program fails instead of passing for a plan that deletes every resource
+ * (programNeverRan). Under `it.concurrent`, vitest knows one current test, so a failure may keep
+ * the directory of the other test of the pair too (or instead): the evidence is in the failing
+ * operation's message either way.
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
