@@ -239,6 +239,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       ctx.podFaults.close();
+      faults.close();
       await serverless.close();
       // Give in-flight requests a moment, then cut what is left (e.g. job API long-polls).
       const cut = setTimeout(() => server.closeAllConnections(), 1000);

@@ -158,6 +158,8 @@ export class FaultInjector {
   private readonly injected = emptyCounts();
   private readonly byOperation: Record<string, Partial<Record<FaultKind, number>>> = {};
   private readonly errorSenders: ReadonlyMap<string, NonNullable<FaultRoute["sendError"]>>;
+  /** Requests held by a latency fault: at close, cut instead of run on a service that has stopped. */
+  private readonly delayed = new Map<NodeJS.Timeout, { req: IncomingMessage; resolve: (result: InterceptResult) => void }>();
 
   constructor(
     private readonly routes: readonly FaultRoute[],
@@ -214,9 +216,24 @@ export class FaultInjector {
     if (outcome) this.count(operationId, outcome.kind);
     if (delayMs === 0) return this.apply(outcome, operationId, req, res);
     return new Promise<InterceptResult>((resolve) => {
-      setTimeout(() => resolve(this.apply(outcome, operationId, req, res)), delayMs);
+      const timer = setTimeout(() => {
+        this.delayed.delete(timer);
+        resolve(this.apply(outcome, operationId, req, res));
+      }, delayMs);
+      this.delayed.set(timer, { req, resolve });
     });
   };
+
+  /** Cuts the requests a latency fault still holds (the service is closing): none of them runs. */
+  close(): void {
+    for (const [timer, held] of this.delayed) {
+      clearTimeout(timer);
+      held.req.socket.destroy();
+      // Handled: the request's connection is gone, so nothing answers and nothing runs.
+      held.resolve(true);
+    }
+    this.delayed.clear();
+  }
 
   private count(operationId: string, kind: FaultKind): void {
     this.injected[kind]++;

@@ -23,6 +23,10 @@ export class LongPolls {
         this.sched.clear(timer);
         res.off("close", finish);
         this.active.delete(finish);
+        // A poll that timed out or whose client left lets go of its response: a job polled often
+        // while it stays queued would otherwise hold every earlier poll until it changes.
+        const at = job.waiters?.indexOf(check) ?? -1;
+        if (at >= 0) job.waiters?.splice(at, 1);
         resolve();
       };
       const check = (): void => {

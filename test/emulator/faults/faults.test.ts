@@ -149,6 +149,22 @@ describe("faults on the wire", () => {
     expect(emu.faultStats().injected.latency).toBe(1);
   });
 
+  test("a request a latency fault holds when the emulator closes is cut, and its operation never runs", async () => {
+    const replies: ReplyEvent[] = [];
+    const emu = await start("seed=1; POST /v1/pods: latency=1@500ms", (e) => replies.push(e));
+    const pending = rawCall(emu, "POST", "/pods", GPU_POD);
+    await new Promise((resolve) => setTimeout(resolve, 100)); // held by the fault by now
+    await emu.close();
+    emulator = undefined;
+    const res = await pending;
+    expect(res.status).toBeUndefined();
+    expect(res.error).toMatch(/ECONNRESET|socket hang up/);
+    // Past the fault's delay: the pod was not created on the closed emulator.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(emu.inspect().flatMap((a) => a.pods)).toEqual([]);
+    expect(replies).toEqual([]);
+  });
+
   test("reset: the connection is reset before the operation runs; nothing is created", async () => {
     const replies: ReplyEvent[] = [];
     const emu = await start("seed=1; POST /v1/pods: reset=1", (e) => replies.push(e));
