@@ -11,17 +11,11 @@ import { deleteEndpoint } from "../endpoints/delete";
 import { cpusOfSelection, gpuTypeIdsOf, selectionOf, typesOfSelection } from "../endpoints/selection";
 import { type EndpointChange, updateEndpoint } from "../endpoints/update";
 import { invalid } from "../errors";
-import { endpointOf, requireNetworkVolume } from "../lookup";
+import { endpointOf, requireDataCenters, requireImage, requireNetworkVolumes, requireRegistry, requireTemplateOfKind } from "../lookup";
 import { byCreation } from "../lists";
 import { provisioningOf } from "../templateRecords";
 import { listPage, type V2Context } from "./operation";
 import { releasesView, v2EndpointView, workersView } from "./endpointView";
-import { requireDataCenters, requireImage, requireRegistry, requireTemplate } from "./references";
-
-function volumesOf(account: AccountData, ids: readonly string[]): string[] {
-  for (const [i, id] of ids.entries()) requireNetworkVolume(account, id, `networkVolumes[${i}]`);
-  return [...ids];
-}
 
 function scalerOf(scaling: EndpointScaling): Pick<EndpointRecord, "scalerType" | "scalerValue"> {
   return { scalerType: scaling.type, scalerValue: scaling.type === "QUEUE_DELAY" ? scaling.queueDelay : scaling.requestCount };
@@ -37,9 +31,9 @@ function creationOf(v: V2Context, account: AccountData, body: CreateEndpointRequ
   const gpuTypeIds = body.gpu ? typesOfSelection(body.gpu.pools, body.gpu.excludedTypes ?? []) : [];
   const cpu = body.cpu ? cpusOfSelection(body.cpu) : undefined;
   requireDataCenters(body.dataCenterIds);
-  const networkVolumeIds = body.networkVolumes ? volumesOf(account, body.networkVolumes) : null;
+  const networkVolumeIds = body.networkVolumes ? requireNetworkVolumes(account, body.networkVolumes) : null;
   if (body.registry) requireRegistry(account, body.registry);
-  const source = body.templateId ? requireTemplate(v.ctx, account, body.templateId, "serverless") : undefined;
+  const source = body.templateId ? requireTemplateOfKind(v.ctx, account, body.templateId, "serverless") : undefined;
   requireImage(body.image, source);
   const settings = {
     name: body.name,
@@ -97,7 +91,7 @@ function changeOf(v: V2Context, account: AccountData, endpoint: EndpointRecord, 
     fields.dataCenterIds = [...body.dataCenterIds];
   }
   if (body.networkVolumes !== undefined)
-    Object.assign(fields, { networkVolumeId: null, networkVolumeIds: volumesOf(account, body.networkVolumes) });
+    Object.assign(fields, { networkVolumeId: null, networkVolumeIds: requireNetworkVolumes(account, body.networkVolumes) });
   if (body.timeout !== undefined) fields.executionTimeoutMs = body.timeout;
   if (body.flashboot !== undefined) Object.assign(fields, flashbootOf(body.flashboot));
   // UpdateEndpointGpuConfig (SPEC-0922, management-api-v2-today.md 5.3 and 6.1 #3): `pools` replaces
@@ -113,7 +107,7 @@ function changeOf(v: V2Context, account: AccountData, endpoint: EndpointRecord, 
   }
   if (!CONTAINER_FIELDS.some((field) => body[field] !== undefined)) return { fields };
   if (body.registry) requireRegistry(account, body.registry);
-  const source = body.templateId ? requireTemplate(v.ctx, account, body.templateId, "serverless") : undefined;
+  const source = body.templateId ? requireTemplateOfKind(v.ctx, account, body.templateId, "serverless") : undefined;
   return { fields, container: { source, body } };
 }
 
