@@ -10,12 +10,13 @@ import { type EndpointCreation, createEndpoint } from "../endpoints/create";
 import { deleteEndpoint } from "../endpoints/delete";
 import { cpusOfSelection, gpuTypeIdsOf, selectionOf, typesOfSelection } from "../endpoints/selection";
 import { type EndpointChange, updateEndpoint } from "../endpoints/update";
+import { releaseListOf, workersOf } from "../endpoints/workers";
 import { invalid } from "../errors";
 import { endpointOf, requireDataCenters, requireImage, requireNetworkVolumes, requireRegistry, requireTemplateOfKind } from "../lookup";
 import { byCreation } from "../lists";
 import { provisioningOf } from "../templateRecords";
 import { listPage, type V2Context } from "./operation";
-import { releasesView, v2EndpointView, workersView } from "./endpointView";
+import { v2EndpointView } from "./endpointView";
 
 function scalerOf(scaling: EndpointScaling): Pick<EndpointRecord, "scalerType" | "scalerValue"> {
   return { scalerType: scaling.type, scalerValue: scaling.type === "QUEUE_DELAY" ? scaling.queueDelay : scaling.requestCount };
@@ -154,14 +155,14 @@ export function v2EndpointOperations(v: V2Context): Operation[] {
     route(
       ["GET /serverless/{id}/workers", "listEndpointWorkers", "serverless:read", "List serverless endpoint workers"],
       { answer: [200, "ListEndpointWorkersResponse"], errors: [404] },
-      ({ account, id }) => ({ status: 200, body: workersView(ctx, endpointOf(account, id)) }),
+      ({ account, id }) => ({ status: 200, body: workersOf(ctx, endpointOf(account, id)) }),
     ),
     route(
       ["GET /serverless/{id}/releases", "listEndpointReleases", "serverless:read", "List serverless endpoint releases"],
       { query: ListPageQuery, paged: true, answer: [200, "ListEndpointReleasesResponse"], errors: [404, 422] },
       (call) => {
         const target = endpointOf(call.account, call.id);
-        const all = releasesView(target, ctx.serverless.workers(target.id));
+        const all = releaseListOf(target, ctx.serverless.workers(target.id));
         // The rollout summary is the endpoint's current state on every page (management-api-v2-today.md 1.3).
         const page = listPage(v, "listEndpointReleases", call, all.releases, (r) => ({ rank: r.version, id: r.id }));
         return { status: 200, body: { ...all, releases: page.items, pagination: page.pagination } };
