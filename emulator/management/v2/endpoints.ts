@@ -4,17 +4,16 @@
  * container settings) and answered in v2 shapes; plus their workers and releases.
  */
 import type { Operation } from "../../http/router";
-import type { AccountData, EndpointRecord, TemplateRecord } from "../../state/model";
+import type { AccountData, EndpointRecord } from "../../state/model";
 import { CreateEndpointRequest, type EndpointScaling, ListPageQuery, UpdateEndpointRequest } from "../../vocabulary/schemas/v2/requests";
-import { type EndpointCreation, createEndpoint } from "../endpoints/create";
+import { type EndpointCreation, createEndpoint, templateCuda } from "../endpoints/create";
 import { deleteEndpoint } from "../endpoints/delete";
 import { cpusOfSelection, gpuTypeIdsOf, selectionOf, typesOfSelection } from "../endpoints/selection";
-import { type EndpointChange, updateEndpoint } from "../endpoints/update";
+import { type EndpointChange, checkComputeFamily, updateEndpoint } from "../endpoints/update";
 import { releaseListOf, workersOf } from "../endpoints/workers";
-import { invalid } from "../errors";
+import { requireOneFamily } from "../compute";
 import { endpointOf, requireDataCenters, requireImage, requireNetworkVolumes, requireRegistry, requireTemplateOfKind } from "../lookup";
 import { byCreation } from "../lists";
-import { provisioningOf } from "../templateRecords";
 import { listPage, type V2Context } from "./operation";
 import { v2EndpointView } from "./endpointView";
 
@@ -27,8 +26,7 @@ function flashbootOf(flashboot: CreateEndpointRequest["flashboot"]): Pick<Endpoi
 }
 
 function creationOf(v: V2Context, account: AccountData, body: CreateEndpointRequest): EndpointCreation {
-  if ((body.gpu === undefined) === (body.cpu === undefined))
-    throw invalid(body.gpu ? "cpu" : "gpu", "supply exactly one of gpu (GPU workers) or cpu (CPU workers)");
+  requireOneFamily(body.gpu, body.cpu, ["GPU workers", "CPU workers"]);
   const gpuTypeIds = body.gpu ? typesOfSelection(body.gpu.pools, body.gpu.excludedTypes ?? []) : [];
   const cpu = body.cpu ? cpusOfSelection(body.cpu) : undefined;
   requireDataCenters(body.dataCenterIds);
@@ -63,24 +61,10 @@ function creationOf(v: V2Context, account: AccountData, body: CreateEndpointRequ
   return { settings, container: { source, body } };
 }
 
-/** A template's CUDA set for a GPU endpoint that gives none (nor a minimum): null when it has none either. */
-function templateCuda(source: TemplateRecord | undefined, isCpu: boolean, minCudaVersion: string | undefined): string[] | null {
-  if (!source || isCpu || minCudaVersion !== undefined) return null;
-  const inherited = provisioningOf(source).allowedCudaVersions;
-  return inherited.length > 0 ? inherited : null;
-}
-
 const CONTAINER_FIELDS = ["image", "args", "cmd", "entrypoint", "disk", "env", "ports", "registry", "templateId"] as const;
 
 function changeOf(v: V2Context, account: AccountData, endpoint: EndpointRecord, body: UpdateEndpointRequest): EndpointChange {
-  if (body.gpu && endpoint.computeType === "CPU")
-    throw invalid("gpu", "this is a CPU endpoint; the compute family is fixed at create (send cpu, or create a GPU endpoint)");
-  if (body.cpu && endpoint.computeType === "GPU")
-    throw invalid("cpu", "this is a GPU endpoint; the compute family is fixed at create (send gpu, or create a CPU endpoint)");
-  // The live defect (management-api-v2-today.md 6.1 #1, #2): the REST facade rebuilt the stored
-  // selection from its lossy view on every PATCH, and CPU endpoints could not be PATCHed at all.
-  const rebuilds = v.ctx.options.quirks.endpointPatchRebuildsSelection;
-  if (rebuilds && endpoint.computeType === "CPU") throw invalid("gpu", "gpuId(s) is required for a gpu endpoint");
+  const rebuilds = checkComputeFamily(v.ctx, endpoint, body);
   const fields: Partial<EndpointRecord> = {};
   if (body.name !== undefined) fields.name = body.name;
   if (body.workers?.min !== undefined) fields.workersMin = body.workers.min;

@@ -4,10 +4,8 @@
  */
 import type { Operation } from "../../http/router";
 import type { AccountData } from "../../state/model";
-import { POD_CPU_FLAVOR_IDS } from "../../vocabulary/catalog";
 import { CreatePodRequest, ListPodsQuery, PodActionRequest, UpdatePodRequest } from "../../vocabulary/schemas/v2/requests";
-import { checkCuda, requireCpuFlavor, requireRentableGpu, requireVcpuCount, versionsFrom } from "../compute";
-import { invalid } from "../errors";
+import { requirePodCompute, versionsFrom } from "../compute";
 import { podOf, requireDataCenters, requireImage, requireRegistry, requireTemplateOfKind } from "../lookup";
 import { applyAction, terminatePod } from "../pods/actions";
 import { type PodCreateRules, type PodCreation, createPod } from "../pods/create";
@@ -22,16 +20,7 @@ const V2_POD_RULES: PodCreateRules = { keepTemplateLink: false, checkGlobalNetwo
 
 function creationOf(v: V2Context, account: AccountData, body: CreatePodRequest): PodCreation {
   const { gpu, cpu } = body;
-  if ((gpu === undefined) === (cpu === undefined))
-    throw invalid(gpu ? "cpu" : "gpu", "supply exactly one of gpu (a GPU pod) or cpu (a CPU pod)");
-  if (gpu) {
-    requireRentableGpu(gpu.id, "gpu.id");
-    checkCuda(gpu.allowedCudaVersions, gpu.minCudaVersion);
-  }
-  if (cpu) {
-    requireCpuFlavor(POD_CPU_FLAVOR_IDS, cpu.id, "cpu.id", "CPU flavor");
-    requireVcpuCount(cpu.vcpuCount, "cpu.vcpuCount");
-  }
+  requirePodCompute(gpu, cpu);
   requireDataCenters(body.dataCenterIds);
   if (body.registry) requireRegistry(account, body.registry);
   const template = body.templateId ? requireTemplateOfKind(v.ctx, account, body.templateId, "pod") : undefined;
