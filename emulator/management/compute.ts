@@ -4,7 +4,7 @@
  * `gpu.allowedCudaVersions`, `gpu.minCudaVersion`). /v1 reads its types and flavors through its
  * request schemas and checks none of the rules below; each rule names the field as v2 does.
  */
-import { CUDA_VERSIONS, GPU_TYPES, type GpuType, isPowerOfTwo } from "../vocabulary/catalog";
+import { CUDA_VERSIONS, GPU_TYPES, type GpuType, POD_CPU_FLAVOR_IDS, isPowerOfTwo } from "../vocabulary/catalog";
 import { invalid } from "./errors";
 
 /** A GPU type a v2 client may name: known, and not a legacy spelling. */
@@ -22,6 +22,28 @@ export function requireCpuFlavor(flavors: readonly string[], id: string, field: 
 /** A pod or worker takes a power-of-two vCPU count (so no other count can be available either). */
 export function requireVcpuCount(count: number, field: string): void {
   if (!isPowerOfTwo(count)) throw invalid(field, `must be a power of two (2, 4, 8, ...), got ${count}`);
+}
+
+/** A v2 body names exactly one compute family, `gpu` or `cpu`; `what` says what each makes ("a GPU pod", "a CPU pod"). */
+export function requireOneFamily(gpu: unknown, cpu: unknown, what: readonly [gpu: string, cpu: string]): void {
+  if ((gpu === undefined) === (cpu === undefined))
+    throw invalid(gpu ? "cpu" : "gpu", `supply exactly one of gpu (${what[0]}) or cpu (${what[1]})`);
+}
+
+/** A v2 pod's compute: a rentable GPU type and its CUDA versions, or a pod CPU flavor at a power-of-two vCPU count. */
+export function requirePodCompute(
+  gpu: { id: string; allowedCudaVersions?: string[] | undefined; minCudaVersion?: string | undefined } | undefined,
+  cpu: { id: string; vcpuCount: number } | undefined,
+): void {
+  requireOneFamily(gpu, cpu, ["a GPU pod", "a CPU pod"]);
+  if (gpu) {
+    requireRentableGpu(gpu.id, "gpu.id");
+    checkCuda(gpu.allowedCudaVersions, gpu.minCudaVersion);
+  }
+  if (cpu) {
+    requireCpuFlavor(POD_CPU_FLAVOR_IDS, cpu.id, "cpu.id", "CPU flavor");
+    requireVcpuCount(cpu.vcpuCount, "cpu.vcpuCount");
+  }
 }
 
 /**

@@ -104,3 +104,32 @@ export function pageOf<T>(
     pagination: { nextCursor: hasNextPage && lastOfPage ? encode(request, lastOfPage.at) : null, hasNextPage },
   };
 }
+
+/** The `limit` and `cursor` query parameters of a paginated list. */
+export type PageQuery = { limit?: number | undefined; cursor?: string | undefined };
+
+/** A paginated list's call: its id, the request (account, path and query parameters), its items and their positions. */
+export type ListPageArgs<T, Q extends PageQuery> = [
+  list: string,
+  call: { accountId: string; params: Readonly<Record<string, string>>; query: Q },
+  items: Iterable<T>,
+  positionOf: (item: T) => Position,
+];
+
+/**
+ * The page a paginated list answers, read from its call: `limit` and `cursor`, the cursor bound to
+ * the list, the account, the path parameters and the other query parameters; newest first by
+ * `positionOf` (`byCreation` for resources).
+ */
+export function pageOfCall<T, Q extends PageQuery>(
+  ctx: Pick<ManagementContext, "options">,
+  ...[list, call, items, positionOf]: ListPageArgs<T, Q>
+) {
+  const { limit, cursor, ...others } = call.query;
+  return pageOf(ctx, items, positionOf, {
+    list,
+    accountId: call.accountId,
+    bound: { ...call.params, ...others },
+    query: { limit, cursor },
+  });
+}

@@ -33,6 +33,13 @@ export function secretNamed(account: AccountData, name: string): SecretRecord | 
   return undefined;
 }
 
+/** The account's secrets: every one, or (listSecrets' `name` given) only the one of that name. */
+export function secretsOf(account: AccountData, name: string | undefined): SecretRecord[] {
+  if (name === undefined) return [...account.secrets.values()];
+  const secret = secretNamed(account, name);
+  return secret ? [secret] : [];
+}
+
 /** `description`: "at most 65,535 bytes of UTF-8" (2.2), checked here rather than by the schema: see updateSecret. */
 function checkDescription(description: string | undefined): void {
   if (description !== undefined && Buffer.byteLength(description, "utf8") > SECRET_DESCRIPTION_MAX_BYTES) {

@@ -9,7 +9,7 @@ import { ENDPOINT_DEFAULTS } from "../../vocabulary/schemas/v2/requests";
 import { checkWorkerQuota } from "../account/limits";
 import type { ManagementContext } from "../context";
 import { checkCuda } from "../compute";
-import { injectPlatformEnv } from "../templateRecords";
+import { injectPlatformEnv, provisioningOf } from "../templateRecords";
 import { type ContainerBody, bindTemplate, overlay } from "./container";
 import { addEndpoint } from "./records";
 import { newRelease } from "./releases";
@@ -92,4 +92,11 @@ export function createEndpoint(
   if (rules === "v2") endpoint.releases = [newRelease(0, now, [])];
   addEndpoint(ctx, account, endpoint, template);
   return { endpoint, template };
+}
+
+/** A template's CUDA set for a GPU endpoint that gives none (nor a minimum): null when it has none either. */
+export function templateCuda(source: TemplateRecord | undefined, isCpu: boolean, minCudaVersion: string | undefined): string[] | null {
+  if (!source || isCpu || minCudaVersion !== undefined) return null;
+  const inherited = provisioningOf(source).allowedCudaVersions;
+  return inherited.length > 0 ? inherited : null;
 }

@@ -11,6 +11,7 @@ import { ENDPOINT_RELEASE_FIELDS } from "../../vocabulary/schemas/endpoint";
 import { checkWorkerQuota } from "../account/limits";
 import type { ManagementContext } from "../context";
 import { checkCuda } from "../compute";
+import { invalid } from "../errors";
 import { injectPlatformEnv } from "../templateRecords";
 import { type ContainerBody, type ContainerSettings, bindTemplate, endpointTemplate, overlay, settingsOf } from "./container";
 import { changeEndpoint } from "./records";
@@ -90,4 +91,20 @@ export function updateEndpoint(
   }
   ctx.serverless.endpointChanged(endpointSpec(ctx, endpoint));
   return endpoint;
+}
+
+/**
+ * A v2 change keeps the endpoint's compute family (`gpu` on a GPU endpoint, `cpu` on a CPU one).
+ * True when the quirk rebuilding the GPU selection on every PATCH is on (the change applies it).
+ */
+export function checkComputeFamily(ctx: ManagementContext, endpoint: EndpointRecord, body: { gpu?: unknown; cpu?: unknown }): boolean {
+  if (body.gpu && endpoint.computeType === "CPU")
+    throw invalid("gpu", "this is a CPU endpoint; the compute family is fixed at create (send cpu, or create a GPU endpoint)");
+  if (body.cpu && endpoint.computeType === "GPU")
+    throw invalid("cpu", "this is a GPU endpoint; the compute family is fixed at create (send gpu, or create a CPU endpoint)");
+  // The live defect (management-api-v2-today.md 6.1 #1, #2): the REST facade rebuilt the stored
+  // selection from its lossy view on every PATCH, and CPU endpoints could not be PATCHed at all.
+  const rebuilds = ctx.options.quirks.endpointPatchRebuildsSelection;
+  if (rebuilds && endpoint.computeType === "CPU") throw invalid("gpu", "gpuId(s) is required for a gpu endpoint");
+  return rebuilds;
 }

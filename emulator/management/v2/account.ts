@@ -8,7 +8,7 @@ import type { SecretRecord } from "../../state/model";
 import { CreateSecretRequest, ListSecretsQuery, UpdateSecretRequest } from "../../vocabulary/schemas/v2/account";
 import { UpdateSshKeysRequest } from "../../vocabulary/schemas/v2/requests";
 import { limitsView } from "../account/limits";
-import { createSecret, deleteSecret, secretNamed, secretOf, updateSecret } from "../account/secrets";
+import { createSecret, deleteSecret, secretOf, secretsOf, updateSecret } from "../account/secrets";
 import { replaceSshKeys } from "../account/sshKeys";
 import { isoTime } from "../context";
 import type { V2Context } from "./operation";
@@ -71,11 +71,7 @@ export function v2AccountOperations({ ctx, route }: V2Context): Operation[] {
         "List secrets (query name: only the secret of that name, matched case-insensitively)",
       ],
       { query: ListSecretsQuery, answer: [200, "ListSecretsResponse"], errors: [400] },
-      ({ account, query }) => {
-        const secrets =
-          query.name === undefined ? [...account.secrets.values()] : [secretNamed(account, query.name)].filter((s) => s !== undefined);
-        return { status: 200, body: { secrets: secrets.map(secretView) } };
-      },
+      ({ account, query }) => ({ status: 200, body: { secrets: secretsOf(account, query.name).map(secretView) } }),
     ),
     route(
       ["POST /account/secrets", "createSecret", "secrets:write", "Create a secret"],

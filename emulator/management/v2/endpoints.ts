@@ -4,24 +4,18 @@
  * container settings) and answered in v2 shapes; plus their workers and releases.
  */
 import type { Operation } from "../../http/router";
-import type { AccountData, EndpointRecord, TemplateRecord } from "../../state/model";
+import type { AccountData, EndpointRecord } from "../../state/model";
 import { CreateEndpointRequest, type EndpointScaling, ListPageQuery, UpdateEndpointRequest } from "../../vocabulary/schemas/v2/requests";
-import { type EndpointCreation, createEndpoint } from "../endpoints/create";
+import { type EndpointCreation, createEndpoint, templateCuda } from "../endpoints/create";
 import { deleteEndpoint } from "../endpoints/delete";
 import { cpusOfSelection, gpuTypeIdsOf, selectionOf, typesOfSelection } from "../endpoints/selection";
-import { type EndpointChange, updateEndpoint } from "../endpoints/update";
-import { invalid } from "../errors";
-import { endpointOf, requireNetworkVolume } from "../lookup";
+import { type EndpointChange, checkComputeFamily, updateEndpoint } from "../endpoints/update";
+import { releaseListOf, workersOf } from "../endpoints/workers";
+import { requireOneFamily } from "../compute";
+import { endpointOf, requireDataCenters, requireImage, requireNetworkVolumes, requireRegistry, requireTemplateOfKind } from "../lookup";
 import { byCreation } from "../lists";
-import { provisioningOf } from "../templateRecords";
 import { listPage, type V2Context } from "./operation";
-import { releasesView, v2EndpointView, workersView } from "./endpointView";
-import { requireDataCenters, requireImage, requireRegistry, requireTemplate } from "./references";
-
-function volumesOf(account: AccountData, ids: readonly string[]): string[] {
-  for (const [i, id] of ids.entries()) requireNetworkVolume(account, id, `networkVolumes[${i}]`);
-  return [...ids];
-}
+import { v2EndpointView } from "./endpointView";
 
 function scalerOf(scaling: EndpointScaling): Pick<EndpointRecord, "scalerType" | "scalerValue"> {
   return { scalerType: scaling.type, scalerValue: scaling.type === "QUEUE_DELAY" ? scaling.queueDelay : scaling.requestCount };
@@ -32,14 +26,13 @@ function flashbootOf(flashboot: CreateEndpointRequest["flashboot"]): Pick<Endpoi
 }
 
 function creationOf(v: V2Context, account: AccountData, body: CreateEndpointRequest): EndpointCreation {
-  if ((body.gpu === undefined) === (body.cpu === undefined))
-    throw invalid(body.gpu ? "cpu" : "gpu", "supply exactly one of gpu (GPU workers) or cpu (CPU workers)");
+  requireOneFamily(body.gpu, body.cpu, ["GPU workers", "CPU workers"]);
   const gpuTypeIds = body.gpu ? typesOfSelection(body.gpu.pools, body.gpu.excludedTypes ?? []) : [];
   const cpu = body.cpu ? cpusOfSelection(body.cpu) : undefined;
   requireDataCenters(body.dataCenterIds);
-  const networkVolumeIds = body.networkVolumes ? volumesOf(account, body.networkVolumes) : null;
+  const networkVolumeIds = body.networkVolumes ? requireNetworkVolumes(account, body.networkVolumes) : null;
   if (body.registry) requireRegistry(account, body.registry);
-  const source = body.templateId ? requireTemplate(v.ctx, account, body.templateId, "serverless") : undefined;
+  const source = body.templateId ? requireTemplateOfKind(v.ctx, account, body.templateId, "serverless") : undefined;
   requireImage(body.image, source);
   const settings = {
     name: body.name,
@@ -68,24 +61,10 @@ function creationOf(v: V2Context, account: AccountData, body: CreateEndpointRequ
   return { settings, container: { source, body } };
 }
 
-/** A template's CUDA set for a GPU endpoint that gives none (nor a minimum): null when it has none either. */
-function templateCuda(source: TemplateRecord | undefined, isCpu: boolean, minCudaVersion: string | undefined): string[] | null {
-  if (!source || isCpu || minCudaVersion !== undefined) return null;
-  const inherited = provisioningOf(source).allowedCudaVersions;
-  return inherited.length > 0 ? inherited : null;
-}
-
 const CONTAINER_FIELDS = ["image", "args", "cmd", "entrypoint", "disk", "env", "ports", "registry", "templateId"] as const;
 
 function changeOf(v: V2Context, account: AccountData, endpoint: EndpointRecord, body: UpdateEndpointRequest): EndpointChange {
-  if (body.gpu && endpoint.computeType === "CPU")
-    throw invalid("gpu", "this is a CPU endpoint; the compute family is fixed at create (send cpu, or create a GPU endpoint)");
-  if (body.cpu && endpoint.computeType === "GPU")
-    throw invalid("cpu", "this is a GPU endpoint; the compute family is fixed at create (send gpu, or create a CPU endpoint)");
-  // The live defect (management-api-v2-today.md 6.1 #1, #2): the REST facade rebuilt the stored
-  // selection from its lossy view on every PATCH, and CPU endpoints could not be PATCHed at all.
-  const rebuilds = v.ctx.options.quirks.endpointPatchRebuildsSelection;
-  if (rebuilds && endpoint.computeType === "CPU") throw invalid("gpu", "gpuId(s) is required for a gpu endpoint");
+  const rebuilds = checkComputeFamily(v.ctx, endpoint, body);
   const fields: Partial<EndpointRecord> = {};
   if (body.name !== undefined) fields.name = body.name;
   if (body.workers?.min !== undefined) fields.workersMin = body.workers.min;
@@ -97,7 +76,7 @@ function changeOf(v: V2Context, account: AccountData, endpoint: EndpointRecord, 
     fields.dataCenterIds = [...body.dataCenterIds];
   }
   if (body.networkVolumes !== undefined)
-    Object.assign(fields, { networkVolumeId: null, networkVolumeIds: volumesOf(account, body.networkVolumes) });
+    Object.assign(fields, { networkVolumeId: null, networkVolumeIds: requireNetworkVolumes(account, body.networkVolumes) });
   if (body.timeout !== undefined) fields.executionTimeoutMs = body.timeout;
   if (body.flashboot !== undefined) Object.assign(fields, flashbootOf(body.flashboot));
   // UpdateEndpointGpuConfig (SPEC-0922, management-api-v2-today.md 5.3 and 6.1 #3): `pools` replaces
@@ -113,7 +92,7 @@ function changeOf(v: V2Context, account: AccountData, endpoint: EndpointRecord, 
   }
   if (!CONTAINER_FIELDS.some((field) => body[field] !== undefined)) return { fields };
   if (body.registry) requireRegistry(account, body.registry);
-  const source = body.templateId ? requireTemplate(v.ctx, account, body.templateId, "serverless") : undefined;
+  const source = body.templateId ? requireTemplateOfKind(v.ctx, account, body.templateId, "serverless") : undefined;
   return { fields, container: { source, body } };
 }
 
@@ -160,14 +139,14 @@ export function v2EndpointOperations(v: V2Context): Operation[] {
     route(
       ["GET /serverless/{id}/workers", "listEndpointWorkers", "serverless:read", "List serverless endpoint workers"],
       { answer: [200, "ListEndpointWorkersResponse"], errors: [404] },
-      ({ account, id }) => ({ status: 200, body: workersView(ctx, endpointOf(account, id)) }),
+      ({ account, id }) => ({ status: 200, body: workersOf(ctx, endpointOf(account, id)) }),
     ),
     route(
       ["GET /serverless/{id}/releases", "listEndpointReleases", "serverless:read", "List serverless endpoint releases"],
       { query: ListPageQuery, paged: true, answer: [200, "ListEndpointReleasesResponse"], errors: [404, 422] },
       (call) => {
         const target = endpointOf(call.account, call.id);
-        const all = releasesView(target, ctx.serverless.workers(target.id));
+        const all = releaseListOf(target, ctx.serverless.workers(target.id));
         // The rollout summary is the endpoint's current state on every page (management-api-v2-today.md 1.3).
         const page = listPage(v, "listEndpointReleases", call, all.releases, (r) => ({ rank: r.version, id: r.id }));
         return { status: 200, body: { ...all, releases: page.items, pagination: page.pagination } };

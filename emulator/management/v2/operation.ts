@@ -11,7 +11,7 @@ import { parseListingEvery } from "../../http/validation";
 import type { AccountData } from "../../state/model";
 import type { Scope } from "../account/scopes";
 import type { ManagementContext } from "../context";
-import { type Position, pageOf } from "../lists";
+import { type ListPageArgs, type PageQuery, pageOfCall } from "../lists";
 
 /** An entry's head: `"GET /pods/{id}"`, its operationId, the API-key scope it needs ("public" for none), its summary. */
 export type V2Head = readonly [route: `${Method} /${string}`, operationId: string, scope: Scope | "public", summary: string];
@@ -98,18 +98,7 @@ export function v2Route<Q = undefined, B = undefined>(
   });
 }
 
-/**
- * The page a paginated list answers (management/lists.ts), read from its call: `limit` and
- * `cursor`, the cursor bound to the list, the account, the path parameters and the other query
- * parameters; newest first by `positionOf` (lists.ts `byCreation` for resources).
- */
-export function listPage<T, Q extends { limit?: number | undefined; cursor?: string | undefined }>(
-  v: V2Context,
-  list: string,
-  { accountId, params, query }: Call<Q, undefined>,
-  items: Iterable<T>,
-  positionOf: (item: T) => Position,
-) {
-  const { limit, cursor, ...others } = query;
-  return pageOf(v.ctx, items, positionOf, { list, accountId, bound: { ...params, ...others }, query: { limit, cursor } });
+/** The page a paginated list answers (management/lists.ts `pageOfCall`). */
+export function listPage<T, Q extends PageQuery>(v: V2Context, ...args: ListPageArgs<T, Q>) {
+  return pageOfCall(v.ctx, ...args);
 }

@@ -4,11 +4,9 @@
  */
 import type { Operation } from "../../http/router";
 import type { AccountData } from "../../state/model";
-import { POD_CPU_FLAVOR_IDS } from "../../vocabulary/catalog";
 import { CreatePodRequest, ListPodsQuery, PodActionRequest, UpdatePodRequest } from "../../vocabulary/schemas/v2/requests";
-import { checkCuda, requireCpuFlavor, requireRentableGpu, requireVcpuCount, versionsFrom } from "../compute";
-import { invalid } from "../errors";
-import { podOf } from "../lookup";
+import { requirePodCompute, versionsFrom } from "../compute";
+import { podOf, requireDataCenters, requireImage, requireRegistry, requireTemplateOfKind } from "../lookup";
 import { applyAction, terminatePod } from "../pods/actions";
 import { type PodCreateRules, type PodCreation, createPod } from "../pods/create";
 import { type PodFields, updatePod } from "../pods/update";
@@ -17,25 +15,15 @@ import { listPage, type V2Context } from "./operation";
 import { containerFieldsOf } from "./container";
 import { CREATE_POD_BODY_LIMIT, checkExpandedBody } from "./podBodyLimit";
 import { v2PodView } from "./podView";
-import { requireDataCenters, requireImage, requireRegistry, requireTemplate } from "./references";
 
 const V2_POD_RULES: PodCreateRules = { keepTemplateLink: false, checkGlobalNetworking: true, access: "flags", unplaced: "invalid" };
 
 function creationOf(v: V2Context, account: AccountData, body: CreatePodRequest): PodCreation {
   const { gpu, cpu } = body;
-  if ((gpu === undefined) === (cpu === undefined))
-    throw invalid(gpu ? "cpu" : "gpu", "supply exactly one of gpu (a GPU pod) or cpu (a CPU pod)");
-  if (gpu) {
-    requireRentableGpu(gpu.id, "gpu.id");
-    checkCuda(gpu.allowedCudaVersions, gpu.minCudaVersion);
-  }
-  if (cpu) {
-    requireCpuFlavor(POD_CPU_FLAVOR_IDS, cpu.id, "cpu.id", "CPU flavor");
-    requireVcpuCount(cpu.vcpuCount, "cpu.vcpuCount");
-  }
+  requirePodCompute(gpu, cpu);
   requireDataCenters(body.dataCenterIds);
   if (body.registry) requireRegistry(account, body.registry);
-  const template = body.templateId ? requireTemplate(v.ctx, account, body.templateId, "pod") : undefined;
+  const template = body.templateId ? requireTemplateOfKind(v.ctx, account, body.templateId, "pod") : undefined;
   if (template) checkExpandedBody(body, template);
   requireImage(body.image, template);
   return {
@@ -112,7 +100,7 @@ export function v2PodOperations(v: V2Context): Operation[] {
       { body: ["UpdatePodRequest", UpdatePodRequest], answer: [200, "Pod"], errors: [400, 404, 409, 422] },
       ({ account, id, body }) => {
         const target = podOf(account, id);
-        const template = body.templateId ? requireTemplate(ctx, account, body.templateId, "pod") : undefined;
+        const template = body.templateId ? requireTemplateOfKind(ctx, account, body.templateId, "pod") : undefined;
         if (body.registry) requireRegistry(account, body.registry);
         const change = {
           fields: fieldsOf(body),
