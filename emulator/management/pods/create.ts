@@ -23,7 +23,7 @@ import { type CommandInput, commandOf } from "../command";
 import type { ManagementContext } from "../context";
 import { NoCapacity, invalid } from "../errors";
 import { requireNetworkVolume, requireRegistryAuth } from "../lookup";
-import { provisioningOf } from "../templateRecords";
+import { provisioningOf, templateRegistry } from "../templateRecords";
 import { globalNetworkingCenters } from "./globalNetworking";
 import { markRunning } from "./lifecycle";
 
@@ -196,7 +196,9 @@ export function createPod(ctx: ManagementContext, account: AccountData, creation
   const storage = storageOf(creation);
   const imageName = creation.imageName ?? template?.imageName;
   if (!imageName) throw invalid("imageName", "imageName is required (or give a templateId whose template has one)");
-  const registryAuthId = creation.containerRegistryAuthId ?? template?.containerRegistryAuthId ?? null;
+  // A template of another account gives no registry ("`registry` is always null for templates you
+  // don't own", listPublicTemplates): the pod pulls without one, or with the body's own.
+  const registryAuthId = creation.containerRegistryAuthId ?? (template ? templateRegistry(template, account.accountId) : null);
   if (registryAuthId !== null) requireRegistryAuth(account, registryAuthId);
   const volumeField = "mounts" in creation.storage ? "mounts.network[0].volumeId" : "networkVolumeId";
   const volume = storage.networkVolumeId ? requireNetworkVolume(account, storage.networkVolumeId, volumeField) : undefined;

@@ -21,7 +21,8 @@ import { requireDataCenters, requireImage, requireRegistry, requireTemplate } fr
 
 const V2_POD_RULES: PodCreateRules = { keepTemplateLink: false, checkGlobalNetworking: true, access: "flags", unplaced: "invalid" };
 
-function creationOf(v: V2Context, account: AccountData, body: CreatePodRequest): PodCreation {
+/** `sent`: the body as the client sent it, which the template's expansion is measured on (podBodyLimit.ts). */
+function creationOf(v: V2Context, account: AccountData, body: CreatePodRequest, sent: Readonly<Record<string, unknown>>): PodCreation {
   const { gpu, cpu } = body;
   if ((gpu === undefined) === (cpu === undefined))
     throw invalid(gpu ? "cpu" : "gpu", "supply exactly one of gpu (a GPU pod) or cpu (a CPU pod)");
@@ -36,7 +37,7 @@ function creationOf(v: V2Context, account: AccountData, body: CreatePodRequest):
   requireDataCenters(body.dataCenterIds);
   if (body.registry) requireRegistry(account, body.registry);
   const template = body.templateId ? requireTemplate(v.ctx, account, body.templateId, "pod") : undefined;
-  if (template) checkExpandedBody(body, template);
+  if (template) checkExpandedBody(sent, template, account.accountId);
   requireImage(body.image, template);
   return {
     name: body.name,
@@ -101,7 +102,10 @@ export function v2PodOperations(v: V2Context): Operation[] {
         answer: [201, "Pod"],
         errors: [400, 402, 404, 422],
       },
-      ({ account, body }) => ({ status: 201, body: v2PodView(ctx, createPod(ctx, account, creationOf(v, account, body), V2_POD_RULES)) }),
+      ({ account, body, sentBody }) => ({
+        status: 201,
+        body: v2PodView(ctx, createPod(ctx, account, creationOf(v, account, body, sentBody), V2_POD_RULES)),
+      }),
     ),
     route(["GET /pods/{id}", "getPod", "pods:read", "Get a pod"], { answer: [200, "Pod"], errors: [404] }, ({ account, id }) => ({
       status: 200,

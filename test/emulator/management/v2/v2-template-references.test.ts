@@ -1,0 +1,78 @@
+/**
+ * What a template gives the pods and endpoints made from it, and what they keep of it, as the
+ * reference states it:
+ * - listPublicTemplates (management-api-v2-paths.txt): "`registry` is always null for templates you
+ *   don't own", so another account's public template neither shows its owner's credential nor lends
+ *   it to a pod or endpoint made from (or patched to) it;
+ * - Pod.template (management-api-v2-schemas.txt): "ID of the template this pod was created from", the
+ *   link deleteTemplate checks: "Rejected if the template is currently referenced by a pod (see that
+ *   pod's `template` field)". A v2 create keeps no link (CreatePodRequest.templateId: "`template`
+ *   stays null"); a /v1 create does, and v2 answers it.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RunningEmulator } from "../../../../emulator";
+import { type Api, KEY_A, KEY_B, startTestEmulator } from "../../../support/managementHelpers";
+import { V2_GPU_POD, V2_QUEUE_ENDPOINT, apiV2 } from "../../../support/v2Helpers";
+
+let emu: RunningEmulator;
+let owner: Api;
+let other: Api;
+
+beforeAll(async () => {
+  emu = await startTestEmulator({ rateLimit: { perMinute: 100_000 } });
+  owner = apiV2(emu, KEY_A);
+  other = apiV2(emu, KEY_B);
+});
+afterAll(() => emu.close());
+
+/** A public template of the owner's account that names the owner's registry credential. */
+async function publicTemplateWithRegistry(serverless: boolean): Promise<{ templateId: string; registryId: string }> {
+  const registry = await owner.post("/registries", { name: "owner-reg", username: "u", password: "p" });
+  expect(registry.status).toBe(201);
+  const template = await owner.post("/templates", {
+    name: serverless ? "shared-worker" : "shared-pod",
+    image: "owner/private:1",
+    registry: registry.body.id,
+    public: true,
+    serverless,
+  });
+  expect(template.status).toBe(201);
+  return { templateId: template.body.id, registryId: registry.body.id };
+}
+
+describe("another account's public template", () => {
+  it("reads with registry null; its owner still reads the credential", async () => {
+    const { templateId, registryId } = await publicTemplateWithRegistry(false);
+    expect((await owner.get(`/templates/${templateId}`)).body.registry).toBe(registryId);
+    const seen = await other.get(`/templates/${templateId}`);
+    expect(seen.status).toBe(200);
+    // "`registry` is always null for templates you don't own"
+    expect(seen.body.registry).toBeNull();
+    expect(seen.body.image).toBe("owner/private:1");
+  });
+
+  it("makes a pod without the owner's registry (not a 400), and a PATCH to it leaves none", async () => {
+    const { templateId } = await publicTemplateWithRegistry(false);
+    const created = await other.post("/pods", { name: "from-shared", gpu: V2_GPU_POD.gpu, templateId });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ image: "owner/private:1", registry: null });
+
+    const own = (await other.post("/registries", { name: "other-reg", username: "u", password: "p" })).body;
+    const pod = (await other.post("/pods", { ...V2_GPU_POD, name: "own-reg", registry: own.id })).body;
+    expect(pod.registry).toBe(own.id);
+    // UpdatePodRequest.templateId: the template's settings "applied as if they were provided in this
+    // PATCH body (image, args, disk, ports, env, registry ...)": its registry, null to this account.
+    const patched = await other.patch(`/pods/${pod.id}`, { templateId });
+    expect(patched.status).toBe(200);
+    expect(patched.body).toMatchObject({ image: "owner/private:1", registry: null });
+  });
+
+  it("makes a serverless endpoint whose own template copies no registry", async () => {
+    const { templateId } = await publicTemplateWithRegistry(true);
+    const { image: _image, ...endpoint } = V2_QUEUE_ENDPOINT;
+    const created = await other.post("/serverless", { ...endpoint, name: "from-shared-worker", templateId });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ image: "owner/private:1", registry: null });
+    expect((await other.get(`/serverless/${created.body.id}`)).body.registry).toBeNull();
+  });
+});
