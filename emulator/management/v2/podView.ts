@@ -48,9 +48,12 @@ export function v2PodView(ctx: ManagementContext, pod: PodRecord): Pod {
           ? { host: publicIp, port: sshPort, username: "root", command: `ssh root@${publicIp} -p ${sshPort}` }
           : null,
     },
-    // CreatePodRequest.templateId: "the created pod does not retain a link to the template
-    // (`template` stays null)"; the field is set only for cluster members, which the emulator has not.
-    template: null,
+    // Pod.template: "ID of the template this pod was created from" (management-api-v2-schemas.txt),
+    // the link deleteTemplate checks ("Rejected if the template is currently referenced by a pod (see
+    // that pod's `template` field)"). A v2 create keeps none (CreatePodRequest.templateId: "the
+    // created pod does not retain a link to the template (`template` stays null)"; pods/create.ts
+    // keepTemplateLink), so only a pod made through /v1 from a template answers its id.
+    template: pod.templateId,
     cost: pod.desiredStatus === "RUNNING" ? pod.costPerHr : 0,
     locked: pod.locked,
     // The value of the running boot (a PATCH takes effect at the next start/restart); a stopped

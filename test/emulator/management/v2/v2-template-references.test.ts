@@ -11,8 +11,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../../../emulator";
-import { type Api, KEY_A, KEY_B, startTestEmulator } from "../../../support/managementHelpers";
-import { V2_GPU_POD, V2_QUEUE_ENDPOINT, apiV2 } from "../../../support/v2Helpers";
+import { type Api, GPU_POD, KEY_A, KEY_B, api, startTestEmulator } from "../../../support/managementHelpers";
+import { V2_GPU_POD, V2_QUEUE_ENDPOINT, apiV2, expectProblem } from "../../../support/v2Helpers";
 
 let emu: RunningEmulator;
 let owner: Api;
@@ -74,5 +74,29 @@ describe("another account's public template", () => {
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ image: "owner/private:1", registry: null });
     expect((await other.get(`/serverless/${created.body.id}`)).body.registry).toBeNull();
+  });
+});
+
+describe("a pod's template link", () => {
+  it("a /v1 pod made from a template answers its id on v2, and v2 refuses to delete that template", async () => {
+    const v1 = api(emu, KEY_A);
+    const template = await v1.post("/templates", { name: "v1-linked", imageName: "example/linked:1" });
+    expect(template.status).toBe(200);
+    const pod = await v1.post("/pods", { ...GPU_POD, name: "v1-linked-pod", templateId: template.body.id });
+    expect(pod.status).toBe(201);
+    // Pod.template: "ID of the template this pod was created from"
+    expect((await owner.get(`/pods/${pod.body.id}`)).body.template).toBe(template.body.id);
+    expect((await owner.get("/pods")).body.pods.find((p: { id: string }) => p.id === pod.body.id)?.template).toBe(template.body.id);
+    // deleteTemplate: "Rejected if the template is currently referenced by a pod (see that pod's `template` field)"
+    const refused = expectProblem(await owner.del(`/templates/${template.body.id}`), 400);
+    expect(refused.detail).toContain(`pod ${pod.body.id}`);
+  });
+
+  it("a v2 pod keeps none: `template` stays null and the template can be deleted", async () => {
+    const template = (await owner.post("/templates", { name: "v2-unlinked", image: "example/unlinked:1" })).body;
+    const pod = await owner.post("/pods", { name: "v2-unlinked-pod", gpu: V2_GPU_POD.gpu, templateId: template.id });
+    expect(pod.status).toBe(201);
+    expect(pod.body.template).toBeNull();
+    expect((await owner.del(`/templates/${template.id}`)).status).toBe(204);
   });
 });
