@@ -3,7 +3,7 @@
  * and the `actions` that status allows (pods/status.ts), `runtime.ports` once RUNNING.
  */
 import type { PodRecord } from "../../state/model";
-import { CPU_FLAVORS } from "../../vocabulary/catalog";
+import { CPU_FLAVORS, CUDA_VERSIONS } from "../../vocabulary/catalog";
 import type { Pod } from "../../vocabulary/schemas/v2/wire";
 import { type ManagementContext, isoTime } from "../context";
 import { podActions, podStatus } from "../pods/status";
@@ -35,7 +35,11 @@ export function v2PodView(ctx: ManagementContext, pod: PodRecord): Pod {
     ...containerView(pod),
     cloud: pod.cloudType,
     dataCenterId: pod.dataCenterId,
-    cudaVersion: pod.computeType === "GPU" ? (pod.allowedCudaVersions[0] ?? DEFAULT_HOST_CUDA) : null,
+    // The first allowed version a machine reports (placement.ts: a pod allowing none is not placed).
+    cudaVersion:
+      pod.computeType === "GPU"
+        ? (pod.allowedCudaVersions.find((version) => (CUDA_VERSIONS as readonly string[]).includes(version)) ?? DEFAULT_HOST_CUDA)
+        : null,
     ssh: {
       proxy: {
         host: SSH_PROXY_HOST,

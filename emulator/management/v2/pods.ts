@@ -19,7 +19,20 @@ import { CREATE_POD_BODY_LIMIT, checkExpandedBody } from "./podBodyLimit";
 import { v2PodView } from "./podView";
 import { requireDataCenters, requireImage, requireRegistry, requireTemplate } from "./references";
 
-const V2_POD_RULES: PodCreateRules = { keepTemplateLink: false, checkGlobalNetworking: true, access: "flags", unplaced: "invalid" };
+const V2_POD_RULES: PodCreateRules = {
+  keepTemplateLink: false,
+  checkGlobalNetworking: true,
+  access: "flags",
+  unplaced: "invalid",
+  placementWords: {
+    gpuTypes: "gpu.id",
+    gpuCount: "gpu.count",
+    cpuTypes: "cpu.id",
+    vcpuCount: "cpu.vcpuCount",
+    dataCenters: "dataCenterIds",
+    typeAdvice: "Choose another",
+  },
+};
 
 /** `sent`: the body as the client sent it, which the template's expansion is measured on (podBodyLimit.ts). */
 function creationOf(v: V2Context, account: AccountData, body: CreatePodRequest, sent: Readonly<Record<string, unknown>>): PodCreation {
