@@ -250,7 +250,9 @@ function printStateBytes(api: "v1" | "v2", now: readonly KindBytes[]): void {
     const was = before[r.kind];
     return `${r.kind} ${was ?? "?"} -> ${r.total} B${was ? ` (${(((r.total - was) / was) * 100).toFixed(0)}%)` : ""}`;
   });
-  console.log(`  state bytes per resource (inputs + outputs, without the provider text), before the compact estimate -> now: ${rows.join("; ")}`);
+  console.log(
+    `  state bytes per resource (inputs + outputs, without the provider text), before the compact estimate -> now: ${rows.join("; ")}`,
+  );
 }
 
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
