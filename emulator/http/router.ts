@@ -30,6 +30,8 @@ export interface Call<Q, B> {
   params: Readonly<Record<string, string>>;
   query: Q;
   body: B;
+  /** The body as the client sent it (its parsed JSON, before the schema adds defaults): what a size rule measures. */
+  sentBody: Readonly<Record<string, unknown>>;
 }
 
 /** Documentation of an operation (rendered into its surface's openapi.json: openapi.ts). */
@@ -112,7 +114,7 @@ export function defineOperation<Q = undefined, B = undefined>(spec: OperationSpe
     run(raw) {
       const parsedQuery = query ? read(query, raw.query, "query parameter", raw.unknownFieldStatus) : (undefined as Q);
       const parsedBody = body ? read(body, raw.body, "request body", raw.unknownFieldStatus) : (undefined as B);
-      return handle({ accountId: raw.accountId, params: raw.params, query: parsedQuery, body: parsedBody });
+      return handle({ accountId: raw.accountId, params: raw.params, query: parsedQuery, body: parsedBody, sentBody: raw.body });
     },
   };
 }

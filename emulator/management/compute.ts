@@ -59,11 +59,16 @@ export function checkCuda(allowed: readonly string[] | null | undefined, min: st
   }
 }
 
-/** A floor as the list a pod record keeps: every known version at or above it. */
+/**
+ * A floor as the list a pod record keeps: every known version at or above it. A floor above every
+ * known version is kept as itself, so that it still narrows (to a version no machine reports:
+ * placement.ts answers the capacity error) rather than reading as an empty list, which means any.
+ */
 export function versionsFrom(min: string): string[] {
   const [major = 0, minor = 0] = min.split(".").map(Number);
-  return CUDA_VERSIONS.filter((v) => {
+  const known = CUDA_VERSIONS.filter((v) => {
     const [a = 0, b = 0] = v.split(".").map(Number);
     return a > major || (a === major && b >= minor);
   });
+  return known.length > 0 ? known : [min];
 }

@@ -8,7 +8,7 @@
  * emulator has no live market to rank by, and a deterministic rule is easier to test against.
  */
 import type { AvailabilityTable } from "../vocabulary/availability";
-import { type CloudType, CPU_FLAVORS, GPU_TYPES, cpuPrice, gpuPrice, machineProfile } from "../vocabulary/catalog";
+import { type CloudType, CPU_FLAVORS, CUDA_VERSIONS, GPU_TYPES, cpuPrice, gpuPrice, machineProfile } from "../vocabulary/catalog";
 
 export type ResourceKind = "gpu" | "cpu";
 
@@ -24,7 +24,33 @@ export interface PlacementRequest {
   minDownloadMbps?: number | undefined;
   minUploadMbps?: number | undefined;
   minDiskBandwidthMBps?: number | undefined;
+  /** The CUDA versions a GPU pod accepts, matched exactly against those machines report; empty or undefined: any. */
+  cudaVersions?: readonly string[] | undefined;
 }
+
+/**
+ * How a failure names the request's fields: each API says them in its own words (/v1 `gpuTypeIds`,
+ * /api/v2 `gpu.id`), so a client is told what to change in the body it sent. `typeAdvice`: how the
+ * advice offers a type ("Add another" where a list takes several, "Choose another" where it is one).
+ */
+export interface PlacementWords {
+  gpuTypes: string;
+  gpuCount: string;
+  cpuTypes: string;
+  vcpuCount: string;
+  dataCenters: string;
+  typeAdvice: string;
+}
+
+/** /v1's names (and the serverless workers', which keep /v1's). */
+export const V1_PLACEMENT_WORDS: PlacementWords = {
+  gpuTypes: "gpuTypeIds",
+  gpuCount: "gpuCount",
+  cpuTypes: "cpuFlavorIds",
+  vcpuCount: "vcpuCount",
+  dataCenters: "dataCenterIds",
+  typeAdvice: "Add another",
+};
 
 export interface PlacementChoice {
   kind: ResourceKind;
@@ -62,8 +88,8 @@ export class Capacity {
     else this.used.delete(k);
   }
 
-  /** Chooses by the priority rule above; does not reserve. */
-  choose(request: PlacementRequest): PlacementChoice | PlacementFailure {
+  /** Chooses by the priority rule above; does not reserve. A failure names the fields in `words`. */
+  choose(request: PlacementRequest, words: PlacementWords = V1_PLACEMENT_WORDS): PlacementChoice | PlacementFailure {
     const dataCenters = request.dataCenterIds.filter((dc) => meetsMinimums(dc, request));
     if (dataCenters.length === 0) {
       return { error: `no data center in ${list(request.dataCenterIds)} meets the requested minimum disk/network speeds` };
@@ -71,6 +97,18 @@ export class Capacity {
     const gpu = request.computeType === "GPU";
     const kind: ResourceKind = gpu ? "gpu" : "cpu";
     const units = gpu ? request.gpuCount : request.vcpuCount;
+    const what = gpu ? `${words.gpuTypes} x ${words.gpuCount} ${units}` : `${words.cpuTypes} x ${words.vcpuCount} ${units}`;
+    const cuda = gpu ? (request.cudaVersions ?? []) : [];
+    // CreateGpuConfig.allowedCudaVersions: "Matching is exact, so a version no machine reports yields
+    // a capacity error rather than a fallback" (management-api-v2-schemas.txt). Every emulated machine
+    // reports every version of the catalog (GET /api/v2/catalog/gpus, cudaVersions).
+    if (cuda.length > 0 && !cuda.some((version) => (CUDA_VERSIONS as readonly string[]).includes(version))) {
+      return {
+        error:
+          `no instances available for ${what} in ${words.dataCenters} ${list(dataCenters)}: no machine reports a CUDA version ` +
+          `the pod allows (${cuda.join(", ")}; matching is exact); machines report ${CUDA_VERSIONS.join(", ")}. Allow one of those.`,
+      };
+    }
     const given = gpu ? request.gpuTypeIds : request.cpuFlavorIds;
     const candidates = given.length > 0 ? given : gpu ? rentableGpuTypeIds() : [...CPU_FLAVORS.keys()];
     const tried: string[] = [];
@@ -88,11 +126,10 @@ export class Capacity {
       }
       tried.push(`"${typeId}" (${freeTotal} free in total, ${units} needed in one data center)`);
     }
-    const what = gpu ? `gpuTypeIds x gpuCount ${units}` : `cpuFlavorIds x vcpuCount ${units}`;
     return {
       error:
-        `no instances available for ${what} in dataCenterIds ${list(dataCenters)}; tried in order: ${tried.join(", ")}. ` +
-        `Add another ${gpu ? "GPU type" : "CPU flavor"} or data center, lower the count, or retry later.`,
+        `no instances available for ${what} in ${words.dataCenters} ${list(dataCenters)}; tried in order: ${tried.join(", ")}. ` +
+        `${words.typeAdvice} ${gpu ? "GPU type" : "CPU flavor"} or data center, lower the count, or retry later.`,
     };
   }
 }

@@ -31,6 +31,17 @@ export function provisioningOf(template: TemplateRecord): TemplateProvisioning {
   };
 }
 
+/**
+ * The registry credential a template carries for `accountId`: its own template's, none of any other
+ * account's (a public template of another account, a service template). listPublicTemplates:
+ * "`registry` is always null for templates you don't own" (management-api-v2-paths.txt). Every
+ * reader goes through here: the v2 view, and a pod or endpoint made from (or patched to) the
+ * template, which would otherwise take a credential of another account.
+ */
+export function templateRegistry(template: TemplateRecord, accountId: string): string | null {
+  return template.accountId === accountId ? template.containerRegistryAuthId : null;
+}
+
 /** Reported: the platform adds PORT and PORT_HEALTH to serverless templates (NOTES.md section 1); clients must not fight them. */
 export function injectPlatformEnv(ctx: ManagementContext, env: Record<string, string>): void {
   if (!ctx.options.quirks.injectServerlessTemplatePorts) return;

@@ -8,7 +8,7 @@ import type { AccountData, EndpointRecord, TemplateRecord } from "../../state/mo
 import { type CommandInput, commandChange } from "../command";
 import type { ManagementContext } from "../context";
 import { usableTemplate } from "../lookup";
-import { addTemplate } from "../templateRecords";
+import { addTemplate, templateRegistry } from "../templateRecords";
 
 /** Container disk of an endpoint whose body and template give none (the /v1 template default). */
 const DEFAULT_DISK_GB = 50;
@@ -56,9 +56,15 @@ export function overlay(base: ContainerSettings | undefined, body: ContainerBody
   };
 }
 
-/** A template's container settings, copied (or the defaults when there is none). */
-export function settingsOf(template: TemplateRecord | undefined): ContainerSettings {
-  return overlay(template, {});
+/**
+ * A template's container settings as the account `accountId` may use them, copied (or the defaults
+ * when there is none): another account's template brings no registry (listPublicTemplates:
+ * "`registry` is always null for templates you don't own"; templateRecords.ts templateRegistry).
+ */
+export function settingsOf(template: TemplateRecord | undefined, accountId: string): ContainerSettings {
+  const settings = overlay(template, {});
+  if (template) settings.containerRegistryAuthId = templateRegistry(template, accountId);
+  return settings;
 }
 
 /** The template bound to `endpoint`, made with `settings`. */

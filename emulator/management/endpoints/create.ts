@@ -10,7 +10,7 @@ import { checkWorkerQuota } from "../account/limits";
 import type { ManagementContext } from "../context";
 import { checkCuda } from "../compute";
 import { injectPlatformEnv, provisioningOf } from "../templateRecords";
-import { type ContainerBody, bindTemplate, overlay } from "./container";
+import { type ContainerBody, bindTemplate, overlay, settingsOf } from "./container";
 import { addEndpoint } from "./records";
 import { newRelease } from "./releases";
 import { type EndpointRules, checkScaling, checkWorkers } from "./rules";
@@ -56,7 +56,7 @@ export function createEndpoint(
   let template: TemplateRecord;
   if ("template" in container) template = container.template;
   else {
-    const own = overlay(container.source, container.body);
+    const own = overlay(container.source && settingsOf(container.source, account.accountId), container.body);
     injectPlatformEnv(ctx, own.env);
     template = bindTemplate(ctx, account, { id, name, computeType: settings.computeType }, own);
   }

@@ -37,10 +37,12 @@ function containerAfter(
   container: NonNullable<EndpointChange["container"]>,
 ): ContainerSettings {
   const { source, body } = container;
-  const current = settingsOf(endpointTemplate(ctx, endpoint));
+  const current = settingsOf(endpointTemplate(ctx, endpoint), endpoint.accountId);
   // The template's settings apply as if sent in this body; env (template's merged with the body's)
   // then replaces the endpoint's env, as any PATCH of env does.
-  const base = source ? { ...settingsOf(source), env: {} } : { ...current, env: body.env !== undefined ? {} : current.env };
+  const base = source
+    ? { ...settingsOf(source, endpoint.accountId), env: {} }
+    : { ...current, env: body.env !== undefined ? {} : current.env };
   const settings = overlay(base, { ...body, env: { ...source?.env, ...body.env } });
   if (body.env !== undefined || source) injectPlatformEnv(ctx, settings.env);
   return settings;

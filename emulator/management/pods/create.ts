@@ -23,7 +23,8 @@ import { type CommandInput, commandOf } from "../command";
 import type { ManagementContext } from "../context";
 import { NoCapacity, invalid } from "../errors";
 import { requireNetworkVolume, requireRegistryAuth } from "../lookup";
-import { provisioningOf } from "../templateRecords";
+import type { PlacementWords } from "../placement";
+import { provisioningOf, templateRegistry } from "../templateRecords";
 import { globalNetworkingCenters } from "./globalNetworking";
 import { markRunning } from "./lifecycle";
 
@@ -51,6 +52,8 @@ export interface PodCreateRules {
    * the family (`gpu` or `cpu`): the reference lists no 409 for createPod (5.2).
    */
   unplaced: "conflict" | "invalid";
+  /** How the failure names the request's fields, in the surface's words (placement.ts, the one place that decides). */
+  placementWords: PlacementWords;
 }
 
 interface GpuRequest {
@@ -196,7 +199,9 @@ export function createPod(ctx: ManagementContext, account: AccountData, creation
   const storage = storageOf(creation);
   const imageName = creation.imageName ?? template?.imageName;
   if (!imageName) throw invalid("imageName", "imageName is required (or give a templateId whose template has one)");
-  const registryAuthId = creation.containerRegistryAuthId ?? template?.containerRegistryAuthId ?? null;
+  // A template of another account gives no registry ("`registry` is always null for templates you
+  // don't own", listPublicTemplates): the pod pulls without one, or with the body's own.
+  const registryAuthId = creation.containerRegistryAuthId ?? (template ? templateRegistry(template, account.accountId) : null);
   if (registryAuthId !== null) requireRegistryAuth(account, registryAuthId);
   const volumeField = "mounts" in creation.storage ? "mounts.network[0].volumeId" : "networkVolumeId";
   const volume = storage.networkVolumeId ? requireNetworkVolume(account, storage.networkVolumeId, volumeField) : undefined;
@@ -205,19 +210,24 @@ export function createPod(ctx: ManagementContext, account: AccountData, creation
 
   const gpu = creation.computeType === "GPU";
   const vcpuCount = gpu ? gpuRequest.gpuCount * Math.max(gpuRequest.minVcpuPerGpu, DEFAULT_VCPU_PER_GPU) : creation.vcpuCount;
-  const choice = ctx.capacity.choose({
-    computeType: creation.computeType,
-    gpuTypeIds: gpuRequest.gpuTypeIds,
-    gpuCount: gpuRequest.gpuCount,
-    cpuFlavorIds: creation.cpuFlavorIds,
-    vcpuCount,
-    dataCenterIds,
-    cloudType: creation.cloudType,
-    interruptible: creation.interruptible,
-    minDownloadMbps: creation.minDownloadMbps,
-    minUploadMbps: creation.minUploadMbps,
-    minDiskBandwidthMBps: creation.minDiskBandwidthMBps,
-  });
+  const allowedCudaVersions = creation.allowedCudaVersions ?? cudaFromTemplate(creation);
+  const choice = ctx.capacity.choose(
+    {
+      computeType: creation.computeType,
+      gpuTypeIds: gpuRequest.gpuTypeIds,
+      gpuCount: gpuRequest.gpuCount,
+      cpuFlavorIds: creation.cpuFlavorIds,
+      vcpuCount,
+      dataCenterIds,
+      cloudType: creation.cloudType,
+      interruptible: creation.interruptible,
+      minDownloadMbps: creation.minDownloadMbps,
+      minUploadMbps: creation.minUploadMbps,
+      minDiskBandwidthMBps: creation.minDiskBandwidthMBps,
+      cudaVersions: allowedCudaVersions,
+    },
+    rules.placementWords,
+  );
   if ("error" in choice) {
     throw rules.unplaced === "invalid"
       ? invalid(creation.computeType === "GPU" ? "gpu" : "cpu", choice.error)
@@ -258,7 +268,7 @@ export function createPod(ctx: ManagementContext, account: AccountData, creation
     cpuFlavorIds: creation.cpuFlavorIds,
     dataCenterIds,
     countryCodes: creation.countryCodes ? [...creation.countryCodes] : [],
-    allowedCudaVersions: creation.allowedCudaVersions ?? cudaFromTemplate(creation),
+    allowedCudaVersions,
     gpuTypeId: choice.kind === "gpu" ? choice.typeId : null,
     cpuFlavorId: choice.kind === "cpu" ? choice.typeId : null,
     dataCenterId: choice.dataCenterId,

@@ -13,6 +13,7 @@ import { type CommandInput, commandChange } from "../command";
 import type { ManagementContext } from "../context";
 import { invalid } from "../errors";
 import { requireRegistryAuth } from "../lookup";
+import { templateRegistry } from "../templateRecords";
 import { lockedRefusal } from "./actions";
 import { globalNetworkingCenters } from "./globalNetworking";
 import { boot, statusEvent } from "./lifecycle";
@@ -94,8 +95,12 @@ function checkMountChange(pod: PodRecord, mounts: Mounts): void {
   }
 }
 
-/** The record fields an update sets: the template's container settings, then the request's own. */
-function fieldsOf(change: PodChange): PodFields {
+/**
+ * The record fields an update of a pod of `accountId` sets: the template's container settings, then
+ * the request's own. A template of another account brings no registry (templateRecords.ts
+ * templateRegistry: "`registry` is always null for templates you don't own"), so it clears the pod's.
+ */
+function fieldsOf(change: PodChange, accountId: string): PodFields {
   const { template, mounts } = change;
   // Most updates (every /v1 one) name record fields only: those, as given.
   if (!template && !mounts) return { ...change.fields };
@@ -108,7 +113,7 @@ function fieldsOf(change: PodChange): PodFields {
       containerDiskInGb: template.containerDiskInGb,
       ports: [...template.ports],
       env: { ...template.env },
-      containerRegistryAuthId: template.containerRegistryAuthId,
+      containerRegistryAuthId: templateRegistry(template, accountId),
     });
   }
   for (const [key, value] of Object.entries(change.fields)) {
@@ -128,7 +133,7 @@ export function updatePod(ctx: ManagementContext, account: AccountData, pod: Pod
     const gpu = pod.computeType === "GPU" ? pod.gpuTypeId : null;
     globalNetworkingCenters(gpu, [pod.dataCenterId], `pod ${pod.id} runs in ${pod.dataCenterId}, which does not support global networking`);
   }
-  const fields = fieldsOf(change);
+  const fields = fieldsOf(change, pod.accountId);
   const command = change.command
     ? commandChange(change.command, {
         entrypoint: fields.dockerEntrypoint ?? pod.dockerEntrypoint,

@@ -11,13 +11,20 @@ import type { ManagementContext } from "../context";
 import { endpointSpec } from "../endpoints/spec";
 import { notFound } from "../errors";
 import { podOf, requireTemplate } from "../lookup";
+import { V1_PLACEMENT_WORDS } from "../placement";
 import { resetPod, restartPod, startPod, stopPod, terminatePod } from "../pods/actions";
 import { type PodCreateRules, type PodCreation, createPod } from "../pods/create";
 import { type PodFields, updatePod } from "../pods/update";
 import { type PodIncludes, podView, workerPodView } from "./podView";
 
 /** /v1 keeps the template link and injects the platform's key; it never checked global networking. */
-const V1_POD_RULES: PodCreateRules = { keepTemplateLink: true, checkGlobalNetworking: false, access: "platform", unplaced: "conflict" };
+const V1_POD_RULES: PodCreateRules = {
+  keepTemplateLink: true,
+  checkGlobalNetworking: false,
+  access: "platform",
+  unplaced: "conflict",
+  placementWords: V1_PLACEMENT_WORDS,
+};
 
 function creationOf(ctx: ManagementContext, account: AccountData, body: PodCreateInput): PodCreation {
   return {

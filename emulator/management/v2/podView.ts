@@ -3,7 +3,7 @@
  * and the `actions` that status allows (pods/status.ts), `runtime.ports` once RUNNING.
  */
 import type { PodRecord } from "../../state/model";
-import { CPU_FLAVORS } from "../../vocabulary/catalog";
+import { CPU_FLAVORS, CUDA_VERSIONS } from "../../vocabulary/catalog";
 import type { Pod } from "../../vocabulary/schemas/v2/wire";
 import { type ManagementContext, isoTime } from "../context";
 import { podActions, podStatus } from "../pods/status";
@@ -35,7 +35,11 @@ export function v2PodView(ctx: ManagementContext, pod: PodRecord): Pod {
     ...containerView(pod),
     cloud: pod.cloudType,
     dataCenterId: pod.dataCenterId,
-    cudaVersion: pod.computeType === "GPU" ? (pod.allowedCudaVersions[0] ?? DEFAULT_HOST_CUDA) : null,
+    // The first allowed version a machine reports (placement.ts: a pod allowing none is not placed).
+    cudaVersion:
+      pod.computeType === "GPU"
+        ? (pod.allowedCudaVersions.find((version) => (CUDA_VERSIONS as readonly string[]).includes(version)) ?? DEFAULT_HOST_CUDA)
+        : null,
     ssh: {
       proxy: {
         host: SSH_PROXY_HOST,
@@ -48,9 +52,12 @@ export function v2PodView(ctx: ManagementContext, pod: PodRecord): Pod {
           ? { host: publicIp, port: sshPort, username: "root", command: `ssh root@${publicIp} -p ${sshPort}` }
           : null,
     },
-    // CreatePodRequest.templateId: "the created pod does not retain a link to the template
-    // (`template` stays null)"; the field is set only for cluster members, which the emulator has not.
-    template: null,
+    // Pod.template: "ID of the template this pod was created from" (management-api-v2-schemas.txt),
+    // the link deleteTemplate checks ("Rejected if the template is currently referenced by a pod (see
+    // that pod's `template` field)"). A v2 create keeps none (CreatePodRequest.templateId: "the
+    // created pod does not retain a link to the template (`template` stays null)"; pods/create.ts
+    // keepTemplateLink), so only a pod made through /v1 from a template answers its id.
+    template: pod.templateId,
     cost: pod.desiredStatus === "RUNNING" ? pod.costPerHr : 0,
     locked: pod.locked,
     // The value of the running boot (a PATCH takes effect at the next start/restart); a stopped

@@ -16,15 +16,29 @@ import { containerFieldsOf } from "./container";
 import { CREATE_POD_BODY_LIMIT, checkExpandedBody } from "./podBodyLimit";
 import { v2PodView } from "./podView";
 
-const V2_POD_RULES: PodCreateRules = { keepTemplateLink: false, checkGlobalNetworking: true, access: "flags", unplaced: "invalid" };
+const V2_POD_RULES: PodCreateRules = {
+  keepTemplateLink: false,
+  checkGlobalNetworking: true,
+  access: "flags",
+  unplaced: "invalid",
+  placementWords: {
+    gpuTypes: "gpu.id",
+    gpuCount: "gpu.count",
+    cpuTypes: "cpu.id",
+    vcpuCount: "cpu.vcpuCount",
+    dataCenters: "dataCenterIds",
+    typeAdvice: "Choose another",
+  },
+};
 
-function creationOf(v: V2Context, account: AccountData, body: CreatePodRequest): PodCreation {
+/** `sent`: the body as the client sent it, which the template's expansion is measured on (podBodyLimit.ts). */
+function creationOf(v: V2Context, account: AccountData, body: CreatePodRequest, sent: Readonly<Record<string, unknown>>): PodCreation {
   const { gpu, cpu } = body;
   requirePodCompute(gpu, cpu);
   requireDataCenters(body.dataCenterIds);
   if (body.registry) requireRegistry(account, body.registry);
   const template = body.templateId ? requireTemplateOfKind(v.ctx, account, body.templateId, "pod") : undefined;
-  if (template) checkExpandedBody(body, template);
+  if (template) checkExpandedBody(sent, template, account.accountId);
   requireImage(body.image, template);
   return {
     name: body.name,
@@ -89,7 +103,10 @@ export function v2PodOperations(v: V2Context): Operation[] {
         answer: [201, "Pod"],
         errors: [400, 402, 404, 422],
       },
-      ({ account, body }) => ({ status: 201, body: v2PodView(ctx, createPod(ctx, account, creationOf(v, account, body), V2_POD_RULES)) }),
+      ({ account, body, sentBody }) => ({
+        status: 201,
+        body: v2PodView(ctx, createPod(ctx, account, creationOf(v, account, body, sentBody), V2_POD_RULES)),
+      }),
     ),
     route(["GET /pods/{id}", "getPod", "pods:read", "Get a pod"], { answer: [200, "Pod"], errors: [404] }, ({ account, id }) => ({
       status: 200,

@@ -10,18 +10,24 @@ import { CreateTemplateRequest, ListPageQuery, UpdateTemplateRequest } from "../
 import type { Template } from "../../vocabulary/schemas/v2/wire";
 import { notFound } from "../errors";
 import { templateOf, usableTemplate } from "../lookup";
-import { type TemplateFields, provisioningOf } from "../templateRecords";
+import { type TemplateFields, provisioningOf, templateRegistry } from "../templateRecords";
 import { createTemplate, deleteTemplate, updateTemplate } from "../templates";
 import { byCreation } from "../lists";
 import { listPage, type V2Context } from "./operation";
 import { containerFieldsOf, containerView } from "./container";
 import { requireRegistry } from "./references";
 
-export function v2TemplateView(template: TemplateRecord): Template {
+/**
+ * A template as the account `accountId` reads it. listPublicTemplates: "`registry` is always null
+ * for templates you don't own" (templateRecords.ts templateRegistry), so another account's public
+ * template shows none.
+ */
+export function v2TemplateView(template: TemplateRecord, accountId: string): Template {
   return {
     id: template.id,
     name: template.name,
     ...containerView(template),
+    registry: templateRegistry(template, accountId),
     serverless: template.isServerless,
     public: template.isPublic,
     category: template.category,
@@ -76,7 +82,10 @@ export function v2TemplateOperations(v: V2Context): Operation[] {
       { query: ListPageQuery, paged: true, answer: [200, "ListTemplatesResponse"], errors: [422] },
       (call) => {
         const page = listPage(v, "listTemplates", call, call.account.templates.values(), byCreation);
-        return { status: 200, body: { templates: page.items.map(v2TemplateView), pagination: page.pagination } };
+        return {
+          status: 200,
+          body: { templates: page.items.map((template) => v2TemplateView(template, call.accountId)), pagination: page.pagination },
+        };
       },
     ),
     route(
@@ -84,7 +93,7 @@ export function v2TemplateOperations(v: V2Context): Operation[] {
       { body: ["CreateTemplateRequest", CreateTemplateRequest], answer: [201, "Template"], errors: [400, 422] },
       ({ account, body }) => {
         if (body.registry) requireRegistry(account, body.registry);
-        return { status: 201, body: v2TemplateView(createTemplate(ctx, account, createFieldsOf(body), "v2", body)) };
+        return { status: 201, body: v2TemplateView(createTemplate(ctx, account, createFieldsOf(body), "v2", body), account.accountId) };
       },
     ),
     route(
@@ -93,7 +102,7 @@ export function v2TemplateOperations(v: V2Context): Operation[] {
       ({ accountId, id }) => {
         const template = usableTemplate(ctx, accountId, id);
         if (!template) throw notFound("template");
-        return { status: 200, body: v2TemplateView(template) };
+        return { status: 200, body: v2TemplateView(template, accountId) };
       },
     ),
     route(
@@ -102,7 +111,7 @@ export function v2TemplateOperations(v: V2Context): Operation[] {
       ({ account, id, body }) => {
         const template = templateOf(account, id);
         if (body.registry) requireRegistry(account, body.registry);
-        return { status: 200, body: v2TemplateView(updateTemplate(ctx, account, template, fieldsOf(body), "v2", body)) };
+        return { status: 200, body: v2TemplateView(updateTemplate(ctx, account, template, fieldsOf(body), "v2", body), account.accountId) };
       },
     ),
     route(

@@ -74,3 +74,50 @@ describe("a pod create body expanded with its template over 102,400 bytes", () =
     expect(problem.detail).toContain(`template ${template.id}`);
   });
 });
+
+/**
+ * What is measured: the body as the client sent it, as compact JSON (management-api-v2-today.md 5.2:
+ * "request body over **102,400 bytes** [...] also when the body *expanded with the referenced
+ * template* exceeds it"), never fields the client did not send, such as the defaults the emulator
+ * reads into a request (`cloud`, `globalNetworking`, `gpu.count`, an empty `env`). The expansion
+ * adds what the body omits and the template has.
+ */
+describe("the size a pod create is measured at", () => {
+  /** `base` with an env value making its compact JSON exactly `bytes` long. */
+  function sized(base: Record<string, unknown>, bytes: number): Record<string, unknown> {
+    const shell = { ...base, env: { BIG: "" } };
+    const body = { ...base, env: { BIG: "x".repeat(bytes - Buffer.byteLength(JSON.stringify(shell))) } };
+    expect(Buffer.byteLength(JSON.stringify(body))).toBe(bytes);
+    return body;
+  }
+
+  it("is the body as sent: 102,400 bytes naming a template it fully overrides is created, 102,401 refused", async () => {
+    const template = (await v2.post("/templates", { name: "overridden-tpl", image: "tpl/overridden:1" })).body;
+    // Every setting the template would resolve into, given by the body; no cloud, globalNetworking or gpu.count.
+    const base = {
+      name: "exact",
+      templateId: template.id,
+      image: "example/app:1",
+      gpu: { id: "NVIDIA A40" },
+      disk: 20,
+      ports: ["22/tcp"],
+      startSsh: false,
+      startJupyter: false,
+    };
+    const created = await v2.post("/pods", sized(base, LIMIT));
+    expect(created.status).toBe(201);
+    expect(created.body.cloud).toBe("SECURE");
+    expectProblem(await post(v2, JSON.stringify(sized({ ...base, name: "exact-over" }, LIMIT + 1))), 413);
+  });
+
+  it("adds the template's fields the body omits, and only those", async () => {
+    const template = (await v2.post("/templates", { name: "image-only-tpl", image: "tpl/image:1" })).body;
+    // The template's image is all it adds: its disk and flags are given, its empty command, ports and env add nothing.
+    const base = { name: "no-image", templateId: template.id, gpu: { id: "NVIDIA A40" }, disk: 20, startSsh: false, startJupyter: false };
+    const added = Buffer.byteLength(`,"image":${JSON.stringify("tpl/image:1")}`);
+    expect((await v2.post("/pods", sized(base, LIMIT - added))).status).toBe(201);
+    const problem = expectProblem(await v2.post("/pods", sized({ ...base, name: "no-imagf" }, LIMIT - added + 1)), 413);
+    expect(problem.detail).toContain(`template ${template.id} is ${LIMIT + 1} bytes`);
+    expect(problem.detail).toContain(`the body itself ${LIMIT - added + 1}`);
+  });
+});
