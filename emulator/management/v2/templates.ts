@@ -15,7 +15,7 @@ import { createTemplate, deleteTemplate, updateTemplate } from "../templates";
 import { byCreation } from "../lists";
 import { listPage, type V2Context } from "./operation";
 import { containerFieldsOf, containerView } from "./container";
-import { requireRegistry } from "./references";
+import { requireRegistry } from "../lookup";
 
 /**
  * A template as the account `accountId` reads it. listPublicTemplates: "`registry` is always null
