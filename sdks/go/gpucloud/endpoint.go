@@ -91,7 +91,8 @@ type Endpoint struct {
 	Version pulumi.Float64PtrOutput `pulumi:"version"`
 	// Most workers running at once, 0 or more. The service lowers it on endpoints left without
 	// requests for days (to 2 after 3 days, to 0 after 7): a refresh shows that as drift and the next
-	// `pulumi up` restores it. In place.
+	// `pulumi up` restores it. Unset: the service's default (its reference names none; the emulator
+	// and the cost estimate take 3). In place.
 	WorkersMax pulumi.IntPtrOutput `pulumi:"workersMax"`
 	// Workers kept running at all times (billed even when idle, at a lower rate), 0 or more.
 	// Default 0. Must not exceed `workersMax`. Create and update wait until this many workers are up.
@@ -229,7 +230,8 @@ type endpointArgs struct {
 	VcpuCount *int `pulumi:"vcpuCount"`
 	// Most workers running at once, 0 or more. The service lowers it on endpoints left without
 	// requests for days (to 2 after 3 days, to 0 after 7): a refresh shows that as drift and the next
-	// `pulumi up` restores it. In place.
+	// `pulumi up` restores it. Unset: the service's default (its reference names none; the emulator
+	// and the cost estimate take 3). In place.
 	WorkersMax *int `pulumi:"workersMax"`
 	// Workers kept running at all times (billed even when idle, at a lower rate), 0 or more.
 	// Default 0. Must not exceed `workersMax`. Create and update wait until this many workers are up.
@@ -321,7 +323,8 @@ type EndpointArgs struct {
 	VcpuCount pulumi.IntPtrInput
 	// Most workers running at once, 0 or more. The service lowers it on endpoints left without
 	// requests for days (to 2 after 3 days, to 0 after 7): a refresh shows that as drift and the next
-	// `pulumi up` restores it. In place.
+	// `pulumi up` restores it. Unset: the service's default (its reference names none; the emulator
+	// and the cost estimate take 3). In place.
 	WorkersMax pulumi.IntPtrInput
 	// Workers kept running at all times (billed even when idle, at a lower rate), 0 or more.
 	// Default 0. Must not exceed `workersMax`. Create and update wait until this many workers are up.
@@ -505,7 +508,8 @@ func (o EndpointOutput) Version() pulumi.Float64PtrOutput {
 
 // Most workers running at once, 0 or more. The service lowers it on endpoints left without
 // requests for days (to 2 after 3 days, to 0 after 7): a refresh shows that as drift and the next
-// `pulumi up` restores it. In place.
+// `pulumi up` restores it. Unset: the service's default (its reference names none; the emulator
+// and the cost estimate take 3). In place.
 func (o EndpointOutput) WorkersMax() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *Endpoint) pulumi.IntPtrOutput { return v.WorkersMax }).(pulumi.IntPtrOutput)
 }

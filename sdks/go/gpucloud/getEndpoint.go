@@ -100,7 +100,8 @@ type LookupEndpointResult struct {
 	Version float64 `pulumi:"version"`
 	// Most workers running at once, 0 or more. The service lowers it on endpoints left without
 	// requests for days (to 2 after 3 days, to 0 after 7): a refresh shows that as drift and the next
-	// `pulumi up` restores it. In place.
+	// `pulumi up` restores it. Unset: the service's default (its reference names none; the emulator
+	// and the cost estimate take 3). In place.
 	WorkersMax int `pulumi:"workersMax"`
 	// Workers kept running at all times (billed even when idle, at a lower rate), 0 or more.
 	// Default 0. Must not exceed `workersMax`. Create and update wait until this many workers are up.
@@ -280,7 +281,8 @@ func (o LookupEndpointResultOutput) Version() pulumi.Float64Output {
 
 // Most workers running at once, 0 or more. The service lowers it on endpoints left without
 // requests for days (to 2 after 3 days, to 0 after 7): a refresh shows that as drift and the next
-// `pulumi up` restores it. In place.
+// `pulumi up` restores it. Unset: the service's default (its reference names none; the emulator
+// and the cost estimate take 3). In place.
 func (o LookupEndpointResultOutput) WorkersMax() pulumi.IntOutput {
 	return o.ApplyT(func(v LookupEndpointResult) int { return v.WorkersMax }).(pulumi.IntOutput)
 }

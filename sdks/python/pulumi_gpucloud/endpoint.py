@@ -107,7 +107,8 @@ class EndpointArgs:
         :param pulumi.Input[_builtins.int] vcpu_count: vCPUs per CPU worker. Default 2. In place.
         :param pulumi.Input[_builtins.int] workers_max: Most workers running at once, 0 or more. The service lowers it on endpoints left without
                requests for days (to 2 after 3 days, to 0 after 7): a refresh shows that as drift and the next
-               `pulumi up` restores it. In place.
+               `pulumi up` restores it. Unset: the service's default (its reference names none; the emulator
+               and the cost estimate take 3). In place.
         :param pulumi.Input[_builtins.int] workers_min: Workers kept running at all times (billed even when idle, at a lower rate), 0 or more.
                Default 0. Must not exceed `workersMax`. Create and update wait until this many workers are up.
                In place.
@@ -466,7 +467,8 @@ class EndpointArgs:
         """
         Most workers running at once, 0 or more. The service lowers it on endpoints left without
         requests for days (to 2 after 3 days, to 0 after 7): a refresh shows that as drift and the next
-        `pulumi up` restores it. In place.
+        `pulumi up` restores it. Unset: the service's default (its reference names none; the emulator
+        and the cost estimate take 3). In place.
         """
         return pulumi.get(self, "workers_max")
 
@@ -590,7 +592,8 @@ class Endpoint(pulumi.CustomResource):
         :param pulumi.Input[_builtins.int] vcpu_count: vCPUs per CPU worker. Default 2. In place.
         :param pulumi.Input[_builtins.int] workers_max: Most workers running at once, 0 or more. The service lowers it on endpoints left without
                requests for days (to 2 after 3 days, to 0 after 7): a refresh shows that as drift and the next
-               `pulumi up` restores it. In place.
+               `pulumi up` restores it. Unset: the service's default (its reference names none; the emulator
+               and the cost estimate take 3). In place.
         :param pulumi.Input[_builtins.int] workers_min: Workers kept running at all times (billed even when idle, at a lower rate), 0 or more.
                Default 0. Must not exceed `workersMax`. Create and update wait until this many workers are up.
                In place.
@@ -951,7 +954,8 @@ class Endpoint(pulumi.CustomResource):
         """
         Most workers running at once, 0 or more. The service lowers it on endpoints left without
         requests for days (to 2 after 3 days, to 0 after 7): a refresh shows that as drift and the next
-        `pulumi up` restores it. In place.
+        `pulumi up` restores it. Unset: the service's default (its reference names none; the emulator
+        and the cost estimate take 3). In place.
         """
         return pulumi.get(self, "workers_max")
 

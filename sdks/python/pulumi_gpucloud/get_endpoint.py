@@ -324,7 +324,8 @@ class GetEndpointResult:
         """
         Most workers running at once, 0 or more. The service lowers it on endpoints left without
         requests for days (to 2 after 3 days, to 0 after 7): a refresh shows that as drift and the next
-        `pulumi up` restores it. In place.
+        `pulumi up` restores it. Unset: the service's default (its reference names none; the emulator
+        and the cost estimate take 3). In place.
         """
         return pulumi.get(self, "workers_max")
 
