@@ -335,7 +335,7 @@ function replacementReasons(args: Props, olds: Props, backend: Backend): string[
   return reasons;
 }
 
-function crossCheck(args: Props, _olds: Props, backend: Backend = "v1"): CrossCheckResult {
+function crossCheck(args: Props, olds: Props, backend: Backend = "v1"): CrossCheckResult {
   const failures = [];
   if (backend === "v2" && args["computeType"] !== "CPU" && !isPresent(args, "gpuTypeIds")) {
     failures.push(
@@ -362,13 +362,13 @@ function crossCheck(args: Props, _olds: Props, backend: Backend = "v1"): CrossCh
   // created (no earlier inputs, not adopted), once the cross rules above hold. An update is a PATCH,
   // which the limit does not concern; a replacement that is too large fails at its create, before
   // the old pod is deleted.
-  const creating = Object.keys(_olds).length === 0 && !isPresent(args, "adoptId");
+  const creating = Object.keys(olds).length === 0 && !isPresent(args, "adoptId");
   if (backend === "v2" && creating && failures.length === 0) {
     const tooLarge = createBodyFailure(podTable, args);
     if (tooLarge) failures.push(tooLarge);
   }
   const warnings = [
-    ...replacementReasons(args, _olds, backend),
+    ...replacementReasons(args, olds, backend),
     ...unknownIdWarnings("pod", "gpuTypeIds", args["gpuTypeIds"], GPU_TYPE_IDS),
     ...unknownIdWarnings("pod", "dataCenterIds", args["dataCenterIds"], DATA_CENTER_IDS),
     ...unknownIdWarnings("pod", "allowedCudaVersions", args["allowedCudaVersions"], CUDA_VERSIONS),

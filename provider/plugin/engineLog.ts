@@ -6,7 +6,7 @@
 
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { ProgressLog } from "../resources/deps";
-import { redact } from "./redaction";
+import { redactText } from "../../client/redact";
 import { enginePb, engineGrpc, grpc } from "./rpcModules";
 
 const current = new AsyncLocalStorage<{ urn: string; secrets: readonly string[] }>();
@@ -36,7 +36,7 @@ export function engineLog(engineAddress: string | undefined, fallback: LineSink 
   const client = engineAddress ? new engineGrpc.EngineClient(engineAddress, grpc.credentials.createInsecure()) : undefined;
   let last = Promise.resolve();
   const send = (severity: "info" | "warning", given: string): void => {
-    const message = redact(given, current.getStore()?.secrets ?? []);
+    const message = redactText(given, current.getStore()?.secrets ?? []);
     if (!client) {
       fallback(severity, message);
       return;

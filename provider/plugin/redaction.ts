@@ -2,12 +2,11 @@
 // arguments that always hold secrets (env, passwords), and their checks never quote them; any other
 // argument can also be given as a secret (`pulumi.secret(...)`), and only the plugin knows which:
 // the engine tells it (the dynamic resources are sent plain values, see the README's "Limits").
-// A check failure or a warning about such a value would quote it, so those texts are redacted.
+// A check failure or a warning about such a value would quote it, so those texts are redacted, by the
+// client's redaction (client/redact.ts), as the API key is from every error.
 
+import { redactText } from "../../client/redact";
 import type { Props } from "../../model/fields/values";
-
-/** What a secret value is shown as. */
-export const REDACTED = "[secret]";
 
 /**
  * The texts of the values under `secretKeys` that are at least `minLength` long: every string and
@@ -20,28 +19,17 @@ export function secretTexts(values: Props, secretKeys: Iterable<string>, minLeng
   const visit = (value: unknown): void => {
     const text = typeof value === "string" || typeof value === "number" || typeof value === "boolean" ? String(value) : undefined;
     if (text !== undefined) {
-      if (text.length >= Math.max(1, minLength)) texts.add(text);
+      if (text.length < Math.max(1, minLength)) return;
+      texts.add(text);
+      // As a message quotes it (JSON.stringify), when that spells it differently: "a\"b" for a"b.
+      const quoted = JSON.stringify(text).slice(1, -1);
+      if (quoted !== text) texts.add(quoted);
     } else if (Array.isArray(value)) value.forEach(visit);
     else if (value !== null && typeof value === "object") Object.values(value).forEach(visit);
   };
   for (const key of secretKeys) visit(values[key]);
   return [...texts].sort((a, b) => b.length - a.length);
 }
-
-/**
- * `text` with each of `secrets` replaced by REDACTED, quoted as JSON or bare; bare only where it is
- * not part of a longer word or number (a secret 5 leaves "1500" alone).
- */
-export function redact(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const secret of secrets) {
-    out = out.split(JSON.stringify(secret)).join(REDACTED);
-    out = out.replace(new RegExp(`(?<![\\w.])${escapeRegExp(secret)}(?![\\w]|\\.\\d)`, "g"), REDACTED);
-  }
-  return out;
-}
-
-const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /**
  * A check failure with the secrets' values redacted; one about an argument given as a secret names
@@ -54,8 +42,10 @@ export function redactFailure(
   values: Props,
 ): { property: string; reason: string } {
   const field = failure.property.split(/[.[]/)[0] ?? "";
-  if (!secretKeys.has(field)) return { property: failure.property, reason: redact(failure.reason, secrets) };
-  const reason = redact(redact(failure.reason, secrets), secretTexts(values, [field], 1));
+  if (!secretKeys.has(field)) return { property: failure.property, reason: redactText(failure.reason, secrets) };
+  // Longest first, so that no shorter text splits a longer one before it is replaced whole.
+  const all = [...new Set([...secrets, ...secretTexts(values, [field], 1)])].sort((a, b) => b.length - a.length);
+  const reason = redactText(failure.reason, all);
   return { property: "", reason: reason.startsWith(`${failure.property}:`) ? reason : `${failure.property}: ${reason}` };
 }
 
@@ -64,7 +54,7 @@ export async function redactingErrors<T>(secrets: readonly string[], work: () =>
   try {
     return await work();
   } catch (error) {
-    if (secrets.length > 0 && error instanceof Error) error.message = redact(error.message, secrets);
+    if (secrets.length > 0 && error instanceof Error) error.message = redactText(error.message, secrets);
     throw error;
   }
 }

@@ -155,7 +155,7 @@ describe("the provider plugin's service", { timeout: 60_000 }, () => {
 
     it("a value given as a secret is not quoted by a check failure, which names no property", async () => {
       const typed = await plugin.check(TEMPLATE, "hidden", { name: "hidden", imageName: secret(123456) });
-      expect(typed.failures).toEqual([{ property: "", reason: expect.stringMatching(/^imageName: .*\[secret\]/) }]);
+      expect(typed.failures).toEqual([{ property: "", reason: expect.stringMatching(/^imageName: .*\[redacted\]/) }]);
       const unknownGpu = await plugin.check(POD, "hidden-pod", {
         name: "hidden-pod",
         imageName: "img:1",

@@ -1,9 +1,11 @@
-// Values the program gave as secrets stay out of what the plugin prints (provider/plugin/redaction.ts):
-// a check failure about such an argument names no property and shows [secret]; other texts lose
-// the secret's longer values; the engine log redacts the lines of the request being served.
+// Values the program gave as secrets stay out of what the plugin prints (provider/plugin/redaction.ts,
+// through the client's redactText): a check failure about such an argument names no property and
+// shows [redacted]; other texts lose the secret's longer values; the engine log redacts the lines of
+// the request being served.
 import { describe, expect, it } from "vitest";
 import { engineLog, forResource } from "../../../provider/plugin/engineLog";
-import { REDACTED, redact, redactFailure, redactingErrors, secretTexts } from "../../../provider/plugin/redaction";
+import { REDACTED } from "../../../client/redact";
+import { redactFailure, redactingErrors, secretTexts } from "../../../provider/plugin/redaction";
 
 const values = { imageName: "registry.example/private:9", workersMax: 5, env: { TOKEN: "tok-abcdef" }, name: "plain" };
 
@@ -14,17 +16,17 @@ describe("redaction of values given as secrets", () => {
     expect(secretTexts(values, [])).toEqual([]);
   });
 
-  it("replaces a value quoted or bare, never a part of a longer word or number", () => {
-    expect(redact('got "registry.example/private:9"; fix it', ["registry.example/private:9"])).toBe(`got ${REDACTED}; fix it`);
-    expect(redact("got 5, at most 1500 or 5.5", ["5"])).toBe(`got ${REDACTED}, at most 1500 or 5.5`);
+  it("also collects a value as a message quotes it, when that spells it differently", () => {
+    expect(secretTexts({ imageName: 'my"image' }, ["imageName"])).toEqual(['my\\"image', 'my"image']);
   });
 
   it("a failure about a secret argument names no property and starts with the argument; others keep theirs", () => {
     const secretKeys = new Set(["workersMax"]);
-    expect(redactFailure({ property: "workersMax", reason: "must be at most 1000, got 5" }, secretKeys, [], values)).toEqual({
+    expect(redactFailure({ property: "workersMax", reason: "workersMax: must be a whole number, got 5" }, secretKeys, [], values)).toEqual({
       property: "",
-      reason: `workersMax: must be at most 1000, got ${REDACTED}`,
+      reason: `workersMax: must be a whole number, got ${REDACTED}`,
     });
+    expect(redactFailure({ property: "workersMax", reason: "got 5" }, secretKeys, [], values).reason).toBe(`workersMax: got ${REDACTED}`);
     const other = { property: "workersMin", reason: "is more than workersMax (tok-abcdef)" };
     expect(redactFailure(other, secretKeys, ["tok-abcdef"], values)).toEqual({
       property: "workersMin",
@@ -46,6 +48,6 @@ describe("redaction of values given as secrets", () => {
       "Imaginary GPU 9000",
     ]);
     log.warn('pod gpuTypeIds "Imaginary GPU 9000" is not listed');
-    expect(lines).toEqual([`pod gpuTypeIds ${REDACTED} is not listed`, 'pod gpuTypeIds "Imaginary GPU 9000" is not listed']);
+    expect(lines).toEqual([`pod gpuTypeIds "${REDACTED}" is not listed`, 'pod gpuTypeIds "Imaginary GPU 9000" is not listed']);
   });
 });
