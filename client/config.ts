@@ -24,12 +24,14 @@ export const CONFIG_KEYS = {
   apiKey: "gpucloud:apiKey",
   apiUrl: "gpucloud:apiUrl",
   serverlessUrl: "gpucloud:serverlessUrl",
+  createTimeoutSeconds: "gpucloud:createTimeoutSeconds",
 } as const;
 
 export const ENV_VARS = {
   apiKey: "GPUCLOUD_API_KEY",
   apiUrl: "GPUCLOUD_API_URL",
   serverlessUrl: "GPUCLOUD_SERVERLESS_URL",
+  createTimeoutSeconds: "GPUCLOUD_CREATE_TIMEOUT_SECONDS",
 } as const;
 
 /** A missing or malformed setting. The message names the setting, the value given and the fix. */
@@ -145,6 +147,28 @@ export function normalizeBaseUrl(value: string, version: "/v1" | "/v2", setting:
     throw new ConfigError(setting, `${source} must end in ${version} (got "${shown}").${hint}`);
   }
   return trimmed;
+}
+
+/** The longest create timeout a setting may ask for, in seconds (an hour). */
+const MAX_CREATE_TIMEOUT_SECONDS = 3600;
+
+/**
+ * How long a create may take on the service, in ms, or undefined for the default (transport.ts
+ * DEFAULT_CREATE_TIMEOUT_MS): the create's own timeout, and how long a create that got no answer
+ * is looked for before it is recorded as pending.
+ */
+export function resolveCreateTimeoutMs(config: StackConfig, env: Env = process.env): number | undefined {
+  const found = lookup("createTimeoutSeconds", config, env);
+  if (!found) return undefined;
+  const seconds = Number(found.value);
+  if (!Number.isFinite(seconds) || seconds < 1 || seconds > MAX_CREATE_TIMEOUT_SECONDS) {
+    throw new ConfigError(
+      CONFIG_KEYS.createTimeoutSeconds,
+      `${found.source} must be a number of seconds from 1 to ${MAX_CREATE_TIMEOUT_SECONDS} (got "${found.value}"): ` +
+        "how long the service may take to create a resource; leave it unset for 120.",
+    );
+  }
+  return seconds * 1000;
 }
 
 /** Key and both URLs; every one must be set. */

@@ -23,6 +23,8 @@ import {
 import { sharedGate, type GateTicket, type RateLimitGate } from "./rateLimitGate";
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
+/** A create's timeout (TransportOptions.createTimeoutMs), and how long an unanswered create is looked for after it. */
+export const DEFAULT_CREATE_TIMEOUT_MS = 120_000;
 export const DEFAULT_MAX_RETRIES = 4;
 export const DEFAULT_USER_AGENT = "pulumi-gpucloud";
 
@@ -59,6 +61,12 @@ export interface TransportOptions {
   apiKey: string;
   /** Per-request timeout (headers and body), default 30 s. */
   timeoutMs?: number | undefined;
+  /**
+   * Timeout of a create (a POST whose operation creates: createPod, CreateEndpoint, ...), default
+   * 120 s: the service may take longer to make a resource than to answer a read, and a create that
+   * times out is never sent again (it may still be made), so its timeout fits the service, not the reads.
+   */
+  createTimeoutMs?: number | undefined;
   /** Retries after the first attempt, default 4 (so at most 5 attempts). */
   maxRetries?: number | undefined;
   userAgent?: string | undefined;
@@ -272,6 +280,11 @@ function header(headers: Record<string, string | string[] | undefined>, name: st
 }
 
 /** What #send takes: a JSON request, or a raw one that accepts any status. */
+/** A POST that makes a resource (the reference's operation ids: createPod, CreateEndpoint, ...). */
+function isCreate(spec: RequestSpec): boolean {
+  return spec.method === "POST" && /^create/i.test(spec.operation);
+}
+
 type SendSpec = RequestSpec & { rawBody?: string | undefined; anyStatus?: boolean; streamBody?: boolean };
 /** `stream` is the unread body when the spec asked for `streamBody` (then `text` is ""). */
 type OnSuccess<T> = (
@@ -291,6 +304,7 @@ interface AttemptFailure {
 export class Transport {
   readonly baseUrl: string;
   readonly timeoutMs: number;
+  readonly createTimeoutMs: number;
   readonly maxRetries: number;
   readonly sleep: (ms: number) => Promise<void>;
   readonly random: () => number;
@@ -325,6 +339,7 @@ export class Transport {
     this.#basePath = url.pathname.replace(/\/+$/, "");
     this.#apiKey = options.apiKey;
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.createTimeoutMs = options.createTimeoutMs ?? DEFAULT_CREATE_TIMEOUT_MS;
     this.maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
     this.#userAgent = options.userAgent ?? DEFAULT_USER_AGENT;
     this.sleep = options.sleep ?? ((ms: number) => delay(ms).then(() => undefined));
@@ -498,7 +513,7 @@ export class Transport {
   async #attempt<T>(spec: SendSpec, idempotent: boolean, onSuccess: OnSuccess<T>, ticket: GateTicket): Promise<T> {
     const pathAndQuery = withQuery(`${this.#basePath}${spec.path}`, spec.query, this.#options.arrayQuery);
     const method = spec.method;
-    const timeoutMs = spec.timeoutMs ?? this.timeoutMs;
+    const timeoutMs = spec.timeoutMs ?? (isCreate(spec) ? this.createTimeoutMs : this.timeoutMs);
     const fail = (
       fields: Omit<ApiErrorInput, "operation" | "method" | "url" | "idempotent" | "secrets">,
       retryAfterHeader?: string,

@@ -15,9 +15,11 @@ import {
   configuredApiVersion,
   ENV_VARS,
   resolveJobConnection,
+  resolveCreateTimeoutMs,
   resolveManagementConnection,
   type ApiVersion,
 } from "../client/config";
+import { DEFAULT_CREATE_TIMEOUT_MS } from "../client/transport";
 import type { JobClient } from "../client/jobClient";
 import { lazyManagementApi } from "./backend/lazyApi";
 import type { ManagementApi } from "./backend/port";
@@ -67,10 +69,11 @@ export function managementClient(): ManagementApi {
   if (lastResolved && lastResolved.config === config && lastResolved.envUrl === envUrl && lastResolved.envKey === envKey)
     return lastResolved.api;
   const { apiUrl, apiKey } = resolveManagementConnection(config, process.env);
-  const key = cacheKey(apiUrl, apiKey);
+  const createTimeoutMs = resolveCreateTimeoutMs(config, process.env);
+  const key = `${cacheKey(apiUrl, apiKey)}#${createTimeoutMs ?? ""}`;
   let entry = managementClients.get(key);
   if (!entry) {
-    entry = lazyManagementApi({ baseUrl: apiUrl, apiKey, ...HOOKS }, apiVersionOf(apiUrl), { shareReads: {} });
+    entry = lazyManagementApi({ baseUrl: apiUrl, apiKey, createTimeoutMs, ...HOOKS }, apiVersionOf(apiUrl), { shareReads: {} });
     managementClients.set(key, entry);
   }
   lastResolved = { config, envUrl, envKey, api: entry.api };
@@ -83,6 +86,11 @@ export function managementClient(): ManagementApi {
  */
 export function connectionFailures(jobApi: JobApiUse): { property: string; reason: string }[] {
   return connectionProblems(getStackConfig(), process.env, jobApi).map((problem) => ({ property: "", reason: problem.message }));
+}
+
+/** How long a create may take on the service, in ms (gpucloud:createTimeoutSeconds; default 120 s). */
+export function createWindowMs(): number {
+  return resolveCreateTimeoutMs(getStackConfig(), process.env) ?? DEFAULT_CREATE_TIMEOUT_MS;
 }
 
 /** The API version the settings in force pick (v1 while no URL is set). */

@@ -16,6 +16,21 @@ export const RESOURCE_TYPES: Record<ResourceKind, string> = {
   secret: "Secret",
 };
 
+/**
+ * The input that names the stack resource a create is for: `org/project/stack|parent chain|Type|name`
+ * from the TypeScript classes, the resource's URN through the provider plugin. The provider proves
+ * by it that a resource found on the service was made by an earlier, interrupted create of this
+ * very resource (provider/resources/ownership.ts); it never causes a change.
+ */
+export const OWNER_INPUT = "__owner";
+
+/**
+ * The env var that marks pods and templates with a hash of their owner (OWNER_INPUT): the service
+ * keeps it, so a lost or interrupted create is found by it on any machine. It names no stack or
+ * resource; the provider adds it at create and treats it like a key the platform injects.
+ */
+export const OWNER_MARKER_ENV = "PULUMI_GPUCLOUD_OWNER";
+
 export const SMOKE_TEST_TYPE = "SmokeTest";
 /** The two steps of an EndpointRollout: the candidate check on a canary, and the switch of the serving endpoint. */
 export const ROLLOUT_CANDIDATE_TYPE = "RolloutCandidate";

@@ -1,11 +1,11 @@
 import * as pulumi from "@pulumi/pulumi";
-import { RESOURCE_MODULE, RESOURCE_TYPES } from "../model/kinds";
+import { RESOURCE_MODULE, RESOURCE_TYPES, OWNER_INPUT } from "../model/kinds";
 // Default import of an `export =` module: the shim object itself (module.exports), so a copy
 // installed under node_modules serializes as a bare require (see provider/shims/shim.ts).
 import endpointShim from "../provider/shims/endpoint";
 import { RESOURCE_OUTPUTS } from "../model/fields/outputArguments";
 import type { EndpointOutputArguments } from "../model/fields/outputArguments";
-import { registeredProps, withUndeclaredOutputs } from "./props";
+import { ownerIdentity, registeredProps, withUndeclaredOutputs } from "./props";
 import type { ArgumentOutputs } from "./argumentOutputs";
 import { programApiVersion } from "./connection";
 import { revisionOfTemplateId } from "./template";
@@ -177,6 +177,7 @@ export class Endpoint extends pulumi.dynamic.Resource {
     // On v2, following the template's revision unless one is given (v1 rolls template changes out itself).
     const revision = args.templateRevision ?? (programApiVersion() === "v2" ? revisionOfTemplateId(args.templateId) : undefined);
     const props = registeredProps(RESOURCE_OUTPUTS.endpoint, args, {
+      [OWNER_INPUT]: ownerIdentity(RESOURCE_TYPES.endpoint, name, opts),
       name: args.name ?? name,
       ...(revision !== undefined ? { templateRevision: revision } : {}),
     });

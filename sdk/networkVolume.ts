@@ -1,11 +1,11 @@
 import * as pulumi from "@pulumi/pulumi";
-import { RESOURCE_MODULE, RESOURCE_TYPES } from "../model/kinds";
+import { RESOURCE_MODULE, RESOURCE_TYPES, OWNER_INPUT } from "../model/kinds";
 // Default import of an `export =` module: the shim object itself (module.exports), so a copy
 // installed under node_modules serializes as a bare require (see provider/shims/shim.ts).
 import networkVolumeShim from "../provider/shims/networkVolume";
 import { RESOURCE_OUTPUTS } from "../model/fields/outputArguments";
 import type { NetworkVolumeOutputArguments } from "../model/fields/outputArguments";
-import { registeredProps, withUndeclaredOutputs } from "./props";
+import { ownerIdentity, registeredProps, withUndeclaredOutputs } from "./props";
 import type { ArgumentOutputs } from "./argumentOutputs";
 import type { CostEstimate } from "../model/cost/estimate";
 import { declarePriced } from "./costRegistry";
@@ -58,7 +58,9 @@ export class NetworkVolume extends pulumi.dynamic.Resource {
   declare readonly costEstimate: pulumi.Output<CostEstimate | undefined>;
 
   constructor(name: string, args: NetworkVolumeArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = registeredProps(RESOURCE_OUTPUTS.networkVolume, args);
+    const props = registeredProps(RESOURCE_OUTPUTS.networkVolume, args, {
+      [OWNER_INPUT]: ownerIdentity(RESOURCE_TYPES.networkVolume, name, opts),
+    });
     super(networkVolumeShim, name, props, opts, RESOURCE_MODULE, RESOURCE_TYPES.networkVolume);
     withUndeclaredOutputs(this, RESOURCE_OUTPUTS.networkVolume, props);
     declarePriced({ type: RESOURCE_TYPES.networkVolume, name, resource: this });

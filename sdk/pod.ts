@@ -1,11 +1,11 @@
 import * as pulumi from "@pulumi/pulumi";
-import { RESOURCE_MODULE, RESOURCE_TYPES } from "../model/kinds";
+import { RESOURCE_MODULE, RESOURCE_TYPES, OWNER_INPUT } from "../model/kinds";
 // Default import of an `export =` module: the shim object itself (module.exports), so a copy
 // installed under node_modules serializes as a bare require (see provider/shims/shim.ts).
 import podShim from "../provider/shims/pod";
 import { RESOURCE_OUTPUTS } from "../model/fields/outputArguments";
 import type { PodOutputArguments } from "../model/fields/outputArguments";
-import { registeredProps, withUndeclaredOutputs } from "./props";
+import { ownerIdentity, registeredProps, withUndeclaredOutputs } from "./props";
 import type { ArgumentOutputs } from "./argumentOutputs";
 import type { CostEstimate } from "../model/cost/estimate";
 import { declarePriced } from "./costRegistry";
@@ -232,7 +232,10 @@ export class Pod extends pulumi.dynamic.Resource {
   declare readonly lastStatusChange: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: PodArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = registeredProps(RESOURCE_OUTPUTS.pod, args, { name: args.name ?? name });
+    const props = registeredProps(RESOURCE_OUTPUTS.pod, args, {
+      [OWNER_INPUT]: ownerIdentity(RESOURCE_TYPES.pod, name, opts),
+      name: args.name ?? name,
+    });
     super(podShim, name, props, opts, RESOURCE_MODULE, RESOURCE_TYPES.pod);
     withUndeclaredOutputs(this, RESOURCE_OUTPUTS.pod, props);
     declarePriced({ type: RESOURCE_TYPES.pod, name, resource: this });

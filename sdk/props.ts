@@ -22,3 +22,28 @@ export function withUndeclaredOutputs(resource: pulumi.Resource, outputs: Resour
   const target = resource as unknown as Record<string, unknown>;
   for (const key of outputs.all) if (!(key in registered)) target[key] = pulumi.output(undefined);
 }
+
+/** What the SDK reads of a parent: Pulumi's own record of its name and type (set by every Resource constructor). */
+interface ParentRecord {
+  __name?: unknown;
+  __pulumiType?: unknown;
+  __parentResource?: ParentRecord;
+}
+
+/**
+ * The stack resource a create is for, as the `__owner` input (model/kinds.ts OWNER_INPUT): the
+ * organization, project and stack, the chain of parents' types and names, the type and the name.
+ * Two resources of one stack never share it (their URNs differ), and no other stack or project has
+ * it, so the provider can prove that a resource it finds on the service was made for this one
+ * (provider/resources/ownership.ts). Read synchronously from the parents' own records: depending on
+ * a parent's URN output would make the resource wait on the component that contains it.
+ */
+export function ownerIdentity(type: string, name: string, opts: pulumi.ResourceOptions | undefined): string {
+  const parents: string[] = [];
+  for (let parent = opts?.parent as ParentRecord | undefined; parent; parent = parent.__parentResource) {
+    if (parent.__pulumiType === "pulumi:pulumi:Stack") break;
+    parents.unshift(`${String(parent.__pulumiType)}::${String(parent.__name)}`);
+  }
+  const stack = `${pulumi.getOrganization()}/${pulumi.getProject()}/${pulumi.getStack()}`;
+  return [stack, ...parents, `${type}::${name}`].join("|");
+}

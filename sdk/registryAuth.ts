@@ -1,11 +1,11 @@
 import * as pulumi from "@pulumi/pulumi";
-import { RESOURCE_MODULE, RESOURCE_TYPES } from "../model/kinds";
+import { RESOURCE_MODULE, RESOURCE_TYPES, OWNER_INPUT } from "../model/kinds";
 // Default import of an `export =` module: the shim object itself (module.exports), so a copy
 // installed under node_modules serializes as a bare require (see provider/shims/shim.ts).
 import registryAuthShim from "../provider/shims/registryAuth";
 import { RESOURCE_OUTPUTS } from "../model/fields/outputArguments";
 import type { RegistryAuthOutputArguments } from "../model/fields/outputArguments";
-import { registeredProps, withUndeclaredOutputs } from "./props";
+import { ownerIdentity, registeredProps, withUndeclaredOutputs } from "./props";
 import type { ArgumentOutputs } from "./argumentOutputs";
 
 /**
@@ -51,6 +51,7 @@ export class RegistryAuth extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: RegistryAuthArgs, opts?: pulumi.CustomResourceOptions) {
     const props = registeredProps(RESOURCE_OUTPUTS.registryAuth, args, {
+      [OWNER_INPUT]: ownerIdentity(RESOURCE_TYPES.registryAuth, name, opts),
       // Secret inputs make the engine keep the same-named outputs secret; additionalSecretOutputs
       // below does so even if a future engine stops copying secretness from inputs.
       username: pulumi.secret(args.username),

@@ -1,11 +1,11 @@
 import * as pulumi from "@pulumi/pulumi";
 import { secretPlaceholder } from "../client/secrets";
-import { RESOURCE_MODULE, RESOURCE_TYPES } from "../model/kinds";
+import { RESOURCE_MODULE, RESOURCE_TYPES, OWNER_INPUT } from "../model/kinds";
 // Default import of an `export =` module: the shim object itself (module.exports), so a copy
 // installed under node_modules serializes as a bare require (see provider/shims/shim.ts).
 import secretShim from "../provider/shims/secret";
 import { RESOURCE_OUTPUTS } from "../model/fields/outputArguments";
-import { registeredProps, withUndeclaredOutputs } from "./props";
+import { ownerIdentity, registeredProps, withUndeclaredOutputs } from "./props";
 
 /**
  * Arguments of a {@link Secret}, an account secret of the service's v2 API (apiUrl ending in /v2;
@@ -83,7 +83,10 @@ export class Secret extends pulumi.dynamic.Resource {
     // The value is always a secret input: the engine keeps it encrypted in state, and
     // additionalSecretOutputs keeps the recorded copy secret even if an engine stopped copying
     // secretness from inputs to outputs.
-    const props = registeredProps(RESOURCE_OUTPUTS.secret, args, { value: pulumi.secret(args.value) });
+    const props = registeredProps(RESOURCE_OUTPUTS.secret, args, {
+      [OWNER_INPUT]: ownerIdentity(RESOURCE_TYPES.secret, name, opts),
+      value: pulumi.secret(args.value),
+    });
     const secretOpts = pulumi.mergeOptions(opts, { additionalSecretOutputs: ["value"] });
     super(secretShim, name, props, secretOpts, RESOURCE_MODULE, RESOURCE_TYPES.secret);
     withUndeclaredOutputs(this, RESOURCE_OUTPUTS.secret, props);

@@ -1,11 +1,11 @@
 import * as pulumi from "@pulumi/pulumi";
-import { RESOURCE_MODULE, RESOURCE_TYPES } from "../model/kinds";
+import { RESOURCE_MODULE, RESOURCE_TYPES, OWNER_INPUT } from "../model/kinds";
 // Default import of an `export =` module: the shim object itself (module.exports), so a copy
 // installed under node_modules serializes as a bare require (see provider/shims/shim.ts).
 import templateShim from "../provider/shims/template";
 import { RESOURCE_OUTPUTS } from "../model/fields/outputArguments";
 import type { TemplateOutputArguments } from "../model/fields/outputArguments";
-import { registeredProps, withUndeclaredOutputs } from "./props";
+import { ownerIdentity, registeredProps, withUndeclaredOutputs } from "./props";
 import type { ArgumentOutputs } from "./argumentOutputs";
 
 /**
@@ -102,7 +102,7 @@ export class Template extends pulumi.dynamic.Resource {
   declare readonly revision: pulumi.Output<string>;
 
   constructor(name: string, args: TemplateArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = registeredProps(RESOURCE_OUTPUTS.template, args);
+    const props = registeredProps(RESOURCE_OUTPUTS.template, args, { [OWNER_INPUT]: ownerIdentity(RESOURCE_TYPES.template, name, opts) });
     super(templateShim, name, props, opts, RESOURCE_MODULE, RESOURCE_TYPES.template);
     withUndeclaredOutputs(this, RESOURCE_OUTPUTS.template, props);
     templateRevisions.set(this.id, this.revision);

@@ -27,6 +27,21 @@ import type {
 } from "../../client/schemas";
 import type { AccountLimitsV2 } from "../../client/schemasV2";
 import type { CatalogLists } from "../cost/priceSheet";
+import { GpuCloudError, nameErrorClass } from "../../client/gpuCloudError";
+
+/**
+ * A create that takes more than one call made its resource, and a later call failed (a v2 pod's
+ * lock after its POST). The resource exists and bills: the caller records it (its id in the
+ * stack, the step failed with the reason), never drops it.
+ */
+export class IncompleteCreateError<T extends { id: string } = { id: string }> extends GpuCloudError {
+  readonly created: T;
+  constructor(created: T, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.created = created;
+  }
+}
+nameErrorClass(IncompleteCreateError, "IncompleteCreateError");
 
 /** How far an endpoint's latest release has reached its workers. */
 export type RolloutState = EndpointRollout;

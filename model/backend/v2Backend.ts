@@ -29,13 +29,13 @@ import { GpuCloudError } from "../../client/gpuCloudError";
 import type { EndpointTypeInput } from "../../client/management";
 import type { ManagementClientV2, PodActionV2, SecretsV2 } from "../../client/managementV2";
 import type { AccountLimitsV2, EndpointV2, PodV2 } from "../../client/schemasV2";
-import type { ManagementApi, RolloutState } from "./port";
+import { IncompleteCreateError, type ManagementApi, type RolloutState } from "./port";
 import { endpointTable } from "../fields/endpointFields";
 import { networkVolumeTable } from "../fields/networkVolumeFields";
 import { podTable } from "../fields/podFields";
 import { registryAuthTable } from "../fields/registryAuthFields";
 import { templateTable } from "../fields/templateFields";
-import { isRecord, type Props } from "../fields/values";
+import { isRecord, messageOf, type Props } from "../fields/values";
 import { fromWireV2, persistentMount, podMounts, setDefault, toWireV2, wireRequest } from "../fields/wireV2";
 import { podCreateBodyV2 } from "../fields/podBodyV2";
 import { readsOf, type KindReads, type SharingOptions } from "./sharedReads";
@@ -74,10 +74,16 @@ export class V2Backend implements ManagementApi {
 
   async createPod(input: PodCreateInput): Promise<Pod> {
     const { locked, ...fields } = fieldsOf(input);
-    let pod = await this.#v2.pods.create(wireRequest<"createPod">(podCreateBodyV2(podTable, fields)));
-    // v2 creates take no lock: it is set right after.
-    if (locked === true) pod = await this.#v2.pods.update(pod.id, { locked: true });
-    return podOf(pod);
+    const pod = await this.#v2.pods.create(wireRequest<"createPod">(podCreateBodyV2(podTable, fields)));
+    // v2 creates take no lock: it is set right after. The pod exists (and bills) whatever that answers.
+    if (locked !== true) return podOf(pod);
+    try {
+      return podOf(await this.#v2.pods.update(pod.id, { locked: true }));
+    } catch (error) {
+      throw new IncompleteCreateError(podOf(pod), `pod ${pod.id} was created, but locking it failed: ${messageOf(error)}`, {
+        cause: error,
+      });
+    }
   }
 
   async listPods(filter?: PodListFilter): Promise<Pod[]> {
@@ -184,7 +190,9 @@ export class V2Backend implements ManagementApi {
         () => true,
         () => false,
       );
-      throw wrongEndpointType(created, body["type"], deleted);
+      const error = wrongEndpointType(created, body["type"], deleted);
+      // Not deleted, it bills: recorded in the stack, the next up replaces it.
+      throw deleted ? error : new IncompleteCreateError(endpointOf(created), error.message);
     }
     return endpointOf(created);
   }

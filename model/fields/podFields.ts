@@ -29,6 +29,7 @@ import {
 import { argv, bool, envMap, failure, list, num, oneOf, port, str, unknownIdWarnings } from "./validation";
 import { isPresent, isRecord, isUnknown, type Props } from "./values";
 import { COST_ESTIMATE } from "./estimateOutput";
+import { OWNER_MARKER_ENV } from "../kinds";
 import { createBodyFailure } from "./podBodyV2";
 import {
   atMostOne,
@@ -112,7 +113,7 @@ const rows = {
   // The platform adds PUBLIC_KEY (SSH) and, on v2 with startJupyter, JUPYTER_PASSWORD.
   env: update(envMap.optional(), {
     envMap: true,
-    injectedKeys: ["PUBLIC_KEY", "JUPYTER_PASSWORD"],
+    injectedKeys: ["PUBLIC_KEY", "JUPYTER_PASSWORD", OWNER_MARKER_ENV],
     sensitive: true,
     observe: (p) => p.env,
     v2: { path: "env" },

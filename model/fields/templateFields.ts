@@ -8,6 +8,7 @@ import type { Template } from "../../client/schemas";
 import type { AnswerPathV2, SentPathV2 } from "../../client/wirePathsV2";
 import { adoptIdRow, defineTable, rowsFor, type ArgsOf, type OutputArgumentKeys } from "./fieldTable";
 import { argv, bool, envMap, list, num, oneOf, port, str } from "./validation";
+import { OWNER_MARKER_ENV } from "../kinds";
 import type { Props } from "./values";
 import {
   COMMAND_V2,
@@ -87,7 +88,7 @@ const rows = {
   // The platform adds PORT and PORT_HEALTH to a serverless template's env.
   env: update(envMap.optional(), {
     envMap: true,
-    injectedKeys: ["PORT", "PORT_HEALTH"],
+    injectedKeys: ["PORT", "PORT_HEALTH", OWNER_MARKER_ENV],
     sensitive: true,
     observe: (t) => t.env,
     v2: { path: "env" },

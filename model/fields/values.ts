@@ -1,6 +1,8 @@
 // Small value helpers shared by check, diff and read: presence, structural equality, and how a
 // value is quoted in messages.
 
+import { OWNER_INPUT } from "../kinds";
+
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type Props = Record<string, unknown>;
 
@@ -60,11 +62,16 @@ export function kindOf(value: unknown): string {
   return typeof value;
 }
 
-/** A copy without undefined/null values and without the dynamic provider's own `__provider`. */
+/** Inputs the provider adds for itself (the dynamic provider's code, the owner): never a field, never a change. */
+export function isProviderInput(key: string): boolean {
+  return key === "__provider" || key === OWNER_INPUT;
+}
+
+/** A copy without undefined/null values and without the provider's own inputs (`__provider`, `__owner`). */
 export function withoutUnset(props: Props): Props {
   const out: Props = {};
   for (const [key, value] of Object.entries(props)) {
-    if (key === "__provider" || value === undefined || value === null) continue;
+    if (isProviderInput(key) || value === undefined || value === null) continue;
     out[key] = value;
   }
   return out;

@@ -32,7 +32,7 @@ export function resourceHandlers(resources: ReadonlyMap<string, PluginResource>)
       const name = req.getName() || nameOf(req.getUrn());
       // What the check says of a value given as a secret is redacted (its warnings too, through the log).
       const secrets = secretTexts(news.values, news.secretKeys);
-      const result = await forResource(req.getUrn(), () => resource.check(name, olds.values, news.values), secrets);
+      const result = await forResource(req.getUrn(), () => resource.check(name, olds.values, news.values, req.getUrn()), secrets);
       const response = new providerPb.CheckResponse();
       response.setInputs(toStruct(forEngine(result.inputs ?? news.values, secretKeysOf(resource.sensitive, news))));
       response.setFailuresList((result.failures ?? []).map((f) => toFailure(redactFailure(f, news.secretKeys, secrets, news.values))));

@@ -9,6 +9,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { secretPlaceholder } from "../../client/secrets";
 import { sensitiveOf } from "../../model/lookup/lookup";
 import { isPresent, type Props } from "../../model/fields/values";
+import { OWNER_INPUT } from "../../model/kinds";
 import { accountSshKeysProviderLogging } from "../account/registry";
 import type { ProviderDeps } from "../resources/deps";
 import type { LifecycleDiff } from "../resources/lifecycle";
@@ -19,8 +20,8 @@ export interface PluginResource {
   readonly kind: PluginResourceKind;
   /** Fields whose values are always kept secret (the table's sensitive rows). */
   readonly sensitive: readonly string[];
-  /** `name`: the resource's name in the program, for a default. */
-  check(name: string, olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult>;
+  /** `name`: the resource's name in the program, for a default; `urn`: the resource's, its owner (ownership.ts). */
+  check(name: string, olds: Props, news: Props, urn: string): Promise<pulumi.dynamic.CheckResult>;
   diff(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult & Partial<Pick<LifecycleDiff, "detailedDiff">>>;
   create(inputs: Props): Promise<pulumi.dynamic.CreateResult>;
   /** Without props: an import (what a program would declare, as inputs). */
@@ -44,8 +45,11 @@ export function pluginResources(deps: ProviderDeps): ReadonlyMap<string, PluginR
     out.set(resourceToken(kind), {
       kind,
       sensitive: kind === "accountSshKeys" ? [] : sensitiveOf(kind),
-      check: (name, olds, news) =>
-        provider.check(olds, NAMED_AFTER_RESOURCE.has(kind) && !isPresent(news, "name") ? { ...news, name } : news),
+      check: (name, olds, news, urn) => {
+        const named = NAMED_AFTER_RESOURCE.has(kind) && !isPresent(news, "name") ? { ...news, name } : news;
+        // A create through the plugin is owned by its URN: what proves a resource on the service was made for it.
+        return provider.check(olds, lifecycle ? { ...named, [OWNER_INPUT]: urn } : named);
+      },
       diff: (id, olds, news) => (lifecycle ? lifecycle.diffInDetail(id, olds, news) : provider.diff(id, olds, news)),
       create: async (inputs) => withRef(await provider.create(inputs)),
       read: async (id, props) => withRef(await provider.read(id, props)),

@@ -1,36 +1,32 @@
-// Creating without ever making a duplicate. A create is a POST the transport never repeats on its
-// own: if the connection breaks after sending, the answer times out, or the service answers 5xx,
-// the resource may or may not exist. Repeating blindly would risk a second pod (billed by the
-// hour); giving up would leak the first. So before trying again, the service is asked:
+// Creating without ever making a duplicate, whatever fails: the answer, the service's speed, or the
+// deploying process. A create is a POST the transport never repeats: if the connection breaks
+// after sending, the answer times out or the service answers 5xx, the resource may exist or may
+// still appear (the reference: "a create may have succeeded"). So a create is never sent twice on
+// a guess:
 //
-//   create -> ok: done
-//          -> refused (4xx, or 429/connect failures the transport already retried): throw
-//          -> ambiguous: wait a moment, then look for it
-//               -> found: that is our resource (no duplicate)
-//               -> not found: create again (at most MAX_CREATE_ATTEMPTS), same rules
-//               -> the lookup fails too: the outcome is unknown (recorded as pending, below)
+//   before sending: is there already a resource an earlier create made for this stack resource?
+//     (a marker or the journal proves it: ownership.ts, createJournal.ts) -> adopt it
+//     a kind with no proof possible, next to a look-alike nothing accounts for -> refuse, say what to do
+//   send once -> answered: done (the journal keeps the id until the engine holds it)
+//             -> refused (4xx): throw; a 409 on a unique name adopts the holder only with proof
+//             -> ambiguous: keep looking, with backoff, for as long as a create can take
+//                  -> found: that is ours
+//                  -> still nothing: record the create as pending (a placeholder, partialCreate.ts)
+//                     and fail the step; the next `up` looks again before it creates
 //
-// Pods, endpoints and network volumes have no unique name, so "ours" means: matches what we asked
-// for AND was not there before we sent the create. That needs a snapshot of the kind taken before
-// the create, and no marker inside the user's resource. A list taken for one create serves every
-// create of the kind that starts within SNAPSHOT_MAX_AGE_MS of it, with the resources this process
-// created since added (CreateSnapshots below): one list call per kind per few seconds instead of
-// one per create, each as long as the account's list (a 100-endpoint up made 84 lists of up to 100
-// endpoints). Residual risks: another client creating a look-alike (what `matches` compares: the
-// name, and the image, template, data center or size by kind) within that time while our create's
-// answer is lost would be taken for ours; and a service that makes the resource visible only later
-// than the wait could still produce a duplicate; the waits grow to narrow that.
-//
-// When the outcome stays unknown, the create is recorded in state under a placeholder
-// (partialCreate.ts) with the snapshot, and the next run's create resolves it with the same rule:
-// exactly one look-alike that was not in the snapshot is ours and is adopted; none means the create
-// never happened; more than one is never guessed.
+// "Ours", for a look-alike without a marker (a name, an image, a size: `matches`), means it did not
+// exist before our create was sent. Look-alikes the stack holds, or that this process made for
+// other resources, are accounted for and never taken.
 
-import { ConflictError, isAmbiguousFailure, type ApiError } from "../../client/errors";
+import { ConflictError, duration, isAmbiguousFailure } from "../../client/errors";
 import { backoffDelayMs } from "../../client/retry";
+import { IncompleteCreateError } from "../../model/backend/port";
+import type { ResourceTable } from "../../model/fields/fieldTable";
+import { messageOf, withoutUnset, type Props } from "../../model/fields/values";
+import type { CreateJournal, JournalEntry } from "./createJournal";
 import { declaredInputs } from "./declared";
 import type { ProgressLog } from "./deps";
-import type { ResourceTable } from "../../model/fields/fieldTable";
+import { markerOf } from "./ownership";
 import {
   PENDING_CREATE_FIELD,
   ResourceInitError,
@@ -39,61 +35,12 @@ import {
   withProvider,
   type PendingCreate,
 } from "./partialCreate";
-import { messageOf, withoutUnset, type Props } from "../../model/fields/values";
 
-/** Total create attempts when each ambiguous failure is resolved as "not created". */
-export const MAX_CREATE_ATTEMPTS = 3;
-
-/** How long a list serves as the snapshot of later creates of its kind, in ms (see the header). */
+/** How long a list serves as the snapshot of later creates of its kind, in ms (one list per kind per few seconds). */
 export const SNAPSHOT_MAX_AGE_MS = 10_000;
 
-/** How one create attempt ended once its ambiguity (if any) was resolved. */
-export type AttemptOutcome<T> =
-  | { kind: "created"; resource: T }
-  /** The attempt's answer was lost but the service had made it. */
-  | { kind: "found"; resource: T; error: ApiError }
-  /** The create was refused, or failed ambiguously on every attempt (`error` is the create's). */
-  | { kind: "failed"; error: unknown; ambiguous: boolean }
-  /** The create failed ambiguously and the lookup failed too: nobody can tell. */
-  | { kind: "unknown"; error: unknown; lookupError: unknown };
-
-export interface AttemptOptions {
-  maxAttempts?: number;
-  sleep(ms: number): Promise<void>;
-  random?: () => number;
-  /** Told about every ambiguous failure and what the lookup found. */
-  onAmbiguous?(attempt: number, error: ApiError, found: boolean): void;
-}
-
-/** The create / look / create-again loop above, as a pure function of its two calls. */
-export async function createResolvingAmbiguity<T>(
-  create: () => Promise<T>,
-  lookup: () => Promise<T | undefined>,
-  options: AttemptOptions,
-): Promise<AttemptOutcome<T>> {
-  const maxAttempts = Math.max(1, options.maxAttempts ?? MAX_CREATE_ATTEMPTS);
-  let ambiguous = false;
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return { kind: "created", resource: await create() };
-    } catch (error) {
-      if (!isAmbiguousFailure(error)) return { kind: "failed", error, ambiguous };
-      ambiguous = true;
-      // Give a create that is still being processed a moment to become visible before looking.
-      await options.sleep(backoffDelayMs(attempt - 1, undefined, options.random ?? Math.random));
-      let existing: T | undefined;
-      try {
-        existing = await lookup();
-      } catch (lookupError) {
-        // The lookup failed too (its GETs were already retried): we must not create again.
-        return { kind: "unknown", error, lookupError };
-      }
-      options.onAmbiguous?.(attempt, error, existing !== undefined);
-      if (existing !== undefined) return { kind: "found", resource: existing, error };
-      if (attempt >= maxAttempts) return { kind: "failed", error, ambiguous };
-    }
-  }
-}
+/** The longest wait between two lookups after an ambiguous create. */
+const MAX_LOOKUP_INTERVAL_MS = 8_000;
 
 export interface CreateSpec<T extends { id: string }> {
   /** Names the resource in messages: `pod "trainer"`. */
@@ -102,74 +49,275 @@ export interface CreateSpec<T extends { id: string }> {
   table: ResourceTable<T>;
   /** The checked inputs of the create (with `__provider`, which a placeholder must keep). */
   inputs: Props;
-  /** Lists the kind: every resource now (the lookups after a lost answer). */
+  /** Lists the kind: every resource now. */
   list(): Promise<T[]>;
-  /** The kind as it was before this create: a list (maybe shared, see CreateSnapshots), taken before it is sent. */
+  /** The kind as it was shortly before this create (maybe shared with other creates, see CreateSnapshots). */
   snapshot(): Promise<T[]>;
   /** Whether a listed resource looks like the one being created. */
   matches(candidate: T): boolean;
   create(): Promise<T>;
   log: ProgressLog;
   sleep(ms: number): Promise<void>;
-  /** Clock (ms since the epoch) for the record of an unresolved create. */
+  /** Clock, ms since the epoch. */
   now(): number;
+  /** The stack resource the create is for (ownership.ts); absent: no proof by marker or journal. */
+  owner?: string | undefined;
+  /** Ids the stack holds, or this process made, for this kind: accounted for, never taken for this create's. */
+  held: ReadonlySet<string>;
+  /** The owner marker a listed resource carries (kinds that have one: pods, templates; absent without an owner). */
+  markerOf?: ((candidate: T) => string | undefined) | undefined;
+  /** The kind carries a marker (even when this create has no owner to put in it): it never fails safe on look-alikes. */
+  markable?: boolean | undefined;
+  /** Where this machine notes creates before sending them (absent: none kept). */
+  journal?: CreateJournal | undefined;
+  /** How long a create can take on the service, ms: an ambiguous one is looked for at least this long. */
+  createWindowMs: number;
+  /** The name is unique in the account: the service's 409 already refuses a second. */
+  uniqueName?: boolean | undefined;
+  /** How to adopt an existing resource instead, for messages (`set adoptId: "<id>"`). */
+  adoptHint(id: string): string;
 }
 
 export interface CreateOutcome<T> {
   resource: T;
+  /** The create made the resource but a later call of it failed (IncompleteCreateError): record it, fail the step. */
+  incomplete?: Error;
   /**
-   * The resource already existed: an earlier create whose answer was lost made it. The caller
-   * adopts it (brings it to the declared state) instead of treating it as freshly created.
+   * The resource already existed: an earlier create made it. The caller adopts it (brings it to
+   * the declared state) instead of treating it as freshly created.
    */
   adopted: boolean;
 }
 
+/** What an earlier create of this resource left: a pending placeholder's record or the journal's entry. */
+interface EarlierCreate {
+  startedAt: number;
+  matchedBefore: readonly string[];
+  createdId?: string | undefined;
+}
+
 export async function createWithoutDuplicates<T extends { id: string }>(spec: CreateSpec<T>): Promise<CreateOutcome<T>> {
   const noun = spec.table.noun;
-  // Taken before anything can fail: the record belongs to this one create attempt (see partialCreate.ts).
+  // Taken before anything can fail: the record belongs to this one create attempt (partialCreate.ts).
   const pending = takePendingCreate(noun, spec.inputs);
-  // An interrupted create of an earlier run is looked for in a list of now.
-  const current = (await (pending ? spec.list() : spec.snapshot())).filter(spec.matches);
-  if (pending) {
-    const ours = madeByEarlierCreate(spec, pending.record, current);
-    if (ours) {
-      spec.log.info(
-        `${spec.subject}: the create interrupted at ${pending.record.startedAt} did reach the service: adopting the ${noun} it made (id ${ours.id})`,
-      );
-      return { resource: ours, adopted: true };
-    }
+  const earlier = earlierCreate(spec, pending?.record);
+  const listed = await (earlier ? spec.list() : spec.snapshot());
+  const ours = findEarlier(spec, listed, earlier);
+  if (ours) {
     spec.log.info(
-      `${spec.subject}: the create interrupted at ${pending.record.startedAt} did not reach the service (no new matching ${noun}): creating it now`,
+      `${spec.subject}: an earlier, interrupted create of it did reach the service: adopting the ${noun} it made (id ${ours.id})`,
+    );
+    return { resource: ours, adopted: true };
+  }
+  const lookAlikes = listed.filter((r) => spec.matches(r) && !spec.held.has(r.id));
+  if (earlier) {
+    // It may still land: wait as long as a create can take, counted from when it was sent.
+    const settled = earlier.startedAt + 2 * spec.createWindowMs;
+    if (spec.now() < settled) {
+      spec.log.info(`${spec.subject}: an earlier create of it may still land: looking for it until ${new Date(settled).toISOString()}`);
+      const late = await lookUntil(spec, settled, new Set([...earlier.matchedBefore, ...lookAlikes.map((r) => r.id)]));
+      if (late.found) return { resource: late.found, adopted: true };
+    }
+    spec.log.info(`${spec.subject}: the earlier create of it never reached the service: creating it now`);
+  } else if (!spec.markable && !spec.uniqueName && lookAlikes.length > 0) {
+    throw unaccountedLookAlikes(spec, lookAlikes);
+  }
+  return createOnce(spec, new Set([...(earlier?.matchedBefore ?? []), ...lookAlikes.map((r) => r.id)]));
+}
+
+/** Sends the create once and resolves an ambiguous answer by looking, never by sending it again. */
+async function createOnce<T extends { id: string }>(spec: CreateSpec<T>, before: ReadonlySet<string>): Promise<CreateOutcome<T>> {
+  const startedAt = spec.now();
+  note(spec, { noun: spec.table.noun, startedAt, matchedBefore: [...before] });
+  let error: unknown;
+  try {
+    const made = await spec.create();
+    note(spec, { noun: spec.table.noun, startedAt, matchedBefore: [...before], createdId: made.id });
+    return { resource: made, adopted: false };
+  } catch (caught) {
+    error = caught;
+  }
+  if (error instanceof IncompleteCreateError) {
+    const made = error.created as T;
+    note(spec, { noun: spec.table.noun, startedAt, matchedBefore: [...before], createdId: made.id });
+    return { resource: made, adopted: false, incomplete: error };
+  }
+  if (error instanceof ConflictError && spec.uniqueName) return holderOfName(spec, error, before);
+  if (!isAmbiguousFailure(error)) {
+    // Refused: nothing was made, nothing to remember.
+    if (spec.owner) spec.journal?.forget(spec.owner);
+    throw error;
+  }
+  spec.log.warn(
+    `${spec.subject}: the create got no clear answer (${messageOf(error)}); it may still be made: looking for it, ` +
+      `for up to ${duration(spec.createWindowMs)}, before anything else is tried`,
+  );
+  const outcome = await lookUntil(spec, spec.now() + spec.createWindowMs, before);
+  if (outcome.found) {
+    spec.log.info(`${spec.subject}: the service did make it (id ${outcome.found.id}): using it`);
+    note(spec, { noun: spec.table.noun, startedAt, matchedBefore: [...before], createdId: outcome.found.id });
+    return { resource: outcome.found, adopted: false };
+  }
+  throw unresolvedCreate(spec, { startedAt: new Date(startedAt).toISOString(), matchedBefore: [...before] }, error, outcome.lookupError);
+}
+
+/** Looks for the create's resource with growing waits until `deadline` (ms since the epoch). */
+async function lookUntil<T extends { id: string }>(
+  spec: CreateSpec<T>,
+  deadline: number,
+  before: ReadonlySet<string>,
+): Promise<{ found?: T; lookupError?: unknown }> {
+  let lookupError: unknown;
+  for (let attempt = 0; ; attempt++) {
+    const wait = Math.min(
+      backoffDelayMs(attempt, undefined, () => 0.5),
+      MAX_LOOKUP_INTERVAL_MS,
+      Math.max(0, deadline - spec.now()),
+    );
+    await spec.sleep(wait);
+    try {
+      const found = appeared(spec, await spec.list(), before);
+      lookupError = undefined;
+      if (found) return { found };
+    } catch (failure) {
+      // A lookup that cannot reach the service proves nothing: keep trying until the deadline.
+      if (failure instanceof AmbiguityError) throw failure;
+      lookupError = failure;
+    }
+    if (spec.now() >= deadline) return lookupError === undefined ? {} : { lookupError };
+  }
+}
+
+/** The resource our create made, among a list: by its marker, else the one new look-alike. */
+function appeared<T extends { id: string }>(spec: CreateSpec<T>, listed: readonly T[], before: ReadonlySet<string>): T | undefined {
+  if (spec.markerOf && spec.owner) return single(spec, marked(spec, listed, spec.owner), "bear this resource's owner marker");
+  const fresh = listed.filter((r) => spec.matches(r) && !before.has(r.id) && !spec.held.has(r.id));
+  return single(spec, fresh, "have appeared since the create was sent");
+}
+
+/** What an earlier create proves is ours, in a list of now. */
+function findEarlier<T extends { id: string }>(
+  spec: CreateSpec<T>,
+  listed: readonly T[],
+  earlier: EarlierCreate | undefined,
+): T | undefined {
+  if (earlier?.createdId !== undefined) {
+    const answered = listed.find((r) => r.id === earlier.createdId && !spec.held.has(r.id));
+    if (answered) return answered;
+  }
+  if (spec.markerOf && spec.owner) return single(spec, marked(spec, listed, spec.owner), "bear this resource's owner marker");
+  if (!earlier) return undefined;
+  const known = new Set(earlier.matchedBefore);
+  return single(
+    spec,
+    listed.filter((r) => spec.matches(r) && !known.has(r.id) && !spec.held.has(r.id)),
+    "have appeared since an earlier create of it was sent",
+  );
+}
+
+function marked<T extends { id: string }>(spec: CreateSpec<T>, listed: readonly T[], owner: string): T[] {
+  const marker = markerOf(owner);
+  return listed.filter((r) => spec.markerOf?.(r) === marker && !spec.held.has(r.id));
+}
+
+/** Several candidates are never guessed between. */
+class AmbiguityError extends Error {}
+
+function single<T extends { id: string }>(spec: CreateSpec<T>, candidates: readonly T[], how: string): T | undefined {
+  if (candidates.length <= 1) return candidates[0];
+  const ids = candidates.map((r) => r.id);
+  throw new AmbiguityError(
+    `${spec.subject}: ${candidates.length} ${spec.table.noun}s ${how} (${ids.join(", ")}); cannot tell which one is this resource, ` +
+      `so nothing was created. Keep one: ${spec.adoptHint(ids[0] ?? "")}, and delete the others; then run \`pulumi up\` again.`,
+  );
+}
+
+/** The placeholder's record or this machine's journal entry of an earlier create, if any. */
+function earlierCreate<T extends { id: string }>(spec: CreateSpec<T>, record: PendingCreate | undefined): EarlierCreate | undefined {
+  const journaled: JournalEntry | undefined = spec.owner ? spec.journal?.read(spec.owner) : undefined;
+  if (journaled?.createdId !== undefined && spec.held.has(journaled.createdId)) {
+    // The stack holds what that create made: the entry is spent.
+    if (spec.owner) spec.journal?.forget(spec.owner);
+    return record ? { startedAt: Date.parse(record.startedAt), matchedBefore: record.matchedBefore } : undefined;
+  }
+  if (record) {
+    const startedAt = Date.parse(record.startedAt);
+    return { startedAt, matchedBefore: [...record.matchedBefore, ...(journaled?.matchedBefore ?? [])], createdId: journaled?.createdId };
+  }
+  return journaled;
+}
+
+/** Writes the journal; a journal that cannot be written weakens the proof after a crash, and says so. */
+function note<T extends { id: string }>(spec: CreateSpec<T>, entry: JournalEntry): void {
+  if (!spec.owner || !spec.journal) return;
+  try {
+    spec.journal.write(spec.owner, entry);
+  } catch (error) {
+    spec.log.warn(
+      `${spec.subject}: could not note the create in this machine's create journal (${messageOf(error)}); ` +
+        "if this deploy is killed before the create is recorded, the next one may not find it (set GPUCLOUD_CACHE_DIR to a writable folder)",
     );
   }
-  const before = new Set(current.map((r) => r.id));
-  const record: PendingCreate = { startedAt: new Date(spec.now()).toISOString(), matchedBefore: [...before] };
-  const outcome = await createResolvingAmbiguity(spec.create, () => appearedSince(spec, before), {
-    sleep: spec.sleep,
-    onAmbiguous: (attempt, error, found) =>
-      spec.log.warn(
-        `${spec.subject}: create attempt ${attempt} got no clear answer (${error.message}); ` +
-          (found ? "the service did create it: using that one." : "the service did not create it: trying again."),
-      ),
-  });
-  switch (outcome.kind) {
-    case "created":
-    case "found":
-      return { resource: outcome.resource, adopted: false };
-    case "unknown":
-      throw unresolvedCreate(spec, record, outcome.error, outcome.lookupError);
-    case "failed":
-      // "Name taken" after a create of ours may have happened (interrupted earlier, or an attempt of
-      // this run whose resource became visible late): the holder of the name may be that resource.
-      if (outcome.error instanceof ConflictError && (pending !== undefined || outcome.ambiguous)) {
-        const ours = madeByEarlierCreate(spec, record, (await spec.list()).filter(spec.matches));
-        if (ours) {
-          spec.log.info(`${spec.subject}: the name is taken by the ${noun} an earlier create made (id ${ours.id}): adopting it`);
-          return { resource: ours, adopted: true };
-        }
-      }
-      throw outcome.error;
+}
+
+/** A 409 on a unique name: the holder is adopted only when proven ours (marker, or new since our create was sent). */
+async function holderOfName<T extends { id: string }>(
+  spec: CreateSpec<T>,
+  conflict: ConflictError,
+  before: ReadonlySet<string>,
+): Promise<CreateOutcome<T>> {
+  const listed = await spec.list();
+  const holders = listed.filter((r) => spec.matches(r));
+  const proven =
+    spec.markerOf && spec.owner ? marked(spec, holders, spec.owner) : holders.filter((r) => !before.has(r.id) && !spec.held.has(r.id));
+  if (proven.length === 1 && proven[0]) {
+    spec.log.info(
+      `${spec.subject}: the name is taken by the ${spec.table.noun} an earlier create of it made (id ${proven[0].id}): adopting it`,
+    );
+    return { resource: proven[0], adopted: true };
   }
+  if (spec.owner) spec.journal?.forget(spec.owner);
+  const holder = holders.find((r) => !spec.held.has(r.id));
+  if (!holder) throw conflict;
+  throw new Error(
+    `${spec.subject}: the name is taken by an existing ${spec.table.noun} (id ${holder.id}) that nothing proves was made for this resource ` +
+      `(${messageOf(conflict)}). If an interrupted deploy of this stack made it, adopt it: ${spec.adoptHint(holder.id)}. ` +
+      `Otherwise give this ${spec.table.noun} another name, or delete the existing one.`,
+  );
+}
+
+/** A kind with no proof of ownership, next to look-alikes nothing accounts for: fail safe. */
+function unaccountedLookAlikes<T extends { id: string }>(spec: CreateSpec<T>, lookAlikes: readonly T[]): Error {
+  const ids = lookAlikes.map((r) => r.id);
+  const noun = spec.table.noun;
+  return new Error(
+    `${spec.subject}: ${ids.length === 1 ? `a ${noun} like this one exists` : `${ids.length} ${noun}s like this one exist`} ` +
+      `(id ${ids.join(", ")}) that this stack does not hold. A ${noun} carries nothing that proves which stack made it, so it may be ` +
+      "what an interrupted deploy of this stack created, and creating another could bill twice: nothing was created. " +
+      `If it is this resource, adopt it: ${spec.adoptHint(ids[0] ?? "")}. If it belongs to something else, give this ${noun} a name ` +
+      "of its own; if nobody needs it, delete it. Then run `pulumi up` again.",
+  );
+}
+
+/** A partial create under a placeholder id that records the doubt for the next run. */
+function unresolvedCreate<T extends { id: string }>(
+  spec: CreateSpec<T>,
+  record: PendingCreate,
+  createError: unknown,
+  lookupError: unknown,
+): ResourceInitError {
+  const noun = spec.table.noun;
+  const id = placeholderId(noun);
+  const looked =
+    lookupError === undefined
+      ? `no ${noun} made by it appeared in ${duration(spec.createWindowMs)} of looking`
+      : `looking for the ${noun} failed: ${messageOf(lookupError)}`;
+  const reason =
+    `${spec.subject}: the create sent at ${record.startedAt} may or may not have been made: ${messageOf(createError)}; ${looked}. ` +
+    `It was not sent again. The stack records the create as pending (placeholder id ${id}): the next \`pulumi up\` looks for the ${noun} ` +
+    "again and adopts it if the service made it; it creates one only once the earlier create can no longer land.";
+  const properties = { ...declaredInputs(spec.table, withoutUnset(spec.inputs)), [PENDING_CREATE_FIELD]: record };
+  return new ResourceInitError(id, withProvider(properties, spec.inputs), reason);
 }
 
 /**
@@ -208,50 +356,4 @@ export class CreateSnapshots<T extends { id: string }> {
   add(resource: T): void {
     this.#created.push({ at: this.now(), resource });
   }
-}
-
-/** The look-alike that appeared since the snapshot; several are never guessed between. */
-async function appearedSince<T extends { id: string }>(spec: CreateSpec<T>, before: ReadonlySet<string>): Promise<T | undefined> {
-  const appeared = (await spec.list()).filter((r) => spec.matches(r) && !before.has(r.id));
-  if (appeared.length <= 1) return appeared[0];
-  // Someone else created a look-alike at the same moment: guessing could adopt their resource.
-  const message =
-    `${spec.subject}: the create's answer was lost and ${appeared.length} matching resources appeared since ` +
-    `(${appeared.map((r) => r.id).join(", ")}); cannot tell which one is ours. Delete the extra ones and run \`pulumi up\` again.`;
-  spec.log.warn(message);
-  throw new Error(message);
-}
-
-/** The one look-alike that did not exist before the earlier create; more than one is never guessed. */
-function madeByEarlierCreate<T extends { id: string }>(
-  spec: CreateSpec<T>,
-  record: Pick<PendingCreate, "matchedBefore">,
-  matching: T[],
-): T | undefined {
-  const known = new Set(record.matchedBefore);
-  const fresh = matching.filter((r) => !known.has(r.id));
-  if (fresh.length <= 1) return fresh[0];
-  throw new Error(
-    `${spec.subject}: an earlier create of it may have reached the service, and ${fresh.length} matching ${spec.table.noun}s ` +
-      `have appeared since (${fresh.map((r) => r.id).join(", ")}); cannot tell which one it made. ` +
-      "Delete the ones that are not wanted (keep at most one) and run `pulumi up` again.",
-  );
-}
-
-/** A partial create under a placeholder id that records the doubt for the next run. */
-function unresolvedCreate<T extends { id: string }>(
-  spec: CreateSpec<T>,
-  record: PendingCreate,
-  createError: unknown,
-  lookupError: unknown,
-): ResourceInitError {
-  const noun = spec.table.noun;
-  const id = placeholderId(noun);
-  const reason =
-    `${spec.subject}: the create may or may not have happened: ${messageOf(createError)}; ` +
-    `looking for the ${noun} afterwards failed too: ${messageOf(lookupError)}. ` +
-    `The stack records the create as pending (placeholder id ${id}): the next \`pulumi up\` adopts the ${noun} ` +
-    "if the service did create it, or creates it otherwise.";
-  const properties = { ...declaredInputs(spec.table, withoutUnset(spec.inputs)), [PENDING_CREATE_FIELD]: record };
-  return new ResourceInitError(id, withProvider(properties, spec.inputs), reason);
 }

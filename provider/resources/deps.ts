@@ -3,7 +3,8 @@
 
 import * as pulumi from "@pulumi/pulumi";
 import type { ManagementApi } from "../../model/backend/port";
-import { connectionFailures, currentBackend, managementClient } from "../../model/connection";
+import { connectionFailures, createWindowMs, currentBackend, managementClient } from "../../model/connection";
+import { fileJournal, type CreateJournal } from "./createJournal";
 import type { Backend } from "../../model/fields/fieldTable";
 import { pricesOf } from "../../model/cost/priceSheet";
 import { ownPricesOf } from "../../model/cost/ownPrices";
@@ -38,6 +39,10 @@ export interface ProviderDeps extends PriceSources {
   sleep(ms: number): Promise<void>;
   now(): number;
   poll: PollSettings;
+  /** How long a create may take on the service, ms (absent: the transport's default create timeout). */
+  createWindowMs?(): number;
+  /** This machine's create journal (createJournal.ts); absent: none is kept (tests with fakes). */
+  journal?(): CreateJournal | undefined;
 }
 
 /** Intervals of 1, 2, 4 and 8 s: doubling keeps every wait on one shared beat (waitFor.ts). */
@@ -64,5 +69,7 @@ export function defaultDeps(): ProviderDeps {
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     now: Date.now,
     poll: DEFAULT_POLL,
+    createWindowMs,
+    journal: () => fileJournal(),
   };
 }

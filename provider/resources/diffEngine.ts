@@ -3,7 +3,7 @@
 
 import type { DiffContext, FieldRow, ResourceTable } from "../../model/fields/fieldTable";
 import { containsUnknown } from "../../model/fields/values";
-import { deepEqual, isPresent, isRecord, type Props } from "../../model/fields/values";
+import { deepEqual, isPresent, isProviderInput, isRecord, type Props } from "../../model/fields/values";
 
 export type ChangeKind = "add" | "update" | "delete";
 
@@ -30,7 +30,7 @@ export interface DiffOutcome {
 export function computeDiff<L>(policy: ResourceTable<L>, olds: Props, news: Props, ctx: DiffContext = {}): DiffOutcome {
   const changed: FieldChange[] = [];
   const names = new Set<string>(Object.keys(policy.fields));
-  for (const key of Object.keys(news)) if (key !== "__provider") names.add(key);
+  for (const key of Object.keys(news)) if (!isProviderInput(key)) names.add(key);
 
   for (const field of names) {
     const fieldPolicy = policy.fields[field];

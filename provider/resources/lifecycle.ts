@@ -19,6 +19,9 @@ import { adoptionPlan, changedFields, forgottenFields, serviceUpdates } from "./
 import { runSchema } from "../../model/fields/validation";
 import { catalogFieldsToCheck, catalogIdFailures } from "../../model/cost/catalogIds";
 import { deepEqual, isPresent, messageOf, withoutUnset, type Props } from "../../model/fields/values";
+import { OWNER_INPUT, OWNER_MARKER_ENV } from "../../model/kinds";
+import { DEFAULT_CREATE_TIMEOUT_MS } from "../../client/transport";
+import { markerOf, ownerOf } from "./ownership";
 import { ReadinessTimeoutError } from "./waitFor";
 import type { CostEstimate, Estimator } from "../../model/cost/estimate";
 import { withEstimate } from "../../model/cost/attach";
@@ -58,6 +61,13 @@ export interface Changes {
 export interface ResourceSpec<Args, L extends { id: string; name?: string | undefined }, Create = Props> extends KindReader<L, Args> {
   /** Whether a listed resource is the one these arguments created (a lost create's resolution). */
   matches(candidate: L, args: Args): boolean;
+  /**
+   * The owner marker a listed resource carries (ownership.ts), for kinds that carry one (an env
+   * map on the service): the create sends it, and a lost create is found by it on any machine.
+   */
+  ownerMarker?(candidate: L): string | undefined;
+  /** Names are unique in the account: the service refuses a second with 409. */
+  uniqueName?: true;
   /** The service's create call, given the create body computed from the table (its rows cover Create). */
   create(client: ManagementApi, body: Create, args: Args): Promise<L>;
   /** Steps right after a create (fix-ups the create cannot express). */
@@ -142,6 +152,13 @@ function providerOn<Args extends ArgsBase, L extends { id: string; name?: string
 ): LifecycleProvider {
   const { table } = spec;
   const noun = table.noun;
+  /** Per connection (client), the ids the engine holds or this process made (ownership.ts). */
+  const heldIds = new WeakMap<ManagementApi, Set<string>>();
+  function heldOf(client: ManagementApi): Set<string> {
+    const found = heldIds.get(client) ?? new Set<string>();
+    heldIds.set(client, found);
+    return found;
+  }
   /** Per connection (client), the snapshots its creates share (createOnce.ts). */
   const snapshots = new WeakMap<ManagementApi, CreateSnapshots<L>>();
   function snapshotsOf(client: ManagementApi): CreateSnapshots<L> {
@@ -218,6 +235,22 @@ function providerOn<Args extends ArgsBase, L extends { id: string; name?: string
     return { id, outs: await converge(op, changes, declared, inputs) };
   }
 
+  /** The create body with the owner's marker in its env, for kinds that carry one (ownership.ts). */
+  function markedBody(body: Props, owner: string | undefined): Props {
+    if (!spec.ownerMarker || owner === undefined) return body;
+    const env = body["env"];
+    return { ...body, env: { ...(typeof env === "object" && env !== null ? env : {}), [OWNER_MARKER_ENV]: markerOf(owner) } };
+  }
+
+  /** The engine holds `id` for the owner: accounted for, and the journal's entry for it is spent. */
+  function heldByStack(id: string, news: Props): void {
+    const held = heldOf(deps.client());
+    if (held.has(id)) return;
+    held.add(id);
+    const owner = ownerOf(news);
+    if (owner !== undefined) deps.journal?.()?.forget(owner, id);
+  }
+
   const provider: LifecycleProvider = {
     async check(olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
       const args = withoutUnset(news);
@@ -264,7 +297,11 @@ function providerOn<Args extends ArgsBase, L extends { id: string; name?: string
         failures.length === 0 && spec.estimate
           ? await estimateOn(spec.estimate, withoutUnset(checked), previous, readPrices)
           : withoutUnset(checked);
-      return { inputs: { ...estimated, __provider: news["__provider"] }, failures: failures.map((f) => withoutSecretValue(f)) };
+      const owner = ownerOf(news);
+      return {
+        inputs: { ...estimated, __provider: news["__provider"], ...(owner !== undefined ? { [OWNER_INPUT]: owner } : {}) },
+        failures: failures.map((f) => withoutSecretValue(f)),
+      };
     },
 
     async diff(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
@@ -274,6 +311,7 @@ function providerOn<Args extends ArgsBase, L extends { id: string; name?: string
 
     async diffInDetail(id: string, olds: Props, news: Props): Promise<LifecycleDiff> {
       if (isPlaceholderId(id)) return replacePlaceholder(id, olds, news);
+      heldByStack(id, news);
       const outcome = computeDiff(table, withoutUnset(olds), withoutUnset(news), { id });
       // A new estimate alone (new prices) is an update that only records it (see update).
       const newEstimate = estimateRefreshed(olds, news);
@@ -293,6 +331,7 @@ function providerOn<Args extends ArgsBase, L extends { id: string; name?: string
     async read(id: string, props?: Props): Promise<pulumi.dynamic.ReadResult> {
       // Nothing to read under a placeholder, and dropping it would forget the doubt it records.
       if (isPlaceholderId(id)) return { id, props: props ?? {} };
+      heldOf(deps.client()).add(id);
       let live: L;
       try {
         live = await spec.get(deps.client(), id);
@@ -319,6 +358,8 @@ function providerOn<Args extends ArgsBase, L extends { id: string; name?: string
       if (args.adoptId !== undefined) return adopt(args.adoptId, args, inputs, "adoptId");
       const client = deps.client();
       const shared = snapshotsOf(client);
+      const owner = ownerOf(inputs);
+      const ownerMarker = spec.ownerMarker;
       const outcome = await createWithoutDuplicates<L>({
         subject: subjectOf(noun, args.name),
         table,
@@ -326,12 +367,32 @@ function providerOn<Args extends ArgsBase, L extends { id: string; name?: string
         list: () => spec.list(client),
         snapshot: () => shared.take(() => spec.list(client)),
         matches: (candidate) => spec.matches(candidate, args),
-        create: () => spec.create(client, createBodyOf(table, args) as Create, args),
+        create: () => spec.create(client, markedBody(createBodyOf(table, args), owner) as Create, args),
         log: deps.log,
         sleep: deps.sleep,
         now: deps.now,
+        owner,
+        held: heldOf(client),
+        markerOf: ownerMarker && owner !== undefined ? (candidate) => ownerMarker(candidate) : undefined,
+        markable: ownerMarker !== undefined,
+        journal: deps.journal?.(),
+        createWindowMs: deps.createWindowMs?.() ?? DEFAULT_CREATE_TIMEOUT_MS,
+        uniqueName: spec.uniqueName,
+        adoptHint: (found) =>
+          `declare adoptId: ${JSON.stringify(found)} on it (a program on the provider plugin: \`pulumi import\` it by that id)`,
       });
+      heldOf(client).add(outcome.resource.id);
       shared.add(outcome.resource);
+      if (outcome.incomplete) {
+        // Made, then a follow-up call failed: the resource is recorded (the next up finishes it), never dropped.
+        const declared = declaredInputs(table, withoutUnset(inputs));
+        const subject = subjectOf(noun, args.name, outcome.resource.id);
+        throw new ResourceInitError(
+          outcome.resource.id,
+          withProvider(buildOutputs(table, declared, outcome.resource), inputs),
+          reasonFor(subject, outcome.incomplete),
+        );
+      }
       // An earlier create whose answer was lost made it: bring it to the declared state like adoptId does.
       if (outcome.adopted) return adopt(outcome.resource.id, args, inputs, "earlierCreate");
       const op = operation(outcome.resource.id, args, outcome.resource.name, outcome.resource);
@@ -345,6 +406,7 @@ function providerOn<Args extends ArgsBase, L extends { id: string; name?: string
 
     async update(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> {
       const args = withoutUnset(news) as Args;
+      heldByStack(id, news);
       const outcome = computeDiff(table, withoutUnset(olds), withoutUnset(news), { id });
       if (outcome.replaces.length > 0)
         throw new Error(`pulumi-gpucloud: ${noun} ${id}: ${outcome.replaces.join(", ")} can only change by replacement, not in an update`);
@@ -367,6 +429,7 @@ function providerOn<Args extends ArgsBase, L extends { id: string; name?: string
     },
 
     async delete(id: string, props: Props): Promise<void> {
+      if (!isPlaceholderId(id)) heldOf(deps.client()).add(id);
       if (!isPlaceholderId(id)) return spec.delete({ deps, client: deps.client(), id, subject: subjectOf(noun, props["name"], id) }, props);
       const subject = subjectOf(noun, props["name"]);
       // A placeholder (partialCreate.ts): there is no resource under that id, so nothing is called.

@@ -11,6 +11,7 @@ import type { PodArgs } from "../../model/fields/podFields";
 import { POD_READ_INCLUDE, podReader } from "../../model/lookup/readers";
 import { waitForPod } from "./podReadiness";
 import { estimatePod } from "../../model/cost/estimate";
+import { markerInEnv } from "./ownership";
 
 export const podSpec: ResourceSpec<PodArgs, Pod, PodCreateInput> = {
   ...podReader,
@@ -23,6 +24,8 @@ export const podSpec: ResourceSpec<PodArgs, Pod, PodCreateInput> = {
     (args.imageName === undefined || p.imageName === args.imageName) &&
     (args.templateId === undefined || p.templateId === undefined || p.templateId === args.templateId) &&
     p.desiredStatus !== "TERMINATED",
+  // The owner's marker in the pod's env proves which stack resource a pod was made for (ownership.ts).
+  ownerMarker: (p) => (p.desiredStatus === "TERMINATED" ? undefined : markerInEnv(p.env)),
   create: (client, body, args) => {
     // A locked pod cannot be stopped: when it should start stopped, lock it after the stop.
     const { locked, ...rest } = body;

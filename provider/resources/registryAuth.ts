@@ -11,6 +11,7 @@ import { messageOf } from "../../model/fields/values";
 export const registryAuthSpec: ResourceSpec<RegistryAuthArgs, ContainerRegistryAuth, ContainerRegistryAuthCreateInput> = {
   ...registryAuthReader,
   matches: (a, args) => a.name === args.name,
+  uniqueName: true,
   create: (client, body) => client.createRegistryAuth(body),
   adoptRemedy: "Registry credentials cannot be changed: declare the live name to adopt them, or remove adoptId to create new ones.",
   adoptNote: (origin) =>

@@ -18,6 +18,7 @@ const sameName = (a: string | undefined, b: string | undefined): boolean =>
 export const secretSpec: ResourceSpec<SecretArgs, SecretV2, SecretCreateBody> = {
   ...secretReader,
   matches: (s, args) => sameName(s.name, args.name),
+  uniqueName: true,
   async create(client, body) {
     try {
       return await secretsOf(client).create(body);

@@ -1,5 +1,5 @@
-// The Template's specifics: names are unique, so the template with our name that was not there
-// before a lost create is ours (a 409 after an interrupted create is resolved the same way); an
+// The Template's specifics: names are unique, and it carries its owner's marker in its env, so the
+// template a lost or interrupted create made is found by the marker (a 409 on its name too); an
 // update rolls out to the endpoints using it; ready on create.
 
 import type { Template, TemplateCreateInput } from "../../client/schemas";
@@ -8,10 +8,13 @@ import { deleteIgnoringMissing, subjectOf, type ResourceSpec } from "./lifecycle
 import type { TemplateArgs } from "../../model/fields/templateFields";
 import { templateReader } from "../../model/lookup/readers";
 import { messageOf } from "../../model/fields/values";
+import { markerInEnv } from "./ownership";
 
 export const templateSpec: ResourceSpec<TemplateArgs, Template, TemplateCreateInput> = {
   ...templateReader,
   matches: (t, args) => t.name === args.name,
+  uniqueName: true,
+  ownerMarker: (t) => markerInEnv(t.env),
   create: (client, body) => client.createTemplate(body),
   update: (client, id, body) => client.updateTemplate(id, body),
   updateNote: "endpoints using it roll out the change",

@@ -1,6 +1,8 @@
 import { GpuCloudError } from "../../client/gpuCloudError";
 import { afterEach, describe, expect, it } from "vitest";
-import { createResolvingAmbiguity, type AttemptOutcome } from "../../provider/resources/createOnce";
+import { createWithoutDuplicates } from "../../provider/resources/createOnce";
+import { ResourceInitError } from "../../provider/resources/partialCreate";
+import type { ResourceTable } from "../../model/fields/fieldTable";
 import { ConnectionError, isNotFound, NotFoundError, ServerError, TimeoutError, type ApiError } from "../../client/errors";
 import { ManagementClient } from "../../client/management";
 import type { Pod } from "../../client/schemas";
@@ -17,13 +19,14 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function setup(steps: Step[] | Step, timeoutMs = 5_000) {
+async function setup(steps: Step[] | Step, timeoutMs = 5_000, createTimeoutMs = timeoutMs) {
   server = await startScriptedServer(steps);
   const delays: number[] = [];
   client = new ManagementClient({
     baseUrl: `${server.origin}/v1/`,
     apiKey: KEY,
     timeoutMs,
+    createTimeoutMs,
     sleep: async (ms) => void delays.push(ms),
     random: () => 0,
   });
@@ -199,41 +202,43 @@ async function statefulPods(afterCreate: "drop" | "503" | "hang", failures = 1, 
   return { ...ctx, pods, creates: () => creates };
 }
 
-// The client sends a create once; the provider's createOnce resolves a lost answer over it.
+// The client sends a create once; the provider's createOnce resolves a lost answer over it by
+// looking (never by sending it again).
 describe("ambiguous creates over the real client", () => {
-  const findByName = (c: ManagementClient, name: string) => async () => (await c.listPods({ name }))[0];
-  const fast = { sleep: async () => undefined };
-  const created = <T>(outcome: AttemptOutcome<T>): T => {
-    if (outcome.kind === "created" || outcome.kind === "found") return outcome.resource;
-    throw outcome.error;
+  const once = (c: ManagementClient, name: string) => {
+    let clock = 0;
+    return createWithoutDuplicates<Pod>({
+      subject: `pod "${name}"`,
+      table: { noun: "pod", fields: {} } as unknown as ResourceTable<Pod>,
+      inputs: { name },
+      list: () => c.listPods({ name }),
+      snapshot: () => c.listPods({ name }),
+      matches: (p) => p.name === name,
+      create: () => c.createPod({ name, imageName: "img" }),
+      log: { info: () => undefined, warn: () => undefined },
+      sleep: async (ms) => {
+        clock += ms;
+      },
+      now: () => clock,
+      held: new Set(),
+      createWindowMs: 10_000,
+      adoptHint: (id) => `adoptId: "${id}"`,
+    });
   };
 
   it("the service creates the pod but drops the answer: the lookup finds it, no duplicate", async () => {
     const { client, pods, creates } = await statefulPods("drop");
-    const seen: boolean[] = [];
-    const pod = created(
-      await createResolvingAmbiguity(() => client.createPod({ name: "unique-1", imageName: "img" }), findByName(client, "unique-1"), {
-        ...fast,
-        onAmbiguous: (_attempt, _error, found) => void seen.push(found),
-      }),
-    );
-    expect(pod).toMatchObject({ id: "pod-1", name: "unique-1" });
+    const { resource } = await once(client, "unique-1");
+    expect(resource).toMatchObject({ id: "pod-1", name: "unique-1" });
     expect(creates()).toBe(1);
     expect(pods).toHaveLength(1);
-    expect(seen).toEqual([true]);
   });
 
   it("the same after a 503 and after a timeout", async () => {
     for (const mode of ["503", "hang"] as const) {
       const { client, pods, creates } = await statefulPods(mode);
-      const pod = created(
-        await createResolvingAmbiguity(
-          () => client.createPod({ name: "unique-2", imageName: "img" }),
-          findByName(client, "unique-2"),
-          fast,
-        ),
-      );
-      expect(pod.id).toBe("pod-1");
+      const { resource } = await once(client, "unique-2");
+      expect(resource.id).toBe("pod-1");
       expect(creates()).toBe(1);
       expect(pods).toHaveLength(1);
       await client.close();
@@ -243,25 +248,24 @@ describe("ambiguous creates over the real client", () => {
     server = undefined;
   });
 
-  it("the create really failed (nothing stored): the lookup finds nothing and the create is tried again", async () => {
+  it("the create really failed (nothing stored): it is not sent again but recorded as pending", async () => {
     const { client, pods, creates } = await statefulPods("503", 1, { persist: false });
-    const pod = created(
-      await createResolvingAmbiguity(() => client.createPod({ name: "unique-3", imageName: "img" }), findByName(client, "unique-3"), fast),
-    );
-    expect(pod.id).toBe("pod-2");
-    expect(creates()).toBe(2);
-    expect(pods).toHaveLength(1);
+    const error = await once(client, "unique-3").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ResourceInitError);
+    expect((error as Error).message).toContain("It was not sent again.");
+    expect(creates()).toBe(1);
+    expect(pods).toHaveLength(0);
   });
+});
 
-  it("gives up after maxAttempts with the create's error", async () => {
-    const { client, creates } = await statefulPods("503", 10, { persist: false });
-    const outcome = await createResolvingAmbiguity(
-      () => client.createPod({ name: "unique-4", imageName: "img" }),
-      findByName(client, "unique-4"),
-      { ...fast, maxAttempts: 2 },
-    );
-    expect(outcome.kind === "failed" && outcome.error).toBeInstanceOf(ServerError);
-    expect(creates()).toBe(2);
+describe("a create's timeout", () => {
+  it("fits the service's creates (createTimeoutMs), while reads keep the short timeout", async () => {
+    const slow: Step = (req, res) => {
+      setTimeout(() => json(req.method === "POST" ? 201 : 200, req.method === "POST" ? { id: "p1", name: "slow" } : [])(req, res), 600);
+    };
+    const { client } = await setup(slow, 200, 5_000);
+    await expect(client.createPod({ name: "slow", imageName: "img" })).resolves.toMatchObject({ id: "p1" });
+    await expect(client.listPods()).rejects.toBeInstanceOf(TimeoutError);
   });
 });
 

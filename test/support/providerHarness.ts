@@ -64,6 +64,8 @@ export async function startHarness(options: EmulatorOptions = {}, api: Backend =
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     now: Date.now,
     poll: { initialMs: 5, maxMs: 40, factor: 1.5, progressEveryMs: 1_000 },
+    // A create without an answer is looked for this long (real ms) before it is recorded as pending.
+    createWindowMs: () => 3_000,
   };
   return {
     emulator,

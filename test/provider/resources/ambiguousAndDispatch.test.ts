@@ -4,6 +4,7 @@ import { dispatch } from "../../../provider/dispatch";
 import { closeClients as closeManagementClients } from "../../../model/connection";
 import { startEmulator, type RunningEmulator } from "../../../emulator/index";
 import { startHarness } from "../../support/providerHarness";
+import { ResourceInitError } from "../../../provider/resources/partialCreate";
 
 /** Lets the operation run, then drops the connection instead of answering: a lost create answer. */
 function dropAnswer(res: ServerResponse): void {
@@ -28,13 +29,15 @@ describe("ambiguous creates against the emulator", () => {
       const created = await h.providers.pod.create({ name: "once", imageName: "img", gpuTypeIds: ["NVIDIA L4"] });
       const pods = h.emulator.inspect()[0]?.pods ?? [];
       expect(pods.map((p) => p.id)).toEqual([created.id]);
-      expect(h.lines.warn.join("\n")).toMatch(/create attempt 1 got no clear answer .*the service did create it: using that one/);
+      expect(h.lines.warn.join("\n")).toMatch(/pod "once": the create got no clear answer .*looking for it/);
+      expect(h.lines.info.join("\n")).toContain(`pod "once": the service did make it (id ${created.id}): using it`);
+      expect(h.calls.filter((c) => c === "createPod")).toHaveLength(1);
     } finally {
       await h.close();
     }
   });
 
-  it("a template create answered 503 without creating is tried again once", async () => {
+  it("a template create answered 503 is never sent again: looked for, then recorded as pending for the next up", async () => {
     let failures = 0;
     const h = await startHarness({
       timeScale: 0.001,
@@ -45,9 +48,17 @@ describe("ambiguous creates against the emulator", () => {
       },
     });
     try {
-      const created = await h.providers.template.create({ name: "tpl", imageName: "img" });
-      expect(h.emulator.inspect()[0]?.templates.map((t) => t.id)).toEqual([created.id]);
-      expect(h.lines.warn.join("\n")).toContain("the service did not create it: trying again");
+      const error = await h.providers.template.create({ name: "tpl", imageName: "img" }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(ResourceInitError);
+      expect((error as ResourceInitError).id).toMatch(/^pending-create-template-/);
+      expect((error as Error).message).toMatch(
+        /template "tpl": the create sent at .* may or may not have been made: .*503.* It was not sent again\./,
+      );
+      expect(h.calls.filter((c) => c === "createTemplate")).toHaveLength(1);
+      expect(h.emulator.inspect()[0]?.templates ?? []).toEqual([]);
     } finally {
       await h.close();
     }

@@ -96,7 +96,7 @@ describe("creates sharing a snapshot", () => {
     expect(second.id).not.toBe(first.id);
     expect(second.id).toBe("pod2");
     expect(service.calls.filter((c) => c === "listPods")).toHaveLength(2);
-    expect(deps.lines.warn.join("\n")).toContain("the service did create it: using that one");
+    expect(deps.lines.info.join("\n")).toContain('pod "twin": the service did make it (id pod2): using it');
   });
 
   it("a pod that another client made before the list is not taken for the lost create's", async () => {

@@ -106,10 +106,10 @@ describe("a create whose answer is lost while the service is unreachable", () =>
       pendingCreate: { startedAt: "1970-01-01T00:00:00.000Z", matchedBefore: ["pod1"] },
     });
     expect(init.reasons[0]).toMatch(
-      /^pod "rec": the create may or may not have happened: CreatePod failed: connection lost .*socket hang up; looking for the pod afterwards failed too: ListPods failed: could not connect/,
+      /^pod "rec": the create sent at 1970-01-01T00:00:00.000Z may or may not have been made: CreatePod failed: connection lost .*socket hang up; looking for the pod failed: ListPods failed: could not connect.* It was not sent again\./,
     );
     expect(init.reasons[0]).toContain(
-      `placeholder id ${init.id}): the next \`pulumi up\` adopts the pod if the service did create it, or creates it otherwise`,
+      `placeholder id ${init.id}): the next \`pulumi up\` looks for the pod again and adopts it if the service made it; it creates one only once the earlier create can no longer land`,
     );
     // The inputs never carry the record: check refuses nothing and adds nothing.
     expect(inputs).not.toHaveProperty("pendingCreate");
@@ -199,7 +199,7 @@ describe("the next up", () => {
     expect(created.outs).not.toHaveProperty("pendingCreate");
     expect(created.outs?.["publicIp"]).toBe("100.64.0.9");
     expect(deps.lines.info.join("\n")).toContain(
-      `pod "adopt": the create interrupted at 1970-01-01T00:00:00.000Z did reach the service: adopting the pod it made (id ${lost})`,
+      `pod "adopt": an earlier, interrupted create of it did reach the service: adopting the pod it made (id ${lost})`,
     );
     // The placeholder's delete ends the replacement: no service call, no warning.
     expect(service.calls.filter((c) => c.startsWith("deletePod"))).toEqual([]);
@@ -220,7 +220,9 @@ describe("the next up", () => {
     const deps = recordingDeps(api);
     const { created } = await nextUp(podProvider(deps), placeholder, news);
     expect([...service.pods.keys()]).toEqual([created.id]);
-    expect(deps.lines.info.join("\n")).toContain("did not reach the service (no new matching pod): creating it now");
+    // Not created blindly: looked for until the earlier create could no longer land.
+    expect(deps.lines.info.join("\n")).toContain('pod "never": an earlier create of it may still land: looking for it until');
+    expect(deps.lines.info.join("\n")).toContain('pod "never": the earlier create of it never reached the service: creating it now');
   });
 
   it("refuses to guess when two new look-alikes exist, and creates nothing", async () => {
@@ -237,7 +239,7 @@ describe("the next up", () => {
     await engineProvider.diff!(placeholder.init.id, placeholder.init.properties, news);
     const inputs = (await engineProvider.check!({}, news)).inputs ?? news;
     await expect(engineProvider.create(inputs)).rejects.toThrow(
-      /pod "two": an earlier create of it may have reached the service, and 2 matching pods have appeared since \(pod1, pod2\); cannot tell which one it made/,
+      /pod "two": 2 pods have appeared since an earlier create of it was sent \(pod1, pod2\); cannot tell which one is this resource, so nothing was created/,
     );
     expect(service.calls).not.toContain("createPod");
     expect(service.pods.size).toBe(2);
