@@ -35,8 +35,9 @@ Options:
   --worker-log-dir DIR        keep worker process logs in DIR (default: a new temp directory)
   --worker-logs               also print worker process output on stderr
   --faults SPEC               seeded faults on /v1, /api/v2 and the job API (by name), e.g. "seed=42; POST /v1/pods: lost=0.2; *: 503=0.05"
-                              (kinds 429 500 502 503 504 reset lost latency; and pods that fail:
-                              "pod: error=0.2" or "pod train-*: error=1@30s"; see the emulator README)
+                              (kinds 429 500 502 503 504 reset lost latency late@D land@D hidden@D;
+                              and pods that fail: "pod: error=0.2" or "pod train-*: error=1@30s";
+                              see the emulator README)
   -h, --help                  show this help`;
 
 export class UsageError extends Error {

@@ -16,6 +16,7 @@ import { createServerlessDeps, publicEndpointSpec } from "./management/endpoints
 import { Capacity } from "./management/placement";
 import { markFailed } from "./management/pods/lifecycle";
 import { restoreState } from "./management/restore";
+import { ListVisibility } from "./management/visibility";
 import { endpointView } from "./management/v1/endpoints";
 import { podView } from "./management/v1/podView";
 import { managementOperations } from "./management/v1/routes";
@@ -40,7 +41,7 @@ export type {
   WorkerView,
 } from "./serverless/contract";
 export type { AvailabilityOptions, PerDataCenter } from "./vocabulary/availability";
-export type { InterceptResult, ReplyEvent, RouteInterceptor } from "./http/interception";
+export type { InterceptPlan, InterceptResult, ReplyEvent, RouteInterceptor } from "./http/interception";
 export { FaultSpecError, formatFaultSpec, parseFaultSpec } from "./faults";
 export type { FaultKind, FaultPlan, FaultRule, FaultSetting, FaultStats } from "./faults";
 export type { Clock } from "./clock";
@@ -144,6 +145,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     publicEndpoints,
     changed: () => writer?.schedule(),
     podFaults: new PodFaults(clock, resolved.faults),
+    visibility: new ListVisibility(),
   };
   // Set once listening: worker processes the job side starts need the job API's URL.
   let workerUrl: string | undefined;
@@ -197,7 +199,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   // API's routes are chosen by name (serverless/api/table.ts).
   let faults: FaultInjector;
   try {
-    faults = new FaultInjector([...operations, ...v2.faultRoutes, ...(serverless.faultRoutes ?? [])], resolved.faults);
+    faults = new FaultInjector([...operations, ...v2.faultRoutes, ...(serverless.faultRoutes ?? [])], resolved.faults, {
+      hideFromLists: (id, delayMs) => ctx.visibility.hide(id, delayMs),
+    });
   } catch (error) {
     // A SPEC naming no route (or bad odds): nothing started may outlive the refusal.
     ctx.podFaults.close();

@@ -105,7 +105,8 @@ export interface EmulatorOptions {
   routeInterceptor?: RouteInterceptor | undefined;
   /**
    * Seeded faults on /v1, /api/v2 and the job API's routes, chosen by operation id or `METHOD
-   * /v2/...` (429, 5xx, latency, reset, lost answers), and pods whose boot
+   * /v2/...` (429, 5xx, latency, reset, lost answers; answers that come late, operations applied
+   * late, new resources listed late), and pods whose boot
    * fails (ERROR): a SPEC such as `"seed=42; POST /v1/pods: lost=0.2; *: 503=0.05; pod: error=0.1"`
    * or a plan object (see faults/spec.ts and the README). Default: none. Can be changed at run time
    * with `setFaults`.

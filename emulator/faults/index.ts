@@ -2,6 +2,6 @@
 export { FAULT_KINDS, POD_FAULT_KINDS, REQUEST_FAULT_KINDS, FaultSpecError, formatFaultSpec, parseFaultSpec, toFaultPlan } from "./spec";
 export type { FaultKind, FaultPlan, FaultRule, FaultSetting } from "./spec";
 export { FaultInjector, chainInterceptors, resolvePlan } from "./injector";
-export type { FaultCall, FaultRoute, FaultStats } from "./injector";
+export type { FaultCall, FaultEffects, FaultRoute, FaultStats } from "./injector";
 export { PodFaults } from "./podFaults";
 export type { PodBootFault } from "./podFaults";

@@ -8,6 +8,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { STATUS_CODES } from "node:http";
 import type { InterceptResult, RouteInterceptor } from "../http/interception";
 import { sendError } from "../http/respond";
+import { type HeldAnswer, holdAnswer } from "./heldAnswer";
 import { streamFor } from "./random";
 import {
   FAULT_KINDS,
@@ -36,6 +37,11 @@ export interface FaultRoute {
   path: string;
   /** Whether the selector `*` chooses it (default true). The job API's routes are chosen by name only. */
   wildcard?: boolean | undefined;
+  /**
+   * Whether its router can apply the operation later and report its reply (InterceptPlan): the
+   * management routers' can (default true), the job API's cannot, so land and hidden skip its routes.
+   */
+  deferrable?: boolean | undefined;
   /** How the route's surface answers an injected status (default: /v1's JSON error body). */
   sendError?: (res: ServerResponse, status: number, message: string, headers: Record<string, string>) => void;
 }
@@ -53,6 +59,11 @@ export interface FaultStats {
   injected: Record<FaultKind, number>;
   /** Injected faults per operation id and kind (pod faults: per `pod ...` selector). */
   byOperation: Record<string, Partial<Record<FaultKind, number>>>;
+}
+
+/** What the injector does to the rest of the emulator: keep a new resource out of lists (hidden). */
+export interface FaultEffects {
+  hideFromLists(id: string, delayMs: number): void;
 }
 
 const DEFAULT_LATENCY_MS = 100;
@@ -93,6 +104,21 @@ function describeRoute(route: FaultRoute): string {
   return `${route.method} ${isV1(route) ? "/v1" : ""}${route.path} (${route.operationId})`;
 }
 
+/** Kinds only some routes take, and which: a route that cannot take one skips it. */
+const ROUTE_KINDS: Partial<Record<RequestFaultKind, { takes: (route: FaultRoute) => boolean; which: string }>> = {
+  land: { takes: (route) => route.deferrable !== false, which: "/v1 and /api/v2 operations (not the job API's)" },
+  // A create answers the resource it made, whose id the lists then leave out.
+  hidden: {
+    takes: (route) => route.deferrable !== false && route.method === "POST" && /^create/i.test(route.operationId),
+    which: "creates of /v1 and /api/v2 (createPod, CreatePod, POST /api/v2/serverless, ...)",
+  },
+};
+
+function routeTakes(kind: FaultKind, route: FaultRoute): boolean {
+  const only = ROUTE_KINDS[kind as RequestFaultKind];
+  return only === undefined || only.takes(route);
+}
+
 /** Resolves the plan per route; throws FaultSpecError for selectors that match nothing or odds above 1. */
 export function resolvePlan(plan: FaultPlan, routes: readonly FaultRoute[]): Map<string, RoutePlan> {
   // Pod clauses select pods, not requests (faults/podFaults.ts).
@@ -105,6 +131,14 @@ export function resolvePlan(plan: FaultPlan, routes: readonly FaultRoute[]): Map
         `faults: selector ${JSON.stringify(rule.selector)} matches no operation; use *, an operation id or METHOD PATH, e.g. ${examples}`,
       );
     }
+    for (const fault of rule.faults) {
+      const only = ROUTE_KINDS[fault.kind as RequestFaultKind];
+      if (only && !routes.some((route) => selectorMatches(rule.selector, route) && only.takes(route))) {
+        throw new FaultSpecError(
+          `faults: selector ${JSON.stringify(rule.selector)}: ${fault.kind} applies to ${only.which} only, and it matches none`,
+        );
+      }
+    }
   }
   const resolved = new Map<string, RoutePlan>();
   for (const route of routes) {
@@ -112,7 +146,9 @@ export function resolvePlan(plan: FaultPlan, routes: readonly FaultRoute[]): Map
     for (const rule of requestRules) {
       if (!selectorMatches(rule.selector, route)) continue;
       for (const fault of rule.faults) {
-        if (!chosen.has(fault.kind)) chosen.set(fault.kind, { probability: fault.probability, durationMs: fault.durationMs });
+        if (!chosen.has(fault.kind) && routeTakes(fault.kind, route)) {
+          chosen.set(fault.kind, { probability: fault.probability, durationMs: fault.durationMs });
+        }
       }
     }
     if (chosen.size === 0) continue;
@@ -160,10 +196,15 @@ export class FaultInjector {
   private readonly errorSenders: ReadonlyMap<string, NonNullable<FaultRoute["sendError"]>>;
   /** Requests held by a latency fault: at close, cut instead of run on a service that has stopped. */
   private readonly delayed = new Map<NodeJS.Timeout, { req: IncomingMessage; resolve: (result: InterceptResult) => void }>();
+  /** Operations a land fault applies later: at close, cut and never applied on a service that has stopped. */
+  private readonly landing = new Map<NodeJS.Timeout, { req: IncomingMessage; resolve: (apply: boolean) => void }>();
+  /** Answers a late or lost@D fault holds: at close, cut (the operation has run; its answer is not sent). */
+  private readonly held = new Set<HeldAnswer>();
 
   constructor(
     private readonly routes: readonly FaultRoute[],
     plan: FaultPlan | undefined,
+    private readonly effects?: FaultEffects,
   ) {
     this.errorSenders = new Map(routes.map((route) => [route.operationId, route.sendError ?? sendError]));
     this.setPlan(plan);
@@ -224,7 +265,11 @@ export class FaultInjector {
     });
   };
 
-  /** Cuts the requests a latency fault still holds (the service is closing): none of them runs. */
+  /**
+   * Cuts what faults still hold (the service is closing): requests a latency fault delays and
+   * operations a land fault has not applied yet never run; answers a late or lost fault holds are
+   * not sent.
+   */
   close(): void {
     for (const [timer, held] of this.delayed) {
       clearTimeout(timer);
@@ -233,6 +278,14 @@ export class FaultInjector {
       held.resolve(true);
     }
     this.delayed.clear();
+    for (const [timer, landing] of this.landing) {
+      clearTimeout(timer);
+      landing.req.socket.destroy();
+      landing.resolve(false);
+    }
+    this.landing.clear();
+    for (const answer of [...this.held]) answer.cut();
+    this.held.clear();
   }
 
   private count(operationId: string, kind: FaultKind): void {
@@ -240,6 +293,24 @@ export class FaultInjector {
     const counts = this.byOperation[operationId] ?? {};
     this.byOperation[operationId] = counts;
     counts[kind] = (counts[kind] ?? 0) + 1;
+  }
+
+  /** The operation runs as usual; its answer is held for `delayMs`, then sent (late) or cut (lost). */
+  private hold(res: ServerResponse, mode: "late" | "lost", delayMs: number): InterceptResult {
+    const answer = holdAnswer(res, mode, delayMs, () => this.held.delete(answer));
+    this.held.add(answer);
+    return false;
+  }
+
+  /** Resolves true `delayMs` from now, whatever the client does; false if the emulator closes first. */
+  private applyLater(req: IncomingMessage, delayMs: number): Promise<boolean> {
+    return new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => {
+        this.landing.delete(timer);
+        resolve(true);
+      }, delayMs);
+      this.landing.set(timer, { req, resolve });
+    });
   }
 
   private apply(outcome: Outcome | undefined, operationId: string, req: IncomingMessage, res: ServerResponse): InterceptResult {
@@ -250,7 +321,21 @@ export class FaultInjector {
         req.socket.resetAndDestroy();
         return true;
       case "lost":
-        return "lose-answer";
+        if (!outcome.durationMs) return "lose-answer";
+        return this.hold(res, "lost", outcome.durationMs);
+      case "late":
+        return this.hold(res, "late", outcome.durationMs ?? 0);
+      case "land":
+        return { applyWhen: this.applyLater(req, outcome.durationMs ?? 0) };
+      case "hidden": {
+        const delayMs = outcome.durationMs ?? 0;
+        return {
+          onRan: ({ status, body }) => {
+            const id = createdId(body);
+            if (status < 300 && id !== undefined) this.effects?.hideFromLists(id, delayMs);
+          },
+        };
+      }
       default: {
         const status = Number(outcome.kind as StatusFaultKind);
         const retryAfterMs = outcome.durationMs ?? (status === 429 ? DEFAULT_429_RETRY_AFTER_MS : undefined);
@@ -262,6 +347,12 @@ export class FaultInjector {
       }
     }
   }
+}
+
+/** The id of the resource a create answered (its body's `id`, on both surfaces), if any. */
+function createdId(body: unknown): string | undefined {
+  if (typeof body !== "object" || body === null || !("id" in body)) return undefined;
+  return typeof body.id === "string" ? body.id : undefined;
 }
 
 /** Runs `first` (a user's interceptor), then `second` if the first let the request through. */

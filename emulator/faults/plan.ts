@@ -3,7 +3,7 @@
 // inferred from spec.ts's schemas, which hold them equal at compile time.
 
 /** Kinds injected into a management request (faults/injector.ts). */
-export const REQUEST_FAULT_KINDS = ["429", "500", "502", "503", "504", "reset", "lost", "latency"] as const;
+export const REQUEST_FAULT_KINDS = ["429", "500", "502", "503", "504", "reset", "lost", "late", "land", "hidden", "latency"] as const;
 /** Kinds injected into a pod's boot (faults/podFaults.ts). */
 export const POD_FAULT_KINDS = ["error"] as const;
 export const FAULT_KINDS = [...REQUEST_FAULT_KINDS, ...POD_FAULT_KINDS] as const;
@@ -17,8 +17,11 @@ export interface FaultSetting {
   /** 0..1. */
   probability: number;
   /**
-   * latency: the delay; status kinds: the Retry-After header; error: how long the pod runs before
-   * it fails (absent: its boot fails). Not allowed for reset and lost. Milliseconds, 0..600000.
+   * latency: the delay; status kinds: the Retry-After header; lost: when the connection is cut
+   * (absent: as soon as the operation ran); late: when the answer is sent; land: when the operation
+   * is applied; hidden: how long a created resource stays out of lists; error: how long the pod runs
+   * before it fails (absent: its boot fails). Required for late, land and hidden; not allowed for
+   * reset. Milliseconds, 0..600000.
    */
   durationMs?: number | undefined;
 }

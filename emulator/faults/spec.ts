@@ -9,17 +9,34 @@
  * `runJob` of the job API), or `METHOD PATH` where METHOD may be `*` and PATH is a route of the
  * OpenAPI description, /v1's with or without `/v1` (`/v1/pods/{podId}`), /api/v2's with it
  * (`/api/v2/pods/{id}`), the job API's with `/v2` (`/v2/{endpoint_id}/run`); `*` or any `{name}`
- * stands for one path segment. A fault is `KIND=PROBABILITY[@DURATION]`:
+ * stands for one path segment. A fault is `KIND=PROBABILITY[@DURATION]`; the kinds written
+ * `KIND@DURATION` below need their duration (`late=0.5@40s`):
  *
  *   429, 500, 502, 503, 504  answer that status instead of running the operation; `@DURATION` adds a
  *                            Retry-After header (429 defaults to 1s)
  *   reset                    destroy the connection before the operation runs (nothing happened)
- *   lost                     run the operation, then destroy the connection instead of answering
+ *   lost                     run the operation, then destroy the connection instead of answering;
+ *                            `@DURATION`: DURATION after the request arrived
+ *   late@DURATION            run the operation at once, answer only DURATION later; a client that
+ *                            has given up by then gets nothing, and nothing is undone
+ *   land@DURATION            read and check the request at once, apply the operation DURATION later
+ *                            and answer then; it is applied even if the client has gone away
+ *                            (/v1 and /api/v2 only)
+ *   hidden@DURATION          a resource the request creates is left out of every list until
+ *                            DURATION after it was created; a GET by its id finds it at once
+ *                            (the creates of /v1 and /api/v2)
  *   latency                  wait DURATION (default 100ms, real time) before going on
  *
- * DURATION is a number with `ms` or `s`. Probabilities are 0..1. For one request, latency is drawn
- * on its own; the other kinds are exclusive, so their probabilities on a route must add up to at
- * most 1. When several clauses match a route, the first clause that names a kind decides it.
+ * The reference's words these model (management-api-v2-today.md): for a create, "5xx ... a create
+ * may have succeeded" (5.2), and "An accepted create whose reply cannot be read may still have
+ * created a billing pod" (6.1): lost, late and land are a service slower than its client, which
+ * has given up while the create still lands; hidden is a scheduler that lists a new resource a
+ * while after it exists, so the reference's "list by name first" (5.2) may not find it yet.
+ *
+ * DURATION is a number with `ms` or `s` (real time, at most 600s). Probabilities are 0..1. For one
+ * request, latency is drawn on its own; the other kinds are exclusive, so their probabilities on a
+ * route must add up to at most 1. When several clauses match a route, the first clause that names
+ * a kind decides it.
  *
  * Pod faults are not about a request but about a pod's container: the selector `pod` (every pod)
  * or `pod NAME` (pods whose name matches NAME, where `*` stands for any run of characters) takes
@@ -50,14 +67,14 @@ export {
   type StatusFaultKind,
 } from "./plan";
 
+/** Every @DURATION's bound (10 minutes). */
+const MAX_DURATION_MS = 600_000;
+
 const FaultSettingSchema = z.strictObject({
   kind: z.enum(FAULT_KINDS),
   probability: z.number().min(0).max(1),
-  /**
-   * latency: the delay; status kinds: the Retry-After header; error: how long the pod runs before
-   * it fails (absent: its boot fails). Not allowed for reset and lost.
-   */
-  durationMs: z.number().min(0).max(600_000).optional(),
+  /** What it means for each kind: FaultSetting.durationMs; required or not allowed as checkDuration says. */
+  durationMs: z.number().min(0).max(MAX_DURATION_MS).optional(),
 });
 type _FaultSettingMatches = Assert<Equals<z.infer<typeof FaultSettingSchema>, FaultSetting>>;
 
@@ -105,6 +122,22 @@ function checkKindFitsSelector(kind: FaultKind, selector: string): void {
   }
 }
 
+/** Kinds that mean nothing without a duration, and what their duration is. */
+const DURATION_REQUIRED: Partial<Record<FaultKind, string>> = {
+  late: "how long the answer is held",
+  land: "how long after the request the operation is applied",
+  hidden: "how long a new resource stays out of lists",
+};
+
+/** A duration where its kind takes none, or none where it needs one. */
+function checkDuration(kind: FaultKind, durationMs: number | undefined, where: string): void {
+  if (kind === "reset" && durationMs !== undefined) throw new FaultSpecError(`faults: ${where}: reset takes no @duration`);
+  const needed = DURATION_REQUIRED[kind];
+  if (needed !== undefined && durationMs === undefined) {
+    throw new FaultSpecError(`faults: ${where}: ${kind} needs @DURATION (${needed}), e.g. ${kind}=0.5@2s`);
+  }
+}
+
 /** A bad SPEC; the message quotes the part that is wrong. */
 export class FaultSpecError extends RangeError {
   override readonly name = "FaultSpecError";
@@ -117,7 +150,9 @@ function parseDuration(text: string, where: string): number {
   if (!match)
     throw new FaultSpecError(`faults: ${where}: duration ${JSON.stringify(text)} must be a number with ms or s, e.g. 200ms or 1.5s`);
   const value = Number(match[1]);
-  return match[2] === "s" ? value * 1000 : value;
+  const ms = match[2] === "s" ? value * 1000 : value;
+  if (ms > MAX_DURATION_MS) throw new FaultSpecError(`faults: ${where}: duration ${JSON.stringify(text)} is above the bound of 600s`);
+  return ms;
 }
 
 function parseFault(text: string, selector: string): FaultSetting {
@@ -140,9 +175,10 @@ function parseFault(text: string, selector: string): FaultSetting {
   checkKindFitsSelector(kind as FaultKind, selector);
   const setting: FaultSetting = { kind: kind as FaultKind, probability };
   if (at !== -1) {
-    if (kind === "reset" || kind === "lost") throw new FaultSpecError(`faults: ${where}: ${kind} takes no @duration`);
+    checkDuration(setting.kind, 0, where);
     setting.durationMs = parseDuration(rest.slice(at + 1).trim(), where);
   }
+  checkDuration(setting.kind, setting.durationMs, where);
   return setting;
 }
 
@@ -205,9 +241,7 @@ export function toFaultPlan(faults: string | FaultPlan): FaultPlan {
   for (const rule of parsed.data.rules) {
     for (const f of rule.faults) {
       checkKindFitsSelector(f.kind, rule.selector);
-      if ((f.kind === "reset" || f.kind === "lost") && f.durationMs !== undefined) {
-        throw new FaultSpecError(`faults: ${JSON.stringify(rule.selector)}: ${f.kind} takes no duration`);
-      }
+      checkDuration(f.kind, f.durationMs, JSON.stringify(rule.selector));
     }
   }
   return parsed.data;

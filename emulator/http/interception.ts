@@ -8,9 +8,25 @@ export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 /**
  * What an interceptor decided: `true` it has answered (or dropped the connection) itself, `false`
  * the operation runs as usual, `"lose-answer"` the operation runs (with all its effects) and then
- * the connection is destroyed instead of answering: the client cannot tell whether it happened.
+ * the connection is destroyed instead of answering: the client cannot tell whether it happened;
+ * an `InterceptPlan` the operation runs as the plan says (the management API only: the job API
+ * takes the first three).
  */
-export type InterceptResult = boolean | "lose-answer";
+export type InterceptResult = boolean | "lose-answer" | InterceptPlan;
+
+/** How an operation runs when an interceptor changes when it is applied or what follows it. */
+export interface InterceptPlan {
+  /**
+   * The request's body is read and checked against the operation's schemas at once (a request
+   * that does not fit is answered at once), but the operation is applied only when this resolves
+   * true, and then answered: whether or not the client is still connected, as a service that got a
+   * request acts on it later. Resolving false: never (the emulator closed; the interceptor has cut
+   * the connection).
+   */
+  applyWhen?: Promise<boolean> | undefined;
+  /** Called with the operation's reply as soon as it has run, before it is saved or answered. */
+  onRan?: ((reply: { status: number; body: unknown }) => void) | undefined;
+}
 
 /**
  * Fault-injection seam (emulator/faults builds on it): called after auth and, for most routes,

@@ -11,9 +11,9 @@ import { HttpError, badRequest } from "./errors";
 import { sendEmpty, sendError, sendJson, sendText } from "./respond";
 import { parseWith } from "./validation";
 
-import type { Method, ReplyEvent, RouteInterceptor } from "./interception";
+import type { InterceptPlan, Method, ReplyEvent, RouteInterceptor } from "./interception";
 
-export type { InterceptResult, Method, ReplyEvent, RouteInterceptor } from "./interception";
+export type { InterceptPlan, InterceptResult, Method, ReplyEvent, RouteInterceptor } from "./interception";
 
 export interface Reply {
   status: number;
@@ -95,6 +95,11 @@ export interface Operation extends OperationDoc {
   /** The route's own body limit, read before auth (OperationSpec.bodyLimit); undefined: the router's, after auth. */
   bodyLimit: BodyLimit | undefined;
   run(call: RawCall): Reply | Promise<Reply>;
+  /**
+   * `run` in two steps: the query and body are checked now (throwing as `run` does), the handler
+   * runs when the returned function is called (an operation a fault applies later, InterceptPlan).
+   */
+  prepare(call: RawCall): () => Reply | Promise<Reply>;
 }
 
 export function defineOperation<Q = undefined, B = undefined>(spec: OperationSpec<Q, B>): Operation {
@@ -105,17 +110,19 @@ export function defineOperation<Q = undefined, B = undefined>(spec: OperationSpe
       where === "request body"
         ? parseWith(schema, raw, { where, unknownFieldStatus, unknownFieldHints })
         : parseWith(schema, raw, { where, unknownFieldStatus: 400 }));
+  const prepare = (raw: RawCall): (() => Reply | Promise<Reply>) => {
+    const parsedQuery = query ? read(query, raw.query, "query parameter", raw.unknownFieldStatus) : (undefined as Q);
+    const parsedBody = body ? read(body, raw.body, "request body", raw.unknownFieldStatus) : (undefined as B);
+    return () => handle({ accountId: raw.accountId, params: raw.params, query: parsedQuery, body: parsedBody, sentBody: raw.body });
+  };
   return {
     ...doc,
     public: spec.public ?? false,
     querySchema: query,
     bodySchema: body,
     bodyLimit: body ? bodyLimit : undefined,
-    run(raw) {
-      const parsedQuery = query ? read(query, raw.query, "query parameter", raw.unknownFieldStatus) : (undefined as Q);
-      const parsedBody = body ? read(body, raw.body, "request body", raw.unknownFieldStatus) : (undefined as B);
-      return handle({ accountId: raw.accountId, params: raw.params, query: parsedQuery, body: parsedBody, sentBody: raw.body });
-    },
+    run: (raw) => prepare(raw)(),
+    prepare,
   };
 }
 
@@ -261,7 +268,8 @@ export class Router {
         void Promise.resolve(interceptor({ operationId: op.operationId, method: op.method, path, accountId, req, res }))
           .then((decision) => {
             if (decision === true) return;
-            this.withBody(req, res, op, raw, decision === "lose-answer", NO_HEADERS, read);
+            const plan = typeof decision === "object" ? decision : undefined;
+            this.withBody(req, res, op, raw, decision === "lose-answer", NO_HEADERS, read, plan);
           })
           .catch((error: unknown) => this.fail(res, error, NO_HEADERS));
         return;
@@ -274,7 +282,8 @@ export class Router {
 
   /**
    * `lost`: every outcome, success or failure, ends in a destroyed connection instead of an answer.
-   * `headers`: what `admit` gave the request, for whichever answer it gets.
+   * `headers`: what `admit` gave the request, for whichever answer it gets. `plan`: an
+   * interceptor's plan for when the operation is applied and what follows it.
    */
   private withBody(
     req: IncomingMessage,
@@ -284,15 +293,16 @@ export class Router {
     lost: boolean,
     headers: AnswerHeaders,
     read: Buffer | undefined,
+    plan?: InterceptPlan,
   ): void {
     if (!op.bodySchema) {
-      this.run(res, op, raw, lost, headers);
+      this.run(res, op, raw, lost, headers, plan);
       return;
     }
     const parsed = (buffer: Buffer): void => {
       try {
         raw.body = parseJsonObject(buffer);
-        this.run(res, op, raw, lost, headers);
+        this.run(res, op, raw, lost, headers, plan);
       } catch (error) {
         this.failOrLose(res, error, lost, headers);
       }
@@ -301,7 +311,12 @@ export class Router {
     else readBody(req, this.options.bodyLimitBytes).then(parsed, (error: unknown) => this.failOrLose(res, error, lost, headers));
   }
 
-  private run(res: ServerResponse, op: Operation, raw: RawCall, lost: boolean, headers: AnswerHeaders): void {
+  private run(res: ServerResponse, op: Operation, raw: RawCall, lost: boolean, headers: AnswerHeaders, plan?: InterceptPlan): void {
+    const applyWhen = plan?.applyWhen;
+    if (applyWhen) {
+      this.runLater(res, op, raw, lost, headers, plan, applyWhen);
+      return;
+    }
     let reply: Reply | Promise<Reply>;
     try {
       reply = op.run(raw);
@@ -309,17 +324,74 @@ export class Router {
       this.failOrLose(res, error, lost, headers);
       return;
     }
+    this.settle(res, op, raw, reply, lost, headers, plan);
+  }
+
+  /**
+   * The request is checked now and applied when `applyWhen` says, whether or not its client is
+   * still there (an answer to a client that left is lost, and `onReply` says so).
+   */
+  private runLater(
+    res: ServerResponse,
+    op: Operation,
+    raw: RawCall,
+    lost: boolean,
+    headers: AnswerHeaders,
+    plan: InterceptPlan,
+    applyWhen: Promise<boolean>,
+  ): void {
+    let apply: () => Reply | Promise<Reply>;
+    try {
+      apply = op.prepare(raw);
+    } catch (error) {
+      this.failOrLose(res, error, lost, headers);
+      return;
+    }
+    void applyWhen.then((go) => {
+      if (!go) return;
+      const gone = lost || res.destroyed;
+      let reply: Reply | Promise<Reply>;
+      try {
+        reply = apply();
+      } catch (error) {
+        this.failOrLose(res, error, gone, headers);
+        return;
+      }
+      this.settle(res, op, raw, reply, gone, headers, plan);
+    });
+  }
+
+  private settle(
+    res: ServerResponse,
+    op: Operation,
+    raw: RawCall,
+    reply: Reply | Promise<Reply>,
+    lost: boolean,
+    headers: AnswerHeaders,
+    plan: InterceptPlan | undefined,
+  ): void {
     if (reply instanceof Promise) {
       reply.then(
-        (r) => this.write(res, op, raw, r, lost, headers),
+        (r) => this.write(res, op, raw, r, lost, headers, plan),
         (error: unknown) => this.failOrLose(res, error, lost, headers),
       );
     } else {
-      this.write(res, op, raw, reply, lost, headers);
+      this.write(res, op, raw, reply, lost, headers, plan);
     }
   }
 
-  private write(res: ServerResponse, op: Operation, raw: RawCall, reply: Reply, lost: boolean, headers: AnswerHeaders): void {
+  private write(
+    res: ServerResponse,
+    op: Operation,
+    raw: RawCall,
+    reply: Reply,
+    lost: boolean,
+    headers: AnswerHeaders,
+    plan?: InterceptPlan,
+  ): void {
+    // Before the save and the answer: the management handlers are synchronous, so their change and
+    // this call are one step, and no list sees a resource the plan hides before it is hidden.
+    plan?.onRan?.({ status: reply.status, body: reply.body });
     const mutated = op.method !== "GET" && reply.status < 400;
     if (mutated) this.options.onMutation?.();
     const persist = mutated ? this.options.persist : undefined;

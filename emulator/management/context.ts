@@ -6,6 +6,7 @@ import type { ManagementStore } from "../state/model";
 import type { Capacity } from "./placement";
 
 import type { PodFaults } from "../faults/podFaults";
+import type { ListVisibility } from "./visibility";
 
 export interface ManagementContext {
   store: ManagementStore;
@@ -20,6 +21,8 @@ export interface ManagementContext {
   changed(): void;
   /** Pod faults of the fault plan (`pod: error=P`): which boots fail. */
   podFaults: PodFaults;
+  /** New resources a fault keeps out of lists for a while (`hidden=P@D`); every list reads through it. */
+  visibility: ListVisibility;
 }
 
 /** Service time as the API shows it. */

@@ -11,7 +11,8 @@
  * and the account, so a cursor used anywhere else, or altered, is the reference's 422. The key is
  * made per emulator process: a cursor does not survive a restart of the emulator (the client
  * starts again from the first page, as it does on any 422 to a cursor). The emulator's
- * --page-size caps every page below `limit`.
+ * --page-size caps every page below `limit`. A resource a fault hides from lists for a while
+ * (visibility.ts) is on no page until then.
  */
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { z } from "zod";
@@ -85,7 +86,7 @@ function before(a: Position, b: Position): boolean {
 
 /** One page of `items`, newest first, with its pagination block. */
 export function pageOf<T>(
-  ctx: Pick<ManagementContext, "options">,
+  ctx: Pick<ManagementContext, "options" | "visibility">,
   items: Iterable<T>,
   positionOf: (item: T) => Position,
   request: PageRequest,
@@ -94,7 +95,8 @@ export function pageOf<T>(
   const after = cursor === undefined ? undefined : decode(request, cursor);
   const ordered = Array.from(items, (item) => ({ item, at: positionOf(item) }))
     .sort((a, b) => (before(a.at, b.at) ? -1 : before(b.at, a.at) ? 1 : 0))
-    .filter(({ at }) => after === undefined || before(after, at));
+    // A new resource a fault hides (`hidden=P@D`, visibility.ts) is left out until its time.
+    .filter(({ at }) => (after === undefined || before(after, at)) && ctx.visibility.isListed(at.id));
   const size = Math.min(limit ?? PAGE_LIMIT_MAX, ctx.options.pageSize ?? PAGE_LIMIT_MAX);
   const page = ordered.slice(0, size);
   const hasNextPage = ordered.length > page.length;
@@ -122,7 +124,7 @@ export type ListPageArgs<T, Q extends PageQuery> = [
  * `positionOf` (`byCreation` for resources).
  */
 export function pageOfCall<T, Q extends PageQuery>(
-  ctx: Pick<ManagementContext, "options">,
+  ctx: Pick<ManagementContext, "options" | "visibility">,
   ...[list, call, items, positionOf]: ListPageArgs<T, Q>
 ) {
   const { limit, cursor, ...others } = call.query;

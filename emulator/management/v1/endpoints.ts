@@ -188,7 +188,10 @@ export function endpointOperations(ctx: ManagementContext): Operation[] {
       errors: [400],
       handle({ accountId, query }) {
         const acct = account(accountId);
-        return { status: 200, body: [...acct.endpoints.values()].map((endpoint) => endpointView(ctx, acct, endpoint, query)) };
+        return {
+          status: 200,
+          body: [...ctx.visibility.listed(acct.endpoints.values())].map((endpoint) => endpointView(ctx, acct, endpoint, query)),
+        };
       },
     }),
     defineOperation({

@@ -54,7 +54,7 @@ export function networkVolumeOperations(ctx: ManagementContext): Operation[] {
       response: { status: 200, description: "The account's network volumes.", schemaName: "NetworkVolume", array: true },
       errors: [],
       handle({ accountId }) {
-        return { status: 200, body: [...account(accountId).networkVolumes.values()].map(networkVolumeView) };
+        return { status: 200, body: [...ctx.visibility.listed(account(accountId).networkVolumes.values())].map(networkVolumeView) };
       },
     }),
     defineOperation({

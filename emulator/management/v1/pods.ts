@@ -200,7 +200,7 @@ export function podOperations(ctx: ManagementContext): Operation[] {
       handle({ accountId, query }) {
         const acct = account(accountId);
         const out: Pod[] = [];
-        for (const pod of acct.pods.values()) {
+        for (const pod of ctx.visibility.listed(acct.pods.values())) {
           const facts: PodFacts = { ...pod, endpointId: null };
           if (matches(facts, query)) out.push(podView(ctx, acct, pod, query));
         }

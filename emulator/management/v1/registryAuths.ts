@@ -32,7 +32,7 @@ export function registryAuthOperations(ctx: ManagementContext): Operation[] {
       response: { status: 200, description: "The account's registry auths.", schemaName: "ContainerRegistryAuth", array: true },
       errors: [],
       handle({ accountId }) {
-        return { status: 200, body: [...account(accountId).registryAuths.values()].map(registryAuthView) };
+        return { status: 200, body: [...ctx.visibility.listed(account(accountId).registryAuths.values())].map(registryAuthView) };
       },
     }),
     defineOperation({

@@ -101,7 +101,7 @@ export function templateOperations(ctx: ManagementContext): Operation[] {
       },
       errors: [400],
       handle({ accountId, query }) {
-        const own = [...account(accountId).templates.values()];
+        const own = [...ctx.visibility.listed(account(accountId).templates.values())];
         return { status: 200, body: [...own, ...visibleExtras(ctx, accountId, query)].map(templateView) };
       },
     }),

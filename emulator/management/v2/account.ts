@@ -71,7 +71,10 @@ export function v2AccountOperations({ ctx, route }: V2Context): Operation[] {
         "List secrets (query name: only the secret of that name, matched case-insensitively)",
       ],
       { query: ListSecretsQuery, answer: [200, "ListSecretsResponse"], errors: [400] },
-      ({ account, query }) => ({ status: 200, body: { secrets: secretsOf(account, query.name).map(secretView) } }),
+      ({ account, query }) => ({
+        status: 200,
+        body: { secrets: [...ctx.visibility.listed(secretsOf(account, query.name))].map(secretView) },
+      }),
     ),
     route(
       ["POST /account/secrets", "createSecret", "secrets:write", "Create a secret"],

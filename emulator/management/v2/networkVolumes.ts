@@ -26,7 +26,10 @@ export function v2StorageOperations(v: V2Context): Operation[] {
     route(
       ["GET /network-volumes", "listNetworkVolumes", "network-volumes:read", "List network volumes"],
       { answer: [200, "ListNetworkVolumesResponse"], errors: [] },
-      ({ account }) => ({ status: 200, body: { networkVolumes: [...account.networkVolumes.values()].map(volumeView) } }),
+      ({ account }) => ({
+        status: 200,
+        body: { networkVolumes: [...ctx.visibility.listed(account.networkVolumes.values())].map(volumeView) },
+      }),
     ),
     route(
       ["POST /network-volumes", "createNetworkVolume", "network-volumes:write", "Create a network volume"],
@@ -62,7 +65,10 @@ export function v2StorageOperations(v: V2Context): Operation[] {
     route(
       ["GET /registries", "listRegistries", "registries:read", "List container registries"],
       { answer: [200, "ListRegistriesResponse"], errors: [] },
-      ({ account }) => ({ status: 200, body: { registries: [...account.registryAuths.values()].map(registryView) } }),
+      ({ account }) => ({
+        status: 200,
+        body: { registries: [...ctx.visibility.listed(account.registryAuths.values())].map(registryView) },
+      }),
     ),
     route(
       ["POST /registries", "createRegistry", "registries:write", "Create a container registry credential"],

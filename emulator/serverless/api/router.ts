@@ -137,6 +137,7 @@ export class JobRouter {
         const decision = pending instanceof Promise ? await pending : pending;
         if (decision === true) return;
         if (decision === "lose-answer") cutInsteadOfAnswering(res);
+        // An InterceptPlan (land, hidden) is never drawn for the job API's routes (FaultRoute.deferrable).
       }
       const answer = await op.run({
         ...call,

@@ -29,7 +29,8 @@ export function jobApiOperations(table: JobTable): JobOperation<unknown>[] {
 /**
  * The operations as fault-injection routes: paths from the root (`/v2/{endpoint_id}/run`), so a
  * selector tells them from /v1's; chosen only by name (their id or METHOD PATH), not by `*`; an
- * injected status answered as the job API answers errors.
+ * injected status answered as the job API answers errors; late and lost@D hold their answers as
+ * on the management API, land and hidden do not apply.
  */
 export function jobFaultRoutes(table: JobTable): FaultRoute[] {
   return jobApiOperations(table).map((op) => ({
@@ -38,6 +39,8 @@ export function jobFaultRoutes(table: JobTable): FaultRoute[] {
     otherMethods: op.methods.slice(1),
     path: `${JOB_API_BASE_PATH}${op.path}`,
     wildcard: false,
+    // Its operations run as they are read and answer no created resource: no land, no hidden.
+    deferrable: false,
     sendError: (res, status, message, headers) => sendJobJson(res, status, { error: message }, headers),
   }));
 }

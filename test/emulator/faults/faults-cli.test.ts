@@ -86,7 +86,9 @@ describe("the bin with --faults and --state in a missing directory", () => {
     const exited = new Promise<number | null>((r) => proc.on("exit", (code) => r(code)));
     proc.kill("SIGTERM");
     expect(await exited).toBe(0);
-    expect(stdout).toMatch(/faults injected over 1 requests: 429=0 500=0 502=0 503=1 504=0 reset=0 lost=0 latency=0/);
+    expect(stdout).toMatch(
+      /faults injected over 1 requests: 429=0 500=0 502=0 503=1 504=0 reset=0 lost=0 late=0 land=0 hidden=0 latency=0/,
+    );
   });
 
   test("a bad SPEC exits 2 with the reason", async () => {

@@ -88,7 +88,7 @@ describe("the SPEC", () => {
     ["*: 500=1.5", /probability of 500 must be a number from 0 to 1, got "1.5"/],
     ["*: 500=", /probability of 500/],
     ["*: latency=0.1@fast", /duration "fast" must be a number with ms or s/],
-    ["*: lost=0.1@1s", /lost takes no @duration/],
+    ["*: reset=0.1@1s", /reset takes no @duration/],
     ["*: 500", /expected KIND=PROBABILITY/],
     ["seed=1; seed=2", /seed is given twice/],
     ["seed=-4", /seed must be an integer/],
@@ -254,7 +254,7 @@ describe("seeds, counts and switching", () => {
     expect(emu.faultStats()).toEqual({
       seed: 9,
       requests: 3,
-      injected: { "429": 0, "500": 2, "502": 0, "503": 1, "504": 0, reset: 0, lost: 0, latency: 0, error: 0 },
+      injected: { "429": 0, "500": 2, "502": 0, "503": 1, "504": 0, reset: 0, lost: 0, late: 0, land: 0, hidden: 0, latency: 0, error: 0 },
       byOperation: { ListPods: { "500": 2 }, ListTemplates: { "503": 1 } },
     });
     emu.setFaults(undefined);

@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, test } from "vitest";
 import type { RunningEmulator } from "../../../emulator";
-import { KEY_A, api, createServerlessTemplate, startTestEmulator } from "../../support/managementHelpers";
+import { KEY_A, api, createServerlessTemplate, startTestEmulator, waitFor } from "../../support/managementHelpers";
 import type { Json } from "../../support/wireJson";
 
 let emulator: RunningEmulator | undefined;
@@ -102,6 +102,26 @@ describe("faults on job API routes", () => {
     expect(reset.error).toMatch(/ECONNRESET|UND_ERR_SOCKET/);
     expect((await call(emu, "GET", `/${endpoint}/requests`)).json.requests).toHaveLength(1);
     expect(emu.faultStats().injected).toMatchObject({ lost: 1, reset: 1 });
+  });
+
+  test("late@D and lost@D hold a job route's answer: the job is queued at once, the answer comes (or the cut) D later", async () => {
+    const { emu, endpoint } = await start("seed=1; runJob: late=1@400ms; POST /v2/{endpoint_id}/runsync: lost=1@300ms", { workersMax: 0 });
+    const sent = performance.now();
+    const late = call(emu, "POST", `/${endpoint}/run`, { input: { n: 1 } });
+    // Queued before its answer leaves.
+    await waitFor("the job to be queued", async () => {
+      const requests = await call(emu, "GET", `/${endpoint}/requests`);
+      return (requests.json?.requests as unknown[] | undefined)?.length === 1 ? true : undefined;
+    });
+    const answered = await late;
+    expect(answered.status).toBe(200);
+    expect(performance.now() - sent).toBeGreaterThanOrEqual(350);
+    const cutAt = performance.now();
+    const lost = await call(emu, "POST", `/${endpoint}/runsync`, { input: { n: 2 } });
+    expect(lost.error).toMatch(/ECONNRESET|UND_ERR_SOCKET/);
+    expect(performance.now() - cutAt).toBeGreaterThanOrEqual(250);
+    expect((await call(emu, "GET", `/${endpoint}/requests`)).json?.requests).toHaveLength(2);
+    expect(emu.faultStats().byOperation).toMatchObject({ runJob: { late: 1 }, runJobSync: { lost: 1 } });
   });
 
   test("a worker route is a route too; setFaults switches faults on job routes at run time and keeps the counts", async () => {
