@@ -23,6 +23,15 @@ export function withUndeclaredOutputs(resource: pulumi.Resource, outputs: Resour
   for (const key of outputs.all) if (!(key in registered)) target[key] = pulumi.output(undefined);
 }
 
+/** The organization the engine names, or "" where it names none (test mocks without one). */
+function organization(): string {
+  try {
+    return pulumi.getOrganization();
+  } catch {
+    return "";
+  }
+}
+
 /** What the SDK reads of a parent: Pulumi's own record of its name and type (set by every Resource constructor). */
 interface ParentRecord {
   __name?: unknown;
@@ -44,6 +53,6 @@ export function ownerIdentity(type: string, name: string, opts: pulumi.ResourceO
     if (parent.__pulumiType === "pulumi:pulumi:Stack") break;
     parents.unshift(`${String(parent.__pulumiType)}::${String(parent.__name)}`);
   }
-  const stack = `${pulumi.getOrganization()}/${pulumi.getProject()}/${pulumi.getStack()}`;
+  const stack = `${organization()}/${pulumi.getProject()}/${pulumi.getStack()}`;
   return [stack, ...parents, `${type}::${name}`].join("|");
 }

@@ -197,7 +197,7 @@ describe("Transport against a scripted server", () => {
   });
 
   it("a POST that times out is not retried", async () => {
-    const { server, transport } = await setup(hang, { timeoutMs: 150 });
+    const { server, transport } = await setup(hang, { timeoutMs: 150, createTimeoutMs: 150 });
     const e = await rejection(transport.request({ method: "POST", path: "/pods", body: {}, operation: "CreatePod", schema: Thing }));
     expect(e).toBeInstanceOf(TimeoutError);
     expect(server.requests).toHaveLength(1);

@@ -49,7 +49,7 @@ describe("v2 lists of several pages (two items a page)", () => {
     const pods = harness.emulator.inspect()[0]?.pods ?? [];
     expect(pods.filter((p) => p.name === "made-once").map((p) => p.id)).toEqual([result.id]);
     expect(pods).toHaveLength(5);
-    expect(harness.lines.warn.join("\n")).toMatch(/create attempt 1 got no clear answer .*the service did create it: using that one/);
+    expect(harness.lines.info.join("\n")).toMatch(/pod "made-once": the service did make it \(id .*\): using it/);
   });
 });
 

@@ -20,22 +20,23 @@ describe("ambiguous pod creates never make a duplicate", () => {
     expect(service.pods.size).toBe(1);
     expect(result.id).toBe([...service.pods.keys()][0]);
     expect(service.calls.filter((c) => c === "createPod")).toHaveLength(1);
-    expect(deps.lines.warn.join("\n")).toContain("the service did create it: using that one");
+    expect(deps.lines.info.join("\n")).toContain(`pod "trainer": the service did make it (id ${result.id}): using it`);
   });
 
-  it("5xx before anything was created: the lookup finds nothing and the create is tried again", async () => {
+  it("5xx before anything was created: nothing appears, and the create is recorded as pending, never sent twice", async () => {
     const { service, provider } = setup();
     service.faults = ["5xx-before-create"];
-    const result = await provider.create(inputs);
-    expect(service.pods.size).toBe(1);
-    expect(service.calls.filter((c) => c === "createPod")).toHaveLength(2);
-    expect(result.outs?.["publicIp"]).toBe("100.64.0.9");
+    const error = await provider.create(inputs).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ResourceInitError);
+    expect((error as ResourceInitError).id).toMatch(/^pending-create-pod-/);
+    expect(service.pods.size).toBe(0);
+    expect(service.calls.filter((c) => c === "createPod")).toHaveLength(1);
   });
 
   it("an existing pod with the same name is not mistaken for ours", async () => {
     const { service, provider } = setup();
     await provider.create(inputs);
-    service.faults = ["5xx-before-create"];
+    service.faults = ["lost-after-create"];
     const second = await provider.create(inputs);
     expect(service.pods.size).toBe(2);
     expect(second.id).toBe("pod2");
@@ -55,8 +56,10 @@ describe("ambiguous pod creates never make a duplicate", () => {
         return originalList!(filter);
       },
     });
-    await expect(podProvider(deps).create(inputs)).rejects.toThrow(/socket hang up|cannot tell which one is ours/);
-    expect(deps.lines.warn.join("\n")).toContain("cannot tell which one is ours");
+    await expect(podProvider(deps).create(inputs)).rejects.toThrow(
+      /pod "trainer": 2 pods have appeared since the create was sent \(pod1, pod2\); cannot tell which one is this resource, so nothing was created/,
+    );
+    expect(service.calls.filter((c) => c === "createPod")).toHaveLength(2);
     void provider;
   });
 });

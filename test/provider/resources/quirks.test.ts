@@ -73,7 +73,7 @@ describe("reported live quirks do not make diffs", () => {
     }
     const named = h.emulator.inspect()[0]?.endpoints.filter((e) => e.name === "q-lost -fb") ?? [];
     expect(named.map((e) => e.id)).toEqual([created.id]);
-    expect(h.lines.warn.join("\n")).toContain("the service did create it");
+    expect(h.lines.info.join("\n")).toContain(`endpoint "q-lost": the service did make it (id ${created.id}): using it`);
     await h.providers.endpoint.delete!(created.id, created.outs);
   });
 });
