@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createWithoutDuplicates } from "../../provider/resources/createOnce";
 import { ResourceInitError } from "../../provider/resources/partialCreate";
 import type { ResourceTable } from "../../model/fields/fieldTable";
-import { ConnectionError, isNotFound, NotFoundError, ServerError, TimeoutError, type ApiError } from "../../client/errors";
+import { ConnectionError, isNotFound, NotFoundError, TimeoutError, type ApiError } from "../../client/errors";
 import { ManagementClient } from "../../client/management";
 import type { Pod } from "../../client/schemas";
 import { json, startScriptedServer, type RecordedRequest, type ScriptedServer, type Step } from "../support/scriptedServer";
