@@ -1,21 +1,25 @@
 /**
  * The deploying process dies in the middle of `pulumi up`, as a CI job does at its timeout or on a
- * killed runner: SIGKILL of the whole process group (the deploying Node process, the `pulumi` CLI
- * it started and the dynamic provider host under that), with creates in flight. The user then
+ * killed runner: SIGKILL of everything the job started (the deploying Node process, the `pulumi`
+ * CLI it started and the dynamic provider host under that), with creates in flight. The user then
  * reruns as the CLI directs: `pulumi up` refuses the locked stack and names `pulumi cancel`;
  * `pulumi cancel --yes`, then `pulumi up` (in one scenario with `pulumi refresh
- * --clear-pending-creates` between). Every create that reached the service must be found and
- * adopted, not made a second time: afterwards the service holds each declared name exactly once
- * and nothing else of the stack, the plan is empty, and `destroy` leaves nothing.
+ * --clear-pending-creates` between, the refresh the rerun's warning suggests). Every create that
+ * reached the service must be found and adopted, not made a second time: afterwards the service
+ * holds each declared name exactly once and nothing else of the stack, the plan is empty, and
+ * `destroy` leaves nothing.
  *
- * The deploying process is test/support/deployDriver.mts, started detached (a process group of its
- * own), on a `file://` backend; the emulator runs as its own process with service time at half
- * speed, where a pod boots in 4 real seconds and an endpoint's one minimum worker in 3, so a pod's and an endpoint's
- * creates are in flight (made by the service, waited for by the provider, not in the stack's
- * checkpoint) for seconds. A kill point is a condition on what the service holds (its v2 lists)
- * and what the checkpoint holds: when the condition is seen, the group is frozen (SIGSTOP), the
- * condition is read again with nothing moving, and the group is killed (or let go on, when the
- * checkpoint caught up meanwhile). More kill points are one line each in SCENARIOS.
+ * The deploying process is test/support/deployDriver.mts, started detached (a session and process
+ * group of its own; the CLI starts the provider host in another group of that session, so every
+ * group of the session is signalled), on a `file://` backend. The emulator runs as its own process
+ * with service time at half speed: a pod boots in 4 real seconds and an endpoint's one minimum
+ * worker in 3, so a pod's and an endpoint's creates are in flight (made by the service, waited for
+ * by the provider, not in the stack's checkpoint) for seconds. A kill point is a condition on what
+ * the service holds (its v2 lists) and what the checkpoint holds: once it is seen, the deploy is
+ * frozen (SIGSTOP), the condition is read again with nothing moving, and the deploy is killed (or
+ * let go on, when the checkpoint caught up meanwhile). More kill points are one line each in
+ * SCENARIOS. The rerun is on the same machine: the same project directory, PULUMI_HOME and package
+ * cache directory (GPUCLOUD_CACHE_DIR, the test file's).
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -73,12 +77,12 @@ interface Moment {
 }
 
 /** The declared resources of these kinds that the service has made and the checkpoint does not hold. */
-function inFlight(m: Moment, which: readonly (keyof DeclaredNames)[]): ServiceItem[] {
+function inFlight(m: Moment, ...which: (keyof DeclaredNames)[]): ServiceItem[] {
   const wanted = new Set(which.map((k) => `${KIND_OF[k]}:${m.names[k]}`));
   return m.service.filter((r) => wanted.has(`${r.kind}:${r.name}`) && !m.checkpoint?.ids.has(r.id));
 }
 
-const FIRST_LEVEL: readonly (keyof DeclaredNames)[] = ["registry", "secret", "networkVolume", "podTemplate", "workerTemplate"];
+const FIRST_LEVEL: (keyof DeclaredNames)[] = ["registry", "secret", "networkVolume", "podTemplate", "workerTemplate"];
 
 interface Scenario {
   /** Service-side name prefix, unique per scenario. */
@@ -86,29 +90,16 @@ interface Scenario {
   /** Where the kill lands, for the test's name. */
   when: string;
   killWhen: (m: Moment) => boolean;
-  /** What the user runs after `pulumi cancel` and before `pulumi up`. */
-  beforeUp: "nothing" | "refresh --clear-pending-creates";
+  /** Between `pulumi cancel` and `pulumi up`, `pulumi refresh --clear-pending-creates` (as the rerun's warning suggests a refresh). */
+  clearPendingCreates?: boolean;
 }
 
+/** The kill points, one a line. */
 const SCENARIOS: readonly Scenario[] = [
-  {
-    prefix: "kill-boot",
-    when: "the service has made the pod and the endpoint, both waited for",
-    killWhen: (m) => inFlight(m, ["pod", "endpoint"]).length === 2,
-    beforeUp: "nothing",
-  },
-  {
-    prefix: "kill-early",
-    when: "the service has made a first-level resource the checkpoint does not hold yet",
-    killWhen: (m) => inFlight(m, FIRST_LEVEL).length >= 1,
-    beforeUp: "nothing",
-  },
-  {
-    prefix: "kill-clear",
-    when: "the service has made the pod, waited for",
-    killWhen: (m) => inFlight(m, ["pod"]).length === 1,
-    beforeUp: "refresh --clear-pending-creates",
-  },
+  { prefix: "kill-boot", when: "pod and endpoint made, waited for", killWhen: (m) => inFlight(m, "pod", "endpoint").length === 2 },
+  { prefix: "kill-early", when: "a first-level resource made, not recorded", killWhen: (m) => inFlight(m, ...FIRST_LEVEL).length > 0 },
+  { prefix: "kill-tmpl", when: "a template made, not recorded", killWhen: (m) => inFlight(m, "podTemplate", "workerTemplate").length > 0 },
+  { prefix: "kill-clear", when: "the pod made, waited for", killWhen: (m) => inFlight(m, "pod").length === 1, clearPendingCreates: true },
 ];
 
 async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs: number, everyMs = 20): Promise<T> {
@@ -159,7 +150,8 @@ describe("the deploying process is SIGKILLed mid-up, with creates in flight", { 
   });
 
   for (const scenario of SCENARIOS) {
-    it(`killed when ${scenario.when}; cancel${scenario.beforeUp === "nothing" ? "" : `, ${scenario.beforeUp}`} and up: each create made once`, async () => {
+    const rerun = scenario.clearPendingCreates ? "cancel, refresh --clear-pending-creates, up" : "cancel, up";
+    it(`killed: ${scenario.when}; rerun ${rerun}: each create made once`, async () => {
       const started = Date.now();
       const cli = inject("pulumiCli");
       const base = fs.mkdtempSync(path.join(os.tmpdir(), "gpucloud-interrupted-"));
@@ -279,7 +271,7 @@ describe("the deploying process is SIGKILLed mid-up, with creates in flight", { 
       outputs.push({ where: "pulumi cancel", text: cancel.output });
       console.log(`${LOG} ${scenario.prefix}: pulumi cancel --yes: ${cancel.output.trim()}`);
       expect(cancel.code, cancel.output).toBe(0);
-      if (scenario.beforeUp === "refresh --clear-pending-creates") {
+      if (scenario.clearPendingCreates) {
         const refresh = await runPulumi(cli.binDir, ["refresh", "--clear-pending-creates", "--yes", "--stack", STACK], workDir, env);
         outputs.push({ where: "pulumi refresh --clear-pending-creates", text: refresh.output });
         expect(refresh.code, refresh.output).toBe(0);
@@ -289,7 +281,7 @@ describe("the deploying process is SIGKILLed mid-up, with creates in flight", { 
       outputs.push({ where: "the recovery up", text: recovery.output });
       const pendingLines = recovery.output.split("\n").filter((l) => /pending operation|interrupted while/i.test(l));
       console.log(`${LOG} ${scenario.prefix}: the recovery up said of pending operations:\n${pendingLines.join("\n") || "(nothing)"}`);
-      if (scenario.beforeUp === "nothing")
+      if (!scenario.clearPendingCreates)
         expect(recovery.output, "the engine reports the interrupted creates").toMatch(/interrupted while creating/);
       if (!recovery.result.ok) expect.soft(unclearErrors(recovery.result.errors), "the recovery up's errors are clear").toEqual([]);
       expect.soft(recovery.output, "no unclear text in the recovery up's output").not.toMatch(/\bundefined\b|\[object Object\]/);
