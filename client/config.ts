@@ -149,6 +149,13 @@ export function normalizeBaseUrl(value: string, version: "/v1" | "/v2", setting:
   return trimmed;
 }
 
+/**
+ * A create's timeout (TransportOptions.createTimeoutMs) when no setting gives one, and how long an
+ * unanswered create is looked for after it. Here, not in transport.ts: a preview reads it without
+ * loading the transport.
+ */
+export const DEFAULT_CREATE_TIMEOUT_MS = 120_000;
+
 /** The longest create timeout a setting may ask for, in seconds (an hour). */
 const MAX_CREATE_TIMEOUT_SECONDS = 3600;
 

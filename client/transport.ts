@@ -3,6 +3,7 @@
 // every failure into a typed, redacted ApiError (errors.ts). Nothing else in the package speaks
 // HTTP, retries or reads error bodies.
 
+import { DEFAULT_CREATE_TIMEOUT_MS } from "./config";
 import { setTimeout as delay } from "node:timers/promises";
 import type { Dispatcher, Pool } from "undici";
 import { parseErrorBody } from "./errorBody";
@@ -23,8 +24,6 @@ import {
 import { sharedGate, type GateTicket, type RateLimitGate } from "./rateLimitGate";
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
-/** A create's timeout (TransportOptions.createTimeoutMs), and how long an unanswered create is looked for after it. */
-export const DEFAULT_CREATE_TIMEOUT_MS = 120_000;
 export const DEFAULT_MAX_RETRIES = 4;
 export const DEFAULT_USER_AGENT = "pulumi-gpucloud";
 

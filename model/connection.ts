@@ -15,11 +15,11 @@ import {
   configuredApiVersion,
   ENV_VARS,
   resolveJobConnection,
+  DEFAULT_CREATE_TIMEOUT_MS,
   resolveCreateTimeoutMs,
   resolveManagementConnection,
   type ApiVersion,
 } from "../client/config";
-import { DEFAULT_CREATE_TIMEOUT_MS } from "../client/transport";
 import type { JobClient } from "../client/jobClient";
 import { lazyManagementApi } from "./backend/lazyApi";
 import type { ManagementApi } from "./backend/port";

@@ -9,13 +9,14 @@ import type { CheckFailure } from "@pulumi/pulumi/dynamic";
 import type { z } from "zod";
 import { closest, failure } from "../model/fields/validation";
 import { containsUnknown, isUnknown, type Props } from "../model/fields/values";
+import { OWNER_INPUT } from "../model/kinds";
 
 /** The serialized provider rides along in every property bag; it is no argument. */
 const PROVIDER_KEY = "__provider";
 
-/** The arguments without the serialized provider. */
+/** The arguments without the provider's own inputs (the serialized provider, the owner). */
 export function argsOf(props: Props): Props {
-  const { [PROVIDER_KEY]: _provider, ...rest } = props;
+  const { [PROVIDER_KEY]: _provider, [OWNER_INPUT]: _owner, ...rest } = props;
   return rest;
 }
 

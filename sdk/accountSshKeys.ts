@@ -1,5 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
-import { ACCOUNT_SSH_KEYS_TYPE, RESOURCE_MODULE } from "../model/kinds";
+import { ACCOUNT_SSH_KEYS_TYPE, OWNER_INPUT, RESOURCE_MODULE } from "../model/kinds";
+import { ownerIdentity } from "./props";
 import accountSshKeysShim from "../provider/shims/accountSshKeys";
 
 /** Arguments of {@link AccountSshKeys}. */
@@ -26,6 +27,7 @@ export class AccountSshKeys extends pulumi.dynamic.Resource {
   declare readonly replacedKeys: pulumi.Output<string[]>;
 
   constructor(name: string, args: AccountSshKeysArgs, opts?: pulumi.CustomResourceOptions) {
-    super(accountSshKeysShim, name, { keys: args.keys, replacedKeys: undefined }, opts, RESOURCE_MODULE, ACCOUNT_SSH_KEYS_TYPE);
+    const owner = ownerIdentity(ACCOUNT_SSH_KEYS_TYPE, name, opts);
+    super(accountSshKeysShim, name, { keys: args.keys, replacedKeys: undefined, [OWNER_INPUT]: owner }, opts, RESOURCE_MODULE, ACCOUNT_SSH_KEYS_TYPE);
   }
 }

@@ -58,7 +58,8 @@ export interface ManagementApi {
   resetPod(id: string): Promise<void>;
   restartPod(id: string): Promise<void>;
 
-  createEndpoint(input: EndpointCreateInput & EndpointTypeInput): Promise<Endpoint>;
+  /** `env`: v2 only, the endpoint's own env (its owner's marker); v1 endpoints have none and never get it. */
+  createEndpoint(input: EndpointCreateInput & EndpointTypeInput & { env?: Record<string, string> }): Promise<Endpoint>;
   listEndpoints(include?: EndpointInclude): Promise<Endpoint[]>;
   getEndpoint(id: string, include?: EndpointInclude): Promise<Endpoint>;
   /** The type is fixed; it is given so that a renamed endpoint keeps it. */

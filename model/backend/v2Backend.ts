@@ -166,7 +166,7 @@ export class V2Backend implements ManagementApi {
 
   // ---- endpoints -------------------------------------------------------------------------------
 
-  async createEndpoint(input: EndpointCreateInput & EndpointTypeInput): Promise<Endpoint> {
+  async createEndpoint(input: EndpointCreateInput & EndpointTypeInput & { env?: Record<string, string> }): Promise<Endpoint> {
     const fields = fieldsOf(input);
     const body = await this.#endpointBody(fields, undefined);
     body["type"] ??= "QUEUE";
@@ -181,6 +181,8 @@ export class V2Backend implements ManagementApi {
     // management-api-v2-today.md 6.1 #7: an endpoint created without `timeout` came back with 0
     // (documented default 300000 ms): always send it.
     body["timeout"] ??= ENDPOINT_TIMEOUT_DEFAULT_MS;
+    // The endpoint's own env: on v2 it holds the owner's marker (merged per key over a template's env).
+    if (isRecord(fields["env"])) body["env"] = fields["env"];
     dropIdleTimeoutWhereRefused(body, body["type"]);
     const created = await this.#v2.endpoints.create(wireRequest<"createEndpoint">(body));
     // 6.1 #5: an older host had no `type` and silently made QUEUE endpoints: compare and fail
@@ -496,7 +498,12 @@ function podOf(wire: PodV2): Pod {
 }
 
 function endpointOf(wire: EndpointV2, workers?: readonly Props[]): Endpoint {
-  return EndpointSchema.parse({ ...fromWireV2(endpointTable, wire), ...(workers ? { workers } : {}) });
+  // env is no field of the table: it is kept for the owner's marker (provider/resources/ownership.ts).
+  return EndpointSchema.parse({
+    ...fromWireV2(endpointTable, wire),
+    ...(wire.env ? { env: wire.env } : {}),
+    ...(workers ? { workers } : {}),
+  });
 }
 
 function volumeOf(wire: Props): NetworkVolume {

@@ -2,6 +2,7 @@
 import { currentBackend, managementClient } from "../../model/connection";
 import { pulumiLog, type ProgressLog } from "../resources/deps";
 import { accountSshKeysProviderWith, type SshKeysApi } from "./sshKeysProvider";
+import { fileJournal } from "../resources/createJournal";
 
 /** The account's SSH key operations (v2 only), or why there are none. */
 function sshKeysApi(): SshKeysApi | string {
@@ -15,7 +16,7 @@ function sshKeysApi(): SshKeysApi | string {
 
 /** The provider reporting its progress through `log` (the provider plugin's goes to the engine, by resource). */
 export function accountSshKeysProviderLogging(log: ProgressLog) {
-  return accountSshKeysProviderWith({ api: sshKeysApi, backend: currentBackend, log });
+  return accountSshKeysProviderWith({ api: sshKeysApi, backend: currentBackend, log, journal: () => fileJournal() });
 }
 
 export const accountSshKeysProvider = accountSshKeysProviderLogging(pulumiLog);

@@ -5,13 +5,18 @@
  * only pods created afterwards with `startSsh` ("running pods are not updated").
  *
  * Create reads the keys in force first and records them (`replacedKeys`), then puts the declared
- * list; delete puts the recorded list back, so a destroy leaves the account as it found it. v2
- * only: the v1 API has no SSH key operations, so check fails naming the fix.
+ * list; delete puts the recorded list back, so a destroy leaves the account as it found it. The
+ * keys found are noted in this machine's create journal (resources/createJournal.ts) before the
+ * put: a create run again after the deploying process was killed restores what was there before
+ * the first one, not the keys that one put. v2 only: the v1 API has no SSH key operations, so
+ * check fails naming the fix.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { randomBytes } from "node:crypto";
 import { argsOf } from "../componentArgs";
 import type { ProgressLog } from "../resources/deps";
+import type { CreateJournal } from "../resources/createJournal";
+import { ownerOf } from "../resources/ownership";
 import { failure } from "../../model/fields/validation";
 import { containsUnknown, deepEqual, type Props } from "../../model/fields/values";
 
@@ -29,7 +34,11 @@ export interface SshKeysDeps {
   /** The API version the settings in force pick. */
   backend(): "v1" | "v2";
   log: ProgressLog;
+  /** This machine's create journal (absent: none kept). */
+  journal?(): CreateJournal | undefined;
 }
+
+const NOUN = "account SSH keys";
 
 /** Keys compared as a set: the service keeps the list, but its order carries no meaning. */
 function sameKeys(a: unknown, b: unknown): boolean {
@@ -85,19 +94,30 @@ export function accountSshKeysProviderWith(deps: SshKeysDeps): pulumi.dynamic.Re
       return { inputs, failures };
     },
 
-    async diff(_id: string, olds: Props, news: Props) {
+    async diff(id: string, olds: Props, news: Props) {
+      // The engine holds this resource: its create's journal entry is spent.
+      const owner = ownerOf(news);
+      if (owner !== undefined) deps.journal?.()?.forget(owner, id);
       const changes = containsUnknown(news["keys"]) || !sameKeys(olds["keys"], news["keys"]);
       return { changes, replaces: [] as string[] };
     },
 
     async create(inputs: Props) {
       const api = apiOf(deps);
-      const replacedKeys = await api.sshKeys();
+      const owner = ownerOf(inputs);
+      const journal = owner !== undefined ? deps.journal?.() : undefined;
+      // An earlier create of this resource that never reached the stack: what it found is what was there before.
+      const earlier = owner !== undefined ? journal?.read(owner) : undefined;
+      const replacedKeys = earlier ? earlier.matchedBefore : await api.sshKeys();
+      if (earlier) deps.log.info(`${NOUN}: an earlier, interrupted create found ${replacedKeys.length} key(s): destroy puts those back`);
+      const id = earlier?.createdId ?? `account-ssh-keys-${randomBytes(6).toString("hex")}`;
+      const entry = { noun: NOUN, startedAt: earlier?.startedAt ?? Date.now(), matchedBefore: replacedKeys, createdId: id };
+      if (owner !== undefined) journal?.write(owner, entry);
       const keys = await api.replaceSshKeys(keysOf(inputs, "keys"));
       deps.log.info(
-        `account SSH keys: ${keys.length} registered (replacing ${replacedKeys.length}; destroy puts those back); pods created from now on with startSsh get them`,
+        `${NOUN}: ${keys.length} registered (replacing ${replacedKeys.length}; destroy puts those back); pods created from now on with startSsh get them`,
       );
-      return { id: `account-ssh-keys-${randomBytes(6).toString("hex")}`, outs: { ...argsOf(inputs), keys, replacedKeys } };
+      return { id, outs: { ...argsOf(inputs), keys, replacedKeys } };
     },
 
     async read(id: string, props?: Props) {

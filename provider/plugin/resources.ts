@@ -48,7 +48,7 @@ export function pluginResources(deps: ProviderDeps): ReadonlyMap<string, PluginR
       check: (name, olds, news, urn) => {
         const named = NAMED_AFTER_RESOURCE.has(kind) && !isPresent(news, "name") ? { ...news, name } : news;
         // A create through the plugin is owned by its URN: what proves a resource on the service was made for it.
-        return provider.check(olds, lifecycle ? { ...named, [OWNER_INPUT]: urn } : named);
+        return provider.check(olds, { ...named, [OWNER_INPUT]: urn });
       },
       diff: (id, olds, news) => (lifecycle ? lifecycle.diffInDetail(id, olds, news) : provider.diff(id, olds, news)),
       create: async (inputs) => withRef(await provider.create(inputs)),

@@ -110,8 +110,11 @@ export async function createWithoutDuplicates<T extends { id: string }>(spec: Cr
     return { resource: ours, adopted: true };
   }
   const lookAlikes = listed.filter((r) => spec.matches(r) && !spec.held.has(r.id));
-  if (earlier) {
-    // It may still land: wait as long as a create can take, counted from when it was sent.
+  if (earlier?.createdId !== undefined) {
+    // Answered, so it did reach the service; what it made is gone since (deleted): nothing can still land.
+    spec.log.info(`${spec.subject}: the ${noun} an earlier create made (id ${earlier.createdId}) no longer exists: creating it now`);
+  } else if (earlier) {
+    // Unanswered, it may still land: wait as long as a create can take, counted from when it was sent.
     const settled = earlier.startedAt + 2 * spec.createWindowMs;
     if (spec.now() < settled) {
       spec.log.info(`${spec.subject}: an earlier create of it may still land: looking for it until ${new Date(settled).toISOString()}`);

@@ -12,6 +12,7 @@ import { waitForEndpoint, waitForNoWorkers } from "./endpointReadiness";
 import { readyTimeoutOf } from "../../model/fields/fieldTable";
 import { deleteIgnoringMissing, type ResourceSpec } from "./lifecycle";
 import { estimateEndpoint } from "../../model/cost/estimate";
+import { markerInEnv } from "./ownership";
 
 export const endpointSpec: ResourceSpec<EndpointArgs, Endpoint, EndpointCreateInput & EndpointTypeInput> = {
   ...endpointReader,
@@ -19,6 +20,9 @@ export const endpointSpec: ResourceSpec<EndpointArgs, Endpoint, EndpointCreateIn
   // answer was lost would never find the endpoint it made and would make a second one.
   matches: (e, args) => e.name === args.name && (e.templateId === undefined || e.templateId === args.templateId),
   create: (client, body) => client.createEndpoint(body),
+  // On v2 an endpoint has an env of its own, which carries its owner's marker (ownership.ts).
+  ownerMarker: (e) => markerInEnv(e.env),
+  markedOn: ["v2"],
   estimate: estimateEndpoint,
   async afterCreate(op) {
     if (op.args.flashboot === false && op.live?.flashboot !== false) {

@@ -20,7 +20,7 @@ import { runSchema } from "../../model/fields/validation";
 import { catalogFieldsToCheck, catalogIdFailures } from "../../model/cost/catalogIds";
 import { deepEqual, isPresent, messageOf, withoutUnset, type Props } from "../../model/fields/values";
 import { OWNER_INPUT, OWNER_MARKER_ENV } from "../../model/kinds";
-import { DEFAULT_CREATE_TIMEOUT_MS } from "../../client/transport";
+import { DEFAULT_CREATE_TIMEOUT_MS } from "../../client/config";
 import { markerOf, ownerOf } from "./ownership";
 import { ReadinessTimeoutError } from "./waitFor";
 import type { CostEstimate, Estimator } from "../../model/cost/estimate";
@@ -66,6 +66,8 @@ export interface ResourceSpec<Args, L extends { id: string; name?: string | unde
    * map on the service): the create sends it, and a lost create is found by it on any machine.
    */
   ownerMarker?(candidate: L): string | undefined;
+  /** The APIs on which the kind carries the marker (default both): v1 endpoints have no env of their own. */
+  markedOn?: readonly Backend[];
   /** Names are unique in the account: the service refuses a second with 409. */
   uniqueName?: true;
   /** The service's create call, given the create body computed from the table (its rows cover Create). */
@@ -152,6 +154,8 @@ function providerOn<Args extends ArgsBase, L extends { id: string; name?: string
 ): LifecycleProvider {
   const { table } = spec;
   const noun = table.noun;
+  /** How a listed resource shows its owner marker on this API, if the kind carries one here (ownership.ts). */
+  const ownerMarker = (spec.markedOn ?? ["v1", "v2"]).includes(backend) ? spec.ownerMarker : undefined;
   /** Per connection (client), the ids the engine holds or this process made (ownership.ts). */
   const heldIds = new WeakMap<ManagementApi, Set<string>>();
   function heldOf(client: ManagementApi): Set<string> {
@@ -237,14 +241,20 @@ function providerOn<Args extends ArgsBase, L extends { id: string; name?: string
 
   /** The create body with the owner's marker in its env, for kinds that carry one (ownership.ts). */
   function markedBody(body: Props, owner: string | undefined): Props {
-    if (!spec.ownerMarker || owner === undefined) return body;
+    if (!ownerMarker || owner === undefined) return body;
     const env = body["env"];
     return { ...body, env: { ...(typeof env === "object" && env !== null ? env : {}), [OWNER_MARKER_ENV]: markerOf(owner) } };
   }
 
   /** The engine holds `id` for the owner: accounted for, and the journal's entry for it is spent. */
   function heldByStack(id: string, news: Props): void {
-    const held = heldOf(deps.client());
+    let held: Set<string>;
+    try {
+      held = heldOf(deps.client());
+    } catch {
+      // No connection settings (check says so): nothing can be created in this process either.
+      return;
+    }
     if (held.has(id)) return;
     held.add(id);
     const owner = ownerOf(news);
@@ -359,7 +369,6 @@ function providerOn<Args extends ArgsBase, L extends { id: string; name?: string
       const client = deps.client();
       const shared = snapshotsOf(client);
       const owner = ownerOf(inputs);
-      const ownerMarker = spec.ownerMarker;
       const outcome = await createWithoutDuplicates<L>({
         subject: subjectOf(noun, args.name),
         table,

@@ -1,4 +1,5 @@
-// The RegistryAuth's specifics: names are unique (a lost create is resolved by name); there is no
+// The RegistryAuth's specifics: names are not unique and nothing else is readable, so only this machine's
+// create journal proves which credential an interrupted create made (createOnce.ts); there is no
 // update operation, so every field replaces; reads return id and name only.
 
 import type { ContainerRegistryAuth, ContainerRegistryAuthCreateInput } from "../../client/schemas";
@@ -11,7 +12,6 @@ import { messageOf } from "../../model/fields/values";
 export const registryAuthSpec: ResourceSpec<RegistryAuthArgs, ContainerRegistryAuth, ContainerRegistryAuthCreateInput> = {
   ...registryAuthReader,
   matches: (a, args) => a.name === args.name,
-  uniqueName: true,
   create: (client, body) => client.createRegistryAuth(body),
   adoptRemedy: "Registry credentials cannot be changed: declare the live name to adopt them, or remove adoptId to create new ones.",
   adoptNote: (origin) =>

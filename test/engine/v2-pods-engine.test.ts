@@ -70,7 +70,7 @@ describe("v2 pods through the real engine", { timeout: 300_000 }, () => {
     const state = declaredResources(await engine.exportState());
     expect(state.find((r) => r.urn.endsWith("::templated"))?.id).toBe(pods.find((p) => p.name === "v2-templated")?.id);
     expect(engine.output()).toMatch(
-      /pod "v2-templated": create attempt 1 got no clear answer .* the service did create it: using that one/,
+      /pod "v2-templated": the create got no clear answer [\s\S]* pod "v2-templated": the service did make it \(id [^)]+\): using it/,
     );
     expect((await engine.stack.preview({ expectNoChanges: true })).changeSummary).toEqual({ same: 4 });
   });

@@ -101,6 +101,8 @@ async function run(args: DriverArgs): Promise<DriverResult> {
     "gpucloud:apiUrl": { value: args.apiUrl },
     "gpucloud:serverlessUrl": { value: args.serverlessUrl },
     "gpucloud:apiKey": { value: args.apiKey, secret: true },
+    // The emulator answers at once: a create it never made is known for certain after 10 s, not 2 min.
+    "gpucloud:createTimeoutSeconds": { value: "10" },
     registryPassword: { value: args.registryPassword, secret: true },
     secretValue: { value: args.secretValue, secret: true },
   });
