@@ -42,7 +42,10 @@ describe("the policy pack on a Python program through the provider plugin", { ti
     const engineLog = path.join(base, "engine-output.log");
     const compliantConfig = path.join(base, "compliant.json");
     const violatingConfig = path.join(base, "violating.json");
-    fs.writeFileSync(compliantConfig, JSON.stringify({ "gpucloud-placement": { allowedGpuTypeIds: ["NVIDIA L4"], allowedCloudTypes: ["SECURE"] } }));
+    fs.writeFileSync(
+      compliantConfig,
+      JSON.stringify({ "gpucloud-placement": { allowedGpuTypeIds: ["NVIDIA L4"], allowedCloudTypes: ["SECURE"] } }),
+    );
     fs.writeFileSync(
       violatingConfig,
       JSON.stringify({
@@ -93,7 +96,9 @@ describe("the policy pack on a Python program through the provider plugin", { ti
       expect([records.pods, records.endpoints, records.templates]).toEqual([[], [], []]);
     } catch (error) {
       keep = true;
-      throw new Error(`${error instanceof Error ? error.message : String(error)}\n--- the program's output:\n${run.output()}`, { cause: error });
+      throw new Error(`${error instanceof Error ? error.message : String(error)}\n--- the program's output:\n${run.output()}`, {
+        cause: error,
+      });
     } finally {
       run.stop();
       await emulator.close();
