@@ -8,10 +8,8 @@ import type { PolicyConfigJSONSchema } from "@pulumi/policy/schema";
 import { z } from "zod";
 import { closest } from "../../model/fields/validation";
 import { quote, type Props } from "../../model/fields/values";
-import { gpuResourceOf, plainProps, type GpuResource } from "./resources";
+import { gpuResourceOf, plainProps, type GpuResource, type PolicyEnforcementLevel } from "./resources";
 
-/** How a violation counts: `mandatory` fails the preview or update, `advisory` warns, `disabled` skips the policy. */
-export type PolicyEnforcementLevel = "advisory" | "mandatory" | "disabled";
 
 /** The JSON schema of a policy's config, derived from its zod schema (fields with a default are optional). */
 function configSchemaOf(schema: z.ZodObject): PolicyConfigSchema {

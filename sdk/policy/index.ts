@@ -33,8 +33,7 @@ export type { PlacementPolicyConfig } from "./placement";
 export type { ScalePolicyConfig } from "./scale";
 export type { SecretsPolicyConfig } from "./secrets";
 export type { VolumePlacementPolicyConfig } from "./volumePlacement";
-export type { PolicyEnforcementLevel } from "./define";
-export { kindOfType, typeTokensOf } from "./resources";
+export { kindOfType, typeTokensOf, type PolicyEnforcementLevel } from "./resources";
 export {
   deploySafetyPolicy,
   exposurePolicy,

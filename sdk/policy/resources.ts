@@ -41,6 +41,9 @@ export const ROLLOUT_STEP_TOKENS: readonly string[] = [
   `${DYNAMIC_PREFIX}${ROLLOUT_SWITCH_TYPE}`,
 ];
 
+/** How a violation counts: `mandatory` fails the preview or update, `advisory` warns, `disabled` skips the policy. */
+export type PolicyEnforcementLevel = "advisory" | "mandatory" | "disabled";
+
 /** What a policy receives about a resource (a subset of `@pulumi/policy`'s arguments). */
 export interface PolicyResourceView {
   type: string;

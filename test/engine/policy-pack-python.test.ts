@@ -4,7 +4,8 @@
  * the same rules with the same messages as a TypeScript program's (policy-pack-typescript.test.ts).
  * The Python program (policy_pack_python_program.py beside this file) previews the stack twice on
  * the emulator (v2): with a policy config it meets (passes), and with one it breaks (a mandatory
- * GPU type rule fails the preview with its message, an advisory digest rule warns). Nothing is created.
+ * GPU type rule fails the preview with its message; an advisory digest rule and an advisory cost
+ * rule, on the package's estimate the plugin's check records, warn). Nothing is created.
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -51,6 +52,8 @@ describe("the policy pack on a Python program through the provider plugin", { ti
       JSON.stringify({
         "gpucloud-placement": { allowedGpuTypeIds: ["NVIDIA A40"] },
         "gpucloud-images": { enforcementLevel: "advisory", requireDigest: true },
+        // The plugin's check records the package's estimate too: a figure, not "cost unknown".
+        "gpucloud-cost-resource": { maxHourlyUsd: 0.01 },
       }),
     );
     const settingsFile = path.join(base, "settings.json");
@@ -91,6 +94,9 @@ describe("the policy pack on a Python program through the provider plugin", { ti
       );
       expect(violating.output).toMatch(/\[advisory\]\s+gpucloud-images\s+\(gpucloud:index:Template: worker\)/);
       expect(violating.output).toContain('Template "worker": imageName "ghcr.io/acme/worker:1" is not pinned by digest (requireDigest)');
+
+      expect(violating.output).toMatch(/\[advisory\]\s+gpucloud-cost-resource\s+\(gpucloud:index:Pod: trainer\)/);
+      expect(violating.output).toMatch(/Pod "trainer": estimated always-on cost [\d.]+ USD\/hour is more than maxHourlyUsd \(0\.01 USD\/hour\)/);
 
       const records = accountOf(emulator, apiKey);
       expect([records.pods, records.endpoints, records.templates]).toEqual([[], [], []]);
