@@ -5,7 +5,9 @@
  * The Python program (policy_pack_python_program.py beside this file) previews the stack twice on
  * the emulator (v2): with a policy config it meets (passes), and with one it breaks (a mandatory
  * GPU type rule fails the preview with its message; an advisory digest rule and an advisory cost
- * rule, on the package's estimate the plugin's check records, warn). Nothing is created.
+ * rule, on the package's estimate the plugin's check records, warn). Nothing is created. The
+ * engine finds the pack's `pulumi-analyzer-policy-nodejs` plugin on PATH, beside the CLI
+ * (scripts/ensure-pulumi.sh puts it there), as on a machine without the Node.js language host.
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -39,6 +41,7 @@ describe("the policy pack on a Python program through the provider plugin", { ti
     const dirs = { workDir: path.join(base, "project"), stateDir: path.join(base, "state"), homeDir: path.join(base, "home") };
     for (const dir of Object.values(dirs)) fs.mkdirSync(dir);
     const cli = inject("pulumiCli");
+    expect(fs.existsSync(path.join(cli.binDir, "pulumi-analyzer-policy-nodejs"))).toBe(true);
     const env = hermeticEngineEnv(cli, dirs);
     const engineLog = path.join(base, "engine-output.log");
     const compliantConfig = path.join(base, "compliant.json");
@@ -86,6 +89,7 @@ describe("the policy pack on a Python program through the provider plugin", { ti
       expect(compliant.changes).toMatchObject({ create: 3 }); // the stack, the template and the pod
       expect(compliant.output).toMatch(/Policies:\s+✅ gpucloud@v0\.2\.0/);
       expect(compliant.output).not.toMatch(/\[mandatory\]|\[advisory\]/);
+      expect(compliant.output).toContain("using pulumi-analyzer-policy-nodejs from $PATH");
 
       expect(violating.result, violating.output).toBe("failed");
       expect(violating.output).toMatch(/\[mandatory\]\s+gpucloud-placement\s+\(gpucloud:index:Pod: trainer\)/);
@@ -96,7 +100,9 @@ describe("the policy pack on a Python program through the provider plugin", { ti
       expect(violating.output).toContain('Template "worker": imageName "ghcr.io/acme/worker:1" is not pinned by digest (requireDigest)');
 
       expect(violating.output).toMatch(/\[advisory\]\s+gpucloud-cost-resource\s+\(gpucloud:index:Pod: trainer\)/);
-      expect(violating.output).toMatch(/Pod "trainer": estimated always-on cost [\d.]+ USD\/hour is more than maxHourlyUsd \(0\.01 USD\/hour\)/);
+      expect(violating.output).toMatch(
+        /Pod "trainer": estimated always-on cost [\d.]+ USD\/hour is more than maxHourlyUsd \(0\.01 USD\/hour\)/,
+      );
 
       const records = accountOf(emulator, apiKey);
       expect([records.pods, records.endpoints, records.templates]).toEqual([[], [], []]);
