@@ -57,6 +57,7 @@ describe("the policy pack on a Python program through the provider plugin", { ti
         "gpucloud-images": { enforcementLevel: "advisory", requireDigest: true },
         // The plugin's check records the package's estimate too: a figure, not "cost unknown".
         "gpucloud-cost-resource": { maxHourlyUsd: 0.01 },
+        "gpucloud-cost-stack": { maxHourlyUsd: 0.01 },
       }),
     );
     const settingsFile = path.join(base, "settings.json");
@@ -103,6 +104,9 @@ describe("the policy pack on a Python program through the provider plugin", { ti
       expect(violating.output).toMatch(
         /Pod "trainer": estimated always-on cost [\d.]+ USD\/hour is more than maxHourlyUsd \(0\.01 USD\/hour\)/,
       );
+
+      // The stack policy reads the resources' planned outputs: the plugin's carry the estimate too.
+      expect(violating.output).toMatch(/stack: estimated always-on cost [\d.]+ USD\/hour \(dearest: Pod "trainer" [\d.]+\) is more than maxHourlyUsd/);
 
       const records = accountOf(emulator, apiKey);
       expect([records.pods, records.endpoints, records.templates]).toEqual([[], [], []]);
