@@ -10,7 +10,6 @@ import { closest } from "../../model/fields/validation";
 import { quote, type Props } from "../../model/fields/values";
 import { gpuResourceOf, plainProps, type GpuResource, type PolicyEnforcementLevel } from "./resources";
 
-
 /** The JSON schema of a policy's config, derived from its zod schema (fields with a default are optional). */
 function configSchemaOf(schema: z.ZodObject): PolicyConfigSchema {
   const json = z.toJSONSchema(schema, { io: "input" }) as { properties?: Record<string, PolicyConfigJSONSchema>; required?: string[] };

@@ -106,7 +106,9 @@ describe("the policy pack on a Python program through the provider plugin", { ti
       );
 
       // The stack policy reads the resources' planned outputs: the plugin's carry the estimate too.
-      expect(violating.output).toMatch(/stack: estimated always-on cost [\d.]+ USD\/hour \(dearest: Pod "trainer" [\d.]+\) is more than maxHourlyUsd/);
+      expect(violating.output).toMatch(
+        /stack: estimated always-on cost [\d.]+ USD\/hour \(dearest: Pod "trainer" [\d.]+\) is more than maxHourlyUsd/,
+      );
 
       const records = accountOf(emulator, apiKey);
       expect([records.pods, records.endpoints, records.templates]).toEqual([[], [], []]);
