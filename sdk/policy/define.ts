@@ -60,7 +60,7 @@ export interface StackResource {
   name: string;
   urn: string;
   props: Props;
-  /** The URN of its parent (a component such as EndpointRollout), if any. */
+  /** The type token of its parent (a component such as EndpointRollout), if any. */
   parentType?: string;
   /** URNs of the resources each argument depends on (e.g. a smoke test's `endpointId` on its endpoint). */
   propertyDependencies: Record<string, string[]>;
