@@ -35,7 +35,7 @@ version_at_least() { # $1 >= $2, both X.Y.Z
 # @pulumi/pulumi from the program's directory, so one copy serves every checkout on the machine.
 install_provider_host() {
   local host="$bin_dir/pulumi-resource-pulumi-nodejs"
-  [ -x "$host" ] && return 0
+  [ -x "$host" ] && { install_policy_host; return 0; }
   cat > "$host.tmp" <<'HOST'
 #!/bin/sh
 # The Node.js dynamic provider host: runs @pulumi/pulumi's dynamic provider, resolved from the
@@ -44,6 +44,19 @@ script=$(node -e "process.stdout.write(require.resolve('@pulumi/pulumi/cmd/dynam
 exec node "$script" "$@"
 HOST
   chmod +x "$host.tmp" && mv "$host.tmp" "$host"
+  install_policy_host
+}
+
+# Policy packs in Node.js (`--policy-pack`, e.g. this package's policy-pack/) run through the Node.js
+# language host, or where none is installed (as here) through a `pulumi-analyzer-policy-nodejs`
+# plugin. The package ships that plugin (policy-pack/bin); a copy goes beside the CLI, like the
+# provider host.
+install_policy_host() {
+  local host="$bin_dir/pulumi-analyzer-policy-nodejs"
+  local shipped
+  shipped="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/policy-pack/bin/pulumi-analyzer-policy-nodejs"
+  [ -x "$host" ] && cmp -s "$host" "$shipped" && return 0
+  cp "$shipped" "$host.tmp" && chmod +x "$host.tmp" && mv "$host.tmp" "$host"
 }
 
 if [ -x "$bin_dir/pulumi" ]; then

@@ -23,6 +23,7 @@ const EXPECTED = [
   "gated-rollout",
   "gitops",
   "load-balancing-endpoint",
+  "platform-policy",
   "private-registry",
   "python-worker",
   "quickstart",
@@ -54,7 +55,7 @@ function format(diagnostics: readonly ts.Diagnostic[]): string {
 }
 
 describe("examples/", () => {
-  it("has the ten examples", () => {
+  it("has the eleven examples", () => {
     expect(examples).toEqual(EXPECTED);
   });
 
