@@ -33,7 +33,7 @@ const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//;
 /** Hex digits a digest of these algorithms has; others need at least 32. */
 const DIGEST_LENGTH: Record<string, number> = { sha256: 64, sha384: 96, sha512: 128 };
 const MAX_NAME_LENGTH = 255;
-const EXAMPLE = '"ghcr.io/acme/worker:1.2.3"';
+const EXAMPLE = '"registry.example.com/acme/worker:1.2.3"';
 
 const q = (text: string): string => JSON.stringify(text);
 
@@ -80,7 +80,7 @@ function blanks(reference: string, trimmed: string): ImageReferenceProblem {
 
 function digestProblem(digest: string, name: string): ImageReferenceProblem | undefined {
   const fix = (what: string): string =>
-    `write ${what}, as the registry or \`docker images --digests\` prints it, e.g. ${q(`${name}@sha256:${"0123456789abcdef".repeat(4)}`)}`;
+    `write ${what}, as the registry reports it, e.g. ${q(`${name}@sha256:${"0123456789abcdef".repeat(4)}`)}`;
   if (digest.includes("@"))
     return { part: `it has more than one "@"`, fix: `give one digest after a single "@"; ${fix('"sha256:" and 64 hex digits')}` };
   const colon = digest.indexOf(":");
@@ -160,7 +160,7 @@ function nameProblem(name: string, reference: string): ImageReferenceProblem | u
 }
 
 function registryProblem(registry: string): ImageReferenceProblem | undefined {
-  const fix = 'a registry is a host name, optionally with ":<port>", e.g. "ghcr.io" or "localhost:5000"';
+  const fix = 'a registry is a host name, optionally with ":<port>", e.g. "registry.example.com" or "localhost:5000"';
   const ipv6End = registry.startsWith("[") ? registry.indexOf("]") + 1 : 0;
   const colon = registry.indexOf(":", ipv6End);
   const host = colon < 0 ? registry : registry.slice(0, colon);

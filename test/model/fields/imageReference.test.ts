@@ -62,7 +62,7 @@ describe("imageReferenceProblem: what it refuses, the part and the fix", () => {
       'the digest "sha256:xyz" is not a sha256 digest: sha256 takes 64 hex digits',
       '"acme/worker@sha256:0123',
     ],
-    ["upper-case sha256 hex", `a@sha256:${HEX64.toUpperCase()}`, "64 hex digits (0-9, a-f)", "docker images --digests"],
+    ["upper-case sha256 hex", `a@sha256:${HEX64.toUpperCase()}`, "64 hex digits (0-9, a-f)", "as the registry reports it"],
     ["digest without algorithm", `a@${HEX64}`, "does not start with an algorithm", '"sha256:" and 64 hex digits'],
     ["empty digest", "a@", 'the digest after "@" is empty', 'drop the "@"'],
     ["two digests", `a@sha256:${HEX64}@sha256:${HEX64}`, 'more than one "@"', "a single"],
@@ -73,7 +73,7 @@ describe("imageReferenceProblem: what it refuses, the part and the fix", () => {
     ["separator at the end", "acme/worker-:1", 'the path part "worker-" is not valid', "lower-case letters and digits"],
     ["bad registry port", "localhost:http/a", 'the registry port "http" is not a port number', '"localhost:5000"'],
     ["port out of range", "localhost:70000/a", 'the registry port "70000"', "1 to 65535"],
-    ["bad registry host", "reg_istry.io/a", 'the registry host "reg_istry.io" is not a host name', '"ghcr.io"'],
+    ["bad registry host", "reg_istry.io/a", 'the registry host "reg_istry.io" is not a host name', '"registry.example.com"'],
     ["name too long", `a/${"b".repeat(260)}`, "the name is 262 characters long", "at most 255"],
   ];
   it.each(rows)("%s", (_label, reference, part, fix) => {

@@ -253,8 +253,8 @@ describe("check refuses a malformed image reference at preview, naming the path,
     [
       "acme/worker@sha256:xyz",
       'imageName: "acme/worker@sha256:xyz" is not a valid image reference: the digest "sha256:xyz" is not a sha256 digest: ' +
-        'sha256 takes 64 hex digits (0-9, a-f); write "sha256:" and 64 hex digits (0-9, a-f), as the registry or ' +
-        `\`docker images --digests\` prints it, e.g. "acme/worker@sha256:${HEX64}"`,
+        'sha256 takes 64 hex digits (0-9, a-f); write "sha256:" and 64 hex digits (0-9, a-f), as the registry reports it, ' +
+        `e.g. "acme/worker@sha256:${HEX64}"`,
     ],
   ];
 
