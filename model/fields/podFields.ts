@@ -26,7 +26,7 @@ import {
   type CrossCheckResult,
   type OutputArgumentKeys,
 } from "./fieldTable";
-import { argv, bool, envMap, failure, list, num, oneOf, port, str, unknownIdWarnings } from "./validation";
+import { argv, bool, envMap, failure, image, list, num, oneOf, port, str, unknownIdWarnings } from "./validation";
 import { isPresent, isRecord, isUnknown, type Props } from "./values";
 import { COST_ESTIMATE } from "./estimateOutput";
 import { OWNER_MARKER_ENV } from "../kinds";
@@ -105,7 +105,7 @@ function portMappingsOf(wire: Props): unknown {
 const rows = {
   // PATCH accepts these (a PATCH may reset the pod: the container disk is wiped).
   name: update(str({ maxLength: 191, example: '"trainer"' }).optional(), { observe: (p) => p.name, v2: { path: "name" } }),
-  imageName: update(str({ nonEmpty: true, example: '"pytorch/pytorch:2.4.0-cuda12.4-cudnn9-runtime"' }).optional(), {
+  imageName: update(image({ example: '"pytorch/pytorch:2.4.0-cuda12.4-cudnn9-runtime"' }).optional(), {
     observe: (p) => p.imageName,
     v2: { path: "image" },
   }),

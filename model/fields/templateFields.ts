@@ -7,7 +7,7 @@ import type { TemplateCreateInput } from "../../client/inputs";
 import type { Template } from "../../client/schemas";
 import type { AnswerPathV2, SentPathV2 } from "../../client/wirePathsV2";
 import { adoptIdRow, defineTable, rowsFor, type ArgsOf, type OutputArgumentKeys } from "./fieldTable";
-import { argv, bool, envMap, list, num, oneOf, port, str } from "./validation";
+import { argv, bool, envMap, image, list, num, oneOf, port, str } from "./validation";
 import { OWNER_MARKER_ENV } from "../kinds";
 import type { Props } from "./values";
 import {
@@ -33,7 +33,7 @@ function containerRevisionOf(wire: Props): string {
 
 const rows = {
   name: update(str({ nonEmpty: true, maxLength: 191, example: '"worker-template"' }), { observe: (t) => t.name, v2: { path: "name" } }),
-  imageName: update(str({ nonEmpty: true, example: '"ghcr.io/acme/worker:1.4.2"' }), {
+  imageName: update(image({ example: '"ghcr.io/acme/worker:1.4.2"' }), {
     observe: (t) => t.imageName,
     v2: { path: "image" },
   }),

@@ -4,6 +4,7 @@
 
 import { z } from "zod";
 import type { CheckFailure } from "@pulumi/pulumi/dynamic";
+import { imageReferenceProblem } from "./imageReference";
 import { isRecord, isUnknown, kindOf, quote } from "./values";
 
 export type Verdict<T> = { ok: true; value: T } | { ok: false; message: string };
@@ -130,6 +131,23 @@ export function oneOf<const T extends readonly string[]>(values: T): z.ZodType<T
     if (typeof value === "string" && (values as readonly string[]).includes(value)) return ok(value as T[number]);
     const near = typeof value === "string" ? closest(value, values) : undefined;
     return bad(`${quote(value)} is not a valid value; use one of ${listed}${near ? ` (did you mean ${quote(near)}?)` : ""}`);
+  });
+}
+
+/**
+ * A container image reference (`ubuntu:22.04`, `ghcr.io/acme/worker:1.2.3`, `name@sha256:<hex>`),
+ * held to the reference grammar of ./imageReference: the one rule of every image argument. A wrong
+ * reference fails at preview with the value, the part that is wrong and the fix, not at the pull.
+ */
+export function image(options: Common): z.ZodType<string> {
+  return field((value) => {
+    if (value === undefined) return bad(required(options));
+    if (typeof value !== "string")
+      return bad(`expected a string, got ${quote(value)}; give a container image reference, e.g. ${options.example}`);
+    if (value.trim() === "") return bad(`must not be empty; set the container image, e.g. ${options.example}`);
+    const problem = imageReferenceProblem(value);
+    if (problem) return bad(`${quote(value)} is not a valid image reference: ${problem.part}; ${problem.fix}`);
+    return ok(value);
   });
 }
 

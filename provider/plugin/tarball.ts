@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /**
- * `npx gpucloud-plugin-tarball [directory]` (`npm run plugin:tarball` in a checkout): makes the
+ * `npx gpucloud-plugin-tarball [directory]` (`npm run plugin:tarball` in a checkout; `--help` for
+ * the usage; any other option is refused rather than taken for a directory): makes the
  * tarball that `pulumi plugin install resource gpucloud <version> --file <tarball>` installs into
  * the plugin cache, for programs whose Pulumi.yaml does not point at the package's plugin directory
  * (any language). The tarball holds the launcher and launch.js, not the code: an installed plugin
@@ -40,10 +41,77 @@ export function makePluginTarball(directory: string): string {
   }
 }
 
-if (require.main === module) {
-  const tarball = makePluginTarball(process.argv[2] ?? process.cwd());
-  console.log(
+/** What `gpucloud-plugin-tarball --help` prints. */
+export const TARBALL_USAGE = `usage: gpucloud-plugin-tarball [directory]
+
+Writes the provider plugin's tarball (pulumi-resource-${PACKAGE}-v<version>-<os>-<arch>.tar.gz) into
+directory (default: the current directory, made if missing) and prints its path and the
+\`pulumi plugin install\` line that installs it. The plugin runs the pulumi-gpucloud installed in the
+project's node_modules, or the one GPUCLOUD_PACKAGE_DIR names.
+
+options:
+  -h, --help   print this help and exit
+  --           what follows is the directory, even when it starts with "-"`;
+
+/** What the command line asks for: the help, or a tarball in a directory. */
+export type TarballCommand = { help: true } | { help: false; directory: string };
+
+/** A command line the tool cannot run; its message says what was wrong and what to write. */
+export class TarballUsageError extends Error {
+  override readonly name = "TarballUsageError";
+}
+
+/**
+ * Reads the command line (without node and the script): `--help`/`-h`, or at most one directory.
+ * An option it does not know is refused, naming it, rather than taken for a directory's name.
+ */
+export function parseTarballArgs(argv: readonly string[], cwd = process.cwd()): TarballCommand {
+  const end = argv.indexOf("--");
+  const options = end < 0 ? argv : argv.slice(0, end);
+  if (options.some((arg) => arg === "--help" || arg === "-h")) return { help: true };
+  const unknown = options.find((arg) => arg.startsWith("-") && arg !== "-");
+  if (unknown !== undefined) {
+    throw new TarballUsageError(
+      `unknown option ${JSON.stringify(unknown)}; the only option is --help (-h). ` +
+        `For a directory whose name starts with "-", write: gpucloud-plugin-tarball -- ${unknown}`,
+    );
+  }
+  const directories = end < 0 ? [...argv] : [...options, ...argv.slice(end + 1)];
+  if (directories.length > 1) {
+    throw new TarballUsageError(
+      `expected at most one directory, got ${directories.length}: ${directories.map((d) => JSON.stringify(d)).join(" ")}; ` +
+        "give one directory, or none for the current one",
+    );
+  }
+  return { help: false, directory: path.resolve(cwd, directories[0] ?? ".") };
+}
+
+/** The command line tool: prints the help, or makes the tarball and says how to install it. Its exit code. */
+export function runTarballCli(argv: readonly string[], out: (text: string) => void, err: (text: string) => void): number {
+  let command: TarballCommand;
+  try {
+    command = parseTarballArgs(argv);
+  } catch (error) {
+    if (!(error instanceof TarballUsageError)) throw error;
+    err(`gpucloud-plugin-tarball: ${error.message}`);
+    return 2;
+  }
+  if (command.help) {
+    out(TARBALL_USAGE);
+    return 0;
+  }
+  const tarball = makePluginTarball(command.directory);
+  out(
     `${tarball}\ninstall it with: pulumi plugin install resource ${PACKAGE} ${packageVersion()} --file ${tarball}\n` +
       "(it runs the pulumi-gpucloud installed in the project's node_modules, or the one GPUCLOUD_PACKAGE_DIR names)",
+  );
+  return 0;
+}
+
+if (require.main === module) {
+  process.exitCode = runTarballCli(
+    process.argv.slice(2),
+    (text) => console.log(text),
+    (text) => console.error(text),
   );
 }

@@ -73,6 +73,20 @@ const rows: Row[] = [
   ["pod", "env not a map", { ...pod, env: "A=1" }, "env", ["expected a map of names to string values"]],
   ["pod", "no image and no template", { name: "p" }, "imageName", ["is required unless templateId is set"]],
   ["pod", "empty image", { ...pod, imageName: "" }, "imageName", ["must not be empty"]],
+  [
+    "pod",
+    "image with a scheme",
+    { ...pod, imageName: "https://ghcr.io/acme/worker:1" },
+    "imageName",
+    ['"https://ghcr.io/acme/worker:1" is not a valid image reference', 'drop it: "ghcr.io/acme/worker:1"'],
+  ],
+  [
+    "template",
+    "image in upper case",
+    { ...template, imageName: "Acme/Worker:1" },
+    "imageName",
+    ['"Acme/Worker:1" is not a valid image reference', 'write it in lower case: "acme/worker:1"'],
+  ],
   ["pod", "name too long", { ...pod, name: "x".repeat(200) }, "name", ["is 200 characters long", "at most 191"]],
   [
     "pod",
@@ -205,6 +219,68 @@ describe("check rejects invalid arguments with the property path, the value and 
     expect(result.failures?.[0]?.property).toBe("");
     expect(result.failures?.[0]?.reason).toMatch(/^password: .*expected a string, got a number/);
     expect(JSON.stringify(result.failures)).not.toContain("123456789");
+  });
+});
+
+describe("check refuses a malformed image reference at preview, naming the path, the value, the wrong part and the fix", () => {
+  const HEX64 = "0123456789abcdef".repeat(4);
+  const refused: [reference: string, reason: string][] = [
+    [
+      "acme/worker::1.1",
+      'imageName: "acme/worker::1.1" is not a valid image reference: it has more than one ":" after the name "acme/worker"; ' +
+        'write a single ":" between the name and the tag, e.g. "acme/worker:1.1"',
+    ],
+    [
+      "Acme/Worker:1",
+      'imageName: "Acme/Worker:1" is not a valid image reference: the path "Acme/Worker" has upper-case letters, ' +
+        'which image paths do not allow; write it in lower case: "acme/worker:1"',
+    ],
+    [
+      "https://ghcr.io/acme/worker:1",
+      'imageName: "https://ghcr.io/acme/worker:1" is not a valid image reference: it starts with the scheme "https://", ' +
+        'which image references do not have; drop it: "ghcr.io/acme/worker:1"',
+    ],
+    [
+      "acme/worker:1 ",
+      'imageName: "acme/worker:1 " is not a valid image reference: it has a blank at the end; image references have none; ' +
+        'remove it: "acme/worker:1"',
+    ],
+    [
+      "acme/worker:",
+      'imageName: "acme/worker:" is not a valid image reference: the tag after ":" is empty; ' +
+        'give a tag, e.g. "acme/worker:latest", or drop the ":"',
+    ],
+    [
+      "acme/worker@sha256:xyz",
+      'imageName: "acme/worker@sha256:xyz" is not a valid image reference: the digest "sha256:xyz" is not a sha256 digest: ' +
+        'sha256 takes 64 hex digits (0-9, a-f); write "sha256:" and 64 hex digits (0-9, a-f), as the registry reports it, ' +
+        `e.g. "acme/worker@sha256:${HEX64}"`,
+    ],
+  ];
+
+  it.each(refused)("%j, on a pod and on a template", async (reference, reason) => {
+    for (const [kind, args] of [
+      ["pod", pod],
+      ["template", template],
+    ] as const) {
+      const result = await check(kind, { ...args, imageName: reference });
+      expect(result.failures).toEqual([{ property: "imageName", reason }]);
+    }
+  });
+
+  const taken = [
+    "ubuntu",
+    "ubuntu:22.04",
+    "ghcr.io/acme/worker:1.2.3",
+    "localhost:5000/a/b:tag",
+    `registry.example.com:443/org/img@sha256:${HEX64}`,
+    `img:tag@sha256:${HEX64}`,
+    "example/pytorch:2.1.0",
+  ];
+
+  it.each(taken)("takes %j", async (reference) => {
+    expect((await check("pod", { ...pod, imageName: reference })).failures).toEqual([]);
+    expect((await check("template", { ...template, imageName: reference })).failures).toEqual([]);
   });
 });
 
