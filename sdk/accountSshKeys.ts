@@ -28,6 +28,13 @@ export class AccountSshKeys extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: AccountSshKeysArgs, opts?: pulumi.CustomResourceOptions) {
     const owner = ownerIdentity(ACCOUNT_SSH_KEYS_TYPE, name, opts);
-    super(accountSshKeysShim, name, { keys: args.keys, replacedKeys: undefined, [OWNER_INPUT]: owner }, opts, RESOURCE_MODULE, ACCOUNT_SSH_KEYS_TYPE);
+    super(
+      accountSshKeysShim,
+      name,
+      { keys: args.keys, replacedKeys: undefined, [OWNER_INPUT]: owner },
+      opts,
+      RESOURCE_MODULE,
+      ACCOUNT_SSH_KEYS_TYPE,
+    );
   }
 }

@@ -37,6 +37,23 @@ const EXAMPLE = '"registry.example.com/acme/worker:1.2.3"';
 
 const q = (text: string): string => JSON.stringify(text);
 
+/**
+ * A reference's parts: `registry:5000/team/app:1.2@sha256:...` is the repository
+ * `registry:5000/team/app`, the tag `1.2` and the digest `sha256:...`. The tag follows the first ':'
+ * after the last '/' (a ':' before it is a registry's port). Parts only: imageReferenceProblem says
+ * whether they are well formed.
+ */
+export function splitImageReference(reference: string): { repository: string; tag?: string; digest?: string } {
+  const at = reference.indexOf("@");
+  const beforeDigest = at < 0 ? reference : reference.slice(0, at);
+  const colon = beforeDigest.indexOf(":", beforeDigest.lastIndexOf("/") + 1);
+  return {
+    repository: colon < 0 ? beforeDigest : beforeDigest.slice(0, colon),
+    ...(colon >= 0 ? { tag: beforeDigest.slice(colon + 1) } : {}),
+    ...(at >= 0 ? { digest: reference.slice(at + 1) } : {}),
+  };
+}
+
 /** The problem with `reference` as a container image reference, or undefined when it is well formed. */
 export function imageReferenceProblem(reference: string): ImageReferenceProblem | undefined {
   const trimmed = reference.trim();
@@ -49,17 +66,14 @@ export function imageReferenceProblem(reference: string): ImageReferenceProblem 
       fix: `drop it: ${q(reference.slice(scheme[0].length))}`,
     };
   }
-  const at = reference.indexOf("@");
-  const beforeDigest = at < 0 ? reference : reference.slice(0, at);
-  if (at >= 0) {
-    const problem = digestProblem(reference.slice(at + 1), beforeDigest);
+  const { repository: name, tag, digest } = splitImageReference(reference);
+  const beforeDigest = digest === undefined ? reference : reference.slice(0, reference.indexOf("@"));
+  if (digest !== undefined) {
+    const problem = digestProblem(digest, beforeDigest);
     if (problem) return problem;
   }
-  const slash = beforeDigest.lastIndexOf("/");
-  const colon = beforeDigest.indexOf(":", slash + 1);
-  const name = colon < 0 ? beforeDigest : beforeDigest.slice(0, colon);
-  if (colon >= 0) {
-    const problem = tagProblem(beforeDigest.slice(colon + 1), name, reference.slice(beforeDigest.length));
+  if (tag !== undefined) {
+    const problem = tagProblem(tag, name, reference.slice(beforeDigest.length));
     if (problem) return problem;
   }
   return nameProblem(name, reference);

@@ -5,6 +5,7 @@ import { z } from "zod";
 import type { ResourceValidationPolicy } from "@pulumi/policy";
 import { gpuResourcePolicy } from "./define";
 import { stringOf, violationText } from "./resources";
+import { splitImageReference } from "../../model/fields/imageReference";
 
 /** Config of {@link imagesPolicy} (`gpucloud-images`). */
 export interface ImagesPolicyConfig {
@@ -16,17 +17,8 @@ const imagesConfig: z.ZodType<Required<ImagesPolicyConfig>> & z.ZodObject = z.ob
   requireDigest: z.boolean().default(false).describe("Require images by digest (name@sha256:...). Default false."),
 });
 
-/** An image reference's tag and digest: `registry:5000/team/app:1.2@sha256:...`. */
-export function imageReference(image: string): { repository: string; tag?: string; digest?: string } {
-  const at = image.indexOf("@");
-  const digest = at >= 0 ? image.slice(at + 1) : undefined;
-  const named = at >= 0 ? image.slice(0, at) : image;
-  // The tag follows the last ':' after the last '/' (a ':' before it is a registry port).
-  const colon = named.lastIndexOf(":");
-  const tag = colon > named.lastIndexOf("/") ? named.slice(colon + 1) : undefined;
-  const repository = tag === undefined ? named : named.slice(0, colon);
-  return { repository, ...(tag !== undefined ? { tag } : {}), ...(digest !== undefined ? { digest } : {}) };
-}
+/** An image reference's parts (the one parser of the package's image rule, model/fields/imageReference.ts). */
+export const imageReference = splitImageReference;
 
 /** Pods' and templates' imageName pinned: no `latest`, no missing tag; optionally a digest. */
 export const imagesPolicy: ResourceValidationPolicy = gpuResourcePolicy({
