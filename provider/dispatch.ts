@@ -2,6 +2,7 @@
  * Routes a call from a serialized shim (`provider/shims`) to the installed implementation of that
  * resource kind. Lives behind `require("pulumi-gpucloud/provider").d` so the shim text stays tiny.
  */
+import { CONFIG_KEYS } from "../client/config";
 import type * as pulumi from "@pulumi/pulumi";
 import { isProviderKind, type ProviderKind } from "../model/kinds";
 import { setStackConfig } from "../model/stackConfig";
@@ -42,14 +43,15 @@ async function providerFor(kind: ProviderKind): Promise<pulumi.dynamic.ResourceP
   return resourceProviders[kind];
 }
 
-const CONFIG_KEYS = ["gpucloud:apiKey", "gpucloud:apiUrl", "gpucloud:serverlessUrl", OWN_PRICES_KEY] as const;
+/** The stack config the provider reads: the connection's settings (client/config.ts) and your own prices. */
+const PROVIDER_CONFIG_KEYS = [...Object.values(CONFIG_KEYS), OWN_PRICES_KEY] as const;
 
 /** The dynamic provider host passes a Config object (`get(key)`); tests may pass a plain record. */
 function readConfigureRequest(request: unknown): Record<string, string> {
   const out: Record<string, string> = {};
   const config = (request as ConfigureRequest | undefined)?.config;
   if (!config) return out;
-  for (const key of CONFIG_KEYS) {
+  for (const key of PROVIDER_CONFIG_KEYS) {
     const value =
       typeof config.get === "function"
         ? (config as { get(key: string): string | undefined }).get(key)

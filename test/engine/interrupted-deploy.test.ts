@@ -19,7 +19,10 @@
  * frozen (SIGSTOP), the condition is read again with nothing moving, and the deploy is killed (or
  * let go on, when the checkpoint caught up meanwhile). More kill points are one line each in
  * SCENARIOS. The rerun is on the same machine: the same project directory, PULUMI_HOME and package
- * cache directory (GPUCLOUD_CACHE_DIR, the test file's).
+ * cache directory (GPUCLOUD_CACHE_DIR, the test file's, where the provider's create journal is),
+ * but for `newMachine` scenarios, whose rerun has a cache directory of its own (a new CI runner):
+ * there only the owner marker the service keeps on pods, templates and v2 endpoints proves what
+ * the killed run made.
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -92,6 +95,12 @@ interface Scenario {
   killWhen: (m: Moment) => boolean;
   /** Between `pulumi cancel` and `pulumi up`, `pulumi refresh --clear-pending-creates` (as the rerun's warning suggests a refresh). */
   clearPendingCreates?: boolean;
+  /**
+   * The rerun runs on another machine (a new CI runner): a cache directory of its own, so no create
+   * journal of the killed run. Only what the service itself carries (the owner marker of pods,
+   * templates and v2 endpoints) can prove what the killed run made.
+   */
+  newMachine?: boolean;
 }
 
 /** The kill points, one a line. */
@@ -100,6 +109,12 @@ const SCENARIOS: readonly Scenario[] = [
   { prefix: "kill-early", when: "a first-level resource made, not recorded", killWhen: (m) => inFlight(m, ...FIRST_LEVEL).length > 0 },
   { prefix: "kill-tmpl", when: "a template made, not recorded", killWhen: (m) => inFlight(m, "podTemplate", "workerTemplate").length > 0 },
   { prefix: "kill-clear", when: "the pod made, waited for", killWhen: (m) => inFlight(m, "pod").length === 1, clearPendingCreates: true },
+  {
+    prefix: "kill-runner",
+    when: "pod and endpoint made, waited for",
+    killWhen: (m) => inFlight(m, "pod", "endpoint").length === 2,
+    newMachine: true,
+  },
 ];
 
 async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs: number, everyMs = 20): Promise<T> {
@@ -150,7 +165,7 @@ describe("the deploying process is SIGKILLed mid-up, with creates in flight", { 
   });
 
   for (const scenario of SCENARIOS) {
-    const rerun = scenario.clearPendingCreates ? "cancel, refresh --clear-pending-creates, up" : "cancel, up";
+    const rerun = `${scenario.clearPendingCreates ? "cancel, refresh --clear-pending-creates, up" : "cancel, up"}${scenario.newMachine ? " on another machine" : ""}`;
     it(`killed: ${scenario.when}; rerun ${rerun}: each create made once`, async () => {
       const started = Date.now();
       const cli = inject("pulumiCli");
@@ -277,7 +292,11 @@ describe("the deploying process is SIGKILLed mid-up, with creates in flight", { 
         expect(refresh.code, refresh.output).toBe(0);
         expect(readCheckpoint(stateDir, PROJECT, STACK)?.pending, "pending operations after the refresh").toEqual([]);
       }
-      const recovery = await runDriver(args("up"));
+      const recovery = await runDriver(
+        scenario.newMachine
+          ? { ...args("up"), env: { ...env, GPUCLOUD_CACHE_DIR: fs.mkdtempSync(path.join(base, "other-machine-")) } }
+          : args("up"),
+      );
       outputs.push({ where: "the recovery up", text: recovery.output });
       const pendingLines = recovery.output.split("\n").filter((l) => /pending operation|interrupted while/i.test(l));
       console.log(`${LOG} ${scenario.prefix}: the recovery up said of pending operations:\n${pendingLines.join("\n") || "(nothing)"}`);

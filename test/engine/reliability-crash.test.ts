@@ -240,7 +240,9 @@ describe("the emulator is SIGKILLed in the middle of pulumi up", { timeout: 300_
     expect(o.first.ok).toBe(false);
     const firstErrors = o.firstErrors.join("\n");
     expect(firstErrors).toMatch(/CreatePod failed: connection lost before the service answered/);
-    expect(firstErrors).toMatch(/the next `pulumi up` adopts the pod if the service did create it, or creates it otherwise/);
+    expect(firstErrors).toMatch(
+      /It was not sent again\. .*the next `pulumi up` looks for the pod again and adopts it if the service made it/,
+    );
     // Nothing lost: the pod of the lost answer survived the restart.
     const lostPod = o.atKill.find((r) => r.kind === "pods");
     expect(lostPod).toBeDefined();
@@ -250,8 +252,9 @@ describe("the emulator is SIGKILLed in the middle of pulumi up", { timeout: 300_
     expect(o.live[`pod:${o.names.pod}`]).toEqual([lostPod?.id]);
     expect(o.stateIds).toContain(lostPod?.id);
     expect(o.stateIds.filter((id) => id.startsWith("pending-create-"))).toEqual([]);
-    expect(engine?.output()).toContain(`the create interrupted at`);
-    expect(engine?.output()).toContain(`did reach the service: adopting the pod it made (id ${lostPod?.id})`);
+    expect(engine?.output()).toContain(
+      `an earlier, interrupted create of it did reach the service: adopting the pod it made (id ${lostPod?.id})`,
+    );
     // The engine deleted the placeholder after its replacement resolved it: no service call, no warning.
     expect(engine?.output()).toContain("removed the pending-create record pending-create-pod-");
     expect(engine?.output()).not.toContain("a create whose outcome was never resolved");

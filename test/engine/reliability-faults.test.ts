@@ -84,7 +84,8 @@ describe("quickstart stack under injected faults (real engine)", { timeout: 600_
     // The runs did meet faults (else they prove nothing), and the provider retried through them.
     expect(figures["faultsTotal"] as number).toBeGreaterThan(0);
     expect(
-      reports.reduce((a, r) => a + r.retries, 0) + reports.reduce((a, r) => a + r.adoptedAfterLostAnswer + r.createdAgainAfterNoAnswer, 0),
+      reports.reduce((a, r) => a + r.retries, 0) +
+        reports.reduce((a, r) => a + r.adoptedAfterLostAnswer + r.recordedPendingAfterNoAnswer, 0),
     ).toBeGreaterThan(0);
   });
 
@@ -168,7 +169,7 @@ describe("quickstart stack under injected faults (real engine)", { timeout: 600_
     }
     collected.push(...diagnostics.messages.map((m) => m.message));
     expect(counter.lostAnswers - lostBefore).toBe(5);
-    expect(diagnostics.ambiguousCreates()).toEqual({ adopted: 5, retried: 0 });
+    expect(diagnostics.ambiguousCreates()).toEqual({ adopted: 5, pending: 0 });
     expect(counter.snapshot()).toEqual(oncePerName(names));
     const live = liveByName(emulator);
     expect(Object.values(live).map((ids) => ids.length)).toEqual([1, 1, 1, 1, 1]);
