@@ -44,6 +44,10 @@ export async function countingProxy(target: string, clock: () => number = () => 
     upstream.on("error", () => res.destroy());
     req.pipe(upstream);
   });
+  // The answers carry the target's Keep-Alive hint (the emulator's 65 s), and clients keep idle
+  // connections by it: closing them sooner (Node's default 5 s) would reset a request sent on one,
+  // a create among them, which is never sent again.
+  server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const port = (server.address() as { port: number }).port;
   return {
