@@ -101,13 +101,33 @@ interface Scenario {
    * templates and v2 endpoints) can prove what the killed run made.
    */
   newMachine?: boolean;
+  /**
+   * Emulator faults for the whole scenario: a create that needs no readiness wait is recorded
+   * within milliseconds, so its kill point is held open by answering it late (`late`: the service
+   * makes it at once and answers after the delay, well within the 10 s create timeout).
+   */
+  faults?: string;
 }
+
+/** The first-level creates answered 2 s late: made at once, recorded by the stack only after. */
+const LATE_FIRST_LEVEL =
+  "seed=1; createTemplate: late=1@2s; createNetworkVolume: late=1@2s; createRegistry: late=1@2s; createSecret: late=1@2s";
 
 /** The kill points, one a line. */
 const SCENARIOS: readonly Scenario[] = [
   { prefix: "kill-boot", when: "pod and endpoint made, waited for", killWhen: (m) => inFlight(m, "pod", "endpoint").length === 2 },
-  { prefix: "kill-early", when: "a first-level resource made, not recorded", killWhen: (m) => inFlight(m, ...FIRST_LEVEL).length > 0 },
-  { prefix: "kill-tmpl", when: "a template made, not recorded", killWhen: (m) => inFlight(m, "podTemplate", "workerTemplate").length > 0 },
+  {
+    prefix: "kill-early",
+    when: "a first-level resource made, not recorded",
+    killWhen: (m) => inFlight(m, ...FIRST_LEVEL).length > 0,
+    faults: LATE_FIRST_LEVEL,
+  },
+  {
+    prefix: "kill-tmpl",
+    when: "a template made, not recorded",
+    killWhen: (m) => inFlight(m, "podTemplate", "workerTemplate").length > 0,
+    faults: LATE_FIRST_LEVEL,
+  },
   { prefix: "kill-clear", when: "the pod made, waited for", killWhen: (m) => inFlight(m, "pod").length === 1, clearPendingCreates: true },
   {
     prefix: "kill-runner",
@@ -186,7 +206,15 @@ describe("the deploying process is SIGKILLed mid-up, with creates in flight", { 
         port: await freePort(),
         statePath: path.join(base, "emulator", "state.json"),
         apiKey: API_KEY,
-        extra: ["--time-scale", "2", "--boot-delay-ms", "2000", "--rate-limit", "off"],
+        extra: [
+          "--time-scale",
+          "2",
+          "--boot-delay-ms",
+          "2000",
+          "--rate-limit",
+          "off",
+          ...(scenario.faults ? ["--faults", scenario.faults] : []),
+        ],
       });
       emulator = service;
       const apiUrlV2 = service.apiUrl.replace(/\/v1$/, "/api/v2");
