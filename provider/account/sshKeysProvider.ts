@@ -17,6 +17,7 @@ import { argsOf } from "../componentArgs";
 import type { ProgressLog } from "../resources/deps";
 import type { CreateJournal } from "../resources/createJournal";
 import { ownerOf } from "../resources/ownership";
+import { OWNER_INPUT } from "../../model/kinds";
 import { failure } from "../../model/fields/validation";
 import { containsUnknown, deepEqual, type Props } from "../../model/fields/values";
 
@@ -112,12 +113,20 @@ export function accountSshKeysProviderWith(deps: SshKeysDeps): pulumi.dynamic.Re
       if (earlier) deps.log.info(`${NOUN}: an earlier, interrupted create found ${replacedKeys.length} key(s): destroy puts those back`);
       const id = earlier?.createdId ?? `account-ssh-keys-${randomBytes(6).toString("hex")}`;
       const entry = { noun: NOUN, startedAt: earlier?.startedAt ?? Date.now(), matchedBefore: replacedKeys, createdId: id };
-      if (owner !== undefined) journal?.write(owner, entry);
+      try {
+        if (owner !== undefined) journal?.write(owner, entry);
+      } catch (error) {
+        // As for the other kinds (createOnce.ts): the journal only strengthens a rerun after a crash.
+        deps.log.warn(
+          `${NOUN}: could not note the create in this machine's create journal (${String(error)}); set GPUCLOUD_CACHE_DIR to a writable folder`,
+        );
+      }
       const keys = await api.replaceSshKeys(keysOf(inputs, "keys"));
       deps.log.info(
         `${NOUN}: ${keys.length} registered (replacing ${replacedKeys.length}; destroy puts those back); pods created from now on with startSsh get them`,
       );
-      return { id, outs: { ...argsOf(inputs), keys, replacedKeys } };
+      // The owner rides in the outputs so that delete can drop the journal entry (a later create must read the keys anew).
+      return { id, outs: { ...argsOf(inputs), keys, replacedKeys, ...(owner !== undefined ? { [OWNER_INPUT]: owner } : {}) } };
     },
 
     async read(id: string, props?: Props) {
@@ -134,12 +143,17 @@ export function accountSshKeysProviderWith(deps: SshKeysDeps): pulumi.dynamic.Re
     async update(_id: string, olds: Props, news: Props) {
       const keys = await apiOf(deps).replaceSshKeys(keysOf(news, "keys"));
       deps.log.info(`account SSH keys: ${keys.length} registered; running pods keep the keys they were created with`);
-      return { outs: { ...argsOf(news), keys, replacedKeys: olds["replacedKeys"] ?? [] } };
+      const owner = ownerOf(news);
+      return {
+        outs: { ...argsOf(news), keys, replacedKeys: olds["replacedKeys"] ?? [], ...(owner !== undefined ? { [OWNER_INPUT]: owner } : {}) },
+      };
     },
 
-    async delete(_id: string, props: Props) {
+    async delete(id: string, props: Props) {
       const restored = keysOf(props, "replacedKeys");
       await apiOf(deps).replaceSshKeys(restored);
+      const owner = ownerOf(props);
+      if (owner !== undefined) deps.journal?.()?.forget(owner, id);
       deps.log.info(`account SSH keys: restored the ${restored.length} key(s) registered before this resource`);
     },
   };

@@ -2,7 +2,7 @@
 // by whoever runs next (the same `up` after a lost answer, the next `up` after the deploying process
 // was killed), and a resource of another stack must never be taken for ours. The proof is, by kind:
 //
-//   - a marker on the service: pods and templates carry the env var OWNER_MARKER_ENV, whose value is
+//   - a marker on the service: pods, templates and v2 endpoints carry the env var OWNER_MARKER_ENV, whose value is
 //     a hash of the owner (the `__owner` input: organization, project, stack, parents, type and
 //     name; the URN through the plugin). Only this stack resource makes that value, so a resource
 //     bearing it was made for it, on any machine, after any failure;
