@@ -67,7 +67,13 @@ export interface DescribedOperation {
   tag: string;
   description?: string | undefined;
   query: ReadonlyArray<readonly [name: string, schema: z.ZodType]>;
-  response: { status: number; description: string; schemaName?: string | undefined; array?: boolean | undefined };
+  response: {
+    status: number;
+    description: string;
+    schemaName?: string | undefined;
+    array?: boolean | undefined;
+    contentType?: string | undefined;
+  };
   /** What an empty 204 means, for an operation that may give one besides its answer. */
   noContent?: string | undefined;
   /** The error statuses it may answer besides the surface's `authenticatedStatuses`. */
@@ -123,11 +129,13 @@ function parameters(facts: SurfaceFacts, op: DescribedOperation): Json[] {
 
 function responses(facts: SurfaceFacts, op: DescribedOperation): { [status: string]: Json } {
   const out: { [status: string]: Json } = {};
-  const { status, description, schemaName, array } = op.response;
+  const { status, description, schemaName, array, contentType: answerType } = op.response;
   const headers = op.public || facts.authenticatedHeaders === undefined ? {} : { headers: facts.authenticatedHeaders };
   const schema = schemaName === undefined ? undefined : array ? { type: "array", items: ref(schemaName) } : ref(schemaName);
-  out[String(status)] =
-    schema === undefined ? { description, ...headers } : { description, ...headers, content: { "application/json": { schema } } };
+  // A streamed answer (server-sent events) is text, as the reference describes it.
+  const content =
+    answerType !== undefined ? { [answerType]: { schema: schema ?? { type: "string" } } } : schema && { "application/json": { schema } };
+  out[String(status)] = content === undefined ? { description, ...headers } : { description, ...headers, content };
   if (op.noContent !== undefined) out["204"] = { description: op.noContent };
   const errors = new Set(op.errors);
   if (!op.public) for (const code of facts.authenticatedStatuses) errors.add(code);

@@ -4,7 +4,7 @@
  * drift. Requests that need no body and whose handler is synchronous are served without a single
  * await (the hot path of GET /pods/{id}).
  */
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
 import type { z } from "zod";
 import { type BodyLimit, parseJsonObject, readBody } from "./body";
 import { HttpError, badRequest } from "./errors";
@@ -22,6 +22,11 @@ export interface Reply {
   /** A non-JSON body (the docs page), sent with `contentType`. */
   text?: string;
   contentType?: string;
+  /**
+   * An answer written as it goes (server-sent events): called with the response and the headers
+   * every answer to the request carries (rate-limit state); it writes the status line itself.
+   */
+  stream?: (res: ServerResponse, headers: AnswerHeaders) => void;
 }
 
 /** What a handler receives once auth, query and body have been validated. */
@@ -32,6 +37,8 @@ export interface Call<Q, B> {
   body: B;
   /** The body as the client sent it (its parsed JSON, before the schema adds defaults): what a size rule measures. */
   sentBody: Readonly<Record<string, unknown>>;
+  /** The request's headers (a header parameter such as `Last-Event-ID`). */
+  headers: IncomingHttpHeaders;
 }
 
 /** Documentation of an operation (rendered into its surface's openapi.json: openapi.ts). */
@@ -41,7 +48,8 @@ export interface OperationDoc {
   tag: string;
   /** components.schemas name of the request body. */
   bodyName?: string;
-  response: { status: number; description: string; schemaName?: string; array?: boolean };
+  /** `contentType`: an answer that is not JSON (`text/event-stream`), described as a string. */
+  response: { status: number; description: string; schemaName?: string; array?: boolean; contentType?: string };
   /** Error statuses this operation can answer (401 is implied unless public). */
   errors: readonly number[];
   /** The API-key scope the operation needs (management v2; see management/account/scopes.ts). */
@@ -83,6 +91,7 @@ export interface RawCall {
   query: Record<string, string | string[]>;
   body: Record<string, unknown>;
   unknownFieldStatus: number;
+  headers: IncomingHttpHeaders;
 }
 
 /** An operation with its types erased, ready for the route table. */
@@ -113,7 +122,15 @@ export function defineOperation<Q = undefined, B = undefined>(spec: OperationSpe
   const prepare = (raw: RawCall): (() => Reply | Promise<Reply>) => {
     const parsedQuery = query ? read(query, raw.query, "query parameter", raw.unknownFieldStatus) : (undefined as Q);
     const parsedBody = body ? read(body, raw.body, "request body", raw.unknownFieldStatus) : (undefined as B);
-    return () => handle({ accountId: raw.accountId, params: raw.params, query: parsedQuery, body: parsedBody, sentBody: raw.body });
+    return () =>
+      handle({
+        accountId: raw.accountId,
+        params: raw.params,
+        query: parsedQuery,
+        body: parsedBody,
+        sentBody: raw.body,
+        headers: raw.headers,
+      });
   };
   return {
     ...doc,
@@ -258,6 +275,7 @@ export class Router {
         query: op.querySchema ? parseQuery(search) : {},
         body: {},
         unknownFieldStatus: this.options.unknownFieldStatus,
+        headers: req.headers,
       };
       const interceptor = this.interceptor;
       if (interceptor) {
@@ -413,6 +431,7 @@ export class Router {
 
   private send(res: ServerResponse, op: Operation, raw: RawCall, reply: Reply, lost: boolean, headers: AnswerHeaders): void {
     if (lost) loseAnswer(res);
+    else if (reply.stream !== undefined) reply.stream(res, headers);
     else if (reply.text !== undefined) sendText(res, reply.status, reply.text, reply.contentType ?? "text/plain; charset=utf-8", headers);
     else if (reply.body === undefined) sendEmpty(res, reply.status, headers);
     else sendJson(res, reply.status, reply.body, headers);

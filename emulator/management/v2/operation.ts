@@ -64,6 +64,8 @@ export interface V2RouteSpec<Q, B> {
   bodyLimit?: BodyLimit;
   /** The success answer: its status, the schema of its body (none: no body), its description when not the status's usual one. */
   answer: readonly [status: 200 | 201 | 204, schemaName?: string | undefined, description?: string];
+  /** The success answer's content type when it is not JSON (`text/event-stream`: the handler answers with a `stream`). */
+  contentType?: string;
   errors: readonly number[];
 }
 
@@ -91,7 +93,12 @@ export function v2Route<Q = undefined, B = undefined>(
     ...(spec.query ? { query: spec.query } : {}),
     ...(spec.body ? { bodyName: spec.body[0], body: spec.body[1] } : {}),
     ...(spec.bodyLimit ? { bodyLimit: spec.bodyLimit } : {}),
-    response: { status, description: description ?? ANSWERS[status], ...(schemaName === undefined ? {} : { schemaName }) },
+    response: {
+      status,
+      description: description ?? ANSWERS[status],
+      ...(schemaName === undefined ? {} : { schemaName }),
+      ...(spec.contentType === undefined ? {} : { contentType: spec.contentType }),
+    },
     errors: spec.errors,
     validate: (schema, raw, where) => parseListingEvery(schema, raw, where, where === "request body" || spec.paged ? 422 : 400),
     handle,

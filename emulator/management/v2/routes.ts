@@ -4,6 +4,7 @@ import { v2AccountOperations, v2SshKeyOperations } from "./account";
 import { v2BillingOperations } from "./billing";
 import { v2CatalogOperations } from "./catalog";
 import { v2EndpointOperations } from "./endpoints";
+import { v2LogOperations } from "./logs";
 import { v2StorageOperations } from "./networkVolumes";
 import { v2DocumentationOperation } from "./openapi";
 import type { V2Context } from "./operation";
@@ -14,6 +15,7 @@ import { v2TemplateOperations } from "./templates";
 const RESOURCES: ReadonlyArray<(v: V2Context) => Operation[]> = [
   v2PodOperations,
   v2EndpointOperations,
+  v2LogOperations,
   v2TemplateOperations,
   v2StorageOperations,
   v2SshKeyOperations,

@@ -13,6 +13,7 @@ import type { Clock } from "../../clock";
 import type { EndpointSpec, WorkerView } from "../contract";
 import type { Job } from "../job";
 import type { ResolvedOptions } from "../options";
+import type { LogRing } from "../../logs/logRing";
 import { Task, type Scheduler } from "../scheduler";
 import { ExternalRun, ExternalWorker } from "./externalWorker";
 import { holdRealMs, LOST_REAL_MIN_MS, PRESENCE_REAL_MIN_MS, withRealFloor } from "./timing";
@@ -30,6 +31,10 @@ export interface ExternalHost {
   jobEnded(job: Job, status: "COMPLETED" | "FAILED" | "TIMED_OUT", output: unknown, error: string | undefined): void;
   /** Dispatch and rescale soon (the serving state changed). */
   kick(): void;
+  /** A worker's log (workerLogBook.ts). */
+  logOf(workerId: string): LogRing;
+  /** The worker is gone: `line` ends its log, which is kept a while. */
+  logStopped(workerId: string, line: string): void;
 }
 
 /** A job as job-take hands it to a worker. */
@@ -101,6 +106,7 @@ export class ExternalWorkers {
     if (!w) {
       w = new ExternalWorker(id, now);
       this.workers.set(id, w);
+      this.host.logOf(id).write("system", `worker ${id} connected: its first request to the job API`);
     }
     // A worker counted lost that speaks again is back (its old jobs have already failed).
     w.lostAt = 0;
@@ -307,6 +313,7 @@ export class ExternalWorkers {
 
   private lose(w: ExternalWorker, why: string): void {
     w.lostAt = this.host.clock.now();
+    this.host.logOf(w.id).write("system", `worker ${w.id} counted lost: ${why}`);
     for (const run of [...w.runs.values()]) {
       this.end(run);
       this.host.jobEnded(run.job, "FAILED", undefined, why);

@@ -24,8 +24,6 @@ import { type WireNode, type WireOperation, flattenWire, loadV2Wire } from "../.
 
 /** Described operations the emulator does not serve, and why. */
 const NOT_SERVED: Readonly<Record<string, string>> = {
-  getPodLogs: "log streams: the emulator runs no containers, so it has no logs to stream",
-  getWorkerLogs: "log streams: the emulator runs no containers, so it has no logs to stream",
   listClusters: "clusters: not one of the five resources the package manages",
   createCluster: "clusters: not one of the five resources the package manages",
   getCluster: "clusters: not one of the five resources the package manages",
