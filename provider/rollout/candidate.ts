@@ -19,7 +19,7 @@ import { argsOf, checkComponentArgs, outputsOf } from "../componentArgs";
 import { isPlaceholderId, ResourceInitError } from "../resources/partialCreate";
 import { containsUnknown, deepEqual, messageOf, type Props } from "../../model/fields/values";
 import { casesSchema } from "../smoke/caseSchema";
-import { failureMessage } from "../smoke/report";
+import { failureReport } from "../smoke/report";
 import type { CaseResult } from "../../model/components/caseResult";
 import { runCases } from "../smoke/runCases";
 import type { RolloutDeps } from "./deps";
@@ -107,6 +107,7 @@ export function rolloutCandidateProvider(deps: RolloutDeps): pulumi.dynamic.Reso
     await removeLeftovers(args, steps);
     let canary: { id: string; props: Props } | undefined;
     let results: CaseResult[] = [];
+    let failed: string | undefined;
     try {
       const created = await createCanary(args);
       canary = { id: created.id, props: created.outs ?? {} };
@@ -124,6 +125,8 @@ export function rolloutCandidateProvider(deps: RolloutDeps): pulumi.dynamic.Reso
         endpointId: created.id,
         detail: `${passed} of ${results.length} case(s) passed`,
       });
+      // Read before the canary goes: its workers' logs go with it.
+      failed = await failureReport(created.id, results, deps.provider.logs?.());
     } catch (error) {
       // A canary that was created but never became ready is still to be deleted.
       if (error instanceof ResourceInitError) canary = { id: error.id, props: error.properties };
@@ -132,7 +135,6 @@ export function rolloutCandidateProvider(deps: RolloutDeps): pulumi.dynamic.Reso
       if (canary) await removeCanary(args, canary.id, canary.props, steps);
     }
     const canaryId = canary?.id ?? "(none)";
-    const failed = failureMessage(canaryId, results);
     if (failed) {
       throw new Error(
         `rollout "${args.rollout}": version ${args.version} failed its candidate check, so the serving endpoint was not touched ` +
