@@ -101,9 +101,9 @@ export class EndpointRuntime implements JobOwner, WorkerHost, ExternalHost, Spaw
   logOf(workerId: string): LogRing {
     return this.env.logs.of(this.spec.id, workerId);
   }
-  /** The worker is gone: its log is kept a while (workerLogBook.ts). */
-  logStopped(workerId: string, line: string): void {
-    this.env.logs.of(this.spec.id, workerId).write("system", line);
+  /** The worker is gone: `line` (if any) ends its log, which is kept a while (workerLogBook.ts). */
+  logStopped(workerId: string, line?: string): void {
+    if (line !== undefined) this.env.logs.of(this.spec.id, workerId).write("system", line);
     this.env.logs.stopped(this.spec.id, workerId);
   }
   /** Booted workers, simulated and external: the dynamic rate-limit rule's multiplier. */

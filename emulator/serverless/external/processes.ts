@@ -46,8 +46,8 @@ export interface SpawnHost {
   kick(): void;
   /** A worker's log (workerLogBook.ts): the process's output goes there too, line by line. */
   logOf(workerId: string): LogRing;
-  /** The worker is gone: `line` ends its log, which is kept a while. */
-  logStopped(workerId: string, line: string): void;
+  /** The worker is gone: `line` (if any) ends its log, which is kept a while. */
+  logStopped(workerId: string, line?: string): void;
 }
 
 /** What the queue looks like, for the scaling rule. */

@@ -250,6 +250,26 @@ describe("GET /api/v2/serverless/{id}/workers/{workerId}/logs", () => {
     ]);
   });
 
+  it("streams what the service saw of a worker started elsewhere (the worker pull protocol)", async () => {
+    const created = await v2.post("/serverless", { ...V2_QUEUE_ENDPOINT, name: "external endpoint" });
+    const endpointId = created.body.id as string;
+    const jobApi = (path: string, init: RequestInit = {}) =>
+      fetch(`${emu.serverlessUrl}/${endpointId}${path}`, {
+        ...init,
+        headers: { authorization: emu.apiKey, "content-type": "application/json" },
+      });
+    const submitted = (await (await jobApi("/run", { method: "POST", body: JSON.stringify({ input: {} }) })).json()) as { id: string };
+    const taken = await jobApi("/job-take/ext-1?job_in_progress=0");
+    expect(((await taken.json()) as { id: string }).id).toBe(submitted.id);
+    await jobApi(`/job-done/ext-1/${submitted.id}?isStream=false`, { method: "POST", body: JSON.stringify({ error: "boom" }) });
+    const stream = await open(`/serverless/${endpointId}/workers/ext-1/logs`);
+    expect(stream.events.map((e) => [e.data.source, e.data.line])).toEqual([
+      ["system", "worker ext-1 connected: its first request to the job API"],
+      ["system", `job ${submitted.id} started`],
+      ["system", `job ${submitted.id} FAILED: boom`],
+    ]);
+  });
+
   it("404s an unknown endpoint, another account's, and an unknown worker", async () => {
     const created = await v2.post("/serverless", { ...V2_QUEUE_ENDPOINT, name: "refusing endpoint" });
     const endpointId = created.body.id as string;
