@@ -9,7 +9,7 @@
  * entry; the job API makes its own, an operation per method).
  */
 import { z } from "zod";
-import type { Operation } from "./router";
+import type { HeaderParam, Operation } from "./router";
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
@@ -67,6 +67,8 @@ export interface DescribedOperation {
   tag: string;
   description?: string | undefined;
   query: ReadonlyArray<readonly [name: string, schema: z.ZodType]>;
+  /** Request headers it reads. */
+  headerParams?: readonly HeaderParam[] | undefined;
   response: {
     status: number;
     description: string;
@@ -105,6 +107,7 @@ export function describeRoute(op: Operation): DescribedOperation {
     description: op.scope === undefined ? undefined : `Needs the API key scope \`${op.scope}\`.`,
     query: op.querySchema instanceof z.ZodObject ? Object.entries(op.querySchema.shape as Record<string, z.ZodType>) : [],
     response: op.response,
+    headerParams: op.headerParams,
     errors,
     body: op.bodySchema && op.bodyName ? { schema: op.bodySchema, name: op.bodyName, required: true } : undefined,
     public: op.public,
@@ -123,6 +126,10 @@ function parameters(facts: SurfaceFacts, op: DescribedOperation): Json[] {
     const isArray = typeof schema === "object" && schema !== null && !Array.isArray(schema) && schema.type === "array";
     const style = isArray && facts.explodeArrays !== undefined ? { style: "form", explode: facts.explodeArrays } : {};
     out.push({ name, in: "query", required: false, schema, ...style });
+  }
+  for (const header of op.headerParams ?? []) {
+    const schema = header.format === undefined ? { type: "string" } : { type: "string", format: header.format };
+    out.push({ name: header.name, in: "header", required: false, description: header.description, schema });
   }
   return out;
 }

@@ -54,6 +54,15 @@ export interface OperationDoc {
   errors: readonly number[];
   /** The API-key scope the operation needs (management v2; see management/account/scopes.ts). */
   scope?: string;
+  /** Request headers it reads (`Last-Event-ID`), for its description; the handler reads them from the call. */
+  headerParams?: readonly HeaderParam[];
+}
+
+/** A request header an operation reads: its name, what it means, its format (`date-time`). */
+export interface HeaderParam {
+  name: string;
+  description: string;
+  format?: string;
 }
 
 /**

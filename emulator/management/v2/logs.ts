@@ -18,6 +18,14 @@ import type { V2Context } from "./operation";
 /** The documented failures of both streams (management-api-v2-paths.txt: 401 403 404 429). */
 const LOG_ERRORS = [400, 404] as const;
 
+/** The reference's header parameter of both streams. */
+const LAST_EVENT_ID = {
+  name: "Last-Event-ID",
+  description:
+    "SSE reconnect cursor: the id (a timestamp) of the last event received. Takes precedence over `since` and `tail`: the stream resumes after it.",
+  format: "date-time",
+};
+
 /** Where the stream starts; a `Last-Event-ID` that is not a timestamp is a 400 naming it. */
 function startOf(query: LogStreamQuery, headers: IncomingHttpHeaders): LogStart {
   const header = headers["last-event-id"];
@@ -47,7 +55,13 @@ export function v2LogOperations(v: V2Context): Operation[] {
   return [
     route(
       ["GET /pods/{id}/logs", "getPodLogs", "pods:read", "Stream pod logs"],
-      { query: LogStreamQuery, answer: [200, undefined, "Pod log event stream"], contentType: "text/event-stream", errors: LOG_ERRORS },
+      {
+        query: LogStreamQuery,
+        headers: [LAST_EVENT_ID],
+        answer: [200, undefined, "Pod log event stream"],
+        contentType: "text/event-stream",
+        errors: LOG_ERRORS,
+      },
       ({ account, id, query, headers }) => {
         const pod = podOf(account, id);
         // A pod restored from the state file has no log until something is written to it.
@@ -57,7 +71,13 @@ export function v2LogOperations(v: V2Context): Operation[] {
     ),
     route(
       ["GET /serverless/{id}/workers/{workerId}/logs", "getWorkerLogs", "serverless:read", "Stream serverless worker logs"],
-      { query: LogStreamQuery, answer: [200, undefined, "Worker log event stream"], contentType: "text/event-stream", errors: LOG_ERRORS },
+      {
+        query: LogStreamQuery,
+        headers: [LAST_EVENT_ID],
+        answer: [200, undefined, "Worker log event stream"],
+        contentType: "text/event-stream",
+        errors: LOG_ERRORS,
+      },
       ({ account, id, params, query, headers }) => {
         const endpoint = endpointOf(account, id);
         const workerId = params["workerId"] ?? "";

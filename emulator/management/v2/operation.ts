@@ -6,7 +6,7 @@
  */
 import type { z } from "zod";
 import type { BodyLimit } from "../../http/body";
-import { type Call, defineOperation, type Method, type Operation, type Reply } from "../../http/router";
+import { type Call, defineOperation, type HeaderParam, type Method, type Operation, type Reply } from "../../http/router";
 import { parseListingEvery } from "../../http/validation";
 import type { AccountData } from "../../state/model";
 import type { Scope } from "../account/scopes";
@@ -66,6 +66,8 @@ export interface V2RouteSpec<Q, B> {
   answer: readonly [status: 200 | 201 | 204, schemaName?: string | undefined, description?: string];
   /** The success answer's content type when it is not JSON (`text/event-stream`: the handler answers with a `stream`). */
   contentType?: string;
+  /** Request headers the handler reads (it finds them in the call's `headers`), for the description. */
+  headers?: readonly HeaderParam[];
   errors: readonly number[];
 }
 
@@ -93,6 +95,7 @@ export function v2Route<Q = undefined, B = undefined>(
     ...(spec.query ? { query: spec.query } : {}),
     ...(spec.body ? { bodyName: spec.body[0], body: spec.body[1] } : {}),
     ...(spec.bodyLimit ? { bodyLimit: spec.bodyLimit } : {}),
+    ...(spec.headers ? { headerParams: spec.headers } : {}),
     response: {
       status,
       description: description ?? ANSWERS[status],

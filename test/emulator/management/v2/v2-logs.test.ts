@@ -280,18 +280,20 @@ describe("GET /api/v2/serverless/{id}/workers/{workerId}/logs", () => {
 });
 
 describe("the description", () => {
-  it("describes both streams as text/event-stream with their query parameters and the 400 they may answer", async () => {
+  it("describes both streams as text/event-stream with their query and header parameters and the 400 they may answer", async () => {
     const doc = (await (await fetch(`${emu.apiUrlV2}/openapi.json`)).json()) as {
       paths: Record<
         string,
-        Record<string, { responses: Record<string, { content?: Record<string, unknown> }>; parameters: { name: string }[] }>
+        Record<string, { responses: Record<string, { content?: Record<string, unknown> }>; parameters: { name: string; in: string }[] }>
       >;
     };
     for (const path of ["/pods/{id}/logs", "/serverless/{id}/workers/{workerId}/logs"]) {
       const op = doc.paths[path]?.get;
       expect(Object.keys(op?.responses["200"]?.content ?? {})).toEqual(["text/event-stream"]);
       expect(op?.responses["400"]).toBeDefined();
-      expect(op?.parameters.map((p) => p.name)).toEqual(expect.arrayContaining(["source", "tail", "since"]));
+      expect(op?.parameters.map((p) => `${p.in} ${p.name}`)).toEqual(
+        expect.arrayContaining(["query source", "query tail", "query since", "header Last-Event-ID"]),
+      );
     }
   });
 });
