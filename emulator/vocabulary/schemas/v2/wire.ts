@@ -45,10 +45,7 @@ export const PodRuntime = z.object({
   memory: z.object({ util: z.int() }),
   ports: z.array(PodRuntimePort),
 });
-/**
- * Cluster membership: the reference omits it from a standalone pod, and the emulator has no
- * clusters, so it is declared (for the document) but never sent.
- */
+/** Cluster membership: the reference omits it from a standalone pod; a member's (management/clusters/) carries it. */
 const PodCluster = z.object({
   id: z.string(),
   rank: z.int().nullable(),
