@@ -12,8 +12,9 @@ let emu: RunningEmulator;
 let v2: Api;
 
 beforeAll(async () => {
-  // 2 s of boot is 20 ms real at this time scale; the test suite's page size is 2 (vitest.config.mts).
-  emu = await startTestEmulator({ bootDelayMs: 2000 });
+  // 60 s of boot is 600 ms real at this time scale: a new cluster's members are PROVISIONING when its
+  // create answers, even on a loaded machine. The test suite's page size is 2 (vitest.config.mts).
+  emu = await startTestEmulator({ bootDelayMs: 60_000 });
   v2 = apiV2(emu);
 });
 afterAll(() => emu.close());
