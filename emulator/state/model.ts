@@ -4,6 +4,8 @@
  * them by the *View functions in management/; nothing here knows about HTTP.
  */
 import type { CloudType } from "../vocabulary/catalog";
+import type { ClusterType } from "../vocabulary/schemas/v2/clusters";
+import type { PodClusterRole } from "../vocabulary/schemas/v2/wire";
 
 export type ComputeType = "GPU" | "CPU";
 export type PodStatus = "RUNNING" | "EXITED" | "TERMINATED";
@@ -82,11 +84,9 @@ export interface PodRecord {
 export interface PodClusterMembership {
   id: string;
   rank: number;
-  role?: "SLURM_CONTROLLER" | "SLURM_COMPUTE" | "RAY_HEAD" | "RAY_WORKER";
+  role?: PodClusterRole;
   ip: string;
 }
-
-export type ClusterType = "APPLICATION" | "TRAINING" | "SLURM" | "RAY";
 
 /**
  * A cluster (/api/v2/clusters): identity and homogeneous shape; its member pods are PodRecords of

@@ -8,10 +8,10 @@
  */
 import { randomInt } from "node:crypto";
 import { newId } from "../../ids";
-import type { AccountData, ClusterRecord, ClusterType, PodClusterMembership, PodRecord, TemplateRecord } from "../../state/model";
+import type { AccountData, ClusterRecord, PodClusterMembership, PodRecord, TemplateRecord } from "../../state/model";
 import { DATA_CENTER_IDS, gpuPrice } from "../../vocabulary/catalog";
 import { maxCount } from "../../vocabulary/catalogEntries";
-import type { CreateClusterRequest } from "../../vocabulary/schemas/v2/clusters";
+import type { ClusterType, CreateClusterRequest } from "../../vocabulary/schemas/v2/clusters";
 import { checkSpendCap } from "../account/limits";
 import { requireRentableGpu } from "../compute";
 import type { ManagementContext } from "../context";

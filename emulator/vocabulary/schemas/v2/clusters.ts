@@ -10,6 +10,7 @@ import { BillingBucketSize, BillingQuery, CreatePodRequest, PodBillingQuery, Pod
 import { Pod } from "./wire";
 
 export const ClusterType = z.enum(["APPLICATION", "TRAINING", "SLURM", "RAY"]);
+export type ClusterType = z.infer<typeof ClusterType>;
 
 /** "Every pod in the cluster is identical: `podCount` pods, each with `gpuCountPerPod` GPUs of type `gpuTypeId`." */
 export const CLUSTER_POD_COUNT = { min: 2, max: 250 } as const;
