@@ -11,6 +11,7 @@ export const ID_LENGTHS = {
   registryAuth: 25,
   machine: 12,
   secret: 12,
+  cluster: 14,
 } as const;
 
 // Random bytes are drawn from a pool refilled 4 KiB at a time: one randomFillSync per id would

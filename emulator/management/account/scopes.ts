@@ -23,6 +23,8 @@ export const SCOPES = [
   "account:write",
   "secrets:read",
   "secrets:write",
+  "clusters:read",
+  "clusters:write",
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];

@@ -45,14 +45,13 @@ export const PodRuntime = z.object({
   memory: z.object({ util: z.int() }),
   ports: z.array(PodRuntimePort),
 });
-/**
- * Cluster membership: the reference omits it from a standalone pod, and the emulator has no
- * clusters, so it is declared (for the document) but never sent.
- */
+/** Cluster membership: the reference omits it from a standalone pod; a member's (management/clusters/) carries it. */
+export const PodClusterRole = z.enum(["SLURM_CONTROLLER", "SLURM_COMPUTE", "RAY_HEAD", "RAY_WORKER"]);
+export type PodClusterRole = z.infer<typeof PodClusterRole>;
 const PodCluster = z.object({
   id: z.string(),
   rank: z.int().nullable(),
-  role: z.enum(["SLURM_CONTROLLER", "SLURM_COMPUTE", "RAY_HEAD", "RAY_WORKER"]).optional(),
+  role: PodClusterRole.optional(),
   ip: z.string().optional(),
 });
 const PodSshEndpoint = z.object({ host: z.string(), port: z.int(), username: z.string(), command: z.string() });
