@@ -4,17 +4,19 @@
  * family's components) and GET /api/v2/billing/endpoints (listEndpointBilling, public endpoint
  * spend). Both are computed from the same usage as the per-resource reports (resourceReports.ts),
  * with the same window rules, so the aggregate's pod, serverless and storage components equal the
- * per-resource totals over the same window (to the micro-dollar both round to). Only buckets with usage are returned, oldest first, and
+ * per-resource totals over the same window (to the micro-dollar both round to), and so are its
+ * cluster components those of /billing/clusters (clusterReport.ts). Only buckets with usage are returned, oldest first, and
  * the work is bounded by the usage recorded, not by the window asked for.
  *
  * What the emulator bills nothing for (emulator README, "v2 operations added: assumptions"): pod and
  * serverless disk and the serverless fee (as the per-resource reports; the fee is "deprecated,
- * always 0", management-api-v2-today.md 5.5), public endpoints (it hosts none) and clusters (none
- * are billed here yet), so those components are 0.
+ * always 0", management-api-v2-today.md 5.5), public endpoints (it hosts none), and a cluster's
+ * disk and networking (as /billing/clusters), so those components are 0.
  */
 import type { AccountData, WorkerUsageInterval } from "../state/model";
 import type { BillingQuery } from "../vocabulary/schemas/v2/requests";
 import { BILLING_AMOUNT_FIELDS, type BillingAmountField } from "../vocabulary/schemas/v2/wire";
+import { clusterUsage } from "./clusterReport";
 import { type Usage, accumulate, podUsage, queryEcho, report, resolveWindow, volumeUsage, workerUsage } from "./resourceReports";
 
 type Component = Exclude<BillingAmountField, "totalAmount">;
@@ -26,6 +28,7 @@ function* accountUsage(account: AccountData, workers: Iterable<WorkerUsageInterv
     yield { ...u, id: "", part: u.part === "gpu" ? "serverlessGpuAmount" : "serverlessCpuAmount" };
   for (const u of volumeUsage(account, undefined))
     yield { ...u, id: "", part: u.part === "standard" ? "storageStandardAmount" : "storageHighPerformanceAmount" };
+  for (const u of clusterUsage(account, undefined)) yield { ...u, id: "", part: "clusterGpuAmount" };
 }
 
 const COMPONENTS = Object.fromEntries(

@@ -22,14 +22,22 @@ beforeAll(async () => {
 });
 afterAll(() => emu.close());
 
-/** Runs a pod, a network volume and a serverless worker for a while, each closed so that every report is final. */
+/** Runs a pod, a network volume, a serverless worker and a cluster for a while, each closed so that every report is final. */
 async function billSomeUsage(): Promise<void> {
   const pod = (await v2.post("/pods", V2_GPU_POD)).body;
   await waitForStatus(v2, pod.id, "RUNNING");
   const volume = (await v2.post("/network-volumes", { name: "billed", size: 100, dataCenter: "EU-RO-1" })).body;
   const endpoint = (await v2.post("/serverless", V2_ONE_WORKER_LB_ENDPOINT)).body;
   await waitForIdleWorker(v2, endpoint.id);
+  const cluster = await v2.post("/clusters", {
+    name: "billed",
+    type: "TRAINING",
+    compute: { gpuTypeId: "NVIDIA GeForce RTX 4090", gpuCountPerPod: 1, podCount: 2 },
+    image: "example/trainer:1",
+  });
+  expect(cluster.status).toBe(201);
   await sleep(100); // 10 s of service time
+  expect((await v2.del(`/clusters/${cluster.body.id}`)).status).toBe(204);
   await v2.post(`/pods/${pod.id}/action`, { action: "stop" });
   expect((await v2.del(`/network-volumes/${volume.id}`)).status).toBe(204);
   await v2.patch(`/serverless/${endpoint.id}`, { workers: { min: 0 } });
@@ -51,6 +59,7 @@ describe("GET /api/v2/billing", () => {
     const pods = (await v2.get("/billing/pods", { bucketSize: "year" })).body.metadata.totals;
     const serverless = (await v2.get("/billing/serverless", { bucketSize: "year" })).body.metadata.totals;
     const volumes = (await v2.get("/billing/network-volumes", { bucketSize: "year" })).body.metadata.totals;
+    const clusters = (await v2.get("/billing/clusters", { bucketSize: "year" })).body.metadata.totals;
     expect(pods.gpuAmount).toBeGreaterThan(0);
     expect(record.podGpuAmount).toBeCloseTo(pods.gpuAmount, 5);
     expect(record.podCpuAmount).toBeCloseTo(pods.cpuAmount, 5);
@@ -59,11 +68,13 @@ describe("GET /api/v2/billing", () => {
     expect(volumes.totalAmount).toBeGreaterThan(0);
     expect(record.storageStandardAmount).toBeCloseTo(volumes.standardAmount, 5);
     expect(record.storageHighPerformanceAmount).toBeCloseTo(volumes.highPerformanceAmount, 5);
-    for (const zero of ["podDiskAmount", "serverlessDiskAmount", "serverlessFeeAmount", "endpointAmount", "clusterGpuAmount"])
+    expect(clusters.gpuAmount).toBeGreaterThan(0);
+    expect(record.clusterGpuAmount).toBeCloseTo(clusters.gpuAmount, 5);
+    for (const zero of ["podDiskAmount", "serverlessDiskAmount", "serverlessFeeAmount", "endpointAmount", "clusterDiskAmount"])
       expect(record[zero]).toBe(0);
     const sum = COMPONENTS.reduce((total, field) => total + record[field], 0);
     expect(record.totalAmount).toBeCloseTo(sum, 5);
-    expect(record.totalAmount).toBeCloseTo(pods.totalAmount + serverless.totalAmount + volumes.totalAmount, 5);
+    expect(record.totalAmount).toBeCloseTo(pods.totalAmount + serverless.totalAmount + volumes.totalAmount + clusters.totalAmount, 5);
     expect(metadata).toEqual({
       query: { startTime: record.startTime, endTime: record.endTime, bucketSize: "year" },
       recordCount: 1,

@@ -17,13 +17,6 @@ import { type WireOperation, loadV2Wire } from "../../../support/v2Wire";
 
 /** Operations of the reference the emulator does not serve yet, each with who brings it. */
 const PENDING: Readonly<Record<string, string>> = {
-  listClusters: "clusters: being added with the Cluster resource",
-  createCluster: "clusters: being added with the Cluster resource",
-  getCluster: "clusters: being added with the Cluster resource",
-  updateCluster: "clusters: being added with the Cluster resource",
-  deleteCluster: "clusters: being added with the Cluster resource",
-  listClusterPods: "clusters: being added with the Cluster resource",
-  listClusterBilling: "cluster billing: being added with the clusters",
   getPodLogs: "log streams (SSE): being added with pod and worker logs",
   getWorkerLogs: "log streams (SSE): being added with pod and worker logs",
 };
