@@ -144,6 +144,21 @@ describe("/api/v2/registries/delegations", () => {
   });
 });
 
+describe("scopes", () => {
+  it("global volumes need global-volumes:read / :write, delegations registries:read / :write (403 naming the scope)", async () => {
+    const scoped = await startTestEmulator({ apiKeys: [{ key: "readers", scopes: ["global-volumes:read", "registries:read"] }] });
+    try {
+      const client = apiV2(scoped, "readers");
+      expect((await client.get("/global-volumes")).status).toBe(200);
+      expect((await client.get("/registries/delegations")).status).toBe(200);
+      expect(expectProblem(await client.post("/global-volumes", { name: "x" }), 403).detail).toMatch(/"global-volumes:write"/);
+      expect(expectProblem(await client.post("/registries/delegations", { resource: RESOURCE }), 403).detail).toMatch(/"registries:write"/);
+    } finally {
+      await scoped.close();
+    }
+  });
+});
+
 describe("the state file", () => {
   it("keeps global volumes and registry delegations across a restart", async () => {
     const dir = mkdtempSync(join(tmpdir(), "gv-state-"));
