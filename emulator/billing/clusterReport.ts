@@ -10,7 +10,8 @@ import type { AccountData } from "../state/model";
 import type { ClusterBillingQuery } from "../vocabulary/schemas/v2/clusters";
 import { accumulate, queryEcho, report, resolveWindow, type Usage } from "./resourceReports";
 
-function* clusterUsage(account: AccountData, clusterId: string | undefined): Iterable<Usage<"gpu">> {
+/** The member pods' intervals of one cluster, or (undefined) of every cluster, each under its cluster's id. */
+export function* clusterUsage(account: AccountData, clusterId: string | undefined): Iterable<Usage<"gpu">> {
   for (const u of account.ledger.pods) {
     if (u.clusterId === undefined || (clusterId !== undefined && u.clusterId !== clusterId)) continue;
     yield { id: u.clusterId, part: "gpu", perHour: u.costPerHr, startMs: u.startMs, endMs: u.endMs };

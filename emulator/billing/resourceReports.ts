@@ -78,10 +78,11 @@ export function accumulate<P extends string>(window: Window, usages: Iterable<Us
   return [...cells.values()].sort((a, b) => a.bucket - b.bucket || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
-export function report<P extends string, F extends string>(
+/** Records and totals of `cells`, each record naming its resource in `idField` (none: one record per bucket). */
+export function report<P extends string>(
   window: Window,
   cells: Array<Cell<P>>,
-  idField: F,
+  idField: string | undefined,
   parts: Record<string, P | null>,
 ) {
   const totals: Record<string, number> = { totalAmount: 0 };
@@ -99,7 +100,7 @@ export function report<P extends string, F extends string>(
     return {
       startTime: isoSeconds(cell.bucket),
       endTime: isoSeconds(nextBucket(cell.bucket, window.bucketSize)),
-      [idField]: cell.id,
+      ...(idField === undefined ? {} : { [idField]: cell.id }),
       totalAmount: roundMoney(total),
       ...amounts,
     };
@@ -112,7 +113,7 @@ export function queryEcho(window: Window) {
   return { startTime: isoSeconds(window.startMs), endTime: isoSeconds(window.endMs), bucketSize: window.bucketSize };
 }
 
-function* podUsage(account: AccountData, podId: string | undefined): Iterable<Usage<"gpu" | "cpu">> {
+export function* podUsage(account: AccountData, podId: string | undefined): Iterable<Usage<"gpu" | "cpu">> {
   for (const u of account.ledger.pods) {
     // A cluster's members are billed as the cluster's (clusterReport.ts), not as pods.
     if (u.clusterId !== undefined || (podId !== undefined && u.podId !== podId)) continue;
@@ -120,14 +121,14 @@ function* podUsage(account: AccountData, podId: string | undefined): Iterable<Us
   }
 }
 
-function* workerUsage(usage: Iterable<WorkerUsageInterval>, serverlessId: string | undefined): Iterable<Usage<"gpu" | "cpu">> {
+export function* workerUsage(usage: Iterable<WorkerUsageInterval>, serverlessId: string | undefined): Iterable<Usage<"gpu" | "cpu">> {
   for (const u of usage) {
     if (serverlessId !== undefined && u.endpointId !== serverlessId) continue;
     yield { id: u.endpointId, part: u.gpuTypeId !== null ? "gpu" : "cpu", perHour: u.costPerHr, startMs: u.startMs, endMs: u.endMs };
   }
 }
 
-function* volumeUsage(account: AccountData, volumeId: string | undefined): Iterable<Usage<"standard" | "highPerformance">> {
+export function* volumeUsage(account: AccountData, volumeId: string | undefined): Iterable<Usage<"standard" | "highPerformance">> {
   const perGbHour = NETWORK_VOLUME_PRICE_PER_GB_MONTH / HOURS_PER_BILLING_MONTH;
   for (const u of account.ledger.volumes) {
     if (volumeId !== undefined && u.volumeId !== volumeId) continue;

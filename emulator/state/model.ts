@@ -219,6 +219,38 @@ export interface SecretRecord {
   valueLastUpdatedAtMs: number;
 }
 
+/**
+ * A global volume (/api/v2/global-volumes; management-api-v2-today.md section 4): storage tied to no
+ * data center, with a name and nothing else the reference defines (no size, no mount).
+ */
+export interface GlobalVolumeRecord {
+  id: string;
+  accountId: string;
+  createdAtMs: number;
+  /** Trimmed, as the service stores it; not unique. */
+  name: string;
+  /** Who created it: the account (the emulator knows no users besides it). */
+  createdByUserId: string;
+}
+
+/**
+ * A delegation of pull access to an image of a cloud account's container registry
+ * (/api/v2/registries/delegations): what the registered resource name says, nothing pulled.
+ */
+export interface RegistryDelegationRecord {
+  id: string;
+  accountId: string;
+  createdAtMs: number;
+  name: string | null;
+  /** The resource name as registered. */
+  resource: string;
+  repository: string;
+  tag: string;
+  region: string;
+  /** The principal the delegation grants pull access to (the reference's `awsUser`). */
+  principal: string;
+}
+
 /** A pod's RUNNING time at one price. `endMs` null while it is still running. */
 export interface PodUsageInterval {
   podId: string;
@@ -270,6 +302,8 @@ export interface AccountData {
   registryAuths: Map<string, RegistryAuthRecord>;
   secrets: Map<string, SecretRecord>;
   clusters: Map<string, ClusterRecord>;
+  globalVolumes: Map<string, GlobalVolumeRecord>;
+  registryDelegations: Map<string, RegistryDelegationRecord>;
   /** Registered SSH public keys (v2 PUT /account/ssh-keys), provisioned into pods created with startSsh. */
   sshKeys: string[];
   ledger: Ledger;
@@ -287,6 +321,8 @@ export function emptyAccount(accountId: string): AccountData {
     registryAuths: new Map(),
     secrets: new Map(),
     clusters: new Map(),
+    globalVolumes: new Map(),
+    registryDelegations: new Map(),
     sshKeys: [],
     ledger: { pods: [], workers: [], volumes: [] },
     openIntervals: new Map(),

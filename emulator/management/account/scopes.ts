@@ -17,6 +17,8 @@ export const SCOPES = [
   "network-volumes:write",
   "registries:read",
   "registries:write",
+  "global-volumes:read",
+  "global-volumes:write",
   "catalog:read",
   "billing:read",
   "account:read",
