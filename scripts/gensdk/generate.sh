@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Regenerates the SDKs of the provider plugin's package schema: sdks/python and sdks/go from
+# Regenerates the SDKs of the provider plugin's package schema: sdks/python, sdks/go and sdks/nodejs from
 # plugin/schema.json, and sdks/.schema-sha256 (the schema they came from, which `npm test` compares
 # with plugin/schema.json). `npm run sdk:generate`; run `npm run generate` first when the
 # field tables or the SDK's declarations changed.
