@@ -15,14 +15,14 @@ import { bucketStart, forEachBucket, isoSeconds, nextBucket } from "./buckets";
 const HOUR_MS = 3_600_000;
 const DEFAULT_WINDOW_MS = 30 * 86_400_000;
 
-interface Window {
+export interface Window {
   startMs: number;
   endMs: number;
   bucketSize: BucketSize;
   nowMs: number;
 }
 
-function resolveWindow(query: BillingQuery, nowMs: number): Window {
+export function resolveWindow(query: BillingQuery, nowMs: number): Window {
   const size = query.bucketSize;
   if (query.lastN !== undefined) {
     if (query.startTime !== undefined || query.endTime !== undefined)
@@ -44,7 +44,7 @@ function resolveWindow(query: BillingQuery, nowMs: number): Window {
   };
 }
 
-interface Usage<P extends string> {
+export interface Usage<P extends string> {
   id: string;
   part: P;
   perHour: number;
@@ -52,14 +52,14 @@ interface Usage<P extends string> {
   endMs: number | null;
 }
 
-interface Cell<P extends string> {
+export interface Cell<P extends string> {
   bucket: number;
   id: string;
   parts: Partial<Record<P, number>>;
 }
 
 /** Splits each interval over the window's buckets and sums per (bucket, resource, part). */
-function accumulate<P extends string>(window: Window, usages: Iterable<Usage<P>>): Array<Cell<P>> {
+export function accumulate<P extends string>(window: Window, usages: Iterable<Usage<P>>): Array<Cell<P>> {
   const cells = new Map<string, Cell<P>>();
   for (const u of usages) {
     const from = Math.max(u.startMs, window.startMs);
@@ -78,7 +78,13 @@ function accumulate<P extends string>(window: Window, usages: Iterable<Usage<P>>
   return [...cells.values()].sort((a, b) => a.bucket - b.bucket || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
-function report<P extends string, F extends string>(window: Window, cells: Array<Cell<P>>, idField: F, parts: Record<string, P | null>) {
+/** Records and totals of `cells`, each record naming its resource in `idField` (none: one record per bucket). */
+export function report<P extends string>(
+  window: Window,
+  cells: Array<Cell<P>>,
+  idField: string | undefined,
+  parts: Record<string, P | null>,
+) {
   const totals: Record<string, number> = { totalAmount: 0 };
   for (const name of Object.keys(parts)) totals[name] = 0;
   const records = cells.map((cell) => {
@@ -94,7 +100,7 @@ function report<P extends string, F extends string>(window: Window, cells: Array
     return {
       startTime: isoSeconds(cell.bucket),
       endTime: isoSeconds(nextBucket(cell.bucket, window.bucketSize)),
-      [idField]: cell.id,
+      ...(idField === undefined ? {} : { [idField]: cell.id }),
       totalAmount: roundMoney(total),
       ...amounts,
     };
@@ -103,25 +109,26 @@ function report<P extends string, F extends string>(window: Window, cells: Array
   return { records, totals, unique: new Set(cells.map((cell) => cell.id)).size };
 }
 
-function queryEcho(window: Window) {
+export function queryEcho(window: Window) {
   return { startTime: isoSeconds(window.startMs), endTime: isoSeconds(window.endMs), bucketSize: window.bucketSize };
 }
 
-function* podUsage(account: AccountData, podId: string | undefined): Iterable<Usage<"gpu" | "cpu">> {
+export function* podUsage(account: AccountData, podId: string | undefined): Iterable<Usage<"gpu" | "cpu">> {
   for (const u of account.ledger.pods) {
-    if (podId !== undefined && u.podId !== podId) continue;
+    // A cluster's members are billed as the cluster's (clusterReport.ts), not as pods.
+    if (u.clusterId !== undefined || (podId !== undefined && u.podId !== podId)) continue;
     yield { id: u.podId, part: u.gpuTypeId !== null ? "gpu" : "cpu", perHour: u.costPerHr, startMs: u.startMs, endMs: u.endMs };
   }
 }
 
-function* workerUsage(usage: Iterable<WorkerUsageInterval>, serverlessId: string | undefined): Iterable<Usage<"gpu" | "cpu">> {
+export function* workerUsage(usage: Iterable<WorkerUsageInterval>, serverlessId: string | undefined): Iterable<Usage<"gpu" | "cpu">> {
   for (const u of usage) {
     if (serverlessId !== undefined && u.endpointId !== serverlessId) continue;
     yield { id: u.endpointId, part: u.gpuTypeId !== null ? "gpu" : "cpu", perHour: u.costPerHr, startMs: u.startMs, endMs: u.endMs };
   }
 }
 
-function* volumeUsage(account: AccountData, volumeId: string | undefined): Iterable<Usage<"standard" | "highPerformance">> {
+export function* volumeUsage(account: AccountData, volumeId: string | undefined): Iterable<Usage<"standard" | "highPerformance">> {
   const perGbHour = NETWORK_VOLUME_PRICE_PER_GB_MONTH / HOURS_PER_BILLING_MONTH;
   for (const u of account.ledger.volumes) {
     if (volumeId !== undefined && u.volumeId !== volumeId) continue;

@@ -7,6 +7,7 @@ import type { AccountData } from "../../state/model";
 import { CreatePodRequest, ListPodsQuery, PodActionRequest, UpdatePodRequest } from "../../vocabulary/schemas/v2/requests";
 import { requirePodCompute, versionsFrom } from "../compute";
 import { podOf, requireDataCenters, requireImage, requireRegistry, requireTemplateOfKind } from "../lookup";
+import { standalonePodOf } from "../clusters/membership";
 import { applyAction, terminatePod } from "../pods/actions";
 import { type PodCreateRules, type PodCreation, createPod } from "../pods/create";
 import { type PodFields, updatePod } from "../pods/update";
@@ -90,9 +91,11 @@ export function v2PodOperations(v: V2Context): Operation[] {
       ["GET /pods", "listPods", "pods:read", "List pods"],
       { query: ListPodsQuery, paged: true, answer: [200, "ListPodsResponse"], errors: [422] },
       (call) => {
-        // The emulator has no clusters, so includeClusterPods changes nothing but the cursor's binding.
         const page = listPage(v, "listPods", call, call.account.pods.values(), byCreation);
-        return { status: 200, body: { pods: page.items.map((p) => v2PodView(ctx, p)), pagination: page.pagination } };
+        // "Cluster members are removed **after** the page is cut, so a page can hold fewer than
+        // `limit` items" (management-api-v2-today.md 1.3); includeClusterPods keeps them.
+        const pods = call.query.includeClusterPods ? page.items : page.items.filter((pod) => !pod.cluster);
+        return { status: 200, body: { pods: pods.map((p) => v2PodView(ctx, p)), pagination: page.pagination } };
       },
     ),
     route(
@@ -116,7 +119,7 @@ export function v2PodOperations(v: V2Context): Operation[] {
       ["PATCH /pods/{id}", "updatePod", "pods:write", "Update a pod"],
       { body: ["UpdatePodRequest", UpdatePodRequest], answer: [200, "Pod"], errors: [400, 404, 409, 422] },
       ({ account, id, body }) => {
-        const target = podOf(account, id);
+        const target = standalonePodOf(account, id, "updated");
         const template = body.templateId ? requireTemplateOfKind(ctx, account, body.templateId, "pod") : undefined;
         if (body.registry) requireRegistry(account, body.registry);
         const change = {
@@ -130,7 +133,7 @@ export function v2PodOperations(v: V2Context): Operation[] {
       },
     ),
     route(["DELETE /pods/{id}", "deletePod", "pods:write", "Terminate a pod"], { answer: [204], errors: [404, 409] }, ({ account, id }) => {
-      terminatePod(ctx, account, podOf(account, id));
+      terminatePod(ctx, account, standalonePodOf(account, id, "deleted"));
       return { status: 204 };
     }),
     route(
@@ -141,7 +144,7 @@ export function v2PodOperations(v: V2Context): Operation[] {
         errors: [400, 402, 404, 409, 422],
       },
       ({ account, id, body }) => {
-        const target = podOf(account, id);
+        const target = standalonePodOf(account, id, `sent the action ${JSON.stringify(body.action)}`);
         applyAction(ctx, account, target, body.action);
         return body.action === "terminate" ? { status: 204 } : { status: 200, body: v2PodView(ctx, target) };
       },

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../../../emulator";
 import { type Api, api, sleep, startTestEmulator, waitFor } from "../../../support/managementHelpers";
-import { V2_GPU_POD, apiV2, expectProblem, waitForStatus } from "../../../support/v2Helpers";
+import { V2_GPU_POD, V2_ONE_WORKER_LB_ENDPOINT, apiV2, expectProblem, waitForIdleWorker, waitForStatus } from "../../../support/v2Helpers";
 
 let emu: RunningEmulator;
 let v2: Api;
@@ -151,19 +151,8 @@ describe("/api/v2/billing", () => {
   });
 
   it("serverless: one record per endpoint and bucket from its workers' running time (billed once a worker stops)", async () => {
-    const endpoint = (
-      await v2.post("/serverless", {
-        name: "billed-lb",
-        type: "LOAD_BALANCER",
-        image: "example/lb:1",
-        scaling: { type: "REQUEST_COUNT", requestCount: 4 },
-        gpu: { pools: ["ADA_24"], excludedTypes: ["NVIDIA L4"] },
-        workers: { min: 1, max: 1, idleTimeout: 1 },
-      })
-    ).body;
-    await waitFor("a worker", async () =>
-      (await v2.get(`/serverless/${endpoint.id}/workers`)).body.summary.idle === 1 ? true : undefined,
-    );
+    const endpoint = (await v2.post("/serverless", V2_ONE_WORKER_LB_ENDPOINT)).body;
+    await waitForIdleWorker(v2, endpoint.id);
     // Scaled to zero, the idle worker stops after 1 s of service time and its interval is billed.
     await v2.patch(`/serverless/${endpoint.id}`, { workers: { min: 0 } });
     const billed = await waitFor("a serverless billing record", async () => {
