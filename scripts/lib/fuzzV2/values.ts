@@ -64,11 +64,15 @@ export class IdPools {
 
   /** The ids of the collection whose last segment a field's name points at (`templateId` -> `/templates`, `gpu.id` -> `/catalog/gpus`). */
   forField(name: string): readonly string[] {
-    const wanted = stem(name);
-    if (wanted === "") return [];
-    for (const [collection, ids] of this.pools) {
-      const last = stem(collection.split("/").pop() ?? "");
-      if (ids.length > 0 && (last === wanted || last.endsWith(wanted))) return ids;
+    // The whole name first, then without its last words (`gpuType` -> `gpu`).
+    const words = name.split(/(?=[A-Z])/);
+    for (let n = words.length; n > 0; n--) {
+      const wanted = stem(words.slice(0, n).join(""));
+      if (wanted === "") continue;
+      for (const [collection, ids] of this.pools) {
+        const last = stem(collection.split("/").pop() ?? "");
+        if (ids.length > 0 && (last === wanted || last.endsWith(wanted))) return ids;
+      }
     }
     return [];
   }
