@@ -85,11 +85,12 @@ const ref = (name: string): Json => ({ $ref: `#/components/schemas/${name}` });
 /**
  * A management route-table entry (http/router.ts), with the statuses the kit itself answers: an
  * operation with a body may answer 400 (the body reader: not JSON, not an object, nested too deep)
- * and 413 (over its limit), a scoped one 403 (the router's scope check). What its handler refuses
- * is its entry's `errors`.
+ * and 413 (over its limit), one with path parameters 400 (a malformed percent-encoding in one), a
+ * scoped one 403 (the router's scope check). What its handler refuses is its entry's `errors`.
  */
 export function describeRoute(op: Operation): DescribedOperation {
   const errors = new Set(op.errors);
+  if (op.path.includes("{")) errors.add(400);
   if (op.scope !== undefined) errors.add(403);
   if (op.bodySchema) for (const status of [400, 413]) errors.add(status);
   return {
