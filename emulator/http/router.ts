@@ -43,6 +43,8 @@ export interface OperationDoc {
   /** components.schemas name of the request body. */
   bodyName?: string;
   response: { status: number; description: string; schemaName?: string; array?: boolean };
+  /** What an empty 204 means, for an operation that may give one besides its answer (a pod action that deletes). */
+  noContent?: string | undefined;
   /** Error statuses this operation can answer (401 is implied unless public). */
   errors: readonly number[];
   /** The API-key scope the operation needs (management v2; see management/account/scopes.ts). */
