@@ -10,10 +10,26 @@ import type { AccountData, WorkerUsageInterval } from "../state/model";
 import { HOURS_PER_BILLING_MONTH, NETWORK_VOLUME_PRICE_PER_GB_MONTH, roundMoney } from "../vocabulary/catalog";
 import type { BucketSize } from "../vocabulary/schemas/billing";
 import type { BillingQuery, NetworkVolumeBillingQuery, PodBillingQuery, ServerlessBillingQuery } from "../vocabulary/schemas/v2/requests";
-import { bucketStart, forEachBucket, isoSeconds, nextBucket } from "./buckets";
+import { bucketStart, bucketsAfter, forEachBucket, isoSeconds, nextBucket } from "./buckets";
 
 const HOUR_MS = 3_600_000;
 const DEFAULT_WINDOW_MS = 30 * 86_400_000;
+/** 0000-01-01T00:00:00Z: the earliest start RFC 3339 can write, as `startTime` (4-digit years) can give it. */
+const EARLIEST_MS = Date.parse("0000-01-01T00:00:00Z");
+
+/**
+ * `lastN` buckets reaching back before the year 0: the window's start could not be written in the
+ * answer's `metadata.query` (assumption: the reference sets no maximum; emulator/README.md).
+ */
+function lastNTooFar(lastN: number, size: BucketSize, current: number): Error {
+  let most = 1;
+  // The largest N that still starts in the year 0 or later: a binary search over the buckets.
+  for (let step = 2 ** 52; step >= 1; step /= 2) if (bucketsAfter(current, size, 1 - (most + step)) >= EARLIEST_MS) most += step;
+  return badRequest(
+    `invalid query parameter lastN: ${lastN} ${size} buckets would start before 0000-01-01T00:00:00Z; ` +
+      `give at most ${most}, or a startTime`,
+  );
+}
 
 export interface Window {
   startMs: number;
@@ -27,9 +43,10 @@ export function resolveWindow(query: BillingQuery, nowMs: number): Window {
   if (query.lastN !== undefined) {
     if (query.startTime !== undefined || query.endTime !== undefined)
       throw badRequest("invalid query parameter lastN: give either lastN or startTime/endTime, not both");
-    let startMs = bucketStart(nowMs, size);
-    for (let i = 1; i < query.lastN; i++) startMs = bucketStart(startMs - 1, size);
-    return { startMs, endMs: nextBucket(bucketStart(nowMs, size), size), bucketSize: size, nowMs };
+    const current = bucketStart(nowMs, size);
+    const startMs = bucketsAfter(current, size, 1 - query.lastN);
+    if (!(startMs >= EARLIEST_MS)) throw lastNTooFar(query.lastN, size, current);
+    return { startMs, endMs: nextBucket(current, size), bucketSize: size, nowMs };
   }
   const rawEnd = query.endTime ?? nowMs;
   const rawStart = query.startTime ?? rawEnd - DEFAULT_WINDOW_MS;

@@ -51,6 +51,8 @@ export interface OperationDoc {
   bodyName?: string;
   /** `contentType`: an answer that is not JSON (`text/event-stream`), described as a string. */
   response: { status: number; description: string; schemaName?: string; array?: boolean; contentType?: string };
+  /** What an empty 204 means, for an operation that may give one besides its answer (a pod action that deletes). */
+  noContent?: string | undefined;
   /** Error statuses this operation can answer (401 is implied unless public). */
   errors: readonly number[];
   /** The API-key scope the operation needs (management v2; see management/account/scopes.ts). */

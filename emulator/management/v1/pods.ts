@@ -14,6 +14,7 @@ import { standalonePodOf } from "../clusters/membership";
 import { requireTemplate } from "../lookup";
 import { V1_PLACEMENT_WORDS } from "../placement";
 import { resetPod, restartPod, startPod, stopPod, terminatePod } from "../pods/actions";
+import { POD_START_REFUSALS } from "../pods/lifecycle";
 import { type PodCreateRules, type PodCreation, createPod } from "../pods/create";
 import { type PodFields, updatePod } from "../pods/update";
 import { type PodIncludes, podView, workerPodView } from "./podView";
@@ -164,8 +165,8 @@ export function podOperations(ctx: ManagementContext): Operation[] {
       tag: "pods",
       summary,
       response: { status: 200, description: "The pod after the action.", schemaName: "Pod" },
-      // 409: no capacity to start on (start, restart), or a cluster's member (every action).
-      errors: [400, 404, 409],
+      // 409: no capacity to start on (start, restart), or a cluster's member (every action); 402: the spend cap (start, restart).
+      errors: name === "start" || name === "restart" ? [400, 404, ...POD_START_REFUSALS] : [400, 404, 409],
       handle({ accountId, params }) {
         const acct = account(accountId);
         const pod = standalonePodOf(acct, params.podId ?? "", `sent ${name}`);
@@ -184,7 +185,7 @@ export function podOperations(ctx: ManagementContext): Operation[] {
       body: PodCreateInput,
       bodyName: "PodCreateInput",
       response: { status: 201, description: "The created pod (booting: no public IP yet).", schemaName: "Pod" },
-      errors: [400, 409],
+      errors: [400, 404, ...POD_START_REFUSALS],
       handle({ accountId, body }) {
         const acct = account(accountId);
         return { status: 201, body: podView(ctx, acct, createPod(ctx, acct, creationOf(ctx, acct, body), V1_POD_RULES), noIncludes) };

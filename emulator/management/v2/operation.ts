@@ -68,6 +68,9 @@ export interface V2RouteSpec<Q, B> {
   contentType?: string;
   /** Request headers the handler reads (it finds them in the call's `headers`), for the description. */
   headers?: readonly HeaderParam[];
+  /** What an empty 204 means, when the operation answers one besides `answer`. */
+  noContent?: string;
+  /** What the handler refuses with; the statuses of reading the query (400, a paged list's 422) and the body (422) are added. */
   errors: readonly number[];
 }
 
@@ -102,7 +105,8 @@ export function v2Route<Q = undefined, B = undefined>(
       ...(schemaName === undefined ? {} : { schemaName }),
       ...(spec.contentType === undefined ? {} : { contentType: spec.contentType }),
     },
-    errors: spec.errors,
+    ...(spec.noContent === undefined ? {} : { noContent: spec.noContent }),
+    errors: [...new Set([...spec.errors, ...(spec.query ? [spec.paged ? 422 : 400] : []), ...(spec.body ? [422] : [])])],
     validate: (schema, raw, where) => parseListingEvery(schema, raw, where, where === "request body" || spec.paged ? 422 : 400),
     handle,
   });

@@ -7,8 +7,10 @@ import type { AccountData } from "../../state/model";
 import { CreatePodRequest, ListPodsQuery, PodActionRequest, UpdatePodRequest } from "../../vocabulary/schemas/v2/requests";
 import { requirePodCompute, versionsFrom } from "../compute";
 import { podOf, requireDataCenters, requireImage, requireRegistry, requireTemplateOfKind } from "../lookup";
+import { SPEND_CAP_STATUS } from "../account/limits";
 import { standalonePodOf } from "../clusters/membership";
 import { applyAction, terminatePod } from "../pods/actions";
+import { POD_START_REFUSALS } from "../pods/lifecycle";
 import { type PodCreateRules, type PodCreation, createPod } from "../pods/create";
 import { type PodFields, updatePod } from "../pods/update";
 import { byCreation } from "../lists";
@@ -104,7 +106,7 @@ export function v2PodOperations(v: V2Context): Operation[] {
         body: ["CreatePodRequest", CreatePodRequest],
         bodyLimit: CREATE_POD_BODY_LIMIT,
         answer: [201, "Pod"],
-        errors: [400, 402, 404, 422],
+        errors: [400, 404, 422, SPEND_CAP_STATUS],
       },
       ({ account, body, sentBody }) => ({
         status: 201,
@@ -141,7 +143,8 @@ export function v2PodOperations(v: V2Context): Operation[] {
       {
         body: ["PodActionRequest", PodActionRequest],
         answer: [200, "Pod", "Action applied — returns updated pod"],
-        errors: [400, 402, 404, 409, 422],
+        noContent: "Only returned when `action=terminate`; response has no body.",
+        errors: [400, 404, 422, ...POD_START_REFUSALS],
       },
       ({ account, id, body }) => {
         const target = standalonePodOf(account, id, `sent the action ${JSON.stringify(body.action)}`);

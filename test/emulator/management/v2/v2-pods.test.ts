@@ -8,8 +8,9 @@ let emu: RunningEmulator;
 let v2: Api;
 
 beforeAll(async () => {
-  // 2 s of boot is 20 ms real at this time scale: PROVISIONING and STARTING are short but observable.
-  emu = await startTestEmulator({ bootDelayMs: 2000 });
+  // 30 s of boot is 300 ms real at this time scale: PROVISIONING and STARTING are short but observable,
+  // and a create answered on a busy machine is still PROVISIONING (2 s, 20 ms real, was not).
+  emu = await startTestEmulator({ bootDelayMs: 30_000 });
   v2 = apiV2(emu);
 });
 afterAll(() => emu.close());
