@@ -7,6 +7,7 @@ import { callV2, type OperationIdV2, type RequestOf, type ResponseOf } from "./o
 import type { SecretCreateBody, SecretUpdateBody } from "./requestsV2";
 import type { AccountLimitsV2, RolloutV2, SecretV2, WorkerV2 } from "./schemasV2";
 import { Transport, type QueryValue, type TransportOptions } from "./transport";
+import { readRecentLog, type RecentLog, type RecentLogOptions } from "./logs";
 
 type Query = Readonly<Record<string, QueryValue>>;
 
@@ -120,6 +121,18 @@ export class ManagementClientV2 {
    */
   async endpointRollout(id: string): Promise<RolloutV2> {
     return (await callV2(this.transport, "listEndpointReleases", { id })).rollout;
+  }
+
+  // ---- logs (server-sent events, read for a bounded time: logs.ts) ------------------------------
+
+  /** The last lines of a pod's log (getPodLogs), secrets redacted. */
+  podLog(podId: string, options?: RecentLogOptions): Promise<RecentLog> {
+    return readRecentLog(this.transport, { podId }, options);
+  }
+
+  /** The last lines of a serverless worker's log (getWorkerLogs), secrets redacted. */
+  workerLog(endpointId: string, workerId: string, options?: RecentLogOptions): Promise<RecentLog> {
+    return readRecentLog(this.transport, { endpointId, workerId }, options);
   }
 
   // ---- account ---------------------------------------------------------------------------------

@@ -20,6 +20,20 @@ export function redactText(text: string, secrets: readonly string[] = []): strin
   return out.replace(BEARER, `$1${REDACTED}`).replace(AUTH_FIELD, `$1${REDACTED}`);
 }
 
+// `API_KEY=abc`, `"password": "abc"`, `token: abc`: a name that says secret, then its value. A log
+// line is free text a workload wrote (a worker may print its environment), so where no known value
+// can be named this pattern catches the usual ways of printing one; it may hide a harmless value
+// whose name merely contains one of the words, which costs less than a leaked credential.
+const SECRET_ASSIGNMENT =
+  /\b([A-Za-z0-9_.-]*(?:key|token|secret|password|passwd|pwd|credential)s?["']?\s*[:=]\s*)("[^"]*"|'[^']*'|[^\s"',;]+)/gi;
+
+/** A line of a workload's log with credentials hidden: known secrets, bearer tokens, and values assigned to secret-looking names. */
+export function redactLogLine(text: string, secrets: readonly string[] = []): string {
+  return redactText(text, secrets).replace(SECRET_ASSIGNMENT, (_match, name: string, value: string) =>
+    value === REDACTED ? `${name}${value}` : `${name}${REDACTED}`,
+  );
+}
+
 /** Header map with Authorization (and any proxy credential) replaced and secrets scrubbed. */
 export function redactHeaders(
   headers: Readonly<Record<string, string | readonly string[] | undefined>>,

@@ -9,7 +9,7 @@ import type { Dispatcher, Pool } from "undici";
 import { parseErrorBody } from "./errorBody";
 import { GpuCloudError } from "./gpuCloudError";
 import { makeApiError, rateLimitWaitError, ApiError, type ApiErrorInput } from "./errors";
-import { stripUserInfo } from "./redact";
+import { redactText, stripUserInfo } from "./redact";
 import {
   DEFAULT_MAX_RATE_LIMIT_WAIT_MS,
   MAX_RETRY_AFTER_MS,
@@ -388,6 +388,11 @@ export class Transport {
   /** Sends a request whose answer body does not matter (deletes, start/stop): any 2xx resolves. */
   async requestVoid(spec: RequestSpec): Promise<void> {
     await this.#send(spec, () => undefined);
+  }
+
+  /** `text` with the API key, any bearer token and each of `extra` replaced by "[redacted]", as in the transport's errors. */
+  redact(text: string, extra: readonly string[] = []): string {
+    return redactText(text, [this.#apiKey, ...extra]);
   }
 
   /** Closes the keep-alive connections. The transport cannot be used afterwards. */

@@ -15,6 +15,8 @@ import type { ManagementContext } from "./management/context";
 import { createServerlessDeps, publicEndpointSpec } from "./management/endpoints/spec";
 import { Capacity } from "./management/placement";
 import { markFailed } from "./management/pods/lifecycle";
+import { PodLogs } from "./management/pods/podLogs";
+import type { LogSource } from "./logs/logRing";
 import { restoreState } from "./management/restore";
 import { ListVisibility } from "./management/visibility";
 import { endpointView } from "./management/v1/endpoints";
@@ -46,6 +48,7 @@ export { FaultSpecError, formatFaultSpec, parseFaultSpec } from "./faults";
 export type { FaultKind, FaultPlan, FaultRule, FaultSetting, FaultStats } from "./faults";
 export type { Clock } from "./clock";
 export type { StateStatus } from "./state/stateFile";
+export type { LogSource } from "./logs/logRing";
 
 /** Every resource of one account, in wire shape. */
 export interface AccountInspection {
@@ -93,6 +96,12 @@ export interface RunningEmulator {
    * (/v1 reports it EXITED). Throws when no account has the pod.
    */
   failPod(podId: string, reason?: string): void;
+  /**
+   * Test hook: writes `text` into the pod's log (GET /api/v2/pods/{id}/logs), one line per line of
+   * it, as its container's output (`source` "container") unless told otherwise. Throws when no
+   * account has the pod.
+   */
+  writePodLog(podId: string, text: string, source?: LogSource): void;
   /** Writes the state file now (no-op without statePath); rejects when the write fails. */
   flushState(): Promise<void>;
   /** Whether changes are reaching the state file (undefined without statePath). */
@@ -146,6 +155,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     changed: () => writer?.schedule(),
     podFaults: new PodFaults(clock, resolved.faults),
     visibility: new ListVisibility(),
+    podLogs: new PodLogs(clock),
   };
   // Set once listening: worker processes the job side starts need the job API's URL.
   let workerUrl: string | undefined;
@@ -297,6 +307,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
         return;
       }
       throw new Error(`failPod: no account has pod ${JSON.stringify(podId)}`);
+    },
+    writePodLog(podId, text, source = "container") {
+      if (![...store.accounts.values()].some((account) => account.pods.has(podId))) {
+        throw new Error(`writePodLog: no account has pod ${JSON.stringify(podId)}`);
+      }
+      ctx.podLogs.of(podId).write(source, text);
     },
     flushState: () => writer?.flush() ?? Promise.resolve(),
     stateStatus: () => writer?.status(),

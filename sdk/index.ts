@@ -116,3 +116,4 @@ export {
   TimeoutError,
 } from "../client/errors";
 export { PaginationError } from "../client/paginationError";
+export { readPodLog, readWorkerLog, type LogLine, type LogReadEnd, type LogSource, type ReadLogOptions, type RecentLog } from "./logs";

@@ -9,7 +9,7 @@
  * entry; the job API makes its own, an operation per method).
  */
 import { z } from "zod";
-import type { Operation } from "./router";
+import type { HeaderParam, Operation } from "./router";
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
@@ -67,7 +67,15 @@ export interface DescribedOperation {
   tag: string;
   description?: string | undefined;
   query: ReadonlyArray<readonly [name: string, schema: z.ZodType]>;
-  response: { status: number; description: string; schemaName?: string | undefined; array?: boolean | undefined };
+  /** Request headers it reads. */
+  headerParams?: readonly HeaderParam[] | undefined;
+  response: {
+    status: number;
+    description: string;
+    schemaName?: string | undefined;
+    array?: boolean | undefined;
+    contentType?: string | undefined;
+  };
   /** What an empty 204 means, for an operation that may give one besides its answer. */
   noContent?: string | undefined;
   /** The error statuses it may answer besides the surface's `authenticatedStatuses`. */
@@ -102,6 +110,7 @@ export function describeRoute(op: Operation): DescribedOperation {
     description: op.scope === undefined ? undefined : `Needs the API key scope \`${op.scope}\`.`,
     query: op.querySchema instanceof z.ZodObject ? Object.entries(op.querySchema.shape as Record<string, z.ZodType>) : [],
     response: op.response,
+    headerParams: op.headerParams,
     noContent: op.noContent,
     errors: [...errors],
     body: op.bodySchema && op.bodyName ? { schema: op.bodySchema, name: op.bodyName, required: true } : undefined,
@@ -122,16 +131,22 @@ function parameters(facts: SurfaceFacts, op: DescribedOperation): Json[] {
     const style = isArray && facts.explodeArrays !== undefined ? { style: "form", explode: facts.explodeArrays } : {};
     out.push({ name, in: "query", required: false, schema, ...style });
   }
+  for (const header of op.headerParams ?? []) {
+    const schema = header.format === undefined ? { type: "string" } : { type: "string", format: header.format };
+    out.push({ name: header.name, in: "header", required: false, description: header.description, schema });
+  }
   return out;
 }
 
 function responses(facts: SurfaceFacts, op: DescribedOperation): { [status: string]: Json } {
   const out: { [status: string]: Json } = {};
-  const { status, description, schemaName, array } = op.response;
+  const { status, description, schemaName, array, contentType: answerType } = op.response;
   const headers = op.public || facts.authenticatedHeaders === undefined ? {} : { headers: facts.authenticatedHeaders };
   const schema = schemaName === undefined ? undefined : array ? { type: "array", items: ref(schemaName) } : ref(schemaName);
-  out[String(status)] =
-    schema === undefined ? { description, ...headers } : { description, ...headers, content: { "application/json": { schema } } };
+  // A streamed answer (server-sent events) is text, as the reference describes it.
+  const content =
+    answerType !== undefined ? { [answerType]: { schema: schema ?? { type: "string" } } } : schema && { "application/json": { schema } };
+  out[String(status)] = content === undefined ? { description, ...headers } : { description, ...headers, content };
   if (op.noContent !== undefined) out["204"] = { description: op.noContent };
   const errors = new Set(op.errors);
   if (!op.public) for (const code of facts.authenticatedStatuses) errors.add(code);

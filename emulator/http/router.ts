@@ -4,7 +4,7 @@
  * description (openapi.ts), so the two cannot drift. Requests that need no body and whose handler is synchronous are served without a single
  * await (the hot path of GET /pods/{id}).
  */
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
 import type { z } from "zod";
 import { type BodyLimit, parseJsonObject, readBody } from "./body";
 import { HttpError } from "./errors";
@@ -23,6 +23,11 @@ export interface Reply {
   /** A non-JSON body (the docs page), sent with `contentType`. */
   text?: string;
   contentType?: string;
+  /**
+   * An answer written as it goes (server-sent events): called with the response and the headers
+   * every answer to the request carries (rate-limit state); it writes the status line itself.
+   */
+  stream?: (res: ServerResponse, headers: AnswerHeaders) => void;
 }
 
 /** What a handler receives once auth, query and body have been validated. */
@@ -33,6 +38,8 @@ export interface Call<Q, B> {
   body: B;
   /** The body as the client sent it (its parsed JSON, before the schema adds defaults): what a size rule measures. */
   sentBody: Readonly<Record<string, unknown>>;
+  /** The request's headers (a header parameter such as `Last-Event-ID`). */
+  headers: IncomingHttpHeaders;
 }
 
 /** Documentation of an operation (rendered into its surface's openapi.json: openapi.ts). */
@@ -42,13 +49,23 @@ export interface OperationDoc {
   tag: string;
   /** components.schemas name of the request body. */
   bodyName?: string;
-  response: { status: number; description: string; schemaName?: string; array?: boolean };
+  /** `contentType`: an answer that is not JSON (`text/event-stream`), described as a string. */
+  response: { status: number; description: string; schemaName?: string; array?: boolean; contentType?: string };
   /** What an empty 204 means, for an operation that may give one besides its answer (a pod action that deletes). */
   noContent?: string | undefined;
   /** Error statuses this operation can answer (401 is implied unless public). */
   errors: readonly number[];
   /** The API-key scope the operation needs (management v2; see management/account/scopes.ts). */
   scope?: string;
+  /** Request headers it reads (`Last-Event-ID`), for its description; the handler reads them from the call. */
+  headerParams?: readonly HeaderParam[];
+}
+
+/** A request header an operation reads: its name, what it means, its format (`date-time`). */
+export interface HeaderParam {
+  name: string;
+  description: string;
+  format?: string;
 }
 
 /**
@@ -86,6 +103,7 @@ export interface RawCall {
   query: Record<string, string | string[]>;
   body: Record<string, unknown>;
   unknownFieldStatus: number;
+  headers: IncomingHttpHeaders;
 }
 
 /** An operation with its types erased, ready for the route table. */
@@ -116,7 +134,15 @@ export function defineOperation<Q = undefined, B = undefined>(spec: OperationSpe
   const prepare = (raw: RawCall): (() => Reply | Promise<Reply>) => {
     const parsedQuery = query ? read(query, raw.query, "query parameter", raw.unknownFieldStatus) : (undefined as Q);
     const parsedBody = body ? read(body, raw.body, "request body", raw.unknownFieldStatus) : (undefined as B);
-    return () => handle({ accountId: raw.accountId, params: raw.params, query: parsedQuery, body: parsedBody, sentBody: raw.body });
+    return () =>
+      handle({
+        accountId: raw.accountId,
+        params: raw.params,
+        query: parsedQuery,
+        body: parsedBody,
+        sentBody: raw.body,
+        headers: raw.headers,
+      });
   };
   return {
     ...doc,
@@ -251,6 +277,7 @@ export class Router {
         query: op.querySchema ? parseQuery(search) : {},
         body: {},
         unknownFieldStatus: this.options.unknownFieldStatus,
+        headers: req.headers,
       };
       const interceptor = this.interceptor;
       if (interceptor) {
@@ -406,6 +433,7 @@ export class Router {
 
   private send(res: ServerResponse, op: Operation, raw: RawCall, reply: Reply, lost: boolean, headers: AnswerHeaders): void {
     if (lost) loseAnswer(res);
+    else if (reply.stream !== undefined) reply.stream(res, headers);
     else if (reply.text !== undefined) sendText(res, reply.status, reply.text, reply.contentType ?? "text/plain; charset=utf-8", headers);
     else if (reply.body === undefined) sendEmpty(res, reply.status, headers);
     else sendJson(res, reply.status, reply.body, headers);

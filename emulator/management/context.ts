@@ -7,6 +7,7 @@ import type { Capacity } from "./placement";
 
 import type { PodFaults } from "../faults/podFaults";
 import type { ListVisibility } from "./visibility";
+import type { PodLogs } from "./pods/podLogs";
 
 export interface ManagementContext {
   store: ManagementStore;
@@ -23,6 +24,8 @@ export interface ManagementContext {
   podFaults: PodFaults;
   /** New resources a fault keeps out of lists for a while (`hidden=P@D`); every list reads through it. */
   visibility: ListVisibility;
+  /** Each pod's log (boot and status lines, and what a test writes), in memory only. */
+  podLogs: PodLogs;
 }
 
 /** Service time as the API shows it. */

@@ -8,6 +8,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Clock } from "../clock";
 import type { FaultRoute } from "../faults";
 import type { InterceptResult } from "../http/interception";
+import type { LogRing } from "../logs/logRing";
 
 /** Everything the job side needs to know about one endpoint, resolved from endpoint + template. */
 export interface EndpointSpec {
@@ -113,6 +114,8 @@ export interface ServerlessService {
   workers(endpointId: string): WorkerView[];
   /** Log files of the worker processes the service started (none when it starts none). */
   workerLogs?(): WorkerLog[];
+  /** A worker's log lines (serverless/workerLogBook.ts), live or recently stopped; undefined when none is kept. */
+  workerLog?(endpointId: string, workerId: string): LogRing | undefined;
   /** Stops timers and workers; records final usage. */
   close(): Promise<void>;
 }

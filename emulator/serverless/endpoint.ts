@@ -21,6 +21,7 @@ import { desiredWorkers } from "./scaler";
 import { Task } from "./scheduler";
 import type { JobRequest } from "./schemas";
 import type { ServiceEnv } from "./serviceEnv";
+import type { LogRing } from "../logs/logRing";
 import { splitOutput } from "./streamChunks";
 import { Worker, type WorkerHost, type WorkerStatus } from "./workers";
 
@@ -95,6 +96,15 @@ export class EndpointRuntime implements JobOwner, WorkerHost, ExternalHost, Spaw
   }
   commandFor(imageName: string): string | undefined {
     return this.env.workerCommandFor(imageName);
+  }
+  /** WorkerHost, ExternalHost, SpawnHost: a worker's log. */
+  logOf(workerId: string): LogRing {
+    return this.env.logs.of(this.spec.id, workerId);
+  }
+  /** The worker is gone: `line` (if any) ends its log, which is kept a while (workerLogBook.ts). */
+  logStopped(workerId: string, line?: string): void {
+    if (line !== undefined) this.env.logs.of(this.spec.id, workerId).write("system", line);
+    this.env.logs.stopped(this.spec.id, workerId);
   }
   /** Booted workers, simulated and external: the dynamic rate-limit rule's multiplier. */
   get readyWorkers(): number {
@@ -279,6 +289,7 @@ export class EndpointRuntime implements JobOwner, WorkerHost, ExternalHost, Spaw
     if (status === "CANCELLED") job.pending = undefined;
     if (status === "COMPLETED") this.completed++;
     else if (status === "FAILED" || status === "TIMED_OUT") this.failed++;
+    if (job.workerId !== undefined) this.logJob(job.workerId, `job ${job.id} ${status}${error === undefined ? "" : `: ${error}`}`);
     // At small time scales a result must still outlive a client that polls once a second.
     this.sched.set(job, now + withRealFloor(this.clock, job.retentionMs, RETENTION_REAL_MIN_MS));
     job.notify();
@@ -308,6 +319,7 @@ export class EndpointRuntime implements JobOwner, WorkerHost, ExternalHost, Spaw
     if (was === "initializing") this.initializing--;
     else this.ready--;
     this.live--;
+    this.logStopped(w.id, w.status === "unhealthy" ? `worker ${w.id} crashed` : `worker ${w.id} stopped`);
     this.env.deps.recordWorkerUsage({
       accountId: this.spec.accountId,
       endpointId: this.spec.id,
@@ -338,6 +350,15 @@ export class EndpointRuntime implements JobOwner, WorkerHost, ExternalHost, Spaw
     job.startedAt = now;
     job.workerId = w.id;
     this.running++;
+    this.logJob(w.id, `job ${job.id} started`);
+  }
+
+  /**
+   * A job line in the worker's log: a simulated worker's own output (`container`, as a worker
+   * SDK prints it); for a real worker, what the service saw (`system`), beside its own output.
+   */
+  private logJob(workerId: string, line: string): void {
+    this.logOf(workerId).write(this.workerMap.has(workerId) ? "container" : "system", line);
   }
 
   jobChunk(job: Job, chunk: unknown): void {

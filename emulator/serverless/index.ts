@@ -22,6 +22,7 @@ import { jobApiTable, jobFaultRoutes } from "./api/table";
 import { Scheduler } from "./scheduler";
 import type { ServiceEnv } from "./serviceEnv";
 import { WebhookSender } from "./webhook";
+import { WorkerLogBook } from "./workerLogBook";
 
 export type { LimitedRoute, RouteLimit, ServerlessOptions } from "./options";
 export { DEFAULT_LIMITS, DEFAULT_ALLOWANCE } from "./options";
@@ -54,6 +55,7 @@ export function createServerlessService(deps: ServerlessDeps, options: Serverles
     isExternalImage: (imageName) =>
       imageListed(opts.externalImages, imageName) || lookupByImage(opts.workerCommands, imageName) !== undefined,
     workerLogs: [],
+    logs: new WorkerLogBook(clock),
     workerCommandFor: (imageName) => lookupByImage(opts.workerCommands, imageName),
     newWorkerId: () => randomBytes(8).readBigUInt64BE().toString(36).padStart(13, "0").slice(0, 13),
   };
@@ -121,11 +123,13 @@ export function createServerlessService(deps: ServerlessDeps, options: Serverles
       if (!rt) return;
       runtimes.delete(endpointId);
       rt.deleted();
+      env.logs.dropEndpoint(endpointId);
     },
     workers(endpointId: string): WorkerView[] {
       return runtimes.get(endpointId)?.views() ?? [];
     },
     workerLogs: () => env.workerLogs.map((log) => ({ ...log })),
+    workerLog: (endpointId, workerId) => env.logs.find(endpointId, workerId),
     async close(): Promise<void> {
       if (closed) return;
       closed = true;

@@ -16,6 +16,7 @@ export interface RunHost {
   chunk(run: Run, output: unknown): void;
   finish(run: Run, status: "COMPLETED" | "FAILED", output: unknown, error: string | undefined): void;
   crash(run: Run, message: string): void;
+  log(text: string): void;
 }
 
 export class Run implements RunContext {
@@ -62,6 +63,9 @@ export class Run implements RunContext {
   }
   sleep(serviceMs: number): Promise<void> {
     return this.host.sleep(serviceMs);
+  }
+  log(text: string): void {
+    if (this.active) this.host.log(text);
   }
   onStop(fn: () => void): void {
     this.stops ??= [];

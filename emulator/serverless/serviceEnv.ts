@@ -6,6 +6,7 @@ import type { LbServerSource } from "./lb/serverModule";
 import type { ResolvedOptions } from "./options";
 import type { Scheduler } from "./scheduler";
 import type { WebhookSender } from "./webhook";
+import type { WorkerLogBook } from "./workerLogBook";
 
 export interface ServiceEnv {
   readonly deps: ServerlessDeps;
@@ -19,6 +20,8 @@ export interface ServiceEnv {
   newWorkerId(): string;
   /** Logs of every worker process started, running or not (kept for inspection). */
   readonly workerLogs: WorkerLog[];
+  /** Each worker's log lines, as getWorkerLogs streams them. */
+  readonly logs: WorkerLogBook;
   /** The image's endpoints are served by external workers only (jobs wait for the first one). */
   isExternalImage(imageName: string): boolean;
   /** The shell command the emulator runs as a worker of this image, if any. */

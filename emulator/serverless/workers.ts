@@ -5,6 +5,7 @@
  * running a job allocates no timer.
  */
 import type { Clock } from "../clock";
+import type { LogRing } from "../logs/logRing";
 import type { EndpointSpec, Placement, WorkerView } from "./contract";
 import type { JobHandler } from "./handlers/types";
 import type { Job } from "./job";
@@ -36,6 +37,8 @@ export interface WorkerHost {
   shouldRetire(w: Worker): boolean;
   /** May this idle worker stop now its idle timeout passed (above workersMin)? */
   mayStopIdle(w: Worker): boolean;
+  /** The worker's log (workerLogBook.ts). */
+  logOf(workerId: string): LogRing;
 }
 
 export class Worker implements RunHost {
@@ -58,6 +61,8 @@ export class Worker implements RunHost {
   ) {
     this.createdAt = host.clock.now();
     host.sched.in(this.bootTask, host.opts.coldStartMs);
+    const on = placement.gpuTypeId ?? placement.cpuFlavorId ?? "CPU";
+    host.logOf(id).write("system", `worker ${id} starting (cold start): ${on} in ${placement.dataCenterId}`);
   }
 
   get job(): Job | undefined {
@@ -78,6 +83,7 @@ export class Worker implements RunHost {
 
   private boot(): void {
     if (this.status !== "initializing") return;
+    this.host.logOf(this.id).write("system", `worker ${this.id} ready`);
     this.host.workerBooted(this);
     this.becomeIdle();
   }
@@ -129,6 +135,10 @@ export class Worker implements RunHost {
 
   sleep(serviceMs: number): Promise<void> {
     return this.host.clock.sleep(serviceMs);
+  }
+
+  log(text: string): void {
+    this.host.logOf(this.id).write("container", text);
   }
 
   progress(run: Run, output: unknown): void {

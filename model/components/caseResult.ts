@@ -13,7 +13,7 @@ export interface CaseResult {
   status: string;
   /** The HTTP status the worker answered (HTTP cases). */
   httpStatus?: number;
-  /** The worker that answered (HTTP cases): its X-Service-Worker-Id. */
+  /** The worker that answered (HTTP cases: its X-Service-Worker-Id), or that ran the job (job cases, when the service names it). */
   workerId?: string;
   /** The job's output (absent for failed jobs), or the answer's body (JSON when it is JSON, else text). */
   output?: unknown;

@@ -10,6 +10,7 @@ import { pricesOf } from "../../model/cost/priceSheet";
 import { ownPricesOf } from "../../model/cost/ownPrices";
 import type { PriceSources } from "../../model/cost/attach";
 import { getStackConfig } from "../../model/stackConfig";
+import { defaultLogNoteReader, type LogNoteReader } from "../logNotes";
 
 export interface ProgressLog {
   info(message: string): void;
@@ -43,6 +44,8 @@ export interface ProviderDeps extends PriceSources {
   createWindowMs?(): number;
   /** This machine's create journal (createJournal.ts); absent: none is kept (tests with fakes). */
   journal?(): CreateJournal | undefined;
+  /** Reads the last lines of a pod's or worker's log for a failure message (logNotes.ts); absent: failures say nothing of logs. */
+  logs?(): LogNoteReader | undefined;
 }
 
 /** Intervals of 1, 2, 4 and 8 s: doubling keeps every wait on one shared beat (waitFor.ts). */
@@ -71,5 +74,6 @@ export function defaultDeps(): ProviderDeps {
     poll: DEFAULT_POLL,
     createWindowMs,
     journal: () => fileJournal(),
+    logs: () => defaultLogNoteReader,
   };
 }

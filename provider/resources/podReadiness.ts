@@ -7,7 +7,8 @@ import type { Pod } from "../../client/schemas";
 import type { ProviderDeps } from "./deps";
 import type { PodArgs } from "../../model/fields/podFields";
 import { POD_READ_INCLUDE } from "../../model/lookup/readers";
-import { waitFor } from "./waitFor";
+import { ReadinessTimeoutError, waitFor } from "./waitFor";
+import { withLogNotes } from "../logNotes";
 
 /** Community pods without supportPublicIp: true may never get a public IP; do not wait for one. */
 function expectsPublicIp(args: PodArgs): boolean {
@@ -57,7 +58,21 @@ export function podGoal(args: PodArgs): string {
   return expectsPublicIp(args) ? "RUNNING with a public IP and a port mapping for each tcp port" : "RUNNING";
 }
 
-export function waitForPod(deps: ProviderDeps, id: string, subject: string, args: PodArgs, timeoutSeconds: number): Promise<Pod> {
+/**
+ * Waits until the pod is ready (podGoal). A pod that cannot become ready (ERROR, terminated) or is
+ * not ready by the deadline fails with the last lines of its log and how to read more (logNotes.ts).
+ */
+export async function waitForPod(deps: ProviderDeps, id: string, subject: string, args: PodArgs, timeoutSeconds: number): Promise<Pod> {
+  try {
+    return await waitUntilReady(deps, id, subject, args, timeoutSeconds);
+  } catch (error) {
+    if (!(error instanceof ReadinessTimeoutError)) throw error;
+    const message = await withLogNotes(error.message, deps.logs?.(), [{ podId: id }]);
+    throw message === error.message ? error : new ReadinessTimeoutError(message, error.last);
+  }
+}
+
+function waitUntilReady(deps: ProviderDeps, id: string, subject: string, args: PodArgs, timeoutSeconds: number): Promise<Pod> {
   const client = deps.client();
   return waitFor(deps, {
     subject,

@@ -19,7 +19,7 @@ import { argsOf, checkComponentArgs, outputsOf } from "../componentArgs";
 import { isPlaceholderId, ResourceInitError } from "../resources/partialCreate";
 import { containsUnknown, deepEqual, messageOf, type Props } from "../../model/fields/values";
 import { casesSchema } from "../smoke/caseSchema";
-import { failureMessage } from "../smoke/report";
+import { failureReport } from "../smoke/report";
 import type { CaseResult } from "../../model/components/caseResult";
 import { runCases } from "../smoke/runCases";
 import { candidateFailureAdvice } from "./candidateAdvice";
@@ -109,6 +109,7 @@ export function rolloutCandidateProvider(deps: RolloutDeps): pulumi.dynamic.Reso
     await removeLeftovers(args, steps);
     let canary: { id: string; props: Props } | undefined;
     let results: CaseResult[] = [];
+    let failed: string | undefined;
     try {
       const created = await createCanary(args);
       canary = { id: created.id, props: created.outs ?? {} };
@@ -126,6 +127,8 @@ export function rolloutCandidateProvider(deps: RolloutDeps): pulumi.dynamic.Reso
         endpointId: created.id,
         detail: `${passed} of ${results.length} case(s) passed`,
       });
+      // Read before the canary goes: its workers' logs go with it.
+      failed = await failureReport(created.id, results, deps.provider.logs?.());
     } catch (error) {
       // A canary that was created but never became ready is still to be deleted.
       if (error instanceof ResourceInitError) canary = { id: error.id, props: error.properties };
@@ -134,7 +137,6 @@ export function rolloutCandidateProvider(deps: RolloutDeps): pulumi.dynamic.Reso
       if (canary) await removeCanary(args, canary.id, canary.props, steps);
     }
     const canaryId = canary?.id ?? "(none)";
-    const failed = failureMessage(canaryId, results);
     if (failed) {
       const { head, fix } = candidateFailureAdvice(args.rollout, args.version, olds && argsOf(olds), argsOf(inputs));
       throw new Error(`${head}\n${failed}\n${fix}`);

@@ -21,7 +21,7 @@ import { ResourceInitError } from "../resources/partialCreate";
 import { containsUnknown, deepEqual, isUnknown, messageOf, type Props } from "../../model/fields/values";
 import { ReadinessTimeoutError } from "../resources/waitFor";
 import { casesSchema } from "../smoke/caseSchema";
-import { failureMessage } from "../smoke/report";
+import { failureReport } from "../smoke/report";
 import type { CaseResult } from "../../model/components/caseResult";
 import { runCases } from "../smoke/runCases";
 import type { RolloutDeps } from "./deps";
@@ -174,7 +174,7 @@ export function rolloutSwitchProvider(deps: RolloutDeps): pulumi.dynamic.Resourc
         this.args.cases,
       );
       const passed = this.verifyResults.filter((r) => r.passed).length;
-      const failure = failureMessage(this.args.endpointId, this.verifyResults);
+      const failure = await failureReport(this.args.endpointId, this.verifyResults, deps.provider.logs?.());
       this.steps.add({
         step: "verify",
         version: version.version,

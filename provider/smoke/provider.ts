@@ -13,7 +13,8 @@ import { argsOf, checkComponentArgs } from "../componentArgs";
 import { connectionFailures, jobClient } from "../../model/connection";
 import { containsUnknown, deepEqual } from "../../model/fields/values";
 import { casesSchema, type SmokeCase } from "./caseSchema";
-import { failureMessage } from "./report";
+import { failureReport } from "./report";
+import { defaultLogNoteReader } from "../logNotes";
 import type { CaseResult } from "../../model/components/caseResult";
 import { runCases } from "./runCases";
 
@@ -48,7 +49,7 @@ async function runAll(inputs: SmokeTestInputs): Promise<SmokeTestOutputs> {
   const client = await jobClient();
   const cases = casesSchema.parse(inputs.cases); // check already refused invalid cases; this types them
   const results = await runCases(client, { id: inputs.endpointId, requestUrls: inputs.requestUrls }, cases);
-  const message = failureMessage(inputs.endpointId, results);
+  const message = await failureReport(inputs.endpointId, results, defaultLogNoteReader);
   if (message) throw new Error(message);
   return { ...inputs, results, ranAt: new Date().toISOString() };
 }

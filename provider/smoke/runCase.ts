@@ -32,6 +32,7 @@ function toResult(testCase: QueueCase, record: JobRecord, problems: string[]): C
     status: record.status,
     ...(record.output !== undefined ? { output: record.output } : {}),
     ...(record.error !== undefined ? { error: record.error } : {}),
+    ...(record.workerId !== undefined ? { workerId: record.workerId } : {}),
     ...(record.delayTime !== undefined ? { delayTime: record.delayTime } : {}),
     ...(record.executionTime !== undefined ? { executionTime: record.executionTime } : {}),
     passed: problems.length === 0,

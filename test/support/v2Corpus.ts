@@ -74,6 +74,21 @@ export function checkV2Answer(operationId: string, status: number, body: unknown
   return problems;
 }
 
+/** Every way an event's `data` (parsed) departs from what the description says operation `operationId` streams. */
+export function checkV2Event(operationId: string, data: unknown, wire: Wire = loadV2Wire()): string[] {
+  const events = wire.operations.find((o) => o.operationId === operationId)?.events;
+  if (!events) return [`operation ${operationId} streams no events in the description`];
+  const problems: string[] = [];
+  validate(
+    wire,
+    { ref: events.data, types: [], required: [], properties: new Map(), allOf: [], oneOf: [], anyOf: [] },
+    data,
+    events.data,
+    problems,
+  );
+  return problems;
+}
+
 function jsonType(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "array";

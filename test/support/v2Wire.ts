@@ -55,6 +55,14 @@ export interface WireOperation {
   /** Documented error statuses (problem+json), without `default`. */
   errors: number[];
   source: string;
+  /** A success answer that streams Server-Sent Events: its content type, the schema of each event's `data`, and the data field its `id` repeats. */
+  events?: WireEvents;
+}
+
+export interface WireEvents {
+  contentType: string;
+  data: string;
+  id: string;
 }
 
 export interface Wire {
@@ -136,6 +144,7 @@ const wireJson = z
           responses: z.record(z.string().regex(/^\d{3}$/), z.string().nullable()),
           errors: z.array(z.number().int()),
           source: z.string(),
+          events: z.object({ contentType: z.string(), data: z.string(), id: z.string(), source: z.string() }).strict().optional(),
         })
         .strict(),
     ),
@@ -185,6 +194,7 @@ export function loadV2Wire(): Wire {
       source: op.source,
     };
     if (op.requestBody !== undefined) operation.requestBody = op.requestBody;
+    if (op.events !== undefined) operation.events = { contentType: op.events.contentType, data: op.events.data, id: op.events.id };
     return operation;
   });
   // Every schema name the description uses must be one it defines.
@@ -198,7 +208,7 @@ export function loadV2Wire(): Wire {
   for (const node of schemas.values()) collect(node);
   for (const op of operations) {
     for (const p of op.params) collect(p.schema);
-    for (const name of [op.requestBody, ...op.responses.values()]) if (name !== undefined) refs.add(name);
+    for (const name of [op.requestBody, ...op.responses.values(), op.events?.data]) if (name !== undefined) refs.add(name);
   }
   const unknown = [...refs].filter((name) => !schemas.has(name));
   if (unknown.length > 0) throw new Error(`${V2_WIRE_FILE} names schemas it does not define: ${unknown.join(", ")}`);

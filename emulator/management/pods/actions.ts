@@ -71,6 +71,7 @@ export function restartPod(ctx: ManagementContext, account: AccountData, pod: Po
 export function terminatePod(ctx: ManagementContext, account: AccountData, pod: PodRecord): void {
   markStopped(ctx, account, pod, "Terminated");
   account.pods.delete(pod.id);
+  ctx.podLogs.drop(pod.id);
 }
 
 /**

@@ -73,6 +73,7 @@ export function boot(ctx: ManagementContext, pod: PodRecord): void {
   };
   const fault = ctx.podFaults.draw(pod.name);
   if (fault) failLater(ctx, pod, readyAtMs + fault.afterRunningMs, fault.reason);
+  ctx.podLogs.booted(pod, ctx.options.bootDelayMs);
 }
 
 /**
@@ -142,6 +143,7 @@ export function markStopped(ctx: ManagementContext, account: AccountData, pod: P
   pod.desiredStatus = "EXITED";
   pod.boot = null;
   pod.lastStatusChange = statusEvent(verb, now);
+  ctx.podLogs.stopped(pod, verb);
 }
 
 /**
@@ -152,6 +154,7 @@ export function markStopped(ctx: ManagementContext, account: AccountData, pod: P
 export function markFailed(ctx: ManagementContext, account: AccountData, pod: PodRecord, reason: string): void {
   markStopped(ctx, account, pod, "Failed");
   pod.error = reason;
+  ctx.podLogs.failed(pod, reason);
 }
 
 /** Re-takes capacity for a pod restored as RUNNING (even beyond the table: it was running). */

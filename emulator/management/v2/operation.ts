@@ -6,7 +6,7 @@
  */
 import type { z } from "zod";
 import type { BodyLimit } from "../../http/body";
-import { type Call, defineOperation, type Method, type Operation, type Reply } from "../../http/router";
+import { type Call, defineOperation, type HeaderParam, type Method, type Operation, type Reply } from "../../http/router";
 import { parseListingEvery } from "../../http/validation";
 import type { AccountData } from "../../state/model";
 import type { Scope } from "../account/scopes";
@@ -64,6 +64,10 @@ export interface V2RouteSpec<Q, B> {
   bodyLimit?: BodyLimit;
   /** The success answer: its status, the schema of its body (none: no body), its description when not the status's usual one. */
   answer: readonly [status: 200 | 201 | 204, schemaName?: string | undefined, description?: string];
+  /** The success answer's content type when it is not JSON (`text/event-stream`: the handler answers with a `stream`). */
+  contentType?: string;
+  /** Request headers the handler reads (it finds them in the call's `headers`), for the description. */
+  headers?: readonly HeaderParam[];
   /** What an empty 204 means, when the operation answers one besides `answer`. */
   noContent?: string;
   /** What the handler refuses with; the statuses of reading the query (400, a paged list's 422) and the body (422) are added. */
@@ -94,7 +98,13 @@ export function v2Route<Q = undefined, B = undefined>(
     ...(spec.query ? { query: spec.query } : {}),
     ...(spec.body ? { bodyName: spec.body[0], body: spec.body[1] } : {}),
     ...(spec.bodyLimit ? { bodyLimit: spec.bodyLimit } : {}),
-    response: { status, description: description ?? ANSWERS[status], ...(schemaName === undefined ? {} : { schemaName }) },
+    ...(spec.headers ? { headerParams: spec.headers } : {}),
+    response: {
+      status,
+      description: description ?? ANSWERS[status],
+      ...(schemaName === undefined ? {} : { schemaName }),
+      ...(spec.contentType === undefined ? {} : { contentType: spec.contentType }),
+    },
     ...(spec.noContent === undefined ? {} : { noContent: spec.noContent }),
     errors: [...new Set([...spec.errors, ...(spec.query ? [spec.paged ? 422 : 400] : []), ...(spec.body ? [422] : [])])],
     validate: (schema, raw, where) => parseListingEvery(schema, raw, where, where === "request body" || spec.paged ? 422 : 400),

@@ -6,6 +6,7 @@ import { v2CatalogOperations } from "./catalog";
 import { v2ClusterOperations } from "./clusters";
 import { v2EndpointOperations } from "./endpoints";
 import { v2GlobalVolumeOperations } from "./globalVolumes";
+import { v2LogOperations } from "./logs";
 import { v2StorageOperations } from "./networkVolumes";
 import { v2DocumentationOperation } from "./openapi";
 import type { V2Context } from "./operation";
@@ -18,6 +19,7 @@ const RESOURCES: ReadonlyArray<(v: V2Context) => Operation[]> = [
   v2PodOperations,
   v2ClusterOperations,
   v2EndpointOperations,
+  v2LogOperations,
   v2TemplateOperations,
   v2StorageOperations,
   v2RegistryDelegationOperations,

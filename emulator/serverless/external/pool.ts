@@ -13,6 +13,7 @@ import type { Clock } from "../../clock";
 import type { EndpointSpec, WorkerView } from "../contract";
 import type { Job } from "../job";
 import type { ResolvedOptions } from "../options";
+import type { LogRing } from "../../logs/logRing";
 import { Task, type Scheduler } from "../scheduler";
 import { ExternalRun, ExternalWorker } from "./externalWorker";
 import { holdRealMs, LOST_REAL_MIN_MS, PRESENCE_REAL_MIN_MS, withRealFloor } from "./timing";
@@ -30,6 +31,10 @@ export interface ExternalHost {
   jobEnded(job: Job, status: "COMPLETED" | "FAILED" | "TIMED_OUT", output: unknown, error: string | undefined): void;
   /** Dispatch and rescale soon (the serving state changed). */
   kick(): void;
+  /** A worker's log (workerLogBook.ts). */
+  logOf(workerId: string): LogRing;
+  /** The worker is gone: `line` (if any) ends its log, which is kept a while. */
+  logStopped(workerId: string, line?: string): void;
 }
 
 /** A job as job-take hands it to a worker. */
@@ -101,6 +106,7 @@ export class ExternalWorkers {
     if (!w) {
       w = new ExternalWorker(id, now);
       this.workers.set(id, w);
+      this.host.logOf(id).write("system", `worker ${id} connected: its first request to the job API`);
     }
     // A worker counted lost that speaks again is back (its old jobs have already failed).
     w.lostAt = 0;
@@ -252,7 +258,8 @@ export class ExternalWorkers {
   gone(id: string, why: string): void {
     const w = this.workers.get(id);
     if (!w || w.lostAt > 0) return;
-    if (w.runs.size === 0) this.workers.delete(id);
+    // Its process's end is in its log already (processes.ts).
+    if (w.runs.size === 0) this.forget(w);
     else this.lose(w, why);
   }
 
@@ -305,8 +312,15 @@ export class ExternalWorkers {
     if (run.worker.runs.size === 0) run.worker.idleSince = this.host.clock.now();
   }
 
+  /** The worker is no longer listed; its log is kept among the endpoint's stopped ones. */
+  private forget(w: ExternalWorker, line?: string): void {
+    this.workers.delete(w.id);
+    this.host.logStopped(w.id, line);
+  }
+
   private lose(w: ExternalWorker, why: string): void {
     w.lostAt = this.host.clock.now();
+    this.host.logOf(w.id).write("system", `worker ${w.id} counted lost: ${why}`);
     for (const run of [...w.runs.values()]) {
       this.end(run);
       this.host.jobEnded(run.job, "FAILED", undefined, why);
@@ -338,12 +352,12 @@ export class ExternalWorkers {
     const lostMs = this.lostMs();
     for (const w of [...this.workers.values()]) {
       if (w.lostAt > 0) {
-        if (now - w.lostAt >= this.host.opts.unhealthyLingerMs) this.workers.delete(w.id);
+        if (now - w.lostAt >= this.host.opts.unhealthyLingerMs) this.forget(w);
         continue;
       }
       if (w.parked > 0 || now - w.lastSeen < lostMs) continue;
       if (w.runs.size === 0) {
-        this.workers.delete(w.id);
+        this.forget(w, `worker ${w.id} left: no request or ping for ${Math.round(now - w.lastSeen)} ms (service time)`);
         continue;
       }
       const silent = Math.round(now - w.lastSeen);

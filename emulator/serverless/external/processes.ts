@@ -11,6 +11,7 @@ import { join, resolve } from "node:path";
 import type { Clock } from "../../clock";
 import type { EndpointSpec, Placement, ServerlessDeps, WorkerLog, WorkerView } from "../contract";
 import type { Job } from "../job";
+import type { LogRing } from "../../logs/logRing";
 import type { ResolvedOptions } from "../options";
 import { desiredWorkers } from "../scaler";
 import { Task, type Scheduler } from "../scheduler";
@@ -43,6 +44,10 @@ export interface SpawnHost {
   commandFor(imageName: string): string | undefined;
   /** Dispatch and rescale soon. */
   kick(): void;
+  /** A worker's log (workerLogBook.ts): the process's output goes there too, line by line. */
+  logOf(workerId: string): LogRing;
+  /** The worker is gone: `line` (if any) ends its log, which is kept a while. */
+  logStopped(workerId: string, line?: string): void;
 }
 
 /** What the queue looks like, for the scaling rule. */
@@ -194,6 +199,7 @@ export class SpawnedWorkers {
     const p: Proc = { id, child, placement, version: spec.version, startedAt: this.host.clock.now(), log, stopping: false, billed: false };
     this.procs.set(id, p);
     this.host.workerLogs.push(log);
+    this.host.logOf(id).write("system", `worker ${id} process started for image ${spec.imageName}`);
     this.pipe(child, file, id);
     child.on("error", (err) => file.write(`[emulator] could not start ${JSON.stringify(command)}: ${err.message}\n`));
     child.on("exit", (code, signal) => this.exited(p, file, code, signal));
@@ -203,18 +209,22 @@ export class SpawnedWorkers {
   private pipe(child: ChildProcess, file: WriteStream, id: string): void {
     const echo = this.host.opts.echoWorkerLogs;
     const prefix = `[worker ${this.host.spec.id}/${id}] `;
+    const log = this.host.logOf(id);
     const forward = (stream: NodeJS.ReadableStream | null): void => {
-      // Whole lines only on the emulator's stderr: a chunk may end mid-line.
+      // Whole lines only, in the log and on the emulator's stderr: a chunk may end mid-line.
       let partial = "";
       stream?.on("data", (chunk: Buffer) => {
         file.write(chunk);
-        if (!echo) return;
         const lines = (partial + chunk.toString()).split("\n");
         partial = lines.pop() ?? "";
-        if (lines.length > 0) process.stderr.write(lines.map((l) => `${prefix}${l}\n`).join(""));
+        if (lines.length === 0) return;
+        log.write("container", lines.join("\n"));
+        if (echo) process.stderr.write(lines.map((l) => `${prefix}${l}\n`).join(""));
       });
       stream?.on("end", () => {
-        if (echo && partial !== "") process.stderr.write(`${prefix}${partial}\n`);
+        if (partial === "") return;
+        log.write("container", partial);
+        if (echo) process.stderr.write(`${prefix}${partial}\n`);
       });
     };
     forward(child.stdout);
@@ -224,6 +234,7 @@ export class SpawnedWorkers {
   private exited(p: Proc, file: WriteStream, code: number | null, signal: NodeJS.Signals | null): void {
     const how = signal !== null ? `signal ${signal}` : `code ${String(code)}`;
     file.end(`[emulator] worker ${p.id} exited with ${how}\n`);
+    this.host.logStopped(p.id, `worker ${p.id} process exited with ${how}`);
     p.log.running = false;
     this.procs.delete(p.id);
     const now = this.host.clock.now();

@@ -6,6 +6,7 @@
  *   crash     the worker dies halfway through delayMs; the job fails and the worker is replaced
  *   stream    chunks emitted one at a time over delayMs; the output is then the list of chunks
  *   progress  updates shown as the partial output in /status, spaced over delayMs
+ *   log       lines (strings) the worker writes into its log as the job starts
  * /openai/* jobs (input.openai_route) get an OpenAI-shaped answer, streamed in chunks when the
  * request asks for `"stream": true` (see openai.ts).
  */
@@ -55,6 +56,8 @@ export const defaultHandler: JobHandler = {
       return;
     }
     const output = "output" in input ? input["output"] : stream !== undefined ? stream : input;
+    const log = input["log"];
+    if (Array.isArray(log)) for (const line of log) ctx.log(typeof line === "string" ? line : describe(line));
 
     // The fast path (the benchmark's case): nothing to wait for, no timeline.
     if (delay === 0 && !stream && !progress && error === undefined && !crash) {

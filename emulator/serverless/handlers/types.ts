@@ -29,6 +29,8 @@ export interface RunContext {
   sleep(serviceMs: number): Promise<void>;
   /** Registers a callback for when the run is stopped from outside (cancel, timeout, TTL). */
   onStop(fn: () => void): void;
+  /** Writes `text` into the worker's log as its container's output (GET /api/v2/serverless/{id}/workers/{workerId}/logs). */
+  log(text: string): void;
 }
 
 export interface JobHandler {

@@ -25,6 +25,8 @@ export interface UserContext {
   progress(update: unknown): void;
   signal: AbortSignal;
   sleep(serviceMs: number): Promise<void>;
+  /** Writes a line into the worker's log, as a real worker's output would be. */
+  log(text: string): void;
 }
 
 type UserHandlerFn = (job: UserJob, ctx: UserContext) => unknown;
@@ -80,6 +82,7 @@ export function userModuleHandler(imageName: string, modulePath: string): JobHan
         progress: (u) => ctx.progress(u),
         signal: abort.signal,
         sleep: (ms) => ctx.sleep(ms),
+        log: (text) => ctx.log(String(text)),
       };
       void (async () => {
         try {

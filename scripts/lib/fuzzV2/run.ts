@@ -58,6 +58,8 @@ interface Outcome {
   text: string;
   ms: number;
   error?: string;
+  /** A stream (server-sent events, the log streams): never ends by itself; timed to its first piece, which `text` holds. */
+  streamed?: boolean;
 }
 
 function send(base: URL, agent: Agent, apiKey: string, req: FuzzRequest, timeoutMs: number): Promise<Outcome> {
@@ -77,6 +79,15 @@ function send(base: URL, agent: Agent, apiKey: string, req: FuzzRequest, timeout
     const r = httpRequest(
       { host: base.hostname, port: base.port, method: req.method, path: `${base.pathname}${req.path}`, headers, agent },
       (res) => {
+        if (String(res.headers["content-type"] ?? "").startsWith("text/event-stream")) {
+          // A stream answers as it goes and never ends: it has answered once its first piece came.
+          res.once("data", (c: Buffer) => {
+            done({ status: res.statusCode ?? 0, text: c.toString("utf8"), streamed: true });
+            r.destroy();
+          });
+          res.on("error", () => undefined);
+          return;
+        }
         const chunks: Buffer[] = [];
         res.on("data", (c: Buffer) => chunks.push(c));
         res.on("end", () => done({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }));
@@ -142,7 +153,7 @@ export async function runFuzzV2(options: FuzzOptions): Promise<FuzzReport> {
       const outcome = await send(base, agent, options.apiKey, request, options.timeoutMs ?? 15_000);
       const status = outcome.status;
       const ok = status !== undefined && status >= 200 && status < 300;
-      const json = ok ? parseJson(outcome.text) : { ok: true as const, value: undefined };
+      const json = ok && !outcome.streamed ? parseJson(outcome.text) : { ok: true as const, value: undefined };
       if (json.ok && ok) fuzzer.learn(request, status, json.value);
       report.byStatus[String(status ?? "none")] = (report.byStatus[String(status ?? "none")] ?? 0) + 1;
       report.byKind[request.kind] = (report.byKind[request.kind] ?? 0) + 1;

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { Pod } from "../../../client/schemas";
-import { podPendingState } from "../../../provider/resources/podReadiness";
+import { podPendingState, waitForPod } from "../../../provider/resources/podReadiness";
+import { ReadinessTimeoutError } from "../../../provider/resources/waitFor";
+import { recordingDeps } from "../../support/recordingDeps";
 import type { PodArgs } from "../../../model/fields/podFields";
 
 const running = (extra: Partial<Pod> = {}): Pod => ({ id: "p1", desiredStatus: "RUNNING", publicIp: "100.64.0.9", ...extra });
@@ -22,5 +24,50 @@ describe("pod readiness waits only for the port mappings the service makes", () 
   it("still waits for the public IP and for RUNNING", () => {
     expect(podPendingState(args(["8888/http"]), running({ publicIp: undefined }))).toBe("RUNNING, no public IP yet");
     expect(podPendingState(args(["8888/http"]), running({ desiredStatus: "EXITED" }))).toBe("status EXITED");
+  });
+});
+
+describe("a pod that does not become ready shows its log", () => {
+  const podArgs = { imageName: "img", ports: ["8888/http"] } as PodArgs;
+
+  it("an ERROR pod's failure ends with its last log lines; the error stays a ReadinessTimeoutError with the last state", async () => {
+    const targets: unknown[] = [];
+    const deps = recordingDeps(
+      { getPod: async () => ({ id: "p1", desiredStatus: "EXITED", status: "ERROR" }) as Pod },
+      {
+        logs: () => async (target) => {
+          targets.push(target);
+          return {
+            lines: [{ source: "system", line: "status ERROR: CUDA error: out of memory", ts: "2026-12-02T08:00:01.000000Z" }],
+            droppedLines: 0,
+            ended: "quiet",
+            path: "/pods/p1/logs",
+            url: "http://h/api/v2/pods/p1/logs",
+          };
+        },
+      },
+    );
+    const error = await waitForPod(deps, "p1", 'pod "trainer" (id p1)', podArgs, 60).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ReadinessTimeoutError);
+    expect((error as ReadinessTimeoutError).last).toMatchObject({ status: "ERROR" });
+    expect((error as Error).message).toMatch(/^pod "trainer" \(id p1\) cannot become RUNNING.*status ERROR/);
+    expect((error as Error).message).toContain(
+      "last 1 line(s) of the log of pod p1:\n  08:00:01 [system] status ERROR: CUDA error: out of memory\nread more: GET http://h/api/v2/pods/p1/logs?tail=1000",
+    );
+    expect(targets).toEqual([{ podId: "p1" }]);
+  });
+
+  it("a timeout does too; a log that cannot be read leaves the failure first, and v1 (no logs) adds nothing", async () => {
+    const booting = { getPod: async () => ({ id: "p1", desiredStatus: "RUNNING", status: "STARTING" }) as Pod };
+    const failing = recordingDeps(booting, {
+      logs: () => async () => {
+        throw new Error("connection refused");
+      },
+    });
+    const timedOut = (await waitForPod(failing, "p1", "pod p1", podArgs, 1).catch((e: unknown) => e)) as Error;
+    expect(timedOut.message).toMatch(/^pod p1 is not RUNNING.* after .*\n\(the log of pod p1 could not be read: connection refused\)$/s);
+    const v1 = recordingDeps(booting, { logs: () => async () => undefined });
+    const plain = (await waitForPod(v1, "p1", "pod p1", podArgs, 1).catch((e: unknown) => e)) as Error;
+    expect(plain.message).not.toContain("log");
   });
 });

@@ -9,6 +9,8 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { JobClient } from "../../../client/jobClient";
+import { ManagementClientV2 } from "../../../client/managementV2";
+import type { LogNoteReader } from "../../../provider/logNotes";
 import { rolloutCandidateProvider } from "../../../provider/rollout/candidate";
 import type { RolloutDeps } from "../../../provider/rollout/deps";
 import { rolloutSwitchProvider } from "../../../provider/rollout/switch";
@@ -105,6 +107,31 @@ describe.each(API_VERSIONS)("EndpointRollout's candidate and switch against the 
       expect(message).toContain('rollout "serve": version 3.0 failed its candidate check, so the serving endpoint was not touched');
       expect(message).toMatch(/case "answers": job \S+ ended FAILED/);
       expect(message).toContain("model weights not found in the image");
+      expect(await endpointsNamed("serve-canary")).toEqual([]);
+    });
+
+    it("a failed check ends with the log of the canary's worker that failed, read before the canary is deleted (v2; v1 has no logs)", async () => {
+      const client = new ManagementClientV2({ baseUrl: h.emulator.apiUrlV2, apiKey: h.emulator.apiKey });
+      const canariesAtRead: number[] = [];
+      const reader: LogNoteReader = async (target) => {
+        canariesAtRead.push((await endpointsNamed("serve-canary")).length);
+        if (api === "v1" || !("workerId" in target)) return undefined;
+        return client.workerLog(target.endpointId, target.workerId, { quietMs: 300 });
+      };
+      const candidate = rolloutCandidateProvider({ ...deps, provider: { ...deps.provider, logs: () => reader } });
+      const inputs = await checked(candidate, candidateInputs(templates.broken, "3.0"));
+      const message = await candidate.update!("candidate-1", {}, inputs).then(
+        () => "",
+        (e: unknown) => (e as Error).message,
+      );
+      await client.close();
+      expect(canariesAtRead).toEqual([1]);
+      const job = /case "answers": job (\S+) ended FAILED/.exec(message)?.[1];
+      if (api === "v1") expect(message).not.toContain("of the log of");
+      else
+        expect(message).toMatch(
+          new RegExp(`of the log of worker \\S+ of endpoint \\S+:\\n(.*\\n)*.*job ${job} FAILED: .*model weights not found`),
+        );
       expect(await endpointsNamed("serve-canary")).toEqual([]);
     });
 

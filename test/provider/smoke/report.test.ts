@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { failureMessage } from "../../../provider/smoke/report";
+import { FAILED_WORKERS_SHOWN, failureMessage, failureReport } from "../../../provider/smoke/report";
+import type { LogNoteReader } from "../../../provider/logNotes";
 import type { CaseResult } from "../../../model/components/caseResult";
 
 const passed = (name: string): CaseResult => ({
@@ -96,5 +97,35 @@ describe("failureMessage", () => {
     expect(message).toContain('case "z": job j2 ended COMPLETED; y; output: 0');
     expect(message).toContain('case "u": job j3 ended FAILED; z; error: ""');
     expect(message.split("\n")[3]).not.toContain("output:");
+  });
+});
+
+describe("failureReport", () => {
+  const failed = (name: string, workerId?: string): CaseResult => ({
+    name,
+    jobId: `job-${name}`,
+    status: "FAILED",
+    ...(workerId === undefined ? {} : { workerId }),
+    passed: false,
+    problems: ["status is FAILED, expected COMPLETED"],
+  });
+
+  it("adds the log of each worker that failed a case, once each, at most FAILED_WORKERS_SHOWN of them", async () => {
+    const asked: string[] = [];
+    const read: LogNoteReader = async (target) => {
+      asked.push("workerId" in target ? `${target.endpointId}/${target.workerId}` : target.podId);
+      const lines = [{ source: "container", line: "Traceback", ts: "" }];
+      return { lines, droppedLines: 0, ended: "quiet", path: "/p", url: "http://h/p" };
+    };
+    const results = [passed("ok"), failed("a", "w1"), failed("b", "w1"), failed("c", "w2"), failed("d", "w3"), failed("e")];
+    const message = await failureReport("ep-1", results, read);
+    expect(asked).toEqual(["ep-1/w1", "ep-1/w2"].slice(0, FAILED_WORKERS_SHOWN));
+    expect(message?.startsWith(failureMessage("ep-1", results) ?? "-")).toBe(true);
+    expect(message).toContain("last 1 line(s) of the log of worker w1 of endpoint ep-1:\n  [container] Traceback");
+  });
+
+  it("is the message alone without a reader, and undefined when every case passed", async () => {
+    expect(await failureReport("ep-1", [failed("a", "w1")], undefined)).toBe(failureMessage("ep-1", [failed("a", "w1")]));
+    expect(await failureReport("ep-1", [passed("ok")], async () => undefined)).toBeUndefined();
   });
 });

@@ -28,6 +28,8 @@ describe("runQueueCase", () => {
       output: { text: "hello world", tokens: 2 },
       delayTime: 12,
       executionTime: 340,
+      // The worker that ran the job, as the service names it: a failure shows its log (provider/logNotes.ts).
+      workerId: "w-1",
       passed: true,
       problems: [],
     });

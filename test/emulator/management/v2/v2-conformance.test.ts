@@ -24,10 +24,7 @@ import { each } from "./v2-pending";
 import { type WireNode, type WireOperation, flattenWire, loadV2Wire } from "../../../support/v2Wire";
 
 /** Described operations the emulator does not serve, and why. */
-const NOT_SERVED: Readonly<Record<string, string>> = {
-  getPodLogs: "log streams: the emulator runs no containers, so it has no logs to stream",
-  getWorkerLogs: "log streams: the emulator runs no containers, so it has no logs to stream",
-};
+const NOT_SERVED: Readonly<Record<string, string>> = {};
 
 /**
  * Schema differences, by the path the comparison reports (`Schema.field...: what`), and why. A

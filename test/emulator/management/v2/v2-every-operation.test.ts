@@ -16,10 +16,7 @@ import { apiV2 } from "../../../support/v2Helpers";
 import { type WireOperation, loadV2Wire } from "../../../support/v2Wire";
 
 /** Operations of the reference the emulator does not serve yet, each with who brings it. */
-const PENDING: Readonly<Record<string, string>> = {
-  getPodLogs: "log streams (SSE): being added with pod and worker logs",
-  getWorkerLogs: "log streams (SSE): being added with pod and worker logs",
-};
+const PENDING: Readonly<Record<string, string>> = {};
 
 /** Operations of the reference: the August description's paths and the addendum's (sandboxes and organisations aside). */
 const REFERENCE_OPERATION_COUNT = 67;
