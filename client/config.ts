@@ -55,6 +55,11 @@ function lookup(setting: Setting, config: StackConfig, env: Env): { value: strin
   return undefined;
 }
 
+/** Where a setting in force comes from, as messages name it ("stack config gpucloud:apiUrl"); undefined when unset. */
+export function settingSource(setting: Setting, config: StackConfig, env: Env = process.env): string | undefined {
+  return lookup(setting, config, env)?.source;
+}
+
 export function resolveApiKey(config: StackConfig, env: Env = process.env): string {
   const found = lookup("apiKey", config, env);
   if (!found) {

@@ -12,7 +12,7 @@ import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { argsOf } from "../componentArgs";
 import { PermissionDeniedError } from "../../client/errors";
-import { managementClient } from "../../model/connection";
+import { connectionProof, managementClient } from "../../model/connection";
 import type { ManagementApi } from "../../model/backend/port";
 import { pulumiLog, type ProgressLog } from "../resources/deps";
 import { checkAccountLimits, type StackEndpoint } from "../../model/cost/accountLimits";
@@ -148,7 +148,11 @@ async function accountLimitFindings(
 
 type Input = z.infer<typeof inputsSchema>;
 
-export function costSummaryProviderWith(log: ProgressLog, api: () => ManagementApi = managementClient): pulumi.dynamic.ResourceProvider {
+export function costSummaryProviderWith(
+  log: ProgressLog,
+  api: () => ManagementApi = managementClient,
+  proof: () => Promise<{ property: string; reason: string }[]> = async () => connectionProof("ifSet"),
+): pulumi.dynamic.ResourceProvider {
   return {
     async check(olds: Props, news: Props) {
       const subject = typeof news["report"] === "string" ? `CostReport ${JSON.stringify(news["report"])}: ` : "";
@@ -162,6 +166,9 @@ export function costSummaryProviderWith(log: ProgressLog, api: () => ManagementA
       const summary = summarize(namedEstimates(resources));
       log.info(subject + summaryLine(summary, changeAgainst(lastSummaryOf(olds), summary)));
       const excess = budgetExcess(summary, budget ?? {});
+      // Settings the service refused fail here too, before the account's limits are read with them.
+      const refused = await proof();
+      if (refused.length > 0) return { inputs: news, failures: refused };
       const overLimits = await accountLimitFindings(api, summary, endpoints, subject, log);
       const { perHour, ceilingPerHour, perMonth, unpriced } = summary;
       // No property: the engine then prints the reason alone, not the whole input list.

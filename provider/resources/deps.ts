@@ -3,7 +3,7 @@
 
 import * as pulumi from "@pulumi/pulumi";
 import type { ManagementApi } from "../../model/backend/port";
-import { connectionFailures, createWindowMs, currentBackend, managementClient } from "../../model/connection";
+import { connectionFailures, connectionProof, createWindowMs, currentBackend, managementClient } from "../../model/connection";
 import { fileJournal, type CreateJournal } from "./createJournal";
 import type { Backend } from "../../model/fields/fieldTable";
 import { pricesOf } from "../../model/cost/priceSheet";
@@ -35,6 +35,8 @@ export interface ProviderDeps extends PriceSources {
   backend?(): Backend;
   /** What is wrong with the connection settings in force, for check (absent: nothing checked). */
   connectionFailures?(): { property: string; reason: string }[];
+  /** What the service's answer to the settings shows (one read per process), for check (absent: no call). */
+  connectionProof?(): Promise<{ property: string; reason: string }[]>;
   log: ProgressLog;
   sleep(ms: number): Promise<void>;
   now(): number;
@@ -65,6 +67,7 @@ export function defaultDeps(): ProviderDeps {
     ownPrices: () => ownPricesOf(getStackConfig()),
     // Resources need the management API; the job URL is checked only when it is set (a mix-up).
     connectionFailures: () => connectionFailures("ifSet"),
+    connectionProof: () => connectionProof("ifSet"),
     log: pulumiLog,
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     now: Date.now,

@@ -274,6 +274,9 @@ function providerOn<Args extends ArgsBase, L extends { id: string; name?: string
         ...outcome.failures,
         ...backendFailures(table, args, backend).filter((f) => !invalid.has(f.property)),
       ];
+      // Valid arguments and settings are proven by the service (one read per process): bad input
+      // fails before anything is sent anywhere.
+      if (failures.length === 0 && deps.connectionProof) failures.push(...(await deps.connectionProof()));
       const warnings: string[] = [];
       if (table.crossCheck) {
         const cross = table.crossCheck(args, previous, backend);
