@@ -43,11 +43,18 @@ const entrySchema = z.union([
   z.object({ name: z.union([z.string(), unknown]), estimate: z.union([figuresSchema, unknown]).optional() }),
 ]);
 const limit = z.number().finite().positive();
+const budgetSource = z.enum(["argument", "config"]);
 const inputsSchema = z.object({
   /** The CostReport's name: the provider's lines show under the stack, so they say which report. */
   report: z.string().optional(),
   resources: z.array(entrySchema),
-  budget: z.object({ perHour: limit.optional(), ceilingPerHour: limit.optional() }).optional(),
+  budget: z.object({ perHour: limit.optional(), ceilingPerHour: limit.optional(), perMonth: limit.optional() }).optional(),
+  /** Where each limit came from (summary.ts resolveBudget), so a message names what to change; absent: config. */
+  budgetSources: z
+    .object({ perHour: budgetSource.optional(), ceilingPerHour: budgetSource.optional(), perMonth: budgetSource.optional() })
+    .optional(),
+  /** The names of the resources priced per month only (network volumes): an hourly budget does not need their price. */
+  storage: z.array(z.union([z.string(), unknown])).optional(),
   /** The stack's endpoints, for the worker quota: any part may be unknown at preview. */
   endpoints: z
     .union([
@@ -72,12 +79,12 @@ const RECORDED = ["perHour", "ceilingPerHour", "perMonth", "unpriced", "resource
 
 const NOT_KNOWN_YET: EstimateFigures = { status: "pending", reason: "its estimate is not known until apply" };
 
-function namedEstimates(entries: readonly Entry[]): NamedEstimate[] {
+function namedEstimates(entries: readonly Entry[], storage: readonly string[] = []): NamedEstimate[] {
   return entries.map((entry, i) => {
     if (entry === UNKNOWN) return { name: `resource ${i + 1}`, estimate: NOT_KNOWN_YET };
     const name = entry.name === UNKNOWN ? `resource ${i + 1}` : entry.name;
     const estimate = entry.estimate === UNKNOWN ? NOT_KNOWN_YET : (entry.estimate as EstimateFigures | undefined);
-    return { name, estimate };
+    return { name, estimate, storage: storage.includes(name) };
   });
 }
 
@@ -162,10 +169,15 @@ export function costSummaryProviderWith(
       }
       const parsed = inputsSchema.safeParse(argsOf(news));
       if (!parsed.success) return { inputs: news, failures: parsed.error.issues.map((issue) => failure(issue.path, issue.message)) };
-      const { resources, budget, endpoints } = parsed.data;
-      const summary = summarize(namedEstimates(resources));
+      const { resources, budget, budgetSources, storage, endpoints } = parsed.data;
+      const summary = summarize(
+        namedEstimates(
+          resources,
+          storage?.filter((name): name is string => name !== UNKNOWN),
+        ),
+      );
       log.info(subject + summaryLine(summary, changeAgainst(lastSummaryOf(olds), summary)));
-      const excess = budgetExcess(summary, budget ?? {});
+      const excess = budgetExcess(summary, budget ?? {}, budgetSources ?? {});
       // Settings the service refused fail here too, before the account's limits are read with them.
       const refused = await proof();
       if (refused.length > 0) return { inputs: news, failures: refused };
