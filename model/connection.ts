@@ -19,6 +19,7 @@ import {
   resolveCreateTimeoutMs,
   resolveManagementConnection,
   resolveUrlSetting,
+  resolveVerbose,
   settingSource,
   type ApiVersion,
 } from "../client/config";
@@ -39,7 +40,14 @@ function cacheKey(url: string, apiKey: string): string {
   return `${url}#${createHash("sha256").update(apiKey).digest("hex").slice(0, 16)}`;
 }
 
+/** Whether progress detail is printed (gpucloud:verbose / GPUCLOUD_VERBOSE; off by default), read at call time. */
+export function progressShown(): boolean {
+  return resolveVerbose(getStackConfig(), process.env);
+}
+
 function logRetry(info: RetryInfo): void {
+  // Progress detail: a retry that succeeds needs nothing of the user; one that fails is the error.
+  if (!progressShown()) return;
   // The error's message is already redacted by the transport.
   void pulumi.log.info(`retry ${info.attempt} of ${info.operation} in ${Math.round(info.delayMs)} ms: ${info.error.message}`);
 }

@@ -14,7 +14,7 @@ import { argsOf } from "../componentArgs";
 import { PermissionDeniedError } from "../../client/errors";
 import { connectionProof, managementClient } from "../../model/connection";
 import type { ManagementApi } from "../../model/backend/port";
-import { pulumiLog, type ProgressLog } from "../resources/deps";
+import { shownLog, type ProgressLog } from "../resources/deps";
 import { checkAccountLimits, type StackEndpoint } from "../../model/cost/accountLimits";
 import { failure } from "../../model/fields/validation";
 import { containsUnknown, deepEqual, messageOf, UNKNOWN, type Props } from "../../model/fields/values";
@@ -209,4 +209,5 @@ export function costSummaryProviderWith(
   };
 }
 
-export const costSummaryProvider = costSummaryProviderWith(pulumiLog);
+// The cost summary is a figure users act on (a budget, a surprise): shown without gpucloud:verbose.
+export const costSummaryProvider = costSummaryProviderWith(shownLog);

@@ -3,7 +3,14 @@
 
 import * as pulumi from "@pulumi/pulumi";
 import type { ManagementApi } from "../../model/backend/port";
-import { connectionFailures, connectionProof, createWindowMs, currentBackend, managementClient } from "../../model/connection";
+import {
+  connectionFailures,
+  connectionProof,
+  createWindowMs,
+  currentBackend,
+  managementClient,
+  progressShown,
+} from "../../model/connection";
 import { fileJournal, type CreateJournal } from "./createJournal";
 import type { Backend } from "../../model/fields/fieldTable";
 import { pricesOf } from "../../model/cost/priceSheet";
@@ -12,8 +19,11 @@ import type { PriceSources } from "../../model/cost/attach";
 import { getStackConfig } from "../../model/stackConfig";
 
 export interface ProgressLog {
+  /** Progress detail: shown with gpucloud:verbose only (pulumiLog). */
   info(message: string): void;
   warn(message: string): void;
+  /** What the user reads at every preview without being asked to act (a plan's outline); absent: `info`. */
+  notice?(message: string): void;
 }
 
 export interface PollSettings {
@@ -51,12 +61,24 @@ export interface ProviderDeps extends PriceSources {
 export const DEFAULT_POLL: PollSettings = { initialMs: 1_000, maxMs: 8_000, factor: 2, progressEveryMs: 30_000 };
 
 /**
- * Progress goes through Pulumi's log. In the provider process the engine address is not set, so
- * the SDK writes to stdout/stderr, which the engine shows; never pass secrets to these.
+ * What is always shown goes through Pulumi's log. In the provider process the engine address is
+ * not set, so the SDK writes to stdout/stderr, which the engine shows; never pass secrets to these.
  */
-export const pulumiLog: ProgressLog = {
+export const shownLog: ProgressLog = {
   info: (message) => void pulumi.log.info(message).catch(() => undefined),
   warn: (message) => void pulumi.log.warn(message).catch(() => undefined),
+};
+
+/**
+ * Progress: warnings always, progress detail (`info`: waits, updates, adoptions) only with
+ * gpucloud:verbose / GPUCLOUD_VERBOSE, so that by default a user reads only what asks for action.
+ */
+export const pulumiLog: ProgressLog = {
+  info: (message) => {
+    if (progressShown()) shownLog.info(message);
+  },
+  warn: shownLog.warn,
+  notice: shownLog.info,
 };
 
 export function defaultDeps(): ProviderDeps {
