@@ -16,7 +16,7 @@ import { connectionProof, managementClient } from "../../model/connection";
 import type { ManagementApi } from "../../model/backend/port";
 import { shownLog, type ProgressLog } from "../resources/deps";
 import { checkAccountLimits, type StackEndpoint } from "../../model/cost/accountLimits";
-import { failure } from "../../model/fields/validation";
+import { failure, withValueShown } from "../../model/fields/validation";
 import { containsUnknown, deepEqual, messageOf, UNKNOWN, type Props } from "../../model/fields/values";
 import {
   budgetExcess,
@@ -168,7 +168,8 @@ export function costSummaryProviderWith(
         return { inputs: news, failures: [] };
       }
       const parsed = inputsSchema.safeParse(argsOf(news));
-      if (!parsed.success) return { inputs: news, failures: parsed.error.issues.map((issue) => failure(issue.path, issue.message)) };
+      if (!parsed.success)
+        return { inputs: news, failures: parsed.error.issues.map((issue) => withValueShown(failure(issue.path, issue.message), news)) };
       const { resources, budget, budgetSources, storage, endpoints } = parsed.data;
       const summary = summarize(
         namedEstimates(

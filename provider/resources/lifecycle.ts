@@ -16,7 +16,7 @@ import { computeDiff, type DiffOutcome } from "./diffEngine";
 import { backendFailures, createBodyOf, inputFields, sensitiveFields, tableForBackend, type Backend } from "../../model/fields/fieldTable";
 import { isPlaceholderId, pendingCreateOf, rememberPendingCreate, ResourceInitError, wasTakenOver, withProvider } from "./partialCreate";
 import { adoptionPlan, changedFields, forgottenFields, serviceUpdates } from "./updates";
-import { runSchema } from "../../model/fields/validation";
+import { runSchema, withValueShown } from "../../model/fields/validation";
 import { catalogFieldsToCheck, catalogIdFailures } from "../../model/cost/catalogIds";
 import { deepEqual, isPresent, messageOf, withoutUnset, type Props } from "../../model/fields/values";
 import { OWNER_INPUT, OWNER_MARKER_ENV } from "../../model/kinds";
@@ -313,7 +313,7 @@ function providerOn<Args extends ArgsBase, L extends { id: string; name?: string
       const owner = ownerOf(news);
       return {
         inputs: { ...estimated, __provider: news["__provider"], ...(owner !== undefined ? { [OWNER_INPUT]: owner } : {}) },
-        failures: failures.map((f) => withoutSecretValue(f)),
+        failures: failures.map((f) => withValueShown(withoutSecretValue(f), args)),
       };
     },
 
