@@ -274,9 +274,6 @@ function providerOn<Args extends ArgsBase, L extends { id: string; name?: string
         ...outcome.failures,
         ...backendFailures(table, args, backend).filter((f) => !invalid.has(f.property)),
       ];
-      // Valid arguments and settings are proven by the service (one read per process): bad input
-      // fails before anything is sent anywhere.
-      if (failures.length === 0 && deps.connectionProof) failures.push(...(await deps.connectionProof()));
       const warnings: string[] = [];
       if (table.crossCheck) {
         const cross = table.crossCheck(args, previous, backend);
@@ -284,6 +281,9 @@ function providerOn<Args extends ArgsBase, L extends { id: string; name?: string
         if (failures.length === 0) failures.push(...cross.failures);
         warnings.push(...cross.warnings);
       }
+      // Valid arguments and settings are proven by the service (one read per process): bad input
+      // fails before anything is sent anywhere.
+      if (failures.length === 0 && deps.connectionProof) failures.push(...(await deps.connectionProof()));
       // On v2, ids the catalog does not list fail (did-you-mean) once the catalog was read.
       // One read of the prices serves this check and the estimate below.
       const readPrices = pricesReader();
