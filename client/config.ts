@@ -25,6 +25,7 @@ export const CONFIG_KEYS = {
   apiUrl: "gpucloud:apiUrl",
   serverlessUrl: "gpucloud:serverlessUrl",
   createTimeoutSeconds: "gpucloud:createTimeoutSeconds",
+  verbose: "gpucloud:verbose",
 } as const;
 
 export const ENV_VARS = {
@@ -32,6 +33,7 @@ export const ENV_VARS = {
   apiUrl: "GPUCLOUD_API_URL",
   serverlessUrl: "GPUCLOUD_SERVERLESS_URL",
   createTimeoutSeconds: "GPUCLOUD_CREATE_TIMEOUT_SECONDS",
+  verbose: "GPUCLOUD_VERBOSE",
 } as const;
 
 /** A missing or malformed setting. The message names the setting, the value given and the fix. */
@@ -53,6 +55,11 @@ function lookup(setting: Setting, config: StackConfig, env: Env): { value: strin
   const fromEnv = env[ENV_VARS[setting]]?.trim();
   if (fromEnv) return { value: fromEnv, source: `environment variable ${ENV_VARS[setting]}` };
   return undefined;
+}
+
+/** Where a setting in force comes from, as messages name it ("stack config gpucloud:apiUrl"); undefined when unset. */
+export function settingSource(setting: Setting, config: StackConfig, env: Env = process.env): string | undefined {
+  return lookup(setting, config, env)?.source;
 }
 
 export function resolveApiKey(config: StackConfig, env: Env = process.env): string {
@@ -176,6 +183,16 @@ export function resolveCreateTimeoutMs(config: StackConfig, env: Env = process.e
     );
   }
   return seconds * 1000;
+}
+
+/**
+ * Whether progress detail is printed (waits, updates, retries): `gpucloud:verbose` or
+ * GPUCLOUD_VERBOSE set to true, 1 or yes. Off by default, so a preview and an up print only what a
+ * user must act on (warnings, failures) and the cost summary.
+ */
+export function resolveVerbose(config: StackConfig, env: Env = process.env): boolean {
+  const found = lookup("verbose", config, env);
+  return found !== undefined && /^(true|1|yes)$/i.test(found.value);
 }
 
 /** Key and both URLs; every one must be set. */

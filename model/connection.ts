@@ -18,6 +18,9 @@ import {
   DEFAULT_CREATE_TIMEOUT_MS,
   resolveCreateTimeoutMs,
   resolveManagementConnection,
+  resolveUrlSetting,
+  resolveVerbose,
+  settingSource,
   type ApiVersion,
 } from "../client/config";
 import type { JobClient } from "../client/jobClient";
@@ -27,6 +30,7 @@ import { duration } from "../client/errors";
 import type { RateLimitWaitInfo, RetryInfo } from "../client/transport";
 import { getStackConfig } from "./stackConfig";
 import { connectionProblems, type JobApiUse } from "../client/configCheck";
+import type { ConfigError } from "../client/config";
 
 const managementClients = new Map<string, { api: ManagementApi; close(): Promise<void> }>();
 const jobClients = new Map<string, JobClient>();
@@ -36,7 +40,14 @@ function cacheKey(url: string, apiKey: string): string {
   return `${url}#${createHash("sha256").update(apiKey).digest("hex").slice(0, 16)}`;
 }
 
+/** Whether progress detail is printed (gpucloud:verbose / GPUCLOUD_VERBOSE; off by default), read at call time. */
+export function progressShown(): boolean {
+  return resolveVerbose(getStackConfig(), process.env);
+}
+
 function logRetry(info: RetryInfo): void {
+  // Progress detail: a retry that succeeds needs nothing of the user; one that fails is the error.
+  if (!progressShown()) return;
   // The error's message is already redacted by the transport.
   void pulumi.log.info(`retry ${info.attempt} of ${info.operation} in ${Math.round(info.delayMs)} ms: ${info.error.message}`);
 }
@@ -88,6 +99,49 @@ export function connectionFailures(jobApi: JobApiUse): { property: string; reaso
   return connectionProblems(getStackConfig(), process.env, jobApi).map((problem) => ({ property: "", reason: problem.message }));
 }
 
+/** One proof per settings in force, per process; `reported`: its full messages were handed out once. */
+const proofs = new Map<string, { problems: Promise<readonly ConfigError[]>; reported: boolean }>();
+
+/**
+ * The service's own answer to the settings in force (client/connectionProof.ts), as check failures:
+ * one cheap read of each API in use, made once per process and settings, whatever the number of
+ * resources that ask. The first check to ask gets the full messages; the others a short line naming
+ * the setting, so that the engine prints each message once. Empty while the settings fail the
+ * checks made without a call (connectionFailures says why) or the service proved them.
+ */
+export async function connectionProof(jobApi: JobApiUse): Promise<{ property: string; reason: string }[]> {
+  const config = getStackConfig();
+  if (connectionProblems(config, process.env, jobApi).length > 0) return [];
+  const { apiKey, apiUrl } = resolveManagementConnection(config, process.env);
+  const jobUrlSet = settingSource("serverlessUrl", config, process.env) !== undefined;
+  const serverlessUrl = jobUrlSet ? resolveUrlSetting("serverlessUrl", config, process.env) : undefined;
+  const key = `${cacheKey(apiUrl, apiKey)}#${serverlessUrl ?? ""}`;
+  let proof = proofs.get(key);
+  if (!proof) {
+    const source = (setting: "apiKey" | "apiUrl" | "serverlessUrl"): string => settingSource(setting, config, process.env) ?? setting;
+    // Loaded at the first check: the proof is the one call a preview of unchanged resources makes.
+    const problems = import("../client/connectionProof").then(({ proveConnection }) =>
+      proveConnection({
+        apiKey: { value: apiKey, source: source("apiKey") },
+        apiUrl: { value: apiUrl, source: source("apiUrl") },
+        serverlessUrl: serverlessUrl === undefined ? undefined : { value: serverlessUrl, source: source("serverlessUrl") },
+      }),
+    );
+    proof = { problems, reported: false };
+    proofs.set(key, proof);
+  }
+  const problems = await proof.problems;
+  if (problems.length === 0) return [];
+  const first = !proof.reported;
+  proof.reported = true;
+  return problems.map((problem) => ({
+    property: "",
+    reason: first
+      ? problem.message
+      : `${problem.setting} does not work with the service (its message is printed once, for another resource)`,
+  }));
+}
+
 /** How long a create may take on the service, in ms (gpucloud:createTimeoutSeconds; default 120 s). */
 export function createWindowMs(): number {
   return resolveCreateTimeoutMs(getStackConfig(), process.env) ?? DEFAULT_CREATE_TIMEOUT_MS;
@@ -116,6 +170,7 @@ export async function jobClient(): Promise<JobClient> {
 export async function closeClients(): Promise<void> {
   const all = [...managementClients.values(), ...jobClients.values()];
   lastResolved = undefined;
+  proofs.clear();
   managementClients.clear();
   jobClients.clear();
   await Promise.allSettled(all.map((c) => c.close()));

@@ -63,7 +63,7 @@ async function main(): Promise<void> {
     });
     const samples: Record<StartupSide, StartupSample[]> = { floor: [], program: [], provider: [] };
     // Alternating, so that a change in the machine's load falls on every side alike.
-    for (let i = 0; i < runs; i++) for (const side of SIDES) samples[side].push(probeStartup(side, root, endpoint));
+    for (let i = 0; i < runs; i++) for (const side of SIDES) samples[side].push(await probeStartup(side, root, endpoint));
     const calls = proxy.take();
 
     const m = (side: StartupSide, pick: (s: StartupSample) => number): number => median(samples[side].map(pick));

@@ -1,9 +1,10 @@
 import * as pulumi from "@pulumi/pulumi";
 import { COST_SUMMARY_TYPE, RESOURCE_MODULE } from "../model/kinds";
 import costSummaryShim from "../provider/shims/costSummary";
-import { budgetFromConfig, figuresOf, type CostBudget } from "../model/cost/summary";
+import { budgetFromConfig, figuresOf, resolveBudget, type CostBudget } from "../model/cost/summary";
 import { pricedSoFar, type PricedResource } from "./costRegistry";
 import { Endpoint } from "./endpoint";
+import { NetworkVolume } from "./networkVolume";
 
 export type { PricedResource } from "./costRegistry";
 
@@ -15,8 +16,12 @@ export interface CostReportArgs {
    */
   resources?: PricedResource[];
   /**
-   * Budget in USD per hour. Default: stack config `gpucloud:budgetPerHour` (always-on rate) and
-   * `gpucloud:budgetCeilingPerHour` (every endpoint at workersMax); no limit when neither is set.
+   * The budget: `perHour` (USD per hour, always-on rate), `ceilingPerHour` (USD per hour, every
+   * endpoint at workersMax), `perMonth` (USD per month of storage). Each limit this leaves unset
+   * comes from stack config: `gpucloud:budgetPerHour`, `gpucloud:budgetCeilingPerHour`,
+   * `gpucloud:budgetPerMonth`. Where both set a limit, this argument wins, and the preview warns
+   * that the two differ. A figure without a limit is shown, not limited (storage too). Default: no
+   * limit. Checked at every preview and up; a change is in place (nothing on the service changes).
    */
   budget?: CostBudget;
 }
@@ -65,7 +70,11 @@ export class CostReport extends pulumi.ComponentResource {
 
   constructor(name: string, args: CostReportArgs = {}, opts?: pulumi.ComponentResourceOptions) {
     super("gpucloud:index:CostReport", name, {}, opts);
-    const budget = args.budget ?? budgetFromConfig((key) => new pulumi.Config("gpucloud").get(key));
+    const resolved = resolveBudget(
+      args.budget,
+      budgetFromConfig((key) => new pulumi.Config("gpucloud").get(key)),
+    );
+    for (const conflict of resolved.conflicts) void pulumi.log.warn(`CostReport ${JSON.stringify(name)}: ${conflict}`, this);
     const priced = args.resources
       ? args.resources.map((resource) => ({ name: resource.urn.apply(nameOfUrn), resource }))
       : pricedSoFar(name);
@@ -82,7 +91,15 @@ export class CostReport extends pulumi.ComponentResource {
       .map(({ name: endpointName, resource }) => ({ name: endpointName, id: resource.id, workersMax: resource.workersMax }));
     const record = new CostSummaryRecord(
       `${name}-summary`,
-      { report: name, resources, budget: definedOnly(budget), endpoints },
+      {
+        report: name,
+        resources,
+        budget: definedOnly(resolved.budget),
+        budgetSources: resolved.sources,
+        // Priced per month only: an hourly budget does not wait for their price.
+        storage: priced.filter((p) => p.resource instanceof NetworkVolume).map((p) => p.name),
+        endpoints,
+      },
       { parent: this },
     );
     Object.assign(this, {

@@ -30,6 +30,8 @@ export function figuresOf(estimate: (Omit<CostEstimate, "status"> & { status: st
 export interface NamedEstimate {
   name: string;
   estimate: EstimateFigures | undefined;
+  /** Priced per month only (a network volume's storage): it has no hourly figure to miss. */
+  storage?: boolean | undefined;
 }
 
 export interface CostSummary {
@@ -43,15 +45,26 @@ export interface CostSummary {
   unpriced: string[];
   /** Of `unpriced`, those whose estimate only waits for values known at apply (checked again then). */
   pendingUntilApply: string[];
+  /** Of `unpriced`, the storage (NamedEstimate.storage): only a monthly budget needs their price. */
+  unpricedStorage: string[];
   /** Priced resources, dearest first (by ceiling). */
   ranked: Array<{ name: string; perHour: number; ceilingPerHour: number }>;
 }
 
 export function summarize(entries: readonly NamedEstimate[]): CostSummary {
-  const summary: CostSummary = { perHour: 0, ceilingPerHour: 0, perMonth: 0, unpriced: [], pendingUntilApply: [], ranked: [] };
-  for (const { name, estimate } of entries) {
+  const summary: CostSummary = {
+    perHour: 0,
+    ceilingPerHour: 0,
+    perMonth: 0,
+    unpriced: [],
+    pendingUntilApply: [],
+    unpricedStorage: [],
+    ranked: [],
+  };
+  for (const { name, estimate, storage } of entries) {
     if (estimate?.status !== "estimated") {
       summary.unpriced.push(`${name}: ${estimate?.reason ?? "no estimate"}`);
+      if (storage === true) summary.unpricedStorage.push(`${name}: ${estimate?.reason ?? "no estimate"}`);
       if (estimate?.status === "pending") summary.pendingUntilApply.push(`${name}: ${estimate.reason ?? "not known until apply"}`);
       continue;
     }
@@ -69,16 +82,22 @@ export function summarize(entries: readonly NamedEstimate[]): CostSummary {
   return summary;
 }
 
-/** The stack's budget, USD per hour; either limit may be absent. */
+/** The stack's budget; any limit may be absent (then that figure is shown, not limited). */
 export interface CostBudget {
-  /** Most the always-on rate may be (running pods plus endpoints' workersMin workers). */
+  /** Most the always-on rate may be, USD per hour (running pods plus endpoints' workersMin workers). */
   perHour?: number | undefined;
-  /** Most the ceiling may be (every endpoint at workersMax). */
+  /** Most the ceiling may be, USD per hour (every endpoint at workersMax). */
   ceilingPerHour?: number | undefined;
+  /** Most the storage may cost, USD per month (network volumes). Without it storage is shown, not limited. */
+  perMonth?: number | undefined;
 }
 
+type Limit = keyof CostBudget;
+
 /** Stack config keys of the budget (`pulumi config set gpucloud:budgetPerHour 5`). */
-export const BUDGET_KEYS = { perHour: "budgetPerHour", ceilingPerHour: "budgetCeilingPerHour" } as const;
+export const BUDGET_KEYS = { perHour: "budgetPerHour", ceilingPerHour: "budgetCeilingPerHour", perMonth: "budgetPerMonth" } as const;
+
+const UNITS: Record<Limit, string> = { perHour: "USD per hour", ceilingPerHour: "USD per hour", perMonth: "USD per month" };
 
 /**
  * The budget from config values as strings; a bad value is an error naming the key and the fix.
@@ -87,41 +106,97 @@ export const BUDGET_KEYS = { perHour: "budgetPerHour", ceilingPerHour: "budgetCe
  */
 export function budgetFromConfig(get: (key: string) => string | undefined): CostBudget {
   const budget: CostBudget = {};
-  for (const [field, key] of Object.entries(BUDGET_KEYS) as Array<[keyof CostBudget, string]>) {
+  for (const [field, key] of Object.entries(BUDGET_KEYS) as Array<[Limit, string]>) {
     const raw = get(key);
     if (raw === undefined || raw === "") continue;
     const limit = Number(raw);
     if (!Number.isFinite(limit) || limit <= 0)
       throw new Error(
-        `gpucloud:${key} must be a positive number of USD per hour (got ${JSON.stringify(raw)}); set it with \`pulumi config set gpucloud:${key} 10\` or remove it`,
+        `gpucloud:${key} must be a positive number of ${UNITS[field]} (got ${JSON.stringify(raw)}); set it with \`pulumi config set gpucloud:${key} 10\` or remove it`,
       );
     budget[field] = limit;
   }
   return budget;
 }
 
-/** Why the summary exceeds the budget, naming the dearest resources; undefined within budget. */
-export function budgetExcess(summary: CostSummary, budget: CostBudget, top = 3): string | undefined {
-  const budgeted = Object.entries(BUDGET_KEYS)
-    .filter(([field]) => budget[field as keyof CostBudget] !== undefined)
-    .map(([, key]) => `gpucloud:${key}`);
+/** Where a limit in force came from: the CostReport's `budget` argument or stack config. */
+export type BudgetSource = "argument" | "config";
+
+/** The budget in force, where each limit came from, and the conflicts between the two. */
+export interface ResolvedBudget {
+  budget: CostBudget;
+  sources: Partial<Record<Limit, BudgetSource | undefined>>;
+  /** One line per limit both set to different values, naming both and which applies. */
+  conflicts: string[];
+}
+
+/**
+ * Which budget applies, stated once: limit by limit, the CostReport's `budget` argument wins over
+ * stack config (the program says what it wants; config fills in the limits it leaves unset). A
+ * limit both set to different values is a conflict, reported so that config is never ignored
+ * silently.
+ */
+export function resolveBudget(argument: CostBudget | undefined, config: CostBudget): ResolvedBudget {
+  const resolved: ResolvedBudget = { budget: {}, sources: {}, conflicts: [] };
+  for (const field of Object.keys(BUDGET_KEYS) as Limit[]) {
+    const fromArgument = argument?.[field];
+    const fromConfig = config[field];
+    if (fromArgument !== undefined) {
+      resolved.budget[field] = fromArgument;
+      resolved.sources[field] = "argument";
+      if (fromConfig !== undefined && fromConfig !== fromArgument)
+        resolved.conflicts.push(
+          `the budget argument's ${field} (${fromArgument}) and stack config gpucloud:${BUDGET_KEYS[field]} (${fromConfig}) differ: ` +
+            `the argument's applies. Remove one of them (\`pulumi config rm gpucloud:${BUDGET_KEYS[field]}\`, or ${field} from the budget argument) so that one value is stated.`,
+        );
+    } else if (fromConfig !== undefined) {
+      resolved.budget[field] = fromConfig;
+      resolved.sources[field] = "config";
+    }
+  }
+  return resolved;
+}
+
+/** How a limit is named in messages: the config key, or the argument where the program set it. */
+function limitName(field: Limit, sources: ResolvedBudget["sources"]): string {
+  return sources[field] === "argument" ? `the CostReport's budget.${field}` : `gpucloud:${BUDGET_KEYS[field]}`;
+}
+
+/**
+ * Why the summary exceeds the budget, naming the dearest resources; undefined within budget.
+ * `sources` says where each limit came from (default: config), so the message names what to change.
+ */
+export function budgetExcess(
+  summary: CostSummary,
+  budget: CostBudget,
+  sources: ResolvedBudget["sources"] = {},
+  top = 3,
+): string | undefined {
   // A budget never passes on what it cannot price: an unpriced resource counted as 0 would let any
-  // stack through. Estimates waiting for values known at apply are checked again then.
+  // stack through. Estimates waiting for values known at apply are checked again then. Storage has
+  // no hourly figure: it holds up a monthly budget only.
   const unknown = summary.unpriced.filter((entry) => !summary.pendingUntilApply.includes(entry));
-  if (budgeted.length > 0 && unknown.length > 0) {
+  const unpricedFor = (field: Limit): string[] =>
+    unknown.filter((entry) => summary.unpricedStorage.includes(entry) === (field === "perMonth"));
+  const held = (Object.keys(BUDGET_KEYS) as Limit[]).filter((field) => budget[field] !== undefined && unpricedFor(field).length > 0);
+  if (held.length > 0) {
+    const missing = [...new Set(held.flatMap(unpricedFor))];
     return (
-      `the stack's cost cannot be held to ${budgeted.join(" and ")}: ${unknown.length === 1 ? "a resource is" : `${unknown.length} resources are`} not priced ` +
-      `(${unknown.join("; ")}). Price them as each reason says (the v2 API's catalog, or your own prices in gpucloud:prices), or remove the budget.`
+      `the stack's cost cannot be held to ${held.map((field) => limitName(field, sources)).join(" and ")}: ${missing.length === 1 ? "a resource is" : `${missing.length} resources are`} not priced ` +
+      `(${missing.join("; ")}). Price them as each reason says (the v2 API's catalog, or your own prices in gpucloud:prices), or remove the budget.`
     );
   }
   const over: string[] = [];
   if (budget.perHour !== undefined && summary.perHour > budget.perHour)
-    over.push(`always-on ${summary.perHour} USD/hour exceeds gpucloud:${BUDGET_KEYS.perHour} ${budget.perHour}`);
+    over.push(`always-on ${summary.perHour} USD/hour exceeds ${limitName("perHour", sources)} ${budget.perHour}`);
   if (budget.ceilingPerHour !== undefined && summary.ceilingPerHour > budget.ceilingPerHour)
-    over.push(`ceiling ${summary.ceilingPerHour} USD/hour exceeds gpucloud:${BUDGET_KEYS.ceilingPerHour} ${budget.ceilingPerHour}`);
+    over.push(`ceiling ${summary.ceilingPerHour} USD/hour exceeds ${limitName("ceilingPerHour", sources)} ${budget.ceilingPerHour}`);
+  if (budget.perMonth !== undefined && summary.perMonth > budget.perMonth)
+    over.push(`storage ${summary.perMonth} USD/month exceeds ${limitName("perMonth", sources)} ${budget.perMonth}`);
   if (over.length === 0) return undefined;
   const dearest = summary.ranked.slice(0, top).map((r) => `${r.name} (${r.perHour} USD/hour always-on, ${r.ceilingPerHour} ceiling)`);
-  return `the stack's estimated cost is over budget: ${over.join("; ")}. Costing most: ${dearest.join(", ")}. Reduce these or raise the budget.`;
+  const costing = dearest.length > 0 ? ` Costing most: ${dearest.join(", ")}.` : "";
+  return `the stack's estimated cost is over budget: ${over.join("; ")}.${costing} Reduce these or raise the budget.`;
 }
 
 /** The summed figures, in the order and words the summary line prints them. */

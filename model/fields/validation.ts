@@ -258,6 +258,20 @@ export function failure(path: readonly PropertyKey[], message: string): CheckFai
   return { property, reason: property ? `${property}: ${message}` : message };
 }
 
+/**
+ * The failure as the engine should print it. With a property, the engine prints the value found at
+ * that path beside the reason: `value {<nil>}` where there is none (a missing argument). The reason
+ * already starts with the path, so a failure whose path holds no value names no property.
+ */
+export function withValueShown(f: CheckFailure, props: Readonly<Record<string, unknown>>): CheckFailure {
+  if (f.property === "") return f;
+  let value: unknown = props;
+  for (const key of f.property.match(/[^.[\]]+/g) ?? []) {
+    value = typeof value === "object" && value !== null ? (value as Record<string, unknown>)[key] : undefined;
+  }
+  return value === undefined || value === null ? { property: "", reason: f.reason } : f;
+}
+
 export interface CheckOutcome<T> {
   failures: CheckFailure[];
   /** The parsed arguments when there were no failures. */

@@ -12,11 +12,11 @@ import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { argsOf } from "../componentArgs";
 import { PermissionDeniedError } from "../../client/errors";
-import { managementClient } from "../../model/connection";
+import { connectionProof, managementClient } from "../../model/connection";
 import type { ManagementApi } from "../../model/backend/port";
-import { pulumiLog, type ProgressLog } from "../resources/deps";
+import { shownLog, type ProgressLog } from "../resources/deps";
 import { checkAccountLimits, type StackEndpoint } from "../../model/cost/accountLimits";
-import { failure } from "../../model/fields/validation";
+import { failure, withValueShown } from "../../model/fields/validation";
 import { containsUnknown, deepEqual, messageOf, UNKNOWN, type Props } from "../../model/fields/values";
 import {
   budgetExcess,
@@ -43,11 +43,18 @@ const entrySchema = z.union([
   z.object({ name: z.union([z.string(), unknown]), estimate: z.union([figuresSchema, unknown]).optional() }),
 ]);
 const limit = z.number().finite().positive();
+const budgetSource = z.enum(["argument", "config"]);
 const inputsSchema = z.object({
   /** The CostReport's name: the provider's lines show under the stack, so they say which report. */
   report: z.string().optional(),
   resources: z.array(entrySchema),
-  budget: z.object({ perHour: limit.optional(), ceilingPerHour: limit.optional() }).optional(),
+  budget: z.object({ perHour: limit.optional(), ceilingPerHour: limit.optional(), perMonth: limit.optional() }).optional(),
+  /** Where each limit came from (summary.ts resolveBudget), so a message names what to change; absent: config. */
+  budgetSources: z
+    .object({ perHour: budgetSource.optional(), ceilingPerHour: budgetSource.optional(), perMonth: budgetSource.optional() })
+    .optional(),
+  /** The names of the resources priced per month only (network volumes): an hourly budget does not need their price. */
+  storage: z.array(z.union([z.string(), unknown])).optional(),
   /** The stack's endpoints, for the worker quota: any part may be unknown at preview. */
   endpoints: z
     .union([
@@ -72,12 +79,12 @@ const RECORDED = ["perHour", "ceilingPerHour", "perMonth", "unpriced", "resource
 
 const NOT_KNOWN_YET: EstimateFigures = { status: "pending", reason: "its estimate is not known until apply" };
 
-function namedEstimates(entries: readonly Entry[]): NamedEstimate[] {
+function namedEstimates(entries: readonly Entry[], storage: readonly string[] = []): NamedEstimate[] {
   return entries.map((entry, i) => {
     if (entry === UNKNOWN) return { name: `resource ${i + 1}`, estimate: NOT_KNOWN_YET };
     const name = entry.name === UNKNOWN ? `resource ${i + 1}` : entry.name;
     const estimate = entry.estimate === UNKNOWN ? NOT_KNOWN_YET : (entry.estimate as EstimateFigures | undefined);
-    return { name, estimate };
+    return { name, estimate, storage: storage.includes(name) };
   });
 }
 
@@ -148,7 +155,11 @@ async function accountLimitFindings(
 
 type Input = z.infer<typeof inputsSchema>;
 
-export function costSummaryProviderWith(log: ProgressLog, api: () => ManagementApi = managementClient): pulumi.dynamic.ResourceProvider {
+export function costSummaryProviderWith(
+  log: ProgressLog,
+  api: () => ManagementApi = managementClient,
+  proof: () => Promise<{ property: string; reason: string }[]> = async () => connectionProof("ifSet"),
+): pulumi.dynamic.ResourceProvider {
   return {
     async check(olds: Props, news: Props) {
       const subject = typeof news["report"] === "string" ? `CostReport ${JSON.stringify(news["report"])}: ` : "";
@@ -157,11 +168,20 @@ export function costSummaryProviderWith(log: ProgressLog, api: () => ManagementA
         return { inputs: news, failures: [] };
       }
       const parsed = inputsSchema.safeParse(argsOf(news));
-      if (!parsed.success) return { inputs: news, failures: parsed.error.issues.map((issue) => failure(issue.path, issue.message)) };
-      const { resources, budget, endpoints } = parsed.data;
-      const summary = summarize(namedEstimates(resources));
+      if (!parsed.success)
+        return { inputs: news, failures: parsed.error.issues.map((issue) => withValueShown(failure(issue.path, issue.message), news)) };
+      const { resources, budget, budgetSources, storage, endpoints } = parsed.data;
+      const summary = summarize(
+        namedEstimates(
+          resources,
+          storage?.filter((name): name is string => name !== UNKNOWN),
+        ),
+      );
       log.info(subject + summaryLine(summary, changeAgainst(lastSummaryOf(olds), summary)));
-      const excess = budgetExcess(summary, budget ?? {});
+      const excess = budgetExcess(summary, budget ?? {}, budgetSources ?? {});
+      // Settings the service refused fail here too, before the account's limits are read with them.
+      const refused = await proof();
+      if (refused.length > 0) return { inputs: news, failures: refused };
       const overLimits = await accountLimitFindings(api, summary, endpoints, subject, log);
       const { perHour, ceilingPerHour, perMonth, unpriced } = summary;
       // No property: the engine then prints the reason alone, not the whole input list.
@@ -190,4 +210,5 @@ export function costSummaryProviderWith(log: ProgressLog, api: () => ManagementA
   };
 }
 
-export const costSummaryProvider = costSummaryProviderWith(pulumiLog);
+// The cost summary is a figure users act on (a budget, a surprise): shown without gpucloud:verbose.
+export const costSummaryProvider = costSummaryProviderWith(shownLog);

@@ -7,16 +7,9 @@
  */
 import { nodeVersionProblem } from "../../client/nodeVersion";
 
-// Before @pulumi/pulumi and the clients load: under an old Node.js they fail far from the cause.
-// The engine shows what the plugin writes to stderr when it exits without printing a port.
+// Checked before @pulumi/pulumi and the clients load: under an old Node.js they fail far from the
+// cause. The provider's code loads only in runPlugin, and not at all under an old Node.js.
 const tooOld = nodeVersionProblem("the gpucloud provider plugin (pulumi-resource-gpucloud)");
-if (tooOld !== undefined) {
-  process.stderr.write(`${tooOld}\n`);
-  process.exit(1);
-}
-
-import { engineLog } from "./engineLog";
-import { listen, providerService } from "./server";
 
 /** The engine's address among the plugin's arguments. */
 export function engineAddressOf(args: readonly string[]): string | undefined {
@@ -31,6 +24,14 @@ export function engineAddressOf(args: readonly string[]): string | undefined {
 
 /** Serves until the engine ends the process. */
 export async function runPlugin(): Promise<void> {
+  if (tooOld !== undefined) {
+    // A plugin that exits is reported by the engine as "always a bug in the provider", above its
+    // words; one that refuses every call has its line printed as the provider's error (refusal.ts).
+    const [{ serveRefusal }, { packageVersion }] = await Promise.all([import("./refusal"), import("./packageFiles")]);
+    await serveRefusal(tooOld, packageVersion());
+    return;
+  }
+  const [{ engineLog }, { listen, providerService }] = await Promise.all([import("./engineLog"), import("./server")]);
   const log = engineLog(engineAddressOf(process.argv.slice(2)));
   const { port } = await listen(providerService(log));
   // The engine reads this one line; anything printed later is shown as the plugin's output.
@@ -40,6 +41,8 @@ export async function runPlugin(): Promise<void> {
 /** Runs the plugin, or ends the process with the reason it could not start. */
 export function start(): void {
   runPlugin().catch((error: unknown) => {
+    // Under an old Node.js the version is the cause, whatever failed.
+    if (tooOld !== undefined) process.stderr.write(`${tooOld}\n`);
     process.stderr.write(`pulumi-gpucloud provider plugin: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     process.exit(1);
   });

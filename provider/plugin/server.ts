@@ -6,7 +6,7 @@
 
 import type * as GrpcJs from "@grpc/grpc-js";
 import type { IResourceProviderServer } from "@pulumi/pulumi/proto/provider_grpc_pb";
-import { connectionFailures } from "../../model/connection";
+import { connectionFailures, connectionProof } from "../../model/connection";
 import { defaultDeps, type ProgressLog, type ProviderDeps } from "../resources/deps";
 import { withUnimplemented } from "./calls";
 import { pluginFunctions } from "./invokes";
@@ -23,6 +23,7 @@ export function providerService(log: ProgressLog): IResourceProviderServer {
     log,
     // While a setting of an explicit provider is not known yet (preview), its problems cannot be either.
     connectionFailures: () => (unknownSettings ? [] : connectionFailures("ifSet")),
+    connectionProof: async () => (unknownSettings ? [] : connectionProof("ifSet")),
   };
   return withUnimplemented({
     ...providerHandlers(pluginFunctions(), (configuration) => {

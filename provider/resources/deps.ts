@@ -3,7 +3,14 @@
 
 import * as pulumi from "@pulumi/pulumi";
 import type { ManagementApi } from "../../model/backend/port";
-import { connectionFailures, createWindowMs, currentBackend, managementClient } from "../../model/connection";
+import {
+  connectionFailures,
+  connectionProof,
+  createWindowMs,
+  currentBackend,
+  managementClient,
+  progressShown,
+} from "../../model/connection";
 import { fileJournal, type CreateJournal } from "./createJournal";
 import type { Backend } from "../../model/fields/fieldTable";
 import { pricesOf } from "../../model/cost/priceSheet";
@@ -13,8 +20,11 @@ import { getStackConfig } from "../../model/stackConfig";
 import { defaultLogNoteReader, type LogNoteReader } from "../logNotes";
 
 export interface ProgressLog {
+  /** Progress detail: shown with gpucloud:verbose only (pulumiLog). */
   info(message: string): void;
   warn(message: string): void;
+  /** What the user reads at every preview without being asked to act (a plan's outline); absent: `info`. */
+  notice?(message: string): void;
 }
 
 export interface PollSettings {
@@ -36,6 +46,8 @@ export interface ProviderDeps extends PriceSources {
   backend?(): Backend;
   /** What is wrong with the connection settings in force, for check (absent: nothing checked). */
   connectionFailures?(): { property: string; reason: string }[];
+  /** What the service's answer to the settings shows (one read per process), for check (absent: no call). */
+  connectionProof?(): Promise<{ property: string; reason: string }[]>;
   log: ProgressLog;
   sleep(ms: number): Promise<void>;
   now(): number;
@@ -52,12 +64,24 @@ export interface ProviderDeps extends PriceSources {
 export const DEFAULT_POLL: PollSettings = { initialMs: 1_000, maxMs: 8_000, factor: 2, progressEveryMs: 30_000 };
 
 /**
- * Progress goes through Pulumi's log. In the provider process the engine address is not set, so
- * the SDK writes to stdout/stderr, which the engine shows; never pass secrets to these.
+ * What is always shown goes through Pulumi's log. In the provider process the engine address is
+ * not set, so the SDK writes to stdout/stderr, which the engine shows; never pass secrets to these.
  */
-export const pulumiLog: ProgressLog = {
+export const shownLog: ProgressLog = {
   info: (message) => void pulumi.log.info(message).catch(() => undefined),
   warn: (message) => void pulumi.log.warn(message).catch(() => undefined),
+};
+
+/**
+ * Progress: warnings always, progress detail (`info`: waits, updates, adoptions) only with
+ * gpucloud:verbose / GPUCLOUD_VERBOSE, so that by default a user reads only what asks for action.
+ */
+export const pulumiLog: ProgressLog = {
+  info: (message) => {
+    if (progressShown()) shownLog.info(message);
+  },
+  warn: shownLog.warn,
+  notice: shownLog.info,
 };
 
 export function defaultDeps(): ProviderDeps {
@@ -68,6 +92,7 @@ export function defaultDeps(): ProviderDeps {
     ownPrices: () => ownPricesOf(getStackConfig()),
     // Resources need the management API; the job URL is checked only when it is set (a mix-up).
     connectionFailures: () => connectionFailures("ifSet"),
+    connectionProof: () => connectionProof("ifSet"),
     log: pulumiLog,
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     now: Date.now,

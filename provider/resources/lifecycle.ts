@@ -16,7 +16,7 @@ import { computeDiff, type DiffOutcome } from "./diffEngine";
 import { backendFailures, createBodyOf, inputFields, sensitiveFields, tableForBackend, type Backend } from "../../model/fields/fieldTable";
 import { isPlaceholderId, pendingCreateOf, rememberPendingCreate, ResourceInitError, wasTakenOver, withProvider } from "./partialCreate";
 import { adoptionPlan, changedFields, forgottenFields, serviceUpdates } from "./updates";
-import { runSchema } from "../../model/fields/validation";
+import { runSchema, withValueShown } from "../../model/fields/validation";
 import { catalogFieldsToCheck, catalogIdFailures } from "../../model/cost/catalogIds";
 import { deepEqual, isPresent, messageOf, withoutUnset, type Props } from "../../model/fields/values";
 import { OWNER_INPUT, OWNER_MARKER_ENV } from "../../model/kinds";
@@ -281,6 +281,9 @@ function providerOn<Args extends ArgsBase, L extends { id: string; name?: string
         if (failures.length === 0) failures.push(...cross.failures);
         warnings.push(...cross.warnings);
       }
+      // Valid arguments and settings are proven by the service (one read per process): bad input
+      // fails before anything is sent anywhere.
+      if (failures.length === 0 && deps.connectionProof) failures.push(...(await deps.connectionProof()));
       // On v2, ids the catalog does not list fail (did-you-mean) once the catalog was read.
       // One read of the prices serves this check and the estimate below.
       const readPrices = pricesReader();
@@ -310,7 +313,7 @@ function providerOn<Args extends ArgsBase, L extends { id: string; name?: string
       const owner = ownerOf(news);
       return {
         inputs: { ...estimated, __provider: news["__provider"], ...(owner !== undefined ? { [OWNER_INPUT]: owner } : {}) },
-        failures: failures.map((f) => withoutSecretValue(f)),
+        failures: failures.map((f) => withValueShown(withoutSecretValue(f), args)),
       };
     },
 

@@ -314,7 +314,8 @@ export function rolloutSwitchProvider(deps: RolloutDeps): pulumi.dynamic.Resourc
           revision: news["templateRevision"] as string | undefined,
         });
       if (moves && typeof news["version"] === "string" && !isUnknown(news["version"]) && serving) {
-        log.info(
+        // What the up will do to the serving endpoint: said at every preview, not only with gpucloud:verbose.
+        (log.notice ?? log.info)(
           `rollout "${String(news["rollout"])}": version ${news["version"]} (serving: ${serving.version}) is checked on a canary first, then the serving endpoint is moved to it` +
             `${news["verifyAfterSwitch"] === true ? " and checked again, going back to the previous version if a case fails" : ""}`,
         );

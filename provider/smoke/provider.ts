@@ -10,7 +10,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { argsOf, checkComponentArgs } from "../componentArgs";
-import { connectionFailures, jobClient } from "../../model/connection";
+import { connectionFailures, connectionProof, jobClient } from "../../model/connection";
 import { containsUnknown, deepEqual } from "../../model/fields/values";
 import { casesSchema, type SmokeCase } from "./caseSchema";
 import { failureReport } from "./report";
@@ -54,11 +54,25 @@ async function runAll(inputs: SmokeTestInputs): Promise<SmokeTestOutputs> {
   return { ...inputs, results, ranAt: new Date().toISOString() };
 }
 
+type CheckFailures = { property: string; reason: string }[];
+
+/** The JobRunner's provider, given how the service's answer to the settings is had (tests hand in their own). */
+export function smokeTestProviderWith(
+  proof: () => Promise<CheckFailures> = async () => connectionProof("required"),
+): pulumi.dynamic.ResourceProvider {
+  return { ...smokeTestProvider, check: (olds, news) => checkWith(proof, olds, news) };
+}
+
+async function checkWith(proof: () => Promise<CheckFailures>, _olds: Record<string, unknown>, news: Record<string, unknown>) {
+  // The cases run on the job API: a JobRunner needs both URLs and the key.
+  const failures: CheckFailures = [...connectionFailures("required"), ...checkComponentArgs(smokeTestArgsSchema, "JobRunner", news)];
+  // Valid arguments and settings are proven by the service (one read per process; none for bad input).
+  if (failures.length === 0) failures.push(...(await proof()));
+  return { inputs: news, failures };
+}
+
 export const smokeTestProvider: pulumi.dynamic.ResourceProvider = {
-  async check(_olds: Record<string, unknown>, news: Record<string, unknown>) {
-    // The cases run on the job API: a JobRunner needs both URLs and the key.
-    return { inputs: news, failures: [...connectionFailures("required"), ...checkComponentArgs(smokeTestArgsSchema, "JobRunner", news)] };
-  },
+  check: (olds: Record<string, unknown>, news: Record<string, unknown>) => checkWith(async () => connectionProof("required"), olds, news),
 
   async diff(_id: string, olds: Record<string, unknown>, news: Record<string, unknown>) {
     const changed = RERUN_KEYS.filter((key) => containsUnknown(news[key]) || !deepEqual(olds[key], news[key]));

@@ -11,7 +11,8 @@
  * The processes run the compiled package (dist/), from the checkout, whose self link
  * (scripts/link-self.js) lets the shim find `pulumi-gpucloud/provider` as an installed copy would.
  */
-import { execFileSync } from "node:child_process";
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
 import * as path from "node:path";
 
 export type StartupSide = "floor" | "program" | "provider";
@@ -67,12 +68,17 @@ function probeScript(side: StartupSide, root: string, endpoint: RecordedEndpoint
 }
 
 /** Runs one fresh process of `side` (the provider's needs `endpoint`) and returns what it reports. */
-export function probeStartup(side: StartupSide, root: string, endpoint?: RecordedEndpoint): StartupSample {
+export async function probeStartup(side: StartupSide, root: string, endpoint?: RecordedEndpoint): Promise<StartupSample> {
   if (side === "provider" && endpoint === undefined) throw new Error("probeStartup: the provider side needs a recorded endpoint");
   // The checkout as the working directory: the shim's `require("pulumi-gpucloud/provider")` finds
   // it through its self link, as an installed copy would be found.
-  const out = execFileSync(process.execPath, ["-e", probeScript(side, root, endpoint)], { cwd: root, encoding: "utf8" });
-  return JSON.parse(out) as StartupSample;
+  // Not synchronous: the provider's check proves the connection with one call, which an emulator in
+  // the calling process must be free to answer.
+  const { stdout } = await promisify(execFile)(process.execPath, ["-e", probeScript(side, root, endpoint)], {
+    cwd: root,
+    encoding: "utf8",
+  });
+  return JSON.parse(stdout) as StartupSample;
 }
 
 /** Modules of a sample by where they come from: this package's compiled code, zod, undici, the rest. */

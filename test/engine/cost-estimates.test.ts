@@ -36,6 +36,8 @@ describe("cost estimates at preview, on v2", { timeout: 300_000 }, () => {
   let gpuCount = 1;
   /** Declares a priced resource after the report, which it cannot see. */
   let lateVolume = false;
+  /** The CostReport's budget argument, when the program sets one. */
+  let codeBudget: { perHour?: number; perMonth?: number } | undefined;
   /** The endpoint the up created, for the last test. */
   let endpoint: { id: string; estimate: CostEstimate } | undefined;
 
@@ -56,7 +58,7 @@ describe("cost estimates at preview, on v2", { timeout: 300_000 }, () => {
         const endpoint = new gpucloud.Endpoint("inference", { templateId: template.id, gpuTypeIds: [L4], workersMin: 1, workersMax: 3 });
         const volume = new gpucloud.NetworkVolume("models", { name: "cost-models", size: VOLUME_GB, dataCenterId: "EU-RO-1" });
         // No list: the report sums the priced resources declared before it. Nothing of it is exported.
-        new gpucloud.CostReport("cost");
+        new gpucloud.CostReport("cost", codeBudget ? { budget: codeBudget } : {});
         if (lateVolume) new gpucloud.NetworkVolume("late", { name: "cost-late", size: 10, dataCenterId: "EU-RO-1" });
         return {
           podId: pod.id,
@@ -107,6 +109,41 @@ describe("cost estimates at preview, on v2", { timeout: 300_000 }, () => {
       expect(countsOf(accountOf(emulator, apiKey))).toMatchObject({ pods: 0, endpoints: 0, networkVolumes: 0 });
     } finally {
       await engine.stack.removeConfig("gpucloud:budgetCeilingPerHour");
+    }
+  });
+
+  it("an hourly budget does not wait for a storage price; the argument wins over config, and the preview says they differ", async () => {
+    await engine.stack.removeConfig("gpucloud:prices");
+    await engine.stack.setConfig("gpucloud:budgetPerHour", { value: "100" });
+    try {
+      // No price sheet: the volume's storage is not priced, which only a monthly budget needs.
+      const preview = await engine.stack.preview();
+      const out = `${preview.stdout}${preview.stderr}`;
+      expect(out).toMatch(/not priced: models: the catalog quotes no storage price/);
+      await engine.stack.setConfig("gpucloud:budgetPerMonth", { value: "100" });
+      const monthly = await engine.stack.preview().then(
+        () => "",
+        (error: unknown) => String(error),
+      );
+      expect(monthly).toContain(
+        "the stack's cost cannot be held to gpucloud:budgetPerMonth: a resource is not priced (models: the catalog quotes no storage price",
+      );
+      await engine.stack.removeConfig("gpucloud:budgetPerMonth");
+      // The program sets a lower hourly budget than config: the argument applies, named as such.
+      codeBudget = { perHour: 0.5 };
+      const failure = await engine.stack.preview().then(
+        () => "",
+        (error: unknown) => String(error),
+      );
+      expect(failure).toContain(
+        "the budget argument's perHour (0.5) and stack config gpucloud:budgetPerHour (100) differ: the argument's applies",
+      );
+      expect(failure).toContain(`always-on ${L4_PRICE * 2} USD/hour exceeds the CostReport's budget.perHour 0.5`);
+      expect(countsOf(accountOf(emulator, apiKey))).toMatchObject({ pods: 0, endpoints: 0, networkVolumes: 0 });
+    } finally {
+      codeBudget = undefined;
+      await engine.stack.removeConfig("gpucloud:budgetPerHour");
+      await engine.stack.setConfig("gpucloud:prices", { value: EMULATOR_PRICES_CONFIG });
     }
   });
 

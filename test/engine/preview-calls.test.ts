@@ -1,5 +1,6 @@
 /**
- * A preview, and an up, of unchanged resources make no management call, counted from outside the
+ * A preview, and an up, of unchanged resources make one management call, the connection check
+ * (client/connectionProof.ts: once per provider process, whatever the number of resources), counted from outside the
  * provider by a proxy in front of the emulator's v2 API. The stack holds endpoints declared without
  * `gpuTypeIds`, whose estimate is "unavailable" whatever the catalog says: it is decided from the
  * arguments before any catalog is read (it used to read `/catalog/gpus` and `/catalog/cpus` at every
@@ -12,6 +13,8 @@ import { createEngineStack, type EngineStack } from "../support/engineStack";
 import { loadSdk } from "./provider-support";
 
 const gpucloud = loadSdk();
+/** The connection check's one read of the management API. */
+const PROOF = "GET /api/v2/catalog/datacenters";
 
 describe("management calls of an unchanged stack, on v2", { timeout: 300_000 }, () => {
   const apiKey = "preview-calls-key";
@@ -55,16 +58,16 @@ describe("management calls of an unchanged stack, on v2", { timeout: 300_000 }, 
     await emulator?.close();
   });
 
-  it("previews with no call at all", async () => {
+  it("previews with one call, the connection check", async () => {
     proxy.take();
     await engine.stack.preview({ expectNoChanges: true });
-    expect(proxy.take().map((c) => `${c.method} ${c.path}`)).toEqual([]);
+    expect(proxy.take().map((c) => `${c.method} ${c.path}`)).toEqual([PROOF]);
   });
 
-  it("runs a no-change up with no call at all", async () => {
+  it("runs a no-change up with one call, the connection check", async () => {
     proxy.take();
     const up = await engine.stack.up();
     expect(Object.keys(up.summary.resourceChanges ?? {})).toEqual(["same"]);
-    expect(proxy.take().map((c) => `${c.method} ${c.path}`)).toEqual([]);
+    expect(proxy.take().map((c) => `${c.method} ${c.path}`)).toEqual([PROOF]);
   });
 });

@@ -114,6 +114,8 @@ describe("the emulator is SIGKILLed in the middle of pulumi up", { timeout: 300_
         "gpucloud:apiUrl": { value: emulator.apiUrl },
         "gpucloud:serverlessUrl": { value: emulator.serverlessUrl },
         "gpucloud:apiKey": { value: API_KEY, secret: true },
+        // The recovery lines these tests read are progress detail, printed with gpucloud:verbose.
+        "gpucloud:verbose": { value: "true" },
         // The restarted emulator either holds a create or never will: 5 s of looking (not 2 min) tells.
         "gpucloud:createTimeoutSeconds": { value: "5" },
       },

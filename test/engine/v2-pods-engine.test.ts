@@ -21,7 +21,8 @@ describe("v2 pods through the real engine", { timeout: 300_000 }, () => {
     emulator = await startEmulator({ port: 0, timeScale: 0.001 });
     engine = await createEngineStack({
       projectName: "v2-pods",
-      config: emulatorConfig(emulator, emulator.apiKey, "v2"),
+      // The lost create's resolution it reads is progress detail, printed with gpucloud:verbose.
+      config: { ...emulatorConfig(emulator, emulator.apiKey, "v2"), "gpucloud:verbose": { value: "true" } },
       program: async () => {
         const template = new gpucloud.Template("base", {
           name: "v2-pods-base",

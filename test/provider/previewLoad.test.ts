@@ -1,9 +1,10 @@
 // What the provider process loads to serve a preview of an unchanged endpoint, in a fresh Node
 // process on the compiled package, through the endpoint's shim as the dynamic provider host calls
-// it (configure, check, diff): none of what only a call to the service needs. The management clients,
-// the transport and its HTTP library (undici) and the wire schemas load on the first call
-// (model/backend/lazyApi.ts); the job API client with the smoke tests. The preview makes no call:
-// the provider reaches the emulator through a counting proxy. Run after `npm run build`.
+// it (configure, check, diff): none of what only a call to the service needs. The management clients
+// and the wire schemas load on the first call (model/backend/lazyApi.ts); the job API client with the
+// smoke tests. The preview makes one call, the connection check (client/connectionProof.ts), through
+// the transport and its HTTP library: the provider reaches the emulator through a counting proxy.
+// Run after `npm run build`.
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator/index";
@@ -15,8 +16,6 @@ const root = repoRoot();
 
 /** The package's modules only a call to the service loads, by their path under dist/. */
 const LOADED_BY_CALLS = [
-  "client/transport.js",
-  "client/rateLimitGate.js",
   "client/management.js",
   "client/managementV2.js",
   "client/schemas.js",
@@ -49,15 +48,16 @@ describe.each(["v2", "v1"] as const)("a preview of an unchanged endpoint in a fr
     await emulator?.close();
   });
 
-  it("makes no call and loads no HTTP library, no client, no wire schema", () => {
+  it("makes one call, the connection check, and loads no client and no wire schema", async () => {
     proxy.take();
-    const { modules } = probeStartup("provider", root, endpoint);
-    expect(proxy.take()).toEqual([]);
+    const { modules } = await probeStartup("provider", root, endpoint);
+    expect(proxy.take().map((c) => `${c.method} ${c.path}`)).toEqual([
+      `GET ${api === "v2" ? "/api/v2/catalog/datacenters" : "/v1/networkvolumes"}`,
+    ]);
     const dist = path.join(root, "dist");
     const ours = modules.filter((file) => file.startsWith(dist + path.sep)).map((file) => path.relative(dist, file));
     // The probe loaded the provider code and served the preview (it fails on a check failure or a diff).
     expect(ours).toEqual(expect.arrayContaining(["provider/index.js", "provider/resources/endpoint.js"].map((f) => path.normalize(f))));
-    expect(modules.filter((file) => /[\\/]node_modules[\\/]undici[\\/]/.test(file))).toEqual([]);
     expect(ours.filter((file) => LOADED_BY_CALLS.map((f) => path.normalize(f)).includes(file))).toEqual([]);
   });
 });

@@ -30,8 +30,8 @@ const LOADED_BY_CALLS = [
 ];
 
 describe("a program's load of the SDK", () => {
-  it("loads no validator, no HTTP library, no client, no field table: only what declaring resources needs", () => {
-    const { modules } = probeStartup("program", root);
+  it("loads no validator, no HTTP library, no client, no field table: only what declaring resources needs", async () => {
+    const { modules } = await probeStartup("program", root);
     const ours = modules
       .filter((file) => file.startsWith(path.join(root, "dist") + path.sep))
       .map((file) => path.relative(path.join(root, "dist"), file));

@@ -48,6 +48,8 @@ for (const { api, runs: RUNS, firstSeed } of SOAKS)
           "gpucloud:apiUrl": { value: api === "v2" ? emulator.apiUrlV2 : emulator.apiUrl },
           "gpucloud:serverlessUrl": { value: emulator.serverlessUrl },
           "gpucloud:apiKey": { value: API_KEY, secret: true },
+          // The recovery lines these tests read are progress detail, printed with gpucloud:verbose.
+          "gpucloud:verbose": { value: "true" },
           // A create without an answer is looked for 3 s (not 2 min) before it is recorded as pending.
           "gpucloud:createTimeoutSeconds": { value: "3" },
         },

@@ -3,7 +3,7 @@
 // timeouts are real too.
 
 import http from "node:http";
-import type { AddressInfo } from "node:net";
+import net, { type AddressInfo } from "node:net";
 
 export interface RecordedRequest {
   method: string;
@@ -80,3 +80,12 @@ export const dropConnection: Step = (_req, res) => {
 
 /** Never answers (until the server closes). */
 export const hang: Step = () => undefined;
+
+/** A local port nothing listens on (bound, then closed): a connection to it is refused. */
+export async function refusedPort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}

@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import type { CostEstimate } from "../../../model/cost/estimate";
-import { budgetExcess, budgetFromConfig, changeAgainst, figuresOf, summarize, summaryLine } from "../../../model/cost/summary";
+import {
+  budgetExcess,
+  budgetFromConfig,
+  changeAgainst,
+  figuresOf,
+  resolveBudget,
+  summarize,
+  summaryLine,
+} from "../../../model/cost/summary";
 
 const est = (perHour: number, ceilingPerHour?: number): CostEstimate => ({
   status: "estimated",
@@ -93,5 +101,43 @@ describe("cost summary", () => {
     );
     expect(line).not.toContain("0 USD/hour");
     expect(budgetExcess(v1, { perHour: 0.01 })).toMatch(/cannot be held to gpucloud:budgetPerHour: 2 resources are not priced/);
+  });
+
+  it("storage is shown, not limited: an unpriced volume holds up a monthly budget only", () => {
+    const volumes = entries.map((e) => ({ ...e, storage: e.name === "models" || e.name === "scratch" }));
+    const s = summarize(volumes);
+    expect(budgetExcess(s, { perHour: 10, ceilingPerHour: 10 })).toBeUndefined();
+    expect(budgetExcess(s, { perHour: 10, perMonth: 100 })).toBe(
+      "the stack's cost cannot be held to gpucloud:budgetPerMonth: a resource is not priced (scratch: the catalog quotes no storage price). " +
+        "Price them as each reason says (the v2 API's catalog, or your own prices in gpucloud:prices), or remove the budget.",
+    );
+    const priced = summarize(volumes.filter((e) => e.name !== "scratch"));
+    expect(budgetExcess(priced, { perMonth: 2 })).toBeUndefined();
+    expect(budgetExcess(priced, { perMonth: 1 })).toContain("storage 1.4 USD/month exceeds gpucloud:budgetPerMonth 1");
+  });
+
+  it("names the limit where it was set: the CostReport's argument or stack config", () => {
+    const s = summarize(entries.filter((e) => e.name !== "scratch"));
+    expect(budgetExcess(s, { perHour: 1 }, { perHour: "argument" })).toContain(
+      "always-on 5.81 USD/hour exceeds the CostReport's budget.perHour 1",
+    );
+    expect(budgetExcess(s, { perHour: 1 }, { perHour: "config" })).toContain("exceeds gpucloud:budgetPerHour 1");
+  });
+
+  it("the argument wins limit by limit, config fills the rest, and a conflict is reported naming both", () => {
+    expect(resolveBudget({ perHour: 2 }, { perHour: 2, perMonth: 50 })).toEqual({
+      budget: { perHour: 2, perMonth: 50 },
+      sources: { perHour: "argument", perMonth: "config" },
+      conflicts: [],
+    });
+    const conflict = resolveBudget({ ceilingPerHour: 3 }, { ceilingPerHour: 8 });
+    expect(conflict.budget).toEqual({ ceilingPerHour: 3 });
+    expect(conflict.conflicts).toEqual([
+      "the budget argument's ceilingPerHour (3) and stack config gpucloud:budgetCeilingPerHour (8) differ: the argument's applies. " +
+        "Remove one of them (`pulumi config rm gpucloud:budgetCeilingPerHour`, or ceilingPerHour from the budget argument) so that one value is stated.",
+    ]);
+    expect(resolveBudget(undefined, {})).toEqual({ budget: {}, sources: {}, conflicts: [] });
+    expect(budgetFromConfig((k) => (k === "budgetPerMonth" ? "25" : undefined))).toEqual({ perMonth: 25 });
+    expect(() => budgetFromConfig((k) => (k === "budgetPerMonth" ? "-1" : undefined))).toThrow(/USD per month/);
   });
 });

@@ -10,7 +10,7 @@ const v1Api = () => ({}) as ManagementApi;
 
 function recorder(api: () => ManagementApi = v1Api) {
   const lines: string[] = [];
-  const provider = costSummaryProviderWith({ info: (m) => lines.push(m), warn: (m) => lines.push(`warn: ${m}`) }, api);
+  const provider = costSummaryProviderWith({ info: (m) => lines.push(m), warn: (m) => lines.push(`warn: ${m}`) }, api, async () => []);
   return { lines, provider };
 }
 

@@ -1,10 +1,13 @@
 /**
  * The plugin's executable (plugin/pulumi-resource-gpucloud, running the compiled dist/): it prints
  * the port the engine connects to and serves there; without Node.js it says what to install; under
- * a Node.js too old it says so, with the fix, before anything else loads. Needs a current dist/.
+ * a Node.js too old it loads nothing of the provider and refuses every call with the version and the
+ * fix. Needs a current dist/.
  */
 import { execFile, spawn } from "node:child_process";
 import * as path from "node:path";
+import { nodeVersionProblem } from "../../../client/nodeVersion";
+import { refusingService } from "../../../provider/plugin/refusal";
 import { describe, expect, it } from "vitest";
 import { emptyPb, grpc, providerGrpc } from "../../../provider/plugin/rpcModules";
 
@@ -40,17 +43,33 @@ describe("the plugin's executable", { timeout: 60_000 }, () => {
     expect(result.stderr).toContain("no Node.js (`/nonexistent/node`) on PATH. Install Node.js 22 or later");
   });
 
-  it("under a Node.js too old, stops before loading anything, naming the version and the fix", async () => {
+  it("under a Node.js too old, serves only a refusal of every call, naming the version and the fix", async () => {
     const main = path.join(root, "dist", "provider", "plugin", "main.js");
-    const script = `Object.defineProperty(process, "version", { value: "v20.11.1" }); require(${JSON.stringify(main)});`;
-    const result = await run(process.execPath, ["-e", script], {});
-    expect(result.code).not.toBe(0);
-    expect(result.stderr).toContain(
-      "pulumi-gpucloud needs Node.js >= 22, but the gpucloud provider plugin (pulumi-resource-gpucloud) runs on Node.js v20.11.1",
+    // Started as a launcher starts it; the process serves until it is ended, so it is ended once it printed its port.
+    const script =
+      `Object.defineProperty(process, "version", { value: "v20.11.1" }); require(${JSON.stringify(main)}).start();` +
+      `setTimeout(() => process.exit(0), 3000);`;
+    const result = await runWithOutput(process.execPath, ["-e", script]);
+    expect(result.stdout).toMatch(/^\d+\n$/);
+    // Nothing on stderr: the engine reads a plugin's stderr as a crash's output.
+    expect(result.stderr).toBe("");
+    const refusal = refusingService(nodeVersionProblem("the plugin", "v20.11.1", "/usr/bin/node") ?? "", "0.0.0");
+    const answer = await new Promise<{ code?: number; details?: string } | null>((resolve) =>
+      (refusal.configure as unknown as (call: unknown, callback: (error: { code?: number; details?: string } | null) => void) => void)(
+        {},
+        resolve,
+      ),
     );
-    expect(result.stderr).toContain("Fix: install Node.js 22 or later");
+    expect(answer?.details).toContain("pulumi-gpucloud needs Node.js >= 22, but the plugin runs on Node.js v20.11.1 (/usr/bin/node)");
+    expect(answer?.details).toContain("Fix: install Node.js 22 or later");
   });
 });
+
+function runWithOutput(file: string, args: string[]): Promise<{ stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(file, args, (_error, stdout, stderr) => resolve({ stdout, stderr }));
+  });
+}
 
 function run(file: string, args: string[], env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve) => {

@@ -203,11 +203,13 @@ describe("check rejects invalid arguments with the property path, the value and 
 
   it.each(rows)("%s: %s", async (kind, _label, news, property, contains, olds) => {
     const result = await check(kind, news, olds);
-    // Failures of secret-bearing fields (env, username, password) name no property, so the engine
-    // prints no value beside them; their reason still starts with the path.
+    // Failures of secret-bearing fields (env, username, password), and of a path that holds no
+    // value (a missing argument, which the engine would print as `value {<nil>}`), name no property,
+    // so the engine prints no value beside them; their reason still starts with the path.
     const secretField = ["env", "username", "password"].includes(property.split(/[.[]/)[0] ?? "");
+    const bare = secretField || valueAt(news, property) === undefined;
     const failure = result.failures?.find((f) =>
-      secretField ? f.property === "" && f.reason.startsWith(`${property}: `) : f.property === property,
+      bare ? f.property === "" && f.reason.startsWith(`${property}: `) : f.property === property,
     );
     expect(failure, JSON.stringify(result.failures)).toBeDefined();
     expect(failure?.reason.startsWith(`${property}: `)).toBe(true);
@@ -395,3 +397,11 @@ describe("check accepts valid arguments and preview unknowns", () => {
     expect(deps.lines.warn.join("\n")).toContain("endpoint workersMax is no longer declared");
   });
 });
+
+/** The value at a failure's path ("cases[0].name") in the arguments, or undefined. */
+function valueAt(props: Record<string, unknown>, path: string): unknown {
+  let value: unknown = props;
+  for (const key of path.match(/[^.[\]]+/g) ?? [])
+    value = typeof value === "object" && value !== null ? (value as Record<string, unknown>)[key] : undefined;
+  return value ?? undefined;
+}
