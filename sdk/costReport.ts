@@ -97,7 +97,7 @@ export class CostReport extends pulumi.ComponentResource {
         budget: definedOnly(resolved.budget),
         budgetSources: resolved.sources,
         // Priced per month only: an hourly budget does not wait for their price.
-        storage: priced.filter((p) => p.resource instanceof NetworkVolume).map((p) => p.name),
+        storage: priced.filter((p) => isKind(p.resource, "NetworkVolume")).map((p) => p.name),
         endpoints,
       },
       { parent: this },
@@ -115,12 +115,17 @@ export class CostReport extends pulumi.ComponentResource {
 /** What the worker quota check reads of an endpoint, on either path. */
 type QuotaEndpoint = pulumi.CustomResource & { workersMax: pulumi.Output<number | undefined> };
 
-/** The plugin's type token of an endpoint, which the typed classes register. */
-const PLUGIN_ENDPOINT_TYPE = "gpucloud:index:Endpoint";
+/** This package's class of each kind a report tells apart; the plugin's typed classes register `gpucloud:index:<kind>`. */
+const DYNAMIC_CLASSES = { Endpoint, NetworkVolume } as const;
+
+/** Whether a priced resource is of `kind` on either path: this package's class, or the plugin's type token. */
+function isKind(resource: PricedResource, kind: keyof typeof DYNAMIC_CLASSES): boolean {
+  if (resource instanceof DYNAMIC_CLASSES[kind]) return true;
+  return (resource as { __pulumiType?: unknown }).__pulumiType === `gpucloud:index:${kind}` && resource instanceof pulumi.CustomResource;
+}
 
 function isEndpoint(resource: PricedResource): resource is PricedResource & QuotaEndpoint {
-  if (resource instanceof Endpoint) return true;
-  return (resource as { __pulumiType?: unknown }).__pulumiType === PLUGIN_ENDPOINT_TYPE && resource instanceof pulumi.CustomResource;
+  return isKind(resource, "Endpoint");
 }
 
 /** The resource's name: the last part of `urn:pulumi:stack::project::type::name`. */

@@ -75,21 +75,25 @@ describe("CostReport", () => {
 });
 
 describe("CostReport over the typed classes of the provider plugin", () => {
-  it("sums them when given, and holds their endpoints against the worker quota", async () => {
+  it("sums them when given, holds their endpoints against the worker quota and their volumes as storage", async () => {
     const gpucloud = await import("../../sdk/index");
     // The compiled typed classes, as a program imports them (`pulumi-gpucloud/plugin`).
     const typed = (await import("pulumi-gpucloud/plugin")) as typeof import("pulumi-gpucloud/plugin");
     const pod = new typed.Pod("typed-trainer", { imageName: "me/train:1", gpuTypeIds: ["NVIDIA L4"] });
     const endpoint = new typed.Endpoint("typed-inference", { templateId: "tpl-1", workersMax: 3 });
-    const report = new gpucloud.CostReport("typed", { resources: [pod, endpoint] });
+    const volume = new typed.NetworkVolume("typed-models", { name: "models", size: 100, dataCenterId: "EU-RO-1" });
+    const report = new gpucloud.CostReport("typed", { resources: [pod, endpoint, volume] });
     await outputValue(report.perHour);
     const inputs = registered.find((r) => r.name === "typed-summary")?.inputs as
-      | { resources: Array<{ name: string; estimate: unknown }>; endpoints: Array<{ name: string }> }
+      | { resources: Array<{ name: string; estimate: unknown }>; endpoints: Array<{ name: string }>; storage: string[] }
       | undefined;
     expect(inputs?.resources).toEqual([
       { name: "typed-trainer", estimate: { status: "estimated", perHour: 0.43 } },
       { name: "typed-inference", estimate: { status: "estimated", perHour: 0.43 } },
+      { name: "typed-models", estimate: { status: "estimated", perHour: 0.43 } },
     ]);
     expect(inputs?.endpoints.map((e) => e.name)).toEqual(["typed-inference"]);
+    // A volume is priced per month only, on either path: an hourly budget does not wait for its price.
+    expect(inputs?.storage).toEqual(["typed-models"]);
   });
 });
