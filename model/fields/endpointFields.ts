@@ -21,6 +21,7 @@ import { boolOrLevel, failure, list, num, oneOf, str, unknownIdWarnings } from "
 import { isRecord, isUnknown, type Props } from "./values";
 import type { Backend } from "./fieldTable";
 import { COST_ESTIMATE } from "./estimateOutput";
+import { vcpuCountRefusal } from "./wireV2";
 
 /** Who applies a change of an endpoint's templateId (see the templateAppliedBy row). */
 export const TEMPLATE_APPLIERS = ["endpoint", "rollout"] as const;
@@ -77,11 +78,13 @@ const rows = {
   allowedCudaVersions: update(list(str({ nonEmpty: true, example: '"12.4"' }), { example: '["12.4"]', unique: true }).optional(), {
     unordered: true,
     observe: (e) => e.allowedCudaVersions,
-    v2: { path: "gpu.allowedCudaVersions" },
+    // UpdateEndpointGpuConfig: "An explicit `[]` clears the constraint; omitting the field leaves it unchanged."
+    v2: { path: "gpu.allowedCudaVersions", resetTo: [] },
   }),
   minCudaVersion: update(str({ nonEmpty: true, example: '"12.4"' }).optional(), {
     observe: (e) => e.minCudaVersion,
-    v2: { path: "gpu.minCudaVersion" },
+    // UpdateEndpointGpuConfig: "An explicit `""` clears the floor; omitting the field leaves it unchanged."
+    v2: { path: "gpu.minCudaVersion", resetTo: "" },
   }),
   // Compared in order, like gpuTypeIds: the order is the preference among flavors.
   cpuFlavorIds: update(list(str({ nonEmpty: true, example: '"cpu3c"' }), { example: '["cpu3c"]', unique: true }).optional(), {
@@ -91,25 +94,28 @@ const rows = {
   vcpuCount: update(num({ min: 1, unit: "vCPUs", example: "2" }).optional(), {
     default: 2,
     observe: (e) => e.vcpuCount,
-    v2: { read: vcpuOf },
+    v2: { read: vcpuOf, refuse: vcpuCountRefusal },
   }),
   // The service has been seen to return these sorted (and as a comma-separated string, which the
   // wire schema splits): the order carries no meaning, so it is compared as a set.
   dataCenterIds: update(list(str({ nonEmpty: true, example: '"EU-RO-1"' }), { example: '["EU-RO-1"]', unique: true }).optional(), {
     unordered: true,
     observe: (e) => e.dataCenterIds,
-    v2: { path: "dataCenterIds" },
+    // UpdateEndpointRequest.dataCenterIds: "Omit or pass an empty array to let the scheduler choose."
+    v2: { path: "dataCenterIds", resetTo: [] },
   }),
   networkVolumeId: update(str({ nonEmpty: true, example: "volume.id" }).optional(), {
     observe: (e) => e.networkVolumeId,
-    v2: { read: (w) => (volumesOf(w) as string[] | undefined)?.[0] },
+    // Both volume fields travel as `networkVolumes` (backend/v2Backend.ts); removing them sends `[]`
+    // (an assumption where the reference is silent: emulator/README.md).
+    v2: { read: (w) => (volumesOf(w) as string[] | undefined)?.[0], resetTo: null },
   }),
   networkVolumeIds: update(
     list(str({ nonEmpty: true, example: "volume.id" }), { example: "[volumeA.id, volumeB.id]", unique: true }).optional(),
     {
       unordered: true,
       observe: (e) => e.networkVolumeIds,
-      v2: { read: volumesOf },
+      v2: { read: volumesOf, resetTo: [] },
     },
   ),
   workersMin: update(num({ min: 0, unit: "workers", example: "0" }).optional(), {
@@ -264,6 +270,19 @@ function crossCheck(args: Props, _olds: Props, backend: Backend = "v1"): CrossCh
       failure(
         ["cpuFlavorIds"],
         `a CPU endpoint needs at least one CPU flavor, got ${flavors === undefined ? "none" : JSON.stringify(flavors)}; set cpuFlavorIds, e.g. ["cpu3c"] (see getCpuTypes), or remove computeType: "CPU" for GPU workers`,
+      ),
+    );
+  }
+  // Both travel as one `networkVolumes` list and both read back from it: declared together, the
+  // list never reads back as either one, and every preview would show a change.
+  const volumeIds = args["networkVolumeIds"];
+  if (backend === "v2" && typeof args["networkVolumeId"] === "string" && Array.isArray(volumeIds)) {
+    const all = [...new Set([args["networkVolumeId"], ...volumeIds])];
+    failures.push(
+      failure(
+        ["networkVolumeId"],
+        `${JSON.stringify(args["networkVolumeId"])} is declared beside networkVolumeIds, which the v2 API keeps as one list; ` +
+          `declare networkVolumeIds alone with every volume (here ${isUnknown(volumeIds) ? "networkVolumeIds plus this one" : JSON.stringify(all)}) and remove networkVolumeId`,
       ),
     );
   }

@@ -99,3 +99,8 @@ export async function checked(
   if (result.failures && result.failures.length > 0) throw new Error(`check failed: ${JSON.stringify(result.failures)}`);
   return result.inputs ?? news;
 }
+
+/** A serverless template for the endpoints of a harness (made through its v1 client). */
+export async function serverlessTemplate(h: Harness): Promise<string> {
+  return (await h.client.createTemplate({ name: `worker ${Math.random()}`, imageName: "example/worker:1", isServerless: true })).id;
+}
