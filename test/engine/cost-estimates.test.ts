@@ -119,10 +119,14 @@ describe("cost estimates at preview, on v2", { timeout: 300_000 }, () => {
     expect(podEstimate).toMatchObject({ status: "estimated", perHour: L4_PRICE });
     // The basis names the catalog's price, then the container disk at the user's price (a v2 pod has
     // no pod volume unless it declares one).
-    expect(podEstimate.basis).toMatch(new RegExp(`^${L4} \\(secure cloud\\) ${L4_PRICE} USD/GPU-hour x 1 \\+ container disk .* \\(your price\\)$`));
+    expect(podEstimate.basis).toMatch(
+      new RegExp(`^${L4} \\(secure cloud\\) ${L4_PRICE} USD/GPU-hour x 1 \\+ container disk .* \\(your price\\)$`),
+    );
     expect(endpointEstimate).toMatchObject({ status: "estimated", perHour: L4_PRICE, ceilingPerHour: L4_PRICE * 3 });
     expect(volumeEstimate).toMatchObject({ status: "estimated", perMonth: VOLUME_PER_MONTH });
-    expect(volumeEstimate.basis).toBe(`storage (either tier) ${NETWORK_VOLUME_PRICE_PER_GB_MONTH} USD/GB-month x ${VOLUME_GB} (your price)`);
+    expect(volumeEstimate.basis).toBe(
+      `storage (either tier) ${NETWORK_VOLUME_PRICE_PER_GB_MONTH} USD/GB-month x ${VOLUME_GB} (your price)`,
+    );
 
     // Billing windows snap to whole buckets, so the hour's charge is the difference of two totals
     // since the resources were created, read an hour of service time apart. Each reading is

@@ -193,12 +193,17 @@ describe("network volume estimate", () => {
     });
     // One number prices both tiers: that price.
     const onePrice = { catalog, own: { ...own, networkVolumePerGbMonth: { STANDARD: 0.07, HIGH_PERFORMANCE: 0.07 } } };
-    expect(estimateNetworkVolume({ size: 100 }, onePrice)).toMatchObject({ perMonth: 7, basis: expect.stringMatching(/^storage \(either tier\)/) });
+    expect(estimateNetworkVolume({ size: 100 }, onePrice)).toMatchObject({
+      perMonth: 7,
+      basis: expect.stringMatching(/^storage \(either tier\)/),
+    });
     // One tier priced: which applies is not known, so no figure.
     const standardOnly = { catalog, own: { ...own, networkVolumePerGbMonth: { STANDARD: 0.07 } } };
     expect(estimateNetworkVolume({ size: 100 }, standardOnly)).toMatchObject({
       status: "unavailable",
-      reason: expect.stringMatching(/^no type declared: .*primary storage tier.*declare type, or set networkVolumePerGbMonth for both tiers/),
+      reason: expect.stringMatching(
+        /^no type declared: .*primary storage tier.*declare type, or set networkVolumePerGbMonth for both tiers/,
+      ),
     });
   });
 
