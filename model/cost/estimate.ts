@@ -29,8 +29,8 @@ interface PriceUsed {
  * from stack config `gpucloud:prices`. Compact: the figures and one line saying what they rest on.
  * Where the prices came from is kept once per stack, not per resource: the catalog's prices are
  * `getGpuTypes`/`getCpuTypes`, the user's are stack config.
- * - `perHour`: a pod's rate while it runs (its disks included when priced); an endpoint's always-on
- *   rate (`workersMin` workers).
+ * - `perHour`: a pod's rate while it runs (its disks included when priced; its disks alone when
+ *   it is declared stopped); an endpoint's always-on rate (`workersMin` workers).
  * - `ceilingPerHour`: an endpoint's rate with `workersMax` workers busy.
  * - `perMonth`: a network volume's storage (a month being 30 days).
  * `status` is "unavailable" with a `reason` when a price it needs is quoted nowhere (the v1 API has
@@ -191,8 +191,9 @@ function basisOf(used: readonly PriceUsed[], notes: readonly string[]): string {
 /** A pod's rate while it runs: GPU price x gpuCount (or vCPU price x vcpuCount), plus its disks at the user's prices. */
 export const estimatePod: Estimator = (args, prices) => {
   const diskFields = POD_DISKS.filter((d) => prices.own?.[d.priceKey] !== undefined).map((d) => d.field);
-  const wait = pending(args, [...COMPUTE_FIELDS, ...diskFields]);
+  const wait = pending(args, [...COMPUTE_FIELDS, ...diskFields, "desiredStatus"]);
   if (wait) return wait;
+  if (args["desiredStatus"] === "EXITED") return stoppedPod(args, prices);
   const unpriceable = podUnpriceable(args);
   if (unpriceable) return unpriceable;
   const sheet = sheetOf(prices);
@@ -203,6 +204,21 @@ export const estimatePod: Estimator = (args, prices) => {
   const used = [compute, ...disks.used];
   return { status: "estimated", perHour: roundUsd(used.reduce((sum, u) => sum + hourlyOf(u), 0)), basis: basisOf(used, disks.notes) };
 };
+
+/**
+ * A pod declared stopped: its GPUs or vCPUs are not billed (podAction `stop`: "releasing GPU/CPU
+ * compute while keeping its disk"), its disks are. Nothing of the catalog is needed, and the spend
+ * cap, which counts what runs, does not count it.
+ */
+function stoppedPod(args: Props, prices: Prices): CostEstimate {
+  const disks = podDisks(args, prices.own);
+  const priced = ['stopped (desiredStatus "EXITED"): no GPU or vCPU billed', ...disks.used.map(priceText)].join(" + ");
+  return {
+    status: "estimated",
+    perHour: roundUsd(disks.used.reduce((sum, u) => sum + hourlyOf(u), 0)),
+    basis: [priced, ...disks.notes].join("; "),
+  };
+}
 
 /**
  * An endpoint's always-on rate (workersMin workers) and its ceiling (workersMax workers), each
