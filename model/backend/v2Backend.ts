@@ -74,7 +74,16 @@ export class V2Backend implements ManagementApi {
 
   async createPod(input: PodCreateInput): Promise<Pod> {
     const { locked, ...fields } = fieldsOf(input);
-    const pod = await this.#v2.pods.create(wireRequest<"createPod">(podCreateBodyV2(podTable, fields)));
+    const body = podCreateBodyV2(podTable, fields);
+    // A pod runs where its network volume is, but the reference does not say the service places a
+    // pod there by itself (CreatePodRequest.dataCenterIds: "Omit [...] to let the scheduler
+    // choose"): one that names no data center is sent the volume's.
+    const volumeId = fields["networkVolumeId"];
+    if (typeof volumeId === "string" && !Array.isArray(body["dataCenterIds"])) {
+      const { dataCenter } = await this.#networkVolumes.read(volumeId);
+      if (dataCenter !== undefined) body["dataCenterIds"] = [dataCenter];
+    }
+    const pod = await this.#v2.pods.create(wireRequest<"createPod">(body));
     // v2 creates take no lock: it is set right after. The pod exists (and bills) whatever that answers.
     if (locked !== true) return podOf(pod);
     try {

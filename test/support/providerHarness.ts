@@ -38,7 +38,7 @@ export async function startHarness(options: EmulatorOptions = {}, api: Backend =
     ...options,
   });
   const client = new ManagementClient({ baseUrl: emulator.apiUrl, apiKey: emulator.apiKey, maxRetries: 1, sleep: async () => undefined });
-  const http = await countingProxy(emulator.apiUrl);
+  const http = await countingProxy(emulator.apiUrl, undefined, { keepBodies: true });
   const apiPath = new URL(api === "v2" ? emulator.apiUrlV2 : emulator.apiUrl).pathname;
   const opened = openManagementApi(
     { baseUrl: `${http.url}${apiPath}`, apiKey: emulator.apiKey, maxRetries: 1, sleep: async () => undefined },

@@ -170,3 +170,22 @@ describe("an endpoint's networkVolumeId beside networkVolumeIds on v2", () => {
     ]);
   });
 });
+
+describe("a pod with a network volume and no data centers on v2", () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ timeScale: 0.02 }, "v2");
+  });
+  afterAll(() => h.close());
+
+  it("is sent the volume's data center (the reference does not say the service places it there)", async () => {
+    const volume = await h.client.createNetworkVolume({ name: "data", size: 10, dataCenterId: "EU-SE-1" });
+    const args = { name: "mounted", imageName: "img:1", gpuTypeIds: ["NVIDIA L4"], networkVolumeId: volume.id, __provider: "shim" };
+    h.http.take();
+    const created = await h.providers.pod.create(await checked(h.providers.pod, args));
+    const create = h.http.take().find((c) => c.method === "POST" && c.path.endsWith("/pods"));
+    expect(JSON.parse(create?.body ?? "{}")).toMatchObject({ dataCenterIds: ["EU-SE-1"], mounts: { network: [{ volumeId: volume.id }] } });
+    expect(created.outs).toMatchObject({ dataCenterId: "EU-SE-1" });
+    await h.providers.pod.delete!(created.id, created.outs as Outs);
+  });
+});
