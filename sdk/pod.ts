@@ -57,7 +57,12 @@ export interface PodArgs {
   dataCenterPriority?: pulumi.Input<"availability" | "custom">;
   /** Two-letter country codes the pod may be placed in, e.g. `["US", "CA"]`. Default: any. Replaces the pod. v1 only. */
   countryCodes?: pulumi.Input<pulumi.Input<string>[]>;
-  /** Rent as an interruptible (spot) pod: cheaper, but may be stopped at any time. Default false. Replaces the pod. v1 only. */
+  /**
+   * Rent as an interruptible (spot) pod: cheaper, but may be stopped at any time. Default false.
+   * Replaces the pod. The retired v1 API only: the service has no spot pods any more (its v2 API
+   * cannot express them, and v1 answers 410 Gone since 2026-11-15), so a program for the live
+   * service leaves it out; kept for state and programs written against v1.
+   */
   interruptible?: pulumi.Input<boolean>;
   /**
    * Lock the pod: the service then refuses stop and reset. Default false. In place (no reset).

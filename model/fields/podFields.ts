@@ -246,7 +246,8 @@ const rows = {
   interruptible: replace(bool({ example: "false" }).optional(), {
     default: false,
     observe: (p) => p.interruptible,
-    v2: { unsupported: "v2 has no spot (interruptible) pods: remove interruptible, or keep using the v1 URL for spot pods" },
+    // The v1 API is retired (410 Gone since 2026-11-15, today 6.2): it is no way to spot pods either.
+    v2: { unsupported: "the service has no spot (interruptible) pods any more: remove interruptible (the pod then runs on demand)" },
   }),
   networkVolumeId: replace(id('"agv6w2qcg7"'), {
     observe: (p) => p.networkVolumeId ?? stringOr(p.networkVolume?.id),

@@ -99,7 +99,10 @@ type LookupPodResult struct {
 	// The container image to run, e.g. `"pytorch/pytorch:2.4.0-cuda12.4-cudnn9-runtime"`. Required
 	// unless `templateId` is set (the template's image is used). In place (resets the pod).
 	ImageName string `pulumi:"imageName"`
-	// Rent as an interruptible (spot) pod: cheaper, but may be stopped at any time. Default false. Replaces the pod. v1 only.
+	// Rent as an interruptible (spot) pod: cheaper, but may be stopped at any time. Default false.
+	// Replaces the pod. The retired v1 API only: the service has no spot pods any more (its v2 API
+	// cannot express them, and v1 answers 410 Gone since 2026-11-15), so a program for the live
+	// service leaves it out; kept for state and programs written against v1.
 	Interruptible bool `pulumi:"interruptible"`
 	// When the pod last started (ISO 8601, UTC).
 	LastStartedAt string `pulumi:"lastStartedAt"`
@@ -346,7 +349,10 @@ func (o LookupPodResultOutput) ImageName() pulumi.StringOutput {
 	return o.ApplyT(func(v LookupPodResult) string { return v.ImageName }).(pulumi.StringOutput)
 }
 
-// Rent as an interruptible (spot) pod: cheaper, but may be stopped at any time. Default false. Replaces the pod. v1 only.
+// Rent as an interruptible (spot) pod: cheaper, but may be stopped at any time. Default false.
+// Replaces the pod. The retired v1 API only: the service has no spot pods any more (its v2 API
+// cannot express them, and v1 answers 410 Gone since 2026-11-15), so a program for the live
+// service leaves it out; kept for state and programs written against v1.
 func (o LookupPodResultOutput) Interruptible() pulumi.BoolOutput {
 	return o.ApplyT(func(v LookupPodResult) bool { return v.Interruptible }).(pulumi.BoolOutput)
 }

@@ -88,7 +88,10 @@ type Pod struct {
 	// The container image to run, e.g. `"pytorch/pytorch:2.4.0-cuda12.4-cudnn9-runtime"`. Required
 	// unless `templateId` is set (the template's image is used). In place (resets the pod).
 	ImageName pulumi.StringPtrOutput `pulumi:"imageName"`
-	// Rent as an interruptible (spot) pod: cheaper, but may be stopped at any time. Default false. Replaces the pod. v1 only.
+	// Rent as an interruptible (spot) pod: cheaper, but may be stopped at any time. Default false.
+	// Replaces the pod. The retired v1 API only: the service has no spot pods any more (its v2 API
+	// cannot express them, and v1 answers 410 Gone since 2026-11-15), so a program for the live
+	// service leaves it out; kept for state and programs written against v1.
 	Interruptible pulumi.BoolPtrOutput `pulumi:"interruptible"`
 	// When the pod last started (ISO 8601, UTC).
 	LastStartedAt pulumi.StringPtrOutput `pulumi:"lastStartedAt"`
@@ -285,7 +288,10 @@ type podArgs struct {
 	// The container image to run, e.g. `"pytorch/pytorch:2.4.0-cuda12.4-cudnn9-runtime"`. Required
 	// unless `templateId` is set (the template's image is used). In place (resets the pod).
 	ImageName *string `pulumi:"imageName"`
-	// Rent as an interruptible (spot) pod: cheaper, but may be stopped at any time. Default false. Replaces the pod. v1 only.
+	// Rent as an interruptible (spot) pod: cheaper, but may be stopped at any time. Default false.
+	// Replaces the pod. The retired v1 API only: the service has no spot pods any more (its v2 API
+	// cannot express them, and v1 answers 410 Gone since 2026-11-15), so a program for the live
+	// service leaves it out; kept for state and programs written against v1.
 	Interruptible *bool `pulumi:"interruptible"`
 	// Lock the pod: the service then refuses stop and reset. Default false. In place (no reset).
 	// The provider lifts the lock for the duration of an update that needs it and locks it again.
@@ -409,7 +415,10 @@ type PodArgs struct {
 	// The container image to run, e.g. `"pytorch/pytorch:2.4.0-cuda12.4-cudnn9-runtime"`. Required
 	// unless `templateId` is set (the template's image is used). In place (resets the pod).
 	ImageName pulumi.StringPtrInput
-	// Rent as an interruptible (spot) pod: cheaper, but may be stopped at any time. Default false. Replaces the pod. v1 only.
+	// Rent as an interruptible (spot) pod: cheaper, but may be stopped at any time. Default false.
+	// Replaces the pod. The retired v1 API only: the service has no spot pods any more (its v2 API
+	// cannot express them, and v1 answers 410 Gone since 2026-11-15), so a program for the live
+	// service leaves it out; kept for state and programs written against v1.
 	Interruptible pulumi.BoolPtrInput
 	// Lock the pod: the service then refuses stop and reset. Default false. In place (no reset).
 	// The provider lifts the lock for the duration of an update that needs it and locks it again.
@@ -658,7 +667,10 @@ func (o PodOutput) ImageName() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Pod) pulumi.StringPtrOutput { return v.ImageName }).(pulumi.StringPtrOutput)
 }
 
-// Rent as an interruptible (spot) pod: cheaper, but may be stopped at any time. Default false. Replaces the pod. v1 only.
+// Rent as an interruptible (spot) pod: cheaper, but may be stopped at any time. Default false.
+// Replaces the pod. The retired v1 API only: the service has no spot pods any more (its v2 API
+// cannot express them, and v1 answers 410 Gone since 2026-11-15), so a program for the live
+// service leaves it out; kept for state and programs written against v1.
 func (o PodOutput) Interruptible() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *Pod) pulumi.BoolPtrOutput { return v.Interruptible }).(pulumi.BoolPtrOutput)
 }

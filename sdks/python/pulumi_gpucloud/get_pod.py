@@ -422,7 +422,10 @@ class GetPodResult:
     @pulumi.getter
     def interruptible(self) -> _builtins.bool:
         """
-        Rent as an interruptible (spot) pod: cheaper, but may be stopped at any time. Default false. Replaces the pod. v1 only.
+        Rent as an interruptible (spot) pod: cheaper, but may be stopped at any time. Default false.
+        Replaces the pod. The retired v1 API only: the service has no spot pods any more (its v2 API
+        cannot express them, and v1 answers 410 Gone since 2026-11-15), so a program for the live
+        service leaves it out; kept for state and programs written against v1.
         """
         return pulumi.get(self, "interruptible")
 

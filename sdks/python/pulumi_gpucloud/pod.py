@@ -103,7 +103,10 @@ class PodArgs:
         :param pulumi.Input[_builtins.str] gpu_type_priority: `"availability"` (default: whichever listed GPU type is free) or `"custom"` (strictly in list order). Replaces the pod. v1 only.
         :param pulumi.Input[_builtins.str] image_name: The container image to run, e.g. `"pytorch/pytorch:2.4.0-cuda12.4-cudnn9-runtime"`. Required
                unless `templateId` is set (the template's image is used). In place (resets the pod).
-        :param pulumi.Input[_builtins.bool] interruptible: Rent as an interruptible (spot) pod: cheaper, but may be stopped at any time. Default false. Replaces the pod. v1 only.
+        :param pulumi.Input[_builtins.bool] interruptible: Rent as an interruptible (spot) pod: cheaper, but may be stopped at any time. Default false.
+               Replaces the pod. The retired v1 API only: the service has no spot pods any more (its v2 API
+               cannot express them, and v1 answers 410 Gone since 2026-11-15), so a program for the live
+               service leaves it out; kept for state and programs written against v1.
         :param pulumi.Input[_builtins.bool] locked: Lock the pod: the service then refuses stop and reset. Default false. In place (no reset).
                The provider lifts the lock for the duration of an update that needs it and locks it again.
         :param pulumi.Input[_builtins.float] min_disk_bandwidth_m_bps: Minimum disk bandwidth of the host, in MB per second. Default: none. Replaces the pod. v1 only.
@@ -489,7 +492,10 @@ class PodArgs:
     @pulumi.getter
     def interruptible(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        Rent as an interruptible (spot) pod: cheaper, but may be stopped at any time. Default false. Replaces the pod. v1 only.
+        Rent as an interruptible (spot) pod: cheaper, but may be stopped at any time. Default false.
+        Replaces the pod. The retired v1 API only: the service has no spot pods any more (its v2 API
+        cannot express them, and v1 answers 410 Gone since 2026-11-15), so a program for the live
+        service leaves it out; kept for state and programs written against v1.
         """
         return pulumi.get(self, "interruptible")
 
@@ -842,7 +848,10 @@ class Pod(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] gpu_type_priority: `"availability"` (default: whichever listed GPU type is free) or `"custom"` (strictly in list order). Replaces the pod. v1 only.
         :param pulumi.Input[_builtins.str] image_name: The container image to run, e.g. `"pytorch/pytorch:2.4.0-cuda12.4-cudnn9-runtime"`. Required
                unless `templateId` is set (the template's image is used). In place (resets the pod).
-        :param pulumi.Input[_builtins.bool] interruptible: Rent as an interruptible (spot) pod: cheaper, but may be stopped at any time. Default false. Replaces the pod. v1 only.
+        :param pulumi.Input[_builtins.bool] interruptible: Rent as an interruptible (spot) pod: cheaper, but may be stopped at any time. Default false.
+               Replaces the pod. The retired v1 API only: the service has no spot pods any more (its v2 API
+               cannot express them, and v1 answers 410 Gone since 2026-11-15), so a program for the live
+               service leaves it out; kept for state and programs written against v1.
         :param pulumi.Input[_builtins.bool] locked: Lock the pod: the service then refuses stop and reset. Default false. In place (no reset).
                The provider lifts the lock for the duration of an update that needs it and locks it again.
         :param pulumi.Input[_builtins.float] min_disk_bandwidth_m_bps: Minimum disk bandwidth of the host, in MB per second. Default: none. Replaces the pod. v1 only.
@@ -1327,7 +1336,10 @@ class Pod(pulumi.CustomResource):
     @pulumi.getter
     def interruptible(self) -> pulumi.Output[Optional[_builtins.bool]]:
         """
-        Rent as an interruptible (spot) pod: cheaper, but may be stopped at any time. Default false. Replaces the pod. v1 only.
+        Rent as an interruptible (spot) pod: cheaper, but may be stopped at any time. Default false.
+        Replaces the pod. The retired v1 API only: the service has no spot pods any more (its v2 API
+        cannot express them, and v1 answers 410 Gone since 2026-11-15), so a program for the live
+        service leaves it out; kept for state and programs written against v1.
         """
         return pulumi.get(self, "interruptible")
 

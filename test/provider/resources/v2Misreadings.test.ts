@@ -133,6 +133,22 @@ describe("v2 limits on CPU resources fail at preview, naming the field, the valu
     ]);
   });
 
+  it("a spot pod is refused without advising the retired v1 API", async () => {
+    const failures = await failuresOf(h.providers.pod, {
+      name: "spot",
+      imageName: "img:1",
+      gpuTypeIds: ["NVIDIA L4"],
+      interruptible: true,
+    });
+    expect(failures).toEqual([
+      expect.objectContaining({
+        property: "interruptible",
+        reason: expect.stringMatching(/no spot \(interruptible\) pods any more: remove interruptible/),
+      }),
+    ]);
+    expect(failures[0]?.reason).not.toMatch(/v1/);
+  });
+
   it("a CPU pod with persistent storage or global networking", async () => {
     const cpuPod = { name: "cpu", imageName: "img:1", computeType: "CPU", cpuFlavorIds: ["cpu3c"] };
     const volume = await failuresOf(h.providers.pod, { ...cpuPod, volumeInGb: 20 });
@@ -187,5 +203,21 @@ describe("a pod with a network volume and no data centers on v2", () => {
     expect(JSON.parse(create?.body ?? "{}")).toMatchObject({ dataCenterIds: ["EU-SE-1"], mounts: { network: [{ volumeId: volume.id }] } });
     expect(created.outs).toMatchObject({ dataCenterId: "EU-SE-1" });
     await h.providers.pod.delete!(created.id, created.outs as Outs);
+  });
+});
+
+describe("a RegistryAuth replaced under the same name", () => {
+  it.each([
+    ["v2", false],
+    ["v1", true],
+  ] as const)("on %s deletes first: %s (v2 keeps no unique names, and refuses to delete a credential a pod uses)", async (api, first) => {
+    const h = await startHarness({ timeScale: 0.02 }, api);
+    try {
+      const olds = { name: "ghcr", username: "u", password: "old", __provider: "shim" };
+      const diff = await h.providers.registryAuth.diff!("r1", olds, { ...olds, password: "new" });
+      expect(diff).toMatchObject({ replaces: ["password"], deleteBeforeReplace: first });
+    } finally {
+      await h.close();
+    }
   });
 });
