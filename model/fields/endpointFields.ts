@@ -18,7 +18,7 @@ import {
   type OutputArgumentKeys,
 } from "./fieldTable";
 import { boolOrLevel, failure, list, num, oneOf, str, unknownIdWarnings } from "./validation";
-import { isRecord, isUnknown, type Props } from "./values";
+import { isPresent, isRecord, isUnknown, type Props } from "./values";
 import type { Backend } from "./fieldTable";
 import { COST_ESTIMATE } from "./estimateOutput";
 import { vcpuCountRefusal } from "./wireV2";
@@ -60,7 +60,12 @@ const { update, replace, local, output } = rowsFor<
 export const MIN_QUEUE_DELAY_V2 = 0.5;
 
 const rows = {
-  templateId: update(str({ nonEmpty: true, example: "template.id" }), { observe: (e) => e.templateId, v2: { path: "templateId" } }),
+  // Required to create an endpoint (crossCheck), not to keep one: a v2 endpoint reports no template
+  // (the settings are copied at create), so one imported from v2 is declared without it.
+  templateId: update(str({ nonEmpty: true, example: "template.id" }).optional(), {
+    observe: (e) => e.templateId,
+    v2: { path: "templateId" },
+  }),
   name: update(str({ maxLength: 191, example: '"inference"' }).optional(), { observe: (e) => e.name, v2: { path: "name" } }),
   // Compared in order: the order is the priority the service tries the types in (v1).
   gpuTypeIds: update(list(str({ nonEmpty: true, example: '"NVIDIA L4"' }), { example: '["NVIDIA L4"]', unique: true }).optional(), {
@@ -213,8 +218,17 @@ const rows = {
   requestUrls: output(() => undefined, { v2: { path: "requestUrls" } }),
 };
 
-function crossCheck(args: Props, _olds: Props, backend: Backend = "v1"): CrossCheckResult {
+function crossCheck(args: Props, olds: Props, backend: Backend = "v1"): CrossCheckResult {
   const failures = [];
+  const creating = Object.keys(olds).length === 0 && !isPresent(args, "adoptId");
+  if (creating && !isPresent(args, "templateId"))
+    failures.push(
+      failure(
+        ["templateId"],
+        "is required to create an endpoint (the workers run its image, env and disk); set it, e.g. template.id " +
+          "(an existing endpoint, adopted or imported, may leave it out: the v2 API does not report it)",
+      ),
+    );
   const min = args["workersMin"];
   const max = args["workersMax"];
   if (typeof min === "number" && typeof max === "number" && !isUnknown(min) && min > max) {

@@ -221,3 +221,56 @@ describe("a RegistryAuth replaced under the same name", () => {
     }
   });
 });
+
+describe("importing a v2 endpoint (the service reports no templateId)", () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ timeScale: 0.02 }, "v2");
+  });
+  afterAll(() => h.close());
+
+  it("gives inputs that pass check, and declaring exactly them plans no change", async () => {
+    const templateId = await serverlessTemplate(h);
+    const made = await h.deps.client().createEndpoint({ name: "legacy", templateId, gpuTypeIds: ["NVIDIA L4"], workersMax: 2 });
+    const imported = await h.providers.endpoint.read!(made.id);
+    expect(imported.inputs).not.toHaveProperty("templateId");
+    const check = await h.providers.endpoint.check!(imported.inputs ?? {}, { ...imported.inputs, __provider: "shim" });
+    expect(check.failures).toEqual([]);
+    const diff = await h.providers.endpoint.diff!(made.id, imported.props ?? {}, check.inputs ?? {});
+    expect(diff).toMatchObject({ changes: false });
+  });
+
+  it("a new endpoint still needs a templateId, said at preview", async () => {
+    const check = await h.providers.endpoint.check!({}, { name: "new", gpuTypeIds: ["NVIDIA L4"], __provider: "shim" });
+    expect(check.failures).toEqual([expect.objectContaining({ property: "templateId", reason: expect.stringMatching(/required/) })]);
+  });
+});
+
+describe("a v2 pod with startSsh and the account's SSH keys", () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ timeScale: 0.02 }, "v2");
+  });
+  afterAll(() => h.close());
+
+  const args = { name: "ssh", imageName: "img:1", gpuTypeIds: ["NVIDIA L4"], ports: ["22/tcp"], __provider: "shim" };
+
+  it("created before any key is registered: a warning says to order it after AccountSshKeys (dependsOn)", async () => {
+    await h.deps.client().replaceSshKeys!([]);
+    h.lines.warn.length = 0;
+    const created = await h.providers.pod.create(await checked(h.providers.pod, args));
+    expect(h.lines.warn.join("\n")).toMatch(/no registered SSH keys.*no PUBLIC_KEY.*AccountSshKeys.*dependsOn: \[sshKeys\]/);
+    await h.providers.pod.delete!(created.id, created.outs as Outs);
+  });
+
+  it("created with keys registered, or with startSsh false: no warning", async () => {
+    await h.deps.client().replaceSshKeys!(["ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIKm2bAHtaJDpTdEVuM8Wb0uMbDqZiAs0Jk4GFSbQwBqv me@laptop"]);
+    h.lines.warn.length = 0;
+    const created = await h.providers.pod.create(await checked(h.providers.pod, args));
+    await h.deps.client().replaceSshKeys!([]);
+    const without = await h.providers.pod.create(await checked(h.providers.pod, { ...args, name: "no-ssh", startSsh: false }));
+    expect(h.lines.warn.join("\n")).not.toMatch(/SSH keys/);
+    await h.providers.pod.delete!(created.id, created.outs as Outs);
+    await h.providers.pod.delete!(without.id, without.outs as Outs);
+  });
+});
