@@ -11,7 +11,18 @@ export const ID_LENGTHS = {
   registryAuth: 25,
   machine: 12,
   secret: 12,
+  cluster: 14,
+  /** "gsb_" and 10 characters (the reference's example id is `gsb_abc`). */
+  globalVolume: 14,
+  registryDelegation: 12,
 } as const;
+
+/** Kinds whose ids the service spells with a fixed start. */
+const PREFIXES: Partial<Record<keyof typeof ID_LENGTHS, string>> = {
+  // Registry auth ids look like the service's (a "c" followed by 24 characters).
+  registryAuth: "c",
+  globalVolume: "gsb_",
+};
 
 // Random bytes are drawn from a pool refilled 4 KiB at a time: one randomFillSync per id would
 // cost more than the rest of a create request.
@@ -46,8 +57,8 @@ export function randomId(length: number): string {
 /** A fresh id of a kind that `taken` does not already hold. */
 export function newId(kind: keyof typeof ID_LENGTHS, taken: (id: string) => boolean): string {
   for (;;) {
-    // Registry auth ids look like the service's (a "c" followed by 24 characters).
-    const id = kind === "registryAuth" ? `c${randomId(ID_LENGTHS.registryAuth - 1)}` : randomId(ID_LENGTHS[kind]);
+    const prefix = PREFIXES[kind] ?? "";
+    const id = `${prefix}${randomId(ID_LENGTHS[kind] - prefix.length)}`;
     if (!taken(id)) return id;
   }
 }

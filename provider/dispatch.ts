@@ -30,7 +30,20 @@ export async function dispatch(shim: { k: unknown }, method: ProviderMethod, arg
   const provider: pulumi.dynamic.ResourceProvider = await providerFor(kind);
   const fn = provider[method] as ((...a: unknown[]) => Promise<unknown>) | undefined;
   if (!fn) throw new Error(`pulumi-gpucloud: the ${kind} provider has no ${method} method`);
-  return fn.apply(provider, args);
+  const result = await fn.apply(provider, args);
+  if (method === "diff" && lacksProviderText(args[1])) return { ...(result as pulumi.dynamic.DiffResult), changes: true };
+  return result;
+}
+
+/**
+ * Whether the state a diff compares against has no provider text: it was written by the provider
+ * plugin (a stack moved back from `gpucloud:index:<Kind>` with an alias). The host deletes and
+ * reads with the text in the state, so an unchanged resource is then updated, which writes the text
+ * (an update with nothing declared changed sends nothing to the service); otherwise the next
+ * destroy would find no code to run.
+ */
+function lacksProviderText(olds: unknown): boolean {
+  return typeof olds === "object" && olds !== null && !("__provider" in olds);
 }
 
 async function providerFor(kind: ProviderKind): Promise<pulumi.dynamic.ResourceProvider> {

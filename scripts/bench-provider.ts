@@ -12,7 +12,10 @@
  * ships dist/). A program inside this repo serializes each resource's provider shim by value
  * (about 2 KB, twice per resource in state), where an installed copy stores a bare require.
  *
- * Against an in-process emulator (timeScale 0.01), on a temporary file backend:
+ * Against an in-process emulator (timeScale 0.01), on a temporary file backend, two paths to the
+ * same resources, each against the same floor: the package's dynamic resources (the endpoints
+ * stack) and the typed classes over the provider plugin (`pulumi-gpucloud/plugin` of the same
+ * install, the plugin stack, its Pulumi.yaml naming the installed plugin):
  *   1. `pulumi up` creating a template and `count` endpoints, against the floor: the same number of
  *      no-op dynamic resources (a trivial in-file provider whose diff reports no changes).
  *   2. `pulumi preview` of that stack unchanged, side by side with the floor. Previews alternate
@@ -23,8 +26,10 @@
  *      the two: the engine's and the SDK's work for those properties, without this provider.
  *      Also: loading the provider code into the provider process (which has @pulumi/pulumi loaded
  *      already), and `count` checks and diffs of an endpoint.
- *   4. `pulumi refresh` and, at the end, `pulumi destroy`.
- *   5. Management API calls per resource for up, preview, refresh and destroy, and the 429s seen,
+ *   4. `pulumi up` of the stacks unchanged (no-change up), alternating, medians of `runs`.
+ *   5. `pulumi refresh` and, at the end, `pulumi destroy`. State bytes per endpoint on each path,
+ *      split into the provider text, the inputs repeated as outputs and the cost estimate.
+ *   6. Management API calls per resource for up, preview, refresh and destroy, and the 429s seen,
  *      counted by a small proxy between the provider and the emulator.
  * It ends with the goals (GOALS below), each met or MISSED.
  *
@@ -42,8 +47,18 @@ import * as repoAutomation from "@pulumi/pulumi/automation";
 import type { PulumiFn, Stack } from "@pulumi/pulumi/automation";
 import { startEmulator } from "../emulator";
 import { dispatch } from "../provider/dispatch";
-import type * as sdk from "../sdk";
-import { benchProgram, SHAPE_ENV, shapeOf, stackOf, type BenchProgram, type Shape, type StackSpec } from "./lib/benchPrograms";
+import {
+  benchProgram,
+  moduleOf,
+  SHAPE_ENV,
+  shapeOf,
+  stackOf,
+  type BenchProgram,
+  type EndpointClasses,
+  type Shape,
+  type StackSpec,
+} from "./lib/benchPrograms";
+import { carriedPerEndpoint, type CarriedBytes } from "./lib/stateCarried";
 import { countingProxy, type ProxiedCall } from "./lib/countingProxy";
 import { installPackedCopy } from "./lib/packedInstall";
 import { stateBytesPerKind, type KindBytes } from "./lib/stateBytes";
@@ -61,7 +76,8 @@ const API_KEY = "bench-provider-key";
  */
 const GOALS = {
   upRatio: 1.3,
-  previewRatio: 1.15,
+  previewRatio: 1.1,
+  pluginPreviewRatio: 1.05,
   upOverShaped: 1.1,
   previewOverShaped: 1.05,
   previewCallsPerResource: 0,
@@ -93,6 +109,8 @@ interface ProjectDir {
   workDir: string;
   /** The automation API of the @pulumi/pulumi the program's resources use. */
   automation: Pick<typeof repoAutomation, "LocalWorkspace" | "PulumiCommand">;
+  /** The provider plugin the project's Pulumi.yaml names (the plugin stack). */
+  pluginDir?: string;
 }
 
 function stackSpec(cli: PulumiCli, base: string, name: string, project?: ProjectDir, env: Record<string, string> = {}): StackSpec {
@@ -117,6 +135,7 @@ function stackSpec(cli: PulumiCli, base: string, name: string, project?: Project
       ...env,
     },
     ...(project ? { projectDir: project.workDir } : {}),
+    ...(project?.pluginDir ? { pluginDir: project.pluginDir } : {}),
   };
 }
 
@@ -224,12 +243,12 @@ function freshOpMs(stack: BenchStack, program: BenchProgram, op: "preview" | "up
  * between the stacks; medians of `runs` of each, and the same ratios as above.
  */
 async function freshProcessPhase(runs: number, count: number, stacks: Record<BenchProgram, BenchStack>, shape: Shape): Promise<void> {
-  const programs: BenchProgram[] = ["endpoints", "floor", "shaped"];
+  const programs: BenchProgram[] = ["endpoints", "plugin", "floor", "shaped"];
   console.log(
     "fresh-process mode: one operation per Node process (scripts/bench-provider-op.ts; spawn to exit, the program and SDK loaded anew each time)",
   );
   for (const op of ["preview", "up"] as const) {
-    const times: Record<BenchProgram, number[]> = { endpoints: [], floor: [], shaped: [] };
+    const times: Record<BenchProgram, number[]> = { endpoints: [], plugin: [], floor: [], shaped: [] };
     for (let i = 0; i < runs; i++)
       for (const p of programs) times[p].push(freshOpMs(stacks[p], p, op, count, p === "shaped" ? shape : undefined));
     const m = (p: BenchProgram): number => median(times[p]);
@@ -242,6 +261,11 @@ async function freshProcessPhase(runs: number, count: number, stacks: Record<Ben
     );
     console.log(
       `    ${bare.toFixed(2)}x the bare floor (goal: at most ${goalBare}x) -> ${bare <= goalBare ? "met" : "MISSED"}; the provider's overhead ${overShaped.toFixed(2)}x the property-equivalent floor (goal: at most ${goalShaped}x) -> ${overShaped <= goalShaped ? "met" : "MISSED"}`,
+    );
+    const plugin = m("plugin") / m("floor");
+    const goalPlugin = op === "preview" ? GOALS.pluginPreviewRatio : GOALS.upRatio;
+    console.log(
+      `    the plugin path: ${seconds(m("plugin"))}, ${plugin.toFixed(2)}x the bare floor (goal: at most ${goalPlugin}x) -> ${plugin <= goalPlugin ? "met" : "MISSED"}`,
     );
   }
   console.log("");
@@ -302,14 +326,15 @@ async function main(): Promise<void> {
       workDir: projectDir,
       automation: installed("@pulumi/pulumi/automation") as ProjectDir["automation"],
     };
-    const endpoints = await openStack(
-      cli,
-      base,
-      "endpoints",
-      benchProgram("endpoints", count, installed("pulumi-gpucloud") as typeof sdk),
-      config,
-      packedProject,
-    );
+    const endpointsStack = (which: "endpoints" | "plugin", project: ProjectDir): Promise<BenchStack> =>
+      openStack(cli, base, which, benchProgram(which, count, installed(moduleOf(which)) as EndpointClasses), config, project);
+    const endpoints = await endpointsStack("endpoints", packedProject);
+    // The plugin stack: a project of its own (one Pulumi.yaml per project) on the same install.
+    const pluginWorkDir = path.join(base, "plugin-project");
+    fs.mkdirSync(pluginWorkDir, { recursive: true });
+    fs.symlinkSync(path.join(projectDir, "node_modules"), path.join(pluginWorkDir, "node_modules"), "dir");
+    const pluginDir = path.join(projectDir, "node_modules", "pulumi-gpucloud", "plugin");
+    const plugin = await endpointsStack("plugin", { ...packedProject, workDir: pluginWorkDir, pluginDir });
     const floor = await openStack(cli, base, "floor", benchProgram("floor", count), {});
 
     proxy.take();
@@ -318,16 +343,28 @@ async function main(): Promise<void> {
     const upCalls = countOf(upCallList);
     const created = emulator.inspect().reduce((n, a) => n + a.endpoints.length, 0);
     if (created !== count) throw new Error(`expected ${count} endpoints in the emulator after up, found ${created}`);
+    const upPlugin = await plugin.timed("up");
+    const upPluginCalls = countOf(proxy.take());
     const upFloor = await floor.timed("up");
     const upRatio = upEndpoints / upFloor;
     console.log(`pulumi up, ${count} endpoints (+1 template) created on the emulator: ${seconds(upEndpoints)}`);
+    console.log(
+      `pulumi up, the same through the plugin's typed classes:           ${seconds(upPlugin)}; ${(upPlugin / upFloor).toFixed(2)}x the floor`,
+    );
     console.log(`pulumi up, ${count} no-op dynamic resources (floor):                 ${seconds(upFloor)}; ratio ${upRatio.toFixed(2)}x`);
-    console.log(`  management API during up: ${callsOf(upCalls)} (${routesOf(upCallList, apiPath)})`);
+    console.log(
+      `  management API during up: ${callsOf(upCalls)} (${routesOf(upCallList, apiPath)}); the plugin path: ${callsOf(upPluginCalls)}`,
+    );
     const endpointState = await endpoints.stack.exportStack();
+    const pluginState = await plugin.stack.exportStack();
     const bytesPerResource = (state: unknown) => (JSON.stringify(state).length / resources).toFixed(0);
     console.log(
-      `  state per resource: ${bytesPerResource(endpointState)} B (floor ${bytesPerResource(await floor.stack.exportStack())} B)`,
+      `  state per resource: ${bytesPerResource(endpointState)} B, the plugin path ${bytesPerResource(pluginState)} B (floor ${bytesPerResource(await floor.stack.exportStack())} B)`,
     );
+    const carried = (c: CarriedBytes): string =>
+      `${c.total} B: provider text ${c.providerText} B, inputs repeated as outputs ${c.inputsRepeated} B, cost estimate ${c.costEstimate} B`;
+    console.log(`  per endpoint (inputs + outputs): dynamic ${carried(carriedPerEndpoint(endpointState))}`);
+    console.log(`                                   plugin  ${carried(carriedPerEndpoint(pluginState))}`);
 
     printStateBytes(api, await stateBytesPerKind(path.join(repoRoot(), "dist"), api));
 
@@ -343,19 +380,28 @@ async function main(): Promise<void> {
     console.log(`  the provider's overhead in up: ${upOverShaped.toFixed(2)}x the property-equivalent floor\n`);
 
     // One untimed preview each warms the file cache and the CLI binary.
+    // Every preview's calls, per path (the floors make none): each one runs in a new provider process.
+    const dynamicPreviewCalls: ProxiedCall[] = [];
+    let pluginPreviewCalls = 0;
     await endpoints.timed("preview", true);
+    dynamicPreviewCalls.push(...proxy.take());
+    await plugin.timed("preview", true);
+    proxy.take();
     await floor.timed("preview", true);
     await shaped.timed("preview", true);
     const endpointTimes: number[] = [];
+    const pluginTimes: number[] = [];
     const floorTimes: number[] = [];
     const shapedTimes: number[] = [];
     for (let i = 0; i < runs; i++) {
       endpointTimes.push(await endpoints.timed("preview", true));
+      dynamicPreviewCalls.push(...proxy.take());
+      pluginTimes.push(await plugin.timed("preview", true));
+      pluginPreviewCalls += proxy.take().length;
       floorTimes.push(await floor.timed("preview", true));
       shapedTimes.push(await shaped.timed("preview", true));
     }
-    // Every preview's calls (the floor makes none): each one runs in a new provider process.
-    const previewCalls = countOf(proxy.take());
+    const previewCalls = countOf([...dynamicPreviewCalls, ...proxy.take()]);
     const previewCallsEach: CallCount = { calls: previewCalls.calls / (runs + 1), tooMany: previewCalls.tooMany };
     const e = median(endpointTimes);
     const f = median(floorTimes);
@@ -376,8 +422,32 @@ async function main(): Promise<void> {
     );
     const previewOverShaped = e / shapedMedian;
     console.log(`  the provider's overhead in preview: ${previewOverShaped.toFixed(2)}x the property-equivalent floor (median)`);
+    const p = median(pluginTimes);
+    const pluginPreviewRatio = p / f;
+    console.log(
+      `pulumi preview, the same through the plugin's typed classes: median ${seconds(p)}, ${pluginPreviewRatio.toFixed(2)}x the floor (runs: ${pluginTimes.map(seconds).join(", ")}); management API: ${(pluginPreviewCalls / runs / resources).toFixed(2)} calls per resource`,
+    );
+
+    // No-change up, alternating, medians.
+    const noChange: Record<"endpoints" | "plugin" | "floor", number[]> = { endpoints: [], plugin: [], floor: [] };
+    proxy.take();
+    for (let i = 0; i < runs; i++)
+      for (const [name, stack] of [
+        ["endpoints", endpoints],
+        ["plugin", plugin],
+        ["floor", floor],
+      ] as const)
+        noChange[name].push(await stack.timed("up"));
+    const noChangeCalls = countOf(proxy.take());
+    const nm = (name: keyof typeof noChange): number => median(noChange[name]);
+    console.log(
+      `pulumi up, unchanged, median of ${runs}: dynamic ${seconds(nm("endpoints"))} (${(nm("endpoints") / nm("floor")).toFixed(2)}x the floor), plugin ${seconds(nm("plugin"))} (${(nm("plugin") / nm("floor")).toFixed(2)}x), floor ${seconds(nm("floor"))}; management API: ${(noChangeCalls.calls / (2 * runs * resources)).toFixed(2)} calls per resource`,
+    );
     const refreshEndpoints = await endpoints.timed("refresh");
     const refreshCalls = countOf(proxy.take());
+    await plugin.timed("refresh");
+    const refreshPluginCalls = countOf(proxy.take());
+    console.log(`pulumi refresh through the plugin: management API ${callsOf(refreshPluginCalls)}`);
     const refreshFloor = await floor.timed("refresh");
     console.log(
       `pulumi refresh: ${seconds(refreshEndpoints)} (floor ${seconds(refreshFloor)}, ${(refreshEndpoints / refreshFloor).toFixed(2)}x); management API: ${callsOf(refreshCalls)}\n`,
@@ -395,11 +465,14 @@ async function main(): Promise<void> {
       `    of which the properties an endpoint carries (no-op resources with the same): ${((shapedMedian - f) / 1000).toFixed(2)} s; the rest, this provider: ${((e - shapedMedian) / 1000).toFixed(2)} s\n`,
     );
 
-    if (values.fresh) await freshProcessPhase(runs, count, { endpoints, floor, shaped }, shape);
+    if (values.fresh) await freshProcessPhase(runs, count, { endpoints, plugin, floor, shaped }, shape);
 
     proxy.take();
     const destroyEndpoints = await endpoints.timed("destroy");
     const destroyCalls = countOf(proxy.take());
+    const destroyPlugin = await plugin.timed("destroy");
+    const destroyPluginCalls = countOf(proxy.take());
+    console.log(`pulumi destroy through the plugin: ${seconds(destroyPlugin)}; management API: ${callsOf(destroyPluginCalls)}`);
     await floor.timed("destroy");
     await shaped.timed("destroy");
     const left = emulator.inspect().reduce((n, a) => n + a.endpoints.length + a.templates.length, 0);
@@ -435,6 +508,9 @@ async function main(): Promise<void> {
       `  preview: ${previewRatio.toFixed(2)}x the floor, median (goal: at most ${GOALS.previewRatio}x) -> ${verdict(previewRatio <= GOALS.previewRatio)}`,
     );
     console.log(
+      `  preview through the plugin: ${pluginPreviewRatio.toFixed(2)}x the floor, median (goal: at most ${GOALS.pluginPreviewRatio}x) -> ${verdict(pluginPreviewRatio <= GOALS.pluginPreviewRatio)}`,
+    );
+    console.log(
       `  preview of unchanged resources: ${perResourceOf(previewCallsEach)} calls per resource (goal: ${GOALS.previewCallsPerResource}) -> ${verdict(previewCalls.calls === 0)}`,
     );
     console.log(
@@ -445,6 +521,9 @@ async function main(): Promise<void> {
     );
     console.log(
       `  calls per resource: up ${perResourceOf(upCalls)}, preview ${perResourceOf(previewCallsEach)}, refresh ${perResourceOf(refreshCalls)}, destroy ${perResourceOf(destroyCalls)}`,
+    );
+    console.log(
+      `  calls per resource through the plugin: up ${perResourceOf(upPluginCalls)}, preview ${(pluginPreviewCalls / runs / resources).toFixed(2)}, refresh ${perResourceOf(refreshPluginCalls)}, destroy ${perResourceOf(destroyPluginCalls)}`,
     );
   } finally {
     await proxy.close();

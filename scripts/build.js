@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // Builds dist/, the compiled package, from the TypeScript sources: dist/ is removed first (so that
-// a deleted source leaves no stale module behind), then `tsc -p tsconfig.json`, then a stamp,
+// a deleted source leaves no stale module behind), then `tsc -p tsconfig.json`, then, when the
+// checkout has it, `tsc -p sdks/tsconfig.nodejs.json` (the Node.js SDK generated from the plugin's
+// schema, the `/plugin` subpath, with the generator's compiler options), then a stamp,
 // dist/.sources-sha256, the digest of what the build read.
 //
 //   node scripts/build.js             always builds (`npm run build`)
@@ -23,10 +25,21 @@ const root = path.resolve(__dirname, "..");
 const dist = path.join(root, "dist");
 const stamp = path.join(dist, ".sources-sha256");
 
-/** The files a build depends on: the compiled folders (tsconfig.json's include), the tsconfig and the lockfile. */
+/** The TypeScript projects compiled, in order: the package, then the generated Node.js SDK where there is one. */
+const NODEJS_SDK_PROJECT = "sdks/tsconfig.nodejs.json";
+function projects() {
+  return ["tsconfig.json", NODEJS_SDK_PROJECT].filter((file) => fs.existsSync(path.join(root, file)));
+}
+
+/** A tsconfig's `include` folders, relative to the root (the file may hold comments, as tsconfig files do). */
+function includedFolders(project) {
+  const text = fs.readFileSync(path.join(root, project), "utf8").replace(/^\s*\/\/.*$/gm, "");
+  return JSON.parse(text).include.map((folder) => path.posix.join(path.posix.dirname(project), folder));
+}
+
+/** The files a build depends on: the compiled folders (each project's include), the tsconfigs and the lockfile. */
 function inputs() {
-  const tsconfig = JSON.parse(fs.readFileSync(path.join(root, "tsconfig.json"), "utf8"));
-  const files = ["tsconfig.json", "package-lock.json"].filter((file) => fs.existsSync(path.join(root, file)));
+  const files = [...projects(), "package-lock.json"].filter((file) => fs.existsSync(path.join(root, file)));
   const walk = (relative) => {
     for (const entry of fs.readdirSync(path.join(root, relative), { withFileTypes: true })) {
       if (entry.name === "node_modules") continue;
@@ -35,7 +48,7 @@ function inputs() {
       else if (entry.isFile()) files.push(file);
     }
   };
-  for (const folder of tsconfig.include) if (fs.existsSync(path.join(root, folder))) walk(folder);
+  for (const folder of projects().flatMap(includedFolders)) if (fs.existsSync(path.join(root, folder))) walk(folder);
   return files.sort();
 }
 
@@ -61,12 +74,28 @@ function isCurrent(digest) {
 function build(digest) {
   fs.rmSync(dist, { recursive: true, force: true });
   const tsc = require.resolve("typescript/bin/tsc", { paths: [root] });
-  const result = spawnSync(process.execPath, [tsc, "-p", path.join(root, "tsconfig.json")], { cwd: root, stdio: "inherit" });
-  if (result.status !== 0) {
-    console.error(`build: tsc failed (exit ${result.status ?? result.signal}); dist/ is incomplete, fix the errors above and build again`);
-    process.exit(result.status || 1);
+  for (const project of projects()) {
+    const result = spawnSync(process.execPath, [tsc, "-p", path.join(root, project)], { cwd: root, stdio: "inherit" });
+    if (result.status !== 0) {
+      console.error(
+        `build: tsc -p ${project} failed (exit ${result.status ?? result.signal}); dist/ is incomplete, fix the errors above and build again`,
+      );
+      process.exit(result.status || 1);
+    }
   }
+  if (projects().includes(NODEJS_SDK_PROJECT)) writeNodejsSdkVersion();
   fs.writeFileSync(stamp, `${digest}\n`);
+}
+
+/**
+ * The generated SDK reads its version (the plugin version its resources ask the engine for) from a
+ * package.json beside its compiled utilities.js. Only the version goes there: the generated
+ * package.json also marks a resource plugin, which the engine's plugin discovery would then ask
+ * every program that installs this package for, the dynamic resources' programs included.
+ */
+function writeNodejsSdkVersion() {
+  const { version } = JSON.parse(fs.readFileSync(path.join(root, "sdks", "nodejs", "package.json"), "utf8"));
+  fs.writeFileSync(path.join(dist, "sdks", "nodejs", "package.json"), `${JSON.stringify({ version }, null, 2)}\n`);
 }
 
 const args = process.argv.slice(2);

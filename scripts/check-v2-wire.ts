@@ -6,7 +6,11 @@
  *   npm run build && node dist/scripts/check-v2-wire.js <reference-dir> --print    # the reference, as a description
  *
  * The reference directory holds `management-api-v2-paths.txt` and `management-api-v2-schemas.txt`,
- * flattened from the service's OpenAPI description. The schema file is indentation-structured: a
+ * flattened from the service's OpenAPI description, and `management-api-v2-today.md`, the addendum
+ * on what the live API gained since. The addendum is prose and tables, not a description: of it the
+ * tool reads the operations it names (every `` `METHOD /v2/path` ``, wildcards and the areas it puts
+ * out of scope aside), and holds the description's operations that only the addendum has by method
+ * and path: each must be described, and nothing described may be in neither file. The schema file is indentation-structured: a
  * `type=...` line carries a node's type, enum, bounds and required list; `-> Name` refers to another
  * schema; `allOf:`/`oneOf:`/`anyOf:` list sub-nodes; `.field:`, `items:` and
  * `additionalProperties:` open a child node one level deeper.
@@ -202,6 +206,20 @@ function readOperations(text: string): WireOperation[] {
   return operations;
 }
 
+/** Areas the addendum names but leaves out of scope (its section 0: "/v2/sandboxes/*, /v2/organization*"). */
+const OUT_OF_SCOPE = [/^\/sandboxes(\/|$)/, /^\/organization/];
+
+/** `METHOD /path` (without /v2) of every operation the addendum names, wildcards and out-of-scope areas aside. */
+export function readTodayOperations(text: string): Set<string> {
+  const found = new Set<string>();
+  for (const match of text.matchAll(/`(GET|POST|PUT|PATCH|DELETE) \/v2(\/[^`\s]*)`/g)) {
+    const [, method = "", path = ""] = match;
+    if (path.includes("*") || OUT_OF_SCOPE.some((area) => area.test(path))) continue;
+    found.add(`${method} ${path}`);
+  }
+  return found;
+}
+
 export function readReference(dir: string): WireDescription {
   return {
     operations: readOperations(readFileSync(join(dir, "management-api-v2-paths.txt"), "utf8")),
@@ -254,9 +272,17 @@ function main(argv: readonly string[]): number {
   }
   const described = JSON.parse(readFileSync(join(repoRoot(), "test", "support", "fixtures", "v2-wire.json"), "utf8")) as WireDescription;
   const found: string[] = [];
+  const key = (op: WireOperation) => `${op.method} ${op.path}`;
+  // The addendum's own operations (not in the August copy) are held by method and path.
+  const inCopy = new Set(reference.operations.map(key));
+  const addendum = [...readTodayOperations(readFileSync(join(dir, "management-api-v2-today.md"), "utf8"))].filter((op) => !inCopy.has(op));
+  const describedKeys = new Set(described.operations.map(key));
+  for (const op of addendum) if (!describedKeys.has(op)) found.push(`operations: ${op} is in the addendum only (not described)`);
+  const fromCopy = described.operations.filter((op) => !addendum.includes(key(op)));
   // Operations compare by id, not by position.
   const byId = (ops: readonly WireOperation[]) => Object.fromEntries(ops.map((op) => [op.operationId, op]));
-  differences(byId(described.operations), byId(reference.operations), "operations", AUGUST, found);
+  differences(byId(fromCopy), byId(reference.operations), "operations", AUGUST, found);
+  process.stdout.write(`${addendum.length} operation(s) of the addendum, held by method and path\n`);
   differences(described.schemas, reference.schemas, "schemas", AUGUST, found);
   for (const line of found) process.stdout.write(`${line}\n`);
   process.stdout.write(`${found.length} difference(s)\n`);

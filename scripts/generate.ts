@@ -2,8 +2,9 @@
  * Writes the files derived from the field tables, so that a field is declared in one place: the
  * provider plugin's package schema, plugin/schema.json (from the tables and the SDK's declarations,
  * scripts/lib/pluginSchema), and the output lists the SDK registers, model/fields/outputLists.ts
- * (scripts/lib/outputLists.ts). `npm run generate` after a change to an argument, an output, their
- * documentation or the package's version (then `npm run sdk:generate` for the other languages' SDKs);
+ * (scripts/lib/outputLists.ts), and a reference page per resource, docs/reference/<Resource>.md,
+ * from the same doc comments and tables (scripts/lib/referencePages.ts). `npm run generate` after a
+ * change to an argument, an output, their documentation or the package's version (then `npm run sdk:generate` for the other languages' SDKs);
  * `npm test` fails while a checked-in file differs from a fresh generation.
  *
  * Usage: node dist/scripts/generate.js [--check]
@@ -12,6 +13,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { outputListsText } from "./lib/outputLists";
 import { buildSchema } from "./lib/pluginSchema/build";
+import { REFERENCE_PAGES } from "./lib/referencePages";
 import { repoRoot } from "./lib/repoRoot";
 
 /** The schema as the file holds it. */
@@ -23,6 +25,7 @@ export function schemaFileText(root: string): string {
 export const GENERATED: ReadonlyArray<{ file: string; text(root: string): string }> = [
   { file: "plugin/schema.json", text: schemaFileText },
   { file: "model/fields/outputLists.ts", text: outputListsText },
+  ...REFERENCE_PAGES,
 ];
 
 function main(): void {
@@ -33,6 +36,7 @@ function main(): void {
     const target = path.join(root, file);
     const fresh = text(root);
     if (!check) {
+      fs.mkdirSync(path.dirname(target), { recursive: true });
       fs.writeFileSync(target, fresh);
       console.log(`wrote ${file}`);
     } else if ((fs.existsSync(target) ? fs.readFileSync(target, "utf8") : "") !== fresh) {

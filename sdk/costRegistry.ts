@@ -11,11 +11,18 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { CostEstimate } from "../model/cost/estimate";
 
-/** A resource with a cost estimate: a Pod, Endpoint or NetworkVolume. */
+/**
+ * A resource with a cost estimate: a Pod, Endpoint or NetworkVolume of either path, the package's
+ * classes or the typed classes over the plugin (`pulumi-gpucloud/plugin`, whose generated types
+ * give the estimate's status as a plain string).
+ */
 export interface PricedResource {
   readonly urn: pulumi.Output<string>;
-  readonly costEstimate: pulumi.Output<CostEstimate | undefined>;
+  readonly costEstimate: pulumi.Output<PricedEstimate | undefined>;
 }
+
+/** A cost estimate as either path's classes type it. */
+export type PricedEstimate = Omit<CostEstimate, "status"> & { status: string };
 
 /** A priced resource as the program declared it. */
 export interface DeclaredPricedResource {

@@ -75,9 +75,10 @@ export class CostReport extends pulumi.ComponentResource {
       estimate: resource.costEstimate.apply(figuresOf),
     }));
     // The endpoints, for the account's serverless worker quota: its own are told from the account's
-    // other endpoints by id (a new one has none yet).
+    // other endpoints by id (a new one has none yet). Of either path: this package's class, or the
+    // plugin's `gpucloud:index:Endpoint` (the typed classes of `pulumi-gpucloud/plugin`).
     const endpoints = priced
-      .filter((p): p is typeof p & { resource: Endpoint } => p.resource instanceof Endpoint)
+      .filter((p): p is typeof p & { resource: QuotaEndpoint } => isEndpoint(p.resource))
       .map(({ name: endpointName, resource }) => ({ name: endpointName, id: resource.id, workersMax: resource.workersMax }));
     const record = new CostSummaryRecord(
       `${name}-summary`,
@@ -92,6 +93,17 @@ export class CostReport extends pulumi.ComponentResource {
     });
     this.registerOutputs({ perHour: this.perHour, ceilingPerHour: this.ceilingPerHour, perMonth: this.perMonth, unpriced: this.unpriced });
   }
+}
+
+/** What the worker quota check reads of an endpoint, on either path. */
+type QuotaEndpoint = pulumi.CustomResource & { workersMax: pulumi.Output<number | undefined> };
+
+/** The plugin's type token of an endpoint, which the typed classes register. */
+const PLUGIN_ENDPOINT_TYPE = "gpucloud:index:Endpoint";
+
+function isEndpoint(resource: PricedResource): resource is PricedResource & QuotaEndpoint {
+  if (resource instanceof Endpoint) return true;
+  return (resource as { __pulumiType?: unknown }).__pulumiType === PLUGIN_ENDPOINT_TYPE && resource instanceof pulumi.CustomResource;
 }
 
 /** The resource's name: the last part of `urn:pulumi:stack::project::type::name`. */

@@ -40,7 +40,9 @@ export interface EndpointArgs {
   type?: pulumi.Input<"QUEUE" | "LOAD_BALANCER">;
   /**
    * GPU types acceptable for workers, in order of preference, e.g. `["NVIDIA L4", "NVIDIA A40"]`.
-   * An id this package does not know is passed on with a warning. In place. On v2 the types become
+   * In place. On v2 an id the service's catalog does not list fails at preview, naming the nearest
+   * one (on v1, or when the catalog cannot be read, an id this package does not know is passed on
+   * with a warning). On v2 the types become
    * the catalog's pools they belong to minus the pools' other types (`gpu.pools`, `gpu.excludedTypes`):
    * v2 keeps no order of preference (check warns), and the types are not read back on refresh.
    * Every v2 update restates `pools` and `excludedTypes` together and checks the exclusions read back

@@ -32,8 +32,10 @@ export interface PodArgs {
   cloudType?: pulumi.Input<"SECURE" | "COMMUNITY">;
   /**
    * GPU types acceptable for a GPU pod, in order of preference (see `gpuTypePriority`), e.g.
-   * `["NVIDIA GeForce RTX 4090", "NVIDIA L40S"]`. Default: any. An id this package does not know is
-   * passed on with a warning. Replaces the pod. On v2: exactly one type, required for a GPU pod.
+   * `["NVIDIA GeForce RTX 4090", "NVIDIA L40S"]`. Default: any. Replaces the pod. On v2: exactly one
+   * type, required for a GPU pod; an id the service's catalog does not list fails at preview, naming
+   * the nearest one (on v1, or when the catalog cannot be read, an id this package does not know is
+   * passed on with a warning).
    */
   gpuTypeIds?: pulumi.Input<pulumi.Input<string>[]>;
   /** `"availability"` (default: whichever listed GPU type is free) or `"custom"` (strictly in list order). Replaces the pod. v1 only. */

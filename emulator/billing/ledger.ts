@@ -19,6 +19,7 @@ export function openPodUsage(account: AccountData, pod: PodRecord, nowMs: number
     startMs: nowMs,
     endMs: null,
   };
+  if (pod.cluster) interval.clusterId = pod.cluster.id;
   account.ledger.pods.push(interval);
   account.openIntervals.set(pod.id, interval);
 }

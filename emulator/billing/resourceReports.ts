@@ -10,26 +10,43 @@ import type { AccountData, WorkerUsageInterval } from "../state/model";
 import { HOURS_PER_BILLING_MONTH, NETWORK_VOLUME_PRICE_PER_GB_MONTH, roundMoney } from "../vocabulary/catalog";
 import type { BucketSize } from "../vocabulary/schemas/billing";
 import type { BillingQuery, NetworkVolumeBillingQuery, PodBillingQuery, ServerlessBillingQuery } from "../vocabulary/schemas/v2/requests";
-import { bucketStart, forEachBucket, isoSeconds, nextBucket } from "./buckets";
+import { bucketStart, bucketsAfter, forEachBucket, isoSeconds, nextBucket } from "./buckets";
 
 const HOUR_MS = 3_600_000;
 const DEFAULT_WINDOW_MS = 30 * 86_400_000;
+/** 0000-01-01T00:00:00Z: the earliest start RFC 3339 can write, as `startTime` (4-digit years) can give it. */
+const EARLIEST_MS = Date.parse("0000-01-01T00:00:00Z");
 
-interface Window {
+/**
+ * `lastN` buckets reaching back before the year 0: the window's start could not be written in the
+ * answer's `metadata.query` (assumption: the reference sets no maximum; emulator/README.md).
+ */
+function lastNTooFar(lastN: number, size: BucketSize, current: number): Error {
+  let most = 1;
+  // The largest N that still starts in the year 0 or later: a binary search over the buckets.
+  for (let step = 2 ** 52; step >= 1; step /= 2) if (bucketsAfter(current, size, 1 - (most + step)) >= EARLIEST_MS) most += step;
+  return badRequest(
+    `invalid query parameter lastN: ${lastN} ${size} buckets would start before 0000-01-01T00:00:00Z; ` +
+      `give at most ${most}, or a startTime`,
+  );
+}
+
+export interface Window {
   startMs: number;
   endMs: number;
   bucketSize: BucketSize;
   nowMs: number;
 }
 
-function resolveWindow(query: BillingQuery, nowMs: number): Window {
+export function resolveWindow(query: BillingQuery, nowMs: number): Window {
   const size = query.bucketSize;
   if (query.lastN !== undefined) {
     if (query.startTime !== undefined || query.endTime !== undefined)
       throw badRequest("invalid query parameter lastN: give either lastN or startTime/endTime, not both");
-    let startMs = bucketStart(nowMs, size);
-    for (let i = 1; i < query.lastN; i++) startMs = bucketStart(startMs - 1, size);
-    return { startMs, endMs: nextBucket(bucketStart(nowMs, size), size), bucketSize: size, nowMs };
+    const current = bucketStart(nowMs, size);
+    const startMs = bucketsAfter(current, size, 1 - query.lastN);
+    if (!(startMs >= EARLIEST_MS)) throw lastNTooFar(query.lastN, size, current);
+    return { startMs, endMs: nextBucket(current, size), bucketSize: size, nowMs };
   }
   const rawEnd = query.endTime ?? nowMs;
   const rawStart = query.startTime ?? rawEnd - DEFAULT_WINDOW_MS;
@@ -44,7 +61,7 @@ function resolveWindow(query: BillingQuery, nowMs: number): Window {
   };
 }
 
-interface Usage<P extends string> {
+export interface Usage<P extends string> {
   id: string;
   part: P;
   perHour: number;
@@ -52,14 +69,14 @@ interface Usage<P extends string> {
   endMs: number | null;
 }
 
-interface Cell<P extends string> {
+export interface Cell<P extends string> {
   bucket: number;
   id: string;
   parts: Partial<Record<P, number>>;
 }
 
 /** Splits each interval over the window's buckets and sums per (bucket, resource, part). */
-function accumulate<P extends string>(window: Window, usages: Iterable<Usage<P>>): Array<Cell<P>> {
+export function accumulate<P extends string>(window: Window, usages: Iterable<Usage<P>>): Array<Cell<P>> {
   const cells = new Map<string, Cell<P>>();
   for (const u of usages) {
     const from = Math.max(u.startMs, window.startMs);
@@ -78,7 +95,13 @@ function accumulate<P extends string>(window: Window, usages: Iterable<Usage<P>>
   return [...cells.values()].sort((a, b) => a.bucket - b.bucket || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
-function report<P extends string, F extends string>(window: Window, cells: Array<Cell<P>>, idField: F, parts: Record<string, P | null>) {
+/** Records and totals of `cells`, each record naming its resource in `idField` (none: one record per bucket). */
+export function report<P extends string>(
+  window: Window,
+  cells: Array<Cell<P>>,
+  idField: string | undefined,
+  parts: Record<string, P | null>,
+) {
   const totals: Record<string, number> = { totalAmount: 0 };
   for (const name of Object.keys(parts)) totals[name] = 0;
   const records = cells.map((cell) => {
@@ -94,7 +117,7 @@ function report<P extends string, F extends string>(window: Window, cells: Array
     return {
       startTime: isoSeconds(cell.bucket),
       endTime: isoSeconds(nextBucket(cell.bucket, window.bucketSize)),
-      [idField]: cell.id,
+      ...(idField === undefined ? {} : { [idField]: cell.id }),
       totalAmount: roundMoney(total),
       ...amounts,
     };
@@ -103,25 +126,26 @@ function report<P extends string, F extends string>(window: Window, cells: Array
   return { records, totals, unique: new Set(cells.map((cell) => cell.id)).size };
 }
 
-function queryEcho(window: Window) {
+export function queryEcho(window: Window) {
   return { startTime: isoSeconds(window.startMs), endTime: isoSeconds(window.endMs), bucketSize: window.bucketSize };
 }
 
-function* podUsage(account: AccountData, podId: string | undefined): Iterable<Usage<"gpu" | "cpu">> {
+export function* podUsage(account: AccountData, podId: string | undefined): Iterable<Usage<"gpu" | "cpu">> {
   for (const u of account.ledger.pods) {
-    if (podId !== undefined && u.podId !== podId) continue;
+    // A cluster's members are billed as the cluster's (clusterReport.ts), not as pods.
+    if (u.clusterId !== undefined || (podId !== undefined && u.podId !== podId)) continue;
     yield { id: u.podId, part: u.gpuTypeId !== null ? "gpu" : "cpu", perHour: u.costPerHr, startMs: u.startMs, endMs: u.endMs };
   }
 }
 
-function* workerUsage(usage: Iterable<WorkerUsageInterval>, serverlessId: string | undefined): Iterable<Usage<"gpu" | "cpu">> {
+export function* workerUsage(usage: Iterable<WorkerUsageInterval>, serverlessId: string | undefined): Iterable<Usage<"gpu" | "cpu">> {
   for (const u of usage) {
     if (serverlessId !== undefined && u.endpointId !== serverlessId) continue;
     yield { id: u.endpointId, part: u.gpuTypeId !== null ? "gpu" : "cpu", perHour: u.costPerHr, startMs: u.startMs, endMs: u.endMs };
   }
 }
 
-function* volumeUsage(account: AccountData, volumeId: string | undefined): Iterable<Usage<"standard" | "highPerformance">> {
+export function* volumeUsage(account: AccountData, volumeId: string | undefined): Iterable<Usage<"standard" | "highPerformance">> {
   const perGbHour = NETWORK_VOLUME_PRICE_PER_GB_MONTH / HOURS_PER_BILLING_MONTH;
   for (const u of account.ledger.volumes) {
     if (volumeId !== undefined && u.volumeId !== volumeId) continue;

@@ -59,10 +59,55 @@ export function answerOnSocket(socket: Duplex, status: number, message: string, 
   );
 }
 
+/** What node keeps on a server socket: the response being written, and the parser's current request. */
+type ServerSocket = Duplex & {
+  _httpMessage?: ServerResponse | null;
+  parser?: { incoming?: IncomingMessage | null } | null;
+};
+
 /** A response of this socket that has already started: a raw answer would corrupt it. */
-function responseStarted(socket: Duplex): boolean {
-  const current = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
-  return current?.headersSent === true;
+function responseStarted(socket: ServerSocket): boolean {
+  return socket._httpMessage?.headersSent === true;
+}
+
+/**
+ * Whether the parser failed on a request of its own (its request line or headers), after every
+ * earlier request on the connection was read whole: then the earlier ones are still owed their
+ * answers, in order, and this one's error comes after them. Otherwise it failed inside the body of
+ * a request a handler is already serving, whose answer the error replaces.
+ */
+function failedOnNewRequest(socket: ServerSocket): boolean {
+  const incoming = socket.parser?.incoming;
+  return incoming === undefined || incoming === null || incoming.complete;
+}
+
+/**
+ * Calls `then` once every answer owed on the socket has been written. Pipelined requests are
+ * answered in order: node holds their responses in a queue and gives the socket to the next one
+ * when the current one has finished, and releases it (`_httpMessage` null) after the last, so
+ * waiting until the socket holds no response waits for them all. Nothing is called if the socket closes.
+ */
+function afterOwedAnswers(socket: ServerSocket, then: () => void): void {
+  if (socket.destroyed) return;
+  const current = socket._httpMessage;
+  if (!current) {
+    then();
+    return;
+  }
+  // Finished but not yet released: node's own listener runs on the next ticks.
+  if (current.writableFinished) {
+    setImmediate(() => afterOwedAnswers(socket, then));
+    return;
+  }
+  const onClose = (): void => {
+    current.off("finish", onFinish);
+  };
+  const onFinish = (): void => {
+    socket.off("close", onClose);
+    setImmediate(() => afterOwedAnswers(socket, then));
+  };
+  current.once("finish", onFinish);
+  socket.once("close", onClose);
 }
 
 /**
@@ -70,13 +115,24 @@ function responseStarted(socket: Duplex): boolean {
  * `Allow` for the path, or 404); without it, CONNECT gets a bare 405 on the socket.
  */
 export function installClientErrorHandlers(server: Server, connect?: (req: IncomingMessage, res: ServerResponse) => void): void {
-  server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => {
-    // A reset or a half-sent answer leaves nothing that could still be read.
-    if (error.code === "ECONNRESET" || !socket.writable || responseStarted(socket)) {
+  server.on("clientError", (error: NodeJS.ErrnoException, socket: ServerSocket) => {
+    if (error.code === "ECONNRESET" || !socket.writable) {
       socket.destroy();
       return;
     }
     const { status, message } = clientErrorAnswer(error.code, error.message, maxHeaderSize);
+    if (failedOnNewRequest(socket)) {
+      // Pipelined: the requests before it get their answers first (a handler may still be at work).
+      afterOwedAnswers(socket, () => {
+        if (socket.writable) answerOnSocket(socket, status, message);
+      });
+      return;
+    }
+    // A half-sent answer leaves nothing that could still be read.
+    if (responseStarted(socket)) {
+      socket.destroy();
+      return;
+    }
     answerOnSocket(socket, status, message);
   });
   // Without a listener node drops CONNECT requests without a word: the emulator is no proxy.

@@ -83,13 +83,16 @@ export interface DescribedOperation {
 const ref = (name: string): Json => ({ $ref: `#/components/schemas/${name}` });
 
 /**
- * A management route-table entry (http/router.ts): an operation with a body may answer 413 (the
- * body reader), a scoped one 403 (the router's scope check), which its description names.
+ * A management route-table entry (http/router.ts), with the statuses the kit itself answers: an
+ * operation with a body may answer 400 (the body reader: not JSON, not an object, nested too deep)
+ * and 413 (over its limit), one with path parameters 400 (a malformed percent-encoding in one), a
+ * scoped one 403 (the router's scope check). What its handler refuses is its entry's `errors`.
  */
 export function describeRoute(op: Operation): DescribedOperation {
-  const errors = [...op.errors];
-  if (op.scope !== undefined) errors.push(403);
-  if (op.bodySchema) errors.push(413);
+  const errors = new Set(op.errors);
+  if (op.path.includes("{")) errors.add(400);
+  if (op.scope !== undefined) errors.add(403);
+  if (op.bodySchema) for (const status of [400, 413]) errors.add(status);
   return {
     method: op.method,
     path: op.path,
@@ -99,7 +102,8 @@ export function describeRoute(op: Operation): DescribedOperation {
     description: op.scope === undefined ? undefined : `Needs the API key scope \`${op.scope}\`.`,
     query: op.querySchema instanceof z.ZodObject ? Object.entries(op.querySchema.shape as Record<string, z.ZodType>) : [],
     response: op.response,
-    errors,
+    noContent: op.noContent,
+    errors: [...errors],
     body: op.bodySchema && op.bodyName ? { schema: op.bodySchema, name: op.bodyName, required: true } : undefined,
     public: op.public,
   };

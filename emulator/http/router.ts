@@ -1,14 +1,15 @@
 /**
- * A small router for the management API: exact segments and `{param}` segments, one table of
- * operations that is also the source of the OpenAPI description (openapi.ts), so the two cannot
- * drift. Requests that need no body and whose handler is synchronous are served without a single
+ * A small router for the management API: exact segments and `{param}` segments, static ones
+ * matched first (routeTable.ts); one table of operations that is also the source of the OpenAPI
+ * description (openapi.ts), so the two cannot drift. Requests that need no body and whose handler is synchronous are served without a single
  * await (the hot path of GET /pods/{id}).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { z } from "zod";
 import { type BodyLimit, parseJsonObject, readBody } from "./body";
-import { HttpError, badRequest } from "./errors";
+import { HttpError } from "./errors";
 import { sendEmpty, sendError, sendJson, sendText } from "./respond";
+import { RouteTable } from "./routeTable";
 import { parseWith } from "./validation";
 
 import type { InterceptPlan, Method, ReplyEvent, RouteInterceptor } from "./interception";
@@ -42,6 +43,8 @@ export interface OperationDoc {
   /** components.schemas name of the request body. */
   bodyName?: string;
   response: { status: number; description: string; schemaName?: string; array?: boolean };
+  /** What an empty 204 means, for an operation that may give one besides its answer (a pod action that deletes). */
+  noContent?: string | undefined;
   /** Error statuses this operation can answer (401 is implied unless public). */
   errors: readonly number[];
   /** The API-key scope the operation needs (management v2; see management/account/scopes.ts). */
@@ -167,14 +170,9 @@ export type AnswerHeaders = Readonly<Record<string, string>>;
 
 const NO_HEADERS: AnswerHeaders = {};
 
-interface CompiledRoute {
-  op: Operation;
-  segments: string[];
-}
-
 export class Router {
-  /** Routes by segment count: a request only compares against paths of its own length. */
-  private readonly byLength = new Map<number, CompiledRoute[]>();
+  /** Static segments before parameterised ones (routeTable.ts). */
+  private readonly table: RouteTable<Operation>;
   private interceptor: RouteInterceptor | undefined;
   private readonly fail: (res: ServerResponse, error: unknown, headers: AnswerHeaders) => void;
   private readonly basePath: string;
@@ -186,12 +184,7 @@ export class Router {
     this.interceptor = options.interceptor;
     this.fail = options.renderError ?? fail;
     this.basePath = options.basePath ?? "/v1";
-    for (const op of operations) {
-      const segments = op.path.split("/").filter((s) => s !== "");
-      const list = this.byLength.get(segments.length) ?? [];
-      list.push({ op, segments });
-      this.byLength.set(segments.length, list);
-    }
+    this.table = new RouteTable(operations.map((op) => ({ method: op.method, path: op.path, value: op })));
   }
 
   /** Replaces the interceptor, e.g. when fault injection is switched on or off at run time. */
@@ -429,23 +422,17 @@ export class Router {
   }
 
   private match(method: string, path: string): { op: Operation; params: Record<string, string> } | { notAllowed: HttpError } {
-    const parts = path.split("/").filter((s) => s !== "");
-    const routes = this.byLength.get(parts.length) ?? [];
-    // Routes of other methods are only looked at when nothing matches (to answer 405 with Allow).
-    for (const route of routes) {
-      if (route.op.method !== method) continue;
-      const params = matchSegments(route.segments, parts);
-      if (params) return { op: route.op, params };
-    }
-    const allowed = routes.filter((route) => matchSegments(route.segments, parts) !== undefined).map((route) => route.op.method);
-    if (allowed.length > 0) {
+    const match = this.table.match(method, path);
+    if (match === undefined) throw new HttpError(404, `no such operation: ${method} ${this.basePath}${path}`);
+    if ("allowed" in match) {
+      const allowed = match.allowed.join(", ");
       return {
-        notAllowed: new HttpError(405, `method ${method} is not allowed on ${this.basePath}${path}; allowed: ${allowed.join(", ")}`, {
-          allow: allowed.join(", "),
+        notAllowed: new HttpError(405, `method ${method} is not allowed on ${this.basePath}${path}; allowed: ${allowed}`, {
+          allow: allowed,
         }),
       };
     }
-    throw new HttpError(404, `no such operation: ${method} ${this.basePath}${path}`);
+    return { op: match.found.value, params: match.params };
   }
 }
 
@@ -458,30 +445,6 @@ function checkScope(op: Operation, scopes: ReadonlySet<string> | undefined): voi
     `access denied: ${op.operationId} (${op.method} ${op.path}) needs the API key scope "${op.scope}", which this key lacks (its scopes: ${held}); ` +
       `use a key with "${op.scope}" or add it to this key`,
   );
-}
-
-function matchSegments(pattern: readonly string[], parts: readonly string[]): Record<string, string> | undefined {
-  let params: Record<string, string> | undefined;
-  for (let i = 0; i < pattern.length; i++) {
-    const want = pattern[i] as string;
-    const got = parts[i] as string;
-    if (want.startsWith("{")) {
-      params ??= {};
-      params[want.slice(1, -1)] = decodeSegment(got);
-    } else if (want !== got) {
-      return undefined;
-    }
-  }
-  return params ?? {};
-}
-
-function decodeSegment(segment: string): string {
-  if (!segment.includes("%")) return segment;
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    throw badRequest(`malformed percent-encoding in path segment ${JSON.stringify(segment)}`);
-  }
 }
 
 /** Query string to a plain object; a repeated key becomes an array (`?gpuTypeId=a&gpuTypeId=b`). */

@@ -33,9 +33,11 @@ export function notFound(what: string): Refusal {
  * No GPU or CPU to place on: a conflict in the service's own words (/v1 answers it 409); /api/v2
  * answers a create that cannot be placed 400 and a start 409 (management-api-v2-today.md 5.2).
  */
+export const NO_CAPACITY_STATUS = 409;
+
 export class NoCapacity extends Refusal {
   constructor(message: string) {
-    super(409, message);
+    super(NO_CAPACITY_STATUS, message);
     this.name = "NoCapacity";
   }
 }

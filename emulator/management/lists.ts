@@ -17,7 +17,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { z } from "zod";
 import { PAGE_LIMIT_MAX } from "../vocabulary/schemas/v2/requests";
-import type { Pagination } from "../vocabulary/schemas/v2/wire";
+import type { Pagination } from "../vocabulary/schemas/v2/pagination";
 import type { ManagementContext } from "./context";
 import { Refusal } from "./errors";
 

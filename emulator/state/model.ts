@@ -4,6 +4,8 @@
  * them by the *View functions in management/; nothing here knows about HTTP.
  */
 import type { CloudType } from "../vocabulary/catalog";
+import type { ClusterType } from "../vocabulary/schemas/v2/clusters";
+import type { PodClusterRole } from "../vocabulary/schemas/v2/wire";
 
 export type ComputeType = "GPU" | "CPU";
 export type PodStatus = "RUNNING" | "EXITED" | "TERMINATED";
@@ -74,6 +76,37 @@ export interface PodRecord {
   boot: PodBoot | null;
   /** Why the pod is in ERROR (v2 status; stopped, nothing held), until it is started again. */
   error?: string | undefined;
+  /** Set on a cluster's member pod (management/clusters/): which cluster, its rank, role and overlay address. */
+  cluster?: PodClusterMembership;
+}
+
+/** A member pod's place in its cluster (v2 Pod.cluster, PodCluster). */
+export interface PodClusterMembership {
+  id: string;
+  rank: number;
+  role?: PodClusterRole;
+  ip: string;
+}
+
+/**
+ * A cluster (/api/v2/clusters): identity and homogeneous shape; its member pods are PodRecords of
+ * the same account (`memberIds`, in rank order), so capacity, billing, boots and faults are theirs.
+ */
+export interface ClusterRecord {
+  id: string;
+  accountId: string;
+  createdAtMs: number;
+  /** The only field a PATCH changes. */
+  name: string;
+  type: ClusterType;
+  gpuTypeId: string;
+  gpuCountPerPod: number;
+  podCount: number;
+  /** The pod template the members were made from; kept as a link (Cluster.template). */
+  templateId: string | null;
+  dataCenterId: string;
+  memberIds: string[];
+  network: { cidr: string; vxlanId: number; vxlanPort: number };
 }
 
 export type ScalerType = "QUEUE_DELAY" | "REQUEST_COUNT";
@@ -186,6 +219,38 @@ export interface SecretRecord {
   valueLastUpdatedAtMs: number;
 }
 
+/**
+ * A global volume (/api/v2/global-volumes; management-api-v2-today.md section 4): storage tied to no
+ * data center, with a name and nothing else the reference defines (no size, no mount).
+ */
+export interface GlobalVolumeRecord {
+  id: string;
+  accountId: string;
+  createdAtMs: number;
+  /** Trimmed, as the service stores it; not unique. */
+  name: string;
+  /** Who created it: the account (the emulator knows no users besides it). */
+  createdByUserId: string;
+}
+
+/**
+ * A delegation of pull access to an image of a cloud account's container registry
+ * (/api/v2/registries/delegations): what the registered resource name says, nothing pulled.
+ */
+export interface RegistryDelegationRecord {
+  id: string;
+  accountId: string;
+  createdAtMs: number;
+  name: string | null;
+  /** The resource name as registered. */
+  resource: string;
+  repository: string;
+  tag: string;
+  region: string;
+  /** The principal the delegation grants pull access to (the reference's `awsUser`). */
+  principal: string;
+}
+
 /** A pod's RUNNING time at one price. `endMs` null while it is still running. */
 export interface PodUsageInterval {
   podId: string;
@@ -196,6 +261,8 @@ export interface PodUsageInterval {
   diskGb: number;
   startMs: number;
   endMs: number | null;
+  /** A cluster member's interval: billed under /api/v2/billing/clusters, not /billing/pods. */
+  clusterId?: string;
 }
 
 /** A serverless worker's up time (from the job side's recordWorkerUsage). */
@@ -234,6 +301,9 @@ export interface AccountData {
   networkVolumes: Map<string, NetworkVolumeRecord>;
   registryAuths: Map<string, RegistryAuthRecord>;
   secrets: Map<string, SecretRecord>;
+  clusters: Map<string, ClusterRecord>;
+  globalVolumes: Map<string, GlobalVolumeRecord>;
+  registryDelegations: Map<string, RegistryDelegationRecord>;
   /** Registered SSH public keys (v2 PUT /account/ssh-keys), provisioned into pods created with startSsh. */
   sshKeys: string[];
   ledger: Ledger;
@@ -250,6 +320,9 @@ export function emptyAccount(accountId: string): AccountData {
     networkVolumes: new Map(),
     registryAuths: new Map(),
     secrets: new Map(),
+    clusters: new Map(),
+    globalVolumes: new Map(),
+    registryDelegations: new Map(),
     sshKeys: [],
     ledger: { pods: [], workers: [], volumes: [] },
     openIntervals: new Map(),

@@ -32,8 +32,8 @@ function level(free: number): Level {
   return free <= 0 ? "NONE" : free < 4 ? "LOW" : free < 16 ? "MEDIUM" : "HIGH";
 }
 
-/** The largest machine of each type: 8 GPUs, 4 for the 141 GB and larger parts. */
-function maxCount(gpu: CatalogGpu): number {
+/** The largest machine of each type: 8 GPUs, 4 for the 141 GB and larger parts (GpuType.maxCount; a cluster's gpuCountPerPod). */
+export function maxCount(gpu: CatalogGpu): number {
   return gpu.memoryInGb >= 141 ? 4 : 8;
 }
 

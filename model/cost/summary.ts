@@ -7,11 +7,18 @@ import { roundUsd } from "./usd";
 /** The figures of an estimate a summary sums (no prices, so no read times: they are the same every run). */
 export type EstimateFigures = Pick<CostEstimate, "status" | "reason" | "perHour" | "ceilingPerHour" | "perMonth">;
 
-/** An estimate's figures; a resource without an estimate (state from an older version) is unpriced. */
-export function figuresOf(estimate: CostEstimate | undefined): EstimateFigures {
+const ESTIMATE_STATUSES: readonly string[] = ["estimated", "pending", "unavailable"] satisfies CostEstimate["status"][];
+
+/**
+ * An estimate's figures; a resource without an estimate (state from an older version) is unpriced.
+ * The status is a plain string where the estimate comes from the typed classes over the plugin
+ * (their generated types do not carry the union); one this version does not know is unavailable.
+ */
+export function figuresOf(estimate: (Omit<CostEstimate, "status"> & { status: string }) | undefined): EstimateFigures {
   if (estimate === undefined) return { status: "unavailable", reason: "no estimate" };
   const { status, reason, perHour, ceilingPerHour, perMonth } = estimate;
-  const figures: EstimateFigures = { status };
+  if (!ESTIMATE_STATUSES.includes(status)) return { status: "unavailable", reason: `unknown estimate status ${JSON.stringify(status)}` };
+  const figures: EstimateFigures = { status: status as CostEstimate["status"] };
   if (reason !== undefined) figures.reason = reason;
   if (perHour !== undefined) figures.perHour = perHour;
   if (ceilingPerHour !== undefined) figures.ceilingPerHour = ceilingPerHour;

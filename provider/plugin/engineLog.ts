@@ -1,6 +1,6 @@
 // Progress and warnings of the provider plugin go to the engine's log, attached to the resource
 // being worked on: the CLI prints them under that resource (the dynamic resources cannot do this,
-// see the README's "Limits"). Which resource is known from the request being served, carried
+// see docs/limits.md). Which resource is known from the request being served, carried
 // through its asynchronous work by forResource, with the values the request gave as secrets: a line
 // that would quote one shows it redacted (redaction.ts).
 

@@ -1,7 +1,7 @@
 // Values the program gave as secrets, kept out of what the plugin prints. The field tables mark the
 // arguments that always hold secrets (env, passwords), and their checks never quote them; any other
 // argument can also be given as a secret (`pulumi.secret(...)`), and only the plugin knows which:
-// the engine tells it (the dynamic resources are sent plain values, see the README's "Limits").
+// the engine tells it (the dynamic resources are sent plain values, see docs/limits.md).
 // A check failure or a warning about such a value would quote it, so those texts are redacted, by the
 // client's redaction (client/redact.ts), as the API key is from every error.
 

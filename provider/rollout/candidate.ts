@@ -22,6 +22,7 @@ import { casesSchema } from "../smoke/caseSchema";
 import { failureMessage } from "../smoke/report";
 import type { CaseResult } from "../../model/components/caseResult";
 import { runCases } from "../smoke/runCases";
+import { candidateFailureAdvice } from "./candidateAdvice";
 import type { RolloutDeps } from "./deps";
 import type { RolloutStep } from "../../model/components/rolloutStep";
 import { StepLog } from "./steps";
@@ -101,7 +102,8 @@ export function rolloutCandidateProvider(deps: RolloutDeps): pulumi.dynamic.Reso
     return deps.canaryEndpoints.create(checked.inputs ?? args.canary);
   }
 
-  async function runCandidate(inputs: Props): Promise<Props> {
+  /** One check; `olds` are the last check's recorded inputs (undefined at create), to word a failure by what changed. */
+  async function runCandidate(inputs: Props, olds?: Props): Promise<Props> {
     const args = candidateArgsSchema.parse(argsOf(inputs)); // check refused anything invalid; this types it
     const steps = new StepLog(deps.provider.now);
     await removeLeftovers(args, steps);
@@ -134,10 +136,8 @@ export function rolloutCandidateProvider(deps: RolloutDeps): pulumi.dynamic.Reso
     const canaryId = canary?.id ?? "(none)";
     const failed = failureMessage(canaryId, results);
     if (failed) {
-      throw new Error(
-        `rollout "${args.rollout}": version ${args.version} failed its candidate check, so the serving endpoint was not touched ` +
-          `(same version, same workers, still answering).\n${failed}\nFix the version and run \`pulumi up\` again, or declare the serving version again.`,
-      );
+      const { head, fix } = candidateFailureAdvice(args.rollout, args.version, olds && argsOf(olds), argsOf(inputs));
+      throw new Error(`${head}\n${failed}\n${fix}`);
     }
     const outs: CandidateOutputs = {
       approvedTemplateId: args.templateId,
@@ -167,8 +167,8 @@ export function rolloutCandidateProvider(deps: RolloutDeps): pulumi.dynamic.Reso
       return { id: `candidate-${randomBytes(6).toString("hex")}`, outs: await runCandidate(inputs) };
     },
 
-    async update(_id: string, _olds: Props, news: Props) {
-      return { outs: await runCandidate(news) };
+    async update(_id: string, olds: Props, news: Props) {
+      return { outs: await runCandidate(news, olds) };
     },
 
     // Nothing lives in the service between runs: the verdict is the state.

@@ -27,6 +27,7 @@ import (
 
 	"github.com/blang/semver"
 	gogen "github.com/pulumi/pulumi/pkg/v3/codegen/go"
+	"github.com/pulumi/pulumi/pkg/v3/codegen/nodejs"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/python"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/schema"
 )
@@ -43,6 +44,9 @@ var languages = []language{
 	}},
 	{"go", func(pkg *schema.Package) (map[string][]byte, error) {
 		return gogen.GeneratePackage("pulumi-language-go", pkg, nil)
+	}},
+	{"nodejs", func(pkg *schema.Package) (map[string][]byte, error) {
+		return nodejs.GeneratePackage("pulumi-language-nodejs", pkg, map[string][]byte{}, nil, false, noReferences{})
 	}},
 }
 

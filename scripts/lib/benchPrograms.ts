@@ -1,12 +1,13 @@
 /**
  * The programs scripts/bench-provider.ts measures, shared with the child process of its
  * fresh-process mode (scripts/bench-provider-op.ts), which must declare exactly the same resources:
- * the endpoints stack (this package, installed from `npm pack`), the bare floor of no-op dynamic
- * resources, and the property-equivalent floor of no-op resources carrying an endpoint's state.
+ * the endpoints stack (this package's dynamic resources, installed from `npm pack`), the plugin
+ * stack (the same endpoints through the typed classes over the provider plugin,
+ * `pulumi-gpucloud/plugin` of the same install), the bare floor of no-op dynamic resources, and the
+ * property-equivalent floor of no-op resources carrying an endpoint's state.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type * as automation from "@pulumi/pulumi/automation";
-import type * as sdk from "../../sdk";
 
 // ---------------------------------------------------------------- the floor: a no-op dynamic resource
 
@@ -96,15 +97,34 @@ export function shapeOf(deployment: unknown): Shape {
 }
 
 /** Which of the benchmark's stacks a program declares. */
-export type BenchProgram = "endpoints" | "floor" | "shaped";
+export type BenchProgram = "endpoints" | "plugin" | "floor" | "shaped";
+
+/** The two stacks of endpoints: the dynamic resources, and the typed classes over the plugin. */
+export const ENDPOINT_PROGRAMS: readonly BenchProgram[] = ["endpoints", "plugin"];
+
+/** What the endpoints programs declare with: the package's classes, or the typed classes over the plugin. */
+export interface EndpointClasses {
+  Template: new (name: string, args: { name: string; imageName: string; isServerless: boolean }) => { id: pulumi.Output<string> };
+  Endpoint: new (
+    name: string,
+    args: { templateId: pulumi.Input<string>; gpuTypeIds: string[]; workersMin: number; workersMax: number },
+  ) => unknown;
+}
+
+/** The module an endpoints program's classes come from, in the installed package. */
+export function moduleOf(which: BenchProgram): string {
+  return which === "plugin" ? "pulumi-gpucloud/plugin" : "pulumi-gpucloud";
+}
 
 /** The program of one stack: `count` endpoints (+1 template), `count` no-ops, or `count` shaped no-ops (+1). */
-export function benchProgram(which: BenchProgram, count: number, installed?: typeof sdk, shape?: Shape): () => Promise<void> {
-  if (which === "endpoints") {
-    if (!installed) throw new Error("bench: the endpoints program needs the installed package");
+export function benchProgram(which: BenchProgram, count: number, installed?: EndpointClasses, shape?: Shape): () => Promise<void> {
+  if (ENDPOINT_PROGRAMS.includes(which)) {
+    if (!installed) throw new Error(`bench: the ${which} program needs the installed package's classes`);
     const { Endpoint, Template } = installed;
+    // Template names are unique in an account, and both stacks run on one.
+    const templateName = which === "plugin" ? "bench-worker-plugin" : "bench-worker";
     return async () => {
-      const template = new Template("worker", { name: "bench-worker", imageName: "ghcr.io/acme/worker:1", isServerless: true });
+      const template = new Template("worker", { name: templateName, imageName: "ghcr.io/acme/worker:1", isServerless: true });
       for (let i = 0; i < count; i++)
         new Endpoint(`ep-${i}`, { templateId: template.id, gpuTypeIds: ["NVIDIA L4"], workersMin: 0, workersMax: 3 });
     };
@@ -132,8 +152,10 @@ export interface StackSpec {
   /** The root of the Pulumi CLI installation (the parent of its bin directory). */
   cliRoot: string;
   envVars: Record<string, string>;
-  /** The packed install's project (the endpoints stack); absent: this checkout's node_modules. */
+  /** The packed install's project (the endpoints stacks); absent: this checkout's node_modules. */
   projectDir?: string;
+  /** The provider plugin's directory the project names in Pulumi.yaml (the plugin stack). */
+  pluginDir?: string;
 }
 
 /** Opens (creating if need be) the stack a spec names, with `program` as its inline program. */
@@ -150,7 +172,13 @@ export async function stackOf(
       pulumiHome: spec.homeDir,
       pulumiCommand: await PulumiCommand.get({ root: spec.cliRoot }),
       envVars: spec.envVars,
-      projectSettings: { name: `bench-${spec.name}`, runtime: "nodejs", backend: { url: `file://${spec.stateDir}` } },
+      projectSettings: {
+        name: `bench-${spec.name}`,
+        runtime: "nodejs",
+        backend: { url: `file://${spec.stateDir}` },
+        // Pulumi.yaml's `plugins` is not in the automation API's ProjectSettings type; it passes through to the file.
+        ...(spec.pluginDir ? ({ plugins: { providers: [{ name: "gpucloud", path: spec.pluginDir }] } } as object) : {}),
+      },
     },
   );
 }

@@ -22,6 +22,14 @@ export function loadSdk(fromDir: string = path.resolve(__dirname, "..", "..")): 
   return createRequire(path.join(fromDir, "index.js"))("pulumi-gpucloud") as GpucloudSdk;
 }
 
+/** The typed classes over the provider plugin (`import * as gpucloud from "pulumi-gpucloud/plugin"`). */
+export type GpucloudPluginSdk = typeof import("pulumi-gpucloud/plugin");
+
+/** Loads `pulumi-gpucloud/plugin`, the compiled typed classes over the plugin, as {@link loadSdk} loads the package. */
+export function loadPluginSdk(fromDir: string = path.resolve(__dirname, "..", "..")): GpucloudPluginSdk {
+  return createRequire(path.join(fromDir, "index.js"))("pulumi-gpucloud/plugin") as GpucloudPluginSdk;
+}
+
 /** The management API versions engine tests run the provider on. */
 export const API_VERSIONS = ["v1", "v2"] as const;
 export type ApiVersion = (typeof API_VERSIONS)[number];

@@ -73,7 +73,7 @@ describe("scripts/build.js", { timeout: 60_000 }, () => {
     write("sdk/index.ts", "export const a: number = 'x';\n");
     const failed = build("--if-stale");
     expect(failed.status).not.toBe(0);
-    expect(failed.out).toContain("build: tsc failed");
+    expect(failed.out).toContain("build: tsc -p tsconfig.json failed");
     expect(fs.existsSync(stamp)).toBe(false);
     expect(build("--watch")).toMatchObject({ status: 2, out: expect.stringContaining('build: unknown argument "--watch"') });
   });

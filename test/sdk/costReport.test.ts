@@ -73,3 +73,23 @@ describe("CostReport", () => {
     expect(warn.mock.calls.map((c) => String(c[0]))).toEqual([expect.stringContaining('after CostReport "cost"')]);
   });
 });
+
+describe("CostReport over the typed classes of the provider plugin", () => {
+  it("sums them when given, and holds their endpoints against the worker quota", async () => {
+    const gpucloud = await import("../../sdk/index");
+    // The compiled typed classes, as a program imports them (`pulumi-gpucloud/plugin`).
+    const typed = (await import("pulumi-gpucloud/plugin")) as typeof import("pulumi-gpucloud/plugin");
+    const pod = new typed.Pod("typed-trainer", { imageName: "me/train:1", gpuTypeIds: ["NVIDIA L4"] });
+    const endpoint = new typed.Endpoint("typed-inference", { templateId: "tpl-1", workersMax: 3 });
+    const report = new gpucloud.CostReport("typed", { resources: [pod, endpoint] });
+    await outputValue(report.perHour);
+    const inputs = registered.find((r) => r.name === "typed-summary")?.inputs as
+      | { resources: Array<{ name: string; estimate: unknown }>; endpoints: Array<{ name: string }> }
+      | undefined;
+    expect(inputs?.resources).toEqual([
+      { name: "typed-trainer", estimate: { status: "estimated", perHour: 0.43 } },
+      { name: "typed-inference", estimate: { status: "estimated", perHour: 0.43 } },
+    ]);
+    expect(inputs?.endpoints.map((e) => e.name)).toEqual(["typed-inference"]);
+  });
+});

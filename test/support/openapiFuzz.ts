@@ -13,55 +13,14 @@
  */
 import { type Agent, request as httpRequest } from "node:http";
 import { z } from "zod";
+// The schema subset and the PRNG are the stateful fuzzer's (scripts/lib/fuzzV2), shared rather than kept twice.
+import { type JsonSchema, JsonSchemaZ, ParameterZ } from "../../scripts/lib/fuzzV2/description";
+import { Rng } from "../../scripts/lib/fuzzV2/values";
+
+export type { JsonSchema };
+export { Rng };
 
 // ---- the OpenAPI document, validated at the edge (only what the generator reads) ----------------
-
-export interface JsonSchema {
-  type?: string | undefined;
-  enum?: unknown[] | undefined;
-  minimum?: number | undefined;
-  maximum?: number | undefined;
-  minLength?: number | undefined;
-  maxLength?: number | undefined;
-  pattern?: string | undefined;
-  format?: string | undefined;
-  nullable?: boolean | undefined;
-  items?: JsonSchema | undefined;
-  properties?: Record<string, JsonSchema> | undefined;
-  required?: string[] | undefined;
-  additionalProperties?: boolean | JsonSchema | undefined;
-  anyOf?: JsonSchema[] | undefined;
-  oneOf?: JsonSchema[] | undefined;
-  $ref?: string | undefined;
-}
-
-const JsonSchemaZ: z.ZodType<JsonSchema> = z.lazy(() =>
-  z.looseObject({
-    type: z.string().optional(),
-    enum: z.array(z.unknown()).optional(),
-    minimum: z.number().optional(),
-    maximum: z.number().optional(),
-    minLength: z.number().optional(),
-    maxLength: z.number().optional(),
-    pattern: z.string().optional(),
-    format: z.string().optional(),
-    nullable: z.boolean().optional(),
-    items: JsonSchemaZ.optional(),
-    properties: z.record(z.string(), JsonSchemaZ).optional(),
-    required: z.array(z.string()).optional(),
-    additionalProperties: z.union([z.boolean(), JsonSchemaZ]).optional(),
-    anyOf: z.array(JsonSchemaZ).optional(),
-    oneOf: z.array(JsonSchemaZ).optional(),
-    $ref: z.string().optional(),
-  }),
-);
-
-const ParameterZ = z.looseObject({
-  name: z.string(),
-  in: z.enum(["path", "query", "header", "cookie"]),
-  required: z.boolean().optional(),
-  schema: JsonSchemaZ.optional(),
-});
 
 const OperationZ = z.looseObject({
   operationId: z.string(),
@@ -110,30 +69,6 @@ export function operationsOf(doc: OpenApiDoc): FuzzOperation[] {
 }
 
 // ---- seeded randomness ---------------------------------------------------------------------------
-
-export class Rng {
-  private state: number;
-  constructor(seed: number) {
-    this.state = seed >>> 0;
-  }
-  /** mulberry32 */
-  next(): number {
-    this.state = (this.state + 0x6d2b79f5) >>> 0;
-    let t = this.state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  }
-  int(lo: number, hi: number): number {
-    return lo + Math.floor(this.next() * (hi - lo + 1));
-  }
-  chance(p: number): boolean {
-    return this.next() < p;
-  }
-  pick<T>(items: readonly T[]): T {
-    return items[Math.floor(this.next() * items.length)] as T;
-  }
-}
 
 // ---- values ------------------------------------------------------------------------------------
 

@@ -22,6 +22,23 @@ export const V2_QUEUE_ENDPOINT = {
   gpu: { pools: ["ADA_24"] },
 };
 
+/** A load-balancing endpoint whose one worker starts at once and stops 1 s (service time) after its minimum is lowered to 0. */
+export const V2_ONE_WORKER_LB_ENDPOINT = {
+  name: "billed-lb",
+  type: "LOAD_BALANCER",
+  image: "example/lb:1",
+  scaling: { type: "REQUEST_COUNT", requestCount: 4 },
+  gpu: { pools: ["ADA_24"], excludedTypes: ["NVIDIA L4"] },
+  workers: { min: 1, max: 1, idleTimeout: 1 },
+};
+
+/** Waits until the endpoint's one worker is idle (up and billed from its start). */
+export function waitForIdleWorker(client: Api, endpointId: string): Promise<true> {
+  return waitFor("a worker", async () =>
+    (await client.get(`/serverless/${endpointId}/workers`)).body.summary.idle === 1 ? true : undefined,
+  );
+}
+
 /** Asserts an RFC 9457 problem and returns it. */
 export function expectProblem(res: ApiResponse, status: number): { title: string; status: number; detail: string; errors?: string[] } {
   if (res.status !== status) throw new Error(`expected ${status}, got ${res.status}: ${res.text}`);

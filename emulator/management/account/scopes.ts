@@ -17,12 +17,16 @@ export const SCOPES = [
   "network-volumes:write",
   "registries:read",
   "registries:write",
+  "global-volumes:read",
+  "global-volumes:write",
   "catalog:read",
   "billing:read",
   "account:read",
   "account:write",
   "secrets:read",
   "secrets:write",
+  "clusters:read",
+  "clusters:write",
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];

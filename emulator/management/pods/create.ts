@@ -6,7 +6,7 @@
  * own way) and say, in `rules`, where their APIs differ.
  */
 import { randomBytes } from "node:crypto";
-import type { AccountData, NetworkVolumeRecord, PodRecord, TemplateRecord } from "../../state/model";
+import type { AccountData, NetworkVolumeRecord, PodClusterMembership, PodRecord, TemplateRecord } from "../../state/model";
 import { newId } from "../../ids";
 import {
   CPU_FLAVORS,
@@ -100,6 +100,8 @@ export interface PodCreation {
   /** v2 flags (access "flags"); undefined: the template's, else false. */
   startSsh?: boolean | undefined;
   startJupyter?: boolean | undefined;
+  /** A cluster member's place in its cluster (management/clusters/create.ts), set before it starts so its billing is the cluster's. */
+  cluster?: PodClusterMembership;
 }
 
 /** A fixed-per-account stand-in for the SSH key the platform injects. */
@@ -280,6 +282,7 @@ export function createPod(ctx: ManagementContext, account: AccountData, creation
     boot: null,
   };
   if (command.args !== undefined) pod.args = command.args;
+  if (creation.cluster) pod.cluster = creation.cluster;
   ctx.capacity.reserve(choice.kind, choice.typeId, choice.dataCenterId, choice.units);
   account.pods.set(pod.id, pod);
   markRunning(ctx, account, pod, "Rented");

@@ -6,9 +6,9 @@
  */
 import { randomInt } from "node:crypto";
 import { closeUsage, openPodUsage } from "../../billing/ledger";
-import { NoCapacity } from "../errors";
+import { NO_CAPACITY_STATUS, NoCapacity } from "../errors";
 import type { AccountData, PodRecord } from "../../state/model";
-import { checkSpendCap } from "../account/limits";
+import { SPEND_CAP_STATUS, checkSpendCap } from "../account/limits";
 import { resolveSecrets } from "../account/placeholders";
 import { servicePrefix } from "../account/secrets";
 import type { ManagementContext } from "../context";
@@ -95,6 +95,12 @@ function failLater(ctx: ManagementContext, pod: PodRecord, atMs: number, reason:
 export function isBooted(pod: PodRecord, nowMs: number): boolean {
   return pod.desiredStatus === "RUNNING" && pod.boot !== null && nowMs >= pod.boot.readyAtMs;
 }
+
+/**
+ * What starting a pod may be refused with (reserveForStart, and a create that starts it): over the
+ * spend cap, no capacity. Each surface's routes that start a pod document these from here.
+ */
+export const POD_START_REFUSALS: readonly number[] = [SPEND_CAP_STATUS, NO_CAPACITY_STATUS];
 
 /**
  * Takes the pod's GPUs/vCPUs again on its machine, or explains why it cannot start: no capacity

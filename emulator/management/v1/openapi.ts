@@ -28,6 +28,7 @@ const V1_FACTS: SurfaceFacts = {
   statusText: {
     400: "Invalid input: the message names the field and the value received.",
     401: "Missing or unknown API key.",
+    402: "Refused by the account's hourly spend cap: a start (or a create that starts) would take the running cost over it.",
     404: "No such resource in this account.",
     405: "Method not allowed on this path.",
     409: "Conflict with the current state (in use, name taken, no capacity, workers still running).",

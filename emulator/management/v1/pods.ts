@@ -10,9 +10,11 @@ import type { Pod } from "../../vocabulary/schemas/wire";
 import type { ManagementContext } from "../context";
 import { endpointSpec } from "../endpoints/spec";
 import { notFound } from "../errors";
-import { podOf, requireTemplate } from "../lookup";
+import { standalonePodOf } from "../clusters/membership";
+import { requireTemplate } from "../lookup";
 import { V1_PLACEMENT_WORDS } from "../placement";
 import { resetPod, restartPod, startPod, stopPod, terminatePod } from "../pods/actions";
+import { POD_START_REFUSALS } from "../pods/lifecycle";
 import { type PodCreateRules, type PodCreation, createPod } from "../pods/create";
 import { type PodFields, updatePod } from "../pods/update";
 import { type PodIncludes, podView, workerPodView } from "./podView";
@@ -147,10 +149,10 @@ export function podOperations(ctx: ManagementContext): Operation[] {
       bodyName: "PodUpdateInput",
       unknownFieldHints: POD_CREATE_ONLY_HINTS,
       response: { status: 200, description: "The updated pod.", schemaName: "Pod" },
-      errors: [400, 404],
+      errors: [400, 404, 409],
       handle({ accountId, params, body }) {
         const acct = account(accountId);
-        const pod = updatePod(ctx, acct, podOf(acct, params.podId ?? ""), { fields: fieldsOf(body) });
+        const pod = updatePod(ctx, acct, standalonePodOf(acct, params.podId ?? "", "updated"), { fields: fieldsOf(body) });
         return { status: 200, body: podView(ctx, acct, pod, noIncludes) };
       },
     });
@@ -163,10 +165,11 @@ export function podOperations(ctx: ManagementContext): Operation[] {
       tag: "pods",
       summary,
       response: { status: 200, description: "The pod after the action.", schemaName: "Pod" },
-      errors: name === "start" || name === "restart" ? [400, 404, 409] : [400, 404],
+      // 409: no capacity to start on (start, restart), or a cluster's member (every action); 402: the spend cap (start, restart).
+      errors: name === "start" || name === "restart" ? [400, 404, ...POD_START_REFUSALS] : [400, 404, 409],
       handle({ accountId, params }) {
         const acct = account(accountId);
-        const pod = podOf(acct, params.podId ?? "");
+        const pod = standalonePodOf(acct, params.podId ?? "", `sent ${name}`);
         act(acct, pod);
         return { status: 200, body: podView(ctx, acct, pod, noIncludes) };
       },
@@ -182,7 +185,7 @@ export function podOperations(ctx: ManagementContext): Operation[] {
       body: PodCreateInput,
       bodyName: "PodCreateInput",
       response: { status: 201, description: "The created pod (booting: no public IP yet).", schemaName: "Pod" },
-      errors: [400, 409],
+      errors: [400, 404, ...POD_START_REFUSALS],
       handle({ accountId, body }) {
         const acct = account(accountId);
         return { status: 201, body: podView(ctx, acct, createPod(ctx, acct, creationOf(ctx, acct, body), V1_POD_RULES), noIncludes) };
@@ -201,6 +204,8 @@ export function podOperations(ctx: ManagementContext): Operation[] {
         const acct = account(accountId);
         const out: Pod[] = [];
         for (const pod of ctx.visibility.listed(acct.pods.values())) {
+          // /v1 has no clusters: their members are managed through /api/v2/clusters and left out here.
+          if (pod.cluster) continue;
           const facts: PodFacts = { ...pod, endpointId: null };
           if (matches(facts, query)) out.push(podView(ctx, acct, pod, query));
         }
@@ -240,10 +245,10 @@ export function podOperations(ctx: ManagementContext): Operation[] {
       tag: "pods",
       summary: "Delete (terminate) a Pod",
       response: { status: 204, description: "Deleted." },
-      errors: [404],
+      errors: [404, 409],
       handle({ accountId, params }) {
         const acct = account(accountId);
-        terminatePod(ctx, acct, podOf(acct, params.podId ?? ""));
+        terminatePod(ctx, acct, standalonePodOf(acct, params.podId ?? "", "deleted"));
         return { status: ctx.options.quirks.deleteStatus };
       },
     }),

@@ -1,10 +1,17 @@
 /**
  * /api/v2/serverless: the domain's endpoint commands (management/endpoints/) over the same records
  * as /v1 /endpoints, read from v2 requests (pools and exclusions, a CPU list, scaling, workers,
- * container settings) and answered in v2 shapes; plus their workers and releases.
+ * container settings) and answered in v2 shapes; plus their workers, releases and builds.
+ *
+ * Builds (management-api-v2-today.md 5.3): the service builds a release's image from a source
+ * repository; the emulator builds nothing (an endpoint is made from an image or a template, and
+ * its releases are all MANUAL with no `buildId`), so no endpoint has a build: every endpoint
+ * answers the empty page "an endpoint with no build history" answers, and every build id is a 404
+ * (emulator README, "v2 operations added: assumptions").
  */
 import type { Operation } from "../../http/router";
 import type { AccountData, EndpointRecord } from "../../state/model";
+import { ListBuildsQuery } from "../../vocabulary/schemas/v2/builds";
 import { CreateEndpointRequest, type EndpointScaling, ListPageQuery, UpdateEndpointRequest } from "../../vocabulary/schemas/v2/requests";
 import { type EndpointCreation, createEndpoint, templateCuda } from "../endpoints/create";
 import { deleteEndpoint } from "../endpoints/delete";
@@ -12,6 +19,7 @@ import { cpusOfSelection, gpuTypeIdsOf, selectionOf, typesOfSelection } from "..
 import { type EndpointChange, checkComputeFamily, updateEndpoint } from "../endpoints/update";
 import { releaseListOf, workersOf } from "../endpoints/workers";
 import { requireOneFamily } from "../compute";
+import { notFound } from "../errors";
 import { endpointOf, requireDataCenters, requireImage, requireNetworkVolumes, requireRegistry, requireTemplateOfKind } from "../lookup";
 import { byCreation } from "../lists";
 import { listPage, type V2Context } from "./operation";
@@ -150,6 +158,24 @@ export function v2EndpointOperations(v: V2Context): Operation[] {
         // The rollout summary is the endpoint's current state on every page (management-api-v2-today.md 1.3).
         const page = listPage(v, "listEndpointReleases", call, all.releases, (r) => ({ rank: r.version, id: r.id }));
         return { status: 200, body: { ...all, releases: page.items, pagination: page.pagination } };
+      },
+    ),
+    route(
+      ["GET /serverless/{id}/builds", "listEndpointBuilds", "serverless:read", "List serverless endpoint builds"],
+      { query: ListBuildsQuery, paged: true, answer: [200, "ListBuildsResponse"], errors: [404, 422] },
+      (call) => {
+        endpointOf(call.account, call.id);
+        // The cursor is still checked (a 422 for one this list did not issue), as on every paginated list.
+        const page = listPage(v, "listEndpointBuilds", call, [], byCreation);
+        return { status: 200, body: { builds: page.items, pagination: page.pagination } };
+      },
+    ),
+    route(
+      ["GET /serverless/{id}/builds/{buildId}", "getEndpointBuild", "serverless:read", "Get a serverless endpoint build"],
+      { answer: [200, "Build"], errors: [404] },
+      ({ account, id }) => {
+        endpointOf(account, id);
+        throw notFound("build");
       },
     ),
   ];

@@ -7,6 +7,7 @@
 import { describeRoute, documentText, type SurfaceFacts } from "../../http/openapi";
 import { PROBLEM_CONTENT_TYPE } from "../../http/problem";
 import type { Operation } from "../../http/router";
+import { CLUSTER_RESPONSE_SCHEMAS } from "../../vocabulary/schemas/v2/clusters";
 import { RESPONSE_SCHEMAS } from "../../vocabulary/schemas/v2/wire";
 import { v2Route } from "./operation";
 
@@ -22,7 +23,7 @@ const V2_FACTS: SurfaceFacts = {
   basePath: V2_BASE_PATH,
   security: ["bearerAuth", { type: "http", scheme: "bearer" }],
   errorBody: { contentType: PROBLEM_CONTENT_TYPE, schemaName: "ErrorResponse" },
-  schemas: RESPONSE_SCHEMAS,
+  schemas: { ...RESPONSE_SCHEMAS, ...CLUSTER_RESPONSE_SCHEMAS },
   statusText: {
     400: "Bad request: a field's value does not fit the account's state; `errors` names the field.",
     401: "Missing or unknown API key.",

@@ -64,6 +64,9 @@ export interface V2RouteSpec<Q, B> {
   bodyLimit?: BodyLimit;
   /** The success answer: its status, the schema of its body (none: no body), its description when not the status's usual one. */
   answer: readonly [status: 200 | 201 | 204, schemaName?: string | undefined, description?: string];
+  /** What an empty 204 means, when the operation answers one besides `answer`. */
+  noContent?: string;
+  /** What the handler refuses with; the statuses of reading the query (400, a paged list's 422) and the body (422) are added. */
   errors: readonly number[];
 }
 
@@ -92,7 +95,8 @@ export function v2Route<Q = undefined, B = undefined>(
     ...(spec.body ? { bodyName: spec.body[0], body: spec.body[1] } : {}),
     ...(spec.bodyLimit ? { bodyLimit: spec.bodyLimit } : {}),
     response: { status, description: description ?? ANSWERS[status], ...(schemaName === undefined ? {} : { schemaName }) },
-    errors: spec.errors,
+    ...(spec.noContent === undefined ? {} : { noContent: spec.noContent }),
+    errors: [...new Set([...spec.errors, ...(spec.query ? [spec.paged ? 422 : 400] : []), ...(spec.body ? [422] : [])])],
     validate: (schema, raw, where) => parseListingEvery(schema, raw, where, where === "request body" || spec.paged ? 422 : 400),
     handle,
   });

@@ -58,6 +58,8 @@ export function v2PodView(ctx: ManagementContext, pod: PodRecord): Pod {
     // created pod does not retain a link to the template (`template` stays null)"; pods/create.ts
     // keepTemplateLink), so only a pod made through /v1 from a template answers its id.
     template: pod.templateId,
+    // Pod.cluster: "Cluster membership; omitted from a standalone pod."
+    ...(pod.cluster ? { cluster: { ...pod.cluster } } : {}),
     cost: pod.desiredStatus === "RUNNING" ? pod.costPerHr : 0,
     locked: pod.locked,
     // The value of the running boot (a PATCH takes effect at the next start/restart); a stopped

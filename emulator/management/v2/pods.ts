@@ -7,7 +7,10 @@ import type { AccountData } from "../../state/model";
 import { CreatePodRequest, ListPodsQuery, PodActionRequest, UpdatePodRequest } from "../../vocabulary/schemas/v2/requests";
 import { requirePodCompute, versionsFrom } from "../compute";
 import { podOf, requireDataCenters, requireImage, requireRegistry, requireTemplateOfKind } from "../lookup";
+import { SPEND_CAP_STATUS } from "../account/limits";
+import { standalonePodOf } from "../clusters/membership";
 import { applyAction, terminatePod } from "../pods/actions";
+import { POD_START_REFUSALS } from "../pods/lifecycle";
 import { type PodCreateRules, type PodCreation, createPod } from "../pods/create";
 import { type PodFields, updatePod } from "../pods/update";
 import { byCreation } from "../lists";
@@ -90,9 +93,11 @@ export function v2PodOperations(v: V2Context): Operation[] {
       ["GET /pods", "listPods", "pods:read", "List pods"],
       { query: ListPodsQuery, paged: true, answer: [200, "ListPodsResponse"], errors: [422] },
       (call) => {
-        // The emulator has no clusters, so includeClusterPods changes nothing but the cursor's binding.
         const page = listPage(v, "listPods", call, call.account.pods.values(), byCreation);
-        return { status: 200, body: { pods: page.items.map((p) => v2PodView(ctx, p)), pagination: page.pagination } };
+        // "Cluster members are removed **after** the page is cut, so a page can hold fewer than
+        // `limit` items" (management-api-v2-today.md 1.3); includeClusterPods keeps them.
+        const pods = call.query.includeClusterPods ? page.items : page.items.filter((pod) => !pod.cluster);
+        return { status: 200, body: { pods: pods.map((p) => v2PodView(ctx, p)), pagination: page.pagination } };
       },
     ),
     route(
@@ -101,7 +106,7 @@ export function v2PodOperations(v: V2Context): Operation[] {
         body: ["CreatePodRequest", CreatePodRequest],
         bodyLimit: CREATE_POD_BODY_LIMIT,
         answer: [201, "Pod"],
-        errors: [400, 402, 404, 422],
+        errors: [400, 404, 422, SPEND_CAP_STATUS],
       },
       ({ account, body, sentBody }) => ({
         status: 201,
@@ -116,7 +121,7 @@ export function v2PodOperations(v: V2Context): Operation[] {
       ["PATCH /pods/{id}", "updatePod", "pods:write", "Update a pod"],
       { body: ["UpdatePodRequest", UpdatePodRequest], answer: [200, "Pod"], errors: [400, 404, 409, 422] },
       ({ account, id, body }) => {
-        const target = podOf(account, id);
+        const target = standalonePodOf(account, id, "updated");
         const template = body.templateId ? requireTemplateOfKind(ctx, account, body.templateId, "pod") : undefined;
         if (body.registry) requireRegistry(account, body.registry);
         const change = {
@@ -130,7 +135,7 @@ export function v2PodOperations(v: V2Context): Operation[] {
       },
     ),
     route(["DELETE /pods/{id}", "deletePod", "pods:write", "Terminate a pod"], { answer: [204], errors: [404, 409] }, ({ account, id }) => {
-      terminatePod(ctx, account, podOf(account, id));
+      terminatePod(ctx, account, standalonePodOf(account, id, "deleted"));
       return { status: 204 };
     }),
     route(
@@ -138,10 +143,11 @@ export function v2PodOperations(v: V2Context): Operation[] {
       {
         body: ["PodActionRequest", PodActionRequest],
         answer: [200, "Pod", "Action applied — returns updated pod"],
-        errors: [400, 402, 404, 409, 422],
+        noContent: "Only returned when `action=terminate`; response has no body.",
+        errors: [400, 404, 422, ...POD_START_REFUSALS],
       },
       ({ account, id, body }) => {
-        const target = podOf(account, id);
+        const target = standalonePodOf(account, id, `sent the action ${JSON.stringify(body.action)}`);
         applyAction(ctx, account, target, body.action);
         return body.action === "terminate" ? { status: 204 } : { status: 200, body: v2PodView(ctx, target) };
       },

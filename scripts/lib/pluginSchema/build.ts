@@ -24,6 +24,9 @@ import { resourceSpec, type ResourceSpec } from "./resourceSpecs";
 import { SdkSource } from "./sdkSource";
 import { specOf, type ObjectTypes, type ObjectTypeSpec, type PropertySpec } from "./typeSpecs";
 
+/** The subpath of this package that exports the typed classes over the plugin (`pulumi-gpucloud/plugin`). */
+export const PLUGIN_SUBPATH = "plugin";
+
 interface FunctionSpec {
   description: string;
   inputs?: { properties: Record<string, PropertySpec>; required?: string[] };
@@ -33,6 +36,7 @@ interface FunctionSpec {
 /** The schema of the package at `root` (a checkout: it reads sdk/*.ts and package.json). */
 export function buildSchema(root: string): Record<string, unknown> {
   const manifest = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as {
+    name: string;
     version: string;
     description: string;
     license: string;
@@ -65,9 +69,11 @@ export function buildSchema(root: string): Record<string, unknown> {
     // supportPack: SDKs of the current layout; the Go SDK gets its own go.mod (module
     // example.com/pulumi-gpucloud/sdk/go), so that it builds and can be referenced where it lies.
     meta: { moduleFormat: "(.*)", supportPack: true },
-    // Generated SDKs carry the package's version and register the plugin at that version.
+    // Generated SDKs carry the package's version and register the plugin at that version. The
+    // Node.js SDK ships inside this package as its `/plugin` subpath (sdks/nodejs, compiled into
+    // dist/sdks/nodejs): its packageName is the module `pulumi import` prints in a TypeScript program.
     language: {
-      nodejs: { respectSchemaVersion: true },
+      nodejs: { respectSchemaVersion: true, packageName: `${manifest.name}/${PLUGIN_SUBPATH}` },
       python: { respectSchemaVersion: true, packageName: `pulumi_${PACKAGE}` },
       go: { respectSchemaVersion: true },
       csharp: { respectSchemaVersion: true },

@@ -47,7 +47,9 @@ type Endpoint struct {
 	// GPUs per worker, 1 or more. Default 1. In place.
 	GpuCount pulumi.IntPtrOutput `pulumi:"gpuCount"`
 	// GPU types acceptable for workers, in order of preference, e.g. `["NVIDIA L4", "NVIDIA A40"]`.
-	// An id this package does not know is passed on with a warning. In place. On v2 the types become
+	// In place. On v2 an id the service's catalog does not list fails at preview, naming the nearest
+	// one (on v1, or when the catalog cannot be read, an id this package does not know is passed on
+	// with a warning). On v2 the types become
 	// the catalog's pools they belong to minus the pools' other types (`gpu.pools`, `gpu.excludedTypes`):
 	// v2 keeps no order of preference (check warns), and the types are not read back on refresh.
 	// Every v2 update restates `pools` and `excludedTypes` together and checks the exclusions read back
@@ -172,7 +174,9 @@ type endpointArgs struct {
 	// GPUs per worker, 1 or more. Default 1. In place.
 	GpuCount *int `pulumi:"gpuCount"`
 	// GPU types acceptable for workers, in order of preference, e.g. `["NVIDIA L4", "NVIDIA A40"]`.
-	// An id this package does not know is passed on with a warning. In place. On v2 the types become
+	// In place. On v2 an id the service's catalog does not list fails at preview, naming the nearest
+	// one (on v1, or when the catalog cannot be read, an id this package does not know is passed on
+	// with a warning). On v2 the types become
 	// the catalog's pools they belong to minus the pools' other types (`gpu.pools`, `gpu.excludedTypes`):
 	// v2 keeps no order of preference (check warns), and the types are not read back on refresh.
 	// Every v2 update restates `pools` and `excludedTypes` together and checks the exclusions read back
@@ -267,7 +271,9 @@ type EndpointArgs struct {
 	// GPUs per worker, 1 or more. Default 1. In place.
 	GpuCount pulumi.IntPtrInput
 	// GPU types acceptable for workers, in order of preference, e.g. `["NVIDIA L4", "NVIDIA A40"]`.
-	// An id this package does not know is passed on with a warning. In place. On v2 the types become
+	// In place. On v2 an id the service's catalog does not list fails at preview, naming the nearest
+	// one (on v1, or when the catalog cannot be read, an id this package does not know is passed on
+	// with a warning). On v2 the types become
 	// the catalog's pools they belong to minus the pools' other types (`gpu.pools`, `gpu.excludedTypes`):
 	// v2 keeps no order of preference (check warns), and the types are not read back on refresh.
 	// Every v2 update restates `pools` and `excludedTypes` together and checks the exclusions read back
@@ -428,7 +434,9 @@ func (o EndpointOutput) GpuCount() pulumi.IntPtrOutput {
 }
 
 // GPU types acceptable for workers, in order of preference, e.g. `["NVIDIA L4", "NVIDIA A40"]`.
-// An id this package does not know is passed on with a warning. In place. On v2 the types become
+// In place. On v2 an id the service's catalog does not list fails at preview, naming the nearest
+// one (on v1, or when the catalog cannot be read, an id this package does not know is passed on
+// with a warning). On v2 the types become
 // the catalog's pools they belong to minus the pools' other types (`gpu.pools`, `gpu.excludedTypes`):
 // v2 keeps no order of preference (check warns), and the types are not read back on refresh.
 // Every v2 update restates `pools` and `excludedTypes` together and checks the exclusions read back

@@ -89,8 +89,10 @@ type LookupPodResult struct {
 	// The GPU type rented, e.g. `"NVIDIA GeForce RTX 4090"` (GPU pods).
 	GpuTypeId string `pulumi:"gpuTypeId"`
 	// GPU types acceptable for a GPU pod, in order of preference (see `gpuTypePriority`), e.g.
-	// `["NVIDIA GeForce RTX 4090", "NVIDIA L40S"]`. Default: any. An id this package does not know is
-	// passed on with a warning. Replaces the pod. On v2: exactly one type, required for a GPU pod.
+	// `["NVIDIA GeForce RTX 4090", "NVIDIA L40S"]`. Default: any. Replaces the pod. On v2: exactly one
+	// type, required for a GPU pod; an id the service's catalog does not list fails at preview, naming
+	// the nearest one (on v1, or when the catalog cannot be read, an id this package does not know is
+	// passed on with a warning).
 	GpuTypeIds []string `pulumi:"gpuTypeIds"`
 	// `"availability"` (default: whichever listed GPU type is free) or `"custom"` (strictly in list order). Replaces the pod. v1 only.
 	GpuTypePriority string `pulumi:"gpuTypePriority"`
@@ -328,8 +330,10 @@ func (o LookupPodResultOutput) GpuTypeId() pulumi.StringOutput {
 }
 
 // GPU types acceptable for a GPU pod, in order of preference (see `gpuTypePriority`), e.g.
-// `["NVIDIA GeForce RTX 4090", "NVIDIA L40S"]`. Default: any. An id this package does not know is
-// passed on with a warning. Replaces the pod. On v2: exactly one type, required for a GPU pod.
+// `["NVIDIA GeForce RTX 4090", "NVIDIA L40S"]`. Default: any. Replaces the pod. On v2: exactly one
+// type, required for a GPU pod; an id the service's catalog does not list fails at preview, naming
+// the nearest one (on v1, or when the catalog cannot be read, an id this package does not know is
+// passed on with a warning).
 func (o LookupPodResultOutput) GpuTypeIds() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v LookupPodResult) []string { return v.GpuTypeIds }).(pulumi.StringArrayOutput)
 }

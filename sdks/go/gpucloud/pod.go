@@ -80,8 +80,10 @@ type Pod struct {
 	// The GPU type rented, e.g. `"NVIDIA GeForce RTX 4090"` (GPU pods).
 	GpuTypeId pulumi.StringPtrOutput `pulumi:"gpuTypeId"`
 	// GPU types acceptable for a GPU pod, in order of preference (see `gpuTypePriority`), e.g.
-	// `["NVIDIA GeForce RTX 4090", "NVIDIA L40S"]`. Default: any. An id this package does not know is
-	// passed on with a warning. Replaces the pod. On v2: exactly one type, required for a GPU pod.
+	// `["NVIDIA GeForce RTX 4090", "NVIDIA L40S"]`. Default: any. Replaces the pod. On v2: exactly one
+	// type, required for a GPU pod; an id the service's catalog does not list fails at preview, naming
+	// the nearest one (on v1, or when the catalog cannot be read, an id this package does not know is
+	// passed on with a warning).
 	GpuTypeIds pulumi.StringArrayOutput `pulumi:"gpuTypeIds"`
 	// `"availability"` (default: whichever listed GPU type is free) or `"custom"` (strictly in list order). Replaces the pod. v1 only.
 	GpuTypePriority pulumi.StringPtrOutput `pulumi:"gpuTypePriority"`
@@ -281,8 +283,10 @@ type podArgs struct {
 	// Number of GPUs for a GPU pod, 1 or more. Default 1. Replaces the pod.
 	GpuCount *int `pulumi:"gpuCount"`
 	// GPU types acceptable for a GPU pod, in order of preference (see `gpuTypePriority`), e.g.
-	// `["NVIDIA GeForce RTX 4090", "NVIDIA L40S"]`. Default: any. An id this package does not know is
-	// passed on with a warning. Replaces the pod. On v2: exactly one type, required for a GPU pod.
+	// `["NVIDIA GeForce RTX 4090", "NVIDIA L40S"]`. Default: any. Replaces the pod. On v2: exactly one
+	// type, required for a GPU pod; an id the service's catalog does not list fails at preview, naming
+	// the nearest one (on v1, or when the catalog cannot be read, an id this package does not know is
+	// passed on with a warning).
 	GpuTypeIds []string `pulumi:"gpuTypeIds"`
 	// `"availability"` (default: whichever listed GPU type is free) or `"custom"` (strictly in list order). Replaces the pod. v1 only.
 	GpuTypePriority *string `pulumi:"gpuTypePriority"`
@@ -409,8 +413,10 @@ type PodArgs struct {
 	// Number of GPUs for a GPU pod, 1 or more. Default 1. Replaces the pod.
 	GpuCount pulumi.IntPtrInput
 	// GPU types acceptable for a GPU pod, in order of preference (see `gpuTypePriority`), e.g.
-	// `["NVIDIA GeForce RTX 4090", "NVIDIA L40S"]`. Default: any. An id this package does not know is
-	// passed on with a warning. Replaces the pod. On v2: exactly one type, required for a GPU pod.
+	// `["NVIDIA GeForce RTX 4090", "NVIDIA L40S"]`. Default: any. Replaces the pod. On v2: exactly one
+	// type, required for a GPU pod; an id the service's catalog does not list fails at preview, naming
+	// the nearest one (on v1, or when the catalog cannot be read, an id this package does not know is
+	// passed on with a warning).
 	GpuTypeIds pulumi.StringArrayInput
 	// `"availability"` (default: whichever listed GPU type is free) or `"custom"` (strictly in list order). Replaces the pod. v1 only.
 	GpuTypePriority pulumi.StringPtrInput
@@ -653,8 +659,10 @@ func (o PodOutput) GpuTypeId() pulumi.StringPtrOutput {
 }
 
 // GPU types acceptable for a GPU pod, in order of preference (see `gpuTypePriority`), e.g.
-// `["NVIDIA GeForce RTX 4090", "NVIDIA L40S"]`. Default: any. An id this package does not know is
-// passed on with a warning. Replaces the pod. On v2: exactly one type, required for a GPU pod.
+// `["NVIDIA GeForce RTX 4090", "NVIDIA L40S"]`. Default: any. Replaces the pod. On v2: exactly one
+// type, required for a GPU pod; an id the service's catalog does not list fails at preview, naming
+// the nearest one (on v1, or when the catalog cannot be read, an id this package does not know is
+// passed on with a warning).
 func (o PodOutput) GpuTypeIds() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *Pod) pulumi.StringArrayOutput { return v.GpuTypeIds }).(pulumi.StringArrayOutput)
 }

@@ -98,8 +98,10 @@ class PodArgs:
                readiness wait waits for it.
         :param pulumi.Input[_builtins.int] gpu_count: Number of GPUs for a GPU pod, 1 or more. Default 1. Replaces the pod.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] gpu_type_ids: GPU types acceptable for a GPU pod, in order of preference (see `gpuTypePriority`), e.g.
-               `["NVIDIA GeForce RTX 4090", "NVIDIA L40S"]`. Default: any. An id this package does not know is
-               passed on with a warning. Replaces the pod. On v2: exactly one type, required for a GPU pod.
+               `["NVIDIA GeForce RTX 4090", "NVIDIA L40S"]`. Default: any. Replaces the pod. On v2: exactly one
+               type, required for a GPU pod; an id the service's catalog does not list fails at preview, naming
+               the nearest one (on v1, or when the catalog cannot be read, an id this package does not know is
+               passed on with a warning).
         :param pulumi.Input[_builtins.str] gpu_type_priority: `"availability"` (default: whichever listed GPU type is free) or `"custom"` (strictly in list order). Replaces the pod. v1 only.
         :param pulumi.Input[_builtins.str] image_name: The container image to run, e.g. `"pytorch/pytorch:2.4.0-cuda12.4-cudnn9-runtime"`. Required
                unless `templateId` is set (the template's image is used). In place (resets the pod).
@@ -455,8 +457,10 @@ class PodArgs:
     def gpu_type_ids(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
         GPU types acceptable for a GPU pod, in order of preference (see `gpuTypePriority`), e.g.
-        `["NVIDIA GeForce RTX 4090", "NVIDIA L40S"]`. Default: any. An id this package does not know is
-        passed on with a warning. Replaces the pod. On v2: exactly one type, required for a GPU pod.
+        `["NVIDIA GeForce RTX 4090", "NVIDIA L40S"]`. Default: any. Replaces the pod. On v2: exactly one
+        type, required for a GPU pod; an id the service's catalog does not list fails at preview, naming
+        the nearest one (on v1, or when the catalog cannot be read, an id this package does not know is
+        passed on with a warning).
         """
         return pulumi.get(self, "gpu_type_ids")
 
@@ -845,8 +849,10 @@ class Pod(pulumi.CustomResource):
                readiness wait waits for it.
         :param pulumi.Input[_builtins.int] gpu_count: Number of GPUs for a GPU pod, 1 or more. Default 1. Replaces the pod.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] gpu_type_ids: GPU types acceptable for a GPU pod, in order of preference (see `gpuTypePriority`), e.g.
-               `["NVIDIA GeForce RTX 4090", "NVIDIA L40S"]`. Default: any. An id this package does not know is
-               passed on with a warning. Replaces the pod. On v2: exactly one type, required for a GPU pod.
+               `["NVIDIA GeForce RTX 4090", "NVIDIA L40S"]`. Default: any. Replaces the pod. On v2: exactly one
+               type, required for a GPU pod; an id the service's catalog does not list fails at preview, naming
+               the nearest one (on v1, or when the catalog cannot be read, an id this package does not know is
+               passed on with a warning).
         :param pulumi.Input[_builtins.str] gpu_type_priority: `"availability"` (default: whichever listed GPU type is free) or `"custom"` (strictly in list order). Replaces the pod. v1 only.
         :param pulumi.Input[_builtins.str] image_name: The container image to run, e.g. `"pytorch/pytorch:2.4.0-cuda12.4-cudnn9-runtime"`. Required
                unless `templateId` is set (the template's image is used). In place (resets the pod).
@@ -1313,8 +1319,10 @@ class Pod(pulumi.CustomResource):
     def gpu_type_ids(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
         """
         GPU types acceptable for a GPU pod, in order of preference (see `gpuTypePriority`), e.g.
-        `["NVIDIA GeForce RTX 4090", "NVIDIA L40S"]`. Default: any. An id this package does not know is
-        passed on with a warning. Replaces the pod. On v2: exactly one type, required for a GPU pod.
+        `["NVIDIA GeForce RTX 4090", "NVIDIA L40S"]`. Default: any. Replaces the pod. On v2: exactly one
+        type, required for a GPU pod; an id the service's catalog does not list fails at preview, naming
+        the nearest one (on v1, or when the catalog cannot be read, an id this package does not know is
+        passed on with a warning).
         """
         return pulumi.get(self, "gpu_type_ids")
 

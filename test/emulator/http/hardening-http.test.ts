@@ -128,3 +128,38 @@ describe("routes match whole paths", () => {
     }
   });
 });
+
+describe("pipelined requests are answered in order, on every surface", () => {
+  const health = (): string => rawRequest("GET", `/v2/${h.endpointId}/health`);
+  const surfaces: [string, () => string][] = [
+    ["the job API", health],
+    ["/v1", () => rawRequest("GET", "/v1/pods")],
+    ["/api/v2", () => rawRequest("GET", "/api/v2/pods")],
+  ];
+  for (const [surface, first] of surfaces) {
+    it(`${surface}: two requests, then a malformed one: two answers, then its 400, then the close`, async () => {
+      const { responses, socketError } = await rawExchange(h.emu.port, [`${first()}${health()}GARBAGE\r\n\r\n`]);
+      expect(socketError).toBeUndefined();
+      expect(responses.map((r) => r.status)).toEqual([200, 200, 400]);
+      expect(JSON.parse(responses[1]?.body ?? "")).toHaveProperty("jobs");
+      expectJsonError(responses[2] as RawResponse, 400, /malformed request line/);
+      expect(responses[2]?.headers.connection).toBe("close");
+    });
+  }
+
+  it("the job API: a health check, then one whose header is malformed: the first is answered, then the 400", async () => {
+    const bad = `GET /v2/${h.endpointId}/health HTTP/1.1\r\nhost: x\r\nx-a: a\0b\r\n\r\n`;
+    const { responses } = await rawExchange(h.emu.port, [health() + bad]);
+    expect(responses.map((r) => r.status)).toEqual([200, 400]);
+    expect(JSON.parse(responses[0]?.body ?? "")).toHaveProperty("workers");
+  });
+
+  it("the job API: three health checks on one connection get three whole answers", async () => {
+    const { responses } = await rawExchange(h.emu.port, [
+      health() + health() + rawRequest("GET", `/v2/${h.endpointId}/health`, { close: true }),
+    ]);
+    expect(responses.map((r) => [r.status, Object.keys(JSON.parse(r.body) as object)])).toEqual(
+      Array.from({ length: 3 }, () => [200, ["jobs", "workers"]]),
+    );
+  });
+});

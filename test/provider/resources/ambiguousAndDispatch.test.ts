@@ -94,6 +94,14 @@ describe("the registered providers, reached through dispatch like a serialized s
     expect(emulator.inspect()[0]?.networkVolumes ?? []).toEqual([]);
   });
 
+  it("plans an update of an unchanged resource whose state has no provider text (moved back from the plugin)", async () => {
+    const inputs = { name: "moved-back", size: 10, dataCenterId: "EU-RO-1" };
+    const diff = (olds: Record<string, unknown>) =>
+      dispatch({ k: "networkVolume" }, "diff", ["vol-1", olds, { ...inputs, __provider: "shim" }]) as Promise<{ changes?: boolean }>;
+    expect((await diff({ ...inputs, __provider: "shim" })).changes).toBe(false);
+    expect((await diff(inputs)).changes).toBe(true);
+  });
+
   it("a missing API key is a clear error that names the setting", async () => {
     await dispatch({ k: "pod" }, "configure", [{ config: {} }]);
     const saved = process.env["GPUCLOUD_API_KEY"];

@@ -108,6 +108,21 @@ describe.each(API_VERSIONS)("EndpointRollout's candidate and switch against the 
       expect(await endpointsNamed("serve-canary")).toEqual([]);
     });
 
+    it("blames the changed case, not the version, when only a smoke-test case changed", async () => {
+      const candidate = rolloutCandidateProvider(deps);
+      const olds = { ...candidateInputs(templates.good, "1.0"), approvedTemplateId: templates.good };
+      const changedCases = [{ ...cases[0], expect: { outputSubset: { prompt: "bye" } } }];
+      const news = await checked(candidate, { ...candidateInputs(templates.good, "1.0"), cases: changedCases });
+      const thrown = await candidate.update!("candidate-1", olds, news).catch((e: unknown) => e);
+      expect(thrown).toBeInstanceOf(Error);
+      const message = (thrown as Error).message;
+      expect(message).toContain('rollout "serve": version 1.0 did not change, its smoke-test case(s) "answers" (new or changed) did');
+      expect(message).toContain("so the serving endpoint was not touched");
+      expect(message).toContain("Check the changed case(s) (their input and expect) against what version 1.0 answers");
+      expect(message).not.toContain("Fix the version");
+      expect(await endpointsNamed("serve-canary")).toEqual([]);
+    });
+
     it("deletes a canary an interrupted run left behind, before its own run and on delete", async () => {
       const candidate = rolloutCandidateProvider(deps);
       const leftover = await h.client.createEndpoint({ name: "serve-canary", templateId: templates.good });

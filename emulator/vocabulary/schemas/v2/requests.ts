@@ -326,16 +326,18 @@ const queryTime = () =>
   );
 
 /**
- * `limit` and `cursor` of the paginated lists (management-api-v2-today.md 1.1: PaginationLimit,
- * PaginationCursor). Other query parameters these lists do not define are ignored, not refused (1.3).
+ * `limit` (1..max, default max) and `cursor` of the paginated lists (management-api-v2-today.md 1.1:
+ * PaginationLimit, PaginationCursor; `max` is 1000, 100 for builds: PaginationLimitBuilds). Other
+ * query parameters these lists do not define are ignored, not refused (1.3).
  */
-const pageQuery = {
+export const pageQueryOf = (max: number) => ({
   limit: z.preprocess(
     (v) => (typeof last(v) === "string" ? Number(last(v)) : last(v)),
-    z.int().min(1).max(PAGE_LIMIT_MAX).optional().meta({ default: PAGE_LIMIT_MAX }),
+    z.int().min(1).max(max).optional().meta({ default: max }),
   ),
   cursor: queryText(),
-};
+});
+const pageQuery = pageQueryOf(PAGE_LIMIT_MAX);
 export const ListPodsQuery = z.object({ includeClusterPods: queryBool(false), ...pageQuery });
 export type ListPodsQuery = z.infer<typeof ListPodsQuery>;
 export const ListPageQuery = z.object(pageQuery);
@@ -384,3 +386,8 @@ export const DataCenterQuery = z.object({
 });
 export type DataCenterQuery = z.infer<typeof DataCenterQuery>;
 export const DataCenterGetQuery = DataCenterQuery.pick({ include: true });
+
+/** listPublicTemplates' `source`: "`official` (the default) is the service-curated templates, `verified` [...], `community` [...]". */
+export const PublicTemplateSource = z.enum(["official", "verified", "community"]);
+export const PublicTemplatesQuery = z.object({ source: z.preprocess(last, PublicTemplateSource.default("official")) });
+export type PublicTemplatesQuery = z.infer<typeof PublicTemplatesQuery>;

@@ -5,6 +5,10 @@
  */
 import { z } from "zod";
 import { Account, AccountLimits, ListSecretsResponse, Secret } from "./account";
+import { Build, ListBuildsResponse } from "./builds";
+import { GlobalVolume, ListGlobalVolumesResponse } from "./globalVolumes";
+import { Pagination } from "./pagination";
+import { EcrDelegation, ListDelegationsResponse } from "./registryDelegations";
 import {
   AvailabilityLevel,
   Cloud,
@@ -45,14 +49,13 @@ export const PodRuntime = z.object({
   memory: z.object({ util: z.int() }),
   ports: z.array(PodRuntimePort),
 });
-/**
- * Cluster membership: the reference omits it from a standalone pod, and the emulator has no
- * clusters, so it is declared (for the document) but never sent.
- */
+/** Cluster membership: the reference omits it from a standalone pod; a member's (management/clusters/) carries it. */
+export const PodClusterRole = z.enum(["SLURM_CONTROLLER", "SLURM_COMPUTE", "RAY_HEAD", "RAY_WORKER"]);
+export type PodClusterRole = z.infer<typeof PodClusterRole>;
 const PodCluster = z.object({
   id: z.string(),
   rank: z.int().nullable(),
-  role: z.enum(["SLURM_CONTROLLER", "SLURM_COMPUTE", "RAY_HEAD", "RAY_WORKER"]).optional(),
+  role: PodClusterRole.optional(),
   ip: z.string().optional(),
 });
 const PodSshEndpoint = z.object({ host: z.string(), port: z.int(), username: z.string(), command: z.string() });
@@ -169,9 +172,6 @@ export const RolloutSummary = z.object({
   workersTotal: z.int(),
   percentOnLatest: z.int(),
 });
-/** The block every paginated list answer carries next to its array (management-api-v2-today.md 1.2). */
-export const Pagination = z.object({ nextCursor: z.string().nullable(), hasNextPage: z.boolean() });
-export type Pagination = z.infer<typeof Pagination>;
 
 export const ListEndpointReleasesResponse = z.object({
   endpointVersion: z.int().nullable(),
@@ -291,6 +291,38 @@ export const ListNetworkVolumeBillingResponse = z.object({
   }),
 });
 
+/** BillingAmounts: every family's components; the aggregate record's amounts and its totals. */
+export const BILLING_AMOUNT_FIELDS = [
+  "totalAmount",
+  "podGpuAmount",
+  "podCpuAmount",
+  "podDiskAmount",
+  "serverlessGpuAmount",
+  "serverlessCpuAmount",
+  "serverlessDiskAmount",
+  "serverlessFeeAmount",
+  "storageStandardAmount",
+  "storageHighPerformanceAmount",
+  "endpointAmount",
+  "clusterGpuAmount",
+  "clusterDiskAmount",
+  "clusterNetworkingAmount",
+] as const;
+export type BillingAmountField = (typeof BILLING_AMOUNT_FIELDS)[number];
+const billingAmounts = z.object(
+  Object.fromEntries(BILLING_AMOUNT_FIELDS.map((field) => [field, amount])) as Record<BillingAmountField, typeof amount>,
+);
+export const BillingRecord = z.object({ ...timeRange, ...billingAmounts.shape });
+export const ListBillingResponse = z.object({
+  records: z.array(BillingRecord),
+  metadata: z.object({ query: z.object(query), recordCount: z.int(), totals: billingAmounts }),
+});
+export const EndpointBillingRecord = z.object({ ...timeRange, totalAmount: amount });
+export const ListEndpointBillingResponse = z.object({
+  records: z.array(EndpointBillingRecord),
+  metadata: z.object({ query: z.object(query), recordCount: z.int(), totals: z.object({ totalAmount: amount }) }),
+});
+
 // ---- errors and list wrappers ----
 
 export const ErrorResponse = z.object({ title: z.string(), status: z.int(), detail: z.string(), errors: z.array(z.string()).optional() });
@@ -300,7 +332,8 @@ export type ErrorResponse = z.infer<typeof ErrorResponse>;
 export const ListPodsResponse = z.object({ pods: z.array(Pod), pagination: Pagination });
 export const ListEndpointsResponse = z.object({ endpoints: z.array(Endpoint), pagination: Pagination });
 export const ListTemplatesResponse = z.object({ templates: z.array(Template), pagination: Pagination });
-// Not paginated: the bare shape.
+// Not paginated: the bare shape (the public template catalog answers the templates alone: today 1.2).
+export const TemplateList = z.object({ templates: z.array(Template) });
 export const ListNetworkVolumesResponse = z.object({ networkVolumes: z.array(NetworkVolume) });
 export const ListRegistriesResponse = z.object({ registries: z.array(Registry) });
 export const ListGpuTypesResponse = z.object({ gpus: z.array(GpuType) });
@@ -331,6 +364,15 @@ export const RESPONSE_SCHEMAS: Readonly<Record<string, z.ZodType>> = {
   ListPodBillingResponse,
   ListServerlessBillingResponse,
   ListNetworkVolumeBillingResponse,
+  ListBillingResponse,
+  ListEndpointBillingResponse,
+  TemplateList,
+  GlobalVolume,
+  ListGlobalVolumesResponse,
+  Build,
+  ListBuildsResponse,
+  EcrDelegation,
+  ListDelegationsResponse,
   ErrorResponse,
   Account,
   AccountLimits,

@@ -7,6 +7,7 @@
 import { Agent } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../../../emulator";
+import { OpenApiDocZ as DescribedDocZ, operationsOf } from "../../../../scripts/lib/fuzzV2/description";
 import { type FuzzRequest, OpenApiDocZ, OpenApiFuzzer, sendFuzzRequest as send } from "../../../support/openapiFuzz";
 import { KEY_A, KEY_B, api, startTestEmulator } from "../../../support/managementHelpers";
 
@@ -67,6 +68,9 @@ describe(`OpenAPI-driven fuzzing: ${REQUESTS} seeded requests`, () => {
     const serverErrors: string[] = [];
     const noAnswer: string[] = [];
     const badErrorShape: string[] = [];
+    // What the description documents per operation: any other status is a finding.
+    const documented = new Map(operationsOf(DescribedDocZ.parse(docResponse.body)).map((op) => [op.id, op.documented]));
+    const undocumented: string[] = [];
     let sent = 0;
     let slowest = 0;
 
@@ -87,6 +91,9 @@ describe(`OpenAPI-driven fuzzing: ${REQUESTS} seeded requests`, () => {
           continue;
         }
         byStatus[String(outcome.status)] = (byStatus[String(outcome.status)] ?? 0) + 1;
+        // A 405 is the router's answer for a path another operation owns (an empty id makes one), not this operation's.
+        if (outcome.status !== 405 && !documented.get(request.operationId)?.has(outcome.status))
+          undocumented.push(`${describeReq(request)} -> ${outcome.status} ${outcome.text?.slice(0, 200)}`);
         if (outcome.status >= 500) serverErrors.push(`${describeReq(request)} -> ${outcome.status} ${outcome.text?.slice(0, 300)}`);
         if (outcome.status >= 200 && outcome.status < 300 && outcome.text) {
           try {
@@ -121,6 +128,7 @@ describe(`OpenAPI-driven fuzzing: ${REQUESTS} seeded requests`, () => {
     expect(serverErrors, "no request may get a 5xx").toEqual([]);
     expect(noAnswer, "every request gets an answer within the timeout").toEqual([]);
     expect(badErrorShape, "every 4xx is the JSON error shape").toEqual([]);
+    expect(undocumented, "every status is one the description documents for the operation").toEqual([]);
     // The stream reached the handlers (not just the validators): successes and every op.
     expect(Object.keys(byOperation).length).toBe(fuzzA.operations.length);
     expect(

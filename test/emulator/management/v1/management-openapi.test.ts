@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { RunningEmulator } from "../../../../emulator";
-import { type Api, type Json, api, startTestEmulator } from "../../../support/managementHelpers";
+import { type Api, GPU_POD, type Json, api, startTestEmulator } from "../../../support/managementHelpers";
 
 let emu: RunningEmulator;
 let client: Api;
@@ -145,6 +145,24 @@ describe("GET /v1/openapi.json", () => {
       }
     }
     expect(doc.components.securitySchemes.bearerAuth).toEqual({ type: "http", scheme: "bearer" });
+  });
+
+  test("what a refusal answers is documented: the spend cap's 402 on the routes that start a pod", async () => {
+    const capped = await startTestEmulator({ spendCapPerHour: 0.01 });
+    try {
+      const refused = await api(capped).post("/pods", GPU_POD);
+      expect(refused.status).toBe(402);
+    } finally {
+      await capped.close();
+    }
+    for (const [path, method] of [
+      ["/pods", "post"],
+      ["/pods/{podId}/start", "post"],
+      ["/pods/{podId}/restart", "post"],
+    ] as const) {
+      expect(Object.keys(doc.paths[path][method].responses), `${method} ${path}`).toEqual(expect.arrayContaining(["402", "409"]));
+    }
+    expect(doc.paths["/pods/{podId}/stop"].post.responses["402"]).toBeUndefined();
   });
 
   test("served the same with or without a key, as JSON", async () => {

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../../../emulator";
 import { type Api, api, sleep, startTestEmulator, waitFor } from "../../../support/managementHelpers";
-import { V2_GPU_POD, apiV2, expectProblem, waitForStatus } from "../../../support/v2Helpers";
+import { V2_GPU_POD, V2_ONE_WORKER_LB_ENDPOINT, apiV2, expectProblem, waitForIdleWorker, waitForStatus } from "../../../support/v2Helpers";
 
 let emu: RunningEmulator;
 let v2: Api;
@@ -151,19 +151,8 @@ describe("/api/v2/billing", () => {
   });
 
   it("serverless: one record per endpoint and bucket from its workers' running time (billed once a worker stops)", async () => {
-    const endpoint = (
-      await v2.post("/serverless", {
-        name: "billed-lb",
-        type: "LOAD_BALANCER",
-        image: "example/lb:1",
-        scaling: { type: "REQUEST_COUNT", requestCount: 4 },
-        gpu: { pools: ["ADA_24"], excludedTypes: ["NVIDIA L4"] },
-        workers: { min: 1, max: 1, idleTimeout: 1 },
-      })
-    ).body;
-    await waitFor("a worker", async () =>
-      (await v2.get(`/serverless/${endpoint.id}/workers`)).body.summary.idle === 1 ? true : undefined,
-    );
+    const endpoint = (await v2.post("/serverless", V2_ONE_WORKER_LB_ENDPOINT)).body;
+    await waitForIdleWorker(v2, endpoint.id);
     // Scaled to zero, the idle worker stops after 1 s of service time and its interval is billed.
     await v2.patch(`/serverless/${endpoint.id}`, { workers: { min: 0 } });
     const billed = await waitFor("a serverless billing record", async () => {
@@ -218,6 +207,38 @@ describe("/api/v2/billing", () => {
         totals: expect.objectContaining({ totalAmount: 0 }),
       },
     });
+  });
+
+  it("a window of many buckets costs what the records cost: centuries of hours, lastN far back, the first century", async () => {
+    const volume = (await v2.post("/network-volumes", { name: "long-window", size: 10, dataCenter: "EU-RO-1" })).body;
+    await sleep(20);
+    const end = new Date(Date.now() + 86_400_000).toISOString();
+    // Seven and a half centuries of hourly buckets: one record per hour the volume has existed.
+    const centuries = await v2.get("/billing/network-volumes", { startTime: "1264-07-22T00:00:00Z", endTime: end, bucketSize: "hour" });
+    expect(centuries.status).toBe(200);
+    expect(centuries.body.metadata.query.startTime).toBe("1264-07-22T00:00:00Z");
+    const own = centuries.body.records.filter((r: { networkVolumeId: string }) => r.networkVolumeId === volume.id);
+    expect(own.length).toBeGreaterThanOrEqual(1);
+    expect(own.length).toBeLessThanOrEqual(2);
+    // lastN placed in one step: the largest the answer can still write, and one more, refused naming it.
+    const tooFar = expectProblem(await v2.get("/billing/network-volumes", { lastN: "1000000000000000", bucketSize: "hour" }), 400);
+    expect(tooFar.detail).toMatch(
+      /^invalid query parameter lastN: 1000000000000000 hour buckets would start before 0000-01-01T00:00:00Z; give at most \d+/,
+    );
+    const most = Number(/give at most (\d+)/.exec(tooFar.detail)?.[1]);
+    const farthest = await v2.get("/billing/network-volumes", { lastN: String(most), bucketSize: "hour", networkVolumeId: volume.id });
+    expect(farthest.status).toBe(200);
+    expect(farthest.body.metadata.query.startTime).toMatch(/^0000-01-01T/);
+    expect(farthest.body.records.length).toBeGreaterThanOrEqual(1);
+    expectProblem(await v2.get("/billing/network-volumes", { lastN: String(most + 1), bucketSize: "hour" }), 400);
+    expect((await v2.get("/billing/pods", { lastN: "9007199254740991", bucketSize: "year" })).status).toBe(400);
+    // Years before 100 are years, not 1900 + the year.
+    const early = await v2.get("/billing/pods", {
+      startTime: "0050-03-15T00:00:00Z",
+      endTime: "0052-01-01T00:00:00Z",
+      bucketSize: "month",
+    });
+    expect(early.body.metadata.query).toMatchObject({ startTime: "0050-03-01T00:00:00Z", endTime: "0052-01-01T00:00:00Z" });
   });
 
   it("answers 400 naming the parameter for lastN with a window, a start after the end, and a bad time", async () => {

@@ -12,8 +12,9 @@
  * source: "2026-08" for the service's published v2 description as of August 2026 (transcribed by
  * scripts/check-v2-wire.ts, which also compares the file with a reference copy), "today §N" for
  * the section of the project's notes on what the live API gained since: paginated lists (§1),
- * account secrets (§2), the account and its limits (§3), cmd[]/entrypoint[] on container configs
- * (§5.1), a pod's gpu.vcpuCount/gpu.memory and create's per-GPU placement filters (§5.2).
+ * account secrets (§2), the account and its limits (§3), global volumes (§4), cmd[]/entrypoint[] on
+ * container configs (§5.1), a pod's gpu.vcpuCount/gpu.memory and create's per-GPU placement filters
+ * (§5.2), an endpoint's builds (§5.3), a cluster's templateId (§5.4).
  * What the answers themselves carry is checked by v2-corpus.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -26,19 +27,6 @@ import { type WireNode, type WireOperation, flattenWire, loadV2Wire } from "../.
 const NOT_SERVED: Readonly<Record<string, string>> = {
   getPodLogs: "log streams: the emulator runs no containers, so it has no logs to stream",
   getWorkerLogs: "log streams: the emulator runs no containers, so it has no logs to stream",
-  listClusters: "clusters: not one of the five resources the package manages",
-  createCluster: "clusters: not one of the five resources the package manages",
-  getCluster: "clusters: not one of the five resources the package manages",
-  updateCluster: "clusters: not one of the five resources the package manages",
-  deleteCluster: "clusters: not one of the five resources the package manages",
-  listClusterPods: "clusters: not one of the five resources the package manages",
-  listDelegations: "registry delegations to a cloud account: nothing to delegate to offline",
-  createDelegation: "registry delegations to a cloud account: nothing to delegate to offline",
-  revokeDelegation: "registry delegations to a cloud account: nothing to delegate to offline",
-  listPublicTemplates: "the public template catalog is curated by the service; the emulator has none",
-  listBilling: "aggregated billing: the package reads the per-product reports only",
-  listEndpointBilling: "public endpoint billing: the emulator hosts no public endpoints that bill",
-  listClusterBilling: "clusters are not emulated",
 };
 
 /**
@@ -62,10 +50,7 @@ const SCHEMA_DIFFERENCES: Readonly<Record<string, string>> = {
 const ERRORS_NOT_ANSWERED: Readonly<Record<number, string>> = {};
 
 /** Operation differences (`METHOD path: what`), and why. */
-const OPERATION_DIFFERENCES: Readonly<Record<string, string>> = {
-  "POST /pods/{id}/action: no 204 response":
-    "the route table describes one success answer per operation (200, the pod); terminate answers 204 as the reference says (v2-pods.test.ts) but the document does not list it",
-};
+const OPERATION_DIFFERENCES: Readonly<Record<string, string>> = {};
 
 /** Query parameter differences (`operationId query name: what`), and why. */
 const PARAM_DIFFERENCES: Readonly<Record<string, string>> = {};
