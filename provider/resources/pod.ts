@@ -114,14 +114,18 @@ function nextAction(
 }
 
 /**
- * A v2 pod created with startSsh while the account had no registered SSH keys got no PUBLIC_KEY
+ * A v2 pod created with startSsh (declared, or the default on a pod that opens 22/tcp) while the
+ * account had no registered SSH keys got no PUBLIC_KEY
  * (CreatePodRequest.startSsh: "Requires registered keys [...] with none registered the flag does
  * nothing"). Nothing orders an AccountSshKeys of the same stack before its pods but `dependsOn`:
  * said at the create, when the keys the service used are known. A read that fails says nothing
  * (a key without the scope): the check only helps.
  */
 async function warnWithoutSshKeys(op: Operation<PodArgs, Pod>): Promise<void> {
-  const sshAsked = op.args.startSsh ?? (op.args.templateId === undefined ? true : undefined);
+  // Asked for: declared, or by the default where the pod opens 22/tcp (a pod that leaves both out
+  // did not ask for SSH, and is not told about keys at every create).
+  const ports = Array.isArray(op.args.ports) ? op.args.ports : [];
+  const sshAsked = op.args.startSsh ?? (op.args.templateId === undefined && ports.includes("22/tcp"));
   if (sshAsked !== true || op.client.sshKeys === undefined) return;
   const keys = await op.client.sshKeys().catch(() => undefined);
   if (keys === undefined || keys.length > 0) return;

@@ -145,8 +145,9 @@ type LookupPodResult struct {
 	// Replaces the pod. Not on v1 (`true` fails at preview; set `JUPYTER_PASSWORD` in env there).
 	StartJupyter bool `pulumi:"startJupyter"`
 	// v2: provision SSH at create: the service injects `PUBLIC_KEY` with the account's registered
-	// SSH keys (see `AccountSshKeys`; with none registered it does nothing, and the create warns: give
-	// the pod `dependsOn: [sshKeys]` when the same stack registers them). Default true (the
+	// SSH keys (see `AccountSshKeys`; with none registered it does nothing, and the create of a pod
+	// that declares it or opens `22/tcp` warns: give the pod `dependsOn: [sshKeys]` when the same
+	// stack registers them). Default true (the
 	// service's own default is false), so a pod exposing `22/tcp` has SSH as on v1; a templated pod
 	// that leaves it out takes the template's flag. Replaces the pod (the service never reports it,
 	// so a change made outside Pulumi is not seen). On v1 SSH is always provisioned: `false` fails
@@ -449,8 +450,9 @@ func (o LookupPodResultOutput) StartJupyter() pulumi.BoolOutput {
 }
 
 // v2: provision SSH at create: the service injects `PUBLIC_KEY` with the account's registered
-// SSH keys (see `AccountSshKeys`; with none registered it does nothing, and the create warns: give
-// the pod `dependsOn: [sshKeys]` when the same stack registers them). Default true (the
+// SSH keys (see `AccountSshKeys`; with none registered it does nothing, and the create of a pod
+// that declares it or opens `22/tcp` warns: give the pod `dependsOn: [sshKeys]` when the same
+// stack registers them). Default true (the
 // service's own default is false), so a pod exposing `22/tcp` has SSH as on v1; a templated pod
 // that leaves it out takes the template's flag. Replaces the pod (the service never reports it,
 // so a change made outside Pulumi is not seen). On v1 SSH is always provisioned: `false` fails

@@ -133,8 +133,9 @@ class PodArgs:
                sets one; expose `8888/http` to reach it). Default false (a templated pod takes the template's).
                Replaces the pod. Not on v1 (`true` fails at preview; set `JUPYTER_PASSWORD` in env there).
         :param pulumi.Input[_builtins.bool] start_ssh: v2: provision SSH at create: the service injects `PUBLIC_KEY` with the account's registered
-               SSH keys (see `AccountSshKeys`; with none registered it does nothing, and the create warns: give
-               the pod `dependsOn: [sshKeys]` when the same stack registers them). Default true (the
+               SSH keys (see `AccountSshKeys`; with none registered it does nothing, and the create of a pod
+               that declares it or opens `22/tcp` warns: give the pod `dependsOn: [sshKeys]` when the same
+               stack registers them). Default true (the
                service's own default is false), so a pod exposing `22/tcp` has SSH as on v1; a templated pod
                that leaves it out takes the template's flag. Replaces the pod (the service never reports it,
                so a change made outside Pulumi is not seen). On v1 SSH is always provisioned: `false` fails
@@ -679,8 +680,9 @@ class PodArgs:
     def start_ssh(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
         v2: provision SSH at create: the service injects `PUBLIC_KEY` with the account's registered
-        SSH keys (see `AccountSshKeys`; with none registered it does nothing, and the create warns: give
-        the pod `dependsOn: [sshKeys]` when the same stack registers them). Default true (the
+        SSH keys (see `AccountSshKeys`; with none registered it does nothing, and the create of a pod
+        that declares it or opens `22/tcp` warns: give the pod `dependsOn: [sshKeys]` when the same
+        stack registers them). Default true (the
         service's own default is false), so a pod exposing `22/tcp` has SSH as on v1; a templated pod
         that leaves it out takes the template's flag. Replaces the pod (the service never reports it,
         so a change made outside Pulumi is not seen). On v1 SSH is always provisioned: `false` fails
@@ -884,8 +886,9 @@ class Pod(pulumi.CustomResource):
                sets one; expose `8888/http` to reach it). Default false (a templated pod takes the template's).
                Replaces the pod. Not on v1 (`true` fails at preview; set `JUPYTER_PASSWORD` in env there).
         :param pulumi.Input[_builtins.bool] start_ssh: v2: provision SSH at create: the service injects `PUBLIC_KEY` with the account's registered
-               SSH keys (see `AccountSshKeys`; with none registered it does nothing, and the create warns: give
-               the pod `dependsOn: [sshKeys]` when the same stack registers them). Default true (the
+               SSH keys (see `AccountSshKeys`; with none registered it does nothing, and the create of a pod
+               that declares it or opens `22/tcp` warns: give the pod `dependsOn: [sshKeys]` when the same
+               stack registers them). Default true (the
                service's own default is false), so a pod exposing `22/tcp` has SSH as on v1; a templated pod
                that leaves it out takes the template's flag. Replaces the pod (the service never reports it,
                so a change made outside Pulumi is not seen). On v1 SSH is always provisioned: `false` fails
@@ -1493,8 +1496,9 @@ class Pod(pulumi.CustomResource):
     def start_ssh(self) -> pulumi.Output[Optional[_builtins.bool]]:
         """
         v2: provision SSH at create: the service injects `PUBLIC_KEY` with the account's registered
-        SSH keys (see `AccountSshKeys`; with none registered it does nothing, and the create warns: give
-        the pod `dependsOn: [sshKeys]` when the same stack registers them). Default true (the
+        SSH keys (see `AccountSshKeys`; with none registered it does nothing, and the create of a pod
+        that declares it or opens `22/tcp` warns: give the pod `dependsOn: [sshKeys]` when the same
+        stack registers them). Default true (the
         service's own default is false), so a pod exposing `22/tcp` has SSH as on v1; a templated pod
         that leaves it out takes the template's flag. Replaces the pod (the service never reports it,
         so a change made outside Pulumi is not seen). On v1 SSH is always provisioned: `false` fails

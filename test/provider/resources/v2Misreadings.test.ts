@@ -263,14 +263,15 @@ describe("a v2 pod with startSsh and the account's SSH keys", () => {
     await h.providers.pod.delete!(created.id, created.outs as Outs);
   });
 
-  it("created with keys registered, or with startSsh false: no warning", async () => {
+  it("created with keys registered, with startSsh false, or without 22/tcp or startSsh: no warning", async () => {
     await h.deps.client().replaceSshKeys!(["ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIKm2bAHtaJDpTdEVuM8Wb0uMbDqZiAs0Jk4GFSbQwBqv me@laptop"]);
     h.lines.warn.length = 0;
     const created = await h.providers.pod.create(await checked(h.providers.pod, args));
     await h.deps.client().replaceSshKeys!([]);
     const without = await h.providers.pod.create(await checked(h.providers.pod, { ...args, name: "no-ssh", startSsh: false }));
+    // Neither startSsh nor 22/tcp declared: SSH was not asked for.
+    const unasked = await h.providers.pod.create(await checked(h.providers.pod, { ...args, name: "no-ports", ports: ["8888/http"] }));
     expect(h.lines.warn.join("\n")).not.toMatch(/SSH keys/);
-    await h.providers.pod.delete!(created.id, created.outs as Outs);
-    await h.providers.pod.delete!(without.id, without.outs as Outs);
+    for (const pod of [created, without, unasked]) await h.providers.pod.delete!(pod.id, pod.outs as Outs);
   });
 });
