@@ -45,6 +45,12 @@ export interface QuirkOptions {
    * 400 "gpuId(s) is required for a gpu endpoint". Default false (the documented rule).
    */
   endpointPatchRebuildsSelection: boolean;
+  /**
+   * `GET /account/limits` answers its two limits with other inner field names (`{max, used}`) than
+   * the emulator's assumed `{limit, current}` (the reference does not publish them), as a live
+   * answer may. Default false.
+   */
+  accountLimitsOtherFieldNames: boolean;
 }
 
 export const DEFAULT_QUIRKS: Readonly<QuirkOptions> = {
@@ -58,6 +64,7 @@ export const DEFAULT_QUIRKS: Readonly<QuirkOptions> = {
   deleteStatus: 204,
   idleEndpointWorkersMaxDecay: false,
   endpointPatchRebuildsSelection: false,
+  accountLimitsOtherFieldNames: false,
 };
 
 export interface EmulatorOptions {

@@ -19,8 +19,12 @@ import { declarePriced } from "./costRegistry";
  * (new id).
  */
 export interface EndpointArgs {
-  /** Id of the template the workers run (its image, env, disk), e.g. `template.id`. Required. In place. */
-  templateId: pulumi.Input<string>;
+  /**
+   * Id of the template the workers run (its image, env, disk), e.g. `template.id`. Required to
+   * create the endpoint; an endpoint adopted or imported from the v2 API, which does not report its
+   * template (v2 copies the template's settings at create), may leave it out. In place.
+   */
+  templateId?: pulumi.Input<string>;
   /** A name for the endpoint; need not be unique. Default: the Pulumi resource name. In place. */
   name?: pulumi.Input<string>;
   /** `"GPU"` (default) for GPU workers, `"CPU"` for CPU workers. Replaces the endpoint. */

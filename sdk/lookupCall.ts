@@ -29,7 +29,7 @@ export async function lookUp(kind: ResourceKind, args: unknown, options: LookupO
     try {
       return await readExisting(kind, api, backend, key, lookup);
     } catch (error) {
-      throw callFailure(`${lookup} ${JSON.stringify(key)}`, [LookupNotFoundError], error);
+      throw callFailure(`${lookup} ${JSON.stringify(key)}`, [LookupNotFoundError, LookupArgsError], error);
     } finally {
       await close();
     }

@@ -1,7 +1,8 @@
 /**
  * Lookups of existing resources: a pod, endpoint, network volume, template or registry auth made
- * by another stack or in the console, read by id (templates and registry auths also by name, which
- * the service keeps unique). Each result holds the values its resource class reports as outputs
+ * by another stack or in the console, read by id (templates and registry auths also by name: in
+ * any case, since v2 compares names without regard to case; v2 does not keep them unique, so a
+ * name several share fails with a LookupArgsError listing their ids). Each result holds the values its resource class reports as outputs
  * (same names and units), read from the service; fields the service does not report are absent.
  * The result's `id` is what a resource's `adoptId` takes to manage that resource from this stack.
  *
@@ -50,7 +51,7 @@ export type SecretInfo = Pick<Resolved<Secret>, "id" | "name" | "createdAt" | "v
 export interface ByIdArgs {
   id: string;
 }
-/** By id, or by name for kinds whose names are unique. */
+/** By id, or by name (any case) for kinds whose names v1 kept unique; a name several resources share is refused. */
 export type ByIdOrNameArgs = ByIdArgs | { name: string };
 
 /** A lookup's arguments with each field an Input, e.g. `{ id: otherStack.getOutput("podId") }`. */
@@ -87,12 +88,12 @@ export const getNetworkVolume = promiseForm<ByIdArgs, NetworkVolumeInfo>("networ
 /** {@link getNetworkVolume} taking Inputs. */
 export const getNetworkVolumeOutput = outputForm<ByIdArgs, NetworkVolumeInfo>("networkVolume");
 
-/** A template by id or by name (unique per account): image, disk sizes (GB), ports, env and the rest of Template's outputs. */
+/** A template by id or by name (any case; refused when several share it): image, disk sizes (GB), ports, env and the rest of Template's outputs. */
 export const getTemplate = promiseForm<ByIdOrNameArgs, TemplateInfo>("template");
 /** {@link getTemplate} taking Inputs; secret when the template reports env. */
 export const getTemplateOutput = outputForm<ByIdOrNameArgs, TemplateInfo>("template");
 
-/** Registry credentials by id or by name (unique per account): `id` and `name` (the service never returns the password). */
+/** Registry credentials by id or by name (any case; refused when several share it): `id` and `name` (the service never returns the password). */
 export const getRegistryAuth = promiseForm<ByIdOrNameArgs, RegistryAuthInfo>("registryAuth");
 /** {@link getRegistryAuth} taking Inputs. */
 export const getRegistryAuthOutput = outputForm<ByIdOrNameArgs, RegistryAuthInfo>("registryAuth");

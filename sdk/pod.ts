@@ -59,7 +59,12 @@ export interface PodArgs {
   dataCenterPriority?: pulumi.Input<"availability" | "custom">;
   /** Two-letter country codes the pod may be placed in, e.g. `["US", "CA"]`. Default: any. Replaces the pod. v1 only. */
   countryCodes?: pulumi.Input<pulumi.Input<string>[]>;
-  /** Rent as an interruptible (spot) pod: cheaper, but may be stopped at any time. Default false. Replaces the pod. v1 only. */
+  /**
+   * Rent as an interruptible (spot) pod: cheaper, but may be stopped at any time. Default false.
+   * Replaces the pod. The retired v1 API only: the service has no spot pods any more (its v2 API
+   * cannot express them, and v1 answers 410 Gone since 2026-11-15), so a program for the live
+   * service leaves it out; kept for state and programs written against v1.
+   */
   interruptible?: pulumi.Input<boolean>;
   /**
    * Lock the pod: the service then refuses stop and reset. Default false. In place (no reset).
@@ -116,7 +121,9 @@ export interface PodArgs {
   dockerStartCmd?: pulumi.Input<pulumi.Input<string>[]>;
   /**
    * v2: provision SSH at create: the service injects `PUBLIC_KEY` with the account's registered
-   * SSH keys (see `AccountSshKeys`; with none registered it does nothing). Default true (the
+   * SSH keys (see `AccountSshKeys`; with none registered it does nothing, and the create of a pod
+   * that declares it or opens `22/tcp` warns: give the pod `dependsOn: [sshKeys]` when the same
+   * stack registers them). Default true (the
    * service's own default is false), so a pod exposing `22/tcp` has SSH as on v1; a templated pod
    * that leaves it out takes the template's flag. Replaces the pod (the service never reports it,
    * so a change made outside Pulumi is not seen). On v1 SSH is always provisioned: `false` fails

@@ -74,7 +74,16 @@ export class V2Backend implements ManagementApi {
 
   async createPod(input: PodCreateInput): Promise<Pod> {
     const { locked, ...fields } = fieldsOf(input);
-    const pod = await this.#v2.pods.create(wireRequest<"createPod">(podCreateBodyV2(podTable, fields)));
+    const body = podCreateBodyV2(podTable, fields);
+    // A pod runs where its network volume is, but the reference does not say the service places a
+    // pod there by itself (CreatePodRequest.dataCenterIds: "Omit [...] to let the scheduler
+    // choose"): one that names no data center is sent the volume's.
+    const volumeId = fields["networkVolumeId"];
+    if (typeof volumeId === "string" && !Array.isArray(body["dataCenterIds"])) {
+      const { dataCenter } = await this.#networkVolumes.read(volumeId);
+      if (dataCenter !== undefined) body["dataCenterIds"] = [dataCenter];
+    }
+    const pod = await this.#v2.pods.create(wireRequest<"createPod">(body));
     // v2 creates take no lock: it is set right after. The pod exists (and bills) whatever that answers.
     if (locked !== true) return podOf(pod);
     try {
@@ -109,6 +118,9 @@ export class V2Backend implements ManagementApi {
     const pod = await this.#v2.pods.update(id, wireRequest<"updatePod">(body));
     // UpdatePodRequest.globalNetworking "Takes effect on the next pod start/restart, not live": a
     // running pod is restarted so that the declared networking is what it has (readiness waits for it).
+    // A pod this PATCH reset (an image or env change beside it) is booting with the networking it
+    // had, and a booting pod takes no restart (podAction: PROVISIONING and STARTING allow stop and
+    // terminate): it is stopped and started, its next start.
     const networking = fields["globalNetworking"];
     if (
       typeof networking === "boolean" &&
@@ -116,7 +128,10 @@ export class V2Backend implements ManagementApi {
       pod.status !== "ERROR" &&
       pod.globalNetworking?.enabled !== networking
     ) {
-      await this.#podAction(id, "restart");
+      if (BOOTING.has(pod.status ?? "")) {
+        await this.#podAction(id, "stop");
+        await this.#podAction(id, "start");
+      } else await this.#podAction(id, "restart");
       return podOf(await this.#v2.pods.get(id));
     }
     return podOf(pod);
@@ -353,7 +368,12 @@ export class V2Backend implements ManagementApi {
     }
     if (fields["networkVolumeId"] !== undefined || fields["networkVolumeIds"] !== undefined) {
       const one = typeof fields["networkVolumeId"] === "string" ? [fields["networkVolumeId"]] : [];
-      body["networkVolumes"] = [...new Set([...one, ...((fields["networkVolumeIds"] as string[] | undefined) ?? [])])];
+      // networkVolumeId removed (null, its reset) alone: the live volumes but the first, which it read as.
+      const rest =
+        fields["networkVolumeId"] === null && fields["networkVolumeIds"] === undefined
+          ? (current?.networkVolumes ?? []).slice(1)
+          : ((fields["networkVolumeIds"] as string[] | null | undefined) ?? []);
+      body["networkVolumes"] = [...new Set([...one, ...rest])];
     }
     return body;
   }

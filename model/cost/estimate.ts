@@ -3,6 +3,7 @@
 // the same estimate. An estimate never guesses: a price nobody quoted, or an argument not known
 // until apply, makes it "unavailable" or "pending" with the reason, or is named in its basis.
 
+import { tableForBackend } from "../fields/fieldTable";
 import { podTable } from "../fields/podFields";
 import { isUnknown, type Props } from "../fields/values";
 import { HOURS_PER_MONTH, OWN_PRICES_KEY, STORAGE_TIERS, type OwnPrices, type StorageTier } from "./ownPrices";
@@ -28,8 +29,8 @@ interface PriceUsed {
  * from stack config `gpucloud:prices`. Compact: the figures and one line saying what they rest on.
  * Where the prices came from is kept once per stack, not per resource: the catalog's prices are
  * `getGpuTypes`/`getCpuTypes`, the user's are stack config.
- * - `perHour`: a pod's rate while it runs (its disks included when priced); an endpoint's always-on
- *   rate (`workersMin` workers).
+ * - `perHour`: a pod's rate while it runs (its disks included when priced; its disks alone when
+ *   it is declared stopped); an endpoint's always-on rate (`workersMin` workers).
  * - `ceilingPerHour`: an endpoint's rate with `workersMax` workers busy.
  * - `perMonth`: a network volume's storage (a month being 30 days).
  * `status` is "unavailable" with a `reason` when a price it needs is quoted nowhere (the v1 API has
@@ -152,8 +153,10 @@ function diskSize(args: Props, field: (typeof POD_DISKS)[number]["field"]): numb
   if (field === "volumeInGb" && typeof args["networkVolumeId"] === "string") return 0;
   if (typeof args[field] === "number") return args[field];
   if (typeof args["templateId"] === "string") return undefined;
-  // The service's size when none is declared (the field table's, which update also resets to).
-  const size = podTable.fields[field]?.resetTo;
+  // The service's size when none is declared, as the v2 API has it (the field table's, which update
+  // also resets to): a pod is priced only where the catalog quotes prices, the v2 API, where a pod
+  // gets no persistent storage unless it asks for it (today 6.1 #8), not v1's 20 GB.
+  const size = tableForBackend(podTable, "v2").fields[field]?.resetTo;
   return typeof size === "number" ? size : undefined;
 }
 
@@ -188,8 +191,9 @@ function basisOf(used: readonly PriceUsed[], notes: readonly string[]): string {
 /** A pod's rate while it runs: GPU price x gpuCount (or vCPU price x vcpuCount), plus its disks at the user's prices. */
 export const estimatePod: Estimator = (args, prices) => {
   const diskFields = POD_DISKS.filter((d) => prices.own?.[d.priceKey] !== undefined).map((d) => d.field);
-  const wait = pending(args, [...COMPUTE_FIELDS, ...diskFields]);
+  const wait = pending(args, [...COMPUTE_FIELDS, ...diskFields, "desiredStatus"]);
   if (wait) return wait;
+  if (args["desiredStatus"] === "EXITED") return stoppedPod(args, prices);
   const unpriceable = podUnpriceable(args);
   if (unpriceable) return unpriceable;
   const sheet = sheetOf(prices);
@@ -200,6 +204,21 @@ export const estimatePod: Estimator = (args, prices) => {
   const used = [compute, ...disks.used];
   return { status: "estimated", perHour: roundUsd(used.reduce((sum, u) => sum + hourlyOf(u), 0)), basis: basisOf(used, disks.notes) };
 };
+
+/**
+ * A pod declared stopped: its GPUs or vCPUs are not billed (podAction `stop`: "releasing GPU/CPU
+ * compute while keeping its disk"), its disks are. Nothing of the catalog is needed, and the spend
+ * cap, which counts what runs, does not count it.
+ */
+function stoppedPod(args: Props, prices: Prices): CostEstimate {
+  const disks = podDisks(args, prices.own);
+  const priced = ['stopped (desiredStatus "EXITED"): no GPU or vCPU billed', ...disks.used.map(priceText)].join(" + ");
+  return {
+    status: "estimated",
+    perHour: roundUsd(disks.used.reduce((sum, u) => sum + hourlyOf(u), 0)),
+    basis: [priced, ...disks.notes].join("; "),
+  };
+}
 
 /**
  * An endpoint's always-on rate (workersMin workers) and its ceiling (workersMax workers), each
@@ -244,23 +263,41 @@ export const estimateEndpoint: Estimator = (args, prices) => {
 
 /**
  * A network volume's storage per month, at the user's price for its tier (the catalog quotes no
- * storage price). Needs no catalog, so it is estimated on the v1 API too.
+ * storage price). Needs no catalog, so it is estimated on the v1 API too. A volume that declares no
+ * tier gets its data center's primary one (CreateNetworkVolumeRequest.type), which the service does
+ * not publish: it is priced when both tiers cost the same, else at the dearer tier, said in the basis.
  */
 export const estimateNetworkVolume: Estimator = (args, prices) => {
   const wait = pending(args, ["size", "type"]);
   if (wait) return wait;
-  const tier: StorageTier = STORAGE_TIERS.find((t) => t === args["type"]) ?? "STANDARD";
+  const declared = STORAGE_TIERS.find((t) => t === args["type"]);
   const own = prices.own;
-  const price = own?.networkVolumePerGbMonth[tier];
+  const priced = declared === undefined ? undeclaredTier(own) : { tier: declared, item: `${declared} storage` };
+  if ("reason" in priced) return unavailable(priced.reason);
+  const price = own?.networkVolumePerGbMonth[priced.tier];
   if (own === undefined || price === undefined) {
     return unavailable(
-      `the catalog quotes no storage price: set networkVolumePerGbMonth (${tier}) in ${OWN_PRICES_KEY} to your price per GB-month`,
+      `the catalog quotes no storage price: set networkVolumePerGbMonth (${priced.tier}) in ${OWN_PRICES_KEY} to your price per GB-month`,
     );
   }
   const size = numberOr(args["size"], 0);
   return {
     status: "estimated",
     perMonth: roundUsd(price * size),
-    basis: priceText({ item: `${tier} storage`, unitPrice: price, unit: "GB-month", quantity: size, source: OWN_PRICES_KEY }),
+    basis: priceText({ item: priced.item, unitPrice: price, unit: "GB-month", quantity: size, source: OWN_PRICES_KEY }),
   };
 };
+
+/** The tier to price a volume that declares none at, and how its basis names it; or why there is none. */
+function undeclaredTier(own: OwnPrices | undefined): { tier: StorageTier; item: string } | { reason: string } {
+  const standard = own?.networkVolumePerGbMonth.STANDARD;
+  const fast = own?.networkVolumePerGbMonth.HIGH_PERFORMANCE;
+  if (standard !== undefined && standard === fast) return { tier: "STANDARD", item: "storage (either tier)" };
+  if (standard !== undefined && fast !== undefined)
+    return { tier: fast > standard ? "HIGH_PERFORMANCE" : "STANDARD", item: "storage at the dearer tier (type not declared)" };
+  return {
+    reason:
+      "no type declared: the volume gets its data center's primary storage tier, which the service does not publish; " +
+      `declare type, or set networkVolumePerGbMonth for both tiers in ${OWN_PRICES_KEY} (one number prices both)`,
+  };
+}

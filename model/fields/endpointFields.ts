@@ -18,9 +18,10 @@ import {
   type OutputArgumentKeys,
 } from "./fieldTable";
 import { boolOrLevel, failure, list, num, oneOf, str, unknownIdWarnings } from "./validation";
-import { isRecord, isUnknown, type Props } from "./values";
+import { isPresent, isRecord, isUnknown, type Props } from "./values";
 import type { Backend } from "./fieldTable";
 import { COST_ESTIMATE } from "./estimateOutput";
+import { vcpuCountRefusal } from "./wireV2";
 
 /** Who applies a change of an endpoint's templateId (see the templateAppliedBy row). */
 export const TEMPLATE_APPLIERS = ["endpoint", "rollout"] as const;
@@ -59,7 +60,12 @@ const { update, replace, local, output } = rowsFor<
 export const MIN_QUEUE_DELAY_V2 = 0.5;
 
 const rows = {
-  templateId: update(str({ nonEmpty: true, example: "template.id" }), { observe: (e) => e.templateId, v2: { path: "templateId" } }),
+  // Required to create an endpoint (crossCheck), not to keep one: a v2 endpoint reports no template
+  // (the settings are copied at create), so one imported from v2 is declared without it.
+  templateId: update(str({ nonEmpty: true, example: "template.id" }).optional(), {
+    observe: (e) => e.templateId,
+    v2: { path: "templateId" },
+  }),
   name: update(str({ maxLength: 191, example: '"inference"' }).optional(), { observe: (e) => e.name, v2: { path: "name" } }),
   // Compared in order: the order is the priority the service tries the types in (v1).
   gpuTypeIds: update(list(str({ nonEmpty: true, example: '"NVIDIA L4"' }), { example: '["NVIDIA L4"]', unique: true }).optional(), {
@@ -77,11 +83,13 @@ const rows = {
   allowedCudaVersions: update(list(str({ nonEmpty: true, example: '"12.4"' }), { example: '["12.4"]', unique: true }).optional(), {
     unordered: true,
     observe: (e) => e.allowedCudaVersions,
-    v2: { path: "gpu.allowedCudaVersions" },
+    // UpdateEndpointGpuConfig: "An explicit `[]` clears the constraint; omitting the field leaves it unchanged."
+    v2: { path: "gpu.allowedCudaVersions", resetTo: [] },
   }),
   minCudaVersion: update(str({ nonEmpty: true, example: '"12.4"' }).optional(), {
     observe: (e) => e.minCudaVersion,
-    v2: { path: "gpu.minCudaVersion" },
+    // UpdateEndpointGpuConfig: "An explicit `""` clears the floor; omitting the field leaves it unchanged."
+    v2: { path: "gpu.minCudaVersion", resetTo: "" },
   }),
   // Compared in order, like gpuTypeIds: the order is the preference among flavors.
   cpuFlavorIds: update(list(str({ nonEmpty: true, example: '"cpu3c"' }), { example: '["cpu3c"]', unique: true }).optional(), {
@@ -91,25 +99,28 @@ const rows = {
   vcpuCount: update(num({ min: 1, unit: "vCPUs", example: "2" }).optional(), {
     default: 2,
     observe: (e) => e.vcpuCount,
-    v2: { read: vcpuOf },
+    v2: { read: vcpuOf, refuse: vcpuCountRefusal },
   }),
   // The service has been seen to return these sorted (and as a comma-separated string, which the
   // wire schema splits): the order carries no meaning, so it is compared as a set.
   dataCenterIds: update(list(str({ nonEmpty: true, example: '"EU-RO-1"' }), { example: '["EU-RO-1"]', unique: true }).optional(), {
     unordered: true,
     observe: (e) => e.dataCenterIds,
-    v2: { path: "dataCenterIds" },
+    // UpdateEndpointRequest.dataCenterIds: "Omit or pass an empty array to let the scheduler choose."
+    v2: { path: "dataCenterIds", resetTo: [] },
   }),
   networkVolumeId: update(str({ nonEmpty: true, example: "volume.id" }).optional(), {
     observe: (e) => e.networkVolumeId,
-    v2: { read: (w) => (volumesOf(w) as string[] | undefined)?.[0] },
+    // Both volume fields travel as `networkVolumes` (backend/v2Backend.ts); removing them sends `[]`
+    // (an assumption where the reference is silent: emulator/README.md).
+    v2: { read: (w) => (volumesOf(w) as string[] | undefined)?.[0], resetTo: null },
   }),
   networkVolumeIds: update(
     list(str({ nonEmpty: true, example: "volume.id" }), { example: "[volumeA.id, volumeB.id]", unique: true }).optional(),
     {
       unordered: true,
       observe: (e) => e.networkVolumeIds,
-      v2: { read: volumesOf },
+      v2: { read: volumesOf, resetTo: [] },
     },
   ),
   workersMin: update(num({ min: 0, unit: "workers", example: "0" }).optional(), {
@@ -207,8 +218,17 @@ const rows = {
   requestUrls: output(() => undefined, { v2: { path: "requestUrls" } }),
 };
 
-function crossCheck(args: Props, _olds: Props, backend: Backend = "v1"): CrossCheckResult {
+function crossCheck(args: Props, olds: Props, backend: Backend = "v1"): CrossCheckResult {
   const failures = [];
+  const creating = Object.keys(olds).length === 0 && !isPresent(args, "adoptId");
+  if (creating && !isPresent(args, "templateId"))
+    failures.push(
+      failure(
+        ["templateId"],
+        "is required to create an endpoint (the workers run its image, env and disk); set it, e.g. template.id " +
+          "(an existing endpoint, adopted or imported, may leave it out: the v2 API does not report it)",
+      ),
+    );
   const min = args["workersMin"];
   const max = args["workersMax"];
   if (typeof min === "number" && typeof max === "number" && !isUnknown(min) && min > max) {
@@ -264,6 +284,19 @@ function crossCheck(args: Props, _olds: Props, backend: Backend = "v1"): CrossCh
       failure(
         ["cpuFlavorIds"],
         `a CPU endpoint needs at least one CPU flavor, got ${flavors === undefined ? "none" : JSON.stringify(flavors)}; set cpuFlavorIds, e.g. ["cpu3c"] (see getCpuTypes), or remove computeType: "CPU" for GPU workers`,
+      ),
+    );
+  }
+  // Both travel as one `networkVolumes` list and both read back from it: declared together, the
+  // list never reads back as either one, and every preview would show a change.
+  const volumeIds = args["networkVolumeIds"];
+  if (backend === "v2" && typeof args["networkVolumeId"] === "string" && Array.isArray(volumeIds)) {
+    const all = [...new Set([args["networkVolumeId"], ...volumeIds])];
+    failures.push(
+      failure(
+        ["networkVolumeId"],
+        `${JSON.stringify(args["networkVolumeId"])} is declared beside networkVolumeIds, which the v2 API keeps as one list; ` +
+          `declare networkVolumeIds alone with every volume (here ${isUnknown(volumeIds) ? "networkVolumeIds plus this one" : JSON.stringify(all)}) and remove networkVolumeId`,
       ),
     );
   }

@@ -148,6 +148,11 @@ export interface ResourceTable<L = unknown, Args = unknown> {
   readonly deleteBeforeReplaceWhenSame?: readonly string[];
   /** Those names are unique without regard to case: a change of case alone also deletes first. */
   readonly uniqueNamesIgnoreCase?: boolean;
+  /**
+   * Those names are unique on the v1 API only: v2 keeps no uniqueness of them, so there a
+   * replacement creates the new resource first (and its users move before the old one is deleted).
+   */
+  readonly uniqueNamesOnV1Only?: boolean;
   /** zod object of the arguments, computed from the rows. */
   readonly schema: z.ZodObject;
   /** Rules across fields or against the previous inputs (e.g. a volume may only grow). */
@@ -205,6 +210,7 @@ export function defineTable<Create, L>() {
     rows: Rows & { readonly [K in keyof Required<Create>]: ServiceRow<L> };
     deleteBeforeReplaceWhenSame?: readonly (keyof Rows & string)[];
     uniqueNamesIgnoreCase?: boolean;
+    uniqueNamesOnV1Only?: boolean;
     crossCheck?: (args: Props, olds: Props, backend?: Backend) => CrossCheckResult;
   }): ResourceTable<L, ArgsOf<Rows>> => {
     return {
@@ -213,6 +219,7 @@ export function defineTable<Create, L>() {
       schema: argumentSchemaOf(def.rows),
       ...(def.deleteBeforeReplaceWhenSame ? { deleteBeforeReplaceWhenSame: def.deleteBeforeReplaceWhenSame } : {}),
       ...(def.uniqueNamesIgnoreCase ? { uniqueNamesIgnoreCase: true } : {}),
+      ...(def.uniqueNamesOnV1Only ? { uniqueNamesOnV1Only: true } : {}),
       ...(def.crossCheck ? { crossCheck: def.crossCheck } : {}),
     };
   };
@@ -252,7 +259,14 @@ export function tableForBackend<L, Args>(table: ResourceTable<L, Args>, backend:
       };
     }
   }
-  const derived = { ...table, fields, schema: argumentSchemaOf(fields) };
+  const { deleteBeforeReplaceWhenSame, ...rest } = table;
+  const keepsOrder = backend === "v1" || table.uniqueNamesOnV1Only !== true;
+  const derived = {
+    ...rest,
+    ...(deleteBeforeReplaceWhenSame && keepsOrder ? { deleteBeforeReplaceWhenSame } : {}),
+    fields,
+    schema: argumentSchemaOf(fields),
+  };
   cache.set(table, derived);
   return derived;
 }

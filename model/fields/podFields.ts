@@ -29,6 +29,7 @@ import {
 import { argv, bool, envMap, failure, image, list, num, oneOf, port, str, unknownIdWarnings } from "./validation";
 import { isPresent, isRecord, isUnknown, type Props } from "./values";
 import { COST_ESTIMATE } from "./estimateOutput";
+import type { CheckFailure } from "@pulumi/pulumi/dynamic";
 import { OWNER_MARKER_ENV } from "../kinds";
 import { createBodyFailure } from "./podBodyV2";
 import {
@@ -42,6 +43,7 @@ import {
   persistentSizeRefusal,
   persistentSizeToWire,
   persistentStorageReplacement,
+  vcpuCountRefusal,
 } from "./wireV2";
 
 export const POD_DESIRED_STATUSES = ["RUNNING", "EXITED"] as const;
@@ -170,7 +172,8 @@ const rows = {
   }),
   containerRegistryAuthId: update(id('"clzdaifot0001l90809257ynb"'), {
     observe: (p) => p.containerRegistryAuthId,
-    v2: { path: "registry" },
+    // updatePod: "set `registry` to `null` [...] to clear a field".
+    v2: { path: "registry", resetTo: null },
   }),
   globalNetworking: update(bool({ example: "true" }).optional(), {
     default: false,
@@ -221,13 +224,7 @@ const rows = {
   vcpuCount: replace(num({ min: 1, unit: "vCPUs", example: "2" }).optional(), {
     default: 2,
     observe: (p) => (p.cpuFlavorId ? p.vcpuCount : undefined),
-    v2: {
-      path: "cpu.vcpuCount",
-      refuse: (v) =>
-        typeof v === "number" && (v < 2 || (v & (v - 1)) !== 0)
-          ? "v2 takes a power of two, 2 or more; set vcpuCount to 2, 4, 8, ..."
-          : undefined,
-    },
+    v2: { path: "cpu.vcpuCount", refuse: vcpuCountRefusal },
   }),
   dataCenterIds: replace(list(str({ nonEmpty: true, example: '"EU-RO-1"' }), { example: '["EU-RO-1"]', unique: true }).optional(), {
     chosen: dataCenterOf,
@@ -249,7 +246,8 @@ const rows = {
   interruptible: replace(bool({ example: "false" }).optional(), {
     default: false,
     observe: (p) => p.interruptible,
-    v2: { unsupported: "v2 has no spot (interruptible) pods: remove interruptible, or keep using the v1 URL for spot pods" },
+    // The v1 API is retired (410 Gone since 2026-11-15, today 6.2): it is no way to spot pods either.
+    v2: { unsupported: "the service has no spot (interruptible) pods any more: remove interruptible (the pod then runs on demand)" },
   }),
   networkVolumeId: replace(id('"agv6w2qcg7"'), {
     observe: (p) => p.networkVolumeId ?? stringOr(p.networkVolume?.id),
@@ -336,6 +334,32 @@ function replacementReasons(args: Props, olds: Props, backend: Backend): string[
   return reasons;
 }
 
+/**
+ * What a v2 CPU pod cannot have: persistent storage (PersistentMount: "Disallowed on CPU pods") and
+ * global networking (CreatePodRequest.globalNetworking: "Requires an NVIDIA GPU"). The service
+ * refuses the create; check says so at preview, with the fix.
+ */
+function cpuPodRefusals(args: Props): CheckFailure[] {
+  const failures: CheckFailure[] = [];
+  const volume = args["volumeInGb"];
+  if (typeof volume === "number" && volume > 0 && !isUnknown(volume))
+    failures.push(
+      failure(
+        ["volumeInGb"],
+        `${volume} GB of persistent storage cannot be given to a CPU pod on the v2 API (the service keeps it for GPU pods only); ` +
+          "remove volumeInGb (or set it to 0), and mount a network volume (networkVolumeId) for data that must outlive the pod",
+      ),
+    );
+  if (args["globalNetworking"] === true)
+    failures.push(
+      failure(
+        ["globalNetworking"],
+        "true cannot be set on a CPU pod on the v2 API (global networking needs an NVIDIA GPU); remove globalNetworking, or make it a GPU pod (gpuTypeIds)",
+      ),
+    );
+  return failures;
+}
+
 function crossCheck(args: Props, olds: Props, backend: Backend = "v1"): CrossCheckResult {
   const failures = [];
   if (backend === "v2" && args["computeType"] !== "CPU" && !isPresent(args, "gpuTypeIds")) {
@@ -351,6 +375,7 @@ function crossCheck(args: Props, olds: Props, backend: Backend = "v1"): CrossChe
       failure(["cpuFlavorIds"], 'is required for a CPU pod on the v2 API, which takes one CPU flavor (cpu.id); set it, e.g. ["cpu3c"]'),
     );
   }
+  if (backend === "v2" && args["computeType"] === "CPU") failures.push(...cpuPodRefusals(args));
   if (!isPresent(args, "imageName") && !isPresent(args, "templateId")) {
     failures.push(
       failure(

@@ -1,6 +1,7 @@
 // Container registry credentials: there is no update operation, so every field replaces. Reads
 // return id and name only, so a username or password change is seen from the inputs alone (the
-// recorded values, kept secret in state). Names are unique: a same-name replacement deletes first.
+// recorded values, kept secret in state). Names are unique on v1, where a same-name replacement
+// deletes first; v2 keeps no uniqueness, so there it creates first.
 
 import type { ContainerRegistryAuthCreateInput } from "../../client/inputs";
 import type { ContainerRegistryAuth } from "../../client/schemas";
@@ -25,6 +26,9 @@ export const registryAuthTable = defineTable<ContainerRegistryAuthCreateInput, C
   noun: "registry auth",
   rows,
   deleteBeforeReplaceWhenSame: ["name"],
+  // v2 registries: no uniqueness stated, and a DELETE "Rejected if any pod currently uses this
+  // credential": a replacement creates first, so its pods can move before the old one goes.
+  uniqueNamesOnV1Only: true,
 });
 export type RegistryAuthArgs = ArgsOf<typeof rows>;
 export type { RegistryAuthOutputArguments } from "./outputArguments";

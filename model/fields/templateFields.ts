@@ -99,7 +99,8 @@ const rows = {
     unordered: true,
     resetTo: ["8888/http", "22/tcp"],
     observe: (t) => t.ports,
-    v2: { path: "ports" },
+    // v2 has no default ports (today 6.1 #8): removing the list closes them, as on a v2 pod.
+    v2: { path: "ports", resetTo: [] },
   }),
   readme: update(str({ example: '"# My template"' }).optional(), {
     default: "",

@@ -97,6 +97,16 @@ export function atMostOne(what: string): (value: unknown) => string | undefined 
       : undefined;
 }
 
+/**
+ * A CPU configuration's vCPUs on v2 (BaseCpuConfig.vcpuCount, pods and endpoints alike: "integer
+ * minimum=2 [...] must be a power of two").
+ */
+export function vcpuCountRefusal(value: unknown): string | undefined {
+  return typeof value === "number" && (value < 2 || !Number.isInteger(value) || (value & (value - 1)) !== 0)
+    ? "v2 takes a power of two, 2 or more; set vcpuCount to 2, 4, 8, ..."
+    : undefined;
+}
+
 /** v2 mounts keep persistent storage of 10 GB or more (0: none). */
 export function persistentSizeRefusal(value: unknown): string | undefined {
   return typeof value === "number" && value > 0 && value < 10

@@ -1,5 +1,5 @@
-// Reading one existing resource by id (or by its name, for kinds whose names the service keeps
-// unique) with the values its resource class reports as outputs, on either backend. The SDK's
+// Reading one existing resource by id (or by its name, for kinds whose names the v1 API kept
+// unique; on v2 a name that several share is refused) with the values its resource class reports as outputs, on either backend. The SDK's
 // lookups (getPod, getTemplate, ...) are this with a connection around it.
 
 import { isNotFound, type ApiErrorFields } from "../../client/errors";
@@ -8,6 +8,7 @@ import type { ManagementApi } from "../backend/port";
 import { sensitiveFields, tableForBackend, type Backend, type ResourceTable } from "../fields/fieldTable";
 import type { Props } from "../fields/values";
 import type { ResourceKind } from "../kinds";
+import { LookupArgsError } from "./lookupArgsError";
 import { LookupNotFoundError, type LookupKey } from "./lookupNotFoundError";
 import {
   endpointReader,
@@ -80,9 +81,18 @@ export async function readExisting(
     }
     if (reader.gone?.(live) === true) throw missing(`the service reports it terminated`, noAnswer(lookup));
   } else {
-    const found = (await reader.list(api)).filter((l) => l.name === key.name && reader.gone?.(l) !== true);
+    // v2 names are case-insensitive and not unique (the reference states no uniqueness, and lists
+    // templates newest first): every match counts, and more than one is refused, never the first taken.
+    const wanted = key.name.toLowerCase();
+    const found = (await reader.list(api)).filter((l) => l.name?.toLowerCase() === wanted && reader.gone?.(l) !== true);
     const first = found[0];
     if (first === undefined) throw missing(`the service lists none by that name`, noAnswer(lookup));
+    if (found.length > 1)
+      throw new LookupArgsError(
+        `${lookup}: ${found.length} ${noun}s are named ${JSON.stringify(key.name)} (names are compared without regard to case, and the ` +
+          `service does not keep them unique): ${found.map((l) => `${l.id} (${JSON.stringify(l.name)})`).join(", ")}. ` +
+          `Look it up by id instead, e.g. { id: ${JSON.stringify(first.id)} }, or rename or delete the others.`,
+      );
     live = first;
   }
   return { id: live.id, ...observed(tableForBackend(reader.table as ResourceTable<unknown>, backend), live) };

@@ -2,6 +2,9 @@
 // the SDK must not reach zod's types.
 import { GpuCloudError, nameErrorClass } from "../../client/gpuCloudError";
 
-/** Arguments a lookup cannot take (no id, an empty id, a name where names are not unique). */
+/**
+ * Arguments a lookup cannot take (no id, an empty id, a name where names are not unique, a name
+ * several resources share).
+ */
 export class LookupArgsError extends GpuCloudError {}
 nameErrorClass(LookupArgsError, "LookupArgsError");

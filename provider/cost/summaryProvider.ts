@@ -124,6 +124,17 @@ async function accountLimitFindings(
           : undefined;
   try {
     const limits = await client.accountLimits();
+    // The limits' inner field names are not published (limit and current are read): an answer
+    // without them checks nothing, and says so rather than passing in silence.
+    const unread = [
+      ...(limits.spendRate.limit === undefined ? ["the hourly spend cap (spendRate.limit)"] : []),
+      ...(limits.serverlessWorkers.limit === undefined ? ["the serverless worker quota (serverlessWorkers.limit)"] : []),
+    ];
+    if (unread.length > 0)
+      log.warn(
+        `${subject}the stack was not checked against ${unread.join(" nor ")}: the service's answer to GET /v2/account/limits does not carry it ` +
+          `under that name (its fields are not published; this package reads "limit"). The service still enforces the limits when things start.`,
+      );
     const quota = known === undefined ? undefined : limits.serverlessWorkers.limit;
     if (known === undefined)
       log.info(`${subject}the serverless worker quota is checked once the endpoints' workersMax are known (at apply)`);

@@ -32,6 +32,7 @@ export const podSpec: ResourceSpec<PodArgs, Pod, PodCreateInput> = {
     return client.createPod((args.desiredStatus === "EXITED" && locked === true ? rest : body) as PodCreateInput);
   },
   async afterCreate(op) {
+    await warnWithoutSshKeys(op);
     if (op.args.desiredStatus !== "EXITED") return;
     await op.client.stopPod(op.id);
     if (op.args.locked === true) op.live = await op.client.updatePod(op.id, { locked: true });
@@ -110,4 +111,27 @@ function nextAction(
   if (reset) return { call: "resetPod", note: "resetting (resetTrigger changed; the container disk is wiped)" };
   if (restart) return { call: "restartPod", note: "restarting (restartTrigger changed)" };
   return undefined;
+}
+
+/**
+ * A v2 pod created with startSsh (declared, or the default on a pod that opens 22/tcp) while the
+ * account had no registered SSH keys got no PUBLIC_KEY
+ * (CreatePodRequest.startSsh: "Requires registered keys [...] with none registered the flag does
+ * nothing"). Nothing orders an AccountSshKeys of the same stack before its pods but `dependsOn`:
+ * said at the create, when the keys the service used are known. A read that fails says nothing
+ * (a key without the scope): the check only helps.
+ */
+async function warnWithoutSshKeys(op: Operation<PodArgs, Pod>): Promise<void> {
+  // Asked for: declared, or by the default where the pod opens 22/tcp (a pod that leaves both out
+  // did not ask for SSH, and is not told about keys at every create).
+  const ports = Array.isArray(op.args.ports) ? op.args.ports : [];
+  const sshAsked = op.args.startSsh ?? (op.args.templateId === undefined && ports.includes("22/tcp"));
+  if (sshAsked !== true || op.client.sshKeys === undefined) return;
+  const keys = await op.client.sshKeys().catch(() => undefined);
+  if (keys === undefined || keys.length > 0) return;
+  op.deps.log.warn(
+    `${op.subject}: created with startSsh, but the account had no registered SSH keys, so the service gave it no PUBLIC_KEY and ` +
+      "SSH into it will not work. Register keys with AccountSshKeys; when this stack declares them, give the pod " +
+      "`dependsOn: [sshKeys]` so that they are registered before it is created, then replace the pod (pulumi up --replace <its URN>).",
+  );
 }

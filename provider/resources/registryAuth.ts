@@ -28,9 +28,9 @@ export const registryAuthSpec: ResourceSpec<RegistryAuthArgs, ContainerRegistryA
     } catch (error) {
       throw new Error(
         `${subject} cannot be deleted: ${messageOf(error)}. ` +
-          "Pods and templates that use the credentials must drop them (or be deleted) first. To rotate a username or password " +
-          "while they are in use, give the credentials a new name too: the new ones are then created first, their users move " +
-          "to them, and the old ones are deleted last.",
+          "Pods and templates that use the credentials must drop them (or be deleted) first. On the v1 API, to rotate a username or " +
+          "password while they are in use, give the credentials a new name too: the new ones are then created first, their users " +
+          "move to them, and the old ones are deleted last (on the v2 API a replacement creates first whatever the name).",
         { cause: error },
       );
     }

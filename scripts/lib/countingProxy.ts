@@ -16,6 +16,8 @@ export interface ProxiedCall {
   sentAt: number;
   /** When the emulator's answer came back, by the clock given (0 without one, or no answer). */
   answeredAt: number;
+  /** The request's body as text, when the proxy was asked to keep bodies. */
+  body?: string;
 }
 
 export interface CountingProxy {
@@ -26,12 +28,21 @@ export interface CountingProxy {
   close(): Promise<void>;
 }
 
-export async function countingProxy(target: string, clock: () => number = () => 0): Promise<CountingProxy> {
+export async function countingProxy(
+  target: string,
+  clock: () => number = () => 0,
+  options: { keepBodies?: boolean } = {},
+): Promise<CountingProxy> {
   const origin = new URL(target);
   let calls: ProxiedCall[] = [];
   const server = http.createServer((req, res) => {
     const call: ProxiedCall = { method: req.method ?? "GET", path: req.url ?? "/", status: 0, sentAt: clock(), answeredAt: 0 };
     calls.push(call);
+    if (options.keepBodies) {
+      const chunks: Buffer[] = [];
+      req.on("data", (chunk: Buffer) => chunks.push(chunk));
+      req.on("end", () => (call.body = Buffer.concat(chunks).toString("utf8")));
+    }
     const upstream = http.request(
       { host: origin.hostname, port: origin.port, method: req.method, path: req.url, headers: req.headers },
       (answer) => {

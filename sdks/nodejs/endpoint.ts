@@ -137,9 +137,11 @@ export class Endpoint extends pulumi.CustomResource {
      */
     declare public readonly scalerValue: pulumi.Output<number | undefined>;
     /**
-     * Id of the template the workers run (its image, env, disk), e.g. `template.id`. Required. In place.
+     * Id of the template the workers run (its image, env, disk), e.g. `template.id`. Required to
+     * create the endpoint; an endpoint adopted or imported from the v2 API, which does not report its
+     * template (v2 copies the template's settings at create), may leave it out. In place.
      */
-    declare public readonly templateId: pulumi.Output<string>;
+    declare public readonly templateId: pulumi.Output<string | undefined>;
     /**
      * `"QUEUE"` (default): jobs go through `/run` and `/runsync` to a handler. `"LOAD_BALANCER"`:
      * every request to `<serverlessUrl>/<endpointId>/<path>` goes straight to a worker's own HTTP
@@ -178,13 +180,10 @@ export class Endpoint extends pulumi.CustomResource {
      * @param args The arguments to use to populate this resource's properties.
      * @param opts A bag of options that control this resource's behavior.
      */
-    constructor(name: string, args: EndpointArgs, opts?: pulumi.CustomResourceOptions) {
+    constructor(name: string, args?: EndpointArgs, opts?: pulumi.CustomResourceOptions) {
         let resourceInputs: pulumi.Inputs = {};
         opts = opts || {};
         if (!opts.id) {
-            if (args?.templateId === undefined && !opts.urn) {
-                throw new Error("Missing required property 'templateId'");
-            }
             resourceInputs["adoptId"] = args?.adoptId;
             resourceInputs["allowedCudaVersions"] = args?.allowedCudaVersions;
             resourceInputs["computeType"] = args?.computeType;
@@ -353,9 +352,11 @@ export interface EndpointArgs {
      */
     templateAppliedBy?: pulumi.Input<string | undefined>;
     /**
-     * Id of the template the workers run (its image, env, disk), e.g. `template.id`. Required. In place.
+     * Id of the template the workers run (its image, env, disk), e.g. `template.id`. Required to
+     * create the endpoint; an endpoint adopted or imported from the v2 API, which does not report its
+     * template (v2 copies the template's settings at create), may leave it out. In place.
      */
-    templateId: pulumi.Input<string>;
+    templateId?: pulumi.Input<string | undefined>;
     /**
      * The template's `revision` (v2 API). v2 copies a template's settings into the endpoint when it is
      * created; when the revision changes, the endpoint re-applies `templateId` in place (a new

@@ -124,7 +124,9 @@ export interface GetEndpointResult {
      */
     readonly scalerValue: number;
     /**
-     * Id of the template the workers run (its image, env, disk), e.g. `template.id`. Required. In place.
+     * Id of the template the workers run (its image, env, disk), e.g. `template.id`. Required to
+     * create the endpoint; an endpoint adopted or imported from the v2 API, which does not report its
+     * template (v2 copies the template's settings at create), may leave it out. In place.
      */
     readonly templateId: string;
     /**

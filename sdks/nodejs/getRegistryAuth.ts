@@ -5,7 +5,7 @@ import * as pulumi from "@pulumi/pulumi";
 import * as utilities from "./utilities";
 
 /**
- * Registry credentials by id or by name (unique per account): `id` and `name` (the service never returns the password).
+ * Registry credentials by id or by name (any case; refused when several share it): `id` and `name` (the service never returns the password).
  */
 export function getRegistryAuth(args?: GetRegistryAuthArgs, opts?: pulumi.InvokeOptions): Promise<GetRegistryAuthResult> {
     args = args || {};
@@ -38,7 +38,7 @@ export interface GetRegistryAuthResult {
     readonly name: string;
 }
 /**
- * Registry credentials by id or by name (unique per account): `id` and `name` (the service never returns the password).
+ * Registry credentials by id or by name (any case; refused when several share it): `id` and `name` (the service never returns the password).
  */
 export function getRegistryAuthOutput(args?: GetRegistryAuthOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetRegistryAuthResult> {
     args = args || {};

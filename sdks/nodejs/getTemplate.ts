@@ -5,7 +5,7 @@ import * as pulumi from "@pulumi/pulumi";
 import * as utilities from "./utilities";
 
 /**
- * A template by id or by name (unique per account): image, disk sizes (GB), ports, env and the rest of Template's outputs.
+ * A template by id or by name (any case; refused when several share it): image, disk sizes (GB), ports, env and the rest of Template's outputs.
  */
 export function getTemplate(args?: GetTemplateArgs, opts?: pulumi.InvokeOptions): Promise<GetTemplateResult> {
     args = args || {};
@@ -113,7 +113,7 @@ export interface GetTemplateResult {
     readonly volumeMountPath: string;
 }
 /**
- * A template by id or by name (unique per account): image, disk sizes (GB), ports, env and the rest of Template's outputs.
+ * A template by id or by name (any case; refused when several share it): image, disk sizes (GB), ports, env and the rest of Template's outputs.
  */
 export function getTemplateOutput(args?: GetTemplateOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetTemplateResult> {
     args = args || {};

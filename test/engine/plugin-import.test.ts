@@ -1,7 +1,8 @@
 /**
  * `pulumi import` with the provider plugin, through the engine's import step: a pod and a template
- * made directly through the emulator's HTTP API (outside any stack) are adopted by a program that
- * declares them with the `import` resource option, on each management API. The import plans
+ * (and on v2 an endpoint, which reports no templateId there) made directly through the emulator's
+ * HTTP API (outside any stack) are adopted by a program that declares them with the `import`
+ * resource option, on each management API. The import plans
  * nothing else (no update, no replacement), a following `preview --expect-no-changes` is clean, and
  * destroy deletes them. (`stack.import()` would need the nodejs language host, which the CLI used
  * here does not have; the engine's import step is the same with either.)
@@ -31,6 +32,13 @@ describe("importing with the provider plugin through the real engine", { timeout
     const templateArgs = { name: `legacy-template-${api}`, imageName: "ghcr.io/acme/legacy-worker:1", containerDiskInGb: 20 };
     const pod = await service.createPod({ ...podArgs, gpuTypeIds: ["NVIDIA L4"] });
     const template = await service.createTemplate(templateArgs);
+    // v2 endpoints report neither their template nor the GPU types asked for (pools): the import
+    // declares what they report, and needs no templateId to pass check.
+    const worker = await service.createTemplate({ name: `legacy-worker-${api}`, imageName: "ghcr.io/acme/worker:1", isServerless: true });
+    const endpointArgs = { name: "legacy-endpoint", workersMax: 2, flashboot: false };
+    const endpoint =
+      api === "v2" ? await service.createEndpoint({ ...endpointArgs, templateId: worker.id, gpuTypeIds: ["NVIDIA L4"] }) : undefined;
+    const imports = endpoint ? 3 : 2;
     const engine = await createEngineStack({
       projectName: `plugin-import-${api}`,
       config: emulatorConfig(emulator, apiKey, api),
@@ -38,18 +46,20 @@ describe("importing with the provider plugin through the real engine", { timeout
       program: async () => {
         new PluginResource("Pod", "legacy", podArgs, { import: pod.id });
         new PluginResource("Template", "legacy-template", templateArgs, { import: template.id });
+        if (endpoint) new PluginResource("Endpoint", "legacy-endpoint", endpointArgs, { import: endpoint.id });
         return {};
       },
     });
     try {
       const up = await engine.stack.up();
       expect(up.summary.result).toBe("succeeded");
-      expect(up.summary.resourceChanges).toEqual({ create: 1, import: 2 });
+      expect(up.summary.resourceChanges).toEqual({ create: 1, import: imports });
       const state = declaredResources(await engine.exportState());
       expect(state.map((r) => [r.type, r.id]).sort()).toEqual(
         [
           ["gpucloud:index:Pod", pod.id],
           ["gpucloud:index:Template", template.id],
+          ...(endpoint ? [["gpucloud:index:Endpoint", endpoint.id]] : []),
         ].sort(),
       );
       const imported = state.find((r) => r.id === pod.id);
@@ -61,11 +71,14 @@ describe("importing with the provider plugin through the real engine", { timeout
       expect(JSON.parse(String((env as { plaintext?: string } | undefined)?.plaintext))).toEqual(declaredEnv);
 
       const preview = await engine.stack.preview({ expectNoChanges: true });
-      expect(preview.changeSummary).toEqual({ same: 3 });
+      expect(preview.changeSummary).toEqual({ same: imports + 1 });
 
       const destroy = await engine.stack.destroy();
-      expect(destroy.summary.resourceChanges).toEqual({ delete: 3 });
+      expect(destroy.summary.resourceChanges).toEqual({ delete: imports + 1 });
       expect(accountOf(emulator, apiKey).pods.filter((p) => p.desiredStatus !== "TERMINATED")).toEqual([]);
+      expect(accountOf(emulator, apiKey).endpoints).toEqual([]);
+      // The endpoint's template was made outside the stack: not the stack's to delete.
+      await service.deleteTemplate(worker.id).catch(() => undefined);
       expect(accountOf(emulator, apiKey).templates).toEqual([]);
       console.log(`[plugin import, ${api}] ${Math.round((Date.now() - started) / 1000)} s`);
     } finally {

@@ -38,7 +38,7 @@ export async function startHarness(options: EmulatorOptions = {}, api: Backend =
     ...options,
   });
   const client = new ManagementClient({ baseUrl: emulator.apiUrl, apiKey: emulator.apiKey, maxRetries: 1, sleep: async () => undefined });
-  const http = await countingProxy(emulator.apiUrl);
+  const http = await countingProxy(emulator.apiUrl, undefined, { keepBodies: true });
   const apiPath = new URL(api === "v2" ? emulator.apiUrlV2 : emulator.apiUrl).pathname;
   const opened = openManagementApi(
     { baseUrl: `${http.url}${apiPath}`, apiKey: emulator.apiKey, maxRetries: 1, sleep: async () => undefined },
@@ -98,4 +98,9 @@ export async function checked(
   const result = await provider.check!(olds, news);
   if (result.failures && result.failures.length > 0) throw new Error(`check failed: ${JSON.stringify(result.failures)}`);
   return result.inputs ?? news;
+}
+
+/** A serverless template for the endpoints of a harness (made through its v1 client). */
+export async function serverlessTemplate(h: Harness): Promise<string> {
+  return (await h.client.createTemplate({ name: `worker ${Math.random()}`, imageName: "example/worker:1", isServerless: true })).id;
 }

@@ -61,7 +61,12 @@ export function v2AccountOperations({ ctx, route }: V2Context): Operation[] {
         "Get account limits: the hourly spend cap and the serverless worker quota, each with its current use",
       ],
       { answer: [200, "AccountLimits"], errors: [] },
-      ({ account }) => ({ status: 200, body: limitsView(ctx, account) }),
+      ({ account }) => {
+        const limits = limitsView(ctx, account);
+        if (!ctx.options.quirks.accountLimitsOtherFieldNames) return { status: 200, body: limits };
+        const renamed = (l: { limit: number; current: number }) => ({ max: l.limit, used: l.current });
+        return { status: 200, body: { spendRate: renamed(limits.spendRate), serverlessWorkers: renamed(limits.serverlessWorkers) } };
+      },
     ),
     route(
       [

@@ -15,7 +15,9 @@ import (
 // The account's registered SSH public keys (v2 API only: on v1, preview fails naming the fix).
 // Declare one per account: the keys are one list, and two of these would overwrite each other.
 // Create records the keys registered before and `destroy` puts them back. A pod's `startSsh`
-// does nothing without registered keys.
+// does nothing without registered keys, and the service reads them only when the pod is created:
+// give each pod that needs them `dependsOn: [sshKeys]` (nothing else orders the two), or the pod
+// may be created first without them (the pod's create then warns).
 type AccountSshKeys struct {
 	pulumi.CustomResourceState
 

@@ -7,7 +7,6 @@ import (
 	"context"
 	"reflect"
 
-	"errors"
 	"example.com/pulumi-gpucloud/sdk/go/gpucloud/internal"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
@@ -78,8 +77,10 @@ type Endpoint struct {
 	// place. v1: a whole number, 1 or more. v2: for `"QUEUE_DELAY"` any number from 0.5 (seconds), for
 	// `"REQUEST_COUNT"` a whole number, 1 or more. A value outside fails at preview.
 	ScalerValue pulumi.Float64PtrOutput `pulumi:"scalerValue"`
-	// Id of the template the workers run (its image, env, disk), e.g. `template.id`. Required. In place.
-	TemplateId pulumi.StringOutput `pulumi:"templateId"`
+	// Id of the template the workers run (its image, env, disk), e.g. `template.id`. Required to
+	// create the endpoint; an endpoint adopted or imported from the v2 API, which does not report its
+	// template (v2 copies the template's settings at create), may leave it out. In place.
+	TemplateId pulumi.StringPtrOutput `pulumi:"templateId"`
 	// `"QUEUE"` (default): jobs go through `/run` and `/runsync` to a handler. `"LOAD_BALANCER"`:
 	// every request to `<serverlessUrl>/<endpointId>/<path>` goes straight to a worker's own HTTP
 	// server (env `PORT`, default 80; health checks on `PORT_HEALTH` at `HEALTH_CHECK_PATH`, default
@@ -106,12 +107,9 @@ type Endpoint struct {
 func NewEndpoint(ctx *pulumi.Context,
 	name string, args *EndpointArgs, opts ...pulumi.ResourceOption) (*Endpoint, error) {
 	if args == nil {
-		return nil, errors.New("missing one or more required arguments")
+		args = &EndpointArgs{}
 	}
 
-	if args.TemplateId == nil {
-		return nil, errors.New("invalid value for required argument 'TemplateId'")
-	}
 	replaceOnChanges := pulumi.ReplaceOnChanges([]string{
 		"computeType",
 		"type",
@@ -214,8 +212,10 @@ type endpointArgs struct {
 	// after the switch fails); this resource then only records `templateId`. Set by EndpointRollout
 	// for its serving endpoint; changing it changes nothing by itself.
 	TemplateAppliedBy *string `pulumi:"templateAppliedBy"`
-	// Id of the template the workers run (its image, env, disk), e.g. `template.id`. Required. In place.
-	TemplateId string `pulumi:"templateId"`
+	// Id of the template the workers run (its image, env, disk), e.g. `template.id`. Required to
+	// create the endpoint; an endpoint adopted or imported from the v2 API, which does not report its
+	// template (v2 copies the template's settings at create), may leave it out. In place.
+	TemplateId *string `pulumi:"templateId"`
 	// The template's `revision` (v2 API). v2 copies a template's settings into the endpoint when it is
 	// created; when the revision changes, the endpoint re-applies `templateId` in place (a new
 	// release, rolled out within `readyTimeoutSeconds`). Default in TypeScript: followed
@@ -309,8 +309,10 @@ type EndpointArgs struct {
 	// after the switch fails); this resource then only records `templateId`. Set by EndpointRollout
 	// for its serving endpoint; changing it changes nothing by itself.
 	TemplateAppliedBy pulumi.StringPtrInput
-	// Id of the template the workers run (its image, env, disk), e.g. `template.id`. Required. In place.
-	TemplateId pulumi.StringInput
+	// Id of the template the workers run (its image, env, disk), e.g. `template.id`. Required to
+	// create the endpoint; an endpoint adopted or imported from the v2 API, which does not report its
+	// template (v2 copies the template's settings at create), may leave it out. In place.
+	TemplateId pulumi.StringPtrInput
 	// The template's `revision` (v2 API). v2 copies a template's settings into the endpoint when it is
 	// created; when the revision changes, the endpoint re-applies `templateId` in place (a new
 	// release, rolled out within `readyTimeoutSeconds`). Default in TypeScript: followed
@@ -489,9 +491,11 @@ func (o EndpointOutput) ScalerValue() pulumi.Float64PtrOutput {
 	return o.ApplyT(func(v *Endpoint) pulumi.Float64PtrOutput { return v.ScalerValue }).(pulumi.Float64PtrOutput)
 }
 
-// Id of the template the workers run (its image, env, disk), e.g. `template.id`. Required. In place.
-func (o EndpointOutput) TemplateId() pulumi.StringOutput {
-	return o.ApplyT(func(v *Endpoint) pulumi.StringOutput { return v.TemplateId }).(pulumi.StringOutput)
+// Id of the template the workers run (its image, env, disk), e.g. `template.id`. Required to
+// create the endpoint; an endpoint adopted or imported from the v2 API, which does not report its
+// template (v2 copies the template's settings at create), may leave it out. In place.
+func (o EndpointOutput) TemplateId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Endpoint) pulumi.StringPtrOutput { return v.TemplateId }).(pulumi.StringPtrOutput)
 }
 
 // `"QUEUE"` (default): jobs go through `/run` and `/runsync` to a handler. `"LOAD_BALANCER"`:

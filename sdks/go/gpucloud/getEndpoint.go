@@ -87,7 +87,9 @@ type LookupEndpointResult struct {
 	// place. v1: a whole number, 1 or more. v2: for `"QUEUE_DELAY"` any number from 0.5 (seconds), for
 	// `"REQUEST_COUNT"` a whole number, 1 or more. A value outside fails at preview.
 	ScalerValue float64 `pulumi:"scalerValue"`
-	// Id of the template the workers run (its image, env, disk), e.g. `template.id`. Required. In place.
+	// Id of the template the workers run (its image, env, disk), e.g. `template.id`. Required to
+	// create the endpoint; an endpoint adopted or imported from the v2 API, which does not report its
+	// template (v2 copies the template's settings at create), may leave it out. In place.
 	TemplateId string `pulumi:"templateId"`
 	// `"QUEUE"` (default): jobs go through `/run` and `/runsync` to a handler. `"LOAD_BALANCER"`:
 	// every request to `<serverlessUrl>/<endpointId>/<path>` goes straight to a worker's own HTTP
@@ -258,7 +260,9 @@ func (o LookupEndpointResultOutput) ScalerValue() pulumi.Float64Output {
 	return o.ApplyT(func(v LookupEndpointResult) float64 { return v.ScalerValue }).(pulumi.Float64Output)
 }
 
-// Id of the template the workers run (its image, env, disk), e.g. `template.id`. Required. In place.
+// Id of the template the workers run (its image, env, disk), e.g. `template.id`. Required to
+// create the endpoint; an endpoint adopted or imported from the v2 API, which does not report its
+// template (v2 copies the template's settings at create), may leave it out. In place.
 func (o LookupEndpointResultOutput) TemplateId() pulumi.StringOutput {
 	return o.ApplyT(func(v LookupEndpointResult) string { return v.TemplateId }).(pulumi.StringOutput)
 }

@@ -101,7 +101,10 @@ type LookupPodResult struct {
 	// The container image to run, e.g. `"pytorch/pytorch:2.4.0-cuda12.4-cudnn9-runtime"`. Required
 	// unless `templateId` is set (the template's image is used). In place (resets the pod).
 	ImageName string `pulumi:"imageName"`
-	// Rent as an interruptible (spot) pod: cheaper, but may be stopped at any time. Default false. Replaces the pod. v1 only.
+	// Rent as an interruptible (spot) pod: cheaper, but may be stopped at any time. Default false.
+	// Replaces the pod. The retired v1 API only: the service has no spot pods any more (its v2 API
+	// cannot express them, and v1 answers 410 Gone since 2026-11-15), so a program for the live
+	// service leaves it out; kept for state and programs written against v1.
 	Interruptible bool `pulumi:"interruptible"`
 	// When the pod last started (ISO 8601, UTC).
 	LastStartedAt string `pulumi:"lastStartedAt"`
@@ -142,7 +145,9 @@ type LookupPodResult struct {
 	// Replaces the pod. Not on v1 (`true` fails at preview; set `JUPYTER_PASSWORD` in env there).
 	StartJupyter bool `pulumi:"startJupyter"`
 	// v2: provision SSH at create: the service injects `PUBLIC_KEY` with the account's registered
-	// SSH keys (see `AccountSshKeys`; with none registered it does nothing). Default true (the
+	// SSH keys (see `AccountSshKeys`; with none registered it does nothing, and the create of a pod
+	// that declares it or opens `22/tcp` warns: give the pod `dependsOn: [sshKeys]` when the same
+	// stack registers them). Default true (the
 	// service's own default is false), so a pod exposing `22/tcp` has SSH as on v1; a templated pod
 	// that leaves it out takes the template's flag. Replaces the pod (the service never reports it,
 	// so a change made outside Pulumi is not seen). On v1 SSH is always provisioned: `false` fails
@@ -350,7 +355,10 @@ func (o LookupPodResultOutput) ImageName() pulumi.StringOutput {
 	return o.ApplyT(func(v LookupPodResult) string { return v.ImageName }).(pulumi.StringOutput)
 }
 
-// Rent as an interruptible (spot) pod: cheaper, but may be stopped at any time. Default false. Replaces the pod. v1 only.
+// Rent as an interruptible (spot) pod: cheaper, but may be stopped at any time. Default false.
+// Replaces the pod. The retired v1 API only: the service has no spot pods any more (its v2 API
+// cannot express them, and v1 answers 410 Gone since 2026-11-15), so a program for the live
+// service leaves it out; kept for state and programs written against v1.
 func (o LookupPodResultOutput) Interruptible() pulumi.BoolOutput {
 	return o.ApplyT(func(v LookupPodResult) bool { return v.Interruptible }).(pulumi.BoolOutput)
 }
@@ -442,7 +450,9 @@ func (o LookupPodResultOutput) StartJupyter() pulumi.BoolOutput {
 }
 
 // v2: provision SSH at create: the service injects `PUBLIC_KEY` with the account's registered
-// SSH keys (see `AccountSshKeys`; with none registered it does nothing). Default true (the
+// SSH keys (see `AccountSshKeys`; with none registered it does nothing, and the create of a pod
+// that declares it or opens `22/tcp` warns: give the pod `dependsOn: [sshKeys]` when the same
+// stack registers them). Default true (the
 // service's own default is false), so a pod exposing `22/tcp` has SSH as on v1; a templated pod
 // that leaves it out takes the template's flag. Replaces the pod (the service never reports it,
 // so a change made outside Pulumi is not seen). On v1 SSH is always provisioned: `false` fails

@@ -11,7 +11,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// Registry credentials by id or by name (unique per account): `id` and `name` (the service never returns the password).
+// Registry credentials by id or by name (any case; refused when several share it): `id` and `name` (the service never returns the password).
 func LookupRegistryAuth(ctx *pulumi.Context, args *LookupRegistryAuthArgs, opts ...pulumi.InvokeOption) (*LookupRegistryAuthResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv LookupRegistryAuthResult

@@ -11,7 +11,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// A template by id or by name (unique per account): image, disk sizes (GB), ports, env and the rest of Template's outputs.
+// A template by id or by name (any case; refused when several share it): image, disk sizes (GB), ports, env and the rest of Template's outputs.
 func LookupTemplate(ctx *pulumi.Context, args *LookupTemplateArgs, opts ...pulumi.InvokeOption) (*LookupTemplateResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv LookupTemplateResult

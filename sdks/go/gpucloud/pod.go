@@ -90,7 +90,10 @@ type Pod struct {
 	// The container image to run, e.g. `"pytorch/pytorch:2.4.0-cuda12.4-cudnn9-runtime"`. Required
 	// unless `templateId` is set (the template's image is used). In place (resets the pod).
 	ImageName pulumi.StringPtrOutput `pulumi:"imageName"`
-	// Rent as an interruptible (spot) pod: cheaper, but may be stopped at any time. Default false. Replaces the pod. v1 only.
+	// Rent as an interruptible (spot) pod: cheaper, but may be stopped at any time. Default false.
+	// Replaces the pod. The retired v1 API only: the service has no spot pods any more (its v2 API
+	// cannot express them, and v1 answers 410 Gone since 2026-11-15), so a program for the live
+	// service leaves it out; kept for state and programs written against v1.
 	Interruptible pulumi.BoolPtrOutput `pulumi:"interruptible"`
 	// When the pod last started (ISO 8601, UTC).
 	LastStartedAt pulumi.StringPtrOutput `pulumi:"lastStartedAt"`
@@ -131,7 +134,9 @@ type Pod struct {
 	// Replaces the pod. Not on v1 (`true` fails at preview; set `JUPYTER_PASSWORD` in env there).
 	StartJupyter pulumi.BoolPtrOutput `pulumi:"startJupyter"`
 	// v2: provision SSH at create: the service injects `PUBLIC_KEY` with the account's registered
-	// SSH keys (see `AccountSshKeys`; with none registered it does nothing). Default true (the
+	// SSH keys (see `AccountSshKeys`; with none registered it does nothing, and the create of a pod
+	// that declares it or opens `22/tcp` warns: give the pod `dependsOn: [sshKeys]` when the same
+	// stack registers them). Default true (the
 	// service's own default is false), so a pod exposing `22/tcp` has SSH as on v1; a templated pod
 	// that leaves it out takes the template's flag. Replaces the pod (the service never reports it,
 	// so a change made outside Pulumi is not seen). On v1 SSH is always provisioned: `false` fails
@@ -289,7 +294,10 @@ type podArgs struct {
 	// The container image to run, e.g. `"pytorch/pytorch:2.4.0-cuda12.4-cudnn9-runtime"`. Required
 	// unless `templateId` is set (the template's image is used). In place (resets the pod).
 	ImageName *string `pulumi:"imageName"`
-	// Rent as an interruptible (spot) pod: cheaper, but may be stopped at any time. Default false. Replaces the pod. v1 only.
+	// Rent as an interruptible (spot) pod: cheaper, but may be stopped at any time. Default false.
+	// Replaces the pod. The retired v1 API only: the service has no spot pods any more (its v2 API
+	// cannot express them, and v1 answers 410 Gone since 2026-11-15), so a program for the live
+	// service leaves it out; kept for state and programs written against v1.
 	Interruptible *bool `pulumi:"interruptible"`
 	// Lock the pod: the service then refuses stop and reset. Default false. In place (no reset).
 	// The provider lifts the lock for the duration of an update that needs it and locks it again.
@@ -328,7 +336,9 @@ type podArgs struct {
 	// Replaces the pod. Not on v1 (`true` fails at preview; set `JUPYTER_PASSWORD` in env there).
 	StartJupyter *bool `pulumi:"startJupyter"`
 	// v2: provision SSH at create: the service injects `PUBLIC_KEY` with the account's registered
-	// SSH keys (see `AccountSshKeys`; with none registered it does nothing). Default true (the
+	// SSH keys (see `AccountSshKeys`; with none registered it does nothing, and the create of a pod
+	// that declares it or opens `22/tcp` warns: give the pod `dependsOn: [sshKeys]` when the same
+	// stack registers them). Default true (the
 	// service's own default is false), so a pod exposing `22/tcp` has SSH as on v1; a templated pod
 	// that leaves it out takes the template's flag. Replaces the pod (the service never reports it,
 	// so a change made outside Pulumi is not seen). On v1 SSH is always provisioned: `false` fails
@@ -415,7 +425,10 @@ type PodArgs struct {
 	// The container image to run, e.g. `"pytorch/pytorch:2.4.0-cuda12.4-cudnn9-runtime"`. Required
 	// unless `templateId` is set (the template's image is used). In place (resets the pod).
 	ImageName pulumi.StringPtrInput
-	// Rent as an interruptible (spot) pod: cheaper, but may be stopped at any time. Default false. Replaces the pod. v1 only.
+	// Rent as an interruptible (spot) pod: cheaper, but may be stopped at any time. Default false.
+	// Replaces the pod. The retired v1 API only: the service has no spot pods any more (its v2 API
+	// cannot express them, and v1 answers 410 Gone since 2026-11-15), so a program for the live
+	// service leaves it out; kept for state and programs written against v1.
 	Interruptible pulumi.BoolPtrInput
 	// Lock the pod: the service then refuses stop and reset. Default false. In place (no reset).
 	// The provider lifts the lock for the duration of an update that needs it and locks it again.
@@ -454,7 +467,9 @@ type PodArgs struct {
 	// Replaces the pod. Not on v1 (`true` fails at preview; set `JUPYTER_PASSWORD` in env there).
 	StartJupyter pulumi.BoolPtrInput
 	// v2: provision SSH at create: the service injects `PUBLIC_KEY` with the account's registered
-	// SSH keys (see `AccountSshKeys`; with none registered it does nothing). Default true (the
+	// SSH keys (see `AccountSshKeys`; with none registered it does nothing, and the create of a pod
+	// that declares it or opens `22/tcp` warns: give the pod `dependsOn: [sshKeys]` when the same
+	// stack registers them). Default true (the
 	// service's own default is false), so a pod exposing `22/tcp` has SSH as on v1; a templated pod
 	// that leaves it out takes the template's flag. Replaces the pod (the service never reports it,
 	// so a change made outside Pulumi is not seen). On v1 SSH is always provisioned: `false` fails
@@ -666,7 +681,10 @@ func (o PodOutput) ImageName() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Pod) pulumi.StringPtrOutput { return v.ImageName }).(pulumi.StringPtrOutput)
 }
 
-// Rent as an interruptible (spot) pod: cheaper, but may be stopped at any time. Default false. Replaces the pod. v1 only.
+// Rent as an interruptible (spot) pod: cheaper, but may be stopped at any time. Default false.
+// Replaces the pod. The retired v1 API only: the service has no spot pods any more (its v2 API
+// cannot express them, and v1 answers 410 Gone since 2026-11-15), so a program for the live
+// service leaves it out; kept for state and programs written against v1.
 func (o PodOutput) Interruptible() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *Pod) pulumi.BoolPtrOutput { return v.Interruptible }).(pulumi.BoolPtrOutput)
 }
@@ -758,7 +776,9 @@ func (o PodOutput) StartJupyter() pulumi.BoolPtrOutput {
 }
 
 // v2: provision SSH at create: the service injects `PUBLIC_KEY` with the account's registered
-// SSH keys (see `AccountSshKeys`; with none registered it does nothing). Default true (the
+// SSH keys (see `AccountSshKeys`; with none registered it does nothing, and the create of a pod
+// that declares it or opens `22/tcp` warns: give the pod `dependsOn: [sshKeys]` when the same
+// stack registers them). Default true (the
 // service's own default is false), so a pod exposing `22/tcp` has SSH as on v1; a templated pod
 // that leaves it out takes the template's flag. Replaces the pod (the service never reports it,
 // so a change made outside Pulumi is not seen). On v1 SSH is always provisioned: `false` fails

@@ -25,8 +25,8 @@ export interface AccountLimit {
  * from stack config `gpucloud:prices`. Compact: the figures and one line saying what they rest on.
  * Where the prices came from is kept once per stack, not per resource: the catalog's prices are
  * `getGpuTypes`/`getCpuTypes`, the user's are stack config.
- * - `perHour`: a pod's rate while it runs (its disks included when priced); an endpoint's always-on
- *   rate (`workersMin` workers).
+ * - `perHour`: a pod's rate while it runs (its disks included when priced; its disks alone when
+ *   it is declared stopped); an endpoint's always-on rate (`workersMin` workers).
  * - `ceilingPerHour`: an endpoint's rate with `workersMax` workers busy.
  * - `perMonth`: a network volume's storage (a month being 30 days).
  *   `status` is "unavailable" with a `reason` when a price it needs is quoted nowhere (the v1 API has

@@ -58,7 +58,9 @@ class AccountSshKeys(pulumi.CustomResource):
         The account's registered SSH public keys (v2 API only: on v1, preview fails naming the fix).
         Declare one per account: the keys are one list, and two of these would overwrite each other.
         Create records the keys registered before and `destroy` puts them back. A pod's `startSsh`
-        does nothing without registered keys.
+        does nothing without registered keys, and the service reads them only when the pod is created:
+        give each pod that needs them `dependsOn: [sshKeys]` (nothing else orders the two), or the pod
+        may be created first without them (the pod's create then warns).
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
@@ -77,7 +79,9 @@ class AccountSshKeys(pulumi.CustomResource):
         The account's registered SSH public keys (v2 API only: on v1, preview fails naming the fix).
         Declare one per account: the keys are one list, and two of these would overwrite each other.
         Create records the keys registered before and `destroy` puts them back. A pod's `startSsh`
-        does nothing without registered keys.
+        does nothing without registered keys, and the service reads them only when the pod is created:
+        give each pod that needs them `dependsOn: [sshKeys]` (nothing else orders the two), or the pod
+        may be created first without them (the pod's create then warns).
 
         :param str resource_name: The name of the resource.
         :param AccountSshKeysArgs args: The arguments to use to populate this resource's properties.

@@ -20,7 +20,6 @@ __all__ = ['EndpointArgs', 'Endpoint']
 @pulumi.input_type
 class EndpointArgs:
     def __init__(__self__, *,
-                 template_id: pulumi.Input[_builtins.str],
                  adopt_id: pulumi.Input[Optional[_builtins.str]] = None,
                  allowed_cuda_versions: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  compute_type: pulumi.Input[Optional[_builtins.str]] = None,
@@ -39,6 +38,7 @@ class EndpointArgs:
                  scaler_type: pulumi.Input[Optional[_builtins.str]] = None,
                  scaler_value: pulumi.Input[Optional[_builtins.float]] = None,
                  template_applied_by: pulumi.Input[Optional[_builtins.str]] = None,
+                 template_id: pulumi.Input[Optional[_builtins.str]] = None,
                  template_revision: pulumi.Input[Optional[_builtins.str]] = None,
                  type: pulumi.Input[Optional[_builtins.str]] = None,
                  vcpu_count: pulumi.Input[Optional[_builtins.int]] = None,
@@ -47,7 +47,6 @@ class EndpointArgs:
         """
         The set of arguments for constructing a Endpoint resource.
 
-        :param pulumi.Input[_builtins.str] template_id: Id of the template the workers run (its image, env, disk), e.g. `template.id`. Required. In place.
         :param pulumi.Input[_builtins.str] adopt_id: Id of an existing endpoint to manage instead of creating one (an alternative to `pulumi import`,
                which works with the provider plugin only). On create the endpoint is read; `computeType` must match what is
                declared, every other declared field is updated to the declared value. From then on it is
@@ -94,6 +93,9 @@ class EndpointArgs:
                only after the new version passed its smoke tests (and it moves the endpoint back when a check
                after the switch fails); this resource then only records `templateId`. Set by EndpointRollout
                for its serving endpoint; changing it changes nothing by itself.
+        :param pulumi.Input[_builtins.str] template_id: Id of the template the workers run (its image, env, disk), e.g. `template.id`. Required to
+               create the endpoint; an endpoint adopted or imported from the v2 API, which does not report its
+               template (v2 copies the template's settings at create), may leave it out. In place.
         :param pulumi.Input[_builtins.str] template_revision: The template's `revision` (v2 API). v2 copies a template's settings into the endpoint when it is
                created; when the revision changes, the endpoint re-applies `templateId` in place (a new
                release, rolled out within `readyTimeoutSeconds`). Default in TypeScript: followed
@@ -115,7 +117,6 @@ class EndpointArgs:
                Default 0. Must not exceed `workersMax`. Create and update wait until this many workers are up.
                In place.
         """
-        pulumi.set(__self__, "template_id", template_id)
         if adopt_id is not None:
             pulumi.set(__self__, "adopt_id", adopt_id)
         if allowed_cuda_versions is not None:
@@ -152,6 +153,8 @@ class EndpointArgs:
             pulumi.set(__self__, "scaler_value", scaler_value)
         if template_applied_by is not None:
             pulumi.set(__self__, "template_applied_by", template_applied_by)
+        if template_id is not None:
+            pulumi.set(__self__, "template_id", template_id)
         if template_revision is not None:
             pulumi.set(__self__, "template_revision", template_revision)
         if type is not None:
@@ -162,18 +165,6 @@ class EndpointArgs:
             pulumi.set(__self__, "workers_max", workers_max)
         if workers_min is not None:
             pulumi.set(__self__, "workers_min", workers_min)
-
-    @_builtins.property
-    @pulumi.getter(name="templateId")
-    def template_id(self) -> pulumi.Input[_builtins.str]:
-        """
-        Id of the template the workers run (its image, env, disk), e.g. `template.id`. Required. In place.
-        """
-        return pulumi.get(self, "template_id")
-
-    @template_id.setter
-    def template_id(self, value: pulumi.Input[_builtins.str]):
-        pulumi.set(self, "template_id", value)
 
     @_builtins.property
     @pulumi.getter(name="adoptId")
@@ -420,6 +411,20 @@ class EndpointArgs:
         pulumi.set(self, "template_applied_by", value)
 
     @_builtins.property
+    @pulumi.getter(name="templateId")
+    def template_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Id of the template the workers run (its image, env, disk), e.g. `template.id`. Required to
+        create the endpoint; an endpoint adopted or imported from the v2 API, which does not report its
+        template (v2 copies the template's settings at create), may leave it out. In place.
+        """
+        return pulumi.get(self, "template_id")
+
+    @template_id.setter
+    def template_id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "template_id", value)
+
+    @_builtins.property
     @pulumi.getter(name="templateRevision")
     def template_revision(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
@@ -582,7 +587,9 @@ class Endpoint(pulumi.CustomResource):
                only after the new version passed its smoke tests (and it moves the endpoint back when a check
                after the switch fails); this resource then only records `templateId`. Set by EndpointRollout
                for its serving endpoint; changing it changes nothing by itself.
-        :param pulumi.Input[_builtins.str] template_id: Id of the template the workers run (its image, env, disk), e.g. `template.id`. Required. In place.
+        :param pulumi.Input[_builtins.str] template_id: Id of the template the workers run (its image, env, disk), e.g. `template.id`. Required to
+               create the endpoint; an endpoint adopted or imported from the v2 API, which does not report its
+               template (v2 copies the template's settings at create), may leave it out. In place.
         :param pulumi.Input[_builtins.str] template_revision: The template's `revision` (v2 API). v2 copies a template's settings into the endpoint when it is
                created; when the revision changes, the endpoint re-applies `templateId` in place (a new
                release, rolled out within `readyTimeoutSeconds`). Default in TypeScript: followed
@@ -608,7 +615,7 @@ class Endpoint(pulumi.CustomResource):
     @overload
     def __init__(__self__,
                  resource_name: str,
-                 args: EndpointArgs,
+                 args: Optional[EndpointArgs] = None,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A serverless endpoint: a queue of jobs served by autoscaled workers running a template. Jobs are
@@ -684,8 +691,6 @@ class Endpoint(pulumi.CustomResource):
             __props__.__dict__["scaler_type"] = scaler_type
             __props__.__dict__["scaler_value"] = scaler_value
             __props__.__dict__["template_applied_by"] = template_applied_by
-            if template_id is None and not opts.urn:
-                raise TypeError("Missing required property 'template_id'")
             __props__.__dict__["template_id"] = template_id
             __props__.__dict__["template_revision"] = template_revision
             __props__.__dict__["type"] = type
@@ -921,9 +926,11 @@ class Endpoint(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="templateId")
-    def template_id(self) -> pulumi.Output[_builtins.str]:
+    def template_id(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Id of the template the workers run (its image, env, disk), e.g. `template.id`. Required. In place.
+        Id of the template the workers run (its image, env, disk), e.g. `template.id`. Required to
+        create the endpoint; an endpoint adopted or imported from the v2 API, which does not report its
+        template (v2 copies the template's settings at create), may leave it out. In place.
         """
         return pulumi.get(self, "template_id")
 

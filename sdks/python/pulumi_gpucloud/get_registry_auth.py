@@ -62,7 +62,7 @@ def get_registry_auth(id: Optional[_builtins.str] = None,
                       name: Optional[_builtins.str] = None,
                       opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetRegistryAuthResult:
     """
-    Registry credentials by id or by name (unique per account): `id` and `name` (the service never returns the password).
+    Registry credentials by id or by name (any case; refused when several share it): `id` and `name` (the service never returns the password).
 
     :param _builtins.str id: The registry auth's id (a stack output, or the id the console shows).
     :param _builtins.str name: The registry auth's name, unique per account (give `id` or `name`).
@@ -80,7 +80,7 @@ def get_registry_auth_output(id: pulumi.Input[Optional[Optional[_builtins.str]]]
                              name: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
                              opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetRegistryAuthResult]:
     """
-    Registry credentials by id or by name (unique per account): `id` and `name` (the service never returns the password).
+    Registry credentials by id or by name (any case; refused when several share it): `id` and `name` (the service never returns the password).
 
     :param _builtins.str id: The registry auth's id (a stack output, or the id the console shows).
     :param _builtins.str name: The registry auth's name, unique per account (give `id` or `name`).

@@ -265,7 +265,7 @@ def get_template(id: Optional[_builtins.str] = None,
                  name: Optional[_builtins.str] = None,
                  opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetTemplateResult:
     """
-    A template by id or by name (unique per account): image, disk sizes (GB), ports, env and the rest of Template's outputs.
+    A template by id or by name (any case; refused when several share it): image, disk sizes (GB), ports, env and the rest of Template's outputs.
 
     :param _builtins.str id: The template's id (a stack output, or the id the console shows).
     :param _builtins.str name: The template's name, unique per account (give `id` or `name`).
@@ -299,7 +299,7 @@ def get_template_output(id: pulumi.Input[Optional[Optional[_builtins.str]]] = No
                         name: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
                         opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetTemplateResult]:
     """
-    A template by id or by name (unique per account): image, disk sizes (GB), ports, env and the rest of Template's outputs.
+    A template by id or by name (any case; refused when several share it): image, disk sizes (GB), ports, env and the rest of Template's outputs.
 
     :param _builtins.str id: The template's id (a stack output, or the id the console shows).
     :param _builtins.str name: The template's name, unique per account (give `id` or `name`).

@@ -105,7 +105,10 @@ class PodArgs:
         :param pulumi.Input[_builtins.str] gpu_type_priority: `"availability"` (default: whichever listed GPU type is free) or `"custom"` (strictly in list order). Replaces the pod. v1 only.
         :param pulumi.Input[_builtins.str] image_name: The container image to run, e.g. `"pytorch/pytorch:2.4.0-cuda12.4-cudnn9-runtime"`. Required
                unless `templateId` is set (the template's image is used). In place (resets the pod).
-        :param pulumi.Input[_builtins.bool] interruptible: Rent as an interruptible (spot) pod: cheaper, but may be stopped at any time. Default false. Replaces the pod. v1 only.
+        :param pulumi.Input[_builtins.bool] interruptible: Rent as an interruptible (spot) pod: cheaper, but may be stopped at any time. Default false.
+               Replaces the pod. The retired v1 API only: the service has no spot pods any more (its v2 API
+               cannot express them, and v1 answers 410 Gone since 2026-11-15), so a program for the live
+               service leaves it out; kept for state and programs written against v1.
         :param pulumi.Input[_builtins.bool] locked: Lock the pod: the service then refuses stop and reset. Default false. In place (no reset).
                The provider lifts the lock for the duration of an update that needs it and locks it again.
         :param pulumi.Input[_builtins.float] min_disk_bandwidth_m_bps: Minimum disk bandwidth of the host, in MB per second. Default: none. Replaces the pod. v1 only.
@@ -130,7 +133,9 @@ class PodArgs:
                sets one; expose `8888/http` to reach it). Default false (a templated pod takes the template's).
                Replaces the pod. Not on v1 (`true` fails at preview; set `JUPYTER_PASSWORD` in env there).
         :param pulumi.Input[_builtins.bool] start_ssh: v2: provision SSH at create: the service injects `PUBLIC_KEY` with the account's registered
-               SSH keys (see `AccountSshKeys`; with none registered it does nothing). Default true (the
+               SSH keys (see `AccountSshKeys`; with none registered it does nothing, and the create of a pod
+               that declares it or opens `22/tcp` warns: give the pod `dependsOn: [sshKeys]` when the same
+               stack registers them). Default true (the
                service's own default is false), so a pod exposing `22/tcp` has SSH as on v1; a templated pod
                that leaves it out takes the template's flag. Replaces the pod (the service never reports it,
                so a change made outside Pulumi is not seen). On v1 SSH is always provisioned: `false` fails
@@ -493,7 +498,10 @@ class PodArgs:
     @pulumi.getter
     def interruptible(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        Rent as an interruptible (spot) pod: cheaper, but may be stopped at any time. Default false. Replaces the pod. v1 only.
+        Rent as an interruptible (spot) pod: cheaper, but may be stopped at any time. Default false.
+        Replaces the pod. The retired v1 API only: the service has no spot pods any more (its v2 API
+        cannot express them, and v1 answers 410 Gone since 2026-11-15), so a program for the live
+        service leaves it out; kept for state and programs written against v1.
         """
         return pulumi.get(self, "interruptible")
 
@@ -672,7 +680,9 @@ class PodArgs:
     def start_ssh(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
         v2: provision SSH at create: the service injects `PUBLIC_KEY` with the account's registered
-        SSH keys (see `AccountSshKeys`; with none registered it does nothing). Default true (the
+        SSH keys (see `AccountSshKeys`; with none registered it does nothing, and the create of a pod
+        that declares it or opens `22/tcp` warns: give the pod `dependsOn: [sshKeys]` when the same
+        stack registers them). Default true (the
         service's own default is false), so a pod exposing `22/tcp` has SSH as on v1; a templated pod
         that leaves it out takes the template's flag. Replaces the pod (the service never reports it,
         so a change made outside Pulumi is not seen). On v1 SSH is always provisioned: `false` fails
@@ -848,7 +858,10 @@ class Pod(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] gpu_type_priority: `"availability"` (default: whichever listed GPU type is free) or `"custom"` (strictly in list order). Replaces the pod. v1 only.
         :param pulumi.Input[_builtins.str] image_name: The container image to run, e.g. `"pytorch/pytorch:2.4.0-cuda12.4-cudnn9-runtime"`. Required
                unless `templateId` is set (the template's image is used). In place (resets the pod).
-        :param pulumi.Input[_builtins.bool] interruptible: Rent as an interruptible (spot) pod: cheaper, but may be stopped at any time. Default false. Replaces the pod. v1 only.
+        :param pulumi.Input[_builtins.bool] interruptible: Rent as an interruptible (spot) pod: cheaper, but may be stopped at any time. Default false.
+               Replaces the pod. The retired v1 API only: the service has no spot pods any more (its v2 API
+               cannot express them, and v1 answers 410 Gone since 2026-11-15), so a program for the live
+               service leaves it out; kept for state and programs written against v1.
         :param pulumi.Input[_builtins.bool] locked: Lock the pod: the service then refuses stop and reset. Default false. In place (no reset).
                The provider lifts the lock for the duration of an update that needs it and locks it again.
         :param pulumi.Input[_builtins.float] min_disk_bandwidth_m_bps: Minimum disk bandwidth of the host, in MB per second. Default: none. Replaces the pod. v1 only.
@@ -873,7 +886,9 @@ class Pod(pulumi.CustomResource):
                sets one; expose `8888/http` to reach it). Default false (a templated pod takes the template's).
                Replaces the pod. Not on v1 (`true` fails at preview; set `JUPYTER_PASSWORD` in env there).
         :param pulumi.Input[_builtins.bool] start_ssh: v2: provision SSH at create: the service injects `PUBLIC_KEY` with the account's registered
-               SSH keys (see `AccountSshKeys`; with none registered it does nothing). Default true (the
+               SSH keys (see `AccountSshKeys`; with none registered it does nothing, and the create of a pod
+               that declares it or opens `22/tcp` warns: give the pod `dependsOn: [sshKeys]` when the same
+               stack registers them). Default true (the
                service's own default is false), so a pod exposing `22/tcp` has SSH as on v1; a templated pod
                that leaves it out takes the template's flag. Replaces the pod (the service never reports it,
                so a change made outside Pulumi is not seen). On v1 SSH is always provisioned: `false` fails
@@ -1335,7 +1350,10 @@ class Pod(pulumi.CustomResource):
     @pulumi.getter
     def interruptible(self) -> pulumi.Output[Optional[_builtins.bool]]:
         """
-        Rent as an interruptible (spot) pod: cheaper, but may be stopped at any time. Default false. Replaces the pod. v1 only.
+        Rent as an interruptible (spot) pod: cheaper, but may be stopped at any time. Default false.
+        Replaces the pod. The retired v1 API only: the service has no spot pods any more (its v2 API
+        cannot express them, and v1 answers 410 Gone since 2026-11-15), so a program for the live
+        service leaves it out; kept for state and programs written against v1.
         """
         return pulumi.get(self, "interruptible")
 
@@ -1478,7 +1496,9 @@ class Pod(pulumi.CustomResource):
     def start_ssh(self) -> pulumi.Output[Optional[_builtins.bool]]:
         """
         v2: provision SSH at create: the service injects `PUBLIC_KEY` with the account's registered
-        SSH keys (see `AccountSshKeys`; with none registered it does nothing). Default true (the
+        SSH keys (see `AccountSshKeys`; with none registered it does nothing, and the create of a pod
+        that declares it or opens `22/tcp` warns: give the pod `dependsOn: [sshKeys]` when the same
+        stack registers them). Default true (the
         service's own default is false), so a pod exposing `22/tcp` has SSH as on v1; a templated pod
         that leaves it out takes the template's flag. Replaces the pod (the service never reports it,
         so a change made outside Pulumi is not seen). On v1 SSH is always provisioned: `false` fails

@@ -94,7 +94,7 @@ describe("pod estimate", () => {
   });
 
   it("says its disks are not included, naming the keys that would price them, without the user's prices", () => {
-    const e = estimatePod({ gpuTypeIds: ["NVIDIA L4"] }, prices);
+    const e = estimatePod({ gpuTypeIds: ["NVIDIA L4"], volumeInGb: 20 }, prices);
     expect(e.perHour).toBe(0.43);
     expect(e.basis).toBe(
       "NVIDIA L4 (secure cloud) 0.43 USD/GPU-hour x 1; container disk and pod volume not included (set containerDiskPerGbMonth and podVolumePerGbMonth in gpucloud:prices)",
@@ -111,9 +111,9 @@ describe("pod estimate", () => {
   });
 
   it("prices the service's disk sizes when none are declared, and no pod volume beside a network volume", () => {
-    // Defaults: a 50 GB container disk and a 20 GB pod volume.
-    expect(estimatePod({ gpuTypeIds: ["NVIDIA L4"] }, withOwn).basis).toMatch(
-      /container disk 0\.1 USD\/GB-month x 50 \(your price\) \+ pod volume 0\.2 USD\/GB-month x 20 /,
+    // Defaults: a 50 GB container disk and no pod volume (v2 creates none unless asked; v1 made 20 GB).
+    expect(estimatePod({ gpuTypeIds: ["NVIDIA L4"] }, withOwn).basis).toBe(
+      "NVIDIA L4 (secure cloud) 0.43 USD/GPU-hour x 1 + container disk 0.1 USD/GB-month x 50 (your price)",
     );
     const mounted = estimatePod({ gpuTypeIds: ["NVIDIA L4"], networkVolumeId: "vol-1", volumeInGb: 100 }, withOwn);
     expect(mounted.basis).toBe("NVIDIA L4 (secure cloud) 0.43 USD/GPU-hour x 1 + container disk 0.1 USD/GB-month x 50 (your price)");
@@ -123,7 +123,7 @@ describe("pod estimate", () => {
     const fromTemplate = estimatePod({ gpuTypeIds: ["NVIDIA L4"], templateId: "tpl-1", volumeInGb: 0 }, withOwn);
     expect(fromTemplate.basis).toBe("NVIDIA L4 (secure cloud) 0.43 USD/GPU-hour x 1; container disk from the template not included");
     const partial = { catalog, own: { ...own, podVolumePerGbMonth: undefined } };
-    expect(estimatePod({ gpuTypeIds: ["NVIDIA L4"] }, partial).basis).toMatch(
+    expect(estimatePod({ gpuTypeIds: ["NVIDIA L4"], volumeInGb: 20 }, partial).basis).toMatch(
       /; pod volume not included \(set podVolumePerGbMonth in gpucloud:prices\)$/,
     );
   });
@@ -168,7 +168,7 @@ describe("endpoint estimate", () => {
 
 describe("network volume estimate", () => {
   it("is unavailable without the user's storage price, naming the config key to set", () => {
-    expect(estimateNetworkVolume({ size: 100, dataCenterId: "EU-RO-1" }, prices)).toMatchObject({
+    expect(estimateNetworkVolume({ size: 100, dataCenterId: "EU-RO-1", type: "STANDARD" }, prices)).toMatchObject({
       status: "unavailable",
       reason: "the catalog quotes no storage price: set networkVolumePerGbMonth (STANDARD) in gpucloud:prices to your price per GB-month",
     });
@@ -178,14 +178,37 @@ describe("network volume estimate", () => {
     );
   });
 
-  it("prices storage per month at the user's price for its tier (STANDARD when none is declared)", () => {
-    const e = estimateNetworkVolume({ size: 100, dataCenterId: "EU-RO-1" }, withOwn);
+  it("prices storage per month at the user's price for its tier", () => {
+    const e = estimateNetworkVolume({ size: 100, dataCenterId: "EU-RO-1", type: "STANDARD" }, withOwn);
     expect(e).toEqual({ status: "estimated", perMonth: 7, basis: "STANDARD storage 0.07 USD/GB-month x 100 (your price)" });
     expect(estimateNetworkVolume({ size: 100, type: "HIGH_PERFORMANCE" }, withOwn).perMonth).toBe(14);
   });
 
+  it("an undeclared tier (the data center's primary, not published) is never taken for STANDARD", () => {
+    // Tiers priced differently: the dearer one, said in the basis.
+    expect(estimateNetworkVolume({ size: 100, dataCenterId: "CA-MTL-3" }, withOwn)).toEqual({
+      status: "estimated",
+      perMonth: 14,
+      basis: "storage at the dearer tier (type not declared) 0.14 USD/GB-month x 100 (your price)",
+    });
+    // One number prices both tiers: that price.
+    const onePrice = { catalog, own: { ...own, networkVolumePerGbMonth: { STANDARD: 0.07, HIGH_PERFORMANCE: 0.07 } } };
+    expect(estimateNetworkVolume({ size: 100 }, onePrice)).toMatchObject({
+      perMonth: 7,
+      basis: expect.stringMatching(/^storage \(either tier\)/),
+    });
+    // One tier priced: which applies is not known, so no figure.
+    const standardOnly = { catalog, own: { ...own, networkVolumePerGbMonth: { STANDARD: 0.07 } } };
+    expect(estimateNetworkVolume({ size: 100 }, standardOnly)).toMatchObject({
+      status: "unavailable",
+      reason: expect.stringMatching(
+        /^no type declared: .*primary storage tier.*declare type, or set networkVolumePerGbMonth for both tiers/,
+      ),
+    });
+  });
+
   it("needs no catalog: the user's price estimates a volume on the v1 API too", () => {
-    expect(estimateNetworkVolume({ size: 20 }, { ...v1, own })).toMatchObject({ status: "estimated", perMonth: 1.4 });
+    expect(estimateNetworkVolume({ size: 20, type: "STANDARD" }, { ...v1, own })).toMatchObject({ status: "estimated", perMonth: 1.4 });
   });
 
   it("is pending while the size is unknown", () => {

@@ -3,9 +3,12 @@
 // result with the same value (env aside: a lookup reads the whole map, injected keys included);
 // what the lookup lacks is only what the resource kept as declared (the service does not report it)
 // and the cost estimate, which the provider computes from its arguments at check, not from a read.
+// By name on v2: names match in any case, and a name several resources share is refused.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { COST_ESTIMATE } from "../../../model/fields/estimateOutput";
+import { ManagementClientV2 } from "../../../client/managementV2";
 import { readExisting } from "../../../model/lookup/lookup";
+import { LookupArgsError } from "../../../model/lookup/lookupArgsError";
 import { checked, startHarness, type Harness } from "../../support/providerHarness";
 
 /** Outputs the lookup must hold, and the declared arguments the service did not report back. */
@@ -70,5 +73,42 @@ describe.each(["v1", "v2"] as const)("readExisting on %s", (api) => {
     expect(keptAsDeclared).toEqual(api === "v1" ? [] : ["gpuTypeIds"]);
     // v2's endpoint object does not name its template (the resource keeps the declared one).
     if (api === "v1") expect(found["templateId"]).toBe(templateId);
+  });
+});
+
+describe("lookups by name on v2 (names case-insensitive, not unique)", () => {
+  let h: Harness;
+  let v2: ManagementClientV2;
+  beforeAll(async () => {
+    h = await startHarness({ timeScale: 0.05 }, "v2");
+    v2 = new ManagementClientV2({ baseUrl: h.emulator.apiUrlV2, apiKey: h.emulator.apiKey });
+  });
+  afterAll(async () => {
+    await v2.close();
+    await h.close();
+  });
+
+  it("find a name in another case", async () => {
+    const made = await v2.templates.create({ name: "Trainer-Template", image: "img:1" });
+    const found = await readExisting("template", h.deps.client(), "v2", { name: "trainer-template" }, "getTemplate");
+    expect(found).toMatchObject({ id: made.id, name: "Trainer-Template" });
+  });
+
+  it("refuse a name several templates or registries share, listing their ids", async () => {
+    const first = await v2.templates.create({ name: "worker", image: "img:1" });
+    const second = await v2.templates.create({ name: "Worker", image: "img:2" });
+    const lookup = readExisting("template", h.deps.client(), "v2", { name: "worker" }, "getTemplate");
+    await expect(lookup).rejects.toBeInstanceOf(LookupArgsError);
+    await expect(lookup).rejects.toThrow(
+      new RegExp(
+        `getTemplate: 2 templates are named "worker" .*${first.id} \\("worker"\\), ${second.id} \\("Worker"\\)|${second.id}.*${first.id}`,
+      ),
+    );
+    const one = await v2.registries.create({ name: "ghcr", username: "u", password: "p" });
+    const two = await v2.registries.create({ name: "ghcr", username: "u", password: "q" });
+    const registry = readExisting("registryAuth", h.deps.client(), "v2", { name: "ghcr" }, "getRegistryAuth");
+    await expect(registry).rejects.toThrow(
+      new RegExp(`2 registry auths are named "ghcr".*(${one.id}.*${two.id}|${two.id}.*${one.id}).*by id`),
+    );
   });
 });

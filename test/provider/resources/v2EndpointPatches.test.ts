@@ -13,7 +13,7 @@ import { networkVolumeTable } from "../../../model/fields/networkVolumeFields";
 import { templateTable } from "../../../model/fields/templateFields";
 import { V2Backend } from "../../../model/backend/v2Backend";
 import { json, startScriptedServer } from "../../support/scriptedServer";
-import { checked, startHarness, type Harness } from "../../support/providerHarness";
+import { checked, serverlessTemplate, startHarness, type Harness } from "../../support/providerHarness";
 import { runSchema } from "../../../model/fields/validation";
 
 /** The failures check gives these arguments on a v1 stack (the table as v1 sees it). */
@@ -22,11 +22,6 @@ function v1Failures<L, A>(table: ResourceTable<L, A>, noun: string, args: Record
 }
 
 type Outs = Record<string, unknown>;
-
-/** A serverless template for the endpoints of a harness (made through its v1 client). */
-async function serverlessTemplate(h: Harness): Promise<string> {
-  return (await h.client.createTemplate({ name: `worker ${Math.random()}`, imageName: "example/worker:1", isServerless: true })).id;
-}
 
 describe("GPU endpoint PATCHes keep the exclusions (live defect played by the emulator's quirk)", () => {
   let h: Harness;
