@@ -54,7 +54,13 @@ describe("the documentation's TypeScript", () => {
         typeRoots: [path.join(repoRoot, "node_modules", "@types")],
         baseUrl: repoRoot,
         // The package by name, as its source; what the snippets import besides, from the repository's node_modules.
-        paths: { "pulumi-gpucloud": ["./sdk/index.ts"], "pulumi-gpucloud/policy": ["./sdk/policy/index.ts"], "*": ["./node_modules/*"] },
+        paths: {
+          "pulumi-gpucloud": ["./sdk/index.ts"],
+          "pulumi-gpucloud/policy": ["./sdk/policy/index.ts"],
+          // Generated code, compiled with its own settings (sdks/tsconfig.nodejs.json): its declarations.
+          "pulumi-gpucloud/plugin": ["./dist/sdks/nodejs/index.d.ts"],
+          "*": ["./node_modules/*"],
+        },
       },
     );
     const diagnostics = ts
