@@ -95,6 +95,13 @@ describe("examples/", () => {
       expect(read("program.ts")).not.toMatch(/from "\.\.\//);
     });
 
+    it("runs from the installed package: its README's commands need nothing from the repository", () => {
+      const commands = [...read("README.md").matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1] ?? "").join("\n");
+      expect(commands).toContain("npx gpucloud-emulator");
+      // The repository's scripts, its root and paths through it are not in a copied example.
+      expect(commands).not.toMatch(/npm ci|npm run emulator|\.\.\/\.\.\/|examples\//);
+    });
+
     it("says how to run it against the emulator, through the management API v2", () => {
       const readme = read("README.md");
       expect(readme).toMatch(/npm run emulator|npx gpucloud-emulator/);
