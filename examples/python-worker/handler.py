@@ -3,7 +3,7 @@
 In the image it runs under the service's worker SDK; locally the emulator starts it with our
 standard-library worker loop (`worker_loop`, on PYTHONPATH for workers the emulator starts):
 
-    npx gpucloud-emulator --worker example/python-worker="python3 examples/python-worker/handler.py"
+    npx gpucloud-emulator --worker example/python-worker="python3 handler.py"   (in this folder)
 
 Try it on its own: python3 handler.py --test_input '{"input": {"text": "hello GPU cloud"}}'
 """

@@ -2,7 +2,8 @@
  * The examples stay correct as the SDK changes: every examples/<name>/index.ts (and the program.ts it
  * imports) type-checks against the SDK source with the repository's strict compiler options, with
  * `pulumi-gpucloud` mapped to ./sdk/index.ts; and every example is a complete standalone Pulumi
- * project (Pulumi.yaml, package.json depending on this package, tsconfig.json, README.md).
+ * project (Pulumi.yaml, package.json depending on this package's version by a registry range,
+ * tsconfig.json, README.md).
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -11,6 +12,7 @@ import { describe, expect, it } from "vitest";
 
 const repoRoot = path.resolve(__dirname, "..", "..");
 const examplesDir = path.join(repoRoot, "examples");
+const packageVersion = (JSON.parse(fs.readFileSync(path.join(repoRoot, "package.json"), "utf8")) as { version: string }).version;
 const examples = fs
   .readdirSync(examplesDir, { withFileTypes: true })
   .filter((entry) => entry.isDirectory())
@@ -81,7 +83,9 @@ describe("examples/", () => {
       expect(read("Pulumi.yaml")).toMatch(/^runtime: nodejs$/m);
       expect(read("Pulumi.yaml")).toMatch(/^name: \S+$/m);
       const pkg = JSON.parse(read("package.json")) as { dependencies?: Record<string, string> };
-      expect(pkg.dependencies?.["pulumi-gpucloud"]).toBe("file:../..");
+      // A registry range, not a path into this repository: a copied example installs the package
+      // (test/engine/examples-installed.test.ts runs two that way from the packed tarball).
+      expect(pkg.dependencies?.["pulumi-gpucloud"]).toBe(`^${packageVersion}`);
       expect(pkg.dependencies?.["@pulumi/pulumi"]).toBeDefined();
       const tsconfig = JSON.parse(read("tsconfig.json")) as { compilerOptions?: { strict?: boolean } };
       expect(tsconfig.compilerOptions?.strict).toBe(true);
@@ -89,6 +93,13 @@ describe("examples/", () => {
       expect(read("index.ts")).toMatch(/import \{ program \} from "\.\/program";\s+export = program\(\);/);
       expect(read("program.ts")).toContain('import * as gpucloud from "pulumi-gpucloud";');
       expect(read("program.ts")).not.toMatch(/from "\.\.\//);
+    });
+
+    it("runs from the installed package: its README's commands need nothing from the repository", () => {
+      const commands = [...read("README.md").matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1] ?? "").join("\n");
+      expect(commands).toContain("npx gpucloud-emulator");
+      // The repository's scripts, its root and paths through it are not in a copied example.
+      expect(commands).not.toMatch(/npm ci|npm run emulator|\.\.\/\.\.\/|examples\//);
     });
 
     it("says how to run it against the emulator, through the management API v2", () => {
