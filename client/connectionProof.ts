@@ -151,7 +151,9 @@ function judgeFailure(probe: Probe, url: SettingInForce, error: ApiError, timeou
       `${url.source} is "${shown}": nothing answered GET ${probe.path} there within ${Math.round(timeoutMs / 1000)} s. ${fix}`,
     );
   }
-  if (error.kind !== "connect" && error.kind !== "connection") return undefined;
+  // Only a connection that could not be set up says the setting is wrong; one that broke after it
+  // was set up (a reset, a close) reached something, and proves nothing either way.
+  if (error.kind !== "connect") return undefined;
   const code = /\b(E[A-Z]{3,}|UND_ERR_[A-Z_]+)\b/.exec(error.message)?.[1];
   const what =
     code === "ENOTFOUND" || code === "EAI_AGAIN"

@@ -220,9 +220,10 @@ const rows = {
 
 function crossCheck(args: Props, olds: Props, backend: Backend = "v1"): CrossCheckResult {
   const failures = [];
+  const standalone = [];
   const creating = Object.keys(olds).length === 0 && !isPresent(args, "adoptId");
   if (creating && !isPresent(args, "templateId"))
-    failures.push(
+    standalone.push(
       failure(
         ["templateId"],
         "is required to create an endpoint (the workers run its image, env and disk); set it, e.g. template.id " +
@@ -330,7 +331,7 @@ function crossCheck(args: Props, olds: Props, backend: Backend = "v1"): CrossChe
     ...unknownIdWarnings("endpoint", "minCudaVersion", args["minCudaVersion"], CUDA_VERSIONS),
     ...unknownIdWarnings("endpoint", "cpuFlavorIds", args["cpuFlavorIds"], ENDPOINT_CPU_FLAVOR_IDS),
   ];
-  return { failures, warnings };
+  return { failures, warnings, standalone };
 }
 
 export const endpointTable = defineTable<EndpointCreateInput, Endpoint>()({ noun: "endpoint", rows, crossCheck });

@@ -133,8 +133,14 @@ export interface FieldRow<L = unknown> {
 export type ServiceRow<L> = FieldRow<L> & { readonly kind: "update" | "replace"; readonly arg: z.ZodType; readonly local?: false };
 
 export interface CrossCheckResult {
+  /** Rules across fields: said only once every field is valid in itself. */
   failures: CheckFailure[];
   warnings: string[];
+  /**
+   * Rules that read no other field's value (an argument required only to create): said with the
+   * fields' own failures, so one preview names every mistake.
+   */
+  standalone?: CheckFailure[];
 }
 
 export interface ResourceTable<L = unknown, Args = unknown> {

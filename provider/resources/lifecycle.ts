@@ -277,8 +277,10 @@ function providerOn<Args extends ArgsBase, L extends { id: string; name?: string
       const warnings: string[] = [];
       if (table.crossCheck) {
         const cross = table.crossCheck(args, previous, backend);
-        // Cross-field rules only make sense once every field is individually valid.
+        // Cross-field rules only make sense once every field is individually valid; a rule that
+        // reads no other field is said beside the fields' own failures.
         if (failures.length === 0) failures.push(...cross.failures);
+        failures.push(...(cross.standalone ?? []));
         warnings.push(...cross.warnings);
       }
       // Valid arguments and settings are proven by the service (one read per process): bad input

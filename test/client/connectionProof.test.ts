@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { proveConnection, type SettingsToProve } from "../../client/connectionProof";
 import { startEmulator, type RunningEmulator } from "../../emulator/index";
-import { refusedPort, startScriptedServer, type ScriptedServer } from "../support/scriptedServer";
+import { dropConnection, refusedPort, startScriptedServer, type ScriptedServer } from "../support/scriptedServer";
 
 const KEY = "gpc_proof_key_never_shown_7";
 const fromConfig = (setting: string): string => `stack config gpucloud:${setting}`;
@@ -98,5 +98,12 @@ describe("proveConnection: the service's own answer to the settings, one read pe
     expect(await problems(settings(`${failing.origin}/api/v2`))).toEqual([]);
     expect(failing.requests.map((r) => `${r.method} ${r.url}`)).toEqual(["GET /api/v2/catalog/datacenters"]);
     expect(failing.requests[0]?.headers.authorization).toBe(`Bearer ${KEY}`);
+  });
+
+  it("a connection reset after it was set up proves nothing either way (the host was reached)", async () => {
+    const resetting = await startScriptedServer(dropConnection);
+    servers.push(resetting);
+    expect(await problems(settings(`${resetting.origin}/api/v2`))).toEqual([]);
+    expect(resetting.requests).toHaveLength(1);
   });
 });

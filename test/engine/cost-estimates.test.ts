@@ -120,14 +120,15 @@ describe("cost estimates at preview, on v2", { timeout: 300_000 }, () => {
       // No price sheet: the volume's storage is not priced, which only a monthly budget needs.
       const preview = await engine.stack.preview();
       const out = `${preview.stdout}${preview.stderr}`;
-      expect(out).toMatch(/not priced: models: the catalog quotes no storage price/);
+      // The volume declares no tier, and the data center's primary tier is not published.
+      expect(out).toMatch(/not priced: models: no type declared: the volume gets its data center's primary storage tier/);
       await engine.stack.setConfig("gpucloud:budgetPerMonth", { value: "100" });
       const monthly = await engine.stack.preview().then(
         () => "",
         (error: unknown) => String(error),
       );
       expect(monthly).toContain(
-        "the stack's cost cannot be held to gpucloud:budgetPerMonth: a resource is not priced (models: the catalog quotes no storage price",
+        "the stack's cost cannot be held to gpucloud:budgetPerMonth: a resource is not priced (models: no type declared",
       );
       await engine.stack.removeConfig("gpucloud:budgetPerMonth");
       // The program sets a lower hourly budget than config: the argument applies, named as such.
