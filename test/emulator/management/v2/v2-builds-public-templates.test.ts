@@ -59,14 +59,14 @@ describe("/api/v2/catalog/templates", () => {
 
   it("lists every account's public templates under community (the owner's registry shown to the owner only), none under verified", async () => {
     const registry = (await v2.post("/registries", { name: "private", username: "u", password: "p" })).body;
-    const shared = (await v2.post("/templates", { name: "shared", image: "example/shared:1", public: true, registry: registry.id })).body;
+    const published = (await v2.post("/templates", { name: "published", image: "example/published:1", public: true, registry: registry.id })).body;
     const hidden = (await v2.post("/templates", { name: "hidden", image: "example/hidden:1" })).body;
     const seenBy = async (client: Api) =>
       (await client.get("/catalog/templates", { source: "community" })).body.templates as Array<{ id: string; registry: string | null }>;
     const byOther = await seenBy(other);
-    expect(byOther.find((t) => t.id === shared.id)).toMatchObject({ name: "shared", registry: null });
+    expect(byOther.find((t) => t.id === published.id)).toMatchObject({ name: "published", registry: null });
     expect(byOther.map((t) => t.id)).not.toContain(hidden.id);
-    expect((await seenBy(v2)).find((t) => t.id === shared.id)?.registry).toBe(registry.id);
+    expect((await seenBy(v2)).find((t) => t.id === published.id)?.registry).toBe(registry.id);
     expect((await v2.get("/catalog/templates", { source: "verified" })).body).toEqual({ templates: [] });
     expect(expectProblem(await v2.get("/catalog/templates", { source: "everyone" }), 400).errors?.[0]).toMatch(/source/);
   });
