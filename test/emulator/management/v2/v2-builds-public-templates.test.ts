@@ -59,7 +59,9 @@ describe("/api/v2/catalog/templates", () => {
 
   it("lists every account's public templates under community (the owner's registry shown to the owner only), none under verified", async () => {
     const registry = (await v2.post("/registries", { name: "private", username: "u", password: "p" })).body;
-    const published = (await v2.post("/templates", { name: "published", image: "example/published:1", public: true, registry: registry.id })).body;
+    const published = (
+      await v2.post("/templates", { name: "published", image: "example/published:1", public: true, registry: registry.id })
+    ).body;
     const hidden = (await v2.post("/templates", { name: "hidden", image: "example/hidden:1" })).body;
     const seenBy = async (client: Api) =>
       (await client.get("/catalog/templates", { source: "community" })).body.templates as Array<{ id: string; registry: string | null }>;
