@@ -36,6 +36,7 @@ import {
   type DriverArgs,
   type DriverRun,
   deployProcesses,
+  halfWrittenBackendFiles,
   KIND_OF,
   type ProcessInfo,
   readCheckpoint,
@@ -261,7 +262,7 @@ describe("the deploying process is SIGKILLed mid-up, with creates in flight", { 
             5,
           );
           const frozen = await observe();
-          if (!scenario.killWhen(frozen)) {
+          if (!scenario.killWhen(frozen) || halfWrittenBackendFiles(stateDir).length > 0) {
             signalGroups(deployProcesses(run.pgid), "SIGCONT");
             return undefined;
           }

@@ -293,6 +293,34 @@ export function readCheckpoint(stateDir: string, projectName: string, stackName:
   };
 }
 
+/**
+ * The backend's metadata files that are empty at this moment: a write the CLI had begun and not
+ * finished. The file backend writes a blob's data atomically (a temporary file, then a rename) but
+ * its `.attrs` sidecar in place (truncate, then write), so a kill that lands between the two leaves
+ * an empty sidecar, and every later command on the stack fails with `failed to load checkpoint: EOF`
+ * until it is deleted (docs/interrupted-deploys.md says so to users). That is the CLI's own window,
+ * not this package's, so a kill point is not taken while one is open.
+ */
+export function halfWrittenBackendFiles(stateDir: string): string[] {
+  const root = path.join(stateDir, ".pulumi");
+  const found: string[] = [];
+  const walk = (dir: string): void => {
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (entry.name.endsWith(".attrs") && fs.statSync(full, { throwIfNoEntry: false })?.size === 0) found.push(full);
+    }
+  };
+  walk(root);
+  return found;
+}
+
 /** Runs the `pulumi` CLI as a user does, in the project directory, with the backend's environment. */
 export function runPulumi(
   binDir: string,
