@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { COST_SUMMARY_TYPE, RESOURCE_MODULE } from "../model/kinds";
 import costSummaryShim from "../provider/shims/costSummary";
-import { budgetFromConfig, figuresOf, resolveBudget, type CostBudget } from "../model/cost/summary";
+import { budgetFromConfig, estimateKeys, figuresOf, resolveBudget, type CostBudget } from "../model/cost/summary";
 import { pricedSoFar, type PricedResource } from "./costRegistry";
 import { Endpoint } from "./endpoint";
 import { NetworkVolume } from "./networkVolume";
@@ -78,26 +78,27 @@ export class CostReport extends pulumi.ComponentResource {
     const priced = args.resources
       ? args.resources.map((resource) => ({ name: resource.urn.apply(nameOfUrn), resource }))
       : pricedSoFar(name);
-    // One entry per resource, each its own Output: one estimate unknown at preview leaves the others summed.
-    const resources = priced.map(({ name: resourceName, resource }) => ({
-      name: resourceName,
-      estimate: resource.costEstimate.apply(figuresOf),
-    }));
+    // Keyed by name, each value its own Output: one estimate unknown at preview leaves the others
+    // summed, and `--diff` names the resource whose figures changed.
+    const estimates = byName(priced, (resource) => resource.costEstimate.apply(figuresOf));
     // The endpoints, for the account's serverless worker quota: its own are told from the account's
     // other endpoints by id (a new one has none yet). Of either path: this package's class, or the
     // plugin's `gpucloud:index:Endpoint` (the typed classes of `pulumi-gpucloud/plugin`).
-    const endpoints = priced
-      .filter((p): p is typeof p & { resource: QuotaEndpoint } => isEndpoint(p.resource))
-      .map(({ name: endpointName, resource }) => ({ name: endpointName, id: resource.id, workersMax: resource.workersMax }));
+    const endpoints = byName(
+      priced.filter((p): p is typeof p & { resource: QuotaEndpoint } => isEndpoint(p.resource)),
+      (resource) => ({ id: resource.id, workersMax: resource.workersMax }),
+    );
     const record = new CostSummaryRecord(
       `${name}-summary`,
       {
         report: name,
-        resources,
+        estimates,
         budget: definedOnly(resolved.budget),
         budgetSources: resolved.sources,
         // Priced per month only: an hourly budget does not wait for their price.
-        storage: priced.filter((p) => isKind(p.resource, "NetworkVolume")).map((p) => p.name),
+        storage: pulumi
+          .all(priced.map((p) => p.name))
+          .apply((names) => estimateKeys(names).filter((_, i) => priced[i] !== undefined && isKind(priced[i].resource, "NetworkVolume"))),
         endpoints,
       },
       { parent: this },
@@ -110,6 +111,21 @@ export class CostReport extends pulumi.ComponentResource {
     });
     this.registerOutputs({ perHour: this.perHour, ceilingPerHour: this.ceilingPerHour, perMonth: this.perMonth, unpriced: this.unpriced });
   }
+}
+
+/**
+ * A map from each resource's name (estimateKeys: a repeated name gets `#2`) to what `entryOf`
+ * makes of it. The names are Outputs (known at preview: a resource's URN is); the values stay
+ * Outputs of their own, so one unknown value leaves the others known.
+ */
+function byName<R extends PricedResource, V>(
+  entries: readonly { name: pulumi.Input<string>; resource: R }[],
+  entryOf: (resource: R) => V,
+): pulumi.Output<Record<string, unknown>> {
+  return pulumi.all(entries.map((e) => e.name)).apply((names): Record<string, unknown> => {
+    const keys = estimateKeys(names);
+    return Object.fromEntries(entries.map((e, i) => [keys[i], entryOf(e.resource)]));
+  });
 }
 
 /** What the worker quota check reads of an endpoint, on either path. */

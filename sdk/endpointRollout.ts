@@ -205,7 +205,7 @@ export class EndpointRollout extends pulumi.ComponentResource {
         templateId: candidate.approvedTemplateId,
         templateRevision: candidate.approvedRevision,
         // v2 only: v1 endpoints have none, and an output the provider never returns is unknown at preview.
-        ...(programApiVersion() === "v2" ? { requestUrls: this.endpoint.requestUrls } : {}),
+        ...(programApiVersion() === "v2" ? { requestBase: this.endpoint.requestUrls.apply((urls) => urls?.["base"]) } : {}),
         cases: args.cases,
         verifyAfterSwitch: args.verifyAfterSwitch ?? false,
         ...(args.endpoint.workersMin !== undefined ? { workersMin: args.endpoint.workersMin } : {}),

@@ -146,12 +146,14 @@ export class JobRunner extends pulumi.ComponentResource {
     const endpointResource = args.endpoint instanceof pulumi.CustomResource ? args.endpoint : undefined;
     const endpointId = endpointResource ? endpointResource.id : pulumi.output(args.endpoint as pulumi.Input<string>);
     const requestUrls = args.requestUrls ?? requestUrlsOf(endpointResource);
+    // Only the base is used; the whole map in the inputs would show every URL in `--diff`.
+    const requestBase = requestUrls === undefined ? undefined : pulumi.output(requestUrls).apply((urls) => urls?.["base"]);
     const watched = [endpointResource, args.template].filter((r): r is pulumi.CustomResource => r !== undefined);
     const run = new SmokeTestRun(
       `${name}-run`,
       {
         endpointId,
-        ...(requestUrls !== undefined ? { requestUrls } : {}),
+        ...(requestBase !== undefined ? { requestBase } : {}),
         cases: args.cases,
         revision: revisionOf(watched),
         ...(args.trigger !== undefined ? { trigger: args.trigger } : {}),

@@ -26,6 +26,20 @@ export function figuresOf(estimate: (Omit<CostEstimate, "status"> & { status: st
   return figures;
 }
 
+/**
+ * The keys a report's estimates are held under: each resource's name, and for a name declared
+ * again (a Pod and an Endpoint may share one) the name with its occurrence, `name#2`. Stable for
+ * the same names in the same order, so an unchanged stack records the same keys.
+ */
+export function estimateKeys(names: readonly string[]): string[] {
+  const seen = new Map<string, number>();
+  return names.map((name) => {
+    const count = (seen.get(name) ?? 0) + 1;
+    seen.set(name, count);
+    return count === 1 ? name : `${name}#${count}`;
+  });
+}
+
 /** One resource's estimate, named as the report prints it. */
 export interface NamedEstimate {
   name: string;

@@ -17,10 +17,11 @@ import type { ManagementApi } from "../../model/backend/port";
 import { shownLog, type ProgressLog } from "../resources/deps";
 import { checkAccountLimits, type StackEndpoint } from "../../model/cost/accountLimits";
 import { failure, withValueShown } from "../../model/fields/validation";
-import { containsUnknown, deepEqual, messageOf, UNKNOWN, type Props } from "../../model/fields/values";
+import { containsUnknown, deepEqual, isRecord, messageOf, UNKNOWN, type Props } from "../../model/fields/values";
 import {
   budgetExcess,
   changeAgainst,
+  estimateKeys,
   summarize,
   summaryLine,
   type CostSummary,
@@ -37,17 +38,19 @@ const figuresSchema = z.object({
   ceilingPerHour: money.optional(),
   perMonth: money.optional(),
 });
-// At preview any part may be unknown: a resource's estimate, its name, or the whole list.
-const entrySchema = z.union([
-  unknown,
-  z.object({ name: z.union([z.string(), unknown]), estimate: z.union([figuresSchema, unknown]).optional() }),
-]);
+// Keyed by the resource's name (estimateKeys), so that `--diff` names the resource whose figures
+// changed, and a resource added or removed is one line, not every later entry shifted. At preview a
+// resource's estimate may be unknown (the others are still summed), or, in principle, the whole map.
+const estimatesSchema = z.record(z.string(), z.union([figuresSchema, unknown]));
+/** A stack's endpoint as the worker quota reads it; its id tells it from the account's other endpoints (unknown until created). */
+const endpointSchema = z.object({ id: z.union([z.string(), unknown]).optional(), workersMax: z.union([z.number(), unknown]).optional() });
 const limit = z.number().finite().positive();
 const budgetSource = z.enum(["argument", "config"]);
 const inputsSchema = z.object({
   /** The CostReport's name: the provider's lines show under the stack, so they say which report. */
   report: z.string().optional(),
-  resources: z.array(entrySchema),
+  /** Unknown as a whole only at a preview, where check says so before parsing. */
+  estimates: estimatesSchema,
   budget: z.object({ perHour: limit.optional(), ceilingPerHour: limit.optional(), perMonth: limit.optional() }).optional(),
   /** Where each limit came from (summary.ts resolveBudget), so a message names what to change; absent: config. */
   budgetSources: z
@@ -55,43 +58,40 @@ const inputsSchema = z.object({
     .optional(),
   /** The names of the resources priced per month only (network volumes): an hourly budget does not need their price. */
   storage: z.array(z.union([z.string(), unknown])).optional(),
-  /** The stack's endpoints, for the worker quota: any part may be unknown at preview. */
-  endpoints: z
-    .union([
-      unknown,
-      z.array(
-        z.union([
-          unknown,
-          z.object({
-            name: z.union([z.string(), unknown]),
-            id: z.string().optional(),
-            workersMax: z.union([z.number(), unknown]).optional(),
-          }),
-        ]),
-      ),
-    ])
-    .optional(),
+  /** The stack's endpoints by name, for the worker quota: any part may be unknown at preview. */
+  endpoints: z.union([unknown, z.record(z.string(), z.union([unknown, endpointSchema]))]).optional(),
 });
-type Entry = z.infer<typeof entrySchema>;
+type Estimates = z.infer<typeof estimatesSchema>;
 
-/** The figures a summary records in its state (and the report exports); the diff compares these. */
-const RECORDED = ["perHour", "ceilingPerHour", "perMonth", "unpriced", "resources"] as const;
+/** The figures a summary records in its state (and the report exports); the diff compares these and the estimates. */
+const RECORDED = ["perHour", "ceilingPerHour", "perMonth", "unpriced"] as const;
 
 const NOT_KNOWN_YET: EstimateFigures = { status: "pending", reason: "its estimate is not known until apply" };
 
-function namedEstimates(entries: readonly Entry[], storage: readonly string[] = []): NamedEstimate[] {
-  return entries.map((entry, i) => {
-    if (entry === UNKNOWN) return { name: `resource ${i + 1}`, estimate: NOT_KNOWN_YET };
-    const name = entry.name === UNKNOWN ? `resource ${i + 1}` : entry.name;
-    const estimate = entry.estimate === UNKNOWN ? NOT_KNOWN_YET : (entry.estimate as EstimateFigures | undefined);
-    return { name, estimate, storage: storage.includes(name) };
-  });
+function namedEstimates(estimates: Estimates, storage: readonly string[] = []): NamedEstimate[] {
+  return Object.entries(estimates).map(([name, estimate]) => ({
+    name,
+    estimate: estimate === UNKNOWN ? NOT_KNOWN_YET : (estimate as EstimateFigures),
+    storage: storage.includes(name),
+  }));
+}
+
+/**
+ * The per-resource estimates a report's inputs hold: today's map, or, in state 0.2.0 wrote, its
+ * list of `{ name, estimate }` read into the same map (so an upgrade plans no change).
+ */
+function estimatesOf(props: Props): unknown {
+  const earlier = props["resources"];
+  if (props["estimates"] !== undefined || !Array.isArray(earlier)) return props["estimates"];
+  const entries = earlier.filter((e): e is { name: string; estimate?: unknown } => isRecord(e) && typeof e["name"] === "string");
+  const keys = estimateKeys(entries.map((e) => e.name));
+  return Object.fromEntries(entries.map((e, i) => [keys[i], e.estimate]));
 }
 
 /** The summary recorded by the last up, if there was one. */
 function lastSummaryOf(olds: Props | undefined): CostSummary | undefined {
-  const parsed = inputsSchema.safeParse(argsOf(olds ?? {}));
-  return parsed.success ? summarize(namedEstimates(parsed.data.resources)) : undefined;
+  const parsed = estimatesSchema.safeParse(estimatesOf(olds ?? {}));
+  return parsed.success ? summarize(namedEstimates(parsed.data)) : undefined;
 }
 
 /**
@@ -114,14 +114,7 @@ async function accountLimitFindings(
   }
   // The v1 API has no limits to read.
   if (client.accountLimits === undefined) return [];
-  const known =
-    endpoints === undefined
-      ? []
-      : endpoints === UNKNOWN
-        ? undefined
-        : endpoints.every((e) => e !== UNKNOWN && e.workersMax !== UNKNOWN)
-          ? (endpoints as StackEndpoint[])
-          : undefined;
+  const known = knownEndpoints(endpoints);
   try {
     const limits = await client.accountLimits();
     // The limits' inner field names are not published (limit and current are read): an answer
@@ -139,11 +132,7 @@ async function accountLimitFindings(
     if (known === undefined)
       log.info(`${subject}the serverless worker quota is checked once the endpoints' workersMax are known (at apply)`);
     const accountEndpoints = quota === undefined ? [] : await client.listEndpoints();
-    const stackEndpoints = (known ?? []).map((e) => ({
-      name: e.name === UNKNOWN ? "an endpoint" : e.name,
-      id: e.id,
-      workersMax: e.workersMax,
-    }));
+    const stackEndpoints = known ?? [];
     const findings = checkAccountLimits({
       summary,
       stackEndpoints,
@@ -166,6 +155,18 @@ async function accountLimitFindings(
 
 type Input = z.infer<typeof inputsSchema>;
 
+/** The stack's endpoints once every workersMax is known (undefined before: the quota waits for apply); an unknown id is a new endpoint. */
+function knownEndpoints(endpoints: Input["endpoints"]): StackEndpoint[] | undefined {
+  if (endpoints === undefined) return [];
+  if (endpoints === UNKNOWN) return undefined;
+  const known: StackEndpoint[] = [];
+  for (const [name, endpoint] of Object.entries(endpoints)) {
+    if (endpoint === UNKNOWN || endpoint.workersMax === UNKNOWN) return undefined;
+    known.push({ name, id: endpoint.id === UNKNOWN ? undefined : endpoint.id, workersMax: endpoint.workersMax });
+  }
+  return known;
+}
+
 export function costSummaryProviderWith(
   log: ProgressLog,
   api: () => ManagementApi = managementClient,
@@ -174,17 +175,17 @@ export function costSummaryProviderWith(
   return {
     async check(olds: Props, news: Props) {
       const subject = typeof news["report"] === "string" ? `CostReport ${JSON.stringify(news["report"])}: ` : "";
-      if (news["resources"] === UNKNOWN) {
+      if (news["estimates"] === UNKNOWN) {
         log.info(`${subject}estimated cost: not known until apply (the resources to sum are not known yet)`);
         return { inputs: news, failures: [] };
       }
       const parsed = inputsSchema.safeParse(argsOf(news));
       if (!parsed.success)
         return { inputs: news, failures: parsed.error.issues.map((issue) => withValueShown(failure(issue.path, issue.message), news)) };
-      const { resources, budget, budgetSources, storage, endpoints } = parsed.data;
+      const { estimates, budget, budgetSources, storage, endpoints } = parsed.data;
       const summary = summarize(
         namedEstimates(
-          resources,
+          estimates,
           storage?.filter((name): name is string => name !== UNKNOWN),
         ),
       );
@@ -201,8 +202,12 @@ export function costSummaryProviderWith(
     },
 
     async diff(_id: string, olds: Props, news: Props) {
-      const changed = RECORDED.filter((key) => containsUnknown(news[key]) || !deepEqual(olds[key], news[key]));
-      return { changes: changed.length > 0, replaces: [] as string[] };
+      // `unpriced` in any order: the estimates reach the provider as a map, whose keys the engine
+      // sorts, where 0.2.0 listed them in declaration order.
+      const changed = RECORDED.filter((key) => containsUnknown(news[key]) || !deepEqual(olds[key], news[key], key === "unpriced"));
+      const estimates = estimatesOf(news);
+      const estimatesChanged = containsUnknown(estimates) || !deepEqual(estimatesOf(olds), estimates);
+      return { changes: changed.length > 0 || estimatesChanged, replaces: [] as string[] };
     },
 
     async create(inputs: Props) {

@@ -21,7 +21,7 @@ import { containsUnknown, deepEqual, messageOf, type Props } from "../../model/f
 import { casesSchema } from "../smoke/caseSchema";
 import { failureReport } from "../smoke/report";
 import type { CaseResult } from "../../model/components/caseResult";
-import { runCases } from "../smoke/runCases";
+import { requestBaseOf, runCases } from "../smoke/runCases";
 import { candidateFailureAdvice } from "./candidateAdvice";
 import type { RolloutDeps } from "./deps";
 import type { RolloutStep } from "../../model/components/rolloutStep";
@@ -117,8 +117,7 @@ export function rolloutCandidateProvider(deps: RolloutDeps): pulumi.dynamic.Reso
       log.info(
         `rollout "${args.rollout}": running ${args.cases.length} smoke-test case(s) of version ${args.version} on canary endpoint ${created.id}`,
       );
-      const requestUrls = canary.props["requestUrls"] as Record<string, string> | undefined;
-      results = await runCases(await deps.jobs(), { id: created.id, requestUrls }, args.cases);
+      results = await runCases(await deps.jobs(), { id: created.id, requestBase: requestBaseOf(canary.props) }, args.cases);
       const passed = results.filter((r) => r.passed).length;
       steps.add({
         step: "candidate",

@@ -23,7 +23,7 @@ import { ReadinessTimeoutError } from "../resources/waitFor";
 import { casesSchema } from "../smoke/caseSchema";
 import { failureReport } from "../smoke/report";
 import type { CaseResult } from "../../model/components/caseResult";
-import { runCases } from "../smoke/runCases";
+import { requestBaseOf, runCases } from "../smoke/runCases";
 import type { RolloutDeps } from "./deps";
 import type { RolloutStep } from "../../model/components/rolloutStep";
 import { StepLog } from "./steps";
@@ -37,8 +37,8 @@ const switchArgsSchema = z.object({
   templateId: z.string().min(1, "templateId must not be empty"),
   /** v2: the approved template's revision; a new one re-applies the template (a new release). */
   templateRevision: z.string().optional(),
-  /** The serving endpoint's v2 requestUrls (HTTP cases go to its `base`). */
-  requestUrls: z.record(z.string(), z.string()).optional(),
+  /** The serving endpoint's v2 `requestUrls.base` (HTTP cases go there); state of 0.2.0 holds the whole map (requestBaseOf). */
+  requestBase: z.string().min(1, "requestBase must not be empty").optional(),
   cases: casesSchema,
   verifyAfterSwitch: z.boolean().optional(),
   workersMin: z.number().int().min(0).optional(),
@@ -75,6 +75,11 @@ export interface SwitchOutputs {
 }
 
 const INPUT_KEYS = Object.keys(switchArgsSchema.shape);
+
+/** An input as the last up recorded it, in today's shape (a 0.2.0 state names the whole requestUrls map). */
+function recorded(olds: Props, key: string): unknown {
+  return key === "requestBase" ? requestBaseOf(olds) : olds[key];
+}
 
 function servingOf(olds: Props): Version | undefined {
   const templateId = olds["servingTemplateId"];
@@ -170,7 +175,7 @@ export function rolloutSwitchProvider(deps: RolloutDeps): pulumi.dynamic.Resourc
       );
       this.verifyResults = await runCases(
         await deps.jobs(),
-        { id: this.args.endpointId, requestUrls: this.args.requestUrls },
+        { id: this.args.endpointId, requestBase: this.args.requestBase },
         this.args.cases,
       );
       const passed = this.verifyResults.filter((r) => r.passed).length;
@@ -320,7 +325,7 @@ export function rolloutSwitchProvider(deps: RolloutDeps): pulumi.dynamic.Resourc
             `${news["verifyAfterSwitch"] === true ? " and checked again, going back to the previous version if a case fails" : ""}`,
         );
       }
-      const changed = INPUT_KEYS.some((key) => containsUnknown(news[key]) || !deepEqual(olds[key], news[key]));
+      const changed = INPUT_KEYS.some((key) => containsUnknown(news[key]) || !deepEqual(recorded(olds, key), news[key]));
       return { changes: moves || changed || olds["settled"] === false, replaces: [] as string[] };
     },
 

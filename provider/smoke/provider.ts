@@ -20,7 +20,7 @@ import { runCases } from "./runCases";
 
 const smokeTestArgsSchema = z.object({
   endpointId: z.string().min(1, "endpointId must not be empty"),
-  requestUrls: z.record(z.string(), z.string()).optional(),
+  requestBase: z.string().min(1, "requestBase must not be empty").optional(),
   cases: casesSchema,
   revision: z.string().optional(),
   trigger: z.string().optional(),
@@ -28,8 +28,11 @@ const smokeTestArgsSchema = z.object({
 
 export interface SmokeTestInputs {
   endpointId: string;
-  /** The endpoint's v2 requestUrls; HTTP cases go to its `base` when there is one. */
-  requestUrls?: Record<string, string>;
+  /**
+   * The endpoint's v2 `requestUrls.base`, where HTTP cases go when it is known. Only the base, not
+   * the whole map: the map's other URLs are never used, and `--diff` would show them all.
+   */
+  requestBase?: string;
   cases: SmokeCase[];
   revision?: string;
   trigger?: string;
@@ -42,13 +45,13 @@ export interface SmokeTestOutputs extends SmokeTestInputs {
   ranAt: string;
 }
 
-/** Inputs that, when changed, mean the cases must run again (requestUrls only follows the endpoint, whose revision is watched). */
+/** Inputs that, when changed, mean the cases must run again (requestBase only follows the endpoint, whose revision is watched). */
 const RERUN_KEYS = ["endpointId", "cases", "revision", "trigger"] as const;
 
 async function runAll(inputs: SmokeTestInputs): Promise<SmokeTestOutputs> {
   const client = await jobClient();
   const cases = casesSchema.parse(inputs.cases); // check already refused invalid cases; this types them
-  const results = await runCases(client, { id: inputs.endpointId, requestUrls: inputs.requestUrls }, cases);
+  const results = await runCases(client, { id: inputs.endpointId, requestBase: inputs.requestBase }, cases);
   const message = await failureReport(inputs.endpointId, results, defaultLogNoteReader);
   if (message) throw new Error(message);
   return { ...inputs, results, ranAt: new Date().toISOString() };

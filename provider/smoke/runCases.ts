@@ -10,11 +10,25 @@ import { runQueueCase } from "./runCase";
 
 export interface CaseTarget {
   id: string;
-  /** The endpoint's v2 requestUrls; HTTP cases go to its `base` when there is one. */
-  requestUrls?: Record<string, string> | undefined;
+  /** The endpoint's v2 `requestUrls.base`: HTTP cases go there when it is known. */
+  requestBase?: string | undefined;
+}
+
+/**
+ * The base URL a JobRunner's or a rollout switch's inputs name: `requestBase`, or, in state an
+ * earlier release wrote, the `base` of the whole `requestUrls` map it recorded then.
+ */
+export function requestBaseOf(props: Readonly<Record<string, unknown>>): string | undefined {
+  if (typeof props["requestBase"] === "string") return props["requestBase"];
+  const urls = props["requestUrls"];
+  const base = typeof urls === "object" && urls !== null ? (urls as Record<string, unknown>)["base"] : undefined;
+  return typeof base === "string" ? base : undefined;
 }
 
 export function runCases(client: JobClient, target: CaseTarget, cases: readonly SmokeCase[]): Promise<CaseResult[]> {
-  const endpoint: EndpointTarget = { id: target.id, requestUrls: target.requestUrls };
+  const endpoint: EndpointTarget = {
+    id: target.id,
+    requestUrls: target.requestBase === undefined ? undefined : { base: target.requestBase },
+  };
   return Promise.all(cases.map((c) => (isHttpCase(c) ? runHttpCase(client, endpoint, c) : runQueueCase(client, target.id, c))));
 }

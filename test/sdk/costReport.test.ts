@@ -27,7 +27,7 @@ beforeAll(() => {
 afterEach(() => vi.restoreAllMocks());
 
 const summaryInputs = (report = "cost") =>
-  registered.find((r) => r.name === `${report}-summary`)?.inputs as { resources: Array<{ name: string; estimate: unknown }> } | undefined;
+  registered.find((r) => r.name === `${report}-summary`)?.inputs as { estimates: Record<string, unknown> } | undefined;
 
 describe("CostReport", () => {
   it("sums the priced resources declared before it, inside components too, without their prices", async () => {
@@ -45,8 +45,9 @@ describe("CostReport", () => {
     const report = new gpucloud.CostReport("cost");
     expect(await outputValue(report.perHour)).toBe(1.29);
     const inputs = summaryInputs();
-    expect(inputs?.resources.map((r) => r.name)).toEqual(["trainer", "models", "infer"]); // a rollout's canary exists only during its check
-    expect(inputs?.resources[0]?.estimate).toEqual({ status: "estimated", perHour: 0.43 });
+    // A rollout's canary exists only during its check. The engine hands a map over with its keys sorted.
+    expect(Object.keys(inputs?.estimates ?? {})).toEqual(["infer", "models", "trainer"]);
+    expect(inputs?.estimates["trainer"]).toEqual({ status: "estimated", perHour: 0.43 });
     expect(warn).not.toHaveBeenCalled();
   });
 
@@ -66,7 +67,7 @@ describe("CostReport", () => {
     const volume = new gpucloud.NetworkVolume("scratch", { name: "scratch", size: 10, dataCenterId: "EU-RO-1" });
     const listed = new gpucloud.CostReport("listed", { resources: [volume] });
     await outputValue(listed.perHour);
-    expect(summaryInputs("listed")?.resources.map((r) => r.name)).toEqual(["scratch"]);
+    expect(Object.keys(summaryInputs("listed")?.estimates ?? {})).toEqual(["scratch"]);
     warn.mockClear();
     new gpucloud.Pod("after-listed", { imageName: "me/train:1", gpuTypeIds: ["NVIDIA L4"] });
     // Only the discovering report ("cost", above) warns.
@@ -85,15 +86,29 @@ describe("CostReport over the typed classes of the provider plugin", () => {
     const report = new gpucloud.CostReport("typed", { resources: [pod, endpoint, volume] });
     await outputValue(report.perHour);
     const inputs = registered.find((r) => r.name === "typed-summary")?.inputs as
-      | { resources: Array<{ name: string; estimate: unknown }>; endpoints: Array<{ name: string }>; storage: string[] }
+      | { estimates: Record<string, unknown>; endpoints: Record<string, unknown>; storage: string[] }
       | undefined;
-    expect(inputs?.resources).toEqual([
-      { name: "typed-trainer", estimate: { status: "estimated", perHour: 0.43 } },
-      { name: "typed-inference", estimate: { status: "estimated", perHour: 0.43 } },
-      { name: "typed-models", estimate: { status: "estimated", perHour: 0.43 } },
-    ]);
-    expect(inputs?.endpoints.map((e) => e.name)).toEqual(["typed-inference"]);
+    expect(inputs?.estimates).toEqual({
+      "typed-trainer": { status: "estimated", perHour: 0.43 },
+      "typed-inference": { status: "estimated", perHour: 0.43 },
+      "typed-models": { status: "estimated", perHour: 0.43 },
+    });
+    expect(Object.keys(inputs?.endpoints ?? {})).toEqual(["typed-inference"]);
     // A volume is priced per month only, on either path: an hourly budget does not wait for its price.
     expect(inputs?.storage).toEqual(["typed-models"]);
+  });
+
+  it("keys a name declared twice by its occurrence, so neither estimate is lost", async () => {
+    const gpucloud = await import("../../sdk/index");
+    const typed = (await import("pulumi-gpucloud/plugin")) as typeof import("pulumi-gpucloud/plugin");
+    const pod = new typed.Pod("twin", { imageName: "me/train:1", gpuTypeIds: ["NVIDIA L4"] });
+    const volume = new typed.NetworkVolume("twin", { name: "twin", size: 10, dataCenterId: "EU-RO-1" });
+    const report = new gpucloud.CostReport("twins", { resources: [pod, volume] });
+    await outputValue(report.perHour);
+    const inputs = registered.find((r) => r.name === "twins-summary")?.inputs as
+      | { estimates: Record<string, unknown>; storage: string[] }
+      | undefined;
+    expect(Object.keys(inputs?.estimates ?? {})).toEqual(["twin", "twin#2"]);
+    expect(inputs?.storage).toEqual(["twin#2"]);
   });
 });

@@ -20,12 +20,9 @@ const bigPod = (name: string, desiredStatus?: "EXITED") => ({
 /** The report's inputs: each pod's estimate as its check put it on the inputs. */
 async function reportOf(h: Harness, pods: Array<Record<string, unknown>>): Promise<Record<string, unknown>> {
   const providers = buildResourceProviders({ ...h.deps, prices: () => pricesOf(h.deps.client()) });
-  const resources = [];
-  for (const pod of pods) {
-    const inputs = await checked(providers.pod, pod);
-    resources.push({ name: String(pod["name"]), estimate: inputs["costEstimate"] });
-  }
-  return { report: "cost", resources, budget: { perHour: 30 }, __provider: "shim" };
+  const estimates: Record<string, unknown> = {};
+  for (const pod of pods) estimates[String(pod["name"])] = (await checked(providers.pod, pod))["costEstimate"];
+  return { report: "cost", estimates, budget: { perHour: 30 }, __provider: "shim" };
 }
 
 describe("a CostReport with one running and three stopped pods (v2)", () => {
@@ -43,7 +40,7 @@ describe("a CostReport with one running and three stopped pods (v2)", () => {
     expect(result.failures).toEqual([]);
     expect(result.inputs).toMatchObject({ perHour: 21.52 });
     expect(warnings).toEqual([]);
-    const stopped = (inputs["resources"] as Array<{ estimate: { perHour: number; basis: string } }>)[1]?.estimate;
+    const stopped = (inputs["estimates"] as Record<string, { perHour: number; basis: string }>)["off-1"];
     expect(stopped).toMatchObject({
       perHour: 0,
       basis: expect.stringMatching(/^stopped \(desiredStatus "EXITED"\): no GPU or vCPU billed/),

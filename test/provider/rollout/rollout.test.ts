@@ -216,6 +216,16 @@ describe.each(API_VERSIONS)("EndpointRollout's candidate and switch against the 
         verifyResults: [],
       });
       expect(await sw.diff!(created.id, outs, switchInputs(templates.good, "1.0"))).toEqual({ changes: false, replaces: [] });
+      // State of 0.2.0 recorded the serving endpoint's whole requestUrls map; today's inputs carry its base alone.
+      const base = `https://${endpointId}.example`;
+      const earlier = { ...outs, requestUrls: { base, runsync: `${base}/runsync`, health: `${base}/health` } };
+      expect(await sw.diff!(created.id, earlier, switchInputs(templates.good, "1.0", { requestBase: base }))).toEqual({
+        changes: false,
+        replaces: [],
+      });
+      expect((await sw.diff!(created.id, earlier, switchInputs(templates.good, "1.0", { requestBase: `${base}/other` }))).changes).toBe(
+        true,
+      );
     });
 
     it("moves the endpoint to an approved version and returns once every worker runs it", async () => {

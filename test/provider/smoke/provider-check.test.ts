@@ -133,14 +133,16 @@ describe("smokeTestProvider.check", () => {
     expect(failures).toEqual([{ property: "triger", reason: "triger: is not a JobRunner argument; did you mean trigger?" }]);
     const other = await check({ ...good, somethingElse: 1 });
     expect(other.failures[0]!.reason).toBe(
-      "somethingElse: is not a JobRunner argument; the arguments are endpointId, requestUrls, cases, revision, trigger",
+      "somethingElse: is not a JobRunner argument; the arguments are endpointId, requestBase, cases, revision, trigger",
     );
   });
 
-  it("takes the endpoint's requestUrls as a map of strings", async () => {
-    expect((await check({ ...good, requestUrls: { base: "https://ep.example", health: "https://ep.example/ping" } })).failures).toEqual([]);
-    const bad = await check({ ...good, requestUrls: { base: 7 } });
-    expect(bad.failures.map((f) => f.property)).toEqual(["requestUrls.base"]);
+  it("takes the endpoint's requestUrls.base as a string, not the whole map (whose other URLs --diff would show)", async () => {
+    expect((await check({ ...good, requestBase: "https://ep.example" })).failures).toEqual([]);
+    const bad = await check({ ...good, requestBase: 7 });
+    expect(bad.failures.map((f) => f.property)).toEqual(["requestBase"]);
+    const map = await check({ ...good, requestUrls: { base: "https://ep.example" } });
+    expect(map.failures.map((f) => f.property)).toEqual(["requestUrls"]);
   });
 
   describe("preview unknowns", () => {
