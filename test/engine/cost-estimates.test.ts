@@ -265,6 +265,12 @@ describe("cost estimates at preview, on v2", { timeout: 300_000 }, () => {
       const shown = `${diff.stdout}${diff.stderr}`;
       expect(shown).toMatch(new RegExp(`perMonth\\s*:\\s*${VOLUME_PER_MONTH}\\s*=>\\s*${VOLUME_PER_MONTH * 2}`));
       expect(shown).not.toMatch(/readAt|prices\s*:/);
+      // The report's record names the resource whose figures changed, once (its estimates are keyed by name).
+      expect(shown).toMatch(
+        new RegExp(`~ models\\s*:\\s*{\\s*~ perMonth\\s*:\\s*${VOLUME_PER_MONTH}\\s*=>\\s*${VOLUME_PER_MONTH * 2}\\s+status`),
+      );
+      expect(shown).not.toMatch(/~ (inference|trainer)\s*:/);
+      expect(shown).not.toMatch(/resources\s*:\s*\[/);
       // The up records the new estimate; the service's pod and volume stay exactly as they were.
       const before = accountOf(emulator, apiKey);
       const up = await engine.stack.up();
