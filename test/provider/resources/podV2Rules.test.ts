@@ -12,7 +12,7 @@ import { podTable, type PodArgs } from "../../../model/kinds/pod/podFields";
 import { podPendingState } from "../../../model/kinds/pod/podReadiness";
 import { templateTable } from "../../../model/kinds/template/templateFields";
 import { serviceUpdates } from "../../../provider/resources/updates";
-import { chooseAction } from "../../../model/backend/v2Backend";
+import { chooseAction } from "../../../model/kinds/pod/podActionsV2";
 import { fromWireV2 } from "../../../model/fields/wireV2";
 
 const v2 = tableForBackend(podTable, "v2");
