@@ -40,7 +40,7 @@ interface ParentRecord {
 }
 
 /**
- * The stack resource a create is for, as the `__owner` input (model/kinds.ts OWNER_INPUT): the
+ * The stack resource a create is for, as the `__owner` input (model/kinds/index.ts OWNER_INPUT): the
  * organization, project and stack, the chain of parents' types and names, the type and the name.
  * Two resources of one stack never share it (their URNs differ), and no other stack or project has
  * it, so the provider can prove that a resource it finds on the service was made for this one

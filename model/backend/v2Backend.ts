@@ -2,7 +2,8 @@
 // the service's v2 API. Each field travels through its table row's `v2` column (fields/wireV2.ts);
 // this file adds only what one field cannot say alone: a pod's GPU-or-CPU choice and its mounts,
 // an endpoint's scaling pair, CPU list and GPU pools (from the catalog), and the v2 calls that have
-// no v1 twin (pod actions, workers, releases).
+// no v1 twin (pod actions, workers, releases). What is one kind's own lives in its folder: the pod's
+// create body and actions (model/kinds/pod/), the endpoint's PATCH rules (model/kinds/endpoint/).
 
 import { ConflictError, isAmbiguousFailure } from "../../client/errors";
 import { PodSchema, EndpointSchema, TemplateSchema, NetworkVolumeSchema, ContainerRegistryAuthSchema } from "../../client/schemas";
@@ -24,20 +25,28 @@ import type {
   TemplateCreateInput,
   TemplateUpdateInput,
 } from "../../client/schemas";
-import { ApiError } from "../../client/errors";
-import { GpuCloudError } from "../../client/gpuCloudError";
 import type { EndpointTypeInput } from "../../client/management";
 import type { ManagementClientV2, PodActionV2, SecretsV2 } from "../../client/managementV2";
 import type { AccountLimitsV2, EndpointV2, PodV2 } from "../../client/schemasV2";
 import { IncompleteCreateError, type ManagementApi, type RolloutState } from "./port";
-import { endpointTable } from "../fields/endpointFields";
-import { networkVolumeTable } from "../fields/networkVolumeFields";
-import { podTable } from "../fields/podFields";
-import { registryAuthTable } from "../fields/registryAuthFields";
-import { templateTable } from "../fields/templateFields";
+import { endpointTable } from "../kinds/endpoint/endpointFields";
+import { networkVolumeTable } from "../kinds/networkVolume/networkVolumeFields";
+import { podTable } from "../kinds/pod/podFields";
+import { registryAuthTable } from "../kinds/registryAuth/registryAuthFields";
+import { templateTable } from "../kinds/template/templateFields";
 import { isRecord, messageOf, type Props } from "../fields/values";
 import { fromWireV2, persistentMount, podMounts, setDefault, toWireV2, wireRequest } from "../fields/wireV2";
-import { podCreateBodyV2 } from "../fields/podBodyV2";
+import { podCreateBodyV2 } from "../kinds/pod/podBodyV2";
+import { actionDone, chooseAction, isBooting } from "../kinds/pod/podActionsV2";
+import {
+  checkExclusionsKept,
+  clearOtherCudaField,
+  dropIdleTimeoutWhereRefused,
+  ENDPOINT_TIMEOUT_DEFAULT_MS,
+  explainCpuPatchDefect,
+  restateSelection,
+  wrongEndpointType,
+} from "../kinds/endpoint/endpointBodyV2";
 import { readsOf, type KindReads, type SharingOptions } from "./sharedReads";
 import type { CatalogLists } from "../cost/priceSheet";
 
@@ -128,7 +137,7 @@ export class V2Backend implements ManagementApi {
       pod.status !== "ERROR" &&
       pod.globalNetworking?.enabled !== networking
     ) {
-      if (BOOTING.has(pod.status ?? "")) {
+      if (isBooting(pod.status)) {
         await this.#podAction(id, "stop");
         await this.#podAction(id, "start");
       } else await this.#podAction(id, "restart");
@@ -411,107 +420,6 @@ export class V2Backend implements ManagementApi {
   }
 }
 
-/** The endpoint `timeout` the reference documents as the default, in ms (sent, never assumed). */
-const ENDPOINT_TIMEOUT_DEFAULT_MS = 300_000;
-
-/** The service made another endpoint type than the one sent (6.1 #5). */
-function wrongEndpointType(created: EndpointV2, declared: unknown, deleted: boolean): GpuCloudError {
-  return new GpuCloudError(
-    `the service created endpoint ${created.id} as type ${JSON.stringify(created.type ?? null)}, not the declared ${JSON.stringify(declared)}: ` +
-      "this host does not honour the endpoint `type` (an older service host made every endpoint QUEUE). " +
-      (deleted
-        ? `The provider deleted endpoint ${created.id}. `
-        : `Delete endpoint ${created.id} yourself (the provider could not; it may bill). `) +
-      "Point gpucloud:apiUrl at a current host of the service's v2 API and run `pulumi up` again.",
-  );
-}
-
-/**
- * A GPU endpoint's PATCH restates the whole selection when it has exclusions and the body does not
- * replace it: `pools` and `excludedTypes` as they are live (6.1 #1, #3: "send gpu.pools and
- * gpu.excludedTypes together").
- */
-function restateSelection(body: Props, current: EndpointV2): void {
-  const gpu = isRecord(body["gpu"]) ? body["gpu"] : undefined;
-  if (gpu?.["pools"] !== undefined) return;
-  const excluded = current.gpu?.excludedTypes ?? [];
-  if (excluded.length === 0 || !current.gpu?.pools) return;
-  body["gpu"] = { ...gpu, pools: [...current.gpu.pools], excludedTypes: [...excluded] };
-}
-
-/**
- * A non-empty CUDA set and a floor are exclusive (400 if both): setting one clears the other
- * explicitly (`[]`, `""`), as UpdateEndpointGpuConfig describes (6.1 #4).
- */
-function clearOtherCudaField(body: Props): void {
-  const gpu = body["gpu"];
-  if (!isRecord(gpu)) return;
-  const allowed = gpu["allowedCudaVersions"];
-  if (Array.isArray(allowed) && allowed.length > 0 && gpu["minCudaVersion"] === undefined) gpu["minCudaVersion"] = "";
-  if (typeof gpu["minCudaVersion"] === "string" && gpu["minCudaVersion"] !== "" && gpu["allowedCudaVersions"] === undefined)
-    gpu["allowedCudaVersions"] = [];
-}
-
-/**
- * 6.1 #2: the live service answered every CPU-endpoint PATCH 400 "gpuId(s) is required for a gpu
- * endpoint" (a service defect, not this body): said so, and not retried.
- */
-function explainCpuPatchDefect(id: string, error: unknown): unknown {
-  if (!(error instanceof ApiError) || error.status !== 400 || !/gpuId\(s\) is required/i.test(error.message)) return error;
-  return new GpuCloudError(
-    `endpoint ${id}: the service refused to update this CPU endpoint (${error.message}). This is the service's known defect with ` +
-      "CPU-endpoint updates (the request carried no GPU settings); it is not retried. Change the endpoint in the service's console, " +
-      "or replace it (e.g. a new name), until the service is fixed.",
-  );
-}
-
-/** The exclusions a PATCH sent must be the ones read back (6.1 #1: nothing in the reply showed the loss). */
-function checkExclusionsKept(id: string, body: Props, updated: EndpointV2): void {
-  const gpu = body["gpu"];
-  if (!isRecord(gpu) || gpu["pools"] === undefined) return;
-  const sent = Array.isArray(gpu["excludedTypes"]) ? gpu["excludedTypes"].map(String) : [];
-  const kept = updated.gpu?.excludedTypes ?? [];
-  if (sent.length === kept.length && sent.every((t) => kept.includes(t))) return;
-  throw new GpuCloudError(
-    `endpoint ${id}: the service did not keep the GPU exclusions sent (sent excludedTypes ${JSON.stringify(sent)}, read back ${JSON.stringify(kept)}); ` +
-      "this is the service's known PATCH defect that rebuilds an endpoint's GPU selection. Run `pulumi up` again to restate them, " +
-      "or declare gpuTypeIds as whole pools until the service is fixed.",
-  );
-}
-
-const BOOTING = new Set(["PROVISIONING", "STARTING"]);
-
-/**
- * The action that gets the pod where `wanted` means to, given its status and `actions` (podAction:
- * `RUNNING` allows stop/restart/terminate; `EXITED` and `ERROR` allow start/terminate;
- * `PROVISIONING` and `STARTING` allow stop/terminate), or undefined when it is there already:
- * start a pod that runs or boots: nothing; restart a stopped or failed pod: start it; restart a
- * booting pod: nothing (it is getting a fresh container already); stop a stopped one: nothing.
- */
-export function chooseAction(wanted: PodActionV2, pod: PodV2): PodActionV2 | undefined {
-  const actions = pod.actions ?? [];
-  if (actions.includes(wanted)) return wanted;
-  const status = pod.status ?? "";
-  if (wanted === "start" && (status === "RUNNING" || BOOTING.has(status))) return undefined;
-  if (wanted === "stop" && status === "EXITED") return undefined;
-  if (wanted === "restart" && actions.includes("start")) return "start";
-  if (wanted === "restart" && BOOTING.has(status)) return undefined;
-  // The list may be absent (an older host): send what was asked and let a 409 be read as below.
-  if (pod.actions === undefined) return wanted;
-  throw new Error(
-    `pod ${pod.id} is ${status || "in an unknown status"}, which allows ${actions.join(", ") || "no action"}, not ${wanted}; wait for it to settle and run again`,
-  );
-}
-
-/** Whether the pod read after a failed or refused action is where the action was taking it. */
-function actionDone(action: PodActionV2, before: PodV2, after: PodV2): boolean {
-  const status = after.status ?? "";
-  if (action === "stop") return status === "EXITED";
-  if (action === "start") return status === "RUNNING" || BOOTING.has(status);
-  // A restart went through when the container started again since (or is booting).
-  return BOOTING.has(status) || (status === "RUNNING" && after.startedAt !== undefined && after.startedAt !== before.startedAt);
-}
-
 function podOf(wire: PodV2): Pod {
   // `status` is kept beside desiredStatus: readiness tells PROVISIONING and ERROR apart from it.
   return PodSchema.parse({ ...fromWireV2(podTable, wire), status: wire.status });
@@ -533,10 +441,4 @@ function volumeOf(wire: Props): NetworkVolume {
 /** An input type's fields as a property bag. */
 function fieldsOf(input: object): Props {
   return Object.fromEntries(Object.entries(input));
-}
-
-/** idleTimeout does not apply to queue endpoints scaling on request count: v2 refuses it there. */
-function dropIdleTimeoutWhereRefused(body: Props, type: unknown, scaling: unknown = body["scaling"]): void {
-  const workers = body["workers"];
-  if (type === "QUEUE" && isRecord(scaling) && scaling["type"] === "REQUEST_COUNT" && isRecord(workers)) delete workers["idleTimeout"];
 }

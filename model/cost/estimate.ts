@@ -4,7 +4,7 @@
 // until apply, makes it "unavailable" or "pending" with the reason, or is named in its basis.
 
 import { tableForBackend } from "../fields/fieldTable";
-import { podTable } from "../fields/podFields";
+import { podTable } from "../kinds/pod/podFields";
 import { isUnknown, type Props } from "../fields/values";
 import { HOURS_PER_MONTH, OWN_PRICES_KEY, STORAGE_TIERS, type OwnPrices, type StorageTier } from "./ownPrices";
 import type { PriceLookup, PriceSheet } from "./priceSheet";

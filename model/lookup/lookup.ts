@@ -10,27 +10,7 @@ import type { Props } from "../fields/values";
 import type { ResourceKind } from "../kinds";
 import { LookupArgsError } from "./lookupArgsError";
 import { LookupNotFoundError, type LookupKey } from "./lookupNotFoundError";
-import {
-  endpointReader,
-  networkVolumeReader,
-  podReader,
-  registryAuthReader,
-  secretReader,
-  templateReader,
-  type KindReader,
-} from "./readers";
-
-/** A reader of any kind, as a lookup uses it: by id and name only. */
-type AnyReader = KindReader<{ id: string; name?: string | undefined }>;
-
-const READERS: Record<ResourceKind, AnyReader> = {
-  pod: podReader as unknown as AnyReader,
-  endpoint: endpointReader as unknown as AnyReader,
-  networkVolume: networkVolumeReader as unknown as AnyReader,
-  template: templateReader as unknown as AnyReader,
-  registryAuth: registryAuthReader as unknown as AnyReader,
-  secret: secretReader as unknown as AnyReader,
-};
+import { KIND_READERS as READERS } from "../kinds/registry";
 
 /** Whether the kind can be looked up by name: the service keeps its names unique. */
 export function namesAreUnique(kind: ResourceKind): boolean {

@@ -6,8 +6,8 @@ import { ApiError, isNotFound } from "../../client/errors";
 import type { EndpointTypeInput } from "../../client/management";
 import type { Endpoint, EndpointCreateInput } from "../../client/schemas";
 
-import type { EndpointArgs } from "../../model/fields/endpointFields";
-import { endpointReader } from "../../model/lookup/readers";
+import type { EndpointArgs } from "../../model/kinds/endpoint/endpointFields";
+import { endpointReader } from "../../model/kinds/endpoint/endpointReader";
 import { waitForEndpoint, waitForNoWorkers } from "./endpointReadiness";
 import { readyTimeoutOf } from "../../model/fields/fieldTable";
 import { deleteIgnoringMissing, type ResourceSpec } from "./lifecycle";

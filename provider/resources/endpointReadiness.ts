@@ -1,34 +1,11 @@
-// When an endpoint counts as ready: it exists and at least workersMin workers are up. With
-// workersMin 0 (the default) that is at once, since workers start only when jobs arrive.
-//
-// The management API shows workers as pods (includeWorkers). A worker counts once it reports
-// desiredStatus RUNNING and its last status change does not say it is still initializing or
-// unhealthy (the service words these events in lastStatusChange).
+// Waiting for an endpoint to be ready (model/kinds/endpoint/endpointReadiness.ts says when it is),
+// and for its workers to be gone before a delete.
 
-import type { Endpoint, Pod } from "../../client/schemas";
+import type { Endpoint } from "../../client/schemas";
 import type { RolloutState } from "../../model/backend/port";
+import { endpointPendingState, rolloutPendingState } from "../../model/kinds/endpoint/endpointReadiness";
 import type { ProviderDeps } from "./deps";
 import { waitFor } from "./waitFor";
-
-export function isWorkerUp(worker: Pod): boolean {
-  if (worker.desiredStatus !== undefined && worker.desiredStatus !== "RUNNING") return false;
-  return !/initiali[sz]|unhealthy|throttled/i.test(worker.lastStatusChange ?? "");
-}
-
-export function workersUp(endpoint: Endpoint): number {
-  return (endpoint.workers ?? []).filter(isWorkerUp).length;
-}
-
-export function endpointPendingState(workersMin: number, endpoint: Endpoint): string | undefined {
-  const up = workersUp(endpoint);
-  return up >= workersMin ? undefined : `${up} of ${workersMin} minimum workers up`;
-}
-
-/** Where the API reports rollouts (v2): how far the latest release is from every worker. */
-export function rolloutPendingState(rollout: RolloutState | undefined): string | undefined {
-  if (!rollout?.inProgress) return undefined;
-  return `rolling out the latest release: ${rollout.workersOnLatest} of ${rollout.workersTotal} workers on it`;
-}
 
 /**
  * Waits until the endpoint is ready. `known` is the endpoint as the call that just created or

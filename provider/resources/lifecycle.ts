@@ -10,7 +10,7 @@ import { isNotFound } from "../../client/errors";
 import { CreateSnapshots, createWithoutDuplicates } from "./createOnce";
 import { buildOutputs, declaredInputs, importedInputs, mergeEnv, refreshFromLive } from "./declared";
 import type { ManagementApi } from "../../model/backend/port";
-import type { KindReader } from "../../model/lookup/readers";
+import type { KindReader } from "../../model/kinds/kindReader";
 import type { ProviderDeps } from "./deps";
 import { computeDiff, type DiffOutcome } from "./diffEngine";
 import { backendFailures, createBodyOf, inputFields, sensitiveFields, tableForBackend, type Backend } from "../../model/fields/fieldTable";

@@ -4,8 +4,8 @@
 import type { NetworkVolume, NetworkVolumeCreateInput } from "../../client/schemas";
 import type { ManagementApi } from "../../model/backend/port";
 import { deleteIgnoringMissing, subjectOf, type ResourceSpec } from "./lifecycle";
-import type { NetworkVolumeArgs } from "../../model/fields/networkVolumeFields";
-import { networkVolumeReader } from "../../model/lookup/readers";
+import type { NetworkVolumeArgs } from "../../model/kinds/networkVolume/networkVolumeFields";
+import { networkVolumeReader } from "../../model/kinds/networkVolume/networkVolumeReader";
 import { messageOf } from "../../model/fields/values";
 import { estimateNetworkVolume } from "../../model/cost/estimate";
 

@@ -7,8 +7,8 @@ import type { Pod, PodCreateInput } from "../../client/schemas";
 
 import { readyTimeoutOf } from "../../model/fields/fieldTable";
 import { deleteIgnoringMissing, type Changes, type Operation, type ResourceSpec } from "./lifecycle";
-import type { PodArgs } from "../../model/fields/podFields";
-import { POD_READ_INCLUDE, podReader } from "../../model/lookup/readers";
+import type { PodArgs } from "../../model/kinds/pod/podFields";
+import { POD_READ_INCLUDE, podReader } from "../../model/kinds/pod/podReader";
 import { waitForPod } from "./podReadiness";
 import { estimatePod } from "../../model/cost/estimate";
 import { markerInEnv } from "./ownership";

@@ -5,8 +5,8 @@
 import type { ContainerRegistryAuth, ContainerRegistryAuthCreateInput } from "../../client/schemas";
 
 import { deleteIgnoringMissing, type ResourceSpec } from "./lifecycle";
-import type { RegistryAuthArgs } from "../../model/fields/registryAuthFields";
-import { registryAuthReader } from "../../model/lookup/readers";
+import type { RegistryAuthArgs } from "../../model/kinds/registryAuth/registryAuthFields";
+import { registryAuthReader } from "../../model/kinds/registryAuth/registryAuthReader";
 import { messageOf } from "../../model/fields/values";
 
 export const registryAuthSpec: ResourceSpec<RegistryAuthArgs, ContainerRegistryAuth, ContainerRegistryAuthCreateInput> = {

@@ -7,8 +7,8 @@ import { ConflictError } from "../../client/errors";
 import type { SecretV2 } from "../../client/schemasV2";
 import { secretsOf } from "../../model/backend/port";
 import { deleteIgnoringMissing, type Operation, type ResourceSpec } from "./lifecycle";
-import type { SecretArgs } from "../../model/fields/secretFields";
-import { secretReader } from "../../model/lookup/readers";
+import type { SecretArgs } from "../../model/kinds/secret/secretFields";
+import { secretReader } from "../../model/kinds/secret/secretReader";
 import type { SecretCreateBody } from "../../client/managementV2";
 
 /** Names compare without regard to case, as the service's list filter does. */

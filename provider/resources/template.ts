@@ -5,8 +5,8 @@
 import type { Template, TemplateCreateInput } from "../../client/schemas";
 import type { ManagementApi } from "../../model/backend/port";
 import { deleteIgnoringMissing, subjectOf, type ResourceSpec } from "./lifecycle";
-import type { TemplateArgs } from "../../model/fields/templateFields";
-import { templateReader } from "../../model/lookup/readers";
+import type { TemplateArgs } from "../../model/kinds/template/templateFields";
+import { templateReader } from "../../model/kinds/template/templateReader";
 import { messageOf } from "../../model/fields/values";
 import { markerInEnv } from "./ownership";
 

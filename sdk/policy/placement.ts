@@ -4,7 +4,7 @@
 import { z } from "zod";
 import type { ResourceValidationPolicy } from "@pulumi/policy";
 import { CLOUD_TYPES, DATA_CENTER_IDS, ENDPOINT_CPU_FLAVOR_IDS, GPU_TYPE_IDS, POD_CPU_FLAVOR_IDS } from "../../client/enums";
-import { podTable } from "../../model/fields/podFields";
+import { podTable } from "../../model/kinds/pod/podFields";
 import { gpuResourcePolicy, idList } from "./define";
 import { known, stringOf, stringsOf, violationText, type GpuResource } from "./resources";
 

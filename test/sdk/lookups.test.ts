@@ -7,8 +7,8 @@ import { ManagementClient } from "../../client/management";
 import { NotFoundError } from "../../client/errors";
 import { GpuCloudError } from "../../client/gpuCloudError";
 import { outputNames } from "../../model/fields/fieldTable";
-import { podTable } from "../../model/fields/podFields";
-import { endpointTable } from "../../model/fields/endpointFields";
+import { podTable } from "../../model/kinds/pod/podFields";
+import { endpointTable } from "../../model/kinds/endpoint/endpointFields";
 import {
   getEndpoint,
   getNetworkVolume,

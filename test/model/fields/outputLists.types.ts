@@ -5,8 +5,8 @@
 // run time (test/scripts/generatedFiles.test.ts); it is not in the build, so that the generator,
 // which runs from dist/, can still be built.
 import type { Assert, Equals } from "../../../client/sameType";
-import type { EndpointRowOutputArguments } from "../../../model/fields/endpointFields";
-import type { NetworkVolumeRowOutputArguments } from "../../../model/fields/networkVolumeFields";
+import type { EndpointRowOutputArguments } from "../../../model/kinds/endpoint/endpointFields";
+import type { NetworkVolumeRowOutputArguments } from "../../../model/kinds/networkVolume/networkVolumeFields";
 import type {
   EndpointOutputArguments,
   NetworkVolumeOutputArguments,
@@ -15,10 +15,10 @@ import type {
   SecretOutputArguments,
   TemplateOutputArguments,
 } from "../../../model/fields/outputArguments";
-import type { PodRowOutputArguments } from "../../../model/fields/podFields";
-import type { RegistryAuthRowOutputArguments } from "../../../model/fields/registryAuthFields";
-import type { SecretRowOutputArguments } from "../../../model/fields/secretFields";
-import type { TemplateRowOutputArguments } from "../../../model/fields/templateFields";
+import type { PodRowOutputArguments } from "../../../model/kinds/pod/podFields";
+import type { RegistryAuthRowOutputArguments } from "../../../model/kinds/registryAuth/registryAuthFields";
+import type { SecretRowOutputArguments } from "../../../model/kinds/secret/secretFields";
+import type { TemplateRowOutputArguments } from "../../../model/kinds/template/templateFields";
 
 export type OutputListsMatchTheTables = [
   Assert<Equals<PodOutputArguments, PodRowOutputArguments>>,

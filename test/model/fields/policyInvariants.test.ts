@@ -1,12 +1,15 @@
 import { describe, expect, expectTypeOf, it } from "vitest";
 import type { EndpointUpdateInput, NetworkVolumeUpdateInput, PodUpdateInput, TemplateUpdateInput } from "../../../client/inputs";
-import { endpointTable, type EndpointArgs as EndpointArgsChecked } from "../../../model/fields/endpointFields";
+import { endpointTable, type EndpointArgs as EndpointArgsChecked } from "../../../model/kinds/endpoint/endpointFields";
 import { createBodyOf, fieldsOfKind, inputFields, outputNames, serviceFields, type ResourceTable } from "../../../model/fields/fieldTable";
-import { networkVolumeTable, type NetworkVolumeArgs as NetworkVolumeArgsChecked } from "../../../model/fields/networkVolumeFields";
-import { podTable, type PodArgs as PodArgsChecked } from "../../../model/fields/podFields";
-import { registryAuthTable, type RegistryAuthArgs as RegistryAuthArgsChecked } from "../../../model/fields/registryAuthFields";
-import { templateTable, type TemplateArgs as TemplateArgsChecked } from "../../../model/fields/templateFields";
-import { secretTable, type SecretArgs as SecretArgsChecked } from "../../../model/fields/secretFields";
+import {
+  networkVolumeTable,
+  type NetworkVolumeArgs as NetworkVolumeArgsChecked,
+} from "../../../model/kinds/networkVolume/networkVolumeFields";
+import { podTable, type PodArgs as PodArgsChecked } from "../../../model/kinds/pod/podFields";
+import { registryAuthTable, type RegistryAuthArgs as RegistryAuthArgsChecked } from "../../../model/kinds/registryAuth/registryAuthFields";
+import { templateTable, type TemplateArgs as TemplateArgsChecked } from "../../../model/kinds/template/templateFields";
+import { secretTable, type SecretArgs as SecretArgsChecked } from "../../../model/kinds/secret/secretFields";
 import type { SecretUpdateBody } from "../../../client/managementV2";
 import type { EndpointArgs, NetworkVolumeArgs, PodArgs, RegistryAuthArgs, SecretArgs, TemplateArgs } from "../../../sdk/index";
 

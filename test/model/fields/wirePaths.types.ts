@@ -5,7 +5,7 @@
 import type { RequestOf } from "../../../client/operationsV2";
 import type { Pod } from "../../../client/schemas";
 import type { AnswerPathV2, SentPathV2 } from "../../../client/wirePathsV2";
-import type { ComposedEndpointPathV2 } from "../../../model/fields/endpointFields";
+import type { ComposedEndpointPathV2 } from "../../../model/kinds/endpoint/endpointFields";
 import { rowsFor } from "../../../model/fields/fieldTable";
 import { num } from "../../../model/fields/validation";
 

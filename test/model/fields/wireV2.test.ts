@@ -2,14 +2,15 @@
 // and what check refuses on each backend (field, value, fix).
 import { describe, expect, it } from "vitest";
 import { backendFailures, tableForBackend } from "../../../model/fields/fieldTable";
-import { endpointTable } from "../../../model/fields/endpointFields";
-import { networkVolumeTable } from "../../../model/fields/networkVolumeFields";
-import { podTable } from "../../../model/fields/podFields";
-import { templateTable } from "../../../model/fields/templateFields";
+import { endpointTable } from "../../../model/kinds/endpoint/endpointFields";
+import { networkVolumeTable } from "../../../model/kinds/networkVolume/networkVolumeFields";
+import { podTable } from "../../../model/kinds/pod/podFields";
+import { templateTable } from "../../../model/kinds/template/templateFields";
 import { fromWireV2, getPath, setPath, toWireV2 } from "../../../model/fields/wireV2";
 import { endpointSpec } from "../../../provider/resources/endpoint";
 import { resourceProvider } from "../../../provider/resources/lifecycle";
-import { podPendingState, waitForPod } from "../../../provider/resources/podReadiness";
+import { podPendingState } from "../../../model/kinds/pod/podReadiness";
+import { waitForPod } from "../../../provider/resources/podReadiness";
 import { recordingDeps } from "../../support/recordingDeps";
 
 describe("paths", () => {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { computeDiff, changedEnvKeys } from "../../../provider/resources/diffEngine";
-import { podTable } from "../../../model/fields/podFields";
-import { endpointTable } from "../../../model/fields/endpointFields";
-import { templateTable } from "../../../model/fields/templateFields";
-import { networkVolumeTable } from "../../../model/fields/networkVolumeFields";
-import { registryAuthTable } from "../../../model/fields/registryAuthFields";
+import { podTable } from "../../../model/kinds/pod/podFields";
+import { endpointTable } from "../../../model/kinds/endpoint/endpointFields";
+import { templateTable } from "../../../model/kinds/template/templateFields";
+import { networkVolumeTable } from "../../../model/kinds/networkVolume/networkVolumeFields";
+import { registryAuthTable } from "../../../model/kinds/registryAuth/registryAuthFields";
 import type { ResourceTable } from "../../../model/fields/fieldTable";
 import { UNKNOWN } from "../../../model/fields/values";
 

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { Endpoint } from "../../../client/schemas";
-import type { EndpointArgs } from "../../../model/fields/endpointFields";
+import type { EndpointArgs } from "../../../model/kinds/endpoint/endpointFields";
 import { endpointSpec } from "../../../provider/resources/endpoint";
 
 const args = { name: "inference", templateId: "tpl-1" } as EndpointArgs;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { computeDiff } from "../../../provider/resources/diffEngine";
-import { endpointTable } from "../../../model/fields/endpointFields";
-import { templateTable } from "../../../model/fields/templateFields";
+import { endpointTable } from "../../../model/kinds/endpoint/endpointFields";
+import { templateTable } from "../../../model/kinds/template/templateFields";
 import { checked, startHarness, type Harness } from "../../support/providerHarness";
 
 let h: Harness;

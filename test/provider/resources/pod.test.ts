@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { computeDiff } from "../../../provider/resources/diffEngine";
-import { podTable } from "../../../model/fields/podFields";
+import { podTable } from "../../../model/kinds/pod/podFields";
 import { ResourceInitError } from "../../../provider/resources/partialCreate";
 import { checked, startHarness, type Harness } from "../../support/providerHarness";
 

@@ -3,8 +3,8 @@
 // limit and the fix; the body measured is the one the v2 backend sends.
 import { describe, expect, it } from "vitest";
 import { buildResourceProviders } from "../../../provider/resources/registry";
-import { CREATE_POD_BODY_LIMIT_BYTES, podCreateBodyV2 } from "../../../model/fields/podBodyV2";
-import { podTable } from "../../../model/fields/podFields";
+import { CREATE_POD_BODY_LIMIT_BYTES, podCreateBodyV2 } from "../../../model/kinds/pod/podBodyV2";
+import { podTable } from "../../../model/kinds/pod/podFields";
 import { UNKNOWN } from "../../../model/fields/values";
 import { recordingDeps } from "../../support/recordingDeps";
 

@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 import type { Pod } from "../../../client/schemas";
-import { podPendingState, waitForPod } from "../../../provider/resources/podReadiness";
+import { podPendingState } from "../../../model/kinds/pod/podReadiness";
+import { waitForPod } from "../../../provider/resources/podReadiness";
 import { ReadinessTimeoutError } from "../../../provider/resources/waitFor";
 import { recordingDeps } from "../../support/recordingDeps";
-import type { PodArgs } from "../../../model/fields/podFields";
+import type { PodArgs } from "../../../model/kinds/pod/podFields";
 
 const running = (extra: Partial<Pod> = {}): Pod => ({ id: "p1", desiredStatus: "RUNNING", publicIp: "100.64.0.9", ...extra });
 const args = (ports: string[]): PodArgs => ({ imageName: "img", ports }) as PodArgs;

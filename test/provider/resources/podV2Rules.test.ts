@@ -8,11 +8,11 @@ import type { PodV2 } from "../../../client/schemasV2";
 import { computeDiff } from "../../../provider/resources/diffEngine";
 import { tableForBackend } from "../../../model/fields/fieldTable";
 import { podSpec } from "../../../provider/resources/pod";
-import { podTable, type PodArgs } from "../../../model/fields/podFields";
-import { podPendingState } from "../../../provider/resources/podReadiness";
-import { templateTable } from "../../../model/fields/templateFields";
+import { podTable, type PodArgs } from "../../../model/kinds/pod/podFields";
+import { podPendingState } from "../../../model/kinds/pod/podReadiness";
+import { templateTable } from "../../../model/kinds/template/templateFields";
 import { serviceUpdates } from "../../../provider/resources/updates";
-import { chooseAction } from "../../../model/backend/v2Backend";
+import { chooseAction } from "../../../model/kinds/pod/podActionsV2";
 import { fromWireV2 } from "../../../model/fields/wireV2";
 
 const v2 = tableForBackend(podTable, "v2");

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { computeDiff } from "../../../provider/resources/diffEngine";
-import { endpointTable } from "../../../model/fields/endpointFields";
-import { podTable } from "../../../model/fields/podFields";
+import { endpointTable } from "../../../model/kinds/endpoint/endpointFields";
+import { podTable } from "../../../model/kinds/pod/podFields";
 import { startHarness, type Harness } from "../../support/providerHarness";
 
 let h: Harness;

@@ -3,7 +3,7 @@
 // and the value in no message.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { computeDiff } from "../../../provider/resources/diffEngine";
-import { secretTable } from "../../../model/fields/secretFields";
+import { secretTable } from "../../../model/kinds/secret/secretFields";
 import { buildResourceProviders } from "../../../provider/resources/registry";
 import { readExisting } from "../../../model/lookup/lookup";
 import { ResourceInitError } from "../../../provider/resources/partialCreate";

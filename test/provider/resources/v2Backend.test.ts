@@ -4,9 +4,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { computeDiff } from "../../../provider/resources/diffEngine";
 import { tableForBackend } from "../../../model/fields/fieldTable";
-import { podTable } from "../../../model/fields/podFields";
-import { endpointTable } from "../../../model/fields/endpointFields";
-import { templateTable } from "../../../model/fields/templateFields";
+import { podTable } from "../../../model/kinds/pod/podFields";
+import { endpointTable } from "../../../model/kinds/endpoint/endpointFields";
+import { templateTable } from "../../../model/kinds/template/templateFields";
 import { checked, startHarness, type Harness } from "../../support/providerHarness";
 
 let h: Harness;

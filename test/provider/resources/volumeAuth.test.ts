@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { computeDiff } from "../../../provider/resources/diffEngine";
-import { networkVolumeTable } from "../../../model/fields/networkVolumeFields";
-import { registryAuthTable } from "../../../model/fields/registryAuthFields";
+import { networkVolumeTable } from "../../../model/kinds/networkVolume/networkVolumeFields";
+import { registryAuthTable } from "../../../model/kinds/registryAuth/registryAuthFields";
 import { checked, startHarness, type Harness } from "../../support/providerHarness";
 
 let h: Harness;

@@ -3,11 +3,11 @@
 // recorded values, kept secret in state). Names are unique on v1, where a same-name replacement
 // deletes first; v2 keeps no uniqueness, so there it creates first.
 
-import type { ContainerRegistryAuthCreateInput } from "../../client/inputs";
-import type { ContainerRegistryAuth } from "../../client/schemas";
-import type { AnswerPathV2, SentPathV2 } from "../../client/wirePathsV2";
-import { adoptIdRow, defineTable, rowsFor, type ArgsOf, type OutputArgumentKeys } from "./fieldTable";
-import { str } from "./validation";
+import type { ContainerRegistryAuthCreateInput } from "../../../client/inputs";
+import type { ContainerRegistryAuth } from "../../../client/schemas";
+import type { AnswerPathV2, SentPathV2 } from "../../../client/wirePathsV2";
+import { adoptIdRow, defineTable, rowsFor, type ArgsOf, type OutputArgumentKeys } from "../../fields/fieldTable";
+import { str } from "../../fields/validation";
 
 // No update operation: every field travels in the create body only.
 const { replace } = rowsFor<ContainerRegistryAuth, SentPathV2<"createRegistry">, AnswerPathV2<"getRegistry">>();
@@ -31,6 +31,6 @@ export const registryAuthTable = defineTable<ContainerRegistryAuthCreateInput, C
   uniqueNamesOnV1Only: true,
 });
 export type RegistryAuthArgs = ArgsOf<typeof rows>;
-export type { RegistryAuthOutputArguments } from "./outputArguments";
+export type { RegistryAuthOutputArguments } from "../../fields/outputArguments";
 /** The rows registered as outputs; the generated list (outputLists.ts) is held equal to it by `npm run typecheck` (test/model/fields/outputLists.types.ts). */
 export type RegistryAuthRowOutputArguments = OutputArgumentKeys<typeof rows>;

@@ -10,10 +10,10 @@ import {
   GPU_TYPE_IDS,
   POD_CPU_FLAVOR_IDS,
   RENT_PRIORITIES,
-} from "../../client/enums";
-import type { PodCreateInput } from "../../client/inputs";
-import type { Pod } from "../../client/schemas";
-import type { AnswerPathV2, SentPathV2 } from "../../client/wirePathsV2";
+} from "../../../client/enums";
+import type { PodCreateInput } from "../../../client/inputs";
+import type { Pod } from "../../../client/schemas";
+import type { AnswerPathV2, SentPathV2 } from "../../../client/wirePathsV2";
 import {
   adoptIdRow,
   defineTable,
@@ -25,26 +25,15 @@ import {
   type ArgsOf,
   type CrossCheckResult,
   type OutputArgumentKeys,
-} from "./fieldTable";
-import { argv, bool, envMap, failure, image, list, num, oneOf, port, str, unknownIdWarnings } from "./validation";
-import { isPresent, isRecord, isUnknown, type Props } from "./values";
-import { COST_ESTIMATE } from "./estimateOutput";
+} from "../../fields/fieldTable";
+import { bool, failure, image, list, num, oneOf, str, unknownIdWarnings } from "../../fields/validation";
+import { isPresent, isRecord, isUnknown, type Props } from "../../fields/values";
+import { COST_ESTIMATE } from "../../fields/estimateOutput";
 import type { CheckFailure } from "@pulumi/pulumi/dynamic";
-import { OWNER_MARKER_ENV } from "../kinds";
+import { OWNER_MARKER_ENV } from "../index";
 import { createBodyFailure } from "./podBodyV2";
-import {
-  atMostOne,
-  COMMAND_V2,
-  firstOf,
-  getPath,
-  listOfOne,
-  mountPathOf,
-  persistentSizeOf,
-  persistentSizeRefusal,
-  persistentSizeToWire,
-  persistentStorageReplacement,
-  vcpuCountRefusal,
-} from "./wireV2";
+import { containerRows } from "../../fields/containerRows";
+import { atMostOne, firstOf, getPath, listOfOne, vcpuCountRefusal } from "../../fields/wireV2";
 
 export const POD_DESIRED_STATUSES = ["RUNNING", "EXITED"] as const;
 
@@ -104,6 +93,14 @@ function portMappingsOf(wire: Props): unknown {
   return out;
 }
 
+// A pod's disk sizes and command come from its template when it has one: removing a declared value resets it.
+const container = containerRows({
+  noun: "pod",
+  absent: "resetTo",
+  injectedKeys: ["PUBLIC_KEY", "JUPYTER_PASSWORD", OWNER_MARKER_ENV],
+  startCmdExample: '["python", "train.py"]',
+});
+
 const rows = {
   // PATCH accepts these (a PATCH may reset the pod: the container disk is wiped).
   name: update(str({ maxLength: 191, example: '"trainer"' }).optional(), { observe: (p) => p.name, v2: { path: "name" } }),
@@ -111,65 +108,14 @@ const rows = {
     observe: (p) => p.imageName,
     v2: { path: "image" },
   }),
-  // env values may be secrets (pulumi.secret): never printed.
   // The platform adds PUBLIC_KEY (SSH) and, on v2 with startJupyter, JUPYTER_PASSWORD.
-  env: update(envMap.optional(), {
-    envMap: true,
-    injectedKeys: ["PUBLIC_KEY", "JUPYTER_PASSWORD", OWNER_MARKER_ENV],
-    sensitive: true,
-    observe: (p) => p.env,
-    v2: { path: "env" },
-  }),
-  // Compared as a set: the service keeps no order. Numbers read back as strings are parsed at the wire.
-  // v1 opens 8888/http and 22/tcp when none are given; v2 has no default ports (today 6.1 #8):
-  // removing the list there closes them all.
-  ports: update(list(port, { example: '["8888/http", "22/tcp"]', unique: true }).optional(), {
-    unordered: true,
-    resetTo: ["8888/http", "22/tcp"],
-    observe: (p) => p.ports,
-    v2: { path: "ports", resetTo: [] },
-  }),
-  containerDiskInGb: update(num({ min: 1, unit: "GB", example: "50" }).optional(), {
-    resetTo: 50,
-    observe: (p) => p.containerDiskInGb,
-    v2: { path: "disk" },
-  }),
-  volumeInGb: update(num({ min: 0, unit: "GB", example: "20" }).optional(), {
-    resetTo: 20,
-    observe: (p) => p.volumeInGb,
-    // v2: no persistent storage unless mounts ask for it (today 6.1 #8), and its kind is fixed at create.
-    v2: {
-      path: "mounts.persistent.size",
-      toWire: persistentSizeToWire,
-      read: persistentSizeOf,
-      refuse: persistentSizeRefusal,
-      default: 0,
-      resetTo: 0,
-      replaceIf: persistentStorageReplacement("pod"),
-    },
-  }),
-  // Compared exactly: a trailing slash names the same directory, but the service stores the string as given.
-  volumeMountPath: update(
-    str({
-      example: '"/workspace"',
-      pattern: { re: /^\//, hint: 'is not an absolute path; start it with "/", e.g. "/workspace"' },
-    }).optional(),
-    {
-      resetTo: "/workspace",
-      observe: (p) => p.volumeMountPath,
-      v2: { path: "mounts.persistent.path", read: mountPathOf },
-    },
-  ),
-  dockerEntrypoint: update(argv('["bash", "-c"]').optional(), {
-    resetTo: [],
-    observe: (p) => p.dockerEntrypoint,
-    v2: COMMAND_V2.dockerEntrypoint,
-  }),
-  dockerStartCmd: update(argv('["python", "train.py"]').optional(), {
-    resetTo: [],
-    observe: (p) => p.dockerStartCmd,
-    v2: COMMAND_V2.dockerStartCmd,
-  }),
+  env: container.env,
+  ports: container.ports,
+  containerDiskInGb: container.containerDiskInGb,
+  volumeInGb: container.volumeInGb,
+  volumeMountPath: container.volumeMountPath,
+  dockerEntrypoint: container.dockerEntrypoint,
+  dockerStartCmd: container.dockerStartCmd,
   containerRegistryAuthId: update(id('"clzdaifot0001l90809257ynb"'), {
     observe: (p) => p.containerRegistryAuthId,
     // updatePod: "set `registry` to `null` [...] to clear a field".
@@ -410,6 +356,6 @@ function crossCheck(args: Props, olds: Props, backend: Backend = "v1"): CrossChe
 
 export const podTable = defineTable<PodCreateInput, Pod>()({ noun: "pod", rows, crossCheck });
 export type PodArgs = ArgsOf<typeof rows>;
-export type { PodOutputArguments } from "./outputArguments";
+export type { PodOutputArguments } from "../../fields/outputArguments";
 /** The rows registered as outputs; the generated list (outputLists.ts) is held equal to it by `npm run typecheck` (test/model/fields/outputLists.types.ts). */
 export type PodRowOutputArguments = OutputArgumentKeys<typeof rows>;

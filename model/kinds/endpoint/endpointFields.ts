@@ -2,11 +2,11 @@
 // create field except computeType (a change of it replaces the endpoint); an update triggers a
 // rolling release of the workers.
 
-import { ENDPOINT_TYPES, nameMarkerOf } from "../../client/endpointType";
-import { COMPUTE_TYPES, CUDA_VERSIONS, DATA_CENTER_IDS, ENDPOINT_CPU_FLAVOR_IDS, GPU_TYPE_IDS, SCALER_TYPES } from "../../client/enums";
-import type { EndpointCreateInput } from "../../client/inputs";
-import type { Endpoint } from "../../client/schemas";
-import type { AnswerPathV2, SentPathV2 } from "../../client/wirePathsV2";
+import { ENDPOINT_TYPES, nameMarkerOf } from "../../../client/endpointType";
+import { COMPUTE_TYPES, CUDA_VERSIONS, DATA_CENTER_IDS, ENDPOINT_CPU_FLAVOR_IDS, GPU_TYPE_IDS, SCALER_TYPES } from "../../../client/enums";
+import type { EndpointCreateInput } from "../../../client/inputs";
+import type { Endpoint } from "../../../client/schemas";
+import type { AnswerPathV2, SentPathV2 } from "../../../client/wirePathsV2";
 import {
   adoptIdRow,
   defineTable,
@@ -16,12 +16,12 @@ import {
   type ArgsOf,
   type CrossCheckResult,
   type OutputArgumentKeys,
-} from "./fieldTable";
-import { boolOrLevel, failure, list, num, oneOf, str, unknownIdWarnings } from "./validation";
-import { isPresent, isRecord, isUnknown, type Props } from "./values";
-import type { Backend } from "./fieldTable";
-import { COST_ESTIMATE } from "./estimateOutput";
-import { vcpuCountRefusal } from "./wireV2";
+} from "../../fields/fieldTable";
+import { boolOrLevel, failure, list, num, oneOf, str, unknownIdWarnings } from "../../fields/validation";
+import { isPresent, isRecord, isUnknown, type Props } from "../../fields/values";
+import type { Backend } from "../../fields/fieldTable";
+import { COST_ESTIMATE } from "../../fields/estimateOutput";
+import { vcpuCountRefusal } from "../../fields/wireV2";
 
 /** Who applies a change of an endpoint's templateId (see the templateAppliedBy row). */
 export const TEMPLATE_APPLIERS = ["endpoint", "rollout"] as const;
@@ -336,6 +336,6 @@ function crossCheck(args: Props, olds: Props, backend: Backend = "v1"): CrossChe
 
 export const endpointTable = defineTable<EndpointCreateInput, Endpoint>()({ noun: "endpoint", rows, crossCheck });
 export type EndpointArgs = ArgsOf<typeof rows>;
-export type { EndpointOutputArguments } from "./outputArguments";
+export type { EndpointOutputArguments } from "../../fields/outputArguments";
 /** The rows registered as outputs; the generated list (outputLists.ts) is held equal to it by `npm run typecheck` (test/model/fields/outputLists.types.ts). */
 export type EndpointRowOutputArguments = OutputArgumentKeys<typeof rows>;

@@ -1,14 +1,22 @@
 // A network volume's field table: name and size change in place, size only grows (v1: 0..4000 GB;
 // v2: 10..4096 GB), the data center is fixed for the volume's life.
 
-import { DATA_CENTER_IDS } from "../../client/enums";
-import type { NetworkVolumeCreateInput } from "../../client/inputs";
-import type { NetworkVolume } from "../../client/schemas";
-import type { AnswerPathV2, SentPathV2 } from "../../client/wirePathsV2";
-import { adoptIdRow, defineTable, rowsFor, type ArgsOf, type Backend, type CrossCheckResult, type OutputArgumentKeys } from "./fieldTable";
-import { failure, num, oneOf, str, unknownIdWarnings } from "./validation";
-import { containsUnknown, deepEqual, isPresent, type Props } from "./values";
-import { COST_ESTIMATE } from "./estimateOutput";
+import { DATA_CENTER_IDS } from "../../../client/enums";
+import type { NetworkVolumeCreateInput } from "../../../client/inputs";
+import type { NetworkVolume } from "../../../client/schemas";
+import type { AnswerPathV2, SentPathV2 } from "../../../client/wirePathsV2";
+import {
+  adoptIdRow,
+  defineTable,
+  rowsFor,
+  type ArgsOf,
+  type Backend,
+  type CrossCheckResult,
+  type OutputArgumentKeys,
+} from "../../fields/fieldTable";
+import { failure, num, oneOf, str, unknownIdWarnings } from "../../fields/validation";
+import { containsUnknown, deepEqual, isPresent, type Props } from "../../fields/values";
+import { COST_ESTIMATE } from "../../fields/estimateOutput";
 
 /**
  * A volume's size bounds per API version, in GB: v1 0..4000 (the v1 reference's size "minimum=0
@@ -83,6 +91,6 @@ function crossCheck(args: Props, olds: Props, backend: Backend = "v1"): CrossChe
 
 export const networkVolumeTable = defineTable<NetworkVolumeCreateInput, NetworkVolume>()({ noun: "network volume", rows, crossCheck });
 export type NetworkVolumeArgs = ArgsOf<typeof rows>;
-export type { NetworkVolumeOutputArguments } from "./outputArguments";
+export type { NetworkVolumeOutputArguments } from "../../fields/outputArguments";
 /** The rows registered as outputs; the generated list (outputLists.ts) is held equal to it by `npm run typecheck` (test/model/fields/outputLists.types.ts). */
 export type NetworkVolumeRowOutputArguments = OutputArgumentKeys<typeof rows>;

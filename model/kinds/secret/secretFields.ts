@@ -3,19 +3,27 @@
 // never returns it, so a rotation is seen from the inputs alone (the recorded value, which the SDK
 // makes a Pulumi secret, so state holds it encrypted only). The description changes in place.
 
-import type { SecretCreateBody } from "../../client/managementV2";
-import type { SecretV2 } from "../../client/schemasV2";
+import type { SecretCreateBody } from "../../../client/managementV2";
+import type { SecretV2 } from "../../../client/schemasV2";
 import {
   SECRET_DESCRIPTION_MAX_BYTES,
   SECRET_NAME_MAX_LENGTH,
   SECRET_NAME_PATTERN,
   SECRET_VALUE_MAX_BYTES,
   SERVICE_ENV_PREFIX,
-} from "../../client/secrets";
-import type { AnswerPathV2, SentPathV2 } from "../../client/wirePathsV2";
-import { adoptIdRow, defineTable, rowsFor, type ArgsOf, type Backend, type CrossCheckResult, type OutputArgumentKeys } from "./fieldTable";
-import { field, type Verdict } from "./validation";
-import { kindOf, quote, type Props } from "./values";
+} from "../../../client/secrets";
+import type { AnswerPathV2, SentPathV2 } from "../../../client/wirePathsV2";
+import {
+  adoptIdRow,
+  defineTable,
+  rowsFor,
+  type ArgsOf,
+  type Backend,
+  type CrossCheckResult,
+  type OutputArgumentKeys,
+} from "../../fields/fieldTable";
+import { field, type Verdict } from "../../fields/validation";
+import { kindOf, quote, type Props } from "../../fields/values";
 
 const { update, replace, output } = rowsFor<SecretV2, SentPathV2<"createSecret" | "updateSecret">, AnswerPathV2<"getSecret">>();
 
@@ -90,6 +98,6 @@ export const secretTable = defineTable<SecretCreateBody, SecretV2>()({
   crossCheck,
 });
 export type SecretArgs = ArgsOf<typeof rows>;
-export type { SecretOutputArguments } from "./outputArguments";
+export type { SecretOutputArguments } from "../../fields/outputArguments";
 /** The rows registered as outputs; the generated list (outputLists.ts) is held equal to it by `npm run typecheck` (test/model/fields/outputLists.types.ts). */
 export type SecretRowOutputArguments = OutputArgumentKeys<typeof rows>;

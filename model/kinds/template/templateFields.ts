@@ -2,22 +2,15 @@
 // isServerless. Names are unique: a replacement that keeps the name deletes first.
 
 import { createHash } from "node:crypto";
-import { TEMPLATE_CATEGORIES } from "../../client/enums";
-import type { TemplateCreateInput } from "../../client/inputs";
-import type { Template } from "../../client/schemas";
-import type { AnswerPathV2, SentPathV2 } from "../../client/wirePathsV2";
-import { adoptIdRow, defineTable, rowsFor, type ArgsOf, type OutputArgumentKeys } from "./fieldTable";
-import { argv, bool, envMap, image, list, num, oneOf, port, str } from "./validation";
-import { OWNER_MARKER_ENV } from "../kinds";
-import type { Props } from "./values";
-import {
-  COMMAND_V2,
-  mountPathOf,
-  persistentSizeOf,
-  persistentSizeRefusal,
-  persistentSizeToWire,
-  persistentStorageReplacement,
-} from "./wireV2";
+import { TEMPLATE_CATEGORIES } from "../../../client/enums";
+import type { TemplateCreateInput } from "../../../client/inputs";
+import type { Template } from "../../../client/schemas";
+import type { AnswerPathV2, SentPathV2 } from "../../../client/wirePathsV2";
+import { adoptIdRow, defineTable, rowsFor, type ArgsOf, type OutputArgumentKeys } from "../../fields/fieldTable";
+import { bool, image, oneOf, str } from "../../fields/validation";
+import { OWNER_MARKER_ENV } from "../index";
+import type { Props } from "../../fields/values";
+import { containerRows } from "../../fields/containerRows";
 
 const { update, replace, output } = rowsFor<Template, SentPathV2<"createTemplate" | "updateTemplate">, AnswerPathV2<"getTemplate">>();
 
@@ -31,6 +24,14 @@ function containerRevisionOf(wire: Props): string {
   return createHash("sha256").update(JSON.stringify(settings)).digest("hex").slice(0, 16);
 }
 
+// A template's settings fall back to the service's defaults when removed.
+const container = containerRows({
+  noun: "template",
+  absent: "default",
+  injectedKeys: ["PORT", "PORT_HEALTH", OWNER_MARKER_ENV],
+  startCmdExample: '["python", "handler.py"]',
+});
+
 const rows = {
   name: update(str({ nonEmpty: true, maxLength: 191, example: '"worker-template"' }), { observe: (t) => t.name, v2: { path: "name" } }),
   imageName: update(image({ example: '"ghcr.io/acme/worker:1.4.2"' }), {
@@ -38,35 +39,9 @@ const rows = {
     v2: { path: "image" },
   }),
   isPublic: update(bool({ example: "false" }).optional(), { default: false, observe: (t) => t.isPublic, v2: { path: "public" } }),
-  containerDiskInGb: update(num({ min: 1, unit: "GB", example: "50" }).optional(), {
-    default: 50,
-    observe: (t) => t.containerDiskInGb,
-    v2: { path: "disk" },
-  }),
-  volumeInGb: update(num({ min: 0, unit: "GB", example: "20" }).optional(), {
-    default: 20,
-    observe: (t) => t.volumeInGb,
-    v2: {
-      path: "mounts.persistent.size",
-      toWire: persistentSizeToWire,
-      read: persistentSizeOf,
-      refuse: persistentSizeRefusal,
-      default: 0,
-      resetTo: 0,
-      replaceIf: persistentStorageReplacement("template"),
-    },
-  }),
-  volumeMountPath: update(
-    str({
-      example: '"/workspace"',
-      pattern: { re: /^\//, hint: 'is not an absolute path; start it with "/", e.g. "/workspace"' },
-    }).optional(),
-    {
-      default: "/workspace",
-      observe: (t) => t.volumeMountPath,
-      v2: { path: "mounts.persistent.path", read: mountPathOf },
-    },
-  ),
+  containerDiskInGb: container.containerDiskInGb,
+  volumeInGb: container.volumeInGb,
+  volumeMountPath: container.volumeMountPath,
   // No credential read back (v2 `registry: null`) is "none", never "not reported": deleting a
   // registry credential silently drops it from templates (deleteRegistry), and refresh must show it.
   // v2 reads it as "" (the model drops nulls; "" is no id), so the drift shows on both APIs.
@@ -74,34 +49,12 @@ const rows = {
     observe: (t) => t.containerRegistryAuthId ?? null,
     v2: { path: "registry", read: (w) => (typeof w["registry"] === "string" ? w["registry"] : "") },
   }),
-  dockerEntrypoint: update(argv('["bash", "-c"]').optional(), {
-    default: [],
-    observe: (t) => t.dockerEntrypoint,
-    v2: COMMAND_V2.dockerEntrypoint,
-  }),
-  dockerStartCmd: update(argv('["python", "handler.py"]').optional(), {
-    default: [],
-    observe: (t) => t.dockerStartCmd,
-    v2: COMMAND_V2.dockerStartCmd,
-  }),
-  // env values may be secrets (pulumi.secret): never printed.
+  dockerEntrypoint: container.dockerEntrypoint,
+  dockerStartCmd: container.dockerStartCmd,
   // The platform adds PORT and PORT_HEALTH to a serverless template's env.
-  env: update(envMap.optional(), {
-    envMap: true,
-    injectedKeys: ["PORT", "PORT_HEALTH", OWNER_MARKER_ENV],
-    sensitive: true,
-    observe: (t) => t.env,
-    v2: { path: "env" },
-  }),
+  env: container.env,
   // Serverless templates may default to other ports than pod templates: always apply a declared list.
-  // Compared as a set: the service keeps no order.
-  ports: update(list(port, { example: '["8888/http", "22/tcp"]', unique: true }).optional(), {
-    unordered: true,
-    resetTo: ["8888/http", "22/tcp"],
-    observe: (t) => t.ports,
-    // v2 has no default ports (today 6.1 #8): removing the list closes them, as on a v2 pod.
-    v2: { path: "ports", resetTo: [] },
-  }),
+  ports: container.ports,
   readme: update(str({ example: '"# My template"' }).optional(), {
     default: "",
     observe: (t) => t.readme,
@@ -143,6 +96,6 @@ export const templateTable = defineTable<TemplateCreateInput, Template>()({
   deleteBeforeReplaceWhenSame: ["name"],
 });
 export type TemplateArgs = ArgsOf<typeof rows>;
-export type { TemplateOutputArguments } from "./outputArguments";
+export type { TemplateOutputArguments } from "../../fields/outputArguments";
 /** The rows registered as outputs; the generated list (outputLists.ts) is held equal to it by `npm run typecheck` (test/model/fields/outputLists.types.ts). */
 export type TemplateRowOutputArguments = OutputArgumentKeys<typeof rows>;

@@ -2,10 +2,10 @@
 // for check, which measures it against the service's limit on that body.
 
 import type { CheckFailure } from "@pulumi/pulumi/dynamic";
-import type { ResourceTable } from "./fieldTable";
-import { failure } from "./validation";
-import { isRecord, isUnknown, type Props } from "./values";
-import { podMounts, setDefault, toWireV2 } from "./wireV2";
+import type { ResourceTable } from "../../fields/fieldTable";
+import { failure } from "../../fields/validation";
+import { isRecord, isUnknown, type Props } from "../../fields/values";
+import { podMounts, setDefault, toWireV2 } from "../../fields/wireV2";
 
 /**
  * The service's limit on a pod create's body (management-api-v2-today.md 5.2, POST /v2/pods:

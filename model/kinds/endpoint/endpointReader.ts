@@ -1,0 +1,10 @@
+// How an endpoint is read (its workers only where readiness asks for them).
+import type { Endpoint } from "../../../client/schemas";
+import type { KindReader } from "../kindReader";
+import { endpointTable, type EndpointArgs } from "./endpointFields";
+
+export const endpointReader: KindReader<Endpoint, EndpointArgs> = {
+  table: endpointTable,
+  get: (api, id) => api.getEndpoint(id),
+  list: (api) => api.listEndpoints(),
+};
