@@ -45,7 +45,15 @@ const window = {
 export function billingQueryV2(read: BillingReadV2, args: unknown): Record<string, string | number | undefined> {
   const { filter } = BILLING_HISTORIES_V2[read];
   const allowed = [...Object.keys(window), ...(filter ? [filter] : [])];
-  const shape = filter ? { ...window, [filter]: z.string({ error: idError(filter) }).min(1, { error: idError(filter) }).optional() } : window;
+  const shape = filter
+    ? {
+        ...window,
+        [filter]: z
+          .string({ error: idError(filter) })
+          .min(1, { error: idError(filter) })
+          .optional(),
+      }
+    : window;
   const schema = z
     .object(shape)
     .strict()
@@ -81,7 +89,8 @@ export function billingQueryV2(read: BillingReadV2, args: unknown): Record<strin
 }
 
 function idError(filter: string) {
-  return (issue: { input?: unknown }) => `${filter} must be a non-empty id string (got ${JSON.stringify(issue.input)}); omit it for every record`;
+  return (issue: { input?: unknown }) =>
+    `${filter} must be a non-empty id string (got ${JSON.stringify(issue.input)}); omit it for every record`;
 }
 
 function unknownArgument(read: BillingReadV2, key: string, allowed: readonly string[]): string {

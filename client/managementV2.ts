@@ -145,7 +145,9 @@ export class ManagementClientV2 {
       },
     });
     if (first === undefined) {
-      throw new Error(`listEndpointReleases ${id}: the service's answer has no rollout summary (inProgress, workersOnLatest, workersTotal)`);
+      throw new Error(
+        `listEndpointReleases ${id}: the service's answer has no rollout summary (inProgress, workersOnLatest, workersTotal)`,
+      );
     }
     const { releases: _page, ...rest } = first;
     return { ...rest, releases };

@@ -16,12 +16,18 @@ type Connection = { apiKey: string; apiUrl: string };
 type Result = object;
 
 const id = (what: string) =>
-  z.string({ error: (i) => `${what} must be an id string (got ${JSON.stringify(i.input)})` }).min(1, { error: `${what} must not be empty` });
+  z
+    .string({
+      error: (i) => (i.input === undefined ? `${what} is required` : `${what} must be an id string (got ${JSON.stringify(i.input)})`),
+    })
+    .min(1, { error: `${what} must not be empty: give the id` });
 const logOptions = {
   lines: z.number().optional(),
   maxBytes: z.number().optional(),
   timeoutMs: z.number().optional(),
-  source: z.enum(["container", "system"], { error: (i) => `source must be container or system (got ${JSON.stringify(i.input)})` }).optional(),
+  source: z
+    .enum(["container", "system"], { error: (i) => `source must be container or system (got ${JSON.stringify(i.input)})` })
+    .optional(),
 };
 
 /** Each resource read: its arguments' schema and its call (the numeric log options are checked by the log reader). */
@@ -52,7 +58,8 @@ const RESOURCE_READS: { [N in ResourceRead]: { args: z.ZodType; call(c: Manageme
   },
   getWorkerLog: {
     args: z.object({ endpointId: id("endpointId"), workerId: id("workerId"), ...logOptions }).strict(),
-    call: (c, { endpointId, workerId, ...options }: { endpointId: string; workerId: string } & RecentLogOptions) => c.workerLog(endpointId, workerId, options),
+    call: (c, { endpointId, workerId, ...options }: { endpointId: string; workerId: string } & RecentLogOptions) =>
+      c.workerLog(endpointId, workerId, options),
   },
 };
 
@@ -66,13 +73,13 @@ export async function runRead(name: ReadName, args: unknown, connection: Connect
   }
   const read = RESOURCE_READS[name as ResourceRead];
   const parsed = read.args.safeParse(given);
-  if (!parsed.success) throw new LookupArgsError(`invalid ${name} arguments: ${parsed.error.issues.map((i) => issueText(name, i)).join("; ")}`);
+  if (!parsed.success)
+    throw new LookupArgsError(`invalid ${name} arguments: ${parsed.error.issues.map((i) => issueText(name, i)).join("; ")}`);
   return withV2Client(name, connection, (c) => read.call(c, parsed.data as never));
 }
 
 function issueText(name: string, issue: z.core.$ZodIssue): string {
   if (issue.code === "unrecognized_keys") return `${issue.keys.join(", ")}: not an argument of ${name}; remove it`;
-  if (issue.path.length > 0 && issue.code === "invalid_type" && issue.input === undefined) return `${issue.path.join(".")} is required`;
   return issue.message;
 }
 
