@@ -118,11 +118,11 @@ describe("v2 billing reads", () => {
         'invalid getPublicEndpointBilling arguments: bucketSize must be one of hour, day, week, month, year (got "minute")',
       ],
       [
-        getServerlessBilling({ podId: "p" } as { serverlessId: string }, nowhere),
+        getServerlessBilling({ podId: "p" } as unknown as { serverlessId: string }, nowhere),
         "invalid getServerlessBilling arguments: podId is not an argument of getServerlessBilling; remove it (getServerlessBilling takes startTime, endTime, bucketSize, lastN, serverlessId)",
       ],
       [
-        getPodBilling({ gpuTypeId: "NVIDIA L4" } as { podId: string }, nowhere),
+        getPodBilling({ gpuTypeId: "NVIDIA L4" } as unknown as { podId: string }, nowhere),
         "invalid getPodBilling arguments: gpuTypeId is not a filter of the v2 billing histories (they filter by one resource id only); remove it (getPodBilling takes startTime, endTime, bucketSize, lastN, podId)",
       ],
       [
