@@ -45,9 +45,9 @@ export type {
 
 /** The window of a v2 billing history. */
 export interface BillingWindowArgs {
-  /** Start of the window, inclusive: an RFC 3339 date-time string or a Date. Default: 30 days before endTime. Not with lastN. */
+  /** Start of the window, inclusive: an RFC 3339 date-time ("2026-01-01T00:00:00Z"; in TypeScript also a Date). Default: 30 days before endTime. Not with lastN. */
   startTime?: string | Date;
-  /** End of the window, exclusive, after startTime: an RFC 3339 date-time string or a Date. Default: now. Not with lastN. */
+  /** End of the window, exclusive, after startTime: an RFC 3339 date-time (in TypeScript also a Date). Default: now. Not with lastN. */
   endTime?: string | Date;
   /** Length of each bucket: "hour", "day", "week", "month" or "year". Default "day". */
   bucketSize?: BillingBucketSizeV2;

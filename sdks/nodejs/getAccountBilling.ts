@@ -29,7 +29,7 @@ export interface GetAccountBillingArgs {
      */
     bucketSize?: string;
     /**
-     * End of the window, exclusive, after startTime: an RFC 3339 date-time string or a Date. Default: now. Not with lastN.
+     * End of the window, exclusive, after startTime: an RFC 3339 date-time (in TypeScript also a Date). Default: now. Not with lastN.
      */
     endTime?: string;
     /**
@@ -37,7 +37,7 @@ export interface GetAccountBillingArgs {
      */
     lastN?: number;
     /**
-     * Start of the window, inclusive: an RFC 3339 date-time string or a Date. Default: 30 days before endTime. Not with lastN.
+     * Start of the window, inclusive: an RFC 3339 date-time ("2026-01-01T00:00:00Z"; in TypeScript also a Date). Default: 30 days before endTime. Not with lastN.
      */
     startTime?: string;
 }
@@ -69,7 +69,7 @@ export interface GetAccountBillingOutputArgs {
      */
     bucketSize?: pulumi.Input<string | undefined>;
     /**
-     * End of the window, exclusive, after startTime: an RFC 3339 date-time string or a Date. Default: now. Not with lastN.
+     * End of the window, exclusive, after startTime: an RFC 3339 date-time (in TypeScript also a Date). Default: now. Not with lastN.
      */
     endTime?: pulumi.Input<string | undefined>;
     /**
@@ -77,7 +77,7 @@ export interface GetAccountBillingOutputArgs {
      */
     lastN?: pulumi.Input<number | undefined>;
     /**
-     * Start of the window, inclusive: an RFC 3339 date-time string or a Date. Default: 30 days before endTime. Not with lastN.
+     * Start of the window, inclusive: an RFC 3339 date-time ("2026-01-01T00:00:00Z"; in TypeScript also a Date). Default: 30 days before endTime. Not with lastN.
      */
     startTime?: pulumi.Input<string | undefined>;
 }

@@ -26,7 +26,7 @@ export interface GetPublicEndpointBillingArgs {
      */
     bucketSize?: string;
     /**
-     * End of the window, exclusive, after startTime: an RFC 3339 date-time string or a Date. Default: now. Not with lastN.
+     * End of the window, exclusive, after startTime: an RFC 3339 date-time (in TypeScript also a Date). Default: now. Not with lastN.
      */
     endTime?: string;
     /**
@@ -34,7 +34,7 @@ export interface GetPublicEndpointBillingArgs {
      */
     lastN?: number;
     /**
-     * Start of the window, inclusive: an RFC 3339 date-time string or a Date. Default: 30 days before endTime. Not with lastN.
+     * Start of the window, inclusive: an RFC 3339 date-time ("2026-01-01T00:00:00Z"; in TypeScript also a Date). Default: 30 days before endTime. Not with lastN.
      */
     startTime?: string;
 }
@@ -63,7 +63,7 @@ export interface GetPublicEndpointBillingOutputArgs {
      */
     bucketSize?: pulumi.Input<string | undefined>;
     /**
-     * End of the window, exclusive, after startTime: an RFC 3339 date-time string or a Date. Default: now. Not with lastN.
+     * End of the window, exclusive, after startTime: an RFC 3339 date-time (in TypeScript also a Date). Default: now. Not with lastN.
      */
     endTime?: pulumi.Input<string | undefined>;
     /**
@@ -71,7 +71,7 @@ export interface GetPublicEndpointBillingOutputArgs {
      */
     lastN?: pulumi.Input<number | undefined>;
     /**
-     * Start of the window, inclusive: an RFC 3339 date-time string or a Date. Default: 30 days before endTime. Not with lastN.
+     * Start of the window, inclusive: an RFC 3339 date-time ("2026-01-01T00:00:00Z"; in TypeScript also a Date). Default: 30 days before endTime. Not with lastN.
      */
     startTime?: pulumi.Input<string | undefined>;
 }

@@ -25,13 +25,13 @@ func GetPodBilling(ctx *pulumi.Context, args *GetPodBillingArgs, opts ...pulumi.
 type GetPodBillingArgs struct {
 	// Length of each bucket: "hour", "day", "week", "month" or "year". Default "day".
 	BucketSize *string `pulumi:"bucketSize"`
-	// End of the window, exclusive, after startTime: an RFC 3339 date-time string or a Date. Default: now. Not with lastN.
+	// End of the window, exclusive, after startTime: an RFC 3339 date-time (in TypeScript also a Date). Default: now. Not with lastN.
 	EndTime *string `pulumi:"endTime"`
 	// The last N buckets (a whole number, at least 1), ending with the current, unfinished one. Not with startTime or endTime.
 	LastN *float64 `pulumi:"lastN"`
 	// Only this pod (GPU or CPU); default every pod, one record per pod per bucket.
 	PodId *string `pulumi:"podId"`
-	// Start of the window, inclusive: an RFC 3339 date-time string or a Date. Default: 30 days before endTime. Not with lastN.
+	// Start of the window, inclusive: an RFC 3339 date-time ("2026-01-01T00:00:00Z"; in TypeScript also a Date). Default: 30 days before endTime. Not with lastN.
 	StartTime *string `pulumi:"startTime"`
 }
 
@@ -48,13 +48,13 @@ func GetPodBillingOutput(ctx *pulumi.Context, args GetPodBillingOutputArgs, opts
 type GetPodBillingOutputArgs struct {
 	// Length of each bucket: "hour", "day", "week", "month" or "year". Default "day".
 	BucketSize pulumi.StringPtrInput `pulumi:"bucketSize"`
-	// End of the window, exclusive, after startTime: an RFC 3339 date-time string or a Date. Default: now. Not with lastN.
+	// End of the window, exclusive, after startTime: an RFC 3339 date-time (in TypeScript also a Date). Default: now. Not with lastN.
 	EndTime pulumi.StringPtrInput `pulumi:"endTime"`
 	// The last N buckets (a whole number, at least 1), ending with the current, unfinished one. Not with startTime or endTime.
 	LastN pulumi.Float64PtrInput `pulumi:"lastN"`
 	// Only this pod (GPU or CPU); default every pod, one record per pod per bucket.
 	PodId pulumi.StringPtrInput `pulumi:"podId"`
-	// Start of the window, inclusive: an RFC 3339 date-time string or a Date. Default: 30 days before endTime. Not with lastN.
+	// Start of the window, inclusive: an RFC 3339 date-time ("2026-01-01T00:00:00Z"; in TypeScript also a Date). Default: 30 days before endTime. Not with lastN.
 	StartTime pulumi.StringPtrInput `pulumi:"startTime"`
 }
 

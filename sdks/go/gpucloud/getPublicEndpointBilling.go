@@ -25,11 +25,11 @@ func GetPublicEndpointBilling(ctx *pulumi.Context, args *GetPublicEndpointBillin
 type GetPublicEndpointBillingArgs struct {
 	// Length of each bucket: "hour", "day", "week", "month" or "year". Default "day".
 	BucketSize *string `pulumi:"bucketSize"`
-	// End of the window, exclusive, after startTime: an RFC 3339 date-time string or a Date. Default: now. Not with lastN.
+	// End of the window, exclusive, after startTime: an RFC 3339 date-time (in TypeScript also a Date). Default: now. Not with lastN.
 	EndTime *string `pulumi:"endTime"`
 	// The last N buckets (a whole number, at least 1), ending with the current, unfinished one. Not with startTime or endTime.
 	LastN *float64 `pulumi:"lastN"`
-	// Start of the window, inclusive: an RFC 3339 date-time string or a Date. Default: 30 days before endTime. Not with lastN.
+	// Start of the window, inclusive: an RFC 3339 date-time ("2026-01-01T00:00:00Z"; in TypeScript also a Date). Default: 30 days before endTime. Not with lastN.
 	StartTime *string `pulumi:"startTime"`
 }
 
@@ -46,11 +46,11 @@ func GetPublicEndpointBillingOutput(ctx *pulumi.Context, args GetPublicEndpointB
 type GetPublicEndpointBillingOutputArgs struct {
 	// Length of each bucket: "hour", "day", "week", "month" or "year". Default "day".
 	BucketSize pulumi.StringPtrInput `pulumi:"bucketSize"`
-	// End of the window, exclusive, after startTime: an RFC 3339 date-time string or a Date. Default: now. Not with lastN.
+	// End of the window, exclusive, after startTime: an RFC 3339 date-time (in TypeScript also a Date). Default: now. Not with lastN.
 	EndTime pulumi.StringPtrInput `pulumi:"endTime"`
 	// The last N buckets (a whole number, at least 1), ending with the current, unfinished one. Not with startTime or endTime.
 	LastN pulumi.Float64PtrInput `pulumi:"lastN"`
-	// Start of the window, inclusive: an RFC 3339 date-time string or a Date. Default: 30 days before endTime. Not with lastN.
+	// Start of the window, inclusive: an RFC 3339 date-time ("2026-01-01T00:00:00Z"; in TypeScript also a Date). Default: 30 days before endTime. Not with lastN.
 	StartTime pulumi.StringPtrInput `pulumi:"startTime"`
 }
 

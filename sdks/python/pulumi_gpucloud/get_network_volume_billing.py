@@ -63,10 +63,10 @@ def get_network_volume_billing(bucket_size: Optional[_builtins.str] = None,
     Storage spend per network volume per bucket (`GET /v2/billing/network-volumes`): `networkVolumeId`, `standardAmount`, `highPerformanceAmount`, `totalAmount` (USD).
 
     :param _builtins.str bucket_size: Length of each bucket: "hour", "day", "week", "month" or "year". Default "day".
-    :param _builtins.str end_time: End of the window, exclusive, after startTime: an RFC 3339 date-time string or a Date. Default: now. Not with lastN.
+    :param _builtins.str end_time: End of the window, exclusive, after startTime: an RFC 3339 date-time (in TypeScript also a Date). Default: now. Not with lastN.
     :param _builtins.float last_n: The last N buckets (a whole number, at least 1), ending with the current, unfinished one. Not with startTime or endTime.
     :param _builtins.str network_volume_id: Only this network volume; default every volume, one record per volume per bucket.
-    :param _builtins.str start_time: Start of the window, inclusive: an RFC 3339 date-time string or a Date. Default: 30 days before endTime. Not with lastN.
+    :param _builtins.str start_time: Start of the window, inclusive: an RFC 3339 date-time ("2026-01-01T00:00:00Z"; in TypeScript also a Date). Default: 30 days before endTime. Not with lastN.
     """
     __args__ = dict()
     __args__['bucketSize'] = bucket_size
@@ -90,10 +90,10 @@ def get_network_volume_billing_output(bucket_size: pulumi.Input[Optional[Optiona
     Storage spend per network volume per bucket (`GET /v2/billing/network-volumes`): `networkVolumeId`, `standardAmount`, `highPerformanceAmount`, `totalAmount` (USD).
 
     :param _builtins.str bucket_size: Length of each bucket: "hour", "day", "week", "month" or "year". Default "day".
-    :param _builtins.str end_time: End of the window, exclusive, after startTime: an RFC 3339 date-time string or a Date. Default: now. Not with lastN.
+    :param _builtins.str end_time: End of the window, exclusive, after startTime: an RFC 3339 date-time (in TypeScript also a Date). Default: now. Not with lastN.
     :param _builtins.float last_n: The last N buckets (a whole number, at least 1), ending with the current, unfinished one. Not with startTime or endTime.
     :param _builtins.str network_volume_id: Only this network volume; default every volume, one record per volume per bucket.
-    :param _builtins.str start_time: Start of the window, inclusive: an RFC 3339 date-time string or a Date. Default: 30 days before endTime. Not with lastN.
+    :param _builtins.str start_time: Start of the window, inclusive: an RFC 3339 date-time ("2026-01-01T00:00:00Z"; in TypeScript also a Date). Default: 30 days before endTime. Not with lastN.
     """
     __args__ = dict()
     __args__['bucketSize'] = bucket_size

@@ -64,10 +64,10 @@ def get_serverless_billing(bucket_size: Optional[_builtins.str] = None,
     `gpuAmount`, `cpuAmount`, `diskAmount`, `feeAmount` (the platform fee), `totalAmount` (USD).
 
     :param _builtins.str bucket_size: Length of each bucket: "hour", "day", "week", "month" or "year". Default "day".
-    :param _builtins.str end_time: End of the window, exclusive, after startTime: an RFC 3339 date-time string or a Date. Default: now. Not with lastN.
+    :param _builtins.str end_time: End of the window, exclusive, after startTime: an RFC 3339 date-time (in TypeScript also a Date). Default: now. Not with lastN.
     :param _builtins.float last_n: The last N buckets (a whole number, at least 1), ending with the current, unfinished one. Not with startTime or endTime.
     :param _builtins.str serverless_id: Only this serverless endpoint; default every endpoint, one record per endpoint per bucket.
-    :param _builtins.str start_time: Start of the window, inclusive: an RFC 3339 date-time string or a Date. Default: 30 days before endTime. Not with lastN.
+    :param _builtins.str start_time: Start of the window, inclusive: an RFC 3339 date-time ("2026-01-01T00:00:00Z"; in TypeScript also a Date). Default: 30 days before endTime. Not with lastN.
     """
     __args__ = dict()
     __args__['bucketSize'] = bucket_size
@@ -92,10 +92,10 @@ def get_serverless_billing_output(bucket_size: pulumi.Input[Optional[Optional[_b
     `gpuAmount`, `cpuAmount`, `diskAmount`, `feeAmount` (the platform fee), `totalAmount` (USD).
 
     :param _builtins.str bucket_size: Length of each bucket: "hour", "day", "week", "month" or "year". Default "day".
-    :param _builtins.str end_time: End of the window, exclusive, after startTime: an RFC 3339 date-time string or a Date. Default: now. Not with lastN.
+    :param _builtins.str end_time: End of the window, exclusive, after startTime: an RFC 3339 date-time (in TypeScript also a Date). Default: now. Not with lastN.
     :param _builtins.float last_n: The last N buckets (a whole number, at least 1), ending with the current, unfinished one. Not with startTime or endTime.
     :param _builtins.str serverless_id: Only this serverless endpoint; default every endpoint, one record per endpoint per bucket.
-    :param _builtins.str start_time: Start of the window, inclusive: an RFC 3339 date-time string or a Date. Default: 30 days before endTime. Not with lastN.
+    :param _builtins.str start_time: Start of the window, inclusive: an RFC 3339 date-time ("2026-01-01T00:00:00Z"; in TypeScript also a Date). Default: 30 days before endTime. Not with lastN.
     """
     __args__ = dict()
     __args__['bucketSize'] = bucket_size
