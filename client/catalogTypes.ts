@@ -30,3 +30,42 @@ export interface DataCenterV2 {
   name?: string | undefined;
   region?: string | undefined;
 }
+
+/** Which slice of the public template catalog: "official" (curated by the service), "verified" (verified community templates) or "community" (everything else shared publicly). */
+export type PublicTemplateSource = "official" | "verified" | "community";
+
+/** A template of the public catalog (`GET /v2/catalog/templates`), in the service's field names. */
+export interface PublicTemplate {
+  [key: string]: unknown;
+  /** What pods' and endpoints' `templateId` take. */
+  id: string;
+  name?: string | undefined;
+  /** The container image. */
+  image?: string | undefined;
+  /** Arguments passed to the container entrypoint. */
+  args?: string | undefined;
+  /** Container disk, GB. */
+  disk?: number | undefined;
+  /** Exposed ports, as port/protocol ("8888/http"). */
+  ports?: string[] | undefined;
+  /** Environment variables the template sets. */
+  env?: Record<string, string> | undefined;
+  /** The template's volume mounts, as the service sends them. */
+  mounts?: unknown;
+  /** True for serverless worker templates, false for pod templates. */
+  serverless?: boolean | undefined;
+  public?: boolean | undefined;
+  /** NVIDIA, AMD or CPU. */
+  category?: string | undefined;
+  /** Whether containers from it get SSH access provisioned at startup. */
+  startSsh?: boolean | undefined;
+  /** Whether containers from it start JupyterLab at startup. */
+  startJupyter?: boolean | undefined;
+  /** Acceptable CUDA versions ("12.4"); empty means any. */
+  allowedCudaVersions?: string[] | undefined;
+}
+
+/** One slice of the public template catalog: at most 100 templates (the service caps it). */
+export interface PublicTemplateList {
+  templates: PublicTemplate[];
+}

@@ -3,13 +3,25 @@
 // Lists arrive wrapped ({"pods": [...]}, paginated or not) and are read whole and unwrapped here; errors are RFC 9457 problem+json
 // bodies, which the transport turns into the same typed ApiError as on v1.
 
-import { callV2, type OperationIdV2, type RequestOf, type ResponseOf } from "./operationsV2";
+import type { z } from "zod";
+import type { PublicTemplate, PublicTemplateSource } from "./catalogTypes";
+import { callV2, type CallV2, type OperationIdV2, type RequestOf, type ResponseOf } from "./operationsV2";
 import type { SecretCreateBody, SecretUpdateBody } from "./requestsV2";
-import type { AccountLimitsV2, RolloutV2, SecretV2, WorkerV2 } from "./schemasV2";
+import { ReleasesV2Schema, type AccountLimitsV2, type RolloutV2, type SecretV2, type WorkerV2 } from "./schemasV2";
+import type { EndpointReleases, EndpointWorkers } from "./workerTypes";
 import { Transport, type QueryValue, type TransportOptions } from "./transport";
 import { readRecentLog, type RecentLog, type RecentLogOptions } from "./logs";
 
 type Query = Readonly<Record<string, QueryValue>>;
+
+/** The billing histories of the reference, by operation (`listBilling` is the account's aggregate). */
+export type BillingOperationV2 =
+  | "listBilling"
+  | "listPodBilling"
+  | "listServerlessBilling"
+  | "listEndpointBilling"
+  | "listNetworkVolumeBilling"
+  | "listClusterBilling";
 
 /** The pod actions v2 has (no reset). */
 export type PodActionV2 = "start" | "stop" | "restart";
@@ -111,7 +123,34 @@ export class ManagementClientV2 {
   }
 
   async endpointWorkers(id: string): Promise<WorkerV2[]> {
-    return (await callV2(this.transport, "listEndpointWorkers", { id })).workers;
+    return (await this.endpointWorkerList(id)).workers;
+  }
+
+  /** GET /serverless/{id}/workers whole: the active workers, their summary by status and the endpoint's version. */
+  async endpointWorkerList(id: string): Promise<EndpointWorkers> {
+    return callV2(this.transport, "listEndpointWorkers", { id });
+  }
+
+  /**
+   * The whole release history (every page, newest first) with the rollout summary and the
+   * endpoint's version, which each page carries alike (taken from the first).
+   */
+  async endpointReleases(id: string): Promise<EndpointReleases> {
+    let first: z.output<typeof ReleasesV2Schema> | undefined;
+    const releases = await callV2(this.transport, "listEndpointReleasesAll", {
+      id,
+      firstPage: (body) => {
+        const parsed = ReleasesV2Schema.safeParse(body);
+        first = parsed.success ? parsed.data : undefined;
+      },
+    });
+    if (first === undefined) {
+      throw new Error(
+        `listEndpointReleases ${id}: the service's answer has no rollout summary (inProgress, workersOnLatest, workersTotal)`,
+      );
+    }
+    const { releases: _page, ...rest } = first;
+    return { ...rest, releases };
   }
 
   /**
@@ -166,6 +205,11 @@ export class ManagementClientV2 {
     return callV2(this.transport, "listDataCenters", { query });
   }
 
+  /** GET /catalog/templates: one slice of the public template catalog (the service's default: official). */
+  publicTemplates(source?: PublicTemplateSource): Promise<PublicTemplate[]> {
+    return callV2(this.transport, "listPublicTemplates", { query: { source } });
+  }
+
   // ---- billing (serverless is the endpoints' history; /billing/endpoints is another thing) -------
 
   podBilling(query: Query = {}) {
@@ -178,6 +222,11 @@ export class ManagementClientV2 {
 
   networkVolumeBilling(query: Query = {}) {
     return callV2(this.transport, "listNetworkVolumeBilling", { query });
+  }
+
+  /** One billing history of the reference, by its operation, with its query as given. */
+  billingHistory<O extends BillingOperationV2>(operation: O, query: Query = {}): Promise<ResponseOf<O>> {
+    return callV2(this.transport, operation, { query } as CallV2<O>);
   }
 
   #secrets(): SecretsV2 {

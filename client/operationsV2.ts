@@ -20,7 +20,9 @@ import type {
   UpdateTemplateRequestV2,
 } from "./requestsV2";
 import {
+  AccountBillingV2Schema,
   AccountLimitsV2Schema,
+  ClusterBillingV2Schema,
   CpuTypeListV2Schema,
   DataCenterListV2Schema,
   EndpointV2Schema,
@@ -29,7 +31,10 @@ import {
   NetworkVolumeV2Schema,
   PodBillingV2Schema,
   PodV2Schema,
+  PublicEndpointBillingV2Schema,
+  PublicTemplateListV2Schema,
   RegistryV2Schema,
+  ReleaseV2Schema,
   ReleasesV2Schema,
   SecretV2Schema,
   ServerlessBillingV2Schema,
@@ -53,6 +58,8 @@ interface OperationRow {
    * page by page where the service paginates it (pages.ts), and answered as the array of items.
    */
   readonly list?: { readonly paged: boolean; readonly key: string; readonly item: z.ZodType };
+  /** The reference's operationId, where the row's key differs from it (one operation read two ways). */
+  readonly operationId?: string;
 }
 
 /** Declares a row with its request body type (a phantom: types only, nothing at run time). */
@@ -76,6 +83,13 @@ export const OPERATIONS_V2 = {
   deleteEndpoint: op()({ method: "DELETE", path: "/serverless/{id}" }),
   listEndpointWorkers: op()({ method: "GET", path: "/serverless/{id}/workers", response: WorkersV2Schema }),
   listEndpointReleases: op()({ method: "GET", path: "/serverless/{id}/releases", response: ReleasesV2Schema }),
+  // The same operation read whole (every page), for the history itself (ManagementClientV2.endpointReleases).
+  listEndpointReleasesAll: op()({
+    method: "GET",
+    path: "/serverless/{id}/releases",
+    list: { paged: true, key: "releases", item: ReleaseV2Schema },
+    operationId: "listEndpointReleases",
+  }),
 
   listTemplates: op()({ method: "GET", path: "/templates", list: { paged: true, key: "templates", item: TemplateV2Schema } }),
   createTemplate: op<CreateTemplateRequestV2>()({ method: "POST", path: "/templates", response: TemplateV2Schema }),
@@ -115,10 +129,15 @@ export const OPERATIONS_V2 = {
   listGpuTypes: op()({ method: "GET", path: "/catalog/gpus", response: GpuTypeListV2Schema }),
   listCpuTypes: op()({ method: "GET", path: "/catalog/cpus", response: CpuTypeListV2Schema }),
   listDataCenters: op()({ method: "GET", path: "/catalog/datacenters", response: DataCenterListV2Schema }),
+  // A bare list ("capped, curated", at most 100): no pagination (management-api-v2-today.md 1.2).
+  listPublicTemplates: op()({ method: "GET", path: "/catalog/templates", response: PublicTemplateListV2Schema }),
 
+  listBilling: op()({ method: "GET", path: "/billing", response: AccountBillingV2Schema }),
   listPodBilling: op()({ method: "GET", path: "/billing/pods", response: PodBillingV2Schema }),
   listServerlessBilling: op()({ method: "GET", path: "/billing/serverless", response: ServerlessBillingV2Schema }),
   listNetworkVolumeBilling: op()({ method: "GET", path: "/billing/network-volumes", response: NetworkVolumeBillingV2Schema }),
+  listEndpointBilling: op()({ method: "GET", path: "/billing/endpoints", response: PublicEndpointBillingV2Schema }),
+  listClusterBilling: op()({ method: "GET", path: "/billing/clusters", response: ClusterBillingV2Schema }),
 } as const;
 
 export type OperationIdV2 = keyof typeof OPERATIONS_V2;
@@ -145,10 +164,12 @@ export type CallV2<O extends OperationIdV2> = (HasId<O> extends true ? { id: str
     idempotent?: boolean;
     /** Strings of the body no error may carry (an account secret's value). */
     redact?: readonly string[];
+    /** For a list read whole: called with each first page's whole answer (what it carries beside its items). */
+    firstPage?: (body: Readonly<Record<string, unknown>>) => void;
   };
 
 /** The path of a call: the template with the id put in (checked: a bad id rejects, as every call's failures do). */
-function pathOf(operation: OperationIdV2, template: string, id: string | undefined): string {
+function pathOf(operation: string, template: string, id: string | undefined): string {
   if (!template.includes("{id}")) return template;
   const [before = "", after = ""] = template.split("{id}");
   return `${before}${encodeURIComponent(requireId(operation, id ?? ""))}${after}`;
@@ -157,17 +178,21 @@ function pathOf(operation: OperationIdV2, template: string, id: string | undefin
 /** Calls one operation of the table, in its own types. */
 export async function callV2<O extends OperationIdV2>(transport: Transport, operation: O, call: CallV2<O>): Promise<ResponseOf<O>> {
   const row: OperationRow = OPERATIONS_V2[operation];
-  const path = pathOf(operation, row.path, call.id);
+  const name = row.operationId ?? operation;
+  const path = pathOf(name, row.path, call.id);
   const base = {
     method: row.method,
     path,
-    operation,
+    operation: name,
     query: call.query,
     body: call.body,
     idempotent: call.idempotent,
     redact: call.redact,
   };
-  if (row.list !== undefined) return (await readAllPages(transport, { path, operation, query: call.query, ...row.list })) as ResponseOf<O>;
+  if (row.list !== undefined) {
+    const list = { path, operation: name, query: call.query, firstPage: call.firstPage, ...row.list };
+    return (await readAllPages(transport, list)) as ResponseOf<O>;
+  }
   if (row.response === undefined) {
     await transport.requestVoid(base);
     return undefined as ResponseOf<O>;

@@ -45,6 +45,11 @@ export interface ListSpec<T> {
   paged: boolean;
   /** Other query parameters, sent unchanged with every page. */
   query?: Readonly<Record<string, QueryValue>> | undefined;
+  /**
+   * Called with the whole answer of each first page (again after a restart from page one), for a
+   * list whose answer carries more than its items (the release history's rollout summary).
+   */
+  firstPage?: ((body: Readonly<Record<string, unknown>>) => void) | undefined;
 }
 
 /** Every item of a (possibly) paginated list, following its cursors; one call when it fits one page. */
@@ -53,6 +58,7 @@ export async function readAllPages<T>(transport: Transport, spec: ListSpec<T>): 
   const pageOf = async (cursor: string | undefined) => {
     const query = { ...spec.query, ...(spec.paged ? { limit: PAGE_LIMIT } : {}), ...(cursor === undefined ? {} : { cursor }) };
     const body = await transport.request({ method: "GET", path: spec.path, operation: spec.operation, query, schema });
+    if (cursor === undefined) spec.firstPage?.(body);
     return { items: (body[spec.key] ?? []) as T[], pagination: body.pagination as z.output<typeof PaginationSchema> };
   };
   for (let attempt = 1; ; attempt++) {

@@ -3,7 +3,16 @@
 // requires it, null means absent, and fields not listed pass through.
 
 import { z } from "zod";
-import type { CpuTypeV2, DataCenterV2, GpuTypeV2 } from "./catalogTypes";
+import type {
+  AccountBillingHistory,
+  ClusterBillingHistory,
+  NetworkVolumeBillingHistory,
+  PodBillingHistory,
+  PublicEndpointBillingHistory,
+  ServerlessBillingHistory,
+} from "./billingV2Types";
+import type { CpuTypeV2, DataCenterV2, GpuTypeV2, PublicTemplate } from "./catalogTypes";
+import type { EndpointRelease, EndpointWorker, EndpointWorkers, RolloutSummary } from "./workerTypes";
 import type { Assert, Equals } from "./sameType";
 import { looseEnum, wireBoolean, wireEnv, wireNumber, wireStringList } from "./wire";
 
@@ -86,15 +95,58 @@ export const EndpointV2Schema = loose({
   createdAt: optional(z.string()),
 });
 
-export const WorkerV2Schema = loose({ id: z.string(), status: z.string(), isStale: optional(wireBoolean) });
-export const WorkersV2Schema = loose({ workers: z.array(WorkerV2Schema) });
+export const WorkerV2Schema = loose({
+  id: z.string(),
+  status: z.string(),
+  isStale: optional(wireBoolean),
+  version: optional(wireNumber),
+  gpuCount: optional(wireNumber),
+  image: optional(z.string()),
+  uptimeSeconds: optional(wireNumber),
+  gpuTypeId: optional(z.string()),
+  dataCenterId: optional(z.string()),
+  startedAt: optional(z.string()),
+});
+const WorkerSummaryV2Schema = loose({
+  running: optional(wireNumber),
+  idle: optional(wireNumber),
+  initializing: optional(wireNumber),
+  throttled: optional(wireNumber),
+  unhealthy: optional(wireNumber),
+  total: optional(wireNumber),
+});
+export const WorkersV2Schema = loose({
+  workers: z.array(WorkerV2Schema),
+  summary: optional(WorkerSummaryV2Schema),
+  endpointVersion: optional(wireNumber),
+});
 export const RolloutV2Schema = loose({
   inProgress: wireBoolean,
   workersOnLatest: wireNumber,
   workersTotal: wireNumber,
   percentOnLatest: optional(wireNumber),
 });
-export const ReleasesV2Schema = loose({ endpointVersion: optional(wireNumber), rollout: RolloutV2Schema });
+const ReleaseDiffEntryV2Schema = loose({ field: z.string(), old: z.unknown().optional(), new: z.unknown().optional() });
+export const ReleaseV2Schema = loose({
+  id: z.string(),
+  version: optional(wireNumber),
+  source: optional(z.string()),
+  buildId: optional(z.string()),
+  createdByUserId: optional(z.string()),
+  workerCount: optional(wireNumber),
+  createdAt: optional(z.string()),
+  diff: optional(z.array(ReleaseDiffEntryV2Schema)),
+});
+/** One page of the release history: the rollout and the endpoint's version are the same on every page. */
+export const ReleasesV2Schema = loose({
+  endpointVersion: optional(wireNumber),
+  rollout: RolloutV2Schema,
+  releases: optional(z.array(ReleaseV2Schema)),
+});
+type _WorkerMatches = Assert<Equals<z.output<typeof WorkerV2Schema>, EndpointWorker>>;
+type _WorkersMatch = Assert<Equals<z.output<typeof WorkersV2Schema>, EndpointWorkers>>;
+type _ReleaseMatches = Assert<Equals<z.output<typeof ReleaseV2Schema>, EndpointRelease>>;
+type _RolloutMatches = Assert<Equals<z.output<typeof RolloutV2Schema>, RolloutSummary>>;
 
 export const TemplateV2Schema = loose({
   id: z.string(),
@@ -105,6 +157,25 @@ export const TemplateV2Schema = loose({
   public: optional(wireBoolean),
   category: optional(z.string()),
 });
+
+/** A template of the public catalog (listPublicTemplates); its `registry` is always null (not the account's). */
+export const PublicTemplateV2Schema = loose({
+  id: z.string(),
+  name: optional(z.string()),
+  image: optional(z.string()),
+  args: optional(z.string()),
+  disk: optional(wireNumber),
+  ports: optional(wireStringList),
+  env: optional(wireEnv),
+  mounts: z.unknown().optional(),
+  serverless: optional(wireBoolean),
+  public: optional(wireBoolean),
+  category: optional(z.string()),
+  startSsh: optional(wireBoolean),
+  startJupyter: optional(wireBoolean),
+  allowedCudaVersions: optional(wireStringList),
+});
+type _PublicTemplateMatches = Assert<Equals<z.output<typeof PublicTemplateV2Schema>, PublicTemplate>>;
 
 export const NetworkVolumeV2Schema = loose({
   id: z.string(),
@@ -130,31 +201,77 @@ export const DataCenterV2Schema = loose({ id: z.string(), name: optional(z.strin
 
 const amounts = { totalAmount: wireNumber };
 const window = { startTime: z.string(), endTime: z.string() };
+const part = optional(wireNumber);
+export const AccountBillingRecordV2Schema = loose({
+  ...window,
+  ...amounts,
+  podGpuAmount: part,
+  podCpuAmount: part,
+  podDiskAmount: part,
+  serverlessGpuAmount: part,
+  serverlessCpuAmount: part,
+  serverlessDiskAmount: part,
+  serverlessFeeAmount: part,
+  storageStandardAmount: part,
+  storageHighPerformanceAmount: part,
+  endpointAmount: part,
+  clusterGpuAmount: part,
+  clusterDiskAmount: part,
+  clusterNetworkingAmount: part,
+});
 export const PodBillingRecordV2Schema = loose({
   ...window,
   ...amounts,
   podId: optional(z.string()),
-  gpuAmount: optional(wireNumber),
-  cpuAmount: optional(wireNumber),
-  diskAmount: optional(wireNumber),
+  gpuAmount: part,
+  cpuAmount: part,
+  diskAmount: part,
 });
 export const ServerlessBillingRecordV2Schema = loose({
   ...window,
   ...amounts,
   serverlessId: optional(z.string()),
-  gpuAmount: optional(wireNumber),
-  cpuAmount: optional(wireNumber),
-  diskAmount: optional(wireNumber),
-  feeAmount: optional(wireNumber),
+  gpuAmount: part,
+  cpuAmount: part,
+  diskAmount: part,
+  feeAmount: part,
 });
+export const PublicEndpointBillingRecordV2Schema = loose({ ...window, ...amounts });
 export const NetworkVolumeBillingRecordV2Schema = loose({
   ...window,
   ...amounts,
   networkVolumeId: optional(z.string()),
-  standardAmount: optional(wireNumber),
-  highPerformanceAmount: optional(wireNumber),
+  standardAmount: part,
+  highPerformanceAmount: part,
 });
-const billing = <T extends z.ZodType>(record: T) => loose({ records: z.array(record) });
+export const ClusterBillingRecordV2Schema = loose({
+  ...window,
+  ...amounts,
+  clusterId: optional(z.string()),
+  gpuAmount: part,
+  diskAmount: part,
+  networkingAmount: part,
+});
+const BillingMetadataV2Schema = loose({
+  query: optional(
+    loose({
+      ...window,
+      bucketSize: optional(z.string()),
+      podId: optional(z.string()),
+      serverlessId: optional(z.string()),
+      networkVolumeId: optional(z.string()),
+      clusterId: optional(z.string()),
+    }),
+  ),
+  recordCount: part,
+  uniquePodCount: part,
+  uniqueServerlessCount: part,
+  uniqueNetworkVolumeCount: part,
+  uniqueClusterCount: part,
+  totals: optional(z.record(z.string(), wireNumber)),
+});
+/** A history's answer `{records, metadata}`; the records alone are required (a host may send no metadata). */
+const billing = <T extends z.ZodType>(record: T) => z.object({ records: z.array(record), metadata: optional(BillingMetadataV2Schema) });
 
 /** A list answer `{"<key>": [...]}`, unwrapped to its items. */
 const listOf = <T extends z.ZodType>(key: string, item: T) =>
@@ -163,9 +280,19 @@ const listOf = <T extends z.ZodType>(key: string, item: T) =>
 export const GpuTypeListV2Schema = listOf("gpus", GpuTypeV2Schema);
 export const CpuTypeListV2Schema = listOf("cpus", CpuTypeV2Schema);
 export const DataCenterListV2Schema = listOf("dataCenters", DataCenterV2Schema);
+export const AccountBillingV2Schema = billing(AccountBillingRecordV2Schema);
 export const PodBillingV2Schema = billing(PodBillingRecordV2Schema);
 export const ServerlessBillingV2Schema = billing(ServerlessBillingRecordV2Schema);
+export const PublicEndpointBillingV2Schema = billing(PublicEndpointBillingRecordV2Schema);
 export const NetworkVolumeBillingV2Schema = billing(NetworkVolumeBillingRecordV2Schema);
+export const ClusterBillingV2Schema = billing(ClusterBillingRecordV2Schema);
+export const PublicTemplateListV2Schema = listOf("templates", PublicTemplateV2Schema);
+type _AccountBillingMatches = Assert<Equals<z.output<typeof AccountBillingV2Schema>, AccountBillingHistory>>;
+type _PodBillingMatches = Assert<Equals<z.output<typeof PodBillingV2Schema>, PodBillingHistory>>;
+type _ServerlessBillingMatches = Assert<Equals<z.output<typeof ServerlessBillingV2Schema>, ServerlessBillingHistory>>;
+type _PublicEndpointBillingMatches = Assert<Equals<z.output<typeof PublicEndpointBillingV2Schema>, PublicEndpointBillingHistory>>;
+type _NetworkVolumeBillingMatches = Assert<Equals<z.output<typeof NetworkVolumeBillingV2Schema>, NetworkVolumeBillingHistory>>;
+type _ClusterBillingMatches = Assert<Equals<z.output<typeof ClusterBillingV2Schema>, ClusterBillingHistory>>;
 
 export type PodV2 = z.output<typeof PodV2Schema>;
 export type EndpointV2 = z.output<typeof EndpointV2Schema>;
@@ -178,9 +305,6 @@ export type { CpuTypeV2, DataCenterV2, GpuTypeV2 } from "./catalogTypes";
 type _GpuTypeV2Matches = Assert<Equals<z.output<typeof GpuTypeV2Schema>, GpuTypeV2>>;
 type _CpuTypeV2Matches = Assert<Equals<z.output<typeof CpuTypeV2Schema>, CpuTypeV2>>;
 type _DataCenterV2Matches = Assert<Equals<z.output<typeof DataCenterV2Schema>, DataCenterV2>>;
-export type PodBillingRecordV2 = z.output<typeof PodBillingRecordV2Schema>;
-export type ServerlessBillingRecordV2 = z.output<typeof ServerlessBillingRecordV2Schema>;
-export type NetworkVolumeBillingRecordV2 = z.output<typeof NetworkVolumeBillingRecordV2Schema>;
 
 // ---- account (management-api-v2-today.md sections 2 and 3) -------------------------------------
 

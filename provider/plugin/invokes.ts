@@ -1,5 +1,6 @@
-// The plugin's functions: the lookups of one resource by id (or unique name), the v2 catalog and the
-// account's limits, on the provider's connection (its configuration, else GPUCLOUD_* env). The same
+// The plugin's functions: the lookups of one resource by id (or unique name), the v2 catalog, the
+// account's limits and the reads (an endpoint's workers and releases, public templates, logs,
+// billing), on the provider's connection (its configuration, else GPUCLOUD_* env). The same
 // readers as the SDK's lookups (model/lookup); results as the SDK's, except that the catalog
 // lists come as one property each (a function returns an object): `{ gpuTypes: [...] }`, each
 // entry as the service lists it (keys it adds later included).
@@ -11,6 +12,8 @@ import { readExisting, secretInfoOf, sensitiveOf } from "../../model/lookup/look
 import { LookupArgsError } from "../../model/lookup/lookupArgsError";
 import { lookupName, parseLookupKey } from "../../model/lookup/lookupKey";
 import { LookupNotFoundError } from "../../model/lookup/lookupNotFoundError";
+import { READ_NAMES } from "../../model/lookup/readNames";
+import { runRead } from "../../model/lookup/reads";
 import { accountLimitsOf, withV2Client } from "../../model/lookup/v2Lookups";
 import { getStackConfig } from "../../model/stackConfig";
 import { isRecord, messageOf, type Props } from "../../model/fields/values";
@@ -43,6 +46,9 @@ export function pluginFunctions(): ReadonlyMap<string, PluginFunction> {
       return { outputs: { [property]: items }, secretKeys: [] };
     });
   }
+  // The reads (workers, releases, public templates, logs, billing): the SDK's, on the provider's connection.
+  for (const name of READ_NAMES)
+    out.set(functionToken(name), async (args) => ({ outputs: (await runRead(name, args, connection())) as Props, secretKeys: [] }));
   out.set(functionToken(ACCOUNT_LIMITS_FUNCTION), async (args) => {
     noArguments(ACCOUNT_LIMITS_FUNCTION, args);
     const limits = await withV2Client(ACCOUNT_LIMITS_FUNCTION, connection(), accountLimitsOf);

@@ -15,10 +15,20 @@ export type Endpoint = import("./endpoint").Endpoint;
 export const Endpoint: typeof import("./endpoint").Endpoint = null as any;
 utilities.lazyLoad(exports, ["Endpoint"], () => require("./endpoint"));
 
+export { GetAccountBillingArgs, GetAccountBillingResult, GetAccountBillingOutputArgs } from "./getAccountBilling";
+export const getAccountBilling: typeof import("./getAccountBilling").getAccountBilling = null as any;
+export const getAccountBillingOutput: typeof import("./getAccountBilling").getAccountBillingOutput = null as any;
+utilities.lazyLoad(exports, ["getAccountBilling","getAccountBillingOutput"], () => require("./getAccountBilling"));
+
 export { GetAccountLimitsResult } from "./getAccountLimits";
 export const getAccountLimits: typeof import("./getAccountLimits").getAccountLimits = null as any;
 export const getAccountLimitsOutput: typeof import("./getAccountLimits").getAccountLimitsOutput = null as any;
 utilities.lazyLoad(exports, ["getAccountLimits","getAccountLimitsOutput"], () => require("./getAccountLimits"));
+
+export { GetClusterBillingArgs, GetClusterBillingResult, GetClusterBillingOutputArgs } from "./getClusterBilling";
+export const getClusterBilling: typeof import("./getClusterBilling").getClusterBilling = null as any;
+export const getClusterBillingOutput: typeof import("./getClusterBilling").getClusterBillingOutput = null as any;
+utilities.lazyLoad(exports, ["getClusterBilling","getClusterBillingOutput"], () => require("./getClusterBilling"));
 
 export { GetCpuTypesResult } from "./getCpuTypes";
 export const getCpuTypes: typeof import("./getCpuTypes").getCpuTypes = null as any;
@@ -35,6 +45,16 @@ export const getEndpoint: typeof import("./getEndpoint").getEndpoint = null as a
 export const getEndpointOutput: typeof import("./getEndpoint").getEndpointOutput = null as any;
 utilities.lazyLoad(exports, ["getEndpoint","getEndpointOutput"], () => require("./getEndpoint"));
 
+export { GetEndpointReleasesArgs, GetEndpointReleasesResult, GetEndpointReleasesOutputArgs } from "./getEndpointReleases";
+export const getEndpointReleases: typeof import("./getEndpointReleases").getEndpointReleases = null as any;
+export const getEndpointReleasesOutput: typeof import("./getEndpointReleases").getEndpointReleasesOutput = null as any;
+utilities.lazyLoad(exports, ["getEndpointReleases","getEndpointReleasesOutput"], () => require("./getEndpointReleases"));
+
+export { GetEndpointWorkersArgs, GetEndpointWorkersResult, GetEndpointWorkersOutputArgs } from "./getEndpointWorkers";
+export const getEndpointWorkers: typeof import("./getEndpointWorkers").getEndpointWorkers = null as any;
+export const getEndpointWorkersOutput: typeof import("./getEndpointWorkers").getEndpointWorkersOutput = null as any;
+utilities.lazyLoad(exports, ["getEndpointWorkers","getEndpointWorkersOutput"], () => require("./getEndpointWorkers"));
+
 export { GetGpuTypesResult } from "./getGpuTypes";
 export const getGpuTypes: typeof import("./getGpuTypes").getGpuTypes = null as any;
 export const getGpuTypesOutput: typeof import("./getGpuTypes").getGpuTypesOutput = null as any;
@@ -45,10 +65,35 @@ export const getNetworkVolume: typeof import("./getNetworkVolume").getNetworkVol
 export const getNetworkVolumeOutput: typeof import("./getNetworkVolume").getNetworkVolumeOutput = null as any;
 utilities.lazyLoad(exports, ["getNetworkVolume","getNetworkVolumeOutput"], () => require("./getNetworkVolume"));
 
+export { GetNetworkVolumeBillingArgs, GetNetworkVolumeBillingResult, GetNetworkVolumeBillingOutputArgs } from "./getNetworkVolumeBilling";
+export const getNetworkVolumeBilling: typeof import("./getNetworkVolumeBilling").getNetworkVolumeBilling = null as any;
+export const getNetworkVolumeBillingOutput: typeof import("./getNetworkVolumeBilling").getNetworkVolumeBillingOutput = null as any;
+utilities.lazyLoad(exports, ["getNetworkVolumeBilling","getNetworkVolumeBillingOutput"], () => require("./getNetworkVolumeBilling"));
+
 export { GetPodArgs, GetPodResult, GetPodOutputArgs } from "./getPod";
 export const getPod: typeof import("./getPod").getPod = null as any;
 export const getPodOutput: typeof import("./getPod").getPodOutput = null as any;
 utilities.lazyLoad(exports, ["getPod","getPodOutput"], () => require("./getPod"));
+
+export { GetPodBillingArgs, GetPodBillingResult, GetPodBillingOutputArgs } from "./getPodBilling";
+export const getPodBilling: typeof import("./getPodBilling").getPodBilling = null as any;
+export const getPodBillingOutput: typeof import("./getPodBilling").getPodBillingOutput = null as any;
+utilities.lazyLoad(exports, ["getPodBilling","getPodBillingOutput"], () => require("./getPodBilling"));
+
+export { GetPodLogArgs, GetPodLogResult, GetPodLogOutputArgs } from "./getPodLog";
+export const getPodLog: typeof import("./getPodLog").getPodLog = null as any;
+export const getPodLogOutput: typeof import("./getPodLog").getPodLogOutput = null as any;
+utilities.lazyLoad(exports, ["getPodLog","getPodLogOutput"], () => require("./getPodLog"));
+
+export { GetPublicEndpointBillingArgs, GetPublicEndpointBillingResult, GetPublicEndpointBillingOutputArgs } from "./getPublicEndpointBilling";
+export const getPublicEndpointBilling: typeof import("./getPublicEndpointBilling").getPublicEndpointBilling = null as any;
+export const getPublicEndpointBillingOutput: typeof import("./getPublicEndpointBilling").getPublicEndpointBillingOutput = null as any;
+utilities.lazyLoad(exports, ["getPublicEndpointBilling","getPublicEndpointBillingOutput"], () => require("./getPublicEndpointBilling"));
+
+export { GetPublicTemplatesArgs, GetPublicTemplatesResult, GetPublicTemplatesOutputArgs } from "./getPublicTemplates";
+export const getPublicTemplates: typeof import("./getPublicTemplates").getPublicTemplates = null as any;
+export const getPublicTemplatesOutput: typeof import("./getPublicTemplates").getPublicTemplatesOutput = null as any;
+utilities.lazyLoad(exports, ["getPublicTemplates","getPublicTemplatesOutput"], () => require("./getPublicTemplates"));
 
 export { GetRegistryAuthArgs, GetRegistryAuthResult, GetRegistryAuthOutputArgs } from "./getRegistryAuth";
 export const getRegistryAuth: typeof import("./getRegistryAuth").getRegistryAuth = null as any;
@@ -60,10 +105,20 @@ export const getSecret: typeof import("./getSecret").getSecret = null as any;
 export const getSecretOutput: typeof import("./getSecret").getSecretOutput = null as any;
 utilities.lazyLoad(exports, ["getSecret","getSecretOutput"], () => require("./getSecret"));
 
+export { GetServerlessBillingArgs, GetServerlessBillingResult, GetServerlessBillingOutputArgs } from "./getServerlessBilling";
+export const getServerlessBilling: typeof import("./getServerlessBilling").getServerlessBilling = null as any;
+export const getServerlessBillingOutput: typeof import("./getServerlessBilling").getServerlessBillingOutput = null as any;
+utilities.lazyLoad(exports, ["getServerlessBilling","getServerlessBillingOutput"], () => require("./getServerlessBilling"));
+
 export { GetTemplateArgs, GetTemplateResult, GetTemplateOutputArgs } from "./getTemplate";
 export const getTemplate: typeof import("./getTemplate").getTemplate = null as any;
 export const getTemplateOutput: typeof import("./getTemplate").getTemplateOutput = null as any;
 utilities.lazyLoad(exports, ["getTemplate","getTemplateOutput"], () => require("./getTemplate"));
+
+export { GetWorkerLogArgs, GetWorkerLogResult, GetWorkerLogOutputArgs } from "./getWorkerLog";
+export const getWorkerLog: typeof import("./getWorkerLog").getWorkerLog = null as any;
+export const getWorkerLogOutput: typeof import("./getWorkerLog").getWorkerLogOutput = null as any;
+utilities.lazyLoad(exports, ["getWorkerLog","getWorkerLogOutput"], () => require("./getWorkerLog"));
 
 export { NetworkVolumeArgs } from "./networkVolume";
 export type NetworkVolume = import("./networkVolume").NetworkVolume;

@@ -278,3 +278,28 @@ describe("account secrets and limits", () => {
     expect(await client.accountLimits()).toEqual({ spendRate: { limit: 80, current: 1.5 }, serverlessWorkers: { limit: 30 } });
   });
 });
+
+describe("the release history", () => {
+  it("reads every page, keeping the first page's rollout and endpoint version", async () => {
+    const rollout = { inProgress: true, workersOnLatest: 1, workersTotal: 2, percentOnLatest: 50 };
+    const release = (version: number) => ({ id: `r${version}`, version, source: "MANUAL", workerCount: 0, createdAt: "x", diff: [] });
+    const { server, client } = await scripted([
+      json(200, { endpointVersion: 2, rollout, releases: [release(2)], pagination: { nextCursor: "c1", hasNextPage: true } }),
+      json(200, { endpointVersion: 2, rollout, releases: [release(1), release(0)], pagination: { nextCursor: null, hasNextPage: false } }),
+    ]);
+    const history = await client.endpointReleases("e1");
+    expect(history.releases.map((r) => r.version)).toEqual([2, 1, 0]);
+    expect(history).toMatchObject({ endpointVersion: 2, rollout });
+    expect(server.requests.map((r) => r.url)).toEqual([
+      "/v2/serverless/e1/releases?limit=1000",
+      "/v2/serverless/e1/releases?limit=1000&cursor=c1",
+    ]);
+  });
+
+  it("a first page without a rollout summary fails naming the operation and what is missing", async () => {
+    const { client } = await scripted(json(200, { releases: [] }));
+    await expect(client.endpointReleases("e1")).rejects.toThrow(
+      "listEndpointReleases e1: the service's answer has no rollout summary (inProgress, workersOnLatest, workersTotal)",
+    );
+  });
+});

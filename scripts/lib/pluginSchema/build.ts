@@ -8,6 +8,7 @@ import * as path from "node:path";
 import { RESOURCE_KINDS, type ResourceKind } from "../../../model/kinds";
 import { namesAreUnique, nounOf } from "../../../model/lookup/lookup";
 import { lookupName } from "../../../model/lookup/lookupKey";
+import { BILLING_READS, READ_NAMES, type ReadName } from "../../../model/lookup/readNames";
 import { PROVIDER_SETTINGS, SECRET_SETTINGS, type ProviderSetting } from "../../../provider/plugin/config";
 import {
   ACCOUNT_LIMITS_FUNCTION,
@@ -54,6 +55,7 @@ export function buildSchema(root: string): Record<string, unknown> {
   const functions: Record<string, FunctionSpec> = {};
   for (const kind of RESOURCE_KINDS) functions[lookupToken(kind)] = lookupSpec(kind, resources[resourceToken(kind)], source);
   for (const name of CATALOG_FUNCTIONS) functions[functionToken(name)] = catalogSpec(name, source, types);
+  for (const name of READ_NAMES) functions[functionToken(name)] = readSpec(name, source, types);
   functions[functionToken(ACCOUNT_LIMITS_FUNCTION)] = {
     description: source.doc("sdk/account.ts", ACCOUNT_LIMITS_FUNCTION),
     outputs: objectOf(source.members("model/lookup/accountLimits.ts", "AccountLimits"), source, types),
@@ -148,6 +150,21 @@ function catalogSpec(name: (typeof CATALOG_FUNCTIONS)[number], source: SdkSource
   return {
     description,
     outputs: { properties: { [property]: { ...list, description } }, required: [property] },
+  };
+}
+
+/**
+ * getEndpointWorkers, getPodBilling, ...: the SDK function's first parameter's members as the
+ * inputs, its result's members as the outputs, both documented where the SDK declares them.
+ */
+function readSpec(name: ReadName, source: SdkSource, types: ObjectTypes): FunctionSpec {
+  const file = (BILLING_READS as readonly string[]).includes(name) ? "sdk/billingV2.ts" : "sdk/reads.ts";
+  const inputs = objectOf(source.parameterMembers(file, name), source, types);
+  const outputs = objectOf(source.returnMembers(file, name), source, types);
+  return {
+    description: source.doc(file, name),
+    inputs: { properties: inputs.properties, ...(inputs.required?.length ? { required: inputs.required } : {}) },
+    outputs: { properties: outputs.properties, ...(outputs.required?.length ? { required: outputs.required } : {}) },
   };
 }
 

@@ -53,6 +53,26 @@ export class SdkSource {
     return ts.isFunctionDeclaration(declaration) ? declaration.type : undefined;
   }
 
+  /** The members of the interface a function's first parameter is declared as (inherited ones included). */
+  parameterMembers(file: string, name: string): DeclaredProperty[] {
+    const declaration = this.#declaration(file, name);
+    const type = ts.isFunctionDeclaration(declaration) ? declaration.parameters[0]?.type : undefined;
+    return this.#membersOfReference(type, `${name}'s arguments`);
+  }
+
+  /** The members of the interface a function's result is declared as (through its Promise). */
+  returnMembers(file: string, name: string): DeclaredProperty[] {
+    let type = this.returnType(file, name);
+    if (type && ts.isTypeReferenceNode(type) && type.typeName.getText() === "Promise") type = type.typeArguments?.[0];
+    return this.#membersOfReference(type, `${name}'s result`);
+  }
+
+  #membersOfReference(type: ts.TypeNode | undefined, what: string): DeclaredProperty[] {
+    const referenced = type && ts.isTypeReferenceNode(type) ? this.referenced(type) : undefined;
+    if (!referenced) throw new Error(`plugin schema: ${what} is not declared as an interface`);
+    return this.interfaceMembers(referenced.declaration);
+  }
+
   /** The properties of a type alias or interface as the checker computes them (mapped and picked types included). */
   propertiesOfType(file: string, name: string): { name: string; optional: boolean }[] {
     const declaration = this.#declaration(file, name);
@@ -71,15 +91,27 @@ export class SdkSource {
     return declaration ? { name: declaration.name.text, declaration } : undefined;
   }
 
+  /** The type a type alias reference stands for (`PublicTemplateSource` as its union of literals). */
+  aliasedType(node: ts.TypeReferenceNode): ts.TypeNode | undefined {
+    let symbol = this.#checker.getSymbolAtLocation(node.typeName);
+    if (symbol && symbol.getFlags() & ts.SymbolFlags.Alias) symbol = this.#checker.getAliasedSymbol(symbol);
+    return symbol?.getDeclarations()?.find(ts.isTypeAliasDeclaration)?.type;
+  }
+
   /** The documentation of an interface found by `referenced`. */
   declarationDoc(declaration: ts.InterfaceDeclaration): string {
     const symbol = this.#checker.getSymbolAtLocation(declaration.name);
     return symbol ? docText(symbol, this.#checker) : "";
   }
 
-  /** The properties of an interface found by `referenced`. */
+  /** The properties of an interface found by `referenced`, those it inherits included (after its own). */
   interfaceMembers(declaration: ts.InterfaceDeclaration): DeclaredProperty[] {
-    return declaration.members.filter(ts.isPropertySignature).map((m) => this.#property(m));
+    const own = declaration.members.filter(ts.isPropertySignature);
+    const inherited = this.#checker
+      .getPropertiesOfType(this.#checker.getTypeAtLocation(declaration))
+      .map((symbol) => symbol.valueDeclaration)
+      .filter((d): d is ts.PropertySignature => d !== undefined && ts.isPropertySignature(d) && !own.includes(d));
+    return [...own, ...inherited].map((m) => this.#property(m));
   }
 
   #property(member: ts.PropertySignature | ts.PropertyDeclaration): DeclaredProperty {

@@ -56,9 +56,13 @@ export function specOf(node: ts.TypeNode | undefined, source: SdkSource, types: 
     const [first, second] = node.typeArguments ?? [];
     if (WRAPPERS.has(name)) return specOf(first, source, types);
     if (name === "Array") return { type: "array", items: specOf(first, source, types) };
+    // A Date argument crosses the wire as its RFC 3339 string.
+    if (name === "Date") return { type: "string" };
     if (name === "Record") return { type: "object", additionalProperties: specOf(second, source, types) };
     const referenced = source.referenced(node);
     if (referenced) return { $ref: `#/types/${objectType(referenced.name, referenced.declaration, source, types)}` };
+    const aliased = source.aliasedType(node);
+    if (aliased) return specOf(aliased, source, types);
   }
   throw new Error(`plugin schema: no schema type for the declared type \`${node.getText()}\``);
 }

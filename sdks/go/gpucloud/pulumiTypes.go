@@ -13,6 +13,133 @@ import (
 
 var _ = internal.GetEnvOrDefault
 
+// The account's spend in one bucket, every cost component broken out (BillingRecord), USD.
+type AccountBillingRecord struct {
+	ClusterDiskAmount       *float64 `pulumi:"clusterDiskAmount"`
+	ClusterGpuAmount        *float64 `pulumi:"clusterGpuAmount"`
+	ClusterNetworkingAmount *float64 `pulumi:"clusterNetworkingAmount"`
+	// End of the bucket, exclusive (RFC 3339).
+	EndTime string `pulumi:"endTime"`
+	// Public endpoints, USD.
+	EndpointAmount       *float64 `pulumi:"endpointAmount"`
+	PodCpuAmount         *float64 `pulumi:"podCpuAmount"`
+	PodDiskAmount        *float64 `pulumi:"podDiskAmount"`
+	PodGpuAmount         *float64 `pulumi:"podGpuAmount"`
+	ServerlessCpuAmount  *float64 `pulumi:"serverlessCpuAmount"`
+	ServerlessDiskAmount *float64 `pulumi:"serverlessDiskAmount"`
+	ServerlessFeeAmount  *float64 `pulumi:"serverlessFeeAmount"`
+	ServerlessGpuAmount  *float64 `pulumi:"serverlessGpuAmount"`
+	// Start of the bucket, inclusive (RFC 3339).
+	StartTime                    string   `pulumi:"startTime"`
+	StorageHighPerformanceAmount *float64 `pulumi:"storageHighPerformanceAmount"`
+	StorageStandardAmount        *float64 `pulumi:"storageStandardAmount"`
+	// Total across every resource, USD.
+	TotalAmount float64 `pulumi:"totalAmount"`
+}
+
+// The account's spend in one bucket, every cost component broken out (BillingRecord), USD.
+type AccountBillingRecordOutput struct{ *pulumi.OutputState }
+
+func (AccountBillingRecordOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*AccountBillingRecord)(nil)).Elem()
+}
+
+func (o AccountBillingRecordOutput) ToAccountBillingRecordOutput() AccountBillingRecordOutput {
+	return o
+}
+
+func (o AccountBillingRecordOutput) ToAccountBillingRecordOutputWithContext(ctx context.Context) AccountBillingRecordOutput {
+	return o
+}
+
+func (o AccountBillingRecordOutput) ClusterDiskAmount() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v AccountBillingRecord) *float64 { return v.ClusterDiskAmount }).(pulumi.Float64PtrOutput)
+}
+
+func (o AccountBillingRecordOutput) ClusterGpuAmount() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v AccountBillingRecord) *float64 { return v.ClusterGpuAmount }).(pulumi.Float64PtrOutput)
+}
+
+func (o AccountBillingRecordOutput) ClusterNetworkingAmount() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v AccountBillingRecord) *float64 { return v.ClusterNetworkingAmount }).(pulumi.Float64PtrOutput)
+}
+
+// End of the bucket, exclusive (RFC 3339).
+func (o AccountBillingRecordOutput) EndTime() pulumi.StringOutput {
+	return o.ApplyT(func(v AccountBillingRecord) string { return v.EndTime }).(pulumi.StringOutput)
+}
+
+// Public endpoints, USD.
+func (o AccountBillingRecordOutput) EndpointAmount() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v AccountBillingRecord) *float64 { return v.EndpointAmount }).(pulumi.Float64PtrOutput)
+}
+
+func (o AccountBillingRecordOutput) PodCpuAmount() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v AccountBillingRecord) *float64 { return v.PodCpuAmount }).(pulumi.Float64PtrOutput)
+}
+
+func (o AccountBillingRecordOutput) PodDiskAmount() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v AccountBillingRecord) *float64 { return v.PodDiskAmount }).(pulumi.Float64PtrOutput)
+}
+
+func (o AccountBillingRecordOutput) PodGpuAmount() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v AccountBillingRecord) *float64 { return v.PodGpuAmount }).(pulumi.Float64PtrOutput)
+}
+
+func (o AccountBillingRecordOutput) ServerlessCpuAmount() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v AccountBillingRecord) *float64 { return v.ServerlessCpuAmount }).(pulumi.Float64PtrOutput)
+}
+
+func (o AccountBillingRecordOutput) ServerlessDiskAmount() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v AccountBillingRecord) *float64 { return v.ServerlessDiskAmount }).(pulumi.Float64PtrOutput)
+}
+
+func (o AccountBillingRecordOutput) ServerlessFeeAmount() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v AccountBillingRecord) *float64 { return v.ServerlessFeeAmount }).(pulumi.Float64PtrOutput)
+}
+
+func (o AccountBillingRecordOutput) ServerlessGpuAmount() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v AccountBillingRecord) *float64 { return v.ServerlessGpuAmount }).(pulumi.Float64PtrOutput)
+}
+
+// Start of the bucket, inclusive (RFC 3339).
+func (o AccountBillingRecordOutput) StartTime() pulumi.StringOutput {
+	return o.ApplyT(func(v AccountBillingRecord) string { return v.StartTime }).(pulumi.StringOutput)
+}
+
+func (o AccountBillingRecordOutput) StorageHighPerformanceAmount() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v AccountBillingRecord) *float64 { return v.StorageHighPerformanceAmount }).(pulumi.Float64PtrOutput)
+}
+
+func (o AccountBillingRecordOutput) StorageStandardAmount() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v AccountBillingRecord) *float64 { return v.StorageStandardAmount }).(pulumi.Float64PtrOutput)
+}
+
+// Total across every resource, USD.
+func (o AccountBillingRecordOutput) TotalAmount() pulumi.Float64Output {
+	return o.ApplyT(func(v AccountBillingRecord) float64 { return v.TotalAmount }).(pulumi.Float64Output)
+}
+
+type AccountBillingRecordArrayOutput struct{ *pulumi.OutputState }
+
+func (AccountBillingRecordArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]AccountBillingRecord)(nil)).Elem()
+}
+
+func (o AccountBillingRecordArrayOutput) ToAccountBillingRecordArrayOutput() AccountBillingRecordArrayOutput {
+	return o
+}
+
+func (o AccountBillingRecordArrayOutput) ToAccountBillingRecordArrayOutputWithContext(ctx context.Context) AccountBillingRecordArrayOutput {
+	return o
+}
+
+func (o AccountBillingRecordArrayOutput) Index(i pulumi.IntInput) AccountBillingRecordOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) AccountBillingRecord {
+		return vs[0].([]AccountBillingRecord)[vs[1].(int)]
+	}).(AccountBillingRecordOutput)
+}
+
 // One limit of the account.
 type AccountLimit struct {
 	// The use now, when the service reports it.
@@ -44,6 +171,233 @@ func (o AccountLimitOutput) Current() pulumi.Float64PtrOutput {
 // The cap, when the service reports it.
 func (o AccountLimitOutput) Limit() pulumi.Float64PtrOutput {
 	return o.ApplyT(func(v AccountLimit) *float64 { return v.Limit }).(pulumi.Float64PtrOutput)
+}
+
+// What the service says about the records: the resolved query, how many records, how many distinct
+// resources they span (`uniquePodCount`, `uniqueServerlessCount`, `uniqueNetworkVolumeCount` or
+// `uniqueClusterCount`, by history) and the totals (the history's amounts summed, USD).
+type BillingMetadata struct {
+	Query *ResolvedBillingQuery `pulumi:"query"`
+	// Number of records returned.
+	RecordCount *float64 `pulumi:"recordCount"`
+	// The amounts summed over the records, USD, named as on the records.
+	Totals                   map[string]float64 `pulumi:"totals"`
+	UniqueClusterCount       *float64           `pulumi:"uniqueClusterCount"`
+	UniqueNetworkVolumeCount *float64           `pulumi:"uniqueNetworkVolumeCount"`
+	UniquePodCount           *float64           `pulumi:"uniquePodCount"`
+	UniqueServerlessCount    *float64           `pulumi:"uniqueServerlessCount"`
+}
+
+// What the service says about the records: the resolved query, how many records, how many distinct
+// resources they span (`uniquePodCount`, `uniqueServerlessCount`, `uniqueNetworkVolumeCount` or
+// `uniqueClusterCount`, by history) and the totals (the history's amounts summed, USD).
+type BillingMetadataOutput struct{ *pulumi.OutputState }
+
+func (BillingMetadataOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*BillingMetadata)(nil)).Elem()
+}
+
+func (o BillingMetadataOutput) ToBillingMetadataOutput() BillingMetadataOutput {
+	return o
+}
+
+func (o BillingMetadataOutput) ToBillingMetadataOutputWithContext(ctx context.Context) BillingMetadataOutput {
+	return o
+}
+
+func (o BillingMetadataOutput) Query() ResolvedBillingQueryPtrOutput {
+	return o.ApplyT(func(v BillingMetadata) *ResolvedBillingQuery { return v.Query }).(ResolvedBillingQueryPtrOutput)
+}
+
+// Number of records returned.
+func (o BillingMetadataOutput) RecordCount() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v BillingMetadata) *float64 { return v.RecordCount }).(pulumi.Float64PtrOutput)
+}
+
+// The amounts summed over the records, USD, named as on the records.
+func (o BillingMetadataOutput) Totals() pulumi.Float64MapOutput {
+	return o.ApplyT(func(v BillingMetadata) map[string]float64 { return v.Totals }).(pulumi.Float64MapOutput)
+}
+
+func (o BillingMetadataOutput) UniqueClusterCount() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v BillingMetadata) *float64 { return v.UniqueClusterCount }).(pulumi.Float64PtrOutput)
+}
+
+func (o BillingMetadataOutput) UniqueNetworkVolumeCount() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v BillingMetadata) *float64 { return v.UniqueNetworkVolumeCount }).(pulumi.Float64PtrOutput)
+}
+
+func (o BillingMetadataOutput) UniquePodCount() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v BillingMetadata) *float64 { return v.UniquePodCount }).(pulumi.Float64PtrOutput)
+}
+
+func (o BillingMetadataOutput) UniqueServerlessCount() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v BillingMetadata) *float64 { return v.UniqueServerlessCount }).(pulumi.Float64PtrOutput)
+}
+
+type BillingMetadataPtrOutput struct{ *pulumi.OutputState }
+
+func (BillingMetadataPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**BillingMetadata)(nil)).Elem()
+}
+
+func (o BillingMetadataPtrOutput) ToBillingMetadataPtrOutput() BillingMetadataPtrOutput {
+	return o
+}
+
+func (o BillingMetadataPtrOutput) ToBillingMetadataPtrOutputWithContext(ctx context.Context) BillingMetadataPtrOutput {
+	return o
+}
+
+func (o BillingMetadataPtrOutput) Elem() BillingMetadataOutput {
+	return o.ApplyT(func(v *BillingMetadata) BillingMetadata {
+		if v != nil {
+			return *v
+		}
+		var ret BillingMetadata
+		return ret
+	}).(BillingMetadataOutput)
+}
+
+func (o BillingMetadataPtrOutput) Query() ResolvedBillingQueryPtrOutput {
+	return o.ApplyT(func(v *BillingMetadata) *ResolvedBillingQuery {
+		if v == nil {
+			return nil
+		}
+		return v.Query
+	}).(ResolvedBillingQueryPtrOutput)
+}
+
+// Number of records returned.
+func (o BillingMetadataPtrOutput) RecordCount() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v *BillingMetadata) *float64 {
+		if v == nil {
+			return nil
+		}
+		return v.RecordCount
+	}).(pulumi.Float64PtrOutput)
+}
+
+// The amounts summed over the records, USD, named as on the records.
+func (o BillingMetadataPtrOutput) Totals() pulumi.Float64MapOutput {
+	return o.ApplyT(func(v *BillingMetadata) map[string]float64 {
+		if v == nil {
+			return nil
+		}
+		return v.Totals
+	}).(pulumi.Float64MapOutput)
+}
+
+func (o BillingMetadataPtrOutput) UniqueClusterCount() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v *BillingMetadata) *float64 {
+		if v == nil {
+			return nil
+		}
+		return v.UniqueClusterCount
+	}).(pulumi.Float64PtrOutput)
+}
+
+func (o BillingMetadataPtrOutput) UniqueNetworkVolumeCount() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v *BillingMetadata) *float64 {
+		if v == nil {
+			return nil
+		}
+		return v.UniqueNetworkVolumeCount
+	}).(pulumi.Float64PtrOutput)
+}
+
+func (o BillingMetadataPtrOutput) UniquePodCount() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v *BillingMetadata) *float64 {
+		if v == nil {
+			return nil
+		}
+		return v.UniquePodCount
+	}).(pulumi.Float64PtrOutput)
+}
+
+func (o BillingMetadataPtrOutput) UniqueServerlessCount() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v *BillingMetadata) *float64 {
+		if v == nil {
+			return nil
+		}
+		return v.UniqueServerlessCount
+	}).(pulumi.Float64PtrOutput)
+}
+
+// One cluster's spend in one bucket (ClusterBillingRecord; clusters are GPU-only), USD.
+type ClusterBillingRecord struct {
+	ClusterId  *string  `pulumi:"clusterId"`
+	DiskAmount *float64 `pulumi:"diskAmount"`
+	EndTime    string   `pulumi:"endTime"`
+	GpuAmount  *float64 `pulumi:"gpuAmount"`
+	// Inter-node networking, USD.
+	NetworkingAmount *float64 `pulumi:"networkingAmount"`
+	StartTime        string   `pulumi:"startTime"`
+	TotalAmount      float64  `pulumi:"totalAmount"`
+}
+
+// One cluster's spend in one bucket (ClusterBillingRecord; clusters are GPU-only), USD.
+type ClusterBillingRecordOutput struct{ *pulumi.OutputState }
+
+func (ClusterBillingRecordOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClusterBillingRecord)(nil)).Elem()
+}
+
+func (o ClusterBillingRecordOutput) ToClusterBillingRecordOutput() ClusterBillingRecordOutput {
+	return o
+}
+
+func (o ClusterBillingRecordOutput) ToClusterBillingRecordOutputWithContext(ctx context.Context) ClusterBillingRecordOutput {
+	return o
+}
+
+func (o ClusterBillingRecordOutput) ClusterId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ClusterBillingRecord) *string { return v.ClusterId }).(pulumi.StringPtrOutput)
+}
+
+func (o ClusterBillingRecordOutput) DiskAmount() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v ClusterBillingRecord) *float64 { return v.DiskAmount }).(pulumi.Float64PtrOutput)
+}
+
+func (o ClusterBillingRecordOutput) EndTime() pulumi.StringOutput {
+	return o.ApplyT(func(v ClusterBillingRecord) string { return v.EndTime }).(pulumi.StringOutput)
+}
+
+func (o ClusterBillingRecordOutput) GpuAmount() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v ClusterBillingRecord) *float64 { return v.GpuAmount }).(pulumi.Float64PtrOutput)
+}
+
+// Inter-node networking, USD.
+func (o ClusterBillingRecordOutput) NetworkingAmount() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v ClusterBillingRecord) *float64 { return v.NetworkingAmount }).(pulumi.Float64PtrOutput)
+}
+
+func (o ClusterBillingRecordOutput) StartTime() pulumi.StringOutput {
+	return o.ApplyT(func(v ClusterBillingRecord) string { return v.StartTime }).(pulumi.StringOutput)
+}
+
+func (o ClusterBillingRecordOutput) TotalAmount() pulumi.Float64Output {
+	return o.ApplyT(func(v ClusterBillingRecord) float64 { return v.TotalAmount }).(pulumi.Float64Output)
+}
+
+type ClusterBillingRecordArrayOutput struct{ *pulumi.OutputState }
+
+func (ClusterBillingRecordArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ClusterBillingRecord)(nil)).Elem()
+}
+
+func (o ClusterBillingRecordArrayOutput) ToClusterBillingRecordArrayOutput() ClusterBillingRecordArrayOutput {
+	return o
+}
+
+func (o ClusterBillingRecordArrayOutput) ToClusterBillingRecordArrayOutputWithContext(ctx context.Context) ClusterBillingRecordArrayOutput {
+	return o
+}
+
+func (o ClusterBillingRecordArrayOutput) Index(i pulumi.IntInput) ClusterBillingRecordOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) ClusterBillingRecord {
+		return vs[0].([]ClusterBillingRecord)[vs[1].(int)]
+	}).(ClusterBillingRecordOutput)
 }
 
 // A resource's cost estimate, in USD: the catalog's list prices (negotiated discounts are not
@@ -337,6 +691,210 @@ func (o DataCenterArrayOutput) Index(i pulumi.IntInput) DataCenterOutput {
 	}).(DataCenterOutput)
 }
 
+// One release of an endpoint: a versioned configuration snapshot (Release).
+type EndpointRelease struct {
+	// The build that produced a GIT_BUILD release; absent for MANUAL ones.
+	BuildId *string `pulumi:"buildId"`
+	// When the release was made (RFC 3339).
+	CreatedAt *string `pulumi:"createdAt"`
+	// The user who created the release.
+	CreatedByUserId *string `pulumi:"createdByUserId"`
+	// The configuration fields this release changed.
+	Diff []ReleaseDiffEntry `pulumi:"diff"`
+	Id   string             `pulumi:"id"`
+	// GIT_BUILD (a completed build, see `buildId`) or MANUAL (a configuration change).
+	Source *string `pulumi:"source"`
+	// The endpoint configuration version this release produced.
+	Version *float64 `pulumi:"version"`
+	// Workers currently running this release's version.
+	WorkerCount *float64 `pulumi:"workerCount"`
+}
+
+// One release of an endpoint: a versioned configuration snapshot (Release).
+type EndpointReleaseOutput struct{ *pulumi.OutputState }
+
+func (EndpointReleaseOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*EndpointRelease)(nil)).Elem()
+}
+
+func (o EndpointReleaseOutput) ToEndpointReleaseOutput() EndpointReleaseOutput {
+	return o
+}
+
+func (o EndpointReleaseOutput) ToEndpointReleaseOutputWithContext(ctx context.Context) EndpointReleaseOutput {
+	return o
+}
+
+// The build that produced a GIT_BUILD release; absent for MANUAL ones.
+func (o EndpointReleaseOutput) BuildId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v EndpointRelease) *string { return v.BuildId }).(pulumi.StringPtrOutput)
+}
+
+// When the release was made (RFC 3339).
+func (o EndpointReleaseOutput) CreatedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v EndpointRelease) *string { return v.CreatedAt }).(pulumi.StringPtrOutput)
+}
+
+// The user who created the release.
+func (o EndpointReleaseOutput) CreatedByUserId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v EndpointRelease) *string { return v.CreatedByUserId }).(pulumi.StringPtrOutput)
+}
+
+// The configuration fields this release changed.
+func (o EndpointReleaseOutput) Diff() ReleaseDiffEntryArrayOutput {
+	return o.ApplyT(func(v EndpointRelease) []ReleaseDiffEntry { return v.Diff }).(ReleaseDiffEntryArrayOutput)
+}
+
+func (o EndpointReleaseOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v EndpointRelease) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// GIT_BUILD (a completed build, see `buildId`) or MANUAL (a configuration change).
+func (o EndpointReleaseOutput) Source() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v EndpointRelease) *string { return v.Source }).(pulumi.StringPtrOutput)
+}
+
+// The endpoint configuration version this release produced.
+func (o EndpointReleaseOutput) Version() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v EndpointRelease) *float64 { return v.Version }).(pulumi.Float64PtrOutput)
+}
+
+// Workers currently running this release's version.
+func (o EndpointReleaseOutput) WorkerCount() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v EndpointRelease) *float64 { return v.WorkerCount }).(pulumi.Float64PtrOutput)
+}
+
+type EndpointReleaseArrayOutput struct{ *pulumi.OutputState }
+
+func (EndpointReleaseArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]EndpointRelease)(nil)).Elem()
+}
+
+func (o EndpointReleaseArrayOutput) ToEndpointReleaseArrayOutput() EndpointReleaseArrayOutput {
+	return o
+}
+
+func (o EndpointReleaseArrayOutput) ToEndpointReleaseArrayOutputWithContext(ctx context.Context) EndpointReleaseArrayOutput {
+	return o
+}
+
+func (o EndpointReleaseArrayOutput) Index(i pulumi.IntInput) EndpointReleaseOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) EndpointRelease {
+		return vs[0].([]EndpointRelease)[vs[1].(int)]
+	}).(EndpointReleaseOutput)
+}
+
+// One active worker of a serverless endpoint (Worker).
+type EndpointWorker struct {
+	// The data center the worker is placed in; absent until placed.
+	DataCenterId *string `pulumi:"dataCenterId"`
+	// GPUs allocated to the worker (0 on CPU endpoints).
+	GpuCount *float64 `pulumi:"gpuCount"`
+	// The GPU type the worker is placed on; absent until placed.
+	GpuTypeId *string `pulumi:"gpuTypeId"`
+	// The worker's id: what getWorkerLog takes as `workerId`.
+	Id string `pulumi:"id"`
+	// The container image the worker runs.
+	Image *string `pulumi:"image"`
+	// True when the worker runs an older endpoint configuration than the current one (mid rolling
+	// update): its `version` differs from the answer's `endpointVersion`. The service's own flag.
+	IsStale *bool `pulumi:"isStale"`
+	// When the worker last started (RFC 3339); absent if it has not started.
+	StartedAt *string `pulumi:"startedAt"`
+	// RUNNING (serving a job), IDLE (ready, polling), INITIALIZING, THROTTLED (waiting on capacity) or UNHEALTHY.
+	Status string `pulumi:"status"`
+	// Seconds the worker has been running; absent until it is placed and running.
+	UptimeSeconds *float64 `pulumi:"uptimeSeconds"`
+	// The endpoint configuration version the worker runs; absent when unknown.
+	Version *float64 `pulumi:"version"`
+}
+
+// One active worker of a serverless endpoint (Worker).
+type EndpointWorkerOutput struct{ *pulumi.OutputState }
+
+func (EndpointWorkerOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*EndpointWorker)(nil)).Elem()
+}
+
+func (o EndpointWorkerOutput) ToEndpointWorkerOutput() EndpointWorkerOutput {
+	return o
+}
+
+func (o EndpointWorkerOutput) ToEndpointWorkerOutputWithContext(ctx context.Context) EndpointWorkerOutput {
+	return o
+}
+
+// The data center the worker is placed in; absent until placed.
+func (o EndpointWorkerOutput) DataCenterId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v EndpointWorker) *string { return v.DataCenterId }).(pulumi.StringPtrOutput)
+}
+
+// GPUs allocated to the worker (0 on CPU endpoints).
+func (o EndpointWorkerOutput) GpuCount() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v EndpointWorker) *float64 { return v.GpuCount }).(pulumi.Float64PtrOutput)
+}
+
+// The GPU type the worker is placed on; absent until placed.
+func (o EndpointWorkerOutput) GpuTypeId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v EndpointWorker) *string { return v.GpuTypeId }).(pulumi.StringPtrOutput)
+}
+
+// The worker's id: what getWorkerLog takes as `workerId`.
+func (o EndpointWorkerOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v EndpointWorker) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// The container image the worker runs.
+func (o EndpointWorkerOutput) Image() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v EndpointWorker) *string { return v.Image }).(pulumi.StringPtrOutput)
+}
+
+// True when the worker runs an older endpoint configuration than the current one (mid rolling
+// update): its `version` differs from the answer's `endpointVersion`. The service's own flag.
+func (o EndpointWorkerOutput) IsStale() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v EndpointWorker) *bool { return v.IsStale }).(pulumi.BoolPtrOutput)
+}
+
+// When the worker last started (RFC 3339); absent if it has not started.
+func (o EndpointWorkerOutput) StartedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v EndpointWorker) *string { return v.StartedAt }).(pulumi.StringPtrOutput)
+}
+
+// RUNNING (serving a job), IDLE (ready, polling), INITIALIZING, THROTTLED (waiting on capacity) or UNHEALTHY.
+func (o EndpointWorkerOutput) Status() pulumi.StringOutput {
+	return o.ApplyT(func(v EndpointWorker) string { return v.Status }).(pulumi.StringOutput)
+}
+
+// Seconds the worker has been running; absent until it is placed and running.
+func (o EndpointWorkerOutput) UptimeSeconds() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v EndpointWorker) *float64 { return v.UptimeSeconds }).(pulumi.Float64PtrOutput)
+}
+
+// The endpoint configuration version the worker runs; absent when unknown.
+func (o EndpointWorkerOutput) Version() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v EndpointWorker) *float64 { return v.Version }).(pulumi.Float64PtrOutput)
+}
+
+type EndpointWorkerArrayOutput struct{ *pulumi.OutputState }
+
+func (EndpointWorkerArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]EndpointWorker)(nil)).Elem()
+}
+
+func (o EndpointWorkerArrayOutput) ToEndpointWorkerArrayOutput() EndpointWorkerArrayOutput {
+	return o
+}
+
+func (o EndpointWorkerArrayOutput) ToEndpointWorkerArrayOutputWithContext(ctx context.Context) EndpointWorkerArrayOutput {
+	return o
+}
+
+func (o EndpointWorkerArrayOutput) Index(i pulumi.IntInput) EndpointWorkerOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) EndpointWorker {
+		return vs[0].([]EndpointWorker)[vs[1].(int)]
+	}).(EndpointWorkerOutput)
+}
+
 // A GPU type of the catalog; keys the service adds later are kept.
 type GpuType struct {
 	// The id resources take in `gpuTypeIds`, e.g. "NVIDIA GeForce RTX 4090".
@@ -400,14 +958,912 @@ func (o GpuTypeArrayOutput) Index(i pulumi.IntInput) GpuTypeOutput {
 	}).(GpuTypeOutput)
 }
 
+// One line of a log, as the service streams it.
+type LogLine struct {
+	// The line, secrets redacted.
+	Line string `pulumi:"line"`
+	// "container" or "system" (another value the service may add is kept as sent).
+	Source string `pulumi:"source"`
+	// When it was written (RFC 3339), the event's id: give it as `since` to read on from there.
+	Ts string `pulumi:"ts"`
+}
+
+// One line of a log, as the service streams it.
+type LogLineOutput struct{ *pulumi.OutputState }
+
+func (LogLineOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*LogLine)(nil)).Elem()
+}
+
+func (o LogLineOutput) ToLogLineOutput() LogLineOutput {
+	return o
+}
+
+func (o LogLineOutput) ToLogLineOutputWithContext(ctx context.Context) LogLineOutput {
+	return o
+}
+
+// The line, secrets redacted.
+func (o LogLineOutput) Line() pulumi.StringOutput {
+	return o.ApplyT(func(v LogLine) string { return v.Line }).(pulumi.StringOutput)
+}
+
+// "container" or "system" (another value the service may add is kept as sent).
+func (o LogLineOutput) Source() pulumi.StringOutput {
+	return o.ApplyT(func(v LogLine) string { return v.Source }).(pulumi.StringOutput)
+}
+
+// When it was written (RFC 3339), the event's id: give it as `since` to read on from there.
+func (o LogLineOutput) Ts() pulumi.StringOutput {
+	return o.ApplyT(func(v LogLine) string { return v.Ts }).(pulumi.StringOutput)
+}
+
+type LogLineArrayOutput struct{ *pulumi.OutputState }
+
+func (LogLineArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]LogLine)(nil)).Elem()
+}
+
+func (o LogLineArrayOutput) ToLogLineArrayOutput() LogLineArrayOutput {
+	return o
+}
+
+func (o LogLineArrayOutput) ToLogLineArrayOutputWithContext(ctx context.Context) LogLineArrayOutput {
+	return o
+}
+
+func (o LogLineArrayOutput) Index(i pulumi.IntInput) LogLineOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) LogLine {
+		return vs[0].([]LogLine)[vs[1].(int)]
+	}).(LogLineOutput)
+}
+
+// One network volume's storage spend in one bucket (NetworkVolumeBillingRecord), USD.
+type NetworkVolumeBillingRecord struct {
+	EndTime               string   `pulumi:"endTime"`
+	HighPerformanceAmount *float64 `pulumi:"highPerformanceAmount"`
+	NetworkVolumeId       *string  `pulumi:"networkVolumeId"`
+	StandardAmount        *float64 `pulumi:"standardAmount"`
+	StartTime             string   `pulumi:"startTime"`
+	TotalAmount           float64  `pulumi:"totalAmount"`
+}
+
+// One network volume's storage spend in one bucket (NetworkVolumeBillingRecord), USD.
+type NetworkVolumeBillingRecordOutput struct{ *pulumi.OutputState }
+
+func (NetworkVolumeBillingRecordOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*NetworkVolumeBillingRecord)(nil)).Elem()
+}
+
+func (o NetworkVolumeBillingRecordOutput) ToNetworkVolumeBillingRecordOutput() NetworkVolumeBillingRecordOutput {
+	return o
+}
+
+func (o NetworkVolumeBillingRecordOutput) ToNetworkVolumeBillingRecordOutputWithContext(ctx context.Context) NetworkVolumeBillingRecordOutput {
+	return o
+}
+
+func (o NetworkVolumeBillingRecordOutput) EndTime() pulumi.StringOutput {
+	return o.ApplyT(func(v NetworkVolumeBillingRecord) string { return v.EndTime }).(pulumi.StringOutput)
+}
+
+func (o NetworkVolumeBillingRecordOutput) HighPerformanceAmount() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v NetworkVolumeBillingRecord) *float64 { return v.HighPerformanceAmount }).(pulumi.Float64PtrOutput)
+}
+
+func (o NetworkVolumeBillingRecordOutput) NetworkVolumeId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v NetworkVolumeBillingRecord) *string { return v.NetworkVolumeId }).(pulumi.StringPtrOutput)
+}
+
+func (o NetworkVolumeBillingRecordOutput) StandardAmount() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v NetworkVolumeBillingRecord) *float64 { return v.StandardAmount }).(pulumi.Float64PtrOutput)
+}
+
+func (o NetworkVolumeBillingRecordOutput) StartTime() pulumi.StringOutput {
+	return o.ApplyT(func(v NetworkVolumeBillingRecord) string { return v.StartTime }).(pulumi.StringOutput)
+}
+
+func (o NetworkVolumeBillingRecordOutput) TotalAmount() pulumi.Float64Output {
+	return o.ApplyT(func(v NetworkVolumeBillingRecord) float64 { return v.TotalAmount }).(pulumi.Float64Output)
+}
+
+type NetworkVolumeBillingRecordArrayOutput struct{ *pulumi.OutputState }
+
+func (NetworkVolumeBillingRecordArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]NetworkVolumeBillingRecord)(nil)).Elem()
+}
+
+func (o NetworkVolumeBillingRecordArrayOutput) ToNetworkVolumeBillingRecordArrayOutput() NetworkVolumeBillingRecordArrayOutput {
+	return o
+}
+
+func (o NetworkVolumeBillingRecordArrayOutput) ToNetworkVolumeBillingRecordArrayOutputWithContext(ctx context.Context) NetworkVolumeBillingRecordArrayOutput {
+	return o
+}
+
+func (o NetworkVolumeBillingRecordArrayOutput) Index(i pulumi.IntInput) NetworkVolumeBillingRecordOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) NetworkVolumeBillingRecord {
+		return vs[0].([]NetworkVolumeBillingRecord)[vs[1].(int)]
+	}).(NetworkVolumeBillingRecordOutput)
+}
+
+// One pod's spend in one bucket (PodBillingRecord), USD.
+type PodBillingRecord struct {
+	CpuAmount   *float64 `pulumi:"cpuAmount"`
+	DiskAmount  *float64 `pulumi:"diskAmount"`
+	EndTime     string   `pulumi:"endTime"`
+	GpuAmount   *float64 `pulumi:"gpuAmount"`
+	PodId       *string  `pulumi:"podId"`
+	StartTime   string   `pulumi:"startTime"`
+	TotalAmount float64  `pulumi:"totalAmount"`
+}
+
+// One pod's spend in one bucket (PodBillingRecord), USD.
+type PodBillingRecordOutput struct{ *pulumi.OutputState }
+
+func (PodBillingRecordOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*PodBillingRecord)(nil)).Elem()
+}
+
+func (o PodBillingRecordOutput) ToPodBillingRecordOutput() PodBillingRecordOutput {
+	return o
+}
+
+func (o PodBillingRecordOutput) ToPodBillingRecordOutputWithContext(ctx context.Context) PodBillingRecordOutput {
+	return o
+}
+
+func (o PodBillingRecordOutput) CpuAmount() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v PodBillingRecord) *float64 { return v.CpuAmount }).(pulumi.Float64PtrOutput)
+}
+
+func (o PodBillingRecordOutput) DiskAmount() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v PodBillingRecord) *float64 { return v.DiskAmount }).(pulumi.Float64PtrOutput)
+}
+
+func (o PodBillingRecordOutput) EndTime() pulumi.StringOutput {
+	return o.ApplyT(func(v PodBillingRecord) string { return v.EndTime }).(pulumi.StringOutput)
+}
+
+func (o PodBillingRecordOutput) GpuAmount() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v PodBillingRecord) *float64 { return v.GpuAmount }).(pulumi.Float64PtrOutput)
+}
+
+func (o PodBillingRecordOutput) PodId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v PodBillingRecord) *string { return v.PodId }).(pulumi.StringPtrOutput)
+}
+
+func (o PodBillingRecordOutput) StartTime() pulumi.StringOutput {
+	return o.ApplyT(func(v PodBillingRecord) string { return v.StartTime }).(pulumi.StringOutput)
+}
+
+func (o PodBillingRecordOutput) TotalAmount() pulumi.Float64Output {
+	return o.ApplyT(func(v PodBillingRecord) float64 { return v.TotalAmount }).(pulumi.Float64Output)
+}
+
+type PodBillingRecordArrayOutput struct{ *pulumi.OutputState }
+
+func (PodBillingRecordArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]PodBillingRecord)(nil)).Elem()
+}
+
+func (o PodBillingRecordArrayOutput) ToPodBillingRecordArrayOutput() PodBillingRecordArrayOutput {
+	return o
+}
+
+func (o PodBillingRecordArrayOutput) ToPodBillingRecordArrayOutputWithContext(ctx context.Context) PodBillingRecordArrayOutput {
+	return o
+}
+
+func (o PodBillingRecordArrayOutput) Index(i pulumi.IntInput) PodBillingRecordOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) PodBillingRecord {
+		return vs[0].([]PodBillingRecord)[vs[1].(int)]
+	}).(PodBillingRecordOutput)
+}
+
+// The account's public endpoint spend in one bucket (EndpointBillingRecord), USD.
+type PublicEndpointBillingRecord struct {
+	EndTime     string  `pulumi:"endTime"`
+	StartTime   string  `pulumi:"startTime"`
+	TotalAmount float64 `pulumi:"totalAmount"`
+}
+
+// The account's public endpoint spend in one bucket (EndpointBillingRecord), USD.
+type PublicEndpointBillingRecordOutput struct{ *pulumi.OutputState }
+
+func (PublicEndpointBillingRecordOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*PublicEndpointBillingRecord)(nil)).Elem()
+}
+
+func (o PublicEndpointBillingRecordOutput) ToPublicEndpointBillingRecordOutput() PublicEndpointBillingRecordOutput {
+	return o
+}
+
+func (o PublicEndpointBillingRecordOutput) ToPublicEndpointBillingRecordOutputWithContext(ctx context.Context) PublicEndpointBillingRecordOutput {
+	return o
+}
+
+func (o PublicEndpointBillingRecordOutput) EndTime() pulumi.StringOutput {
+	return o.ApplyT(func(v PublicEndpointBillingRecord) string { return v.EndTime }).(pulumi.StringOutput)
+}
+
+func (o PublicEndpointBillingRecordOutput) StartTime() pulumi.StringOutput {
+	return o.ApplyT(func(v PublicEndpointBillingRecord) string { return v.StartTime }).(pulumi.StringOutput)
+}
+
+func (o PublicEndpointBillingRecordOutput) TotalAmount() pulumi.Float64Output {
+	return o.ApplyT(func(v PublicEndpointBillingRecord) float64 { return v.TotalAmount }).(pulumi.Float64Output)
+}
+
+type PublicEndpointBillingRecordArrayOutput struct{ *pulumi.OutputState }
+
+func (PublicEndpointBillingRecordArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]PublicEndpointBillingRecord)(nil)).Elem()
+}
+
+func (o PublicEndpointBillingRecordArrayOutput) ToPublicEndpointBillingRecordArrayOutput() PublicEndpointBillingRecordArrayOutput {
+	return o
+}
+
+func (o PublicEndpointBillingRecordArrayOutput) ToPublicEndpointBillingRecordArrayOutputWithContext(ctx context.Context) PublicEndpointBillingRecordArrayOutput {
+	return o
+}
+
+func (o PublicEndpointBillingRecordArrayOutput) Index(i pulumi.IntInput) PublicEndpointBillingRecordOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) PublicEndpointBillingRecord {
+		return vs[0].([]PublicEndpointBillingRecord)[vs[1].(int)]
+	}).(PublicEndpointBillingRecordOutput)
+}
+
+// A template of the public catalog (`GET /v2/catalog/templates`), in the service's field names.
+type PublicTemplate struct {
+	// Acceptable CUDA versions ("12.4"); empty means any.
+	AllowedCudaVersions []string `pulumi:"allowedCudaVersions"`
+	// Arguments passed to the container entrypoint.
+	Args *string `pulumi:"args"`
+	// NVIDIA, AMD or CPU.
+	Category *string `pulumi:"category"`
+	// Container disk, GB.
+	Disk *float64 `pulumi:"disk"`
+	// Environment variables the template sets.
+	Env map[string]string `pulumi:"env"`
+	// What pods' and endpoints' `templateId` take.
+	Id string `pulumi:"id"`
+	// The container image.
+	Image *string `pulumi:"image"`
+	// The template's volume mounts, as the service sends them.
+	Mounts interface{} `pulumi:"mounts"`
+	Name   *string     `pulumi:"name"`
+	// Exposed ports, as port/protocol ("8888/http").
+	Ports  []string `pulumi:"ports"`
+	Public *bool    `pulumi:"public"`
+	// True for serverless worker templates, false for pod templates.
+	Serverless *bool `pulumi:"serverless"`
+	// Whether containers from it start JupyterLab at startup.
+	StartJupyter *bool `pulumi:"startJupyter"`
+	// Whether containers from it get SSH access provisioned at startup.
+	StartSsh *bool `pulumi:"startSsh"`
+}
+
+// A template of the public catalog (`GET /v2/catalog/templates`), in the service's field names.
+type PublicTemplateOutput struct{ *pulumi.OutputState }
+
+func (PublicTemplateOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*PublicTemplate)(nil)).Elem()
+}
+
+func (o PublicTemplateOutput) ToPublicTemplateOutput() PublicTemplateOutput {
+	return o
+}
+
+func (o PublicTemplateOutput) ToPublicTemplateOutputWithContext(ctx context.Context) PublicTemplateOutput {
+	return o
+}
+
+// Acceptable CUDA versions ("12.4"); empty means any.
+func (o PublicTemplateOutput) AllowedCudaVersions() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v PublicTemplate) []string { return v.AllowedCudaVersions }).(pulumi.StringArrayOutput)
+}
+
+// Arguments passed to the container entrypoint.
+func (o PublicTemplateOutput) Args() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v PublicTemplate) *string { return v.Args }).(pulumi.StringPtrOutput)
+}
+
+// NVIDIA, AMD or CPU.
+func (o PublicTemplateOutput) Category() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v PublicTemplate) *string { return v.Category }).(pulumi.StringPtrOutput)
+}
+
+// Container disk, GB.
+func (o PublicTemplateOutput) Disk() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v PublicTemplate) *float64 { return v.Disk }).(pulumi.Float64PtrOutput)
+}
+
+// Environment variables the template sets.
+func (o PublicTemplateOutput) Env() pulumi.StringMapOutput {
+	return o.ApplyT(func(v PublicTemplate) map[string]string { return v.Env }).(pulumi.StringMapOutput)
+}
+
+// What pods' and endpoints' `templateId` take.
+func (o PublicTemplateOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v PublicTemplate) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// The container image.
+func (o PublicTemplateOutput) Image() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v PublicTemplate) *string { return v.Image }).(pulumi.StringPtrOutput)
+}
+
+// The template's volume mounts, as the service sends them.
+func (o PublicTemplateOutput) Mounts() pulumi.AnyOutput {
+	return o.ApplyT(func(v PublicTemplate) interface{} { return v.Mounts }).(pulumi.AnyOutput)
+}
+
+func (o PublicTemplateOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v PublicTemplate) *string { return v.Name }).(pulumi.StringPtrOutput)
+}
+
+// Exposed ports, as port/protocol ("8888/http").
+func (o PublicTemplateOutput) Ports() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v PublicTemplate) []string { return v.Ports }).(pulumi.StringArrayOutput)
+}
+
+func (o PublicTemplateOutput) Public() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v PublicTemplate) *bool { return v.Public }).(pulumi.BoolPtrOutput)
+}
+
+// True for serverless worker templates, false for pod templates.
+func (o PublicTemplateOutput) Serverless() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v PublicTemplate) *bool { return v.Serverless }).(pulumi.BoolPtrOutput)
+}
+
+// Whether containers from it start JupyterLab at startup.
+func (o PublicTemplateOutput) StartJupyter() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v PublicTemplate) *bool { return v.StartJupyter }).(pulumi.BoolPtrOutput)
+}
+
+// Whether containers from it get SSH access provisioned at startup.
+func (o PublicTemplateOutput) StartSsh() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v PublicTemplate) *bool { return v.StartSsh }).(pulumi.BoolPtrOutput)
+}
+
+type PublicTemplateArrayOutput struct{ *pulumi.OutputState }
+
+func (PublicTemplateArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]PublicTemplate)(nil)).Elem()
+}
+
+func (o PublicTemplateArrayOutput) ToPublicTemplateArrayOutput() PublicTemplateArrayOutput {
+	return o
+}
+
+func (o PublicTemplateArrayOutput) ToPublicTemplateArrayOutputWithContext(ctx context.Context) PublicTemplateArrayOutput {
+	return o
+}
+
+func (o PublicTemplateArrayOutput) Index(i pulumi.IntInput) PublicTemplateOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) PublicTemplate {
+		return vs[0].([]PublicTemplate)[vs[1].(int)]
+	}).(PublicTemplateOutput)
+}
+
+// One changed field of a release (ReleaseDiffEntry).
+type ReleaseDiffEntry struct {
+	// The changed configuration field, e.g. `gpuCount` or `template.imageName`.
+	Field string `pulumi:"field"`
+	// The new value, as raw JSON; null when the field was removed.
+	New interface{} `pulumi:"new"`
+	// The previous value, as raw JSON; null when the field was added.
+	Old interface{} `pulumi:"old"`
+}
+
+// One changed field of a release (ReleaseDiffEntry).
+type ReleaseDiffEntryOutput struct{ *pulumi.OutputState }
+
+func (ReleaseDiffEntryOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ReleaseDiffEntry)(nil)).Elem()
+}
+
+func (o ReleaseDiffEntryOutput) ToReleaseDiffEntryOutput() ReleaseDiffEntryOutput {
+	return o
+}
+
+func (o ReleaseDiffEntryOutput) ToReleaseDiffEntryOutputWithContext(ctx context.Context) ReleaseDiffEntryOutput {
+	return o
+}
+
+// The changed configuration field, e.g. `gpuCount` or `template.imageName`.
+func (o ReleaseDiffEntryOutput) Field() pulumi.StringOutput {
+	return o.ApplyT(func(v ReleaseDiffEntry) string { return v.Field }).(pulumi.StringOutput)
+}
+
+// The new value, as raw JSON; null when the field was removed.
+func (o ReleaseDiffEntryOutput) New() pulumi.AnyOutput {
+	return o.ApplyT(func(v ReleaseDiffEntry) interface{} { return v.New }).(pulumi.AnyOutput)
+}
+
+// The previous value, as raw JSON; null when the field was added.
+func (o ReleaseDiffEntryOutput) Old() pulumi.AnyOutput {
+	return o.ApplyT(func(v ReleaseDiffEntry) interface{} { return v.Old }).(pulumi.AnyOutput)
+}
+
+type ReleaseDiffEntryArrayOutput struct{ *pulumi.OutputState }
+
+func (ReleaseDiffEntryArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ReleaseDiffEntry)(nil)).Elem()
+}
+
+func (o ReleaseDiffEntryArrayOutput) ToReleaseDiffEntryArrayOutput() ReleaseDiffEntryArrayOutput {
+	return o
+}
+
+func (o ReleaseDiffEntryArrayOutput) ToReleaseDiffEntryArrayOutputWithContext(ctx context.Context) ReleaseDiffEntryArrayOutput {
+	return o
+}
+
+func (o ReleaseDiffEntryArrayOutput) Index(i pulumi.IntInput) ReleaseDiffEntryOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) ReleaseDiffEntry {
+		return vs[0].([]ReleaseDiffEntry)[vs[1].(int)]
+	}).(ReleaseDiffEntryOutput)
+}
+
+// The query as the service resolved it: the window snapped to bucket boundaries, the bucket size and the filter.
+type ResolvedBillingQuery struct {
+	BucketSize *string `pulumi:"bucketSize"`
+	// The clusterId filter applied (cluster billing).
+	ClusterId *string `pulumi:"clusterId"`
+	// End of the resolved window, exclusive (RFC 3339).
+	EndTime string `pulumi:"endTime"`
+	// The networkVolumeId filter applied (network volume billing).
+	NetworkVolumeId *string `pulumi:"networkVolumeId"`
+	// The podId filter applied (pod billing).
+	PodId *string `pulumi:"podId"`
+	// The serverlessId filter applied (serverless billing).
+	ServerlessId *string `pulumi:"serverlessId"`
+	// Start of the resolved window, inclusive (RFC 3339).
+	StartTime string `pulumi:"startTime"`
+}
+
+// The query as the service resolved it: the window snapped to bucket boundaries, the bucket size and the filter.
+type ResolvedBillingQueryOutput struct{ *pulumi.OutputState }
+
+func (ResolvedBillingQueryOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ResolvedBillingQuery)(nil)).Elem()
+}
+
+func (o ResolvedBillingQueryOutput) ToResolvedBillingQueryOutput() ResolvedBillingQueryOutput {
+	return o
+}
+
+func (o ResolvedBillingQueryOutput) ToResolvedBillingQueryOutputWithContext(ctx context.Context) ResolvedBillingQueryOutput {
+	return o
+}
+
+func (o ResolvedBillingQueryOutput) BucketSize() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ResolvedBillingQuery) *string { return v.BucketSize }).(pulumi.StringPtrOutput)
+}
+
+// The clusterId filter applied (cluster billing).
+func (o ResolvedBillingQueryOutput) ClusterId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ResolvedBillingQuery) *string { return v.ClusterId }).(pulumi.StringPtrOutput)
+}
+
+// End of the resolved window, exclusive (RFC 3339).
+func (o ResolvedBillingQueryOutput) EndTime() pulumi.StringOutput {
+	return o.ApplyT(func(v ResolvedBillingQuery) string { return v.EndTime }).(pulumi.StringOutput)
+}
+
+// The networkVolumeId filter applied (network volume billing).
+func (o ResolvedBillingQueryOutput) NetworkVolumeId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ResolvedBillingQuery) *string { return v.NetworkVolumeId }).(pulumi.StringPtrOutput)
+}
+
+// The podId filter applied (pod billing).
+func (o ResolvedBillingQueryOutput) PodId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ResolvedBillingQuery) *string { return v.PodId }).(pulumi.StringPtrOutput)
+}
+
+// The serverlessId filter applied (serverless billing).
+func (o ResolvedBillingQueryOutput) ServerlessId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ResolvedBillingQuery) *string { return v.ServerlessId }).(pulumi.StringPtrOutput)
+}
+
+// Start of the resolved window, inclusive (RFC 3339).
+func (o ResolvedBillingQueryOutput) StartTime() pulumi.StringOutput {
+	return o.ApplyT(func(v ResolvedBillingQuery) string { return v.StartTime }).(pulumi.StringOutput)
+}
+
+type ResolvedBillingQueryPtrOutput struct{ *pulumi.OutputState }
+
+func (ResolvedBillingQueryPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ResolvedBillingQuery)(nil)).Elem()
+}
+
+func (o ResolvedBillingQueryPtrOutput) ToResolvedBillingQueryPtrOutput() ResolvedBillingQueryPtrOutput {
+	return o
+}
+
+func (o ResolvedBillingQueryPtrOutput) ToResolvedBillingQueryPtrOutputWithContext(ctx context.Context) ResolvedBillingQueryPtrOutput {
+	return o
+}
+
+func (o ResolvedBillingQueryPtrOutput) Elem() ResolvedBillingQueryOutput {
+	return o.ApplyT(func(v *ResolvedBillingQuery) ResolvedBillingQuery {
+		if v != nil {
+			return *v
+		}
+		var ret ResolvedBillingQuery
+		return ret
+	}).(ResolvedBillingQueryOutput)
+}
+
+func (o ResolvedBillingQueryPtrOutput) BucketSize() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ResolvedBillingQuery) *string {
+		if v == nil {
+			return nil
+		}
+		return v.BucketSize
+	}).(pulumi.StringPtrOutput)
+}
+
+// The clusterId filter applied (cluster billing).
+func (o ResolvedBillingQueryPtrOutput) ClusterId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ResolvedBillingQuery) *string {
+		if v == nil {
+			return nil
+		}
+		return v.ClusterId
+	}).(pulumi.StringPtrOutput)
+}
+
+// End of the resolved window, exclusive (RFC 3339).
+func (o ResolvedBillingQueryPtrOutput) EndTime() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ResolvedBillingQuery) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.EndTime
+	}).(pulumi.StringPtrOutput)
+}
+
+// The networkVolumeId filter applied (network volume billing).
+func (o ResolvedBillingQueryPtrOutput) NetworkVolumeId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ResolvedBillingQuery) *string {
+		if v == nil {
+			return nil
+		}
+		return v.NetworkVolumeId
+	}).(pulumi.StringPtrOutput)
+}
+
+// The podId filter applied (pod billing).
+func (o ResolvedBillingQueryPtrOutput) PodId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ResolvedBillingQuery) *string {
+		if v == nil {
+			return nil
+		}
+		return v.PodId
+	}).(pulumi.StringPtrOutput)
+}
+
+// The serverlessId filter applied (serverless billing).
+func (o ResolvedBillingQueryPtrOutput) ServerlessId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ResolvedBillingQuery) *string {
+		if v == nil {
+			return nil
+		}
+		return v.ServerlessId
+	}).(pulumi.StringPtrOutput)
+}
+
+// Start of the resolved window, inclusive (RFC 3339).
+func (o ResolvedBillingQueryPtrOutput) StartTime() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ResolvedBillingQuery) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.StartTime
+	}).(pulumi.StringPtrOutput)
+}
+
+// How far the current version has rolled out (RolloutSummary).
+type RolloutSummary struct {
+	// True while any worker still runs an older version.
+	InProgress bool `pulumi:"inProgress"`
+	// Percent (0..100) of workers on the current version; 0 when there are none.
+	PercentOnLatest *float64 `pulumi:"percentOnLatest"`
+	// Workers running the endpoint's current version.
+	WorkersOnLatest float64 `pulumi:"workersOnLatest"`
+	// All workers currently allocated to the endpoint.
+	WorkersTotal float64 `pulumi:"workersTotal"`
+}
+
+// How far the current version has rolled out (RolloutSummary).
+type RolloutSummaryOutput struct{ *pulumi.OutputState }
+
+func (RolloutSummaryOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*RolloutSummary)(nil)).Elem()
+}
+
+func (o RolloutSummaryOutput) ToRolloutSummaryOutput() RolloutSummaryOutput {
+	return o
+}
+
+func (o RolloutSummaryOutput) ToRolloutSummaryOutputWithContext(ctx context.Context) RolloutSummaryOutput {
+	return o
+}
+
+// True while any worker still runs an older version.
+func (o RolloutSummaryOutput) InProgress() pulumi.BoolOutput {
+	return o.ApplyT(func(v RolloutSummary) bool { return v.InProgress }).(pulumi.BoolOutput)
+}
+
+// Percent (0..100) of workers on the current version; 0 when there are none.
+func (o RolloutSummaryOutput) PercentOnLatest() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v RolloutSummary) *float64 { return v.PercentOnLatest }).(pulumi.Float64PtrOutput)
+}
+
+// Workers running the endpoint's current version.
+func (o RolloutSummaryOutput) WorkersOnLatest() pulumi.Float64Output {
+	return o.ApplyT(func(v RolloutSummary) float64 { return v.WorkersOnLatest }).(pulumi.Float64Output)
+}
+
+// All workers currently allocated to the endpoint.
+func (o RolloutSummaryOutput) WorkersTotal() pulumi.Float64Output {
+	return o.ApplyT(func(v RolloutSummary) float64 { return v.WorkersTotal }).(pulumi.Float64Output)
+}
+
+// One serverless endpoint's spend in one bucket (ServerlessBillingRecord), USD.
+type ServerlessBillingRecord struct {
+	CpuAmount  *float64 `pulumi:"cpuAmount"`
+	DiskAmount *float64 `pulumi:"diskAmount"`
+	EndTime    string   `pulumi:"endTime"`
+	// The platform fee, USD.
+	FeeAmount *float64 `pulumi:"feeAmount"`
+	GpuAmount *float64 `pulumi:"gpuAmount"`
+	// The endpoint's id.
+	ServerlessId *string `pulumi:"serverlessId"`
+	StartTime    string  `pulumi:"startTime"`
+	TotalAmount  float64 `pulumi:"totalAmount"`
+}
+
+// One serverless endpoint's spend in one bucket (ServerlessBillingRecord), USD.
+type ServerlessBillingRecordOutput struct{ *pulumi.OutputState }
+
+func (ServerlessBillingRecordOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ServerlessBillingRecord)(nil)).Elem()
+}
+
+func (o ServerlessBillingRecordOutput) ToServerlessBillingRecordOutput() ServerlessBillingRecordOutput {
+	return o
+}
+
+func (o ServerlessBillingRecordOutput) ToServerlessBillingRecordOutputWithContext(ctx context.Context) ServerlessBillingRecordOutput {
+	return o
+}
+
+func (o ServerlessBillingRecordOutput) CpuAmount() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v ServerlessBillingRecord) *float64 { return v.CpuAmount }).(pulumi.Float64PtrOutput)
+}
+
+func (o ServerlessBillingRecordOutput) DiskAmount() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v ServerlessBillingRecord) *float64 { return v.DiskAmount }).(pulumi.Float64PtrOutput)
+}
+
+func (o ServerlessBillingRecordOutput) EndTime() pulumi.StringOutput {
+	return o.ApplyT(func(v ServerlessBillingRecord) string { return v.EndTime }).(pulumi.StringOutput)
+}
+
+// The platform fee, USD.
+func (o ServerlessBillingRecordOutput) FeeAmount() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v ServerlessBillingRecord) *float64 { return v.FeeAmount }).(pulumi.Float64PtrOutput)
+}
+
+func (o ServerlessBillingRecordOutput) GpuAmount() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v ServerlessBillingRecord) *float64 { return v.GpuAmount }).(pulumi.Float64PtrOutput)
+}
+
+// The endpoint's id.
+func (o ServerlessBillingRecordOutput) ServerlessId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ServerlessBillingRecord) *string { return v.ServerlessId }).(pulumi.StringPtrOutput)
+}
+
+func (o ServerlessBillingRecordOutput) StartTime() pulumi.StringOutput {
+	return o.ApplyT(func(v ServerlessBillingRecord) string { return v.StartTime }).(pulumi.StringOutput)
+}
+
+func (o ServerlessBillingRecordOutput) TotalAmount() pulumi.Float64Output {
+	return o.ApplyT(func(v ServerlessBillingRecord) float64 { return v.TotalAmount }).(pulumi.Float64Output)
+}
+
+type ServerlessBillingRecordArrayOutput struct{ *pulumi.OutputState }
+
+func (ServerlessBillingRecordArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ServerlessBillingRecord)(nil)).Elem()
+}
+
+func (o ServerlessBillingRecordArrayOutput) ToServerlessBillingRecordArrayOutput() ServerlessBillingRecordArrayOutput {
+	return o
+}
+
+func (o ServerlessBillingRecordArrayOutput) ToServerlessBillingRecordArrayOutputWithContext(ctx context.Context) ServerlessBillingRecordArrayOutput {
+	return o
+}
+
+func (o ServerlessBillingRecordArrayOutput) Index(i pulumi.IntInput) ServerlessBillingRecordOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) ServerlessBillingRecord {
+		return vs[0].([]ServerlessBillingRecord)[vs[1].(int)]
+	}).(ServerlessBillingRecordOutput)
+}
+
+// The workers counted by status (WorkerSummary): running + idle + initializing + throttled + unhealthy == total.
+type WorkerSummary struct {
+	Idle         *float64 `pulumi:"idle"`
+	Initializing *float64 `pulumi:"initializing"`
+	Running      *float64 `pulumi:"running"`
+	Throttled    *float64 `pulumi:"throttled"`
+	// All workers currently allocated to the endpoint.
+	Total     *float64 `pulumi:"total"`
+	Unhealthy *float64 `pulumi:"unhealthy"`
+}
+
+// The workers counted by status (WorkerSummary): running + idle + initializing + throttled + unhealthy == total.
+type WorkerSummaryOutput struct{ *pulumi.OutputState }
+
+func (WorkerSummaryOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*WorkerSummary)(nil)).Elem()
+}
+
+func (o WorkerSummaryOutput) ToWorkerSummaryOutput() WorkerSummaryOutput {
+	return o
+}
+
+func (o WorkerSummaryOutput) ToWorkerSummaryOutputWithContext(ctx context.Context) WorkerSummaryOutput {
+	return o
+}
+
+func (o WorkerSummaryOutput) Idle() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v WorkerSummary) *float64 { return v.Idle }).(pulumi.Float64PtrOutput)
+}
+
+func (o WorkerSummaryOutput) Initializing() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v WorkerSummary) *float64 { return v.Initializing }).(pulumi.Float64PtrOutput)
+}
+
+func (o WorkerSummaryOutput) Running() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v WorkerSummary) *float64 { return v.Running }).(pulumi.Float64PtrOutput)
+}
+
+func (o WorkerSummaryOutput) Throttled() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v WorkerSummary) *float64 { return v.Throttled }).(pulumi.Float64PtrOutput)
+}
+
+// All workers currently allocated to the endpoint.
+func (o WorkerSummaryOutput) Total() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v WorkerSummary) *float64 { return v.Total }).(pulumi.Float64PtrOutput)
+}
+
+func (o WorkerSummaryOutput) Unhealthy() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v WorkerSummary) *float64 { return v.Unhealthy }).(pulumi.Float64PtrOutput)
+}
+
+type WorkerSummaryPtrOutput struct{ *pulumi.OutputState }
+
+func (WorkerSummaryPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**WorkerSummary)(nil)).Elem()
+}
+
+func (o WorkerSummaryPtrOutput) ToWorkerSummaryPtrOutput() WorkerSummaryPtrOutput {
+	return o
+}
+
+func (o WorkerSummaryPtrOutput) ToWorkerSummaryPtrOutputWithContext(ctx context.Context) WorkerSummaryPtrOutput {
+	return o
+}
+
+func (o WorkerSummaryPtrOutput) Elem() WorkerSummaryOutput {
+	return o.ApplyT(func(v *WorkerSummary) WorkerSummary {
+		if v != nil {
+			return *v
+		}
+		var ret WorkerSummary
+		return ret
+	}).(WorkerSummaryOutput)
+}
+
+func (o WorkerSummaryPtrOutput) Idle() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v *WorkerSummary) *float64 {
+		if v == nil {
+			return nil
+		}
+		return v.Idle
+	}).(pulumi.Float64PtrOutput)
+}
+
+func (o WorkerSummaryPtrOutput) Initializing() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v *WorkerSummary) *float64 {
+		if v == nil {
+			return nil
+		}
+		return v.Initializing
+	}).(pulumi.Float64PtrOutput)
+}
+
+func (o WorkerSummaryPtrOutput) Running() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v *WorkerSummary) *float64 {
+		if v == nil {
+			return nil
+		}
+		return v.Running
+	}).(pulumi.Float64PtrOutput)
+}
+
+func (o WorkerSummaryPtrOutput) Throttled() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v *WorkerSummary) *float64 {
+		if v == nil {
+			return nil
+		}
+		return v.Throttled
+	}).(pulumi.Float64PtrOutput)
+}
+
+// All workers currently allocated to the endpoint.
+func (o WorkerSummaryPtrOutput) Total() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v *WorkerSummary) *float64 {
+		if v == nil {
+			return nil
+		}
+		return v.Total
+	}).(pulumi.Float64PtrOutput)
+}
+
+func (o WorkerSummaryPtrOutput) Unhealthy() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v *WorkerSummary) *float64 {
+		if v == nil {
+			return nil
+		}
+		return v.Unhealthy
+	}).(pulumi.Float64PtrOutput)
+}
+
 func init() {
+	pulumi.RegisterOutputType(AccountBillingRecordOutput{})
+	pulumi.RegisterOutputType(AccountBillingRecordArrayOutput{})
 	pulumi.RegisterOutputType(AccountLimitOutput{})
+	pulumi.RegisterOutputType(BillingMetadataOutput{})
+	pulumi.RegisterOutputType(BillingMetadataPtrOutput{})
+	pulumi.RegisterOutputType(ClusterBillingRecordOutput{})
+	pulumi.RegisterOutputType(ClusterBillingRecordArrayOutput{})
 	pulumi.RegisterOutputType(CostEstimateOutput{})
 	pulumi.RegisterOutputType(CostEstimatePtrOutput{})
 	pulumi.RegisterOutputType(CpuTypeOutput{})
 	pulumi.RegisterOutputType(CpuTypeArrayOutput{})
 	pulumi.RegisterOutputType(DataCenterOutput{})
 	pulumi.RegisterOutputType(DataCenterArrayOutput{})
+	pulumi.RegisterOutputType(EndpointReleaseOutput{})
+	pulumi.RegisterOutputType(EndpointReleaseArrayOutput{})
+	pulumi.RegisterOutputType(EndpointWorkerOutput{})
+	pulumi.RegisterOutputType(EndpointWorkerArrayOutput{})
 	pulumi.RegisterOutputType(GpuTypeOutput{})
 	pulumi.RegisterOutputType(GpuTypeArrayOutput{})
+	pulumi.RegisterOutputType(LogLineOutput{})
+	pulumi.RegisterOutputType(LogLineArrayOutput{})
+	pulumi.RegisterOutputType(NetworkVolumeBillingRecordOutput{})
+	pulumi.RegisterOutputType(NetworkVolumeBillingRecordArrayOutput{})
+	pulumi.RegisterOutputType(PodBillingRecordOutput{})
+	pulumi.RegisterOutputType(PodBillingRecordArrayOutput{})
+	pulumi.RegisterOutputType(PublicEndpointBillingRecordOutput{})
+	pulumi.RegisterOutputType(PublicEndpointBillingRecordArrayOutput{})
+	pulumi.RegisterOutputType(PublicTemplateOutput{})
+	pulumi.RegisterOutputType(PublicTemplateArrayOutput{})
+	pulumi.RegisterOutputType(ReleaseDiffEntryOutput{})
+	pulumi.RegisterOutputType(ReleaseDiffEntryArrayOutput{})
+	pulumi.RegisterOutputType(ResolvedBillingQueryOutput{})
+	pulumi.RegisterOutputType(ResolvedBillingQueryPtrOutput{})
+	pulumi.RegisterOutputType(RolloutSummaryOutput{})
+	pulumi.RegisterOutputType(ServerlessBillingRecordOutput{})
+	pulumi.RegisterOutputType(ServerlessBillingRecordArrayOutput{})
+	pulumi.RegisterOutputType(WorkerSummaryOutput{})
+	pulumi.RegisterOutputType(WorkerSummaryPtrOutput{})
 }

@@ -6,6 +6,40 @@ import * as inputs from "../types/input";
 import * as outputs from "../types/output";
 
 /**
+ * The account's spend in one bucket, every cost component broken out (BillingRecord), USD.
+ */
+export interface AccountBillingRecord {
+    clusterDiskAmount?: number;
+    clusterGpuAmount?: number;
+    clusterNetworkingAmount?: number;
+    /**
+     * End of the bucket, exclusive (RFC 3339).
+     */
+    endTime: string;
+    /**
+     * Public endpoints, USD.
+     */
+    endpointAmount?: number;
+    podCpuAmount?: number;
+    podDiskAmount?: number;
+    podGpuAmount?: number;
+    serverlessCpuAmount?: number;
+    serverlessDiskAmount?: number;
+    serverlessFeeAmount?: number;
+    serverlessGpuAmount?: number;
+    /**
+     * Start of the bucket, inclusive (RFC 3339).
+     */
+    startTime: string;
+    storageHighPerformanceAmount?: number;
+    storageStandardAmount?: number;
+    /**
+     * Total across every resource, USD.
+     */
+    totalAmount: number;
+}
+
+/**
  * One limit of the account.
  */
 export interface AccountLimit {
@@ -17,6 +51,43 @@ export interface AccountLimit {
      * The cap, when the service reports it.
      */
     limit?: number;
+}
+
+/**
+ * What the service says about the records: the resolved query, how many records, how many distinct
+ * resources they span (`uniquePodCount`, `uniqueServerlessCount`, `uniqueNetworkVolumeCount` or
+ * `uniqueClusterCount`, by history) and the totals (the history's amounts summed, USD).
+ */
+export interface BillingMetadata {
+    query?: outputs.ResolvedBillingQuery;
+    /**
+     * Number of records returned.
+     */
+    recordCount?: number;
+    /**
+     * The amounts summed over the records, USD, named as on the records.
+     */
+    totals?: {[key: string]: number};
+    uniqueClusterCount?: number;
+    uniqueNetworkVolumeCount?: number;
+    uniquePodCount?: number;
+    uniqueServerlessCount?: number;
+}
+
+/**
+ * One cluster's spend in one bucket (ClusterBillingRecord; clusters are GPU-only), USD.
+ */
+export interface ClusterBillingRecord {
+    clusterId?: string;
+    diskAmount?: number;
+    endTime: string;
+    gpuAmount?: number;
+    /**
+     * Inter-node networking, USD.
+     */
+    networkingAmount?: number;
+    startTime: string;
+    totalAmount: number;
 }
 
 /**
@@ -79,6 +150,88 @@ export interface DataCenter {
 }
 
 /**
+ * One release of an endpoint: a versioned configuration snapshot (Release).
+ */
+export interface EndpointRelease {
+    /**
+     * The build that produced a GIT_BUILD release; absent for MANUAL ones.
+     */
+    buildId?: string;
+    /**
+     * When the release was made (RFC 3339).
+     */
+    createdAt?: string;
+    /**
+     * The user who created the release.
+     */
+    createdByUserId?: string;
+    /**
+     * The configuration fields this release changed.
+     */
+    diff?: outputs.ReleaseDiffEntry[];
+    id: string;
+    /**
+     * GIT_BUILD (a completed build, see `buildId`) or MANUAL (a configuration change).
+     */
+    source?: string;
+    /**
+     * The endpoint configuration version this release produced.
+     */
+    version?: number;
+    /**
+     * Workers currently running this release's version.
+     */
+    workerCount?: number;
+}
+
+/**
+ * One active worker of a serverless endpoint (Worker).
+ */
+export interface EndpointWorker {
+    /**
+     * The data center the worker is placed in; absent until placed.
+     */
+    dataCenterId?: string;
+    /**
+     * GPUs allocated to the worker (0 on CPU endpoints).
+     */
+    gpuCount?: number;
+    /**
+     * The GPU type the worker is placed on; absent until placed.
+     */
+    gpuTypeId?: string;
+    /**
+     * The worker's id: what getWorkerLog takes as `workerId`.
+     */
+    id: string;
+    /**
+     * The container image the worker runs.
+     */
+    image?: string;
+    /**
+     * True when the worker runs an older endpoint configuration than the current one (mid rolling
+     * update): its `version` differs from the answer's `endpointVersion`. The service's own flag.
+     */
+    isStale?: boolean;
+    /**
+     * When the worker last started (RFC 3339); absent if it has not started.
+     */
+    startedAt?: string;
+    /**
+     * RUNNING (serving a job), IDLE (ready, polling), INITIALIZING, THROTTLED (waiting on capacity) or UNHEALTHY.
+     */
+    status: string;
+    /**
+     * Seconds the worker has been running; absent until it is placed and running.
+     */
+    uptimeSeconds?: number;
+    /**
+     * The endpoint configuration version the worker runs; absent when unknown.
+     */
+    version?: number;
+}
+
+/**
  * A GPU type of the catalog; keys the service adds later are kept.
  */
 export interface GpuType {
@@ -92,5 +245,219 @@ export interface GpuType {
     memory?: number;
     name?: string;
     pool?: string;
+}
+
+/**
+ * One line of a log, as the service streams it.
+ */
+export interface LogLine {
+    /**
+     * The line, secrets redacted.
+     */
+    line: string;
+    /**
+     * "container" or "system" (another value the service may add is kept as sent).
+     */
+    source: string;
+    /**
+     * When it was written (RFC 3339), the event's id: give it as `since` to read on from there.
+     */
+    ts: string;
+}
+
+/**
+ * One network volume's storage spend in one bucket (NetworkVolumeBillingRecord), USD.
+ */
+export interface NetworkVolumeBillingRecord {
+    endTime: string;
+    highPerformanceAmount?: number;
+    networkVolumeId?: string;
+    standardAmount?: number;
+    startTime: string;
+    totalAmount: number;
+}
+
+/**
+ * One pod's spend in one bucket (PodBillingRecord), USD.
+ */
+export interface PodBillingRecord {
+    cpuAmount?: number;
+    diskAmount?: number;
+    endTime: string;
+    gpuAmount?: number;
+    podId?: string;
+    startTime: string;
+    totalAmount: number;
+}
+
+/**
+ * The account's public endpoint spend in one bucket (EndpointBillingRecord), USD.
+ */
+export interface PublicEndpointBillingRecord {
+    endTime: string;
+    startTime: string;
+    totalAmount: number;
+}
+
+/**
+ * A template of the public catalog (`GET /v2/catalog/templates`), in the service's field names.
+ */
+export interface PublicTemplate {
+    /**
+     * Acceptable CUDA versions ("12.4"); empty means any.
+     */
+    allowedCudaVersions?: string[];
+    /**
+     * Arguments passed to the container entrypoint.
+     */
+    args?: string;
+    /**
+     * NVIDIA, AMD or CPU.
+     */
+    category?: string;
+    /**
+     * Container disk, GB.
+     */
+    disk?: number;
+    /**
+     * Environment variables the template sets.
+     */
+    env?: {[key: string]: string};
+    /**
+     * What pods' and endpoints' `templateId` take.
+     */
+    id: string;
+    /**
+     * The container image.
+     */
+    image?: string;
+    /**
+     * The template's volume mounts, as the service sends them.
+     */
+    mounts?: any;
+    name?: string;
+    /**
+     * Exposed ports, as port/protocol ("8888/http").
+     */
+    ports?: string[];
+    public?: boolean;
+    /**
+     * True for serverless worker templates, false for pod templates.
+     */
+    serverless?: boolean;
+    /**
+     * Whether containers from it start JupyterLab at startup.
+     */
+    startJupyter?: boolean;
+    /**
+     * Whether containers from it get SSH access provisioned at startup.
+     */
+    startSsh?: boolean;
+}
+
+/**
+ * One changed field of a release (ReleaseDiffEntry).
+ */
+export interface ReleaseDiffEntry {
+    /**
+     * The changed configuration field, e.g. `gpuCount` or `template.imageName`.
+     */
+    field: string;
+    /**
+     * The new value, as raw JSON; null when the field was removed.
+     */
+    new?: any;
+    /**
+     * The previous value, as raw JSON; null when the field was added.
+     */
+    old?: any;
+}
+
+/**
+ * The query as the service resolved it: the window snapped to bucket boundaries, the bucket size and the filter.
+ */
+export interface ResolvedBillingQuery {
+    bucketSize?: string;
+    /**
+     * The clusterId filter applied (cluster billing).
+     */
+    clusterId?: string;
+    /**
+     * End of the resolved window, exclusive (RFC 3339).
+     */
+    endTime: string;
+    /**
+     * The networkVolumeId filter applied (network volume billing).
+     */
+    networkVolumeId?: string;
+    /**
+     * The podId filter applied (pod billing).
+     */
+    podId?: string;
+    /**
+     * The serverlessId filter applied (serverless billing).
+     */
+    serverlessId?: string;
+    /**
+     * Start of the resolved window, inclusive (RFC 3339).
+     */
+    startTime: string;
+}
+
+/**
+ * How far the current version has rolled out (RolloutSummary).
+ */
+export interface RolloutSummary {
+    /**
+     * True while any worker still runs an older version.
+     */
+    inProgress: boolean;
+    /**
+     * Percent (0..100) of workers on the current version; 0 when there are none.
+     */
+    percentOnLatest?: number;
+    /**
+     * Workers running the endpoint's current version.
+     */
+    workersOnLatest: number;
+    /**
+     * All workers currently allocated to the endpoint.
+     */
+    workersTotal: number;
+}
+
+/**
+ * One serverless endpoint's spend in one bucket (ServerlessBillingRecord), USD.
+ */
+export interface ServerlessBillingRecord {
+    cpuAmount?: number;
+    diskAmount?: number;
+    endTime: string;
+    /**
+     * The platform fee, USD.
+     */
+    feeAmount?: number;
+    gpuAmount?: number;
+    /**
+     * The endpoint's id.
+     */
+    serverlessId?: string;
+    startTime: string;
+    totalAmount: number;
+}
+
+/**
+ * The workers counted by status (WorkerSummary): running + idle + initializing + throttled + unhealthy == total.
+ */
+export interface WorkerSummary {
+    idle?: number;
+    initializing?: number;
+    running?: number;
+    throttled?: number;
+    /**
+     * All workers currently allocated to the endpoint.
+     */
+    total?: number;
+    unhealthy?: number;
 }
 

@@ -8,16 +8,27 @@ import typing
 # Export this package's modules as members:
 from .account_ssh_keys import *
 from .endpoint import *
+from .get_account_billing import *
 from .get_account_limits import *
+from .get_cluster_billing import *
 from .get_cpu_types import *
 from .get_data_centers import *
 from .get_endpoint import *
+from .get_endpoint_releases import *
+from .get_endpoint_workers import *
 from .get_gpu_types import *
 from .get_network_volume import *
+from .get_network_volume_billing import *
 from .get_pod import *
+from .get_pod_billing import *
+from .get_pod_log import *
+from .get_public_endpoint_billing import *
+from .get_public_templates import *
 from .get_registry_auth import *
 from .get_secret import *
+from .get_serverless_billing import *
 from .get_template import *
+from .get_worker_log import *
 from .network_volume import *
 from .pod import *
 from .provider import *

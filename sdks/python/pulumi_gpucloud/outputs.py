@@ -13,14 +13,183 @@ if sys.version_info >= (3, 11):
 else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from . import _utilities
+from . import outputs
 
 __all__ = [
+    'AccountBillingRecord',
     'AccountLimit',
+    'BillingMetadata',
+    'ClusterBillingRecord',
     'CostEstimate',
     'CpuType',
     'DataCenter',
+    'EndpointRelease',
+    'EndpointWorker',
     'GpuType',
+    'LogLine',
+    'NetworkVolumeBillingRecord',
+    'PodBillingRecord',
+    'PublicEndpointBillingRecord',
+    'PublicTemplate',
+    'ReleaseDiffEntry',
+    'ResolvedBillingQuery',
+    'RolloutSummary',
+    'ServerlessBillingRecord',
+    'WorkerSummary',
 ]
+
+@pulumi.output_type
+class AccountBillingRecord(dict):
+    """
+    The account's spend in one bucket, every cost component broken out (BillingRecord), USD.
+    """
+    def __init__(__self__, *,
+                 end_time: _builtins.str,
+                 start_time: _builtins.str,
+                 total_amount: _builtins.float,
+                 cluster_disk_amount: Optional[_builtins.float] = None,
+                 cluster_gpu_amount: Optional[_builtins.float] = None,
+                 cluster_networking_amount: Optional[_builtins.float] = None,
+                 endpoint_amount: Optional[_builtins.float] = None,
+                 pod_cpu_amount: Optional[_builtins.float] = None,
+                 pod_disk_amount: Optional[_builtins.float] = None,
+                 pod_gpu_amount: Optional[_builtins.float] = None,
+                 serverless_cpu_amount: Optional[_builtins.float] = None,
+                 serverless_disk_amount: Optional[_builtins.float] = None,
+                 serverless_fee_amount: Optional[_builtins.float] = None,
+                 serverless_gpu_amount: Optional[_builtins.float] = None,
+                 storage_high_performance_amount: Optional[_builtins.float] = None,
+                 storage_standard_amount: Optional[_builtins.float] = None):
+        """
+        The account's spend in one bucket, every cost component broken out (BillingRecord), USD.
+
+        :param _builtins.str end_time: End of the bucket, exclusive (RFC 3339).
+        :param _builtins.str start_time: Start of the bucket, inclusive (RFC 3339).
+        :param _builtins.float total_amount: Total across every resource, USD.
+        :param _builtins.float endpoint_amount: Public endpoints, USD.
+        """
+        pulumi.set(__self__, "end_time", end_time)
+        pulumi.set(__self__, "start_time", start_time)
+        pulumi.set(__self__, "total_amount", total_amount)
+        if cluster_disk_amount is not None:
+            pulumi.set(__self__, "cluster_disk_amount", cluster_disk_amount)
+        if cluster_gpu_amount is not None:
+            pulumi.set(__self__, "cluster_gpu_amount", cluster_gpu_amount)
+        if cluster_networking_amount is not None:
+            pulumi.set(__self__, "cluster_networking_amount", cluster_networking_amount)
+        if endpoint_amount is not None:
+            pulumi.set(__self__, "endpoint_amount", endpoint_amount)
+        if pod_cpu_amount is not None:
+            pulumi.set(__self__, "pod_cpu_amount", pod_cpu_amount)
+        if pod_disk_amount is not None:
+            pulumi.set(__self__, "pod_disk_amount", pod_disk_amount)
+        if pod_gpu_amount is not None:
+            pulumi.set(__self__, "pod_gpu_amount", pod_gpu_amount)
+        if serverless_cpu_amount is not None:
+            pulumi.set(__self__, "serverless_cpu_amount", serverless_cpu_amount)
+        if serverless_disk_amount is not None:
+            pulumi.set(__self__, "serverless_disk_amount", serverless_disk_amount)
+        if serverless_fee_amount is not None:
+            pulumi.set(__self__, "serverless_fee_amount", serverless_fee_amount)
+        if serverless_gpu_amount is not None:
+            pulumi.set(__self__, "serverless_gpu_amount", serverless_gpu_amount)
+        if storage_high_performance_amount is not None:
+            pulumi.set(__self__, "storage_high_performance_amount", storage_high_performance_amount)
+        if storage_standard_amount is not None:
+            pulumi.set(__self__, "storage_standard_amount", storage_standard_amount)
+
+    @_builtins.property
+    @pulumi.getter(name="endTime")
+    def end_time(self) -> _builtins.str:
+        """
+        End of the bucket, exclusive (RFC 3339).
+        """
+        return pulumi.get(self, "end_time")
+
+    @_builtins.property
+    @pulumi.getter(name="startTime")
+    def start_time(self) -> _builtins.str:
+        """
+        Start of the bucket, inclusive (RFC 3339).
+        """
+        return pulumi.get(self, "start_time")
+
+    @_builtins.property
+    @pulumi.getter(name="totalAmount")
+    def total_amount(self) -> _builtins.float:
+        """
+        Total across every resource, USD.
+        """
+        return pulumi.get(self, "total_amount")
+
+    @_builtins.property
+    @pulumi.getter(name="clusterDiskAmount")
+    def cluster_disk_amount(self) -> Optional[_builtins.float]:
+        return pulumi.get(self, "cluster_disk_amount")
+
+    @_builtins.property
+    @pulumi.getter(name="clusterGpuAmount")
+    def cluster_gpu_amount(self) -> Optional[_builtins.float]:
+        return pulumi.get(self, "cluster_gpu_amount")
+
+    @_builtins.property
+    @pulumi.getter(name="clusterNetworkingAmount")
+    def cluster_networking_amount(self) -> Optional[_builtins.float]:
+        return pulumi.get(self, "cluster_networking_amount")
+
+    @_builtins.property
+    @pulumi.getter(name="endpointAmount")
+    def endpoint_amount(self) -> Optional[_builtins.float]:
+        """
+        Public endpoints, USD.
+        """
+        return pulumi.get(self, "endpoint_amount")
+
+    @_builtins.property
+    @pulumi.getter(name="podCpuAmount")
+    def pod_cpu_amount(self) -> Optional[_builtins.float]:
+        return pulumi.get(self, "pod_cpu_amount")
+
+    @_builtins.property
+    @pulumi.getter(name="podDiskAmount")
+    def pod_disk_amount(self) -> Optional[_builtins.float]:
+        return pulumi.get(self, "pod_disk_amount")
+
+    @_builtins.property
+    @pulumi.getter(name="podGpuAmount")
+    def pod_gpu_amount(self) -> Optional[_builtins.float]:
+        return pulumi.get(self, "pod_gpu_amount")
+
+    @_builtins.property
+    @pulumi.getter(name="serverlessCpuAmount")
+    def serverless_cpu_amount(self) -> Optional[_builtins.float]:
+        return pulumi.get(self, "serverless_cpu_amount")
+
+    @_builtins.property
+    @pulumi.getter(name="serverlessDiskAmount")
+    def serverless_disk_amount(self) -> Optional[_builtins.float]:
+        return pulumi.get(self, "serverless_disk_amount")
+
+    @_builtins.property
+    @pulumi.getter(name="serverlessFeeAmount")
+    def serverless_fee_amount(self) -> Optional[_builtins.float]:
+        return pulumi.get(self, "serverless_fee_amount")
+
+    @_builtins.property
+    @pulumi.getter(name="serverlessGpuAmount")
+    def serverless_gpu_amount(self) -> Optional[_builtins.float]:
+        return pulumi.get(self, "serverless_gpu_amount")
+
+    @_builtins.property
+    @pulumi.getter(name="storageHighPerformanceAmount")
+    def storage_high_performance_amount(self) -> Optional[_builtins.float]:
+        return pulumi.get(self, "storage_high_performance_amount")
+
+    @_builtins.property
+    @pulumi.getter(name="storageStandardAmount")
+    def storage_standard_amount(self) -> Optional[_builtins.float]:
+        return pulumi.get(self, "storage_standard_amount")
+
 
 @pulumi.output_type
 class AccountLimit(dict):
@@ -56,6 +225,155 @@ class AccountLimit(dict):
         The cap, when the service reports it.
         """
         return pulumi.get(self, "limit")
+
+
+@pulumi.output_type
+class BillingMetadata(dict):
+    """
+    What the service says about the records: the resolved query, how many records, how many distinct
+    resources they span (`uniquePodCount`, `uniqueServerlessCount`, `uniqueNetworkVolumeCount` or
+    `uniqueClusterCount`, by history) and the totals (the history's amounts summed, USD).
+    """
+    def __init__(__self__, *,
+                 query: Optional['outputs.ResolvedBillingQuery'] = None,
+                 record_count: Optional[_builtins.float] = None,
+                 totals: Optional[Mapping[str, _builtins.float]] = None,
+                 unique_cluster_count: Optional[_builtins.float] = None,
+                 unique_network_volume_count: Optional[_builtins.float] = None,
+                 unique_pod_count: Optional[_builtins.float] = None,
+                 unique_serverless_count: Optional[_builtins.float] = None):
+        """
+        What the service says about the records: the resolved query, how many records, how many distinct
+        resources they span (`uniquePodCount`, `uniqueServerlessCount`, `uniqueNetworkVolumeCount` or
+        `uniqueClusterCount`, by history) and the totals (the history's amounts summed, USD).
+
+        :param _builtins.float record_count: Number of records returned.
+        :param Mapping[str, _builtins.float] totals: The amounts summed over the records, USD, named as on the records.
+        """
+        if query is not None:
+            pulumi.set(__self__, "query", query)
+        if record_count is not None:
+            pulumi.set(__self__, "record_count", record_count)
+        if totals is not None:
+            pulumi.set(__self__, "totals", totals)
+        if unique_cluster_count is not None:
+            pulumi.set(__self__, "unique_cluster_count", unique_cluster_count)
+        if unique_network_volume_count is not None:
+            pulumi.set(__self__, "unique_network_volume_count", unique_network_volume_count)
+        if unique_pod_count is not None:
+            pulumi.set(__self__, "unique_pod_count", unique_pod_count)
+        if unique_serverless_count is not None:
+            pulumi.set(__self__, "unique_serverless_count", unique_serverless_count)
+
+    @_builtins.property
+    @pulumi.getter
+    def query(self) -> Optional['outputs.ResolvedBillingQuery']:
+        return pulumi.get(self, "query")
+
+    @_builtins.property
+    @pulumi.getter(name="recordCount")
+    def record_count(self) -> Optional[_builtins.float]:
+        """
+        Number of records returned.
+        """
+        return pulumi.get(self, "record_count")
+
+    @_builtins.property
+    @pulumi.getter
+    def totals(self) -> Optional[Mapping[str, _builtins.float]]:
+        """
+        The amounts summed over the records, USD, named as on the records.
+        """
+        return pulumi.get(self, "totals")
+
+    @_builtins.property
+    @pulumi.getter(name="uniqueClusterCount")
+    def unique_cluster_count(self) -> Optional[_builtins.float]:
+        return pulumi.get(self, "unique_cluster_count")
+
+    @_builtins.property
+    @pulumi.getter(name="uniqueNetworkVolumeCount")
+    def unique_network_volume_count(self) -> Optional[_builtins.float]:
+        return pulumi.get(self, "unique_network_volume_count")
+
+    @_builtins.property
+    @pulumi.getter(name="uniquePodCount")
+    def unique_pod_count(self) -> Optional[_builtins.float]:
+        return pulumi.get(self, "unique_pod_count")
+
+    @_builtins.property
+    @pulumi.getter(name="uniqueServerlessCount")
+    def unique_serverless_count(self) -> Optional[_builtins.float]:
+        return pulumi.get(self, "unique_serverless_count")
+
+
+@pulumi.output_type
+class ClusterBillingRecord(dict):
+    """
+    One cluster's spend in one bucket (ClusterBillingRecord; clusters are GPU-only), USD.
+    """
+    def __init__(__self__, *,
+                 end_time: _builtins.str,
+                 start_time: _builtins.str,
+                 total_amount: _builtins.float,
+                 cluster_id: Optional[_builtins.str] = None,
+                 disk_amount: Optional[_builtins.float] = None,
+                 gpu_amount: Optional[_builtins.float] = None,
+                 networking_amount: Optional[_builtins.float] = None):
+        """
+        One cluster's spend in one bucket (ClusterBillingRecord; clusters are GPU-only), USD.
+
+        :param _builtins.float networking_amount: Inter-node networking, USD.
+        """
+        pulumi.set(__self__, "end_time", end_time)
+        pulumi.set(__self__, "start_time", start_time)
+        pulumi.set(__self__, "total_amount", total_amount)
+        if cluster_id is not None:
+            pulumi.set(__self__, "cluster_id", cluster_id)
+        if disk_amount is not None:
+            pulumi.set(__self__, "disk_amount", disk_amount)
+        if gpu_amount is not None:
+            pulumi.set(__self__, "gpu_amount", gpu_amount)
+        if networking_amount is not None:
+            pulumi.set(__self__, "networking_amount", networking_amount)
+
+    @_builtins.property
+    @pulumi.getter(name="endTime")
+    def end_time(self) -> _builtins.str:
+        return pulumi.get(self, "end_time")
+
+    @_builtins.property
+    @pulumi.getter(name="startTime")
+    def start_time(self) -> _builtins.str:
+        return pulumi.get(self, "start_time")
+
+    @_builtins.property
+    @pulumi.getter(name="totalAmount")
+    def total_amount(self) -> _builtins.float:
+        return pulumi.get(self, "total_amount")
+
+    @_builtins.property
+    @pulumi.getter(name="clusterId")
+    def cluster_id(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "cluster_id")
+
+    @_builtins.property
+    @pulumi.getter(name="diskAmount")
+    def disk_amount(self) -> Optional[_builtins.float]:
+        return pulumi.get(self, "disk_amount")
+
+    @_builtins.property
+    @pulumi.getter(name="gpuAmount")
+    def gpu_amount(self) -> Optional[_builtins.float]:
+        return pulumi.get(self, "gpu_amount")
+
+    @_builtins.property
+    @pulumi.getter(name="networkingAmount")
+    def networking_amount(self) -> Optional[_builtins.float]:
+        """
+        Inter-node networking, USD.
+        """
+        return pulumi.get(self, "networking_amount")
 
 
 @pulumi.output_type
@@ -265,6 +583,241 @@ class DataCenter(dict):
 
 
 @pulumi.output_type
+class EndpointRelease(dict):
+    """
+    One release of an endpoint: a versioned configuration snapshot (Release).
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 build_id: Optional[_builtins.str] = None,
+                 created_at: Optional[_builtins.str] = None,
+                 created_by_user_id: Optional[_builtins.str] = None,
+                 diff: Optional[Sequence['outputs.ReleaseDiffEntry']] = None,
+                 source: Optional[_builtins.str] = None,
+                 version: Optional[_builtins.float] = None,
+                 worker_count: Optional[_builtins.float] = None):
+        """
+        One release of an endpoint: a versioned configuration snapshot (Release).
+
+        :param _builtins.str build_id: The build that produced a GIT_BUILD release; absent for MANUAL ones.
+        :param _builtins.str created_at: When the release was made (RFC 3339).
+        :param _builtins.str created_by_user_id: The user who created the release.
+        :param Sequence['ReleaseDiffEntry'] diff: The configuration fields this release changed.
+        :param _builtins.str source: GIT_BUILD (a completed build, see `buildId`) or MANUAL (a configuration change).
+        :param _builtins.float version: The endpoint configuration version this release produced.
+        :param _builtins.float worker_count: Workers currently running this release's version.
+        """
+        pulumi.set(__self__, "id", id)
+        if build_id is not None:
+            pulumi.set(__self__, "build_id", build_id)
+        if created_at is not None:
+            pulumi.set(__self__, "created_at", created_at)
+        if created_by_user_id is not None:
+            pulumi.set(__self__, "created_by_user_id", created_by_user_id)
+        if diff is not None:
+            pulumi.set(__self__, "diff", diff)
+        if source is not None:
+            pulumi.set(__self__, "source", source)
+        if version is not None:
+            pulumi.set(__self__, "version", version)
+        if worker_count is not None:
+            pulumi.set(__self__, "worker_count", worker_count)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter(name="buildId")
+    def build_id(self) -> Optional[_builtins.str]:
+        """
+        The build that produced a GIT_BUILD release; absent for MANUAL ones.
+        """
+        return pulumi.get(self, "build_id")
+
+    @_builtins.property
+    @pulumi.getter(name="createdAt")
+    def created_at(self) -> Optional[_builtins.str]:
+        """
+        When the release was made (RFC 3339).
+        """
+        return pulumi.get(self, "created_at")
+
+    @_builtins.property
+    @pulumi.getter(name="createdByUserId")
+    def created_by_user_id(self) -> Optional[_builtins.str]:
+        """
+        The user who created the release.
+        """
+        return pulumi.get(self, "created_by_user_id")
+
+    @_builtins.property
+    @pulumi.getter
+    def diff(self) -> Optional[Sequence['outputs.ReleaseDiffEntry']]:
+        """
+        The configuration fields this release changed.
+        """
+        return pulumi.get(self, "diff")
+
+    @_builtins.property
+    @pulumi.getter
+    def source(self) -> Optional[_builtins.str]:
+        """
+        GIT_BUILD (a completed build, see `buildId`) or MANUAL (a configuration change).
+        """
+        return pulumi.get(self, "source")
+
+    @_builtins.property
+    @pulumi.getter
+    def version(self) -> Optional[_builtins.float]:
+        """
+        The endpoint configuration version this release produced.
+        """
+        return pulumi.get(self, "version")
+
+    @_builtins.property
+    @pulumi.getter(name="workerCount")
+    def worker_count(self) -> Optional[_builtins.float]:
+        """
+        Workers currently running this release's version.
+        """
+        return pulumi.get(self, "worker_count")
+
+
+@pulumi.output_type
+class EndpointWorker(dict):
+    """
+    One active worker of a serverless endpoint (Worker).
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 status: _builtins.str,
+                 data_center_id: Optional[_builtins.str] = None,
+                 gpu_count: Optional[_builtins.float] = None,
+                 gpu_type_id: Optional[_builtins.str] = None,
+                 image: Optional[_builtins.str] = None,
+                 is_stale: Optional[_builtins.bool] = None,
+                 started_at: Optional[_builtins.str] = None,
+                 uptime_seconds: Optional[_builtins.float] = None,
+                 version: Optional[_builtins.float] = None):
+        """
+        One active worker of a serverless endpoint (Worker).
+
+        :param _builtins.str id: The worker's id: what getWorkerLog takes as `workerId`.
+        :param _builtins.str status: RUNNING (serving a job), IDLE (ready, polling), INITIALIZING, THROTTLED (waiting on capacity) or UNHEALTHY.
+        :param _builtins.str data_center_id: The data center the worker is placed in; absent until placed.
+        :param _builtins.float gpu_count: GPUs allocated to the worker (0 on CPU endpoints).
+        :param _builtins.str gpu_type_id: The GPU type the worker is placed on; absent until placed.
+        :param _builtins.str image: The container image the worker runs.
+        :param _builtins.bool is_stale: True when the worker runs an older endpoint configuration than the current one (mid rolling
+               update): its `version` differs from the answer's `endpointVersion`. The service's own flag.
+        :param _builtins.str started_at: When the worker last started (RFC 3339); absent if it has not started.
+        :param _builtins.float uptime_seconds: Seconds the worker has been running; absent until it is placed and running.
+        :param _builtins.float version: The endpoint configuration version the worker runs; absent when unknown.
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "status", status)
+        if data_center_id is not None:
+            pulumi.set(__self__, "data_center_id", data_center_id)
+        if gpu_count is not None:
+            pulumi.set(__self__, "gpu_count", gpu_count)
+        if gpu_type_id is not None:
+            pulumi.set(__self__, "gpu_type_id", gpu_type_id)
+        if image is not None:
+            pulumi.set(__self__, "image", image)
+        if is_stale is not None:
+            pulumi.set(__self__, "is_stale", is_stale)
+        if started_at is not None:
+            pulumi.set(__self__, "started_at", started_at)
+        if uptime_seconds is not None:
+            pulumi.set(__self__, "uptime_seconds", uptime_seconds)
+        if version is not None:
+            pulumi.set(__self__, "version", version)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        The worker's id: what getWorkerLog takes as `workerId`.
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def status(self) -> _builtins.str:
+        """
+        RUNNING (serving a job), IDLE (ready, polling), INITIALIZING, THROTTLED (waiting on capacity) or UNHEALTHY.
+        """
+        return pulumi.get(self, "status")
+
+    @_builtins.property
+    @pulumi.getter(name="dataCenterId")
+    def data_center_id(self) -> Optional[_builtins.str]:
+        """
+        The data center the worker is placed in; absent until placed.
+        """
+        return pulumi.get(self, "data_center_id")
+
+    @_builtins.property
+    @pulumi.getter(name="gpuCount")
+    def gpu_count(self) -> Optional[_builtins.float]:
+        """
+        GPUs allocated to the worker (0 on CPU endpoints).
+        """
+        return pulumi.get(self, "gpu_count")
+
+    @_builtins.property
+    @pulumi.getter(name="gpuTypeId")
+    def gpu_type_id(self) -> Optional[_builtins.str]:
+        """
+        The GPU type the worker is placed on; absent until placed.
+        """
+        return pulumi.get(self, "gpu_type_id")
+
+    @_builtins.property
+    @pulumi.getter
+    def image(self) -> Optional[_builtins.str]:
+        """
+        The container image the worker runs.
+        """
+        return pulumi.get(self, "image")
+
+    @_builtins.property
+    @pulumi.getter(name="isStale")
+    def is_stale(self) -> Optional[_builtins.bool]:
+        """
+        True when the worker runs an older endpoint configuration than the current one (mid rolling
+        update): its `version` differs from the answer's `endpointVersion`. The service's own flag.
+        """
+        return pulumi.get(self, "is_stale")
+
+    @_builtins.property
+    @pulumi.getter(name="startedAt")
+    def started_at(self) -> Optional[_builtins.str]:
+        """
+        When the worker last started (RFC 3339); absent if it has not started.
+        """
+        return pulumi.get(self, "started_at")
+
+    @_builtins.property
+    @pulumi.getter(name="uptimeSeconds")
+    def uptime_seconds(self) -> Optional[_builtins.float]:
+        """
+        Seconds the worker has been running; absent until it is placed and running.
+        """
+        return pulumi.get(self, "uptime_seconds")
+
+    @_builtins.property
+    @pulumi.getter
+    def version(self) -> Optional[_builtins.float]:
+        """
+        The endpoint configuration version the worker runs; absent when unknown.
+        """
+        return pulumi.get(self, "version")
+
+
+@pulumi.output_type
 class GpuType(dict):
     """
     A GPU type of the catalog; keys the service adds later are kept.
@@ -313,5 +866,712 @@ class GpuType(dict):
     @pulumi.getter
     def pool(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "pool")
+
+
+@pulumi.output_type
+class LogLine(dict):
+    """
+    One line of a log, as the service streams it.
+    """
+    def __init__(__self__, *,
+                 line: _builtins.str,
+                 source: _builtins.str,
+                 ts: _builtins.str):
+        """
+        One line of a log, as the service streams it.
+
+        :param _builtins.str line: The line, secrets redacted.
+        :param _builtins.str source: "container" or "system" (another value the service may add is kept as sent).
+        :param _builtins.str ts: When it was written (RFC 3339), the event's id: give it as `since` to read on from there.
+        """
+        pulumi.set(__self__, "line", line)
+        pulumi.set(__self__, "source", source)
+        pulumi.set(__self__, "ts", ts)
+
+    @_builtins.property
+    @pulumi.getter
+    def line(self) -> _builtins.str:
+        """
+        The line, secrets redacted.
+        """
+        return pulumi.get(self, "line")
+
+    @_builtins.property
+    @pulumi.getter
+    def source(self) -> _builtins.str:
+        """
+        "container" or "system" (another value the service may add is kept as sent).
+        """
+        return pulumi.get(self, "source")
+
+    @_builtins.property
+    @pulumi.getter
+    def ts(self) -> _builtins.str:
+        """
+        When it was written (RFC 3339), the event's id: give it as `since` to read on from there.
+        """
+        return pulumi.get(self, "ts")
+
+
+@pulumi.output_type
+class NetworkVolumeBillingRecord(dict):
+    """
+    One network volume's storage spend in one bucket (NetworkVolumeBillingRecord), USD.
+    """
+    def __init__(__self__, *,
+                 end_time: _builtins.str,
+                 start_time: _builtins.str,
+                 total_amount: _builtins.float,
+                 high_performance_amount: Optional[_builtins.float] = None,
+                 network_volume_id: Optional[_builtins.str] = None,
+                 standard_amount: Optional[_builtins.float] = None):
+        """
+        One network volume's storage spend in one bucket (NetworkVolumeBillingRecord), USD.
+        """
+        pulumi.set(__self__, "end_time", end_time)
+        pulumi.set(__self__, "start_time", start_time)
+        pulumi.set(__self__, "total_amount", total_amount)
+        if high_performance_amount is not None:
+            pulumi.set(__self__, "high_performance_amount", high_performance_amount)
+        if network_volume_id is not None:
+            pulumi.set(__self__, "network_volume_id", network_volume_id)
+        if standard_amount is not None:
+            pulumi.set(__self__, "standard_amount", standard_amount)
+
+    @_builtins.property
+    @pulumi.getter(name="endTime")
+    def end_time(self) -> _builtins.str:
+        return pulumi.get(self, "end_time")
+
+    @_builtins.property
+    @pulumi.getter(name="startTime")
+    def start_time(self) -> _builtins.str:
+        return pulumi.get(self, "start_time")
+
+    @_builtins.property
+    @pulumi.getter(name="totalAmount")
+    def total_amount(self) -> _builtins.float:
+        return pulumi.get(self, "total_amount")
+
+    @_builtins.property
+    @pulumi.getter(name="highPerformanceAmount")
+    def high_performance_amount(self) -> Optional[_builtins.float]:
+        return pulumi.get(self, "high_performance_amount")
+
+    @_builtins.property
+    @pulumi.getter(name="networkVolumeId")
+    def network_volume_id(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "network_volume_id")
+
+    @_builtins.property
+    @pulumi.getter(name="standardAmount")
+    def standard_amount(self) -> Optional[_builtins.float]:
+        return pulumi.get(self, "standard_amount")
+
+
+@pulumi.output_type
+class PodBillingRecord(dict):
+    """
+    One pod's spend in one bucket (PodBillingRecord), USD.
+    """
+    def __init__(__self__, *,
+                 end_time: _builtins.str,
+                 start_time: _builtins.str,
+                 total_amount: _builtins.float,
+                 cpu_amount: Optional[_builtins.float] = None,
+                 disk_amount: Optional[_builtins.float] = None,
+                 gpu_amount: Optional[_builtins.float] = None,
+                 pod_id: Optional[_builtins.str] = None):
+        """
+        One pod's spend in one bucket (PodBillingRecord), USD.
+        """
+        pulumi.set(__self__, "end_time", end_time)
+        pulumi.set(__self__, "start_time", start_time)
+        pulumi.set(__self__, "total_amount", total_amount)
+        if cpu_amount is not None:
+            pulumi.set(__self__, "cpu_amount", cpu_amount)
+        if disk_amount is not None:
+            pulumi.set(__self__, "disk_amount", disk_amount)
+        if gpu_amount is not None:
+            pulumi.set(__self__, "gpu_amount", gpu_amount)
+        if pod_id is not None:
+            pulumi.set(__self__, "pod_id", pod_id)
+
+    @_builtins.property
+    @pulumi.getter(name="endTime")
+    def end_time(self) -> _builtins.str:
+        return pulumi.get(self, "end_time")
+
+    @_builtins.property
+    @pulumi.getter(name="startTime")
+    def start_time(self) -> _builtins.str:
+        return pulumi.get(self, "start_time")
+
+    @_builtins.property
+    @pulumi.getter(name="totalAmount")
+    def total_amount(self) -> _builtins.float:
+        return pulumi.get(self, "total_amount")
+
+    @_builtins.property
+    @pulumi.getter(name="cpuAmount")
+    def cpu_amount(self) -> Optional[_builtins.float]:
+        return pulumi.get(self, "cpu_amount")
+
+    @_builtins.property
+    @pulumi.getter(name="diskAmount")
+    def disk_amount(self) -> Optional[_builtins.float]:
+        return pulumi.get(self, "disk_amount")
+
+    @_builtins.property
+    @pulumi.getter(name="gpuAmount")
+    def gpu_amount(self) -> Optional[_builtins.float]:
+        return pulumi.get(self, "gpu_amount")
+
+    @_builtins.property
+    @pulumi.getter(name="podId")
+    def pod_id(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "pod_id")
+
+
+@pulumi.output_type
+class PublicEndpointBillingRecord(dict):
+    """
+    The account's public endpoint spend in one bucket (EndpointBillingRecord), USD.
+    """
+    def __init__(__self__, *,
+                 end_time: _builtins.str,
+                 start_time: _builtins.str,
+                 total_amount: _builtins.float):
+        """
+        The account's public endpoint spend in one bucket (EndpointBillingRecord), USD.
+        """
+        pulumi.set(__self__, "end_time", end_time)
+        pulumi.set(__self__, "start_time", start_time)
+        pulumi.set(__self__, "total_amount", total_amount)
+
+    @_builtins.property
+    @pulumi.getter(name="endTime")
+    def end_time(self) -> _builtins.str:
+        return pulumi.get(self, "end_time")
+
+    @_builtins.property
+    @pulumi.getter(name="startTime")
+    def start_time(self) -> _builtins.str:
+        return pulumi.get(self, "start_time")
+
+    @_builtins.property
+    @pulumi.getter(name="totalAmount")
+    def total_amount(self) -> _builtins.float:
+        return pulumi.get(self, "total_amount")
+
+
+@pulumi.output_type
+class PublicTemplate(dict):
+    """
+    A template of the public catalog (`GET /v2/catalog/templates`), in the service's field names.
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 allowed_cuda_versions: Optional[Sequence[_builtins.str]] = None,
+                 args: Optional[_builtins.str] = None,
+                 category: Optional[_builtins.str] = None,
+                 disk: Optional[_builtins.float] = None,
+                 env: Optional[Mapping[str, _builtins.str]] = None,
+                 image: Optional[_builtins.str] = None,
+                 mounts: Optional[Any] = None,
+                 name: Optional[_builtins.str] = None,
+                 ports: Optional[Sequence[_builtins.str]] = None,
+                 public: Optional[_builtins.bool] = None,
+                 serverless: Optional[_builtins.bool] = None,
+                 start_jupyter: Optional[_builtins.bool] = None,
+                 start_ssh: Optional[_builtins.bool] = None):
+        """
+        A template of the public catalog (`GET /v2/catalog/templates`), in the service's field names.
+
+        :param _builtins.str id: What pods' and endpoints' `templateId` take.
+        :param Sequence[_builtins.str] allowed_cuda_versions: Acceptable CUDA versions ("12.4"); empty means any.
+        :param _builtins.str args: Arguments passed to the container entrypoint.
+        :param _builtins.str category: NVIDIA, AMD or CPU.
+        :param _builtins.float disk: Container disk, GB.
+        :param Mapping[str, _builtins.str] env: Environment variables the template sets.
+        :param _builtins.str image: The container image.
+        :param Any mounts: The template's volume mounts, as the service sends them.
+        :param Sequence[_builtins.str] ports: Exposed ports, as port/protocol ("8888/http").
+        :param _builtins.bool serverless: True for serverless worker templates, false for pod templates.
+        :param _builtins.bool start_jupyter: Whether containers from it start JupyterLab at startup.
+        :param _builtins.bool start_ssh: Whether containers from it get SSH access provisioned at startup.
+        """
+        pulumi.set(__self__, "id", id)
+        if allowed_cuda_versions is not None:
+            pulumi.set(__self__, "allowed_cuda_versions", allowed_cuda_versions)
+        if args is not None:
+            pulumi.set(__self__, "args", args)
+        if category is not None:
+            pulumi.set(__self__, "category", category)
+        if disk is not None:
+            pulumi.set(__self__, "disk", disk)
+        if env is not None:
+            pulumi.set(__self__, "env", env)
+        if image is not None:
+            pulumi.set(__self__, "image", image)
+        if mounts is not None:
+            pulumi.set(__self__, "mounts", mounts)
+        if name is not None:
+            pulumi.set(__self__, "name", name)
+        if ports is not None:
+            pulumi.set(__self__, "ports", ports)
+        if public is not None:
+            pulumi.set(__self__, "public", public)
+        if serverless is not None:
+            pulumi.set(__self__, "serverless", serverless)
+        if start_jupyter is not None:
+            pulumi.set(__self__, "start_jupyter", start_jupyter)
+        if start_ssh is not None:
+            pulumi.set(__self__, "start_ssh", start_ssh)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        What pods' and endpoints' `templateId` take.
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter(name="allowedCudaVersions")
+    def allowed_cuda_versions(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Acceptable CUDA versions ("12.4"); empty means any.
+        """
+        return pulumi.get(self, "allowed_cuda_versions")
+
+    @_builtins.property
+    @pulumi.getter
+    def args(self) -> Optional[_builtins.str]:
+        """
+        Arguments passed to the container entrypoint.
+        """
+        return pulumi.get(self, "args")
+
+    @_builtins.property
+    @pulumi.getter
+    def category(self) -> Optional[_builtins.str]:
+        """
+        NVIDIA, AMD or CPU.
+        """
+        return pulumi.get(self, "category")
+
+    @_builtins.property
+    @pulumi.getter
+    def disk(self) -> Optional[_builtins.float]:
+        """
+        Container disk, GB.
+        """
+        return pulumi.get(self, "disk")
+
+    @_builtins.property
+    @pulumi.getter
+    def env(self) -> Optional[Mapping[str, _builtins.str]]:
+        """
+        Environment variables the template sets.
+        """
+        return pulumi.get(self, "env")
+
+    @_builtins.property
+    @pulumi.getter
+    def image(self) -> Optional[_builtins.str]:
+        """
+        The container image.
+        """
+        return pulumi.get(self, "image")
+
+    @_builtins.property
+    @pulumi.getter
+    def mounts(self) -> Optional[Any]:
+        """
+        The template's volume mounts, as the service sends them.
+        """
+        return pulumi.get(self, "mounts")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter
+    def ports(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Exposed ports, as port/protocol ("8888/http").
+        """
+        return pulumi.get(self, "ports")
+
+    @_builtins.property
+    @pulumi.getter
+    def public(self) -> Optional[_builtins.bool]:
+        return pulumi.get(self, "public")
+
+    @_builtins.property
+    @pulumi.getter
+    def serverless(self) -> Optional[_builtins.bool]:
+        """
+        True for serverless worker templates, false for pod templates.
+        """
+        return pulumi.get(self, "serverless")
+
+    @_builtins.property
+    @pulumi.getter(name="startJupyter")
+    def start_jupyter(self) -> Optional[_builtins.bool]:
+        """
+        Whether containers from it start JupyterLab at startup.
+        """
+        return pulumi.get(self, "start_jupyter")
+
+    @_builtins.property
+    @pulumi.getter(name="startSsh")
+    def start_ssh(self) -> Optional[_builtins.bool]:
+        """
+        Whether containers from it get SSH access provisioned at startup.
+        """
+        return pulumi.get(self, "start_ssh")
+
+
+@pulumi.output_type
+class ReleaseDiffEntry(dict):
+    """
+    One changed field of a release (ReleaseDiffEntry).
+    """
+    def __init__(__self__, *,
+                 field: _builtins.str,
+                 new: Optional[Any] = None,
+                 old: Optional[Any] = None):
+        """
+        One changed field of a release (ReleaseDiffEntry).
+
+        :param _builtins.str field: The changed configuration field, e.g. `gpuCount` or `template.imageName`.
+        :param Any new: The new value, as raw JSON; null when the field was removed.
+        :param Any old: The previous value, as raw JSON; null when the field was added.
+        """
+        pulumi.set(__self__, "field", field)
+        if new is not None:
+            pulumi.set(__self__, "new", new)
+        if old is not None:
+            pulumi.set(__self__, "old", old)
+
+    @_builtins.property
+    @pulumi.getter
+    def field(self) -> _builtins.str:
+        """
+        The changed configuration field, e.g. `gpuCount` or `template.imageName`.
+        """
+        return pulumi.get(self, "field")
+
+    @_builtins.property
+    @pulumi.getter
+    def new(self) -> Optional[Any]:
+        """
+        The new value, as raw JSON; null when the field was removed.
+        """
+        return pulumi.get(self, "new")
+
+    @_builtins.property
+    @pulumi.getter
+    def old(self) -> Optional[Any]:
+        """
+        The previous value, as raw JSON; null when the field was added.
+        """
+        return pulumi.get(self, "old")
+
+
+@pulumi.output_type
+class ResolvedBillingQuery(dict):
+    """
+    The query as the service resolved it: the window snapped to bucket boundaries, the bucket size and the filter.
+    """
+    def __init__(__self__, *,
+                 end_time: _builtins.str,
+                 start_time: _builtins.str,
+                 bucket_size: Optional[_builtins.str] = None,
+                 cluster_id: Optional[_builtins.str] = None,
+                 network_volume_id: Optional[_builtins.str] = None,
+                 pod_id: Optional[_builtins.str] = None,
+                 serverless_id: Optional[_builtins.str] = None):
+        """
+        The query as the service resolved it: the window snapped to bucket boundaries, the bucket size and the filter.
+
+        :param _builtins.str end_time: End of the resolved window, exclusive (RFC 3339).
+        :param _builtins.str start_time: Start of the resolved window, inclusive (RFC 3339).
+        :param _builtins.str cluster_id: The clusterId filter applied (cluster billing).
+        :param _builtins.str network_volume_id: The networkVolumeId filter applied (network volume billing).
+        :param _builtins.str pod_id: The podId filter applied (pod billing).
+        :param _builtins.str serverless_id: The serverlessId filter applied (serverless billing).
+        """
+        pulumi.set(__self__, "end_time", end_time)
+        pulumi.set(__self__, "start_time", start_time)
+        if bucket_size is not None:
+            pulumi.set(__self__, "bucket_size", bucket_size)
+        if cluster_id is not None:
+            pulumi.set(__self__, "cluster_id", cluster_id)
+        if network_volume_id is not None:
+            pulumi.set(__self__, "network_volume_id", network_volume_id)
+        if pod_id is not None:
+            pulumi.set(__self__, "pod_id", pod_id)
+        if serverless_id is not None:
+            pulumi.set(__self__, "serverless_id", serverless_id)
+
+    @_builtins.property
+    @pulumi.getter(name="endTime")
+    def end_time(self) -> _builtins.str:
+        """
+        End of the resolved window, exclusive (RFC 3339).
+        """
+        return pulumi.get(self, "end_time")
+
+    @_builtins.property
+    @pulumi.getter(name="startTime")
+    def start_time(self) -> _builtins.str:
+        """
+        Start of the resolved window, inclusive (RFC 3339).
+        """
+        return pulumi.get(self, "start_time")
+
+    @_builtins.property
+    @pulumi.getter(name="bucketSize")
+    def bucket_size(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "bucket_size")
+
+    @_builtins.property
+    @pulumi.getter(name="clusterId")
+    def cluster_id(self) -> Optional[_builtins.str]:
+        """
+        The clusterId filter applied (cluster billing).
+        """
+        return pulumi.get(self, "cluster_id")
+
+    @_builtins.property
+    @pulumi.getter(name="networkVolumeId")
+    def network_volume_id(self) -> Optional[_builtins.str]:
+        """
+        The networkVolumeId filter applied (network volume billing).
+        """
+        return pulumi.get(self, "network_volume_id")
+
+    @_builtins.property
+    @pulumi.getter(name="podId")
+    def pod_id(self) -> Optional[_builtins.str]:
+        """
+        The podId filter applied (pod billing).
+        """
+        return pulumi.get(self, "pod_id")
+
+    @_builtins.property
+    @pulumi.getter(name="serverlessId")
+    def serverless_id(self) -> Optional[_builtins.str]:
+        """
+        The serverlessId filter applied (serverless billing).
+        """
+        return pulumi.get(self, "serverless_id")
+
+
+@pulumi.output_type
+class RolloutSummary(dict):
+    """
+    How far the current version has rolled out (RolloutSummary).
+    """
+    def __init__(__self__, *,
+                 in_progress: _builtins.bool,
+                 workers_on_latest: _builtins.float,
+                 workers_total: _builtins.float,
+                 percent_on_latest: Optional[_builtins.float] = None):
+        """
+        How far the current version has rolled out (RolloutSummary).
+
+        :param _builtins.bool in_progress: True while any worker still runs an older version.
+        :param _builtins.float workers_on_latest: Workers running the endpoint's current version.
+        :param _builtins.float workers_total: All workers currently allocated to the endpoint.
+        :param _builtins.float percent_on_latest: Percent (0..100) of workers on the current version; 0 when there are none.
+        """
+        pulumi.set(__self__, "in_progress", in_progress)
+        pulumi.set(__self__, "workers_on_latest", workers_on_latest)
+        pulumi.set(__self__, "workers_total", workers_total)
+        if percent_on_latest is not None:
+            pulumi.set(__self__, "percent_on_latest", percent_on_latest)
+
+    @_builtins.property
+    @pulumi.getter(name="inProgress")
+    def in_progress(self) -> _builtins.bool:
+        """
+        True while any worker still runs an older version.
+        """
+        return pulumi.get(self, "in_progress")
+
+    @_builtins.property
+    @pulumi.getter(name="workersOnLatest")
+    def workers_on_latest(self) -> _builtins.float:
+        """
+        Workers running the endpoint's current version.
+        """
+        return pulumi.get(self, "workers_on_latest")
+
+    @_builtins.property
+    @pulumi.getter(name="workersTotal")
+    def workers_total(self) -> _builtins.float:
+        """
+        All workers currently allocated to the endpoint.
+        """
+        return pulumi.get(self, "workers_total")
+
+    @_builtins.property
+    @pulumi.getter(name="percentOnLatest")
+    def percent_on_latest(self) -> Optional[_builtins.float]:
+        """
+        Percent (0..100) of workers on the current version; 0 when there are none.
+        """
+        return pulumi.get(self, "percent_on_latest")
+
+
+@pulumi.output_type
+class ServerlessBillingRecord(dict):
+    """
+    One serverless endpoint's spend in one bucket (ServerlessBillingRecord), USD.
+    """
+    def __init__(__self__, *,
+                 end_time: _builtins.str,
+                 start_time: _builtins.str,
+                 total_amount: _builtins.float,
+                 cpu_amount: Optional[_builtins.float] = None,
+                 disk_amount: Optional[_builtins.float] = None,
+                 fee_amount: Optional[_builtins.float] = None,
+                 gpu_amount: Optional[_builtins.float] = None,
+                 serverless_id: Optional[_builtins.str] = None):
+        """
+        One serverless endpoint's spend in one bucket (ServerlessBillingRecord), USD.
+
+        :param _builtins.float fee_amount: The platform fee, USD.
+        :param _builtins.str serverless_id: The endpoint's id.
+        """
+        pulumi.set(__self__, "end_time", end_time)
+        pulumi.set(__self__, "start_time", start_time)
+        pulumi.set(__self__, "total_amount", total_amount)
+        if cpu_amount is not None:
+            pulumi.set(__self__, "cpu_amount", cpu_amount)
+        if disk_amount is not None:
+            pulumi.set(__self__, "disk_amount", disk_amount)
+        if fee_amount is not None:
+            pulumi.set(__self__, "fee_amount", fee_amount)
+        if gpu_amount is not None:
+            pulumi.set(__self__, "gpu_amount", gpu_amount)
+        if serverless_id is not None:
+            pulumi.set(__self__, "serverless_id", serverless_id)
+
+    @_builtins.property
+    @pulumi.getter(name="endTime")
+    def end_time(self) -> _builtins.str:
+        return pulumi.get(self, "end_time")
+
+    @_builtins.property
+    @pulumi.getter(name="startTime")
+    def start_time(self) -> _builtins.str:
+        return pulumi.get(self, "start_time")
+
+    @_builtins.property
+    @pulumi.getter(name="totalAmount")
+    def total_amount(self) -> _builtins.float:
+        return pulumi.get(self, "total_amount")
+
+    @_builtins.property
+    @pulumi.getter(name="cpuAmount")
+    def cpu_amount(self) -> Optional[_builtins.float]:
+        return pulumi.get(self, "cpu_amount")
+
+    @_builtins.property
+    @pulumi.getter(name="diskAmount")
+    def disk_amount(self) -> Optional[_builtins.float]:
+        return pulumi.get(self, "disk_amount")
+
+    @_builtins.property
+    @pulumi.getter(name="feeAmount")
+    def fee_amount(self) -> Optional[_builtins.float]:
+        """
+        The platform fee, USD.
+        """
+        return pulumi.get(self, "fee_amount")
+
+    @_builtins.property
+    @pulumi.getter(name="gpuAmount")
+    def gpu_amount(self) -> Optional[_builtins.float]:
+        return pulumi.get(self, "gpu_amount")
+
+    @_builtins.property
+    @pulumi.getter(name="serverlessId")
+    def serverless_id(self) -> Optional[_builtins.str]:
+        """
+        The endpoint's id.
+        """
+        return pulumi.get(self, "serverless_id")
+
+
+@pulumi.output_type
+class WorkerSummary(dict):
+    """
+    The workers counted by status (WorkerSummary): running + idle + initializing + throttled + unhealthy == total.
+    """
+    def __init__(__self__, *,
+                 idle: Optional[_builtins.float] = None,
+                 initializing: Optional[_builtins.float] = None,
+                 running: Optional[_builtins.float] = None,
+                 throttled: Optional[_builtins.float] = None,
+                 total: Optional[_builtins.float] = None,
+                 unhealthy: Optional[_builtins.float] = None):
+        """
+        The workers counted by status (WorkerSummary): running + idle + initializing + throttled + unhealthy == total.
+
+        :param _builtins.float total: All workers currently allocated to the endpoint.
+        """
+        if idle is not None:
+            pulumi.set(__self__, "idle", idle)
+        if initializing is not None:
+            pulumi.set(__self__, "initializing", initializing)
+        if running is not None:
+            pulumi.set(__self__, "running", running)
+        if throttled is not None:
+            pulumi.set(__self__, "throttled", throttled)
+        if total is not None:
+            pulumi.set(__self__, "total", total)
+        if unhealthy is not None:
+            pulumi.set(__self__, "unhealthy", unhealthy)
+
+    @_builtins.property
+    @pulumi.getter
+    def idle(self) -> Optional[_builtins.float]:
+        return pulumi.get(self, "idle")
+
+    @_builtins.property
+    @pulumi.getter
+    def initializing(self) -> Optional[_builtins.float]:
+        return pulumi.get(self, "initializing")
+
+    @_builtins.property
+    @pulumi.getter
+    def running(self) -> Optional[_builtins.float]:
+        return pulumi.get(self, "running")
+
+    @_builtins.property
+    @pulumi.getter
+    def throttled(self) -> Optional[_builtins.float]:
+        return pulumi.get(self, "throttled")
+
+    @_builtins.property
+    @pulumi.getter
+    def total(self) -> Optional[_builtins.float]:
+        """
+        All workers currently allocated to the endpoint.
+        """
+        return pulumi.get(self, "total")
+
+    @_builtins.property
+    @pulumi.getter
+    def unhealthy(self) -> Optional[_builtins.float]:
+        return pulumi.get(self, "unhealthy")
 
 
