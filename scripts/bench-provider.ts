@@ -36,7 +36,7 @@
  * The machine may be shared: previews are timed `runs` times each, alternating, and both the
  * median and the best run are reported (the best is the least disturbed by other load).
  */
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import * as fs from "node:fs";
 import { createRequire } from "node:module";
 import * as os from "node:os";
@@ -227,13 +227,21 @@ async function checkAndDiffMs(count: number): Promise<{ check: number; diff: num
   return best;
 }
 
-/** Milliseconds of one operation in a Node process of its own (scripts/bench-provider-op.ts), spawn to exit. */
-function freshOpMs(stack: BenchStack, program: BenchProgram, op: "preview" | "up", count: number, shape?: Shape): number {
+/**
+ * Milliseconds of one operation in a Node process of its own (scripts/bench-provider-op.ts), spawn
+ * to exit. Waited for without blocking: the emulator the operation talks to runs in this process.
+ */
+async function freshOpMs(stack: BenchStack, program: BenchProgram, op: "preview" | "up", count: number, shape?: Shape): Promise<number> {
   const script = path.join(repoRoot(), "dist", "scripts", "bench-provider-op.js");
   const start = performance.now();
-  execFileSync(process.execPath, [script, JSON.stringify({ spec: stack.spec, program, op, count, ...(shape ? { shape } : {}) })], {
+  const child = spawn(process.execPath, [script, JSON.stringify({ spec: stack.spec, program, op, count, ...(shape ? { shape } : {}) })], {
     stdio: ["ignore", "ignore", "inherit"],
   });
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.once("error", reject);
+    child.once("exit", resolve);
+  });
+  if (code !== 0) throw new Error(`the fresh-process ${op} of the ${program} stack ended with code ${code}`);
   return performance.now() - start;
 }
 
@@ -250,7 +258,7 @@ async function freshProcessPhase(runs: number, count: number, stacks: Record<Ben
   for (const op of ["preview", "up"] as const) {
     const times: Record<BenchProgram, number[]> = { endpoints: [], plugin: [], floor: [], shaped: [] };
     for (let i = 0; i < runs; i++)
-      for (const p of programs) times[p].push(freshOpMs(stacks[p], p, op, count, p === "shaped" ? shape : undefined));
+      for (const p of programs) times[p].push(await freshOpMs(stacks[p], p, op, count, p === "shaped" ? shape : undefined));
     const m = (p: BenchProgram): number => median(times[p]);
     const bare = m("endpoints") / m("floor");
     const overShaped = m("endpoints") / m("shaped");
