@@ -85,18 +85,14 @@ describe("JobRunner HTTP cases", () => {
     { name: "generate", request: { method: "POST", path: "/v1/generate", body: {} }, expect: { bodySubset: { via: "endpoint host" } } },
   ];
 
-  it("reach the endpoint's requestUrls.base when the runner has it", async () => {
-    const { outs } = await smokeTestProvider.create!({
-      endpointId: "ep-lb",
-      requestUrls: { base: endpointHost.origin, health: `${endpointHost.origin}/ping` },
-      cases,
-    });
+  it("reach the endpoint's requestUrls.base when the runner has it (as requestBase)", async () => {
+    const { outs } = await smokeTestProvider.create!({ endpointId: "ep-lb", requestBase: endpointHost.origin, cases });
     expect(outs.results).toMatchObject([{ name: "generate", passed: true, httpStatus: 200, workerId: "w-7" }]);
     expect(endpointHost.requests.map((r) => r.url)).toEqual(["/v1/generate"]);
     expect(jobApi.requests).toEqual([]);
   });
 
-  it("go to <serverlessUrl>/<id> without requestUrls (and fail there, as the job API answers otherwise)", async () => {
+  it("go to <serverlessUrl>/<id> without requestBase (and fail there, as the job API answers otherwise)", async () => {
     await expect(smokeTestProvider.create!({ endpointId: "ep-lb", cases })).rejects.toThrow(/generate/);
     expect(jobApi.requests.map((r) => r.url)).toEqual(["/v2/ep-lb/v1/generate"]);
     expect(endpointHost.requests).toEqual([]);
