@@ -86,9 +86,13 @@ describe("getPublicTemplates", () => {
     const official = await getPublicTemplates({}, options);
     expect(official.templates.map((t) => t.id).sort()).toEqual(["svcpytorch", "svcworker0"]);
     expect(official.templates.find((t) => t.id === "svcworker0")?.serverless).toBe(true);
-    const made = (await v2.post("/templates", { name: "shared", image: "example/shared:1", public: true })).body;
+    const made = (await v2.post("/templates", { name: "published", image: "example/published:1", public: true })).body;
     const community = await getPublicTemplates({ source: "community" }, options);
-    expect(community.templates.find((t) => t.id === made.id)).toMatchObject({ name: "shared", image: "example/shared:1", public: true });
+    expect(community.templates.find((t) => t.id === made.id)).toMatchObject({
+      name: "published",
+      image: "example/published:1",
+      public: true,
+    });
     expect((await getPublicTemplates({ source: "verified" }, options)).templates).toEqual([]);
   });
 
