@@ -11,6 +11,7 @@ import type { ManagementClientV2 } from "../../client/managementV2";
 import { LookupArgsError } from "./lookupArgsError";
 import type { BillingRead, ReadName, ResourceRead } from "./readNames";
 import { withV2Client } from "./v2Lookups";
+import { isRecord, withoutUnset } from "../fields/values";
 
 type Connection = { apiKey: string; apiUrl: string };
 type Result = object;
@@ -65,7 +66,7 @@ const RESOURCE_READS: { [N in ResourceRead]: { args: z.ZodType; call(c: Manageme
 
 /** One read on the connection; arguments first, so bad input never reaches the service. */
 export async function runRead(name: ReadName, args: unknown, connection: Connection): Promise<Result> {
-  const given = withoutUnset(args);
+  const given = args === undefined || args === null ? {} : isRecord(args) ? withoutUnset(args) : args;
   if (name in BILLING_HISTORIES_V2) {
     const read = name as BillingRead;
     const query = billingQueryV2(read, given);
@@ -81,11 +82,4 @@ export async function runRead(name: ReadName, args: unknown, connection: Connect
 function issueText(name: string, issue: z.core.$ZodIssue): string {
   if (issue.code === "unrecognized_keys") return `${issue.keys.join(", ")}: not an argument of ${name}; remove it`;
   return issue.message;
-}
-
-/** Arguments without the unset ones (the plugin sends absent inputs as null); none reads as `{}`. */
-function withoutUnset(args: unknown): unknown {
-  if (args === undefined || args === null) return {};
-  if (typeof args !== "object" || Array.isArray(args)) return args;
-  return Object.fromEntries(Object.entries(args).filter(([, value]) => value !== undefined && value !== null));
 }

@@ -16,7 +16,7 @@ import { READ_NAMES } from "../../model/lookup/readNames";
 import { runRead } from "../../model/lookup/reads";
 import { accountLimitsOf, withV2Client } from "../../model/lookup/v2Lookups";
 import { getStackConfig } from "../../model/stackConfig";
-import { isRecord, messageOf, type Props } from "../../model/fields/values";
+import { isRecord, messageOf, type Props, withoutUnset } from "../../model/fields/values";
 import type { ManagementClientV2 } from "../../client/managementV2";
 import { ACCOUNT_LIMITS_FUNCTION, CATALOG_FUNCTIONS, functionToken, lookupToken, type CatalogFunction } from "./tokens";
 
@@ -81,10 +81,6 @@ function connection(): { apiKey: string; apiUrl: string } {
 function noArguments(name: string, args: Props): void {
   const given = Object.keys(withoutUnset(args));
   if (given.length > 0) throw new LookupArgsError(`${name} takes no arguments (got ${given.join(", ")}); call it with none.`);
-}
-
-function withoutUnset(args: Props): Props {
-  return Object.fromEntries(Object.entries(args).filter(([, value]) => value !== undefined && value !== null));
 }
 
 function pick(value: unknown, fields: readonly string[]): Props {
