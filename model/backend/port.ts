@@ -46,57 +46,96 @@ nameErrorClass(IncompleteCreateError, "IncompleteCreateError");
 /** How far an endpoint's latest release has reached its workers. */
 export type RolloutState = EndpointRollout;
 
-export interface ManagementApi {
-  createPod(input: PodCreateInput): Promise<Pod>;
-  /** Every pod, or those the filter names (a backend whose lists take no filter applies it itself). */
-  listPods(filter?: PodListFilter): Promise<Pod[]>;
-  getPod(id: string, include?: PodInclude): Promise<Pod>;
-  updatePod(id: string, input: PodUpdateInput): Promise<Pod>;
-  deletePod(id: string): Promise<void>;
-  startPod(id: string): Promise<void>;
-  stopPod(id: string): Promise<void>;
-  resetPod(id: string): Promise<void>;
-  restartPod(id: string): Promise<void>;
+/**
+ * One kind's calls on the service: the collection every kind is. `GetOptions` are a read's
+ * includes (v1 reads take them; v2 answers carry everything), `ListOptions` a list's filter.
+ */
+export interface Collection<Item extends { id: string }, CreateInput, UpdateInput, GetOptions = never, ListOptions = never> {
+  create(input: CreateInput): Promise<Item>;
+  /** Every item, or those the options name (a backend whose lists take no filter applies it itself). */
+  list(options?: ListOptions): Promise<Item[]>;
+  get(id: string, options?: GetOptions): Promise<Item>;
+  update(id: string, input: UpdateInput): Promise<Item>;
+  delete(id: string): Promise<void>;
+}
 
-  /** `env`: v2 only, the endpoint's own env (its owner's marker); v1 endpoints have none and never get it. */
-  createEndpoint(input: EndpointCreateInput & EndpointTypeInput & { env?: Record<string, string> }): Promise<Endpoint>;
-  listEndpoints(include?: EndpointInclude): Promise<Endpoint[]>;
-  getEndpoint(id: string, include?: EndpointInclude): Promise<Endpoint>;
-  /** The type is fixed; it is given so that a renamed endpoint keeps it. */
-  updateEndpoint(id: string, input: EndpointUpdateInput & EndpointTypeInput): Promise<Endpoint>;
-  deleteEndpoint(id: string): Promise<void>;
+/** The calls of a collection, by name: what the lazy wrapper forwards (lazyApi.ts). */
+export const COLLECTION_CALLS = ["create", "list", "get", "update", "delete"] as const;
+
+/** A pod's actions beyond CRUD. */
+export interface PodActions {
+  start(id: string): Promise<void>;
+  stop(id: string): Promise<void>;
+  /** v1 only: a fresh container and disk (v2 has no reset; check refuses it first). */
+  reset(id: string): Promise<void>;
+  /** A pod that is not running is started instead (a restart trigger asks for a fresh container either way). */
+  restart(id: string): Promise<void>;
+}
+
+export type Pods = Collection<Pod, PodCreateInput, PodUpdateInput, PodInclude, PodListFilter> & PodActions;
+
+/** `env`: v2 only, the endpoint's own env (its owner's marker); v1 endpoints have none and never get it. */
+export type EndpointCreate = EndpointCreateInput & EndpointTypeInput & { env?: Record<string, string> };
+/** The type is fixed; it is given so that a renamed endpoint keeps it. */
+export type EndpointUpdate = EndpointUpdateInput & EndpointTypeInput;
+
+export type Endpoints = Collection<Endpoint, EndpointCreate, EndpointUpdate, EndpointInclude, EndpointInclude> & {
   /** The rollout of the endpoint's latest release (v2 reports it; v1 derives it from its workers). */
-  endpointRollout?(id: string): Promise<RolloutState>;
+  rollout(id: string): Promise<RolloutState>;
   /** Deleting an endpoint terminates its workers itself (v2): no scale-to-0 first. */
-  readonly deleteTerminatesWorkers?: boolean;
+  readonly deleteTerminatesWorkers: boolean;
+};
 
-  createTemplate(input: TemplateCreateInput): Promise<Template>;
-  listTemplates(include?: TemplateInclude): Promise<Template[]>;
-  getTemplate(id: string, include?: TemplateInclude): Promise<Template>;
-  updateTemplate(id: string, input: TemplateUpdateInput): Promise<Template>;
-  deleteTemplate(id: string): Promise<void>;
+export type Templates = Collection<Template, TemplateCreateInput, TemplateUpdateInput, TemplateInclude, TemplateInclude>;
+export type NetworkVolumes = Collection<NetworkVolume, NetworkVolumeCreateInput, NetworkVolumeUpdateInput>;
+/** Registry credentials have no update on either API: a change replaces them. */
+export type RegistryAuths = Omit<Collection<ContainerRegistryAuth, ContainerRegistryAuthCreateInput, never>, "update">;
 
-  createNetworkVolume(input: NetworkVolumeCreateInput): Promise<NetworkVolume>;
-  listNetworkVolumes(): Promise<NetworkVolume[]>;
-  getNetworkVolume(id: string): Promise<NetworkVolume>;
-  updateNetworkVolume(id: string, input: NetworkVolumeUpdateInput): Promise<NetworkVolume>;
-  deleteNetworkVolume(id: string): Promise<void>;
+/** The account's reads and its one replace (v2 only). */
+export interface Account {
+  /** The price catalog's GPU types and CPU flavors (cost estimates read them once). */
+  catalogLists(): Promise<CatalogLists>;
+  /** The account's limits (the key needs the scope `account:read`). */
+  limits(): Promise<AccountLimitsV2>;
+  /** The account's registered SSH public keys. */
+  sshKeys(): Promise<string[]>;
+  /** Replaces the account's registered SSH public keys with these; answers the list in force. */
+  replaceSshKeys(keys: readonly string[]): Promise<string[]>;
+}
 
-  createRegistryAuth(input: ContainerRegistryAuthCreateInput): Promise<ContainerRegistryAuth>;
-  listRegistryAuths(): Promise<ContainerRegistryAuth[]>;
-  getRegistryAuth(id: string): Promise<ContainerRegistryAuth>;
-  deleteRegistryAuth(id: string): Promise<void>;
+/** The calls of each collection and of the account, by name: what the lazy wrapper forwards. */
+export const PORT_CALLS = {
+  pods: [...COLLECTION_CALLS, "start", "stop", "reset", "restart"],
+  endpoints: [...COLLECTION_CALLS, "rollout"],
+  templates: COLLECTION_CALLS,
+  networkVolumes: COLLECTION_CALLS,
+  registryAuths: ["create", "list", "get", "delete"],
+  secrets: COLLECTION_CALLS,
+  account: ["catalogLists", "limits", "sshKeys", "replaceSshKeys"],
+} as const satisfies { [K in keyof ManagementApi]-?: readonly (keyof NonNullable<ManagementApi[K]>)[] };
 
-  /** The price catalog's lists, where the API has one (v2). */
-  catalogLists?(): Promise<CatalogLists>;
+/** The calls of a part of the port (its function members). */
+type CallsOf<T> = { [K in keyof T]-?: T[K] extends (...args: never[]) => unknown ? K : never }[keyof T];
+/** Calls of the port that PORT_CALLS leaves out: none, or this fails to compile. */
+type Unlisted = {
+  [K in keyof typeof PORT_CALLS]: Exclude<CallsOf<NonNullable<ManagementApi[K]>>, (typeof PORT_CALLS)[K][number]>;
+}[keyof typeof PORT_CALLS];
+export const PORT_CALLS_COMPLETE: [Unlisted] extends [never] ? true : Unlisted = true;
+
+/**
+ * The management API as the model uses it: a collection per kind, the pod actions, and (v2 only)
+ * the account's secrets and reads. Nothing else: a new kind is a new collection.
+ */
+export interface ManagementApi {
+  readonly pods: Pods;
+  readonly endpoints: Endpoints;
+  readonly templates: Templates;
+  readonly networkVolumes: NetworkVolumes;
+  readonly registryAuths: RegistryAuths;
   /** The account's secrets, where the API has them (v2). */
   readonly secrets?: SecretsV2;
-  /** The account's limits, where the API has them (v2; the key needs the scope `account:read`). */
-  accountLimits?(): Promise<AccountLimitsV2>;
-  /** The account's registered SSH public keys, where the API has them (v2). */
-  sshKeys?(): Promise<string[]>;
-  /** Replaces the account's registered SSH public keys with these (v2); answers the list in force. */
-  replaceSshKeys?(keys: readonly string[]): Promise<string[]>;
+  /** The account's catalog, limits and SSH keys, where the API has them (v2). */
+  readonly account?: Account;
 }
 
 /** The port's secrets calls, or an error saying they need v2 (check refuses v1 first; this is the backstop). */

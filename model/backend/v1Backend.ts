@@ -1,113 +1,94 @@
-// The management port (port.ts) on the v1 API: the plain client, its fields already the provider's,
-// with reads of one kind that arrive together served by one list call where the connection shares
-// reads (sharedReads.ts: the provider process's do). v1 lists take the same includes as its gets
+// The management port (port.ts) on the retired v1 API, kept for offline use and the brief's
+// contract: the plain client, its fields already the provider's, as collections. Reads of one kind
+// that arrive together are served by one list call where the connection shares reads
+// (sharedReads.ts: the provider process's do). v1 lists take the same includes as its gets
 // (includeWorkers, includeMachine, ...), so a read shares the list made with its own includes;
 // lists filtered by anything else (a pod's name) stay plain calls.
 
 import { ManagementClient } from "../../client/management";
-import type {
-  ContainerRegistryAuth,
-  Endpoint,
-  EndpointInclude,
-  NetworkVolume,
-  Pod,
-  PodInclude,
-  PodListFilter,
-  Template,
-  TemplateInclude,
-} from "../../client/schemas";
+import type { PodListFilter } from "../../client/schemas";
 import type { Transport, TransportOptions } from "../../client/transport";
-import type { ManagementApi } from "./port";
+import type { Endpoints, ManagementApi, NetworkVolumes, Pods, RegistryAuths, Templates } from "./port";
 import { readsOf, type KindReads, type ListedKind, type SharingOptions } from "./sharedReads";
 
-export class V1Backend extends ManagementClient implements ManagementApi {
+export class V1Backend implements ManagementApi {
+  readonly pods: Pods;
+  readonly endpoints: Endpoints;
+  readonly templates: Templates;
+  readonly networkVolumes: NetworkVolumes;
+  readonly registryAuths: RegistryAuths;
+  readonly #client: ManagementClient;
   readonly #sharing: SharingOptions | false;
   /** Shared reads per kind and set of includes ("pods?includeMachine,includeNetworkVolume"). */
   readonly #kinds = new Map<string, KindReads<{ id: string }>>();
 
   /** `shareReads`: serve reads of one kind that arrive together by one list call (the provider process does). */
   constructor(transportOrOptions: Transport | TransportOptions, options: { shareReads?: SharingOptions | false } = {}) {
-    super(transportOrOptions);
+    const c = new ManagementClient(transportOrOptions);
+    this.#client = c;
     this.#sharing = options.shareReads ?? false;
+    this.pods = {
+      create: (input) => c.createPod(input),
+      list: (filter) => (onlyIncludes(filter) ? this.#reads("pods", filter, c.listPods, c.getPod).list() : c.listPods(filter)),
+      get: (id, include) => this.#reads("pods", include, c.listPods, c.getPod).read(id),
+      update: (id, input) => c.updatePod(id, input),
+      delete: (id) => c.deletePod(id),
+      start: (id) => c.startPod(id),
+      stop: (id) => c.stopPod(id),
+      reset: (id) => c.resetPod(id),
+      restart: (id) => c.restartPod(id),
+    };
+    this.endpoints = {
+      create: (input) => c.createEndpoint(input),
+      list: (include) => this.#reads("endpoints", include, c.listEndpoints, c.getEndpoint).list(),
+      get: (id, include) => this.#reads("endpoints", include, c.listEndpoints, c.getEndpoint).read(id),
+      update: (id, input) => c.updateEndpoint(id, input),
+      delete: (id) => c.deleteEndpoint(id),
+      rollout: (id) => c.endpointRollout(id),
+      deleteTerminatesWorkers: false,
+    };
+    this.templates = {
+      create: (input) => c.createTemplate(input),
+      list: (include) => this.#reads("templates", include, c.listTemplates, c.getTemplate).list(),
+      get: (id, include) => this.#reads("templates", include, c.listTemplates, c.getTemplate).read(id),
+      update: (id, input) => c.updateTemplate(id, input),
+      delete: (id) => c.deleteTemplate(id),
+    };
+    this.networkVolumes = {
+      create: (input) => c.createNetworkVolume(input),
+      list: () => this.#reads("networkvolumes", undefined, c.listNetworkVolumes, c.getNetworkVolume).list(),
+      get: (id) => this.#reads("networkvolumes", undefined, c.listNetworkVolumes, c.getNetworkVolume).read(id),
+      update: (id, input) => c.updateNetworkVolume(id, input),
+      delete: (id) => c.deleteNetworkVolume(id),
+    };
+    this.registryAuths = {
+      create: (input) => c.createRegistryAuth(input),
+      list: () => this.#reads("containerregistryauth", undefined, c.listRegistryAuths, c.getRegistryAuth).list(),
+      get: (id) => this.#reads("containerregistryauth", undefined, c.listRegistryAuths, c.getRegistryAuth).read(id),
+      delete: (id) => c.deleteRegistryAuth(id),
+    };
   }
 
-  override getPod(id: string, include?: PodInclude): Promise<Pod> {
-    return this.#pods(include).read(id);
+  close(): Promise<void> {
+    return this.#client.close();
   }
 
-  override listPods(filter?: PodListFilter): Promise<Pod[]> {
-    return onlyIncludes(filter) ? this.#pods(filter).list() : super.listPods(filter);
-  }
-
-  override getEndpoint(id: string, include?: EndpointInclude): Promise<Endpoint> {
-    return this.#endpoints(include).read(id);
-  }
-
-  override listEndpoints(include?: EndpointInclude): Promise<Endpoint[]> {
-    return this.#endpoints(include).list();
-  }
-
-  override getTemplate(id: string, include?: TemplateInclude): Promise<Template> {
-    return this.#templates(include).read(id);
-  }
-
-  override listTemplates(include?: TemplateInclude): Promise<Template[]> {
-    return this.#templates(include).list();
-  }
-
-  override getNetworkVolume(id: string): Promise<NetworkVolume> {
-    return this.#volumes().read(id);
-  }
-
-  override listNetworkVolumes(): Promise<NetworkVolume[]> {
-    return this.#volumes().list();
-  }
-
-  override getRegistryAuth(id: string): Promise<ContainerRegistryAuth> {
-    return this.#registryAuths().read(id);
-  }
-
-  override listRegistryAuths(): Promise<ContainerRegistryAuth[]> {
-    return this.#registryAuths().list();
-  }
-
-  #pods(include: PodInclude | undefined): KindReads<Pod> {
+  /**
+   * The one reader of a kind with these includes, shared or plain (made on first use). `list` and
+   * `get` are the client's own methods, called on it with the include flags that are set.
+   */
+  #reads<T extends { id: string }, I extends object>(
+    kind: string,
+    include: I | undefined,
+    list: (this: ManagementClient, include: I) => Promise<T[]>,
+    get: (this: ManagementClient, id: string, include: I) => Promise<T>,
+  ): KindReads<T> {
     const flags = includeFlags(include);
-    return this.#shared(keyOf("pods", flags), () => ({ list: () => super.listPods(flags), get: (one) => super.getPod(one, flags) }));
-  }
-
-  #endpoints(include: EndpointInclude | undefined): KindReads<Endpoint> {
-    const flags = includeFlags(include);
-    return this.#shared(keyOf("endpoints", flags), () => ({
-      list: () => super.listEndpoints(flags),
-      get: (one) => super.getEndpoint(one, flags),
-    }));
-  }
-
-  #templates(include: TemplateInclude | undefined): KindReads<Template> {
-    const flags = includeFlags(include);
-    return this.#shared(keyOf("templates", flags), () => ({
-      list: () => super.listTemplates(flags),
-      get: (one) => super.getTemplate(one, flags),
-    }));
-  }
-
-  #volumes(): KindReads<NetworkVolume> {
-    return this.#shared("networkvolumes", () => ({ list: () => super.listNetworkVolumes(), get: (one) => super.getNetworkVolume(one) }));
-  }
-
-  #registryAuths(): KindReads<ContainerRegistryAuth> {
-    return this.#shared("containerregistryauth", () => ({
-      list: () => super.listRegistryAuths(),
-      get: (one) => super.getRegistryAuth(one),
-    }));
-  }
-
-  /** The one reader of a kind, shared or plain (made on first use). */
-  #shared<T extends { id: string }>(key: string, kind: () => ListedKind<T>): KindReads<T> {
+    const key = `${kind}?${Object.keys(flags).join(",")}`;
     let reads = this.#kinds.get(key);
     if (!reads) {
-      reads = readsOf(kind(), this.#sharing);
+      const calls: ListedKind<T> = { list: () => list.call(this.#client, flags), get: (id) => get.call(this.#client, id, flags) };
+      reads = readsOf(calls, this.#sharing);
       this.#kinds.set(key, reads);
     }
     // The key names the kind, and each key is only ever made from that kind's calls.
@@ -116,14 +97,11 @@ export class V1Backend extends ManagementClient implements ManagementApi {
 }
 
 /** The include flags that are set, as one query (and, through its keys, one kind key). */
-function includeFlags<I extends object>(include: I | undefined): Partial<Record<keyof I, true>> {
-  const flags: Partial<Record<keyof I, true>> = {};
-  for (const key of Object.keys(include ?? {}).sort() as (keyof I)[]) if (include?.[key] === true) flags[key] = true;
-  return flags;
-}
-
-function keyOf(kind: string, flags: object): string {
-  return `${kind}?${Object.keys(flags).join(",")}`;
+function includeFlags<I extends object>(include: I | undefined): I {
+  const flags: Partial<Record<string, true>> = {};
+  for (const [key, value] of Object.entries(include ?? {}).sort(([a], [b]) => a.localeCompare(b))) if (value === true) flags[key] = true;
+  // Only keys of I, each kept with its own value (true).
+  return flags as I;
 }
 
 /** A pod list query that only asks for includes (no filter), so it lists every pod like a shared read's list. */

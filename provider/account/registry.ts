@@ -6,11 +6,9 @@ import { fileJournal } from "../resources/createJournal";
 
 /** The account's SSH key operations (v2 only), or why there are none. */
 function sshKeysApi(): SshKeysApi | string {
-  const api = managementClient();
-  const sshKeys = api.sshKeys?.bind(api);
-  const replaceSshKeys = api.replaceSshKeys?.bind(api);
-  return sshKeys && replaceSshKeys
-    ? { sshKeys, replaceSshKeys }
+  const account = managementClient().account;
+  return account
+    ? { sshKeys: () => account.sshKeys(), replaceSshKeys: (keys) => account.replaceSshKeys(keys) }
     : "account SSH keys need the service's v2 API: set gpucloud:apiUrl to the /v2 URL";
 }
 

@@ -113,10 +113,11 @@ async function accountLimitFindings(
     return [];
   }
   // The v1 API has no limits to read.
-  if (client.accountLimits === undefined) return [];
+  const account = client.account;
+  if (account === undefined) return [];
   const known = knownEndpoints(endpoints);
   try {
-    const limits = await client.accountLimits();
+    const limits = await account.limits();
     // The limits' inner field names are not published (limit and current are read): an answer
     // without them checks nothing, and says so rather than passing in silence.
     const unread = [
@@ -131,7 +132,7 @@ async function accountLimitFindings(
     const quota = known === undefined ? undefined : limits.serverlessWorkers.limit;
     if (known === undefined)
       log.info(`${subject}the serverless worker quota is checked once the endpoints' workersMax are known (at apply)`);
-    const accountEndpoints = quota === undefined ? [] : await client.listEndpoints();
+    const accountEndpoints = quota === undefined ? [] : await client.endpoints.list();
     const stackEndpoints = known ?? [];
     const findings = checkAccountLimits({
       summary,

@@ -88,7 +88,7 @@ export function defaultDeps(): ProviderDeps {
   return {
     client: managementClient,
     backend: currentBackend,
-    prices: () => pricesOf(managementClient()),
+    prices: () => pricesOf(managementClient().account ?? {}),
     ownPrices: () => ownPricesOf(getStackConfig()),
     // Resources need the management API; the job URL is checked only when it is set (a mix-up).
     connectionFailures: () => connectionFailures("ifSet"),

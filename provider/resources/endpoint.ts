@@ -19,14 +19,14 @@ export const endpointSpec: ResourceSpec<EndpointArgs, Endpoint, EndpointCreateIn
   // v2 answers carry no templateId (it is a snapshot there): the name must do, or a create whose
   // answer was lost would never find the endpoint it made and would make a second one.
   matches: (e, args) => e.name === args.name && (e.templateId === undefined || e.templateId === args.templateId),
-  create: (client, body) => client.createEndpoint(body),
+  create: (client, body) => client.endpoints.create(body),
   // On v2 an endpoint has an env of its own, which carries its owner's marker (ownership.ts).
   ownerMarker: (e) => markerInEnv(e.env),
   markedOn: ["v2"],
   estimate: estimateEndpoint,
   async afterCreate(op) {
     if (op.args.flashboot === false && op.live?.flashboot !== false) {
-      op.live = await op.client.updateEndpoint(op.id, { flashboot: false });
+      op.live = await op.client.endpoints.update(op.id, { flashboot: false });
     }
   },
   updateBody: ({ body, changed }, args) => {
@@ -41,7 +41,7 @@ export const endpointSpec: ResourceSpec<EndpointArgs, Endpoint, EndpointCreateIn
       : body;
   },
   // The type is fixed; the client needs it only to keep it on a renamed endpoint.
-  update: (client, id, body, args) => client.updateEndpoint(id, { ...body, type: args.type ?? "QUEUE" }),
+  update: (client, id, body, args) => client.endpoints.update(id, { ...body, type: args.type ?? "QUEUE" }),
   updateNote: "a rolling release of the workers",
   // A new endpoint has one release, which every worker it starts runs: there is no rollout to
   // follow, and reading its releases on every poll would spend a call of the rate limit for nothing.
@@ -60,13 +60,13 @@ export const endpointSpec: ResourceSpec<EndpointArgs, Endpoint, EndpointCreateIn
    */
   async delete({ deps, client, id, subject }, props) {
     try {
-      if (!client.deleteTerminatesWorkers) await client.updateEndpoint(id, { workersMin: 0, workersMax: 0 });
+      if (!client.endpoints.deleteTerminatesWorkers) await client.endpoints.update(id, { workersMin: 0, workersMax: 0 });
     } catch (error) {
       if (isNotFound(error)) return;
       throw error;
     }
     try {
-      await deleteIgnoringMissing(() => client.deleteEndpoint(id));
+      await deleteIgnoringMissing(() => client.endpoints.delete(id));
     } catch (error) {
       if (!(error instanceof ApiError) || error.status === undefined || error.status >= 500) throw error;
       deps.log.info(`${subject}: the service refused the delete (${error.message}); waiting for the workers to stop`);
@@ -77,7 +77,7 @@ export const endpointSpec: ResourceSpec<EndpointArgs, Endpoint, EndpointCreateIn
         if (isNotFound(waitError)) return;
         throw waitError;
       }
-      await deleteIgnoringMissing(() => client.deleteEndpoint(id));
+      await deleteIgnoringMissing(() => client.endpoints.delete(id));
     }
   },
 };

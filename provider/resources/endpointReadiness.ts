@@ -21,7 +21,7 @@ export async function waitForEndpoint(
   options: { rollout?: boolean; known?: Endpoint | undefined } = {},
 ): Promise<Endpoint> {
   const client = deps.client();
-  const rolloutOf = options.rollout === false ? undefined : client.endpointRollout?.bind(client);
+  const rolloutOf = options.rollout === false ? undefined : client.endpoints.rollout?.bind(client);
   if (options.known && workersMin === 0 && !rolloutOf) return options.known;
   return waitFor(deps, {
     subject,
@@ -33,7 +33,7 @@ export async function waitForEndpoint(
           : "available",
     timeoutSeconds,
     poll: async () => {
-      const endpoint = await client.getEndpoint(id, { includeWorkers: workersMin > 0 });
+      const endpoint = await client.endpoints.get(id, { includeWorkers: workersMin > 0 });
       return rolloutOf ? { ...endpoint, rollout: await rolloutOf(id) } : endpoint;
     },
     pending: (endpoint) =>
@@ -48,7 +48,7 @@ export function waitForNoWorkers(deps: ProviderDeps, id: string, subject: string
     subject,
     goal: "without workers",
     timeoutSeconds,
-    poll: () => client.getEndpoint(id, { includeWorkers: true }),
+    poll: () => client.endpoints.get(id, { includeWorkers: true }),
     pending: (endpoint) => ((endpoint.workers ?? []).length === 0 ? undefined : `${(endpoint.workers ?? []).length} workers left`),
   });
 }

@@ -12,9 +12,9 @@ import { estimateNetworkVolume } from "../../model/cost/estimate";
 export const networkVolumeSpec: ResourceSpec<NetworkVolumeArgs, NetworkVolume, NetworkVolumeCreateInput> = {
   ...networkVolumeReader,
   matches: (v, args) => v.name === args.name && v.dataCenterId === args.dataCenterId && v.size === args.size,
-  create: (client, body) => client.createNetworkVolume(body),
+  create: (client, body) => client.networkVolumes.create(body),
   estimate: estimateNetworkVolume,
-  update: (client, id, body) => client.updateNetworkVolume(id, body),
+  update: (client, id, body) => client.networkVolumes.update(id, body),
   readBeforeUpdate: ({ body }) => body["size"] !== undefined,
   guard({ subject, live, args }) {
     if (typeof live?.size === "number" && args.size < live.size) {
@@ -26,7 +26,7 @@ export const networkVolumeSpec: ResourceSpec<NetworkVolumeArgs, NetworkVolume, N
   adoptRemedy: "A volume's data center is fixed: declare the live value to adopt it, or remove adoptId to create a new volume.",
   async delete({ client, id, subject }) {
     try {
-      await deleteIgnoringMissing(() => client.deleteNetworkVolume(id));
+      await deleteIgnoringMissing(() => client.networkVolumes.delete(id));
     } catch (error) {
       const holders = await holdersOf(client, id).catch(() => [] as string[]);
       const held =
@@ -41,8 +41,8 @@ export const networkVolumeSpec: ResourceSpec<NetworkVolumeArgs, NetworkVolume, N
 /** Pods and endpoints that reference the volume, as `pod "a" (id x)`. */
 async function holdersOf(client: ManagementApi, volumeId: string): Promise<string[]> {
   const [pods, endpoints] = await Promise.all([
-    client.listPods({ networkVolumeId: volumeId, includeNetworkVolume: true }),
-    client.listEndpoints(),
+    client.pods.list({ networkVolumeId: volumeId, includeNetworkVolume: true }),
+    client.endpoints.list(),
   ]);
   // Filtered here as well: a service that ignores the query filter must not make every pod a holder.
   const attached = (p: (typeof pods)[number]) => p.networkVolumeId === volumeId || p.networkVolume?.id === volumeId;

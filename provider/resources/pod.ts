@@ -29,13 +29,13 @@ export const podSpec: ResourceSpec<PodArgs, Pod, PodCreateInput> = {
   create: (client, body, args) => {
     // A locked pod cannot be stopped: when it should start stopped, lock it after the stop.
     const { locked, ...rest } = body;
-    return client.createPod((args.desiredStatus === "EXITED" && locked === true ? rest : body) as PodCreateInput);
+    return client.pods.create((args.desiredStatus === "EXITED" && locked === true ? rest : body) as PodCreateInput);
   },
   async afterCreate(op) {
     await warnWithoutSshKeys(op);
     if (op.args.desiredStatus !== "EXITED") return;
-    await op.client.stopPod(op.id);
-    if (op.args.locked === true) op.live = await op.client.updatePod(op.id, { locked: true });
+    await op.client.pods.stop(op.id);
+    if (op.args.locked === true) op.live = await op.client.pods.update(op.id, { locked: true });
   },
   readBeforeUpdate: () => true,
   estimate: estimatePod,
@@ -49,20 +49,20 @@ export const podSpec: ResourceSpec<PodArgs, Pod, PodCreateInput> = {
     if (props["locked"] === true) {
       // Destroying is an explicit request: lift the lock the provider set, then terminate.
       try {
-        await client.updatePod(id, { locked: false });
+        await client.pods.update(id, { locked: false });
       } catch (error) {
         if (isNotFound(error)) return;
         throw error;
       }
     }
-    await deleteIgnoringMissing(() => client.deletePod(id));
+    await deleteIgnoringMissing(() => client.pods.delete(id));
   },
 };
 
 /** Brings an existing pod to the declared state: PATCH, start/stop, reset/restart, then the lock. */
 async function converge(op: Operation<PodArgs, Pod>, changes: Changes): Promise<void> {
   const { client, id, subject, args, deps } = op;
-  let live = op.live ?? (await client.getPod(id, POD_READ_INCLUDE));
+  let live = op.live ?? (await client.pods.get(id, POD_READ_INCLUDE));
   const reset = changes.changed.has("resetTrigger");
   const restart = changes.changed.has("restartTrigger");
   const body = { ...changes.body };
@@ -82,19 +82,19 @@ async function converge(op: Operation<PodArgs, Pod>, changes: Changes): Promise<
     deps.log.info(
       `${subject}: updating ${Object.keys(body).join(", ")} in place (the service may reset the pod: its container disk is wiped)`,
     );
-    live = op.live = await client.updatePod(id, body);
+    live = op.live = await client.pods.update(id, body);
     op.mutated = true;
   }
   const action = nextAction(desired, live, reset, restart);
   if (action) {
     deps.log.info(`${subject}: ${action.note}`);
-    await client[action.call](id);
+    await client.pods[action.call](id);
     op.mutated = true;
   } else if (reset || restart) {
     deps.log.info(`${subject}: trigger changed but the pod is stopped (desiredStatus EXITED): nothing to restart`);
   }
   if (lockAfter) {
-    op.live = await client.updatePod(id, { locked: true });
+    op.live = await client.pods.update(id, { locked: true });
     op.mutated = true;
   }
 }
@@ -104,12 +104,11 @@ function nextAction(
   live: Pod,
   reset: boolean,
   restart: boolean,
-): { call: "stopPod" | "startPod" | "resetPod" | "restartPod"; note: string } | undefined {
-  if (desired === "EXITED")
-    return live.desiredStatus !== "EXITED" ? { call: "stopPod", note: "stopping (desiredStatus EXITED)" } : undefined;
-  if (live.desiredStatus === "EXITED") return { call: "startPod", note: "starting (desiredStatus RUNNING)" };
-  if (reset) return { call: "resetPod", note: "resetting (resetTrigger changed; the container disk is wiped)" };
-  if (restart) return { call: "restartPod", note: "restarting (restartTrigger changed)" };
+): { call: "stop" | "start" | "reset" | "restart"; note: string } | undefined {
+  if (desired === "EXITED") return live.desiredStatus !== "EXITED" ? { call: "stop", note: "stopping (desiredStatus EXITED)" } : undefined;
+  if (live.desiredStatus === "EXITED") return { call: "start", note: "starting (desiredStatus RUNNING)" };
+  if (reset) return { call: "reset", note: "resetting (resetTrigger changed; the container disk is wiped)" };
+  if (restart) return { call: "restart", note: "restarting (restartTrigger changed)" };
   return undefined;
 }
 
@@ -126,8 +125,9 @@ async function warnWithoutSshKeys(op: Operation<PodArgs, Pod>): Promise<void> {
   // did not ask for SSH, and is not told about keys at every create).
   const ports = Array.isArray(op.args.ports) ? op.args.ports : [];
   const sshAsked = op.args.startSsh ?? (op.args.templateId === undefined && ports.includes("22/tcp"));
-  if (sshAsked !== true || op.client.sshKeys === undefined) return;
-  const keys = await op.client.sshKeys().catch(() => undefined);
+  const account = op.client.account;
+  if (sshAsked !== true || account === undefined) return;
+  const keys = await account.sshKeys().catch(() => undefined);
   if (keys === undefined || keys.length > 0) return;
   op.deps.log.warn(
     `${op.subject}: created with startSsh, but the account had no registered SSH keys, so the service gave it no PUBLIC_KEY and ` +

@@ -29,7 +29,7 @@ function waitUntilReady(deps: ProviderDeps, id: string, subject: string, args: P
     subject,
     goal: podGoal(args),
     timeoutSeconds,
-    poll: () => client.getPod(id, POD_READ_INCLUDE),
+    poll: () => client.pods.get(id, POD_READ_INCLUDE),
     pending: (pod) => podPendingState(args, pod),
     fatal: (pod) =>
       pod.desiredStatus === "TERMINATED"

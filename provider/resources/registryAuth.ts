@@ -12,7 +12,7 @@ import { messageOf } from "../../model/fields/values";
 export const registryAuthSpec: ResourceSpec<RegistryAuthArgs, ContainerRegistryAuth, ContainerRegistryAuthCreateInput> = {
   ...registryAuthReader,
   matches: (a, args) => a.name === args.name,
-  create: (client, body) => client.createRegistryAuth(body),
+  create: (client, body) => client.registryAuths.create(body),
   adoptRemedy: "Registry credentials cannot be changed: declare the live name to adopt them, or remove adoptId to create new ones.",
   adoptNote: (origin) =>
     origin === "adoptId"
@@ -24,7 +24,7 @@ export const registryAuthSpec: ResourceSpec<RegistryAuthArgs, ContainerRegistryA
         { level: "info", text: "adopting the credentials an earlier, interrupted create made" },
   async delete({ client, id, subject }) {
     try {
-      await deleteIgnoringMissing(() => client.deleteRegistryAuth(id));
+      await deleteIgnoringMissing(() => client.registryAuths.delete(id));
     } catch (error) {
       throw new Error(
         `${subject} cannot be deleted: ${messageOf(error)}. ` +

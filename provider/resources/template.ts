@@ -15,14 +15,14 @@ export const templateSpec: ResourceSpec<TemplateArgs, Template, TemplateCreateIn
   matches: (t, args) => t.name === args.name,
   uniqueName: true,
   ownerMarker: (t) => markerInEnv(t.env),
-  create: (client, body) => client.createTemplate(body),
-  update: (client, id, body) => client.updateTemplate(id, body),
+  create: (client, body) => client.templates.create(body),
+  update: (client, id, body) => client.templates.update(id, body),
   updateNote: "endpoints using it roll out the change",
   adoptRemedy:
     "category and isServerless can only be set when a template is created: declare the live values to adopt it, or remove adoptId to create a new template.",
   async delete({ client, id, subject }) {
     try {
-      await deleteIgnoringMissing(() => client.deleteTemplate(id));
+      await deleteIgnoringMissing(() => client.templates.delete(id));
     } catch (error) {
       const users = await usersOf(client, id).catch(() => [] as string[]);
       // Pods are named only where the service links them to their template (v1); v2 keeps no link.
@@ -42,7 +42,7 @@ export const templateSpec: ResourceSpec<TemplateArgs, Template, TemplateCreateIn
  * service keeps no link from a pod to its template), so on v2 this names endpoints only.
  */
 async function usersOf(client: ManagementApi, templateId: string): Promise<string[]> {
-  const [endpoints, pods] = await Promise.all([client.listEndpoints(), client.listPods({ templateId })]);
+  const [endpoints, pods] = await Promise.all([client.endpoints.list(), client.pods.list({ templateId })]);
   return [
     ...endpoints.filter((e) => e.templateId === templateId).map((e) => subjectOf("endpoint", e.name, e.id)),
     ...pods.filter((p) => p.templateId === templateId && p.desiredStatus !== "TERMINATED").map((p) => subjectOf("pod", p.name, p.id)),

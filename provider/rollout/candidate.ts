@@ -63,7 +63,7 @@ export function rolloutCandidateProvider(deps: RolloutDeps): pulumi.dynamic.Reso
   /** Endpoints named like the canary: only an interrupted run leaves one (the rollout owns the name). */
   async function removeLeftovers(args: Pick<CandidateArgs, "rollout" | "version" | "canary">, steps: StepLog): Promise<void> {
     const name = String(args.canary["name"]);
-    const leftovers = (await deps.provider.client().listEndpoints()).filter((e) => e.name === name);
+    const leftovers = (await deps.provider.client().endpoints.list()).filter((e) => e.name === name);
     for (const endpoint of leftovers) {
       log.info(`rollout "${args.rollout}": deleting canary endpoint ${endpoint.id}, left by an interrupted rollout`);
       await deps.canaryEndpoints.delete(endpoint.id, { name, readyTimeoutSeconds: args.canary["readyTimeoutSeconds"] });

@@ -144,7 +144,7 @@ export function rolloutSwitchProvider(deps: RolloutDeps): pulumi.dynamic.Resourc
       log.info(
         `${this.subject}: moving endpoint ${this.args.endpointId} ${from ? `from version ${from.version} ` : ""}to version ${to.version} (template ${to.templateId}) ${why}: a rolling release`,
       );
-      await deps.provider.client().updateEndpoint(this.args.endpointId, { templateId: to.templateId });
+      await deps.provider.client().endpoints.update(this.args.endpointId, { templateId: to.templateId });
       this.steps.add({ step: kind, version: to.version, outcome: "done", endpointId: this.args.endpointId, templateId: to.templateId });
     }
 
@@ -259,7 +259,7 @@ export function rolloutSwitchProvider(deps: RolloutDeps): pulumi.dynamic.Resourc
     const run = new Run(id, args, inputs);
     const target = targetOf(args);
     // v1 reports which template an endpoint runs: an adopted or older endpoint may run another one.
-    const live = await deps.provider.client().getEndpoint(args.endpointId);
+    const live = await deps.provider.client().endpoints.get(args.endpointId);
     if (live.templateId !== undefined && live.templateId !== target.templateId) {
       const before: Version = { version: "(before the rollout)", templateId: live.templateId };
       await run.move(before, target, "switch");

@@ -71,18 +71,18 @@ describe("pulumi import in a TypeScript project, with the provider plugin", { ti
       },
     });
     try {
-      const registry = await api.createRegistryAuth({ name: `ghcr-${tag}`, username: "robot", password: "registry-password" });
-      const template = await api.createTemplate({ name: `worker-${tag}`, imageName: "ghcr.io/acme/worker:1", isServerless: true });
-      const volume = await api.createNetworkVolume({ name: `models-${tag}`, size: 10, dataCenterId: "EU-RO-1" });
-      const endpoint = await api.createEndpoint({
+      const registry = await api.registryAuths.create({ name: `ghcr-${tag}`, username: "robot", password: "registry-password" });
+      const template = await api.templates.create({ name: `worker-${tag}`, imageName: "ghcr.io/acme/worker:1", isServerless: true });
+      const volume = await api.networkVolumes.create({ name: `models-${tag}`, size: 10, dataCenterId: "EU-RO-1" });
+      const endpoint = await api.endpoints.create({
         name: `inference-${tag}`,
         templateId: template.id,
         gpuTypeIds: ["NVIDIA L4"],
         workersMax: 2,
       });
-      const pod = await api.createPod({ name: `trainer-${tag}`, imageName: "ghcr.io/acme/trainer:1", gpuTypeIds: ["NVIDIA L4"] });
+      const pod = await api.pods.create({ name: `trainer-${tag}`, imageName: "ghcr.io/acme/trainer:1", gpuTypeIds: ["NVIDIA L4"] });
       const secret = await secretsOf(api).create({ name: `hf-token-${tag}`, value: "hf_imported" });
-      await api.replaceSshKeys?.(["ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIImport ci@import"]);
+      await api.account?.replaceSshKeys(["ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIImport ci@import"]);
       const imports = [
         ["Template", "worker", template.id],
         ["NetworkVolume", "models", volume.id],

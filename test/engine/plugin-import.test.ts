@@ -30,14 +30,14 @@ describe("importing with the provider plugin through the real engine", { timeout
       ports: ["8888/http"],
     };
     const templateArgs = { name: `legacy-template-${api}`, imageName: "ghcr.io/acme/legacy-worker:1", containerDiskInGb: 20 };
-    const pod = await service.createPod({ ...podArgs, gpuTypeIds: ["NVIDIA L4"] });
-    const template = await service.createTemplate(templateArgs);
+    const pod = await service.pods.create({ ...podArgs, gpuTypeIds: ["NVIDIA L4"] });
+    const template = await service.templates.create(templateArgs);
     // v2 endpoints report neither their template nor the GPU types asked for (pools): the import
     // declares what they report, and needs no templateId to pass check.
-    const worker = await service.createTemplate({ name: `legacy-worker-${api}`, imageName: "ghcr.io/acme/worker:1", isServerless: true });
+    const worker = await service.templates.create({ name: `legacy-worker-${api}`, imageName: "ghcr.io/acme/worker:1", isServerless: true });
     const endpointArgs = { name: "legacy-endpoint", workersMax: 2, flashboot: false };
     const endpoint =
-      api === "v2" ? await service.createEndpoint({ ...endpointArgs, templateId: worker.id, gpuTypeIds: ["NVIDIA L4"] }) : undefined;
+      api === "v2" ? await service.endpoints.create({ ...endpointArgs, templateId: worker.id, gpuTypeIds: ["NVIDIA L4"] }) : undefined;
     const imports = endpoint ? 3 : 2;
     const engine = await createEngineStack({
       projectName: `plugin-import-${api}`,
@@ -78,7 +78,7 @@ describe("importing with the provider plugin through the real engine", { timeout
       expect(accountOf(emulator, apiKey).pods.filter((p) => p.desiredStatus !== "TERMINATED")).toEqual([]);
       expect(accountOf(emulator, apiKey).endpoints).toEqual([]);
       // The endpoint's template was made outside the stack: not the stack's to delete.
-      await service.deleteTemplate(worker.id).catch(() => undefined);
+      await service.templates.delete(worker.id).catch(() => undefined);
       expect(accountOf(emulator, apiKey).templates).toEqual([]);
       console.log(`[plugin import, ${api}] ${Math.round((Date.now() - started) / 1000)} s`);
     } finally {

@@ -17,7 +17,7 @@ import type { RecordingLog } from "./recordingDeps";
 export interface Harness {
   emulator: RunningEmulator;
   client: ManagementClient;
-  /** Method names the providers called, in order (e.g. "updateEndpoint", "deleteEndpoint"). */
+  /** Method names the providers called, in order (e.g. "endpoints.update", "endpoints.delete"). */
   calls: string[];
   /** The HTTP requests the providers' backend sent (`http.take()`). */
   http: CountingProxy;
@@ -46,16 +46,21 @@ export async function startHarness(options: EmulatorOptions = {}, api: Backend =
   );
   const backend: ManagementApi = opened.api;
   const calls: string[] = [];
-  const recorded = new Proxy(backend, {
-    get(target, property, receiver) {
-      const value: unknown = Reflect.get(target, property, receiver);
-      if (typeof value !== "function") return value;
-      return (...args: unknown[]) => {
-        calls.push(String(property));
-        return (value as (...a: unknown[]) => unknown).apply(target, args);
-      };
-    },
-  }) as ManagementApi;
+  // Each call of the port is recorded as "<part>.<call>" ("pods.create", "account.limits").
+  const recordPart = (part: string, target: object): object =>
+    new Proxy(target, {
+      get(inner, property, receiver) {
+        const value: unknown = Reflect.get(inner, property, receiver);
+        if (typeof value !== "function") return value;
+        return (...args: unknown[]) => {
+          calls.push(`${part}.${String(property)}`);
+          return (value as (...a: unknown[]) => unknown).apply(inner, args);
+        };
+      },
+    });
+  const recorded = Object.fromEntries(
+    Object.entries(backend).map(([part, value]) => [part, typeof value === "object" && value !== null ? recordPart(part, value) : value]),
+  ) as unknown as ManagementApi;
   const lines: RecordingLog = { info: [], warn: [] };
   const deps: ProviderDeps = {
     client: () => recorded,

@@ -7,13 +7,14 @@ export interface RecordingLog {
   warn: string[];
 }
 
-export function recordingDeps(
-  client: Partial<ManagementApi> = {},
-  overrides: Partial<ProviderDeps> = {},
-): ProviderDeps & { lines: RecordingLog } {
+/** A fake of the port: the parts a test needs, each with the calls it needs. */
+export type FakeApi = { -readonly [K in keyof ManagementApi]?: Partial<NonNullable<ManagementApi[K]>> };
+
+export function recordingDeps(client: FakeApi = {}, overrides: Partial<ProviderDeps> = {}): ProviderDeps & { lines: RecordingLog } {
   const lines: RecordingLog = { info: [], warn: [] };
   let clock = 0;
   return {
+    // The parts and calls a test leaves out are never reached by the code it tests.
     client: () => client as ManagementApi,
     log: { info: (m) => void lines.info.push(m), warn: (m) => void lines.warn.push(m) },
     sleep: async (ms) => {

@@ -5,6 +5,6 @@ import { endpointTable, type EndpointArgs } from "./endpointFields";
 
 export const endpointReader: KindReader<Endpoint, EndpointArgs> = {
   table: endpointTable,
-  get: (api, id) => api.getEndpoint(id),
-  list: (api) => api.listEndpoints(),
+  get: (api, id) => api.endpoints.get(id),
+  list: (api) => api.endpoints.list(),
 };

@@ -5,6 +5,6 @@ import { networkVolumeTable, type NetworkVolumeArgs } from "./networkVolumeField
 
 export const networkVolumeReader: KindReader<NetworkVolume, NetworkVolumeArgs> = {
   table: networkVolumeTable,
-  get: (api, id) => api.getNetworkVolume(id),
-  list: (api) => api.listNetworkVolumes(),
+  get: (api, id) => api.networkVolumes.get(id),
+  list: (api) => api.networkVolumes.list(),
 };

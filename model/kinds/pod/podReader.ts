@@ -8,7 +8,7 @@ export const POD_READ_INCLUDE = { includeMachine: true, includeNetworkVolume: tr
 
 export const podReader: KindReader<Pod, PodArgs> = {
   table: podTable,
-  get: (api, id) => api.getPod(id, POD_READ_INCLUDE),
+  get: (api, id) => api.pods.get(id, POD_READ_INCLUDE),
   gone: (pod) => pod.desiredStatus === "TERMINATED",
-  list: (api) => api.listPods(),
+  list: (api) => api.pods.list(),
 };

@@ -5,6 +5,6 @@ import { registryAuthTable, type RegistryAuthArgs } from "./registryAuthFields";
 
 export const registryAuthReader: KindReader<ContainerRegistryAuth, RegistryAuthArgs> = {
   table: registryAuthTable,
-  get: (api, id) => api.getRegistryAuth(id),
-  list: (api) => api.listRegistryAuths(),
+  get: (api, id) => api.registryAuths.get(id),
+  list: (api) => api.registryAuths.list(),
 };

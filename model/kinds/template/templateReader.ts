@@ -5,6 +5,6 @@ import { templateTable, type TemplateArgs } from "./templateFields";
 
 export const templateReader: KindReader<Template, TemplateArgs> = {
   table: templateTable,
-  get: (api, id) => api.getTemplate(id),
-  list: (api) => api.listTemplates(),
+  get: (api, id) => api.templates.get(id),
+  list: (api) => api.templates.list(),
 };

@@ -104,25 +104,28 @@ describe("an estimate that changes on an unchanged resource", () => {
   it("plans an update that records the new estimate and changes nothing in the service", async () => {
     const called: string[] = [];
     // Reads answer with the volume as it is; anything that would change it fails the test.
-    const readOnly = new Proxy(
-      {},
-      {
-        get:
-          (_t, method) =>
-          (...args: unknown[]) => {
-            called.push(String(method));
-            return String(method) === "getNetworkVolume"
-              ? Promise.resolve({ ...volume, id: args[0] })
-              : Promise.reject(new Error(`the service was asked to change: ${String(method)}`));
-          },
-      },
-    );
+    const readOnlyPart = (part: string) =>
+      new Proxy(
+        {},
+        {
+          get:
+            (_t, method) =>
+            (...args: unknown[]) => {
+              const call = `${part}.${String(method)}`;
+              called.push(call);
+              return call === "networkVolumes.get"
+                ? Promise.resolve({ ...volume, id: args[0] })
+                : Promise.reject(new Error(`the service was asked to change: ${call}`));
+            },
+        },
+      );
+    const readOnly = new Proxy({}, { get: (_t, part) => readOnlyPart(String(part)) });
     const provider = buildResourceProviders(recordingDeps(readOnly)).networkVolume;
     const recorded = { ...volume, id: "vol-1", costEstimate: priced(7, "2026-11-24T12:00:00.000Z"), __provider: "shim" };
     const news = { ...volume, costEstimate: compact(14), __provider: "shim" };
     expect(await provider.diff!("vol-1", recorded, news)).toMatchObject({ changes: true, replaces: [] });
     const { outs } = await provider.update!("vol-1", recorded, news);
-    expect(called).toEqual(["getNetworkVolume"]);
+    expect(called).toEqual(["networkVolumes.get"]);
     expect(outs).toMatchObject({ ...volume, costEstimate: news.costEstimate });
   });
 });

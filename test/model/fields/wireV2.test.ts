@@ -225,7 +225,7 @@ describe("pod readiness from v2's status", () => {
   });
 
   it("fails at once when the service reports ERROR, with the pod's state", async () => {
-    const deps = recordingDeps({ getPod: async () => pod("ERROR") });
+    const deps = recordingDeps({ pods: { get: async () => pod("ERROR") } });
     await expect(waitForPod(deps, "p1", 'pod "a" (id p1)', {} as never, 60)).rejects.toThrow(/status ERROR/);
   });
 });

@@ -19,7 +19,7 @@ const bigPod = (name: string, desiredStatus?: "EXITED") => ({
 
 /** The report's inputs: each pod's estimate as its check put it on the inputs. */
 async function reportOf(h: Harness, pods: Array<Record<string, unknown>>): Promise<Record<string, unknown>> {
-  const providers = buildResourceProviders({ ...h.deps, prices: () => pricesOf(h.deps.client()) });
+  const providers = buildResourceProviders({ ...h.deps, prices: () => pricesOf(h.deps.client().account ?? {}) });
   const estimates: Record<string, unknown> = {};
   for (const pod of pods) estimates[String(pod["name"])] = (await checked(providers.pod, pod))["costEstimate"];
   return { report: "cost", estimates, budget: { perHour: 30 }, __provider: "shim" };

@@ -18,14 +18,18 @@ function recorder(api: () => ManagementApi = v1Api) {
 function accountApi(limits: AccountLimitsV2 | Error, endpoints: Array<{ id: string; name?: string; workersMax?: number }> = []) {
   const calls: string[] = [];
   const api = {
-    accountLimits: async () => {
-      calls.push("accountLimits");
-      if (limits instanceof Error) throw limits;
-      return limits;
+    account: {
+      limits: async () => {
+        calls.push("account.limits");
+        if (limits instanceof Error) throw limits;
+        return limits;
+      },
     },
-    listEndpoints: async () => {
-      calls.push("listEndpoints");
-      return endpoints;
+    endpoints: {
+      list: async () => {
+        calls.push("endpoints.list");
+        return endpoints;
+      },
     },
   } as unknown as ManagementApi;
   return { calls, api: () => api };
@@ -206,7 +210,7 @@ describe("the cost summary's provider", () => {
       const { lines, provider } = recorder(account.api);
       const result = await provider.check!({}, { estimates: {}, endpoints: { big: { workersMax: UNKNOWN } } });
       expect(result.failures).toEqual([]);
-      expect(account.calls).toEqual(["accountLimits"]);
+      expect(account.calls).toEqual(["account.limits"]);
       expect(lines.join("\n")).toContain("the serverless worker quota is checked once the endpoints' workersMax are known");
     });
   });

@@ -223,7 +223,7 @@ describe("the provider plugin's service", { timeout: 60_000 }, () => {
     it("imports: a read without properties gives the inputs a program would declare, which check keeps and diff finds unchanged", async () => {
       const { api, close } = openManagementApi({ baseUrl: emulator.apiUrlV2, apiKey: KEY_A });
       try {
-        const made = await api.createPod({
+        const made = await api.pods.create({
           name: "made-outside",
           imageName: "ghcr.io/acme/app:1",
           gpuTypeIds: ["NVIDIA L4"],
@@ -246,7 +246,7 @@ describe("the provider plugin's service", { timeout: 60_000 }, () => {
         const diff = await plugin.diff(POD, made.id, read.outputs, checked.inputs);
         expect(diff.getChanges()).toBe(providerPb.DiffResponse.DiffChanges.DIFF_NONE);
         // A pod that is gone reads as no resource (the engine then says it does not exist).
-        await api.deletePod(made.id);
+        await api.pods.delete(made.id);
         expect((await plugin.read(POD, made.id)).id).toBe("");
       } finally {
         await close();

@@ -31,7 +31,7 @@ describe("ambiguous creates against the emulator", () => {
       expect(pods.map((p) => p.id)).toEqual([created.id]);
       expect(h.lines.warn.join("\n")).toMatch(/pod "once": the create got no clear answer .*looking for it/);
       expect(h.lines.info.join("\n")).toContain(`pod "once": the service did make it (id ${created.id}): using it`);
-      expect(h.calls.filter((c) => c === "createPod")).toHaveLength(1);
+      expect(h.calls.filter((c) => c === "pods.create")).toHaveLength(1);
     } finally {
       await h.close();
     }
@@ -57,7 +57,7 @@ describe("ambiguous creates against the emulator", () => {
       expect((error as Error).message).toMatch(
         /template "tpl": the create sent at .* may or may not have been made: .*503.* It was not sent again\./,
       );
-      expect(h.calls.filter((c) => c === "createTemplate")).toHaveLength(1);
+      expect(h.calls.filter((c) => c === "templates.create")).toHaveLength(1);
       expect(h.emulator.inspect()[0]?.templates ?? []).toEqual([]);
     } finally {
       await h.close();

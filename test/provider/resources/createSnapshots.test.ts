@@ -101,7 +101,7 @@ describe("creates sharing a snapshot", () => {
 
   it("a pod that another client made before the list is not taken for the lost create's", async () => {
     const service = new FakePods();
-    await service.api().createPod!({ name: "twin", imageName: "img:1" });
+    await service.api().pods!.create!({ name: "twin", imageName: "img:1" });
     const provider = podProvider(recordingDeps(service.api()));
     service.faults = ["lost-after-create"];
     const created = await provider.create(news("twin"));

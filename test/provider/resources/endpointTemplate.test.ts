@@ -71,7 +71,7 @@ describe("template against the emulator", () => {
       expect(endpointOuts["workersMin"]).toBe(1);
       const live = await h.client.getEndpoint(endpointId, { includeWorkers: true });
       expect((live.workers ?? []).length).toBeGreaterThanOrEqual(1);
-      expect(h.calls).toContain("updateEndpoint");
+      expect(h.calls).toContain("endpoints.update");
       expect(h.lines.info.join("\n")).toMatch(/endpoint "infer" .*(running its 1 minimum workers|created)/);
     });
 
@@ -98,7 +98,7 @@ describe("template against the emulator", () => {
     it("delete scales the endpoint to 0 first (the service refuses while workersMin > 0)", async () => {
       h.calls.length = 0;
       await h.providers.endpoint.delete!(endpointId, endpointOuts);
-      expect(h.calls.slice(0, 2)).toEqual(["updateEndpoint", "deleteEndpoint"]);
+      expect(h.calls.slice(0, 2)).toEqual(["endpoints.update", "endpoints.delete"]);
       expect(await h.providers.endpoint.read!(endpointId, endpointOuts)).toEqual({});
       await expect(h.providers.endpoint.delete!(endpointId, endpointOuts)).resolves.toBeUndefined();
     });

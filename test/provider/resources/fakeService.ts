@@ -2,7 +2,7 @@
 // emulator cannot produce on demand (lost create answers, look-alikes appearing concurrently).
 import { makeApiError } from "../../../client/errors";
 import type { Pod, PodCreateInput, PodUpdateInput } from "../../../client/schemas";
-import type { ManagementApi } from "../../../model/backend/port";
+import type { FakeApi } from "../../support/recordingDeps";
 
 export type CreateFault = "none" | "lost-after-create" | "5xx-before-create";
 
@@ -56,63 +56,65 @@ export class FakePods {
     return pod;
   }
 
-  api(): Partial<ManagementApi> {
+  api(): FakeApi {
     return {
-      createPod: (input: PodCreateInput) => {
-        const attempt = async () => {
-          this.calls.push("createPod");
-          const fault = this.faults.shift() ?? "none";
-          if (fault === "5xx-before-create") throw serverError();
-          const pod = this.make(input);
-          if (fault === "lost-after-create") throw lostAnswer();
+      pods: {
+        create: (input: PodCreateInput) => {
+          const attempt = async () => {
+            this.calls.push("createPod");
+            const fault = this.faults.shift() ?? "none";
+            if (fault === "5xx-before-create") throw serverError();
+            const pod = this.make(input);
+            if (fault === "lost-after-create") throw lostAnswer();
+            return { ...pod };
+          };
+          return attempt();
+        },
+        list: async (filter) => {
+          this.calls.push("listPods");
+          return [...this.pods.values()].filter((p) => !filter?.name || p.name === filter.name).map((p) => ({ ...p }));
+        },
+        get: async (id: string) => {
+          this.calls.push("getPod");
+          const pod = this.pods.get(id);
+          if (!pod) throw notFound("GetPod");
+          this.reads++;
+          const ready = pod.desiredStatus === "RUNNING" && this.reads > this.readsUntilReady;
+          return ready ? { ...pod, publicIp: "100.64.0.9", portMappings: { "22": 10022, "8888": 18888 } } : { ...pod };
+        },
+        update: async (id: string, input: PodUpdateInput) => {
+          this.calls.push(`updatePod ${JSON.stringify(input)}`);
+          const pod = this.pods.get(id);
+          if (!pod) throw notFound("UpdatePod");
+          Object.assign(pod, input);
           return { ...pod };
-        };
-        return attempt();
-      },
-      listPods: async (filter) => {
-        this.calls.push("listPods");
-        return [...this.pods.values()].filter((p) => !filter?.name || p.name === filter.name).map((p) => ({ ...p }));
-      },
-      getPod: async (id: string) => {
-        this.calls.push("getPod");
-        const pod = this.pods.get(id);
-        if (!pod) throw notFound("GetPod");
-        this.reads++;
-        const ready = pod.desiredStatus === "RUNNING" && this.reads > this.readsUntilReady;
-        return ready ? { ...pod, publicIp: "100.64.0.9", portMappings: { "22": 10022, "8888": 18888 } } : { ...pod };
-      },
-      updatePod: async (id: string, input: PodUpdateInput) => {
-        this.calls.push(`updatePod ${JSON.stringify(input)}`);
-        const pod = this.pods.get(id);
-        if (!pod) throw notFound("UpdatePod");
-        Object.assign(pod, input);
-        return { ...pod };
-      },
-      stopPod: async (id: string) => {
-        this.calls.push("stopPod");
-        const pod = this.pods.get(id);
-        if (!pod) throw notFound("StopPod");
-        if (pod.locked)
-          throw makeApiError({
-            operation: "StopPod",
-            method: "POST",
-            url: "/x",
-            idempotent: true,
-            status: 400,
-            serviceMessage: "pod is locked",
-          });
-        pod.desiredStatus = "EXITED";
-      },
-      startPod: async (id: string) => {
-        this.calls.push("startPod");
-        const pod = this.pods.get(id);
-        if (pod) pod.desiredStatus = "RUNNING";
-      },
-      resetPod: async () => void this.calls.push("resetPod"),
-      restartPod: async () => void this.calls.push("restartPod"),
-      deletePod: async (id: string) => {
-        this.calls.push("deletePod");
-        if (!this.pods.delete(id)) throw notFound("DeletePod");
+        },
+        stop: async (id: string) => {
+          this.calls.push("stopPod");
+          const pod = this.pods.get(id);
+          if (!pod) throw notFound("StopPod");
+          if (pod.locked)
+            throw makeApiError({
+              operation: "StopPod",
+              method: "POST",
+              url: "/x",
+              idempotent: true,
+              status: 400,
+              serviceMessage: "pod is locked",
+            });
+          pod.desiredStatus = "EXITED";
+        },
+        start: async (id: string) => {
+          this.calls.push("startPod");
+          const pod = this.pods.get(id);
+          if (pod) pod.desiredStatus = "RUNNING";
+        },
+        reset: async () => void this.calls.push("resetPod"),
+        restart: async () => void this.calls.push("restartPod"),
+        delete: async (id: string) => {
+          this.calls.push("deletePod");
+          if (!this.pods.delete(id)) throw notFound("DeletePod");
+        },
       },
     };
   }

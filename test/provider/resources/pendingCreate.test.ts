@@ -7,11 +7,10 @@ import { describe, expect, it } from "vitest";
 import type * as pulumi from "@pulumi/pulumi";
 import { makeApiError } from "../../../client/errors";
 import type { PodCreateInput, Template, TemplateCreateInput } from "../../../client/schemas";
-import type { ManagementApi } from "../../../model/backend/port";
 import { ResourceInitError, isPlaceholderId } from "../../../provider/resources/partialCreate";
 import { podProvider, templateProvider } from "../../../provider/resources/registry";
 import { FakePods } from "./fakeService";
-import { recordingDeps } from "../../support/recordingDeps";
+import { recordingDeps, type FakeApi } from "../../support/recordingDeps";
 
 type Props = Record<string, unknown>;
 
@@ -32,32 +31,39 @@ function crashingPods() {
   service.faults = ["lost-after-create"];
   const base = service.api();
   const state = { down: false, crashOnCreate: true };
-  const api: Partial<ManagementApi> = {
-    ...base,
-    createPod: (input: PodCreateInput) => {
-      // The snapshot list ran before this; every lookup after the lost answer finds the service down.
-      if (state.crashOnCreate) state.down = true;
-      return base.createPod!(input);
-    },
-    listPods: async (filter) => {
-      if (state.down) throw unreachable("ListPods");
-      return base.listPods!(filter);
+  const api: FakeApi = {
+    pods: {
+      ...base.pods,
+      create: (input: PodCreateInput) => {
+        // The snapshot list ran before this; every lookup after the lost answer finds the service down.
+        if (state.crashOnCreate) state.down = true;
+        return base.pods!.create!(input);
+      },
+      list: async (filter) => {
+        if (state.down) throw unreachable("ListPods");
+        return base.pods!.list!(filter);
+      },
     },
   };
   return { service, api, state };
 }
 
 /** A client on which every call fails the test: placeholders must never reach the service. */
-function noServiceCalls(): { client: Partial<ManagementApi>; calls: string[] } {
+function noServiceCalls(): { client: FakeApi; calls: string[] } {
   const calls: string[] = [];
-  const client = new Proxy({} as Partial<ManagementApi>, {
-    get:
-      (_target, property) =>
-      (...args: unknown[]) => {
-        calls.push(`${String(property)} ${JSON.stringify(args)}`);
-        throw new Error(`unexpected service call ${String(property)}`);
+  const part = (name: string) =>
+    new Proxy(
+      {},
+      {
+        get:
+          (_target, property) =>
+          (...args: unknown[]) => {
+            calls.push(`${name}.${String(property)} ${JSON.stringify(args)}`);
+            throw new Error(`unexpected service call ${name}.${String(property)}`);
+          },
       },
-  });
+    );
+  const client = new Proxy({} as FakeApi, { get: (_target, name) => part(String(name)) });
   return { client, calls };
 }
 
@@ -87,7 +93,7 @@ describe("a create whose answer is lost while the service is unreachable", () =>
   it("is recorded as a partial create under a placeholder id, with the inputs and the record of the attempt", async () => {
     const { service, api } = crashingPods();
     service.faults = [];
-    await service.api().createPod!({ name: "rec", imageName: "img:1" }); // a look-alike from before
+    await service.api().pods!.create!({ name: "rec", imageName: "img:1" }); // a look-alike from before
     service.faults = ["lost-after-create"];
     const deps = recordingDeps(api);
     const { init, inputs } = await failedCreate(podProvider(deps), {
@@ -127,16 +133,18 @@ describe("a create whose answer is lost while the service is unreachable", () =>
 
   it("a refused create (not ambiguous) is a plain error, not a placeholder", async () => {
     const deps = recordingDeps({
-      listPods: async () => [],
-      createPod: async () => {
-        throw makeApiError({
-          operation: "CreatePod",
-          method: "POST",
-          url: "/pods",
-          idempotent: false,
-          status: 400,
-          serviceMessage: "bad gpu",
-        });
+      pods: {
+        list: async () => [],
+        create: async () => {
+          throw makeApiError({
+            operation: "CreatePod",
+            method: "POST",
+            url: "/pods",
+            idempotent: false,
+            status: 400,
+            serviceMessage: "bad gpu",
+          });
+        },
       },
     });
     const error = await podProvider(deps)
@@ -178,7 +186,7 @@ describe("the next up", () => {
   it("adopts the one pod the lost create made (nothing lost, nothing duplicated), and waits for it like a create", async () => {
     const { service, api, state } = crashingPods();
     service.faults = [];
-    await service.api().createPod!({ name: "adopt", imageName: "img:1" });
+    await service.api().pods!.create!({ name: "adopt", imageName: "img:1" });
     service.faults = ["lost-after-create"];
     const provider = podProvider(recordingDeps(api));
     const news = { name: "adopt", imageName: "img:1", __provider: "shim-text" };
@@ -230,7 +238,7 @@ describe("the next up", () => {
     const provider = podProvider(recordingDeps(api));
     const news = { name: "two", imageName: "img:1", __provider: "shim-text" };
     const placeholder = await failedCreate(provider, news);
-    await service.api().createPod!({ name: "two", imageName: "img:1" }); // someone else's, meanwhile
+    await service.api().pods!.create!({ name: "two", imageName: "img:1" }); // someone else's, meanwhile
 
     state.down = false;
     state.crashOnCreate = false;
@@ -300,57 +308,59 @@ class FakeTemplates {
   loseNextAnswer = false;
   private seq = 0;
 
-  api(): Partial<ManagementApi> {
+  api(): FakeApi {
     return {
-      listTemplates: async () => {
-        this.calls.push("listTemplates");
-        if (this.down) throw unreachable("ListTemplates");
-        return [...this.templates.values()].filter((t) => !this.hidden.has(t.id)).map((t) => ({ ...t }));
-      },
-      getTemplate: async (id: string) => {
-        const t = this.templates.get(id);
-        if (!t) throw makeApiError({ operation: "GetTemplate", method: "GET", url: "/x", idempotent: true, status: 404 });
-        return { ...t };
-      },
-      updateTemplate: async (id: string, input) => {
-        this.calls.push(`updateTemplate ${JSON.stringify(input)}`);
-        const t = this.templates.get(id);
-        if (!t) throw makeApiError({ operation: "UpdateTemplate", method: "PATCH", url: "/x", idempotent: false, status: 404 });
-        Object.assign(t, input);
-        return { ...t };
-      },
-      createTemplate: (input: TemplateCreateInput) => {
-        const attempt = async () => {
-          this.calls.push("createTemplate");
-          // A template created by an earlier, lost create shows up in lists by now.
-          this.hidden.clear();
-          if ([...this.templates.values()].some((t) => t.name === input.name)) {
-            throw makeApiError({
-              operation: "CreateTemplate",
-              method: "POST",
-              url: "/templates",
-              idempotent: false,
-              status: 409,
-              serviceMessage: "template name already taken",
-            });
-          }
-          const t: Template = { id: `tpl${++this.seq}`, name: input.name, imageName: input.imageName };
-          this.templates.set(t.id, t);
-          if (this.loseNextAnswer) {
-            this.loseNextAnswer = false;
-            this.down = true;
-            throw makeApiError({
-              operation: "CreateTemplate",
-              method: "POST",
-              url: "/templates",
-              idempotent: false,
-              kind: "connection",
-              detail: "socket hang up",
-            });
-          }
+      templates: {
+        list: async () => {
+          this.calls.push("listTemplates");
+          if (this.down) throw unreachable("ListTemplates");
+          return [...this.templates.values()].filter((t) => !this.hidden.has(t.id)).map((t) => ({ ...t }));
+        },
+        get: async (id: string) => {
+          const t = this.templates.get(id);
+          if (!t) throw makeApiError({ operation: "GetTemplate", method: "GET", url: "/x", idempotent: true, status: 404 });
           return { ...t };
-        };
-        return attempt();
+        },
+        update: async (id: string, input) => {
+          this.calls.push(`updateTemplate ${JSON.stringify(input)}`);
+          const t = this.templates.get(id);
+          if (!t) throw makeApiError({ operation: "UpdateTemplate", method: "PATCH", url: "/x", idempotent: false, status: 404 });
+          Object.assign(t, input);
+          return { ...t };
+        },
+        create: (input: TemplateCreateInput) => {
+          const attempt = async () => {
+            this.calls.push("createTemplate");
+            // A template created by an earlier, lost create shows up in lists by now.
+            this.hidden.clear();
+            if ([...this.templates.values()].some((t) => t.name === input.name)) {
+              throw makeApiError({
+                operation: "CreateTemplate",
+                method: "POST",
+                url: "/templates",
+                idempotent: false,
+                status: 409,
+                serviceMessage: "template name already taken",
+              });
+            }
+            const t: Template = { id: `tpl${++this.seq}`, name: input.name, imageName: input.imageName };
+            this.templates.set(t.id, t);
+            if (this.loseNextAnswer) {
+              this.loseNextAnswer = false;
+              this.down = true;
+              throw makeApiError({
+                operation: "CreateTemplate",
+                method: "POST",
+                url: "/templates",
+                idempotent: false,
+                kind: "connection",
+                detail: "socket hang up",
+              });
+            }
+            return { ...t };
+          };
+          return attempt();
+        },
       },
     };
   }

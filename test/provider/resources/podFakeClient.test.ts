@@ -47,13 +47,15 @@ describe("ambiguous pod creates never make a duplicate", () => {
     const api = service.api();
     // A concurrent program creates a pod with the same name while our answer is lost.
     service.faults = ["lost-after-create"];
-    const originalList = api.listPods;
+    const originalList = api.pods?.list;
     let lists = 0;
     const deps = recordingDeps({
-      ...api,
-      listPods: async (filter) => {
-        if (++lists === 2) await api.createPod?.({ name: "trainer", imageName: "img:1" });
-        return originalList!(filter);
+      pods: {
+        ...api.pods,
+        list: async (filter) => {
+          if (++lists === 2) await api.pods?.create?.({ name: "trainer", imageName: "img:1" });
+          return originalList!(filter);
+        },
       },
     });
     await expect(podProvider(deps).create(inputs)).rejects.toThrow(

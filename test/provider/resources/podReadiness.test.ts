@@ -34,7 +34,7 @@ describe("a pod that does not become ready shows its log", () => {
   it("an ERROR pod's failure ends with its last log lines; the error stays a ReadinessTimeoutError with the last state", async () => {
     const targets: unknown[] = [];
     const deps = recordingDeps(
-      { getPod: async () => ({ id: "p1", desiredStatus: "EXITED", status: "ERROR" }) as Pod },
+      { pods: { get: async () => ({ id: "p1", desiredStatus: "EXITED", status: "ERROR" }) as Pod } },
       {
         logs: () => async (target) => {
           targets.push(target);
@@ -59,7 +59,7 @@ describe("a pod that does not become ready shows its log", () => {
   });
 
   it("a timeout does too; a log that cannot be read leaves the failure first, and v1 (no logs) adds nothing", async () => {
-    const booting = { getPod: async () => ({ id: "p1", desiredStatus: "RUNNING", status: "STARTING" }) as Pod };
+    const booting = { pods: { get: async () => ({ id: "p1", desiredStatus: "RUNNING", status: "STARTING" }) as Pod } };
     const failing = recordingDeps(booting, {
       logs: () => async () => {
         throw new Error("connection refused");

@@ -71,7 +71,7 @@ for (const api of ["v1", "v2"] as const) {
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
       h.http.take();
-      const read = await Promise.all(busy.map((id) => h.deps.client().getEndpoint(id, { includeWorkers: true })));
+      const read = await Promise.all(busy.map((id) => h.deps.client().endpoints.get(id, { includeWorkers: true })));
       const calls = h.http.take();
       for (const endpoint of read) expect(endpoint.workers?.length).toBe(1);
       expect(lists(calls)).toHaveLength(1);

@@ -49,7 +49,7 @@ describe("pods on v2", () => {
     // The host's CUDA version, which v2 reports for GPU pods (Pod.cudaVersion).
     expect(outs["cudaVersion"]).toMatch(/^\d+\.\d+$/);
     expect(outs["env"]).toEqual({ LOG_LEVEL: "info" });
-    expect(h.calls).toContain("createPod");
+    expect(h.calls).toContain("pods.create");
   });
 
   it("read of an unchanged pod diffs to nothing", async () => {
@@ -221,8 +221,8 @@ describe("templates and endpoints on v2", () => {
   it("waits for a new endpoint's minimum workers without reading its releases (a new endpoint has only one)", async () => {
     h.calls.length = 0;
     const created = await h.providers.endpoint.create(await checked(h.providers.endpoint, { ...endpoint(), name: "warm", workersMin: 1 }));
-    expect(h.calls).toContain("getEndpoint");
-    expect(h.calls).not.toContain("endpointRollout");
+    expect(h.calls).toContain("endpoints.get");
+    expect(h.calls).not.toContain("endpoints.rollout");
     await h.providers.endpoint.delete!(created.id, created.outs as Outs);
   });
 
@@ -262,8 +262,8 @@ describe("templates and endpoints on v2", () => {
       await checked(h.providers.endpoint, next, before),
     );
     endpointOuts = applied.outs as Outs;
-    expect(h.calls).toContain("updateEndpoint");
-    expect(h.calls).toContain("endpointRollout");
+    expect(h.calls).toContain("endpoints.update");
+    expect(h.calls).toContain("endpoints.rollout");
     const live = await h.client.getEndpoint(endpointId, { includeTemplate: true });
     expect(live.template?.imageName).toBe("ghcr.io/acme/worker:2");
   });
@@ -279,7 +279,7 @@ describe("templates and endpoints on v2", () => {
   it("deletes the endpoint (v2 terminates its workers: no scale-to-0 first), then the template", async () => {
     h.calls.length = 0;
     await h.providers.endpoint.delete!(endpointId, endpointOuts);
-    expect(h.calls).toEqual(["deleteEndpoint"]);
+    expect(h.calls).toEqual(["endpoints.delete"]);
     expect(await h.providers.endpoint.read!(endpointId, endpointOuts)).toEqual({});
     await h.providers.template.delete!(templateId, templateOuts);
     expect(await h.providers.template.read!(templateId, templateOuts)).toEqual({});

@@ -161,7 +161,7 @@ describe("endpoint create against a host that ignores type (scripted)", () => {
     try {
       const backend = new V2Backend(client);
       await expect(
-        backend.createEndpoint({
+        backend.endpoints.create({
           name: "lb",
           templateId: "t1",
           gpuTypeIds: ["NVIDIA L4"],

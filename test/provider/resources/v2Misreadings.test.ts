@@ -231,7 +231,7 @@ describe("importing a v2 endpoint (the service reports no templateId)", () => {
 
   it("gives inputs that pass check, and declaring exactly them plans no change", async () => {
     const templateId = await serverlessTemplate(h);
-    const made = await h.deps.client().createEndpoint({ name: "legacy", templateId, gpuTypeIds: ["NVIDIA L4"], workersMax: 2 });
+    const made = await h.deps.client().endpoints.create({ name: "legacy", templateId, gpuTypeIds: ["NVIDIA L4"], workersMax: 2 });
     const imported = await h.providers.endpoint.read!(made.id);
     expect(imported.inputs).not.toHaveProperty("templateId");
     const check = await h.providers.endpoint.check!(imported.inputs ?? {}, { ...imported.inputs, __provider: "shim" });
@@ -257,7 +257,7 @@ describe("a v2 pod with startSsh and the account's SSH keys", () => {
   const args = { name: "ssh", imageName: "img:1", gpuTypeIds: ["NVIDIA L4"], ports: ["22/tcp"], __provider: "shim" };
 
   it("created before any key is registered: a warning says to order it after AccountSshKeys (dependsOn)", async () => {
-    await h.deps.client().replaceSshKeys!([]);
+    await h.deps.client().account!.replaceSshKeys([]);
     h.lines.warn.length = 0;
     const created = await h.providers.pod.create(await checked(h.providers.pod, args));
     expect(h.lines.warn.join("\n")).toMatch(/no registered SSH keys.*no PUBLIC_KEY.*AccountSshKeys.*dependsOn: \[sshKeys\]/);
@@ -265,10 +265,12 @@ describe("a v2 pod with startSsh and the account's SSH keys", () => {
   });
 
   it("created with keys registered, with startSsh false, or without 22/tcp or startSsh: no warning", async () => {
-    await h.deps.client().replaceSshKeys!(["ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIKm2bAHtaJDpTdEVuM8Wb0uMbDqZiAs0Jk4GFSbQwBqv me@laptop"]);
+    await h.deps
+      .client()
+      .account!.replaceSshKeys(["ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIKm2bAHtaJDpTdEVuM8Wb0uMbDqZiAs0Jk4GFSbQwBqv me@laptop"]);
     h.lines.warn.length = 0;
     const created = await h.providers.pod.create(await checked(h.providers.pod, args));
-    await h.deps.client().replaceSshKeys!([]);
+    await h.deps.client().account!.replaceSshKeys([]);
     const without = await h.providers.pod.create(await checked(h.providers.pod, { ...args, name: "no-ssh", startSsh: false }));
     // Neither startSsh nor 22/tcp declared: SSH was not asked for.
     const unasked = await h.providers.pod.create(await checked(h.providers.pod, { ...args, name: "no-ports", ports: ["8888/http"] }));

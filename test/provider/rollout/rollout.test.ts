@@ -242,7 +242,7 @@ describe.each(API_VERSIONS)("EndpointRollout's candidate and switch against the 
         settled: true,
       });
       expect((outs["history"] as Array<{ step: string }>).map((s) => s.step)).toEqual(["switch", "rolledOut"]);
-      const rollout = await deps.provider.client().endpointRollout!(endpointId);
+      const rollout = await deps.provider.client().endpoints.rollout(endpointId);
       expect(rollout).toMatchObject({ inProgress: false, workersOnLatest: rollout.workersTotal });
       expect(rollout.workersTotal).toBeGreaterThanOrEqual(1);
       expect(await servingImage()).toEqual({ version: "2.0", prompt: "hi" });
