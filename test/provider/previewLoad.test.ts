@@ -1,9 +1,10 @@
 // What the provider process loads to serve a preview of an unchanged endpoint, in a fresh Node
 // process on the compiled package, through the endpoint's shim as the dynamic provider host calls
-// it (configure, check, diff): none of what only a call to the service needs. The management clients
-// and the wire schemas load on the first call (model/backend/lazyApi.ts); the job API client with the
-// smoke tests. The preview makes one call, the connection check (client/connectionProof.ts), through
-// the transport and its HTTP library: the provider reaches the emulator through a counting proxy.
+// it (configure, check, diff): none of what only a call to the service needs. The management clients,
+// the transport and its HTTP library (undici) and the wire schemas load on the first call
+// (model/backend/lazyApi.ts); the job API client with the smoke tests. The preview makes one call,
+// the connection check (client/connectionProof.ts), as a single node:http request (client/oneRequest.ts),
+// which loads none of them: the provider reaches the emulator through a counting proxy.
 // Run after `npm run build`.
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -16,6 +17,7 @@ const root = repoRoot();
 
 /** The package's modules only a call to the service loads, by their path under dist/. */
 const LOADED_BY_CALLS = [
+  "client/transport.js",
   "client/management.js",
   "client/managementV2.js",
   "client/schemas.js",
@@ -48,7 +50,7 @@ describe.each(["v2", "v1"] as const)("a preview of an unchanged endpoint in a fr
     await emulator?.close();
   });
 
-  it("makes one call, the connection check, and loads no client and no wire schema", async () => {
+  it("makes one call, the connection check, and loads no HTTP library, no transport, no client and no wire schema", async () => {
     proxy.take();
     const { modules } = await probeStartup("provider", root, endpoint);
     expect(proxy.take().map((c) => `${c.method} ${c.path}`)).toEqual([
@@ -58,6 +60,9 @@ describe.each(["v2", "v1"] as const)("a preview of an unchanged endpoint in a fr
     const ours = modules.filter((file) => file.startsWith(dist + path.sep)).map((file) => path.relative(dist, file));
     // The probe loaded the provider code and served the preview (it fails on a check failure or a diff).
     expect(ours).toEqual(expect.arrayContaining(["provider/index.js", "provider/resources/endpoint.js"].map((f) => path.normalize(f))));
+    // The check did run in this process (it is loaded at the first check, on its own).
+    expect(ours).toContain(path.normalize("client/connectionProof.js"));
+    expect(modules.filter((file) => /[\\/]node_modules[\\/]undici[\\/]/.test(file))).toEqual([]);
     expect(ours.filter((file) => LOADED_BY_CALLS.map((f) => path.normalize(f)).includes(file))).toEqual([]);
   });
 });
