@@ -20,7 +20,10 @@ export interface OneAnswer {
   text: string;
 }
 
-/** The request was not answered: why (typed as the transport types it, networkErrors.ts) and the network's own words. */
+/**
+ * The request was not answered: why (typed as the transport types it, networkErrors.ts) and the
+ * network's own words. It never reaches a user: connectionProof.ts turns it into a ConfigError or nothing.
+ */
 export class OneRequestFailure extends Error {
   constructor(
     readonly kind: FailureKind | "rate_limited",
