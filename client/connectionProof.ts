@@ -3,15 +3,16 @@
 // other than this service answers fails preview, naming the setting, its value (never the key) and
 // the fix. configCheck.ts finds what can be known without a call; this finds the rest.
 //
-// Each read goes through the one transport, with no retry: a connection check that retried a refused
-// port would print retry lines and take the backoff's seconds for an answer that will not change.
-// An answer that proves nothing either way (a 429, a 5xx, a spent rate-limit window) is no failure:
-// the calls that follow retry as usual.
+// Each read is a single request on a connection of its own (oneRequest.ts), not the transport's: it
+// is the one call a preview of unchanged resources makes, and loading the transport's HTTP library
+// for it cost every preview more than the rest of the provider's check and diff. It is never
+// retried: a connection check that retried a refused port would take the backoff's seconds for an
+// answer that will not change. An answer that proves nothing either way (a 429, a 5xx, a spent
+// rate-limit window) is no failure: the calls that follow retry as usual.
 
 import { CONFIG_KEYS, ConfigError, ENV_VARS } from "./config";
-import { ApiError } from "./errors";
+import { getOnce, OneRequestFailure, type OneAnswer } from "./oneRequest";
 import { stripUserInfo } from "./redact";
-import { Transport, type RawResponse } from "./transport";
 
 /** Where a setting's value came from, as messages name it: "stack config gpucloud:apiUrl". */
 export type SettingSource = string;
@@ -37,7 +38,7 @@ interface Probe {
   api: string;
   path: string;
   /** Whether a non-2xx answer of this status, with this body, is this API speaking (the key known). */
-  answersAsItself(answer: RawResponse): boolean;
+  answersAsItself(answer: OneAnswer): boolean;
 }
 
 /** Any id: the job API answers an endpoint it does not know with 404 once the key is accepted. */
@@ -72,9 +73,8 @@ const JOB_PROBE: Probe = {
 export const PROOF_TIMEOUT_MS = 10_000;
 
 export interface ProofOptions {
+  /** How long one read may take, in ms (default PROOF_TIMEOUT_MS). */
   timeoutMs?: number;
-  /** The transport for a base URL; injectable for tests. */
-  transportFor?: (baseUrl: string, apiKey: string) => Transport;
 }
 
 /**
@@ -97,29 +97,16 @@ async function prove(
   options: ProofOptions,
 ): Promise<ConfigError | undefined> {
   const timeoutMs = options.timeoutMs ?? PROOF_TIMEOUT_MS;
-  const transport =
-    options.transportFor?.(url.value, settings.apiKey.value) ??
-    new Transport({ baseUrl: url.value, apiKey: settings.apiKey.value, maxRetries: 0, timeoutMs, connections: 1 });
   try {
-    const answer = await transport.requestRaw({
-      method: "GET",
-      path: probe.path,
-      operation: "connection check",
-      maxRetries: 0,
-      timeoutMs,
-      // A spent rate-limit window is no reason to wait here: the check then proves nothing.
-      deadlineMs: Date.now() + 1_000,
-    });
+    const answer = await getOnce({ baseUrl: url.value, path: probe.path, apiKey: settings.apiKey.value, timeoutMs });
     return judgeAnswer(probe, url, settings.apiKey.source, answer);
   } catch (error) {
-    return error instanceof ApiError ? judgeFailure(probe, url, error, timeoutMs) : undefined;
-  } finally {
-    await transport.close().catch(() => undefined);
+    return error instanceof OneRequestFailure ? judgeFailure(probe, url, error, timeoutMs) : undefined;
   }
 }
 
 /** The problem an answer shows, if any. */
-function judgeAnswer(probe: Probe, url: SettingInForce, keySource: SettingSource, answer: RawResponse): ConfigError | undefined {
+function judgeAnswer(probe: Probe, url: SettingInForce, keySource: SettingSource, answer: OneAnswer): ConfigError | undefined {
   const shown = stripUserInfo(url.value);
   if (answer.status === 401) {
     const keySetting = keySource.endsWith(ENV_VARS.apiKey) ? ENV_VARS.apiKey : CONFIG_KEYS.apiKey;
@@ -137,7 +124,7 @@ function judgeAnswer(probe: Probe, url: SettingInForce, keySource: SettingSource
   return wrongService(probe, url, `it answered GET ${probe.path} with ${describeAnswer(answer)}`);
 }
 
-function judgeFailure(probe: Probe, url: SettingInForce, error: ApiError, timeoutMs: number): ConfigError | undefined {
+function judgeFailure(probe: Probe, url: SettingInForce, error: OneRequestFailure, timeoutMs: number): ConfigError | undefined {
   const shown = stripUserInfo(url.value);
   const where = new URL(url.value);
   const port = where.port || (where.protocol === "https:" ? "443" : "80");
@@ -180,7 +167,7 @@ function settingOf(probe: Probe, source: SettingSource): string {
   return source.endsWith(ENV_VARS[probe.setting]) ? ENV_VARS[probe.setting] : CONFIG_KEYS[probe.setting];
 }
 
-function describeAnswer(answer: RawResponse): string {
+function describeAnswer(answer: OneAnswer): string {
   const type = answer.headers["content-type"];
   const contentType = Array.isArray(type) ? type[0] : type;
   return `${answer.status}${contentType ? ` (${contentType.split(";")[0]})` : ""}`;

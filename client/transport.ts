@@ -18,10 +18,10 @@ import {
   parseRateLimit,
   parseRetryAfterMs,
   windowNamedIn,
-  type FailureKind,
   type RateLimitWindow,
 } from "./retry";
 import { sharedGate, type GateTicket, type RateLimitGate } from "./rateLimitGate";
+import { classifyNetworkError, describeNetworkError } from "./networkErrors";
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 export const DEFAULT_MAX_RETRIES = 4;
@@ -223,54 +223,6 @@ export function withQuery(
   }
   const qs = params.toString();
   return qs === "" ? path : `${path}?${qs}`;
-}
-
-// Failure to set up a connection: nothing was sent.
-const CONNECT_CODES = new Set([
-  "ECONNREFUSED",
-  "ENOTFOUND",
-  "EAI_AGAIN",
-  "EHOSTUNREACH",
-  "ENETUNREACH",
-  "EADDRNOTAVAIL",
-  "UND_ERR_CONNECT_TIMEOUT",
-]);
-// An established connection broke: the request may have reached the service.
-const SENT_CODES = new Set(["ECONNRESET", "EPIPE", "UND_ERR_SOCKET", "UND_ERR_CLOSED"]);
-const TIMEOUT_CODES = new Set(["UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"]);
-
-/** Error codes on an error, its cause and (for happy-eyeballs AggregateErrors) its members. */
-function errorCodes(error: unknown): string[] {
-  const codes: string[] = [];
-  const visit = (e: unknown, depth: number): void => {
-    if (depth > 3 || typeof e !== "object" || e === null) return;
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === "string") codes.push(code);
-    visit((e as { cause?: unknown }).cause, depth + 1);
-    const members = (e as { errors?: unknown }).errors;
-    if (Array.isArray(members)) for (const m of members) visit(m, depth + 1);
-  };
-  visit(error, 0);
-  return codes;
-}
-
-function classifyNetworkError(error: unknown, timedOut: boolean): FailureKind {
-  const codes = errorCodes(error);
-  if (timedOut || codes.some((c) => TIMEOUT_CODES.has(c))) return "timeout";
-  // "Never connected" only when a connect-phase code is present and nothing hints that bytes
-  // went out on an established socket; when in doubt the failure counts as ambiguous.
-  const connectPhase = codes.some((c) => CONNECT_CODES.has(c));
-  const established = codes.some((c) => SENT_CODES.has(c));
-  return connectPhase && !established ? "connect" : "connection";
-}
-
-function describeNetworkError(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const codes = [...new Set(errorCodes(error))];
-  const message =
-    error.message ||
-    (error instanceof AggregateError ? error.errors.map((e: unknown) => String((e as Error)?.message ?? e)).join("; ") : "");
-  return codes.length > 0 && !codes.some((c) => message.includes(c)) ? `${message} (${codes.join(", ")})` : message;
 }
 
 function header(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {

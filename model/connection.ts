@@ -8,7 +8,6 @@
  *
  * Retries are logged through Pulumi's log so a slow `pulumi up` says why it is slow.
  */
-import * as pulumi from "@pulumi/pulumi";
 import { createHash } from "node:crypto";
 import {
   apiVersionOf,
@@ -29,6 +28,7 @@ import type { ManagementApi } from "./backend/port";
 import { duration } from "../client/errors";
 import type { RateLimitWaitInfo, RetryInfo } from "../client/transport";
 import { getStackConfig } from "./stackConfig";
+import { pulumiSdkLog } from "./pulumiSdkLog";
 import { connectionProblems, type JobApiUse } from "../client/configCheck";
 import type { ConfigError } from "../client/config";
 
@@ -49,13 +49,13 @@ function logRetry(info: RetryInfo): void {
   // Progress detail: a retry that succeeds needs nothing of the user; one that fails is the error.
   if (!progressShown()) return;
   // The error's message is already redacted by the transport.
-  void pulumi.log.info(`retry ${info.attempt} of ${info.operation} in ${Math.round(info.delayMs)} ms: ${info.error.message}`);
+  void pulumiSdkLog().info(`retry ${info.attempt} of ${info.operation} in ${Math.round(info.delayMs)} ms: ${info.error.message}`);
 }
 
 /** A wait for a spent hour or day window can last long: the user sees why the up stands still. */
 function logRateLimitWait(info: RateLimitWaitInfo): void {
   const quota = info.quota !== undefined ? ` (${info.quota} requests per ${info.window})` : "";
-  void pulumi.log.info(
+  void pulumiSdkLog().info(
     `the service's ${info.window} rate-limit window${quota} is spent: ${info.operation} waits ${duration(info.waitMs)}, until its reset at ${new Date(info.resetAtMs).toISOString()}`,
   );
 }

@@ -4,14 +4,17 @@
  *   npm run build && npx node scripts/link-self.js && npx node dist/scripts/bench-startup.js [--runs 9] [--api v2|v1]
  *
  * Every `pulumi preview` or `up` starts two fresh Node processes that load this package: the
- * program's (which loads the SDK) and the provider's (the dynamic provider host, which loads the
- * provider code on the first call of a shim). Each is measured in fresh Node processes
+ * program's (which loads the SDK) and the provider's: the dynamic provider host, which loads the
+ * provider code on the first call of a shim, or, for the typed classes over the plugin, the plugin's
+ * own process (scripts/lib/pluginProbe.ts: configure, check and diff of the same endpoint over gRPC,
+ * as the engine sends them; it loads no @pulumi/pulumi, so it may cost less than the floor). Each is measured in fresh Node processes
  * (scripts/lib/startupProbe.ts), against a floor measured in the same run, alternating between the
  * three: the floor loads @pulumi/pulumi alone; the program's loads the SDK after it; the provider's
  * serves `configure`, `check` and `diff` of an unchanged endpoint through its shim, as the dynamic
  * provider host does for a preview. The endpoint's recorded inputs and outputs come from a real
  * create against an in-process emulator; the provider processes reach its API through a counting
- * proxy, so that any call they make is seen (a preview of an unchanged endpoint makes none).
+ * proxy, so that any call they make is seen (a preview of an unchanged endpoint makes one, the
+ * connection check).
  *
  * For each: the modules loaded (this package's, zod's, undici's, the rest beyond the floor's), the
  * CPU time the process used (process.cpuUsage, user + system, from its start: steadier than wall
@@ -26,11 +29,14 @@ import { CACHE_DIR_ENV } from "../client/rateLimitMemory";
 import { startEmulator } from "../emulator";
 import { countingProxy } from "./lib/countingProxy";
 import { repoRoot } from "./lib/repoRoot";
+import { probePlugin } from "./lib/pluginProbe";
 import { moduleCounts, probeStartup, recordEndpoint, type StartupSample, type StartupSide } from "./lib/startupProbe";
 import { median } from "./lib/stats";
 
 const API_KEY = "bench-startup-key";
-const SIDES: readonly StartupSide[] = ["floor", "program", "provider"];
+/** The startup probe's sides, and the plugin's process. */
+type Side = StartupSide | "plugin";
+const SIDES: readonly Side[] = ["floor", "program", "provider", "plugin"];
 
 function ms(value: number): string {
   return `${Math.round(value)} ms`;
@@ -61,24 +67,29 @@ async function main(): Promise<void> {
       serverlessUrl: emulator.serverlessUrl,
       previewApiUrl: `${proxy.url}${new URL(apiUrl).pathname}`,
     });
-    const samples: Record<StartupSide, StartupSample[]> = { floor: [], program: [], provider: [] };
+    const samples: Record<Side, StartupSample[]> = { floor: [], program: [], provider: [], plugin: [] };
+    const probe = (side: Side): Promise<StartupSample> =>
+      side === "plugin" ? probePlugin(root, endpoint) : probeStartup(side, root, endpoint);
     // Alternating, so that a change in the machine's load falls on every side alike.
-    for (let i = 0; i < runs; i++) for (const side of SIDES) samples[side].push(await probeStartup(side, root, endpoint));
+    for (let i = 0; i < runs; i++) for (const side of SIDES) samples[side].push(await probe(side));
     const calls = proxy.take();
 
-    const m = (side: StartupSide, pick: (s: StartupSample) => number): number => median(samples[side].map(pick));
+    const m = (side: Side, pick: (s: StartupSample) => number): number => median(samples[side].map(pick));
     const floorCpu = m("floor", (s) => s.cpuMs);
     const floorWall = m("floor", (s) => s.wallMs);
     const floorModules = m("floor", (s) => s.modules.length);
     console.log(`startup cost per operation, management API ${api}, median of ${runs} fresh Node processes each`);
     console.log(`  floor (@pulumi/pulumi alone): ${floorModules} modules, CPU ${ms(floorCpu)}, wall ${ms(floorWall)}`);
-    for (const side of ["program", "provider"] as const) {
+    const labels = {
+      program: "program (loads the SDK)",
+      provider: "provider, dynamic host (check + diff of an unchanged endpoint)",
+      plugin: "provider plugin's process (configure + check + diff of the same endpoint; no @pulumi/pulumi)",
+    } as const;
+    for (const side of ["program", "provider", "plugin"] as const) {
       const mods = moduleCounts(samples[side][0] ?? { modules: [], cpuMs: 0, wallMs: 0 }, root);
-      const label = side === "program" ? "program (loads the SDK)" : "provider (check + diff of an unchanged endpoint)";
-      console.log(`  ${label}:`);
-      console.log(
-        `    modules: ${mods.ours} of this package, ${mods.zod} of zod, ${mods.undici} of undici, ${mods.other - floorModules} others beyond the floor's`,
-      );
+      console.log(`  ${labels[side]}:`);
+      const others = side === "plugin" ? `${mods.other} others` : `${mods.other - floorModules} others beyond the floor's`;
+      console.log(`    modules: ${mods.ours} of this package, ${mods.zod} of zod, ${mods.undici} of undici, ${others}`);
       console.log(
         `    CPU ${ms(m(side, (s) => s.cpuMs))}: ${againstFloor(
           m(side, (s) => s.cpuMs),
@@ -90,7 +101,9 @@ async function main(): Promise<void> {
           )} the floor`,
       );
     }
-    console.log(`  management API calls from the provider processes: ${calls.length} (a preview of an unchanged endpoint makes none)`);
+    console.log(
+      `  management API calls from the ${2 * runs} provider processes: ${calls.length} (a preview makes one, the connection check)`,
+    );
   } finally {
     await proxy.close();
     await emulator.close();

@@ -1,7 +1,6 @@
 // What a resource provider needs from the outside world, in one object so that tests can hand in a
 // fake client, a recording log and a fast clock, while the registry wires the real ones.
 
-import * as pulumi from "@pulumi/pulumi";
 import type { ManagementApi } from "../../model/backend/port";
 import {
   connectionFailures,
@@ -17,6 +16,7 @@ import { pricesOf } from "../../model/cost/priceSheet";
 import { ownPricesOf } from "../../model/cost/ownPrices";
 import type { PriceSources } from "../../model/cost/attach";
 import { getStackConfig } from "../../model/stackConfig";
+import { pulumiSdkLog } from "../../model/pulumiSdkLog";
 import { defaultLogNoteReader, type LogNoteReader } from "../logNotes";
 
 export interface ProgressLog {
@@ -68,8 +68,14 @@ export const DEFAULT_POLL: PollSettings = { initialMs: 1_000, maxMs: 8_000, fact
  * not set, so the SDK writes to stdout/stderr, which the engine shows; never pass secrets to these.
  */
 export const shownLog: ProgressLog = {
-  info: (message) => void pulumi.log.info(message).catch(() => undefined),
-  warn: (message) => void pulumi.log.warn(message).catch(() => undefined),
+  info: (message) =>
+    void pulumiSdkLog()
+      .info(message)
+      .catch(() => undefined),
+  warn: (message) =>
+    void pulumiSdkLog()
+      .warn(message)
+      .catch(() => undefined),
 };
 
 /**

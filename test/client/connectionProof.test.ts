@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { proveConnection, type SettingsToProve } from "../../client/connectionProof";
 import { startEmulator, type RunningEmulator } from "../../emulator/index";
-import { dropConnection, refusedPort, startScriptedServer, type ScriptedServer } from "../support/scriptedServer";
+import { dropConnection, hang, json, refusedPort, startScriptedServer, type ScriptedServer } from "../support/scriptedServer";
 
 const KEY = "gpc_proof_key_never_shown_7";
 const fromConfig = (setting: string): string => `stack config gpucloud:${setting}`;
@@ -98,6 +98,35 @@ describe("proveConnection: the service's own answer to the settings, one read pe
     expect(await problems(settings(`${failing.origin}/api/v2`))).toEqual([]);
     expect(failing.requests.map((r) => `${r.method} ${r.url}`)).toEqual(["GET /api/v2/catalog/datacenters"]);
     expect(failing.requests[0]?.headers.authorization).toBe(`Bearer ${KEY}`);
+  });
+
+  it("a host that does not answer in time names the setting, the read and the time waited", async () => {
+    const silent = await startScriptedServer(hang);
+    servers.push(silent);
+    const found = await proveConnection(settings(`${silent.origin}/api/v2`), { timeoutMs: 1_000 });
+    expect(found.map((p) => p.setting)).toEqual(["gpucloud:apiUrl"]);
+    expect(found[0]?.message).toContain(
+      `stack config gpucloud:apiUrl is "${silent.origin}/api/v2": nothing answered GET /catalog/datacenters there within 1 s`,
+    );
+    expect(found[0]?.message).toContain("Is the emulator running on");
+  });
+
+  it("a host name that is not known names the host and the code", async () => {
+    const [p] = await problems(settings("http://gpucloud-no-such-host.invalid/api/v2"));
+    expect(p?.setting).toBe("gpucloud:apiUrl");
+    expect(p?.message).toMatch(/the host "gpucloud-no-such-host\.invalid" is not known \((ENOTFOUND|EAI_AGAIN)\)/);
+    expect(p?.message).toContain("Check the host and port in gpucloud:apiUrl");
+  });
+
+  it("counts its read in the account's rate limit: a window its answer shows spent holds the next check back, which proves nothing", async () => {
+    // The answer says the minute window is spent for another 60 s: the process's gate (rateLimitGate.ts),
+    // shared with the transport's calls, now holds every request to this API and key.
+    const spent = await startScriptedServer(json(200, [], { ratelimit: '"minute";r=0;t=60', "ratelimit-policy": '"minute";q=10;w=60' }));
+    servers.push(spent);
+    const toProve = settings(`${spent.origin}/api/v2`, undefined, "rate-limited-key");
+    expect(await problems(toProve)).toEqual([]);
+    expect(await problems(toProve)).toEqual([]);
+    expect(spent.requests).toHaveLength(1);
   });
 
   it("a connection reset after it was set up proves nothing either way (the host was reached)", async () => {
