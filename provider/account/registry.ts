@@ -7,9 +7,7 @@ import { fileJournal } from "../resources/createJournal";
 /** The account's SSH key operations (v2 only), or why there are none. */
 function sshKeysApi(): SshKeysApi | string {
   const account = managementClient().account;
-  return account
-    ? { sshKeys: () => account.sshKeys(), replaceSshKeys: (keys) => account.replaceSshKeys(keys) }
-    : "account SSH keys need the service's v2 API: set gpucloud:apiUrl to the /v2 URL";
+  return account ?? "account SSH keys need the service's v2 API: set gpucloud:apiUrl to the /v2 URL";
 }
 
 /** The provider reporting its progress through `log` (the provider plugin's goes to the engine, by resource). */

@@ -17,6 +17,7 @@ import { argsOf } from "../componentArgs";
 import type { ProgressLog } from "../resources/deps";
 import type { CreateJournal } from "../resources/createJournal";
 import { ownerOf } from "../resources/ownership";
+import type { Account } from "../../model/backend/port";
 import { OWNER_INPUT } from "../../model/kinds";
 import { failure } from "../../model/fields/validation";
 import { containsUnknown, deepEqual, type Props } from "../../model/fields/values";
@@ -24,10 +25,8 @@ import { containsUnknown, deepEqual, type Props } from "../../model/fields/value
 /** UpdateSshKeysRequest.keys[]: `<type> <base64-key> [comment]`, as in `~/.ssh/id_ed25519.pub`. */
 const KEY_LINE = /^(ssh|ecdsa|sk)-[^\s]+ [^\s]+([ \t][^\n\r]*)?$/;
 
-export interface SshKeysApi {
-  sshKeys(): Promise<string[]>;
-  replaceSshKeys(keys: readonly string[]): Promise<string[]>;
-}
+/** The account's key calls of the management port (v2). */
+export type SshKeysApi = Pick<Account, "sshKeys" | "replaceSshKeys">;
 
 export interface SshKeysDeps {
   /** The account's key operations, or the reason there are none (the v1 API). */
