@@ -126,7 +126,10 @@ describe("scaling worker processes", () => {
       },
       PROCESS_DEADLINE_MS,
     );
-    expect(busy.jobs).toMatchObject({ inProgress: 3, inQueue: 1 });
+    // Three jobs run; the fourth waits, unless a busy machine started the third process so late
+    // that the first had already finished its job and taken the fourth.
+    expect(busy.jobs.inProgress).toBe(3);
+    expect(busy.jobs.inQueue + busy.jobs.completed).toBe(1);
     expect(logsOf(ep).filter((l) => l.running)).toHaveLength(3);
     for (const id of ids) {
       await waitFor(
