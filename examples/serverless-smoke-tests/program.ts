@@ -54,6 +54,18 @@ export function program() {
         input: { error: "prompt must not be empty" },
         expect: { status: "FAILED", errorContains: "must not be empty" },
       },
+      // `pulumi config set failWithLog true`: a case the worker fails after logging, to see what a
+      // failed case shows on v2: its error ends with the worker's last log lines (secrets redacted)
+      // and the request that reads more.
+      ...(config.getBoolean("failWithLog")
+        ? [
+            {
+              name: "load-model",
+              input: { log: ["loading weights from /models/llama-8b", "RuntimeError: CUDA out of memory"], error: "CUDA out of memory" },
+              expect: { outputSubset: { loaded: true } },
+            },
+          ]
+        : []),
     ],
     // Any string: changing it re-runs the cases with nothing else changed (e.g. a release tag).
     trigger: config.get("smokeTrigger") ?? "",

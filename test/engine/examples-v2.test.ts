@@ -64,6 +64,31 @@ describe("the other examples, on the v2 URL their READMEs give", { timeout: 600_
     expect(accountOf(emu).endpoints).toEqual([]);
   });
 
+  it("serverless-smoke-tests with failWithLog fails its up on the case, showing the worker's last log lines", async () => {
+    const engine = await createEngineStack({
+      projectName: "gpucloud-serverless-smoke-tests",
+      stackName: "fails",
+      program: async () => smokeTests() as Record<string, unknown>,
+      config: { ...emulatorConfig(emu, emu.apiKey, "v2"), "gpucloud-serverless-smoke-tests:failWithLog": { value: "true" } },
+    });
+    try {
+      const failure = await engine.stack.up().then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(failure, "pulumi up should have failed").toBeInstanceOf(Error);
+      const message = (failure as Error).message;
+      expect(message).toMatch(/case "load-model": job \S+ ended FAILED/);
+      expect(message).toMatch(/last \d+ line\(s\) of the log of worker \S+ of endpoint \S+:/);
+      expect(message).toContain("[container] loading weights from /models/llama-8b");
+      expect(message).toContain("[container] RuntimeError: CUDA out of memory");
+      expect(message).toMatch(/read more: GET \S+\/serverless\/\S+\/workers\/\S+\/logs\?tail=1000/);
+      expect((await engine.stack.destroy()).summary.result).toBe("succeeded");
+    } finally {
+      await engine.dispose();
+    }
+  });
+
   it("private-registry deploys with the README's registry settings", async () => {
     await runsAsItsReadmeSays("gpucloud-private-registry", privateRegistry, {
       "gpucloud-private-registry:registryUsername": { value: "acme-bot" },
