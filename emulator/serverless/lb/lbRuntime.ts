@@ -17,6 +17,7 @@
  */
 import type { ServerResponse } from "node:http";
 import type { EndpointSpec, WorkerView } from "../contract";
+import type { JobFault } from "../../faults";
 import { HttpError } from "../../http/errors";
 import { Limiter, type LimitedRuntime } from "../limits";
 import { Task } from "../scheduler";
@@ -41,6 +42,8 @@ export class LbRuntime implements LbWorkerHost, LimitedRuntime {
   private demand = 0;
   /** Why workers of the current release cannot start (module or env error); cleared by a release. */
   private startError: string | undefined = undefined;
+  /** Requests handed to workers of the current release (worker faults' `@Njobs`). */
+  private releaseRequests = 0;
   private kicked = false;
   private dead = false;
   private readonly scaleTask = new Task(() => this.kick());
@@ -112,6 +115,16 @@ export class LbRuntime implements LbWorkerHost, LimitedRuntime {
     }
     const waitMs = this.opts.lbNoWorkerWaitMs;
     return this.waiters.wait(waitMs, () => this.noWorker(waitMs), res);
+  }
+
+  /** The injected faults of a request `w` was handed (faults/workerFaults.ts), if any. */
+  requestFault(w: LbWorker): JobFault | undefined {
+    if (w.version === this.spec.version) this.releaseRequests++;
+    return this.env.deps.jobFaults?.draw({
+      imageName: w.spec.imageName,
+      workerAgeMs: this.clock.now() - w.createdAt,
+      releaseJobs: this.releaseRequests,
+    });
   }
 
   private lease(): LbWorker | undefined {
@@ -267,6 +280,7 @@ export class LbRuntime implements LbWorkerHost, LimitedRuntime {
       this.source = this.env.lbServerFor(spec.imageName);
       this.startError = undefined;
       this.live = 0;
+      this.releaseRequests = 0;
       // Workers that serve nothing yet are replaced now; healthy ones keep serving until a worker
       // of the new release is healthy (retireOld), so a release never leaves the endpoint empty.
       for (const w of [...this.workers.values()]) if (w.state === "initializing" || w.state === "unhealthy") w.stop();
