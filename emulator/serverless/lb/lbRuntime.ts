@@ -42,8 +42,11 @@ export class LbRuntime implements LbWorkerHost, LimitedRuntime {
   private demand = 0;
   /** Why workers of the current release cannot start (module or env error); cleared by a release. */
   private startError: string | undefined = undefined;
-  /** Requests handed to workers of the current release (worker faults' `@Njobs`). */
-  private releaseRequests = 0;
+  /**
+   * Requests handed to each release's workers (worker faults' `@Njobs`), by version: an old
+   * release's workers serve on while the new one's start. Releases without workers are dropped.
+   */
+  private readonly releaseRequests = new Map<number, number>();
   private kicked = false;
   private dead = false;
   private readonly scaleTask = new Task(() => this.kick());
@@ -119,11 +122,12 @@ export class LbRuntime implements LbWorkerHost, LimitedRuntime {
 
   /** The injected faults of a request `w` was handed (faults/workerFaults.ts), if any. */
   requestFault(w: LbWorker): JobFault | undefined {
-    if (w.version === this.spec.version) this.releaseRequests++;
+    const count = (this.releaseRequests.get(w.version) ?? 0) + 1;
+    this.releaseRequests.set(w.version, count);
     return this.env.deps.jobFaults?.draw({
       imageName: w.spec.imageName,
       workerAgeMs: this.clock.now() - w.createdAt,
-      releaseJobs: this.releaseRequests,
+      releaseJobs: count,
     });
   }
 
@@ -280,10 +284,12 @@ export class LbRuntime implements LbWorkerHost, LimitedRuntime {
       this.source = this.env.lbServerFor(spec.imageName);
       this.startError = undefined;
       this.live = 0;
-      this.releaseRequests = 0;
       // Workers that serve nothing yet are replaced now; healthy ones keep serving until a worker
       // of the new release is healthy (retireOld), so a release never leaves the endpoint empty.
       for (const w of [...this.workers.values()]) if (w.state === "initializing" || w.state === "unhealthy") w.stop();
+      for (const version of this.releaseRequests.keys()) {
+        if (![...this.workers.values()].some((w) => w.version === version && w.state !== "stopped")) this.releaseRequests.delete(version);
+      }
     }
     // A lower workersMax: stop workers beyond it that have nothing in flight (newest first).
     const current = [...this.workers.values()].filter((w) => w.version === spec.version && w.state !== "stopped");

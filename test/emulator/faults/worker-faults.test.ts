@@ -262,4 +262,31 @@ describe("requests to a load-balancing endpoint's degraded version", () => {
     );
     expect(emu.faultStats().byOperation[`worker ${BAD}`]).toEqual({ slow: 2, fail: 1 });
   });
+
+  test("crash=1: the worker is stopped and the request gets the 502 of a worker that failed while handling it", async () => {
+    const emu = await start(`worker ${BAD}: crash=1`);
+    const { id } = await endpoint(emu, BAD, { name: "crashing -lb" });
+    const res = await fetch(`${emu.serverlessUrl}/${id}/hello`, { headers: { authorization: `Bearer ${KEY_A}` } });
+    expect(res.status).toBe(502);
+    const workerId = res.headers.get("x-service-worker-id");
+    expect(((await res.json()) as { error: string }).error).toBe(
+      `worker ${workerId} of endpoint ${id} failed while handling the request (it crashed: injected fault: worker ${BAD}: crash=1); it was not retried`,
+    );
+    const workers = (await api(emu, KEY_A).get(`/endpoints/${id}`, { includeWorkers: "true" })).body.workers as { id: string }[];
+    expect(workers.map((w) => w.id)).not.toContain(workerId);
+    expect(emu.faultStats().injected.crash).toBe(1);
+  });
+});
+
+describe("switching worker faults at run time", () => {
+  test("setFaults arms a worker clause for the jobs started after it, and switches it off again", async () => {
+    const emu = await start("seed=1");
+    const { id } = await endpoint(emu, BAD);
+    expect((await runInTurn(emu, id, 1))[0]?.status).toBe("COMPLETED");
+    emu.setFaults(`worker ${BAD}: fail=1`);
+    expect((await runInTurn(emu, id, 2)).map((r) => r.status)).toEqual(["FAILED", "FAILED"]);
+    emu.setFaults(undefined);
+    expect((await runInTurn(emu, id, 1))[0]?.status).toBe("COMPLETED");
+    expect(emu.faultStats().injected.fail).toBe(2);
+  });
 });
