@@ -3,6 +3,7 @@
  * slow=P@D` in a fault SPEC make the jobs of one endpoint release fail, crash their worker or take
  * longer, so that what watches an endpoint's `/health` and `/requests` sees a degraded version.
  */
+import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, test } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../../emulator";
 import { type FaultSetting, FaultSpecError, formatFaultSpec, parseFaultSpec, toFaultPlan } from "../../../emulator/faults";
@@ -275,6 +276,20 @@ describe("requests to a load-balancing endpoint's degraded version", () => {
     const workers = (await api(emu, KEY_A).get(`/endpoints/${id}`, { includeWorkers: "true" })).body.workers as { id: string }[];
     expect(workers.map((w) => w.id)).not.toContain(workerId);
     expect(emu.faultStats().injected.crash).toBe(1);
+  });
+});
+
+describe("a --handler module's jobs", () => {
+  test("are slowed and failed around the module: it completes, the fault replaces its result", async () => {
+    const handler = fileURLToPath(new URL("./fixtures/versioned-handler.cjs", import.meta.url));
+    const emu = await startTestEmulator({ faults: `worker ${BAD}: fail=1@2jobs, slow=1@20s`, handlers: { [BAD]: handler } });
+    emulators.push(emu);
+    const { id } = await endpoint(emu, BAD);
+    const records = await runInTurn(emu, id, 3);
+    expect(records.map((r) => r.status)).toEqual(["COMPLETED", "COMPLETED", "FAILED"]);
+    expect(records[0]?.output).toEqual({ version: "2.0-bad", echoed: { i: 0 } });
+    for (const r of records) expect(r.executionTime).toBeGreaterThanOrEqual(20_000);
+    expect(emu.faultStats().byOperation[`worker ${BAD}`]).toEqual({ slow: 3, fail: 1 });
   });
 });
 
