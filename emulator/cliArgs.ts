@@ -36,8 +36,9 @@ Options:
   --worker-logs               also print worker process output on stderr
   --faults SPEC               seeded faults on /v1, /api/v2 and the job API (by name), e.g. "seed=42; POST /v1/pods: lost=0.2; *: 503=0.05"
                               (kinds 429 500 502 503 504 reset lost latency late@D land@D hidden@D;
-                              and pods that fail: "pod: error=0.2" or "pod train-*: error=1@30s";
-                              see the emulator README)
+                              pods that fail: "pod: error=0.2" or "pod train-*: error=1@30s";
+                              serverless releases that degrade: "worker repo/img:2.*: fail=0.3@20jobs, slow=0.1@2s"
+                              (also crash=P, fail=P@10m); see the emulator README)
   -h, --help                  show this help`;
 
 export class UsageError extends Error {

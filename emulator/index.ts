@@ -10,6 +10,7 @@ import { Router } from "./http/router";
 import { createHttpServer } from "./http/server";
 import { FaultInjector, type FaultPlan, type FaultStats, chainInterceptors, toFaultPlan } from "./faults";
 import { PodFaults } from "./faults/podFaults";
+import { WorkerFaults } from "./faults/workerFaults";
 import { createAvailabilityTable } from "./vocabulary/availability";
 import type { ManagementContext } from "./management/context";
 import { createServerlessDeps, publicEndpointSpec } from "./management/endpoints/spec";
@@ -159,8 +160,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   };
   // Set once listening: worker processes the job side starts need the job API's URL.
   let workerUrl: string | undefined;
+  const workerFaults = new WorkerFaults(resolved.faults);
   const deps: ServerlessDeps = {
     ...createServerlessDeps(ctx, accounts),
+    jobFaults: workerFaults,
     workerAccess(accountId) {
       const apiKey = resolved.apiKeys.find((key) => accountIdOf(key) === accountId) ?? resolved.apiKeys[0];
       return workerUrl === undefined || apiKey === undefined ? undefined : { serverlessUrl: workerUrl, apiKey };
@@ -289,11 +292,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
         podBootEnv: Object.fromEntries([...account.pods.values()].flatMap((pod) => (pod.boot?.env ? [[pod.id, { ...pod.boot.env }]] : []))),
       }));
     },
-    faultStats: () => faults.stats(ctx.podFaults.counts()),
+    faultStats: () => faults.stats(ctx.podFaults.counts(), workerFaults.counts()),
     setFaults(spec) {
       const plan = spec === undefined ? undefined : toFaultPlan(spec);
       faults.setPlan(plan);
       ctx.podFaults.setPlan(plan);
+      workerFaults.setPlan(plan);
       router.setInterceptor(interceptorFor(plan !== undefined));
       v2.router.setInterceptor(interceptorFor(plan !== undefined));
       serverless.setInterceptor?.(plan !== undefined ? faults.intercept : undefined);

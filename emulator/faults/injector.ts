@@ -19,6 +19,7 @@ import {
   type RequestFaultKind,
   type StatusFaultKind,
   podSelectorPattern,
+  workerSelectorPattern,
 } from "./spec";
 
 /** What the injector needs to know of an operation. */
@@ -57,7 +58,7 @@ export interface FaultStats {
   requests: number;
   /** Faults injected, per kind (latency counts the requests that were delayed). */
   injected: Record<FaultKind, number>;
-  /** Injected faults per operation id and kind (pod faults: per `pod ...` selector). */
+  /** Injected faults per operation id and kind (pod and worker faults: per `pod ...` / `worker ...` selector). */
   byOperation: Record<string, Partial<Record<FaultKind, number>>>;
 }
 
@@ -121,8 +122,10 @@ function routeTakes(kind: FaultKind, route: FaultRoute): boolean {
 
 /** Resolves the plan per route; throws FaultSpecError for selectors that match nothing or odds above 1. */
 export function resolvePlan(plan: FaultPlan, routes: readonly FaultRoute[]): Map<string, RoutePlan> {
-  // Pod clauses select pods, not requests (faults/podFaults.ts).
-  const requestRules = plan.rules.filter((rule) => podSelectorPattern(rule.selector) === undefined);
+  // Pod and worker clauses select pods and workers, not requests (faults/podFaults.ts, faults/workerFaults.ts).
+  const requestRules = plan.rules.filter(
+    (rule) => podSelectorPattern(rule.selector) === undefined && workerSelectorPattern(rule.selector) === undefined,
+  );
   for (const rule of requestRules) {
     if (!routes.some((route) => selectorMatches(rule.selector, route))) {
       // A few of each surface, past the public documents.
@@ -218,13 +221,18 @@ export class FaultInjector {
     this.streams = new Map();
   }
 
-  /** `pod` adds the pod faults' counts (faults/podFaults.ts), by kind and by their clause's selector. */
-  stats(pod?: { injected: number; bySelector: Readonly<Record<string, number>> }): FaultStats {
+  /**
+   * `others` adds the counts of the faults that select no route (pod faults, faults/podFaults.ts;
+   * worker faults, faults/workerFaults.ts), per their clause's selector and kind, to the totals by kind.
+   */
+  stats(...others: { bySelector: Readonly<Record<string, Partial<Record<FaultKind, number>>>> }[]): FaultStats {
     const injected = { ...this.injected };
     const byOperation = Object.fromEntries(Object.entries(this.byOperation).map(([op, counts]) => [op, { ...counts }]));
-    if (pod) {
-      injected.error += pod.injected;
-      for (const [selector, count] of Object.entries(pod.bySelector)) byOperation[selector] = { ...byOperation[selector], error: count };
+    for (const other of others) {
+      for (const [selector, counts] of Object.entries(other.bySelector)) {
+        byOperation[selector] = { ...byOperation[selector], ...counts };
+        for (const [kind, count] of Object.entries(counts) as [FaultKind, number][]) injected[kind] += count;
+      }
     }
     return { seed: this.plan?.seed, requests: this.requests, injected, byOperation };
   }

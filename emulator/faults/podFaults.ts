@@ -7,7 +7,7 @@
  */
 import type { Clock, ServiceTimer } from "../clock";
 import { streamFor } from "./random";
-import { type FaultPlan, podNameMatches, podSelectorPattern } from "./spec";
+import { type FaultPlan, patternMatches, podSelectorPattern } from "./spec";
 
 /** A boot that is to fail. */
 export interface PodBootFault {
@@ -43,8 +43,7 @@ export class PodFaults {
   private streams = new Map<string, () => number>();
   private readonly timers = new Set<ServiceTimer>();
 
-  /** Injected since startup (they survive setPlan), for faultStats(). */
-  private injected = 0;
+  /** Injected since startup, per selector (they survive setPlan), for faultStats(). */
   private readonly bySelector: Record<string, number> = {};
 
   constructor(
@@ -54,8 +53,8 @@ export class PodFaults {
     this.setPlan(plan);
   }
 
-  counts(): { injected: number; bySelector: Readonly<Record<string, number>> } {
-    return { injected: this.injected, bySelector: { ...this.bySelector } };
+  counts(): { bySelector: Readonly<Record<string, { error: number }>> } {
+    return { bySelector: Object.fromEntries(Object.entries(this.bySelector).map(([selector, error]) => [selector, { error }])) };
   }
 
   /** Replaces the plan (undefined: none) and restarts the streams from its seed. */
@@ -67,7 +66,7 @@ export class PodFaults {
 
   /** Whether this boot of the pod named `name` fails, and how. The first clause that matches decides. */
   draw(name: string): PodBootFault | undefined {
-    const rule = this.rules.find((r) => podNameMatches(r.pattern, name));
+    const rule = this.rules.find((r) => patternMatches(r.pattern, name));
     if (!rule) return undefined;
     let random = this.streams.get(rule.selector);
     if (!random) {
@@ -75,7 +74,6 @@ export class PodFaults {
       this.streams.set(rule.selector, random);
     }
     if (random() >= rule.probability) return undefined;
-    this.injected++;
     this.bySelector[rule.selector] = (this.bySelector[rule.selector] ?? 0) + 1;
     const when = rule.afterRunningMs > 0 ? `after ${rule.afterRunningMs} ms running` : "during its boot";
     return {

@@ -49,32 +49,64 @@
  * Each boot (create, start, restart, reset, an update that restarts the container, a restore)
  * draws once from its clause's stream. For one
  * pod the first `pod` clause whose NAME matches decides.
+ *
+ * Worker faults are about the jobs a serverless worker runs: the selector `worker` (every
+ * simulated worker) or `worker IMAGE` (workers whose image, their endpoint release's template
+ * imageName, matches IMAGE, `*` standing for any run of characters: `example/echo:*` is every tag)
+ * takes these kinds (faults/workerFaults.ts):
+ *
+ *   fail[@AFTER]             the job fails as a handler error (FAILED, with a message naming the
+ *                            injected fault) when its handler would have completed it
+ *   crash[@AFTER]            the worker dies when the handler would have completed the job: the
+ *                            job fails and the worker is replaced, as input.crash does
+ *   slow@DURATION            the job's handler starts DURATION (service time) late, so its
+ *                            executionTime grows by DURATION
+ *
+ * AFTER arms the fault only later: `@DURATION` from DURATION (service time) after the worker was
+ * created, `@Njobs` for the jobs of an endpoint release after its first N (`fail=0.3@20jobs`).
+ * fail and crash are exclusive (at most 1 together); slow is drawn on its own. Each job draws
+ * twice from its clause's stream, whether armed or not. For one worker the first `worker` clause
+ * whose IMAGE matches decides.
  */
 import { z } from "zod";
 
-import { FAULT_KINDS, POD_FAULT_KINDS, type FaultKind, type FaultPlan, type FaultRule, type FaultSetting } from "./plan";
+import {
+  FAULT_KINDS,
+  POD_FAULT_KINDS,
+  WORKER_FAULT_KINDS,
+  type FaultKind,
+  type FaultPlan,
+  type FaultRule,
+  type FaultSetting,
+} from "./plan";
 import type { Assert, Equals } from "../sameType";
 
 export {
   FAULT_KINDS,
   POD_FAULT_KINDS,
   REQUEST_FAULT_KINDS,
+  WORKER_FAULT_KINDS,
   type FaultKind,
   type FaultPlan,
   type FaultRule,
   type FaultSetting,
   type RequestFaultKind,
   type StatusFaultKind,
+  type WorkerFaultKind,
 } from "./plan";
 
 /** Every @DURATION's bound (10 minutes). */
 const MAX_DURATION_MS = 600_000;
+/** `@Njobs`'s bound. */
+const MAX_AFTER_JOBS = 1_000_000_000;
 
 const FaultSettingSchema = z.strictObject({
   kind: z.enum(FAULT_KINDS),
   probability: z.number().min(0).max(1),
   /** What it means for each kind: FaultSetting.durationMs; required or not allowed as checkDuration says. */
   durationMs: z.number().min(0).max(MAX_DURATION_MS).optional(),
+  /** fail and crash only: FaultSetting.afterJobs. */
+  afterJobs: z.number().int().min(0).max(MAX_AFTER_JOBS).optional(),
 });
 type _FaultSettingMatches = Assert<Equals<z.infer<typeof FaultSettingSchema>, FaultSetting>>;
 
@@ -97,8 +129,8 @@ export function podSelectorPattern(selector: string): string | undefined {
   return selector.startsWith("pod ") ? selector.slice(4).trim() : undefined;
 }
 
-/** Whether a pod name matches a `pod NAME` pattern (`*`: any run of characters, the rest literal). */
-export function podNameMatches(pattern: string, name: string): boolean {
+/** Whether a pod name or worker image matches a `pod NAME` / `worker IMAGE` pattern (`*`: any run of characters, the rest literal). */
+export function patternMatches(pattern: string, name: string): boolean {
   const source = pattern
     .split("*")
     .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
@@ -106,20 +138,48 @@ export function podNameMatches(pattern: string, name: string): boolean {
   return new RegExp(`^${source}$`, "s").test(name);
 }
 
+/** `worker` or `worker IMAGE`: the image pattern (`*` for every worker); undefined for another selector. */
+export function workerSelectorPattern(selector: string): string | undefined {
+  if (selector === "worker") return "*";
+  return selector.startsWith("worker ") ? selector.slice(7).trim() : undefined;
+}
+
+/** What a selector chooses, and so which kinds it takes. */
+type Target = "request" | "pod" | "worker";
+
+function targetOfSelector(selector: string): Target {
+  if (podSelectorPattern(selector) !== undefined) return "pod";
+  return workerSelectorPattern(selector) !== undefined ? "worker" : "request";
+}
+
+function targetOfKind(kind: FaultKind): Target {
+  if ((POD_FAULT_KINDS as readonly string[]).includes(kind)) return "pod";
+  return (WORKER_FAULT_KINDS as readonly string[]).includes(kind) ? "worker" : "request";
+}
+
+/** How to select each target, for the messages below. */
+const SELECTING: Record<Exclude<Target, "request">, { kinds: readonly string[]; example: string }> = {
+  pod: { kinds: POD_FAULT_KINDS, example: 'pod (every pod) or pod NAME, e.g. "pod train-*: KIND=0.5"' },
+  worker: {
+    kinds: WORKER_FAULT_KINDS,
+    example: 'worker (every serverless worker) or worker IMAGE, e.g. "worker example/echo:2.*: KIND=0.3"',
+  },
+};
+
 /** A kind on the wrong kind of selector: the message says which selectors take it. */
 function checkKindFitsSelector(kind: FaultKind, selector: string): void {
-  const podKind = (POD_FAULT_KINDS as readonly string[]).includes(kind);
-  const podSelector = podSelectorPattern(selector) !== undefined;
-  if (podKind && !podSelector) {
+  const wanted = targetOfKind(kind);
+  const given = targetOfSelector(selector);
+  if (wanted === given) return;
+  if (wanted !== "request") {
     throw new FaultSpecError(
-      `faults: ${JSON.stringify(selector)}: ${kind} is a pod fault; give it to the selector pod (every pod) or pod NAME, e.g. "pod train-*: ${kind}=0.5"`,
+      `faults: ${JSON.stringify(selector)}: ${kind} is a ${wanted} fault; give it to the selector ${SELECTING[wanted].example.replace("KIND", kind)}`,
     );
   }
-  if (!podKind && podSelector) {
-    throw new FaultSpecError(
-      `faults: ${JSON.stringify(selector)}: a pod selector takes only ${POD_FAULT_KINDS.join(", ")}, not ${kind}; select requests with *, an operation id or METHOD PATH`,
-    );
-  }
+  const takes = SELECTING[given as Exclude<Target, "request">].kinds.join(", ");
+  throw new FaultSpecError(
+    `faults: ${JSON.stringify(selector)}: a ${given} selector takes only ${takes}, not ${kind}; select requests with *, an operation id or METHOD PATH`,
+  );
 }
 
 /** Kinds that mean nothing without a duration, and what their duration is. */
@@ -127,14 +187,37 @@ const DURATION_REQUIRED: Partial<Record<FaultKind, string>> = {
   late: "how long the answer is held",
   land: "how long after the request the operation is applied",
   hidden: "how long a new resource stays out of lists",
+  slow: "how much longer a job takes, service time",
 };
 
 /** A duration where its kind takes none, or none where it needs one. */
-function checkDuration(kind: FaultKind, durationMs: number | undefined, where: string): void {
+function checkDuration(kind: FaultKind, durationMs: number | undefined, where: string, afterJobs?: number): void {
   if (kind === "reset" && durationMs !== undefined) throw new FaultSpecError(`faults: ${where}: reset takes no @duration`);
+  if (afterJobs !== undefined && kind !== "fail" && kind !== "crash") {
+    throw new FaultSpecError(`faults: ${where}: only fail and crash take @Njobs, not ${kind}`);
+  }
+  if (afterJobs !== undefined && durationMs !== undefined) {
+    throw new FaultSpecError(`faults: ${where}: ${kind} takes @DURATION or @Njobs, not both`);
+  }
   const needed = DURATION_REQUIRED[kind];
   if (needed !== undefined && durationMs === undefined) {
     throw new FaultSpecError(`faults: ${where}: ${kind} needs @DURATION (${needed}), e.g. ${kind}=0.5@2s`);
+  }
+}
+
+/**
+ * A job ends in at most one of fail and crash, drawn together (faults/workerFaults.ts), so their
+ * odds in one clause add up to at most 1. (Request faults are held to the same rule per route, once
+ * the routes are known: faults/injector.ts.)
+ */
+function checkExclusiveOdds(rule: FaultRule): void {
+  if (targetOfSelector(rule.selector) !== "worker") return;
+  const ending = rule.faults.filter((f) => f.kind === "fail" || f.kind === "crash");
+  const total = ending.reduce((sum, f) => sum + f.probability, 0);
+  if (total > 1 + 1e-9) {
+    throw new FaultSpecError(
+      `faults: ${JSON.stringify(rule.selector)}: the probabilities of ${ending.map((f) => `${f.kind}=${f.probability}`).join(", ")} add up to ${total.toFixed(3)}; a job ends in at most one of them, so at most 1`,
+    );
   }
 }
 
@@ -144,6 +227,8 @@ export class FaultSpecError extends RangeError {
 }
 
 const DURATION = /^(\d+(?:\.\d+)?)(ms|s)$/;
+/** `@Njobs` of fail and crash: after an endpoint release's first N jobs. */
+const AFTER_JOBS = /^(\d+)\s*jobs$/;
 
 function parseDuration(text: string, where: string): number {
   const match = DURATION.exec(text);
@@ -175,10 +260,18 @@ function parseFault(text: string, selector: string): FaultSetting {
   checkKindFitsSelector(kind as FaultKind, selector);
   const setting: FaultSetting = { kind: kind as FaultKind, probability };
   if (at !== -1) {
-    checkDuration(setting.kind, 0, where);
-    setting.durationMs = parseDuration(rest.slice(at + 1).trim(), where);
+    const after = rest.slice(at + 1).trim();
+    const jobs = AFTER_JOBS.exec(after);
+    if (jobs) {
+      setting.afterJobs = Number(jobs[1]);
+      if (setting.afterJobs > MAX_AFTER_JOBS)
+        throw new FaultSpecError(`faults: ${where}: @${after} is above the bound of ${MAX_AFTER_JOBS} jobs`);
+    } else {
+      checkDuration(setting.kind, 0, where);
+      setting.durationMs = parseDuration(after, where);
+    }
   }
-  checkDuration(setting.kind, setting.durationMs, where);
+  checkDuration(setting.kind, setting.durationMs, where, setting.afterJobs);
   return setting;
 }
 
@@ -214,6 +307,7 @@ export function parseFaultSpec(spec: string): FaultPlan {
     const kinds = faults.map((f) => f.kind);
     const twice = kinds.find((k, i) => kinds.indexOf(k) !== i);
     if (twice) throw new FaultSpecError(`faults: ${JSON.stringify(selector)} names ${twice} twice`);
+    checkExclusiveOdds({ selector, faults });
     plan.rules.push({ selector, faults });
   }
   return plan;
@@ -224,7 +318,9 @@ export function formatFaultSpec(plan: FaultPlan): string {
   const duration = (ms: number): string => (ms >= 1000 && ms % 100 === 0 ? `${ms / 1000}s` : `${ms}ms`);
   const clauses = [`seed=${plan.seed}`];
   for (const rule of plan.rules) {
-    const faults = rule.faults.map((f) => `${f.kind}=${f.probability}${f.durationMs === undefined ? "" : `@${duration(f.durationMs)}`}`);
+    const after = (f: FaultSetting): string =>
+      f.afterJobs !== undefined ? `@${f.afterJobs}jobs` : f.durationMs === undefined ? "" : `@${duration(f.durationMs)}`;
+    const faults = rule.faults.map((f) => `${f.kind}=${f.probability}${after(f)}`);
     clauses.push(`${rule.selector}: ${faults.join(",")}`);
   }
   return clauses.join("; ");
@@ -241,8 +337,9 @@ export function toFaultPlan(faults: string | FaultPlan): FaultPlan {
   for (const rule of parsed.data.rules) {
     for (const f of rule.faults) {
       checkKindFitsSelector(f.kind, rule.selector);
-      checkDuration(f.kind, f.durationMs, JSON.stringify(rule.selector));
+      checkDuration(f.kind, f.durationMs, JSON.stringify(rule.selector), f.afterJobs);
     }
+    checkExclusiveOdds(rule);
   }
   return parsed.data;
 }

@@ -6,7 +6,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Clock } from "../clock";
-import type { FaultRoute } from "../faults";
+import type { FaultRoute, JobFaultSource } from "../faults";
 import type { InterceptResult } from "../http/interception";
 import type { LogRing } from "../logs/logRing";
 
@@ -97,6 +97,12 @@ export interface ServerlessDeps {
    * resolved now (a rotated secret reaches only workers that boot later). Without it, `env` as is.
    */
   bootEnv?(accountId: string, env: Readonly<Record<string, string>>): Record<string, string>;
+  /**
+   * Worker faults (`worker IMAGE: fail=P, slow=P@D, ...` in a fault SPEC, faults/workerFaults.ts):
+   * asked once per job a simulated worker starts and per request a load-balancing worker is
+   * handed. Without it, no job is faulted.
+   */
+  jobFaults?: JobFaultSource;
 }
 
 /** What the job side provides to the management side. */

@@ -8,6 +8,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { EndpointSpec, WorkerView } from "./contract";
+import type { JobFault } from "../faults";
 import type { JobHandler } from "./handlers/types";
 import { ExternalWorkers, type ExternalHost } from "./external/pool";
 import { SpawnedWorkers, type SpawnHost } from "./external/processes";
@@ -54,6 +55,8 @@ export class EndpointRuntime implements JobOwner, WorkerHost, ExternalHost, Spaw
   private completed = 0;
   private failed = 0;
   private retried = 0;
+  /** Jobs the simulated workers of the current release have started (worker faults' `@Njobs`). */
+  private releaseJobs = 0;
 
   readonly log: RequestsLog;
   readonly limiter: Limiter;
@@ -374,6 +377,15 @@ export class EndpointRuntime implements JobOwner, WorkerHost, ExternalHost, Spaw
     this.endJob(job, status, output, error);
   }
 
+  jobFault(w: Worker): JobFault | undefined {
+    this.releaseJobs++;
+    return this.env.deps.jobFaults?.draw({
+      imageName: w.imageName,
+      workerAgeMs: this.clock.now() - w.createdAt,
+      releaseJobs: this.releaseJobs,
+    });
+  }
+
   shouldRetire(w: Worker): boolean {
     return this.dead || w.version !== this.spec.version || this.live > this.spec.workersMax;
   }
@@ -478,6 +490,7 @@ export class EndpointRuntime implements JobOwner, WorkerHost, ExternalHost, Spaw
     this.external.declared = this.env.isExternalImage(spec.imageName);
     if (release) {
       this.handler = this.env.handlerFor(spec.imageName);
+      this.releaseJobs = 0;
       for (const w of [...this.workerMap.values()]) {
         // Running workers finish their job first (they retire when they go idle).
         if (w.status === "idle" || w.status === "initializing") w.stop();

@@ -5,6 +5,7 @@
  * running a job allocates no timer.
  */
 import type { Clock } from "../clock";
+import type { JobFault } from "../faults";
 import type { LogRing } from "../logs/logRing";
 import type { EndpointSpec, Placement, WorkerView } from "./contract";
 import type { JobHandler } from "./handlers/types";
@@ -39,13 +40,19 @@ export interface WorkerHost {
   mayStopIdle(w: Worker): boolean;
   /** The worker's log (workerLogBook.ts). */
   logOf(workerId: string): LogRing;
+  /** The injected faults of the job this worker is starting (faults/workerFaults.ts), if any. */
+  jobFault(w: Worker): JobFault | undefined;
 }
 
 export class Worker implements RunHost {
   status: WorkerStatus = "initializing";
   run: Run | undefined = undefined;
   readonly createdAt: number;
+  /** The image of the release this worker was started with (worker faults select by it). */
+  readonly imageName: string;
   idleSince = 0;
+  /** The injected faults of the current run, until it ends. */
+  private runFault: JobFault | undefined = undefined;
   stoppedAt = 0;
   private readonly bootTask = new Task(() => this.boot());
   private readonly stepTask = new Task(() => undefined);
@@ -60,6 +67,7 @@ export class Worker implements RunHost {
     readonly version: number,
   ) {
     this.createdAt = host.clock.now();
+    this.imageName = host.spec.imageName;
     host.sched.in(this.bootTask, host.opts.coldStartMs);
     const on = placement.gpuTypeId ?? placement.cpuFlavorId ?? "CPU";
     host.logOf(id).write("system", `worker ${id} starting (cold start): ${on} in ${placement.dataCenterId}`);
@@ -97,6 +105,16 @@ export class Worker implements RunHost {
     this.run = run;
     this.host.jobStarted(job, this, now);
     this.host.sched.set(this.timeoutTask, now + job.executionTimeoutMs);
+    const fault = this.host.jobFault(this);
+    this.runFault = fault;
+    if (fault !== undefined && fault.slowMs > 0) {
+      // A slowed job is in progress (its clock and execution timeout running) before its handler starts.
+      fault.applied("slow");
+      run.after(fault.slowMs, () => this.runHandler(run));
+    } else this.runHandler(run);
+  }
+
+  private runHandler(run: Run): void {
     try {
       this.host.handler.run(run);
     } catch (err) {
@@ -151,6 +169,19 @@ export class Worker implements RunHost {
 
   finish(run: Run, status: "COMPLETED" | "FAILED", output: unknown, error: string | undefined): void {
     if (run !== this.run) return;
+    // An injected ending replaces a completion only: a job its handler failed or crashed is left so.
+    const ending = this.runFault?.ending;
+    if (ending !== undefined && status === "COMPLETED") {
+      this.runFault?.applied(ending.kind);
+      if (ending.kind === "crash") {
+        this.crash(run, `worker crashed while running the job (injected fault: ${ending.fault})`);
+        return;
+      }
+      this.endRun(false);
+      this.host.jobEnded(run.job, "FAILED", undefined, `injected fault: ${ending.fault}; the handler's result was discarded`);
+      this.becomeIdle();
+      return;
+    }
     this.endRun(false);
     this.host.jobEnded(run.job, status, output, error);
     this.becomeIdle();
@@ -180,6 +211,7 @@ export class Worker implements RunHost {
     const run = this.run;
     if (!run) return undefined;
     this.run = undefined;
+    this.runFault = undefined;
     this.host.sched.clear(this.stepTask);
     this.host.sched.clear(this.timeoutTask);
     run.end(stopped);

@@ -10,6 +10,8 @@
  * - Limits: the route class `lb` (per account per endpoint, dynamic rule with healthy workers).
  * - `X-Service-Worker-Id: <worker id>` pins the request to that worker (409 when it is gone or
  *   unhealthy); without it the least busy healthy worker serves it, after a bounded wait for one.
+ * - Worker faults (a `worker IMAGE` clause of a fault SPEC) act on the request once its worker is
+ *   chosen (requestFaults.ts).
  */
 import { HttpError } from "../../http/errors";
 import { ANSWERED, type JobAnswer, type JobOperation, defineJobOperation } from "../api/operation";
@@ -17,6 +19,7 @@ import type { EndpointSpec } from "../contract";
 import { WORKER_ID_HEADER } from "./headers";
 import type { LbRuntime } from "./lbRuntime";
 import { proxy } from "./proxy";
+import { answerFault } from "./requestFaults";
 
 /** The 404 of a queue operation sent to a load-balancing endpoint. */
 export function noQueue(spec: EndpointSpec, verb: string): HttpError {
@@ -51,7 +54,9 @@ export const lbOperation: JobOperation<LbRuntime> = defineJobOperation({
     rt.requestArrived();
     try {
       const worker = pinId !== undefined ? rt.pinned(pinId) : await rt.worker(res);
-      await proxy(req, res, worker, rt.spec.id, path);
+      const fault = rt.requestFault(worker);
+      const answered = fault !== undefined && (await answerFault(fault, { req, res, worker, endpointId: rt.spec.id, clock: rt.clock }));
+      if (!answered) await proxy(req, res, worker, rt.spec.id, path);
     } finally {
       rt.requestDone();
     }

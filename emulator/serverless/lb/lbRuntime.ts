@@ -17,6 +17,7 @@
  */
 import type { ServerResponse } from "node:http";
 import type { EndpointSpec, WorkerView } from "../contract";
+import type { JobFault } from "../../faults";
 import { HttpError } from "../../http/errors";
 import { Limiter, type LimitedRuntime } from "../limits";
 import { Task } from "../scheduler";
@@ -41,6 +42,11 @@ export class LbRuntime implements LbWorkerHost, LimitedRuntime {
   private demand = 0;
   /** Why workers of the current release cannot start (module or env error); cleared by a release. */
   private startError: string | undefined = undefined;
+  /**
+   * Requests handed to each release's workers (worker faults' `@Njobs`), by version: an old
+   * release's workers serve on while the new one's start. Releases without workers are dropped.
+   */
+  private readonly releaseRequests = new Map<number, number>();
   private kicked = false;
   private dead = false;
   private readonly scaleTask = new Task(() => this.kick());
@@ -112,6 +118,17 @@ export class LbRuntime implements LbWorkerHost, LimitedRuntime {
     }
     const waitMs = this.opts.lbNoWorkerWaitMs;
     return this.waiters.wait(waitMs, () => this.noWorker(waitMs), res);
+  }
+
+  /** The injected faults of a request `w` was handed (faults/workerFaults.ts), if any. */
+  requestFault(w: LbWorker): JobFault | undefined {
+    const count = (this.releaseRequests.get(w.version) ?? 0) + 1;
+    this.releaseRequests.set(w.version, count);
+    return this.env.deps.jobFaults?.draw({
+      imageName: w.spec.imageName,
+      workerAgeMs: this.clock.now() - w.createdAt,
+      releaseJobs: count,
+    });
   }
 
   private lease(): LbWorker | undefined {
@@ -270,6 +287,9 @@ export class LbRuntime implements LbWorkerHost, LimitedRuntime {
       // Workers that serve nothing yet are replaced now; healthy ones keep serving until a worker
       // of the new release is healthy (retireOld), so a release never leaves the endpoint empty.
       for (const w of [...this.workers.values()]) if (w.state === "initializing" || w.state === "unhealthy") w.stop();
+      for (const version of this.releaseRequests.keys()) {
+        if (![...this.workers.values()].some((w) => w.version === version && w.state !== "stopped")) this.releaseRequests.delete(version);
+      }
     }
     // A lower workersMax: stop workers beyond it that have nothing in flight (newest first).
     const current = [...this.workers.values()].filter((w) => w.version === spec.version && w.state !== "stopped");

@@ -254,7 +254,10 @@ describe("seeds, counts and switching", () => {
     expect(emu.faultStats()).toEqual({
       seed: 9,
       requests: 3,
-      injected: { "429": 0, "500": 2, "502": 0, "503": 1, "504": 0, reset: 0, lost: 0, late: 0, land: 0, hidden: 0, latency: 0, error: 0 },
+      injected: {
+        ...{ "429": 0, "500": 2, "502": 0, "503": 1, "504": 0, reset: 0, lost: 0, late: 0, land: 0, hidden: 0, latency: 0 },
+        ...{ error: 0, fail: 0, crash: 0, slow: 0 },
+      },
       byOperation: { ListPods: { "500": 2 }, ListTemplates: { "503": 1 } },
     });
     emu.setFaults(undefined);
