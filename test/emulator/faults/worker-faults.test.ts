@@ -3,7 +3,7 @@
  * slow=P@D` in a fault SPEC make the jobs of one endpoint release fail, crash their worker or take
  * longer, so that what watches an endpoint's `/health` and `/requests` sees a degraded version.
  */
-import { fileURLToPath } from "node:url";
+import * as path from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../../emulator";
 import { type FaultSetting, FaultSpecError, formatFaultSpec, parseFaultSpec, toFaultPlan } from "../../../emulator/faults";
@@ -281,7 +281,7 @@ describe("requests to a load-balancing endpoint's degraded version", () => {
 
 describe("a --handler module's jobs", () => {
   test("are slowed and failed around the module: it completes, the fault replaces its result", async () => {
-    const handler = fileURLToPath(new URL("./fixtures/versioned-handler.cjs", import.meta.url));
+    const handler = path.join(__dirname, "fixtures", "versioned-handler.cjs");
     const emu = await startTestEmulator({ faults: `worker ${BAD}: fail=1@2jobs, slow=1@20s`, handlers: { [BAD]: handler } });
     emulators.push(emu);
     const { id } = await endpoint(emu, BAD);
