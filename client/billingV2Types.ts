@@ -4,6 +4,8 @@
 // service's; every amount is in USD for the record's bucket (or, in `metadata.totals`, for all of
 // them); times are RFC 3339, a bucket being [startTime, endTime).
 
+import type { Integer } from "./integer";
+
 /** A bucket size: hour, day (the service's default), week, month or year. */
 export type BillingBucketSizeV2 = "hour" | "day" | "week" | "month" | "year";
 
@@ -118,11 +120,11 @@ export interface BillingMetadataV2 {
   [key: string]: unknown;
   query?: ResolvedBillingQuery | undefined;
   /** Number of records returned. */
-  recordCount?: number | undefined;
-  uniquePodCount?: number | undefined;
-  uniqueServerlessCount?: number | undefined;
-  uniqueNetworkVolumeCount?: number | undefined;
-  uniqueClusterCount?: number | undefined;
+  recordCount?: Integer | undefined;
+  uniquePodCount?: Integer | undefined;
+  uniqueServerlessCount?: Integer | undefined;
+  uniqueNetworkVolumeCount?: Integer | undefined;
+  uniqueClusterCount?: Integer | undefined;
   /** The amounts summed over the records, USD, named as on the records. */
   totals?: Record<string, number> | undefined;
 }

@@ -2,6 +2,8 @@
 // declarations name these, and must not name zod's. schemasV2.ts holds its schemas' outputs equal to
 // them at compile time.
 
+import type { Integer } from "./integer";
+
 /** A GPU type of the catalog; keys the service adds later are kept. */
 export interface GpuTypeV2 {
   [key: string]: unknown;
@@ -10,7 +12,7 @@ export interface GpuTypeV2 {
   name?: string | undefined;
   pool?: string | undefined;
   /** GPU memory, GB. */
-  memory?: number | undefined;
+  memory?: Integer | undefined;
 }
 
 /** A CPU flavor of the catalog. */
@@ -45,7 +47,7 @@ export interface PublicTemplate {
   /** Arguments passed to the container entrypoint. */
   args?: string | undefined;
   /** Container disk, GB. */
-  disk?: number | undefined;
+  disk?: Integer | undefined;
   /** Exposed ports, as port/protocol ("8888/http"). */
   ports?: string[] | undefined;
   /** Environment variables the template sets. */

@@ -6,6 +6,7 @@
 // stream has been quiet for a moment (the backfill came, nothing new since). Every line passes
 // through redaction before it is returned: a worker's output may print its environment.
 
+import type { Integer } from "./integer";
 import { z } from "zod";
 import { GpuCloudError, nameErrorClass } from "./gpuCloudError";
 import { redactLogLine } from "./redact";
@@ -60,7 +61,7 @@ export type LogReadEnd = "lines" | "quiet" | "deadline" | "closed";
 export interface RecentLog {
   lines: LogLine[];
   /** Lines the byte budget dropped (the oldest ones). */
-  droppedLines: number;
+  droppedLines: Integer;
   /** "lines": as many as asked; "quiet": no more came; "deadline": timeoutMs passed; "closed": the service ended the stream. */
   ended: LogReadEnd;
   /** The stream's path below the management API's base URL, e.g. "/pods/abc/logs". */

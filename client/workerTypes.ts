@@ -3,6 +3,8 @@
 // name these, and must not name zod's. schemasV2.ts holds its schemas' outputs equal to them at
 // compile time. Field names are the service's; keys it adds later are kept.
 
+import type { Integer } from "./integer";
+
 /** One active worker of a serverless endpoint (Worker). */
 export interface EndpointWorker {
   [key: string]: unknown;
@@ -16,13 +18,13 @@ export interface EndpointWorker {
    */
   isStale?: boolean | undefined;
   /** The endpoint configuration version the worker runs; absent when unknown. */
-  version?: number | undefined;
+  version?: Integer | undefined;
   /** GPUs allocated to the worker (0 on CPU endpoints). */
-  gpuCount?: number | undefined;
+  gpuCount?: Integer | undefined;
   /** The container image the worker runs. */
   image?: string | undefined;
   /** Seconds the worker has been running; absent until it is placed and running. */
-  uptimeSeconds?: number | undefined;
+  uptimeSeconds?: Integer | undefined;
   /** The GPU type the worker is placed on; absent until placed. */
   gpuTypeId?: string | undefined;
   /** The data center the worker is placed in; absent until placed. */
@@ -34,13 +36,13 @@ export interface EndpointWorker {
 /** The workers counted by status (WorkerSummary): running + idle + initializing + throttled + unhealthy == total. */
 export interface WorkerSummary {
   [key: string]: unknown;
-  running?: number | undefined;
-  idle?: number | undefined;
-  initializing?: number | undefined;
-  throttled?: number | undefined;
-  unhealthy?: number | undefined;
+  running?: Integer | undefined;
+  idle?: Integer | undefined;
+  initializing?: Integer | undefined;
+  throttled?: Integer | undefined;
+  unhealthy?: Integer | undefined;
   /** All workers currently allocated to the endpoint. */
-  total?: number | undefined;
+  total?: Integer | undefined;
 }
 
 /** `GET /v2/serverless/{id}/workers`: the endpoint's active workers (scaled-down ones are not listed). */
@@ -51,7 +53,7 @@ export interface EndpointWorkers {
   /** The workers counted by status. */
   summary?: WorkerSummary | undefined;
   /** The endpoint's current configuration version; a worker whose `version` differs is stale. Absent when unknown. */
-  endpointVersion?: number | undefined;
+  endpointVersion?: Integer | undefined;
 }
 
 /** One changed field of a release (ReleaseDiffEntry). */
@@ -70,7 +72,7 @@ export interface EndpointRelease {
   [key: string]: unknown;
   id: string;
   /** The endpoint configuration version this release produced. */
-  version?: number | undefined;
+  version?: Integer | undefined;
   /** GIT_BUILD (a completed build, see `buildId`) or MANUAL (a configuration change). */
   source?: string | undefined;
   /** The build that produced a GIT_BUILD release; absent for MANUAL ones. */
@@ -78,7 +80,7 @@ export interface EndpointRelease {
   /** The user who created the release. */
   createdByUserId?: string | undefined;
   /** Workers currently running this release's version. */
-  workerCount?: number | undefined;
+  workerCount?: Integer | undefined;
   /** When the release was made (RFC 3339). */
   createdAt?: string | undefined;
   /** The configuration fields this release changed. */
@@ -91,11 +93,11 @@ export interface RolloutSummary {
   /** True while any worker still runs an older version. */
   inProgress: boolean;
   /** Workers running the endpoint's current version. */
-  workersOnLatest: number;
+  workersOnLatest: Integer;
   /** All workers currently allocated to the endpoint. */
-  workersTotal: number;
+  workersTotal: Integer;
   /** Percent (0..100) of workers on the current version; 0 when there are none. */
-  percentOnLatest?: number | undefined;
+  percentOnLatest?: Integer | undefined;
 }
 
 /** `GET /v2/serverless/{id}/releases`, every page read: the release history and the rollout. */
@@ -106,5 +108,5 @@ export interface EndpointReleases {
   /** The rollout of the current version. */
   rollout: RolloutSummary;
   /** The endpoint's current configuration version; absent when unknown. */
-  endpointVersion?: number | undefined;
+  endpointVersion?: Integer | undefined;
 }

@@ -11,6 +11,7 @@
  * `lastN` with a start or end, a filter the history does not have) fail with a BillingQueryError
  * naming the argument, the value and the fix, before any request. Connection: see LookupOptions.
  */
+import type { Integer } from "../client/integer";
 import type * as pulumi from "@pulumi/pulumi";
 import type {
   AccountBillingHistory,
@@ -52,7 +53,7 @@ export interface BillingWindowArgs {
   /** Length of each bucket: "hour", "day", "week", "month" or "year". Default "day". */
   bucketSize?: BillingBucketSizeV2;
   /** The last N buckets (a whole number, at least 1), ending with the current, unfinished one. Not with startTime or endTime. */
-  lastN?: number;
+  lastN?: Integer;
 }
 
 /** Pod billing: the window, and one pod. */

@@ -1,3 +1,4 @@
+import type { Integer } from "../client/integer";
 import * as pulumi from "@pulumi/pulumi";
 import { RESOURCE_MODULE, RESOURCE_TYPES, OWNER_INPUT } from "../model/kinds";
 // Default import of an `export =` module: the shim object itself (module.exports), so a copy
@@ -166,7 +167,7 @@ export class Endpoint extends pulumi.dynamic.Resource {
    */
   declare readonly endpointId: pulumi.Output<string>;
   /** Release number; the service bumps it whenever the template or settings change (rolling release). */
-  declare readonly version: pulumi.Output<number | undefined>;
+  declare readonly version: pulumi.Output<Integer | undefined>;
   /** When the endpoint was created (ISO 8601, UTC). */
   declare readonly createdAt: pulumi.Output<string | undefined>;
   /** The endpoint's name. */

@@ -6,6 +6,7 @@ export { NetworkVolume, type NetworkVolumeArgs } from "./networkVolume";
 export { Template, type TemplateArgs } from "./template";
 export { RegistryAuth, type RegistryAuthArgs } from "./registryAuth";
 export { Secret, type SecretArgs } from "./secret";
+export type { Integer } from "../client/integer";
 export type { CostEstimate } from "../model/cost/estimate";
 export { CostReport, type CostReportArgs, type PricedResource } from "./costReport";
 export { AccountSshKeys, type AccountSshKeysArgs } from "./accountSshKeys";

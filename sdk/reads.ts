@@ -6,6 +6,7 @@
  * arguments fail with a LookupArgsError naming the argument, the value and the fix, before any
  * request. Connection: see LookupOptions.
  */
+import type { Integer } from "../client/integer";
 import type * as pulumi from "@pulumi/pulumi";
 import type { PublicTemplateList, PublicTemplateSource } from "../client/catalogTypes";
 import type { LogSource, RecentLog } from "../client/logs";
@@ -46,11 +47,11 @@ export interface GetPublicTemplatesArgs {
 /** How much of a log to read: the read is bounded by lines, bytes and time, and ends once the stream is quiet. */
 interface LogReadArgs {
   /** The most lines to return, newest last: 1..5000. Default 20. */
-  lines?: number;
+  lines?: Integer;
   /** The most bytes of line text (UTF-8) to keep; past it the oldest lines are dropped. Default 16384. */
-  maxBytes?: number;
+  maxBytes?: Integer;
   /** Milliseconds the whole read may take, connection included. Default 10000. */
-  timeoutMs?: number;
+  timeoutMs?: Integer;
   /** Only "container" (the container's output) or "system" (the host's lifecycle lines). Default both. */
   source?: LogSource;
 }

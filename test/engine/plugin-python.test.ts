@@ -2,7 +2,10 @@
  * The generated Python SDK (sdks/python) with the provider plugin, through the real engine: a
  * Python program run inline by Pulumi's Python automation API (plugin_python_program.py beside
  * this file) deploys a template, an endpoint on it and a pod on the emulator, looks the template up,
- * previews with no changes expected, and destroys; on each management API. The test starts the
+ * previews with no changes expected, and destroys; on each management API. On v2 the program also
+ * calls the reads (get_endpoint_workers, get_endpoint_releases, get_pod_log, get_public_templates,
+ * get_pod_billing, get_account_billing) and exports what they returned, each whole number with the
+ * Python type it arrived as (`int`: the schema types it integer). The test starts the
  * emulator in this process, makes (or reuses) the Python environment with `pulumi` from PyPI and
  * the SDK (test/support/pythonSdkEnv.ts), and checks what the program reports and what the
  * emulator holds after the up and after the destroy.
@@ -10,7 +13,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { describe, inject, it } from "vitest";
+import { describe, type ExpectStatic, inject, it } from "vitest";
 import { startEmulator } from "../../emulator/index";
 import { hermeticEngineEnv } from "../support/hermeticEnv";
 import { PLUGIN_DIR } from "../support/pluginProgram";
@@ -34,6 +37,50 @@ interface Destroyed {
   result: string;
   changes: Record<string, number>;
   times: Record<string, number>;
+}
+
+/** What the program's reads returned (v2): the stack's own endpoint, pod and account, as the emulator holds them. */
+function expectReads(expect: ExpectStatic, reads: unknown, podId: string, apiUrl: string): void {
+  expect(reads).toEqual({
+    // An endpoint with workersMin 0 has no worker yet; its one release is the version it was created at.
+    workerCount: 0,
+    releaseCount: 1,
+    logUrl: `${apiUrl}/pods/${podId}/logs`,
+    logSources: ["system"],
+    podBillPodId: podId,
+    podBillRecordPodIds: [podId],
+    accountBuckets: 1,
+    accountPodGpuAmount: expect.any(Number),
+    accountPodGpuAmountType: "float",
+    publicTemplateIds: expect.arrayContaining(["svcpytorch", "svcworker0"]),
+    whole: {
+      endpointVersion: 0,
+      summaryTotal: 0,
+      releaseVersion: 0,
+      rolloutTotal: 0,
+      percentOnLatest: 0,
+      droppedLines: 0,
+      recordCount: 1,
+      uniquePodCount: 1,
+      templateDisk: expect.any(Number),
+    },
+    wholeTypes: Object.fromEntries(
+      [
+        "endpointVersion",
+        "summaryTotal",
+        "releaseVersion",
+        "rolloutTotal",
+        "percentOnLatest",
+        "droppedLines",
+        "recordCount",
+        "uniquePodCount",
+        "templateDisk",
+      ].map((name) => [name, "int"]),
+    ),
+  });
+  const { accountPodGpuAmount, whole } = reads as { accountPodGpuAmount: number; whole: { templateDisk: number } };
+  expect(accountPodGpuAmount).toBeGreaterThan(0);
+  expect(whole.templateDisk).toBeGreaterThan(0);
 }
 
 describe("a Python program with the generated SDK and the provider plugin", { timeout: 600_000 }, () => {
@@ -102,6 +149,8 @@ describe("a Python program with the generated SDK and the provider plugin", { ti
         const outputs = deployed.outputs;
         expect(outputs["podImage"]?.value).toBe("ghcr.io/acme/trainer:1");
         expect(outputs["lookedUpImage"]?.value).toBe("ghcr.io/acme/worker:1");
+        if (api === "v2") expectReads(expect, outputs["reads"]?.value, String(outputs["podId"]?.value), emulator.apiUrlV2);
+        else expect(outputs["reads"]).toBeUndefined();
         // The preview after the up plans nothing.
         expect(Object.keys(deployed.unchanged), explain()).toEqual(["same"]);
 

@@ -2,7 +2,9 @@
 
 A Python program, run inline through Pulumi's Python automation API, that uses the generated SDK
 (pulumi_gpucloud, sdks/python) and so the provider plugin: a template, a serverless endpoint on it,
-a pod and a lookup. It previews, deploys, previews again expecting no changes, reports, waits for
+a pod and a lookup; on the v2 API also the reads a deploy needs (the endpoint's workers and
+releases, the pod's log, the public templates, the pod's and the account's billing), exported with
+the Python type of each whole number they hold. It previews, deploys, previews again expecting no changes, reports, waits for
 the test to have looked at the emulator, destroys and reports again.
 
 Usage: python plugin_python_program.py <settings.json>
@@ -75,8 +77,53 @@ def make_program(api, tag):
         pulumi.export("podId", pod.id)
         pulumi.export("podImage", pod.image_name)
         pulumi.export("lookedUpImage", looked_up.image_name)
+        if api == "v2":
+            pulumi.export("reads", reads_of(endpoint, pod))
 
     return program
+
+
+def reads_of(endpoint, pod):
+    """The v2 reads, each from its resource's id, as one exported dict the test checks value by value."""
+    workers = gpucloud.get_endpoint_workers_output(endpoint_id=endpoint.id)
+    releases = gpucloud.get_endpoint_releases_output(endpoint_id=endpoint.id)
+    log = gpucloud.get_pod_log_output(pod_id=pod.id, lines=5, timeout_ms=3000)
+    # 1.0 where the SDK types an int: Python does not check it, and the wire carries every number as a double.
+    pod_bill = gpucloud.get_pod_billing_output(pod_id=pod.id, bucket_size="hour", last_n=1.0)
+    templates = gpucloud.get_public_templates()
+    # After the pod exists: billing is sparse, an account with nothing yet has no bucket.
+    account = pod.id.apply(lambda _: gpucloud.get_account_billing(bucket_size="year", last_n=1))
+
+    def summary(results):
+        w, r, l, b, a = results
+        # The schema's integers arrive as Python ints (the wire's doubles converted by the SDK's types).
+        whole = {
+            "endpointVersion": w.endpoint_version,
+            "summaryTotal": w.summary.total,
+            "releaseVersion": r.releases[0].version,
+            "rolloutTotal": r.rollout.workers_total,
+            "percentOnLatest": r.rollout.percent_on_latest,
+            "droppedLines": l.dropped_lines,
+            "recordCount": b.metadata.record_count,
+            "uniquePodCount": b.metadata.unique_pod_count,
+            "templateDisk": next(t.disk for t in templates.templates if t.disk is not None),
+        }
+        return {
+            "workerCount": len(w.workers),
+            "releaseCount": len(r.releases),
+            "logUrl": l.url,
+            "logSources": sorted({line.source for line in l.lines}),
+            "podBillPodId": b.metadata.query.pod_id,
+            "podBillRecordPodIds": sorted({record.pod_id for record in b.records}),
+            "accountBuckets": len(a.records),
+            "accountPodGpuAmount": a.records[0].pod_gpu_amount if a.records else None,
+            "accountPodGpuAmountType": type(a.records[0].pod_gpu_amount).__name__ if a.records else None,
+            "publicTemplateIds": [t.id for t in templates.templates],
+            "whole": whole,
+            "wholeTypes": {name: type(value).__name__ for name, value in whole.items()},
+        }
+
+    return pulumi.Output.all(workers, releases, log, pod_bill, account).apply(summary)
 
 
 def main():

@@ -17,6 +17,9 @@ export interface DeclaredProperty {
 /** The files whose declarations the schema reads (each brings what it imports). */
 const ENTRY_FILES = ["sdk/index.ts", "model/lookup/accountLimits.ts", "client/catalogTypes.ts", "model/cost/estimate.ts"];
 
+/** The file declaring `Integer`, the whole-number type (a number the schema types `integer`). */
+const INTEGER_FILE = "client/integer.ts";
+
 export class SdkSource {
   readonly #program: ts.Program;
   readonly #checker: ts.TypeChecker;
@@ -91,11 +94,21 @@ export class SdkSource {
     return declaration ? { name: declaration.name.text, declaration } : undefined;
   }
 
+  /** Whether a type reference names the whole-number type `Integer` of client/integer.ts (through imports and re-exports). */
+  isInteger(node: ts.TypeReferenceNode): boolean {
+    const declaration = this.#aliasDeclaration(node);
+    return declaration?.name.text === "Integer" && declaration.getSourceFile().fileName === path.join(this.#root, INTEGER_FILE);
+  }
+
   /** The type a type alias reference stands for (`PublicTemplateSource` as its union of literals). */
   aliasedType(node: ts.TypeReferenceNode): ts.TypeNode | undefined {
+    return this.#aliasDeclaration(node)?.type;
+  }
+
+  #aliasDeclaration(node: ts.TypeReferenceNode): ts.TypeAliasDeclaration | undefined {
     let symbol = this.#checker.getSymbolAtLocation(node.typeName);
     if (symbol && symbol.getFlags() & ts.SymbolFlags.Alias) symbol = this.#checker.getAliasedSymbol(symbol);
-    return symbol?.getDeclarations()?.find(ts.isTypeAliasDeclaration)?.type;
+    return symbol?.getDeclarations()?.find(ts.isTypeAliasDeclaration);
   }
 
   /** The documentation of an interface found by `referenced`. */

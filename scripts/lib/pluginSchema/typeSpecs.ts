@@ -1,7 +1,7 @@
 // A declared TypeScript type as a package schema type: Input/Output/Promise unwrapped, string,
-// number and boolean (literal unions as their base type: the documentation names the values),
-// lists, string-keyed records as maps, and the SDK's object types (CostEstimate, GpuType, ...) as
-// named object types of the package (`#/types/gpucloud:index:<Name>`).
+// number, boolean (literal unions as their base type: the documentation names the values), Integer
+// (client/integer.ts) as integer, lists, string-keyed records as maps, and the SDK's object types
+// (CostEstimate, GpuType, ...) as named object types of the package (`#/types/gpucloud:index:<Name>`).
 
 import * as ts from "typescript";
 import { typeToken } from "../../../provider/plugin/tokens";
@@ -59,6 +59,8 @@ export function specOf(node: ts.TypeNode | undefined, source: SdkSource, types: 
     // A Date argument crosses the wire as its RFC 3339 string.
     if (name === "Date") return { type: "string" };
     if (name === "Record") return { type: "object", additionalProperties: specOf(second, source, types) };
+    // A whole number (client/integer.ts): `int` in the Python and Go SDKs, where `number` is a float.
+    if (source.isInteger(node)) return { type: "integer" };
     const referenced = source.referenced(node);
     if (referenced) return { $ref: `#/types/${objectType(referenced.name, referenced.declaration, source, types)}` };
     const aliased = source.aliasedType(node);

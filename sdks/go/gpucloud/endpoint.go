@@ -91,7 +91,7 @@ type Endpoint struct {
 	// vCPUs per CPU worker. Default 2. In place.
 	VcpuCount pulumi.IntPtrOutput `pulumi:"vcpuCount"`
 	// Release number; the service bumps it whenever the template or settings change (rolling release).
-	Version pulumi.Float64PtrOutput `pulumi:"version"`
+	Version pulumi.IntPtrOutput `pulumi:"version"`
 	// Most workers running at once, 0 or more. The service lowers it on endpoints left without
 	// requests for days (to 2 after 3 days, to 0 after 7): a refresh shows that as drift and the next
 	// `pulumi up` restores it. Unset: the service's default (its reference names none; the emulator
@@ -514,8 +514,8 @@ func (o EndpointOutput) VcpuCount() pulumi.IntPtrOutput {
 }
 
 // Release number; the service bumps it whenever the template or settings change (rolling release).
-func (o EndpointOutput) Version() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v *Endpoint) pulumi.Float64PtrOutput { return v.Version }).(pulumi.Float64PtrOutput)
+func (o EndpointOutput) Version() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *Endpoint) pulumi.IntPtrOutput { return v.Version }).(pulumi.IntPtrOutput)
 }
 
 // Most workers running at once, 0 or more. The service lowers it on endpoints left without

@@ -101,7 +101,7 @@ type LookupEndpointResult struct {
 	// vCPUs per CPU worker. Default 2. In place.
 	VcpuCount int `pulumi:"vcpuCount"`
 	// Release number; the service bumps it whenever the template or settings change (rolling release).
-	Version float64 `pulumi:"version"`
+	Version int `pulumi:"version"`
 	// Most workers running at once, 0 or more. The service lowers it on endpoints left without
 	// requests for days (to 2 after 3 days, to 0 after 7): a refresh shows that as drift and the next
 	// `pulumi up` restores it. Unset: the service's default (its reference names none; the emulator
@@ -283,8 +283,8 @@ func (o LookupEndpointResultOutput) VcpuCount() pulumi.IntOutput {
 }
 
 // Release number; the service bumps it whenever the template or settings change (rolling release).
-func (o LookupEndpointResultOutput) Version() pulumi.Float64Output {
-	return o.ApplyT(func(v LookupEndpointResult) float64 { return v.Version }).(pulumi.Float64Output)
+func (o LookupEndpointResultOutput) Version() pulumi.IntOutput {
+	return o.ApplyT(func(v LookupEndpointResult) int { return v.Version }).(pulumi.IntOutput)
 }
 
 // Most workers running at once, 0 or more. The service lowers it on endpoints left without

@@ -32,7 +32,7 @@ type GetEndpointReleasesArgs struct {
 
 type GetEndpointReleasesResult struct {
 	// The endpoint's current configuration version; absent when unknown.
-	EndpointVersion *float64 `pulumi:"endpointVersion"`
+	EndpointVersion *int `pulumi:"endpointVersion"`
 	// Every release, newest first.
 	Releases []EndpointRelease `pulumi:"releases"`
 	// The rollout of the current version.
@@ -68,8 +68,8 @@ func (o GetEndpointReleasesResultOutput) ToGetEndpointReleasesResultOutputWithCo
 }
 
 // The endpoint's current configuration version; absent when unknown.
-func (o GetEndpointReleasesResultOutput) EndpointVersion() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v GetEndpointReleasesResult) *float64 { return v.EndpointVersion }).(pulumi.Float64PtrOutput)
+func (o GetEndpointReleasesResultOutput) EndpointVersion() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v GetEndpointReleasesResult) *int { return v.EndpointVersion }).(pulumi.IntPtrOutput)
 }
 
 // Every release, newest first.

@@ -32,7 +32,7 @@ type GetEndpointWorkersArgs struct {
 
 type GetEndpointWorkersResult struct {
 	// The endpoint's current configuration version; a worker whose `version` differs is stale. Absent when unknown.
-	EndpointVersion *float64 `pulumi:"endpointVersion"`
+	EndpointVersion *int `pulumi:"endpointVersion"`
 	// The workers counted by status.
 	Summary *WorkerSummary `pulumi:"summary"`
 	// One entry per active worker.
@@ -68,8 +68,8 @@ func (o GetEndpointWorkersResultOutput) ToGetEndpointWorkersResultOutputWithCont
 }
 
 // The endpoint's current configuration version; a worker whose `version` differs is stale. Absent when unknown.
-func (o GetEndpointWorkersResultOutput) EndpointVersion() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v GetEndpointWorkersResult) *float64 { return v.EndpointVersion }).(pulumi.Float64PtrOutput)
+func (o GetEndpointWorkersResultOutput) EndpointVersion() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v GetEndpointWorkersResult) *int { return v.EndpointVersion }).(pulumi.IntPtrOutput)
 }
 
 // The workers counted by status.

@@ -28,7 +28,7 @@ type GetNetworkVolumeBillingArgs struct {
 	// End of the window, exclusive, after startTime: an RFC 3339 date-time (in TypeScript also a Date). Default: now. Not with lastN.
 	EndTime *string `pulumi:"endTime"`
 	// The last N buckets (a whole number, at least 1), ending with the current, unfinished one. Not with startTime or endTime.
-	LastN *float64 `pulumi:"lastN"`
+	LastN *int `pulumi:"lastN"`
 	// Only this network volume; default every volume, one record per volume per bucket.
 	NetworkVolumeId *string `pulumi:"networkVolumeId"`
 	// Start of the window, inclusive: an RFC 3339 date-time ("2026-01-01T00:00:00Z"; in TypeScript also a Date). Default: 30 days before endTime. Not with lastN.
@@ -51,7 +51,7 @@ type GetNetworkVolumeBillingOutputArgs struct {
 	// End of the window, exclusive, after startTime: an RFC 3339 date-time (in TypeScript also a Date). Default: now. Not with lastN.
 	EndTime pulumi.StringPtrInput `pulumi:"endTime"`
 	// The last N buckets (a whole number, at least 1), ending with the current, unfinished one. Not with startTime or endTime.
-	LastN pulumi.Float64PtrInput `pulumi:"lastN"`
+	LastN pulumi.IntPtrInput `pulumi:"lastN"`
 	// Only this network volume; default every volume, one record per volume per bucket.
 	NetworkVolumeId pulumi.StringPtrInput `pulumi:"networkVolumeId"`
 	// Start of the window, inclusive: an RFC 3339 date-time ("2026-01-01T00:00:00Z"; in TypeScript also a Date). Default: 30 days before endTime. Not with lastN.

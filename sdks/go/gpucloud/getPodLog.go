@@ -26,20 +26,20 @@ func GetPodLog(ctx *pulumi.Context, args *GetPodLogArgs, opts ...pulumi.InvokeOp
 
 type GetPodLogArgs struct {
 	// The most lines to return, newest last: 1..5000. Default 20.
-	Lines *float64 `pulumi:"lines"`
+	Lines *int `pulumi:"lines"`
 	// The most bytes of line text (UTF-8) to keep; past it the oldest lines are dropped. Default 16384.
-	MaxBytes *float64 `pulumi:"maxBytes"`
+	MaxBytes *int `pulumi:"maxBytes"`
 	// The pod's id (a Pod's `id`).
 	PodId string `pulumi:"podId"`
 	// Only "container" (the container's output) or "system" (the host's lifecycle lines). Default both.
 	Source *string `pulumi:"source"`
 	// Milliseconds the whole read may take, connection included. Default 10000.
-	TimeoutMs *float64 `pulumi:"timeoutMs"`
+	TimeoutMs *int `pulumi:"timeoutMs"`
 }
 
 type GetPodLogResult struct {
 	// Lines the byte budget dropped (the oldest ones).
-	DroppedLines float64 `pulumi:"droppedLines"`
+	DroppedLines int `pulumi:"droppedLines"`
 	// "lines": as many as asked; "quiet": no more came; "deadline": timeoutMs passed; "closed": the service ended the stream.
 	Ended string    `pulumi:"ended"`
 	Lines []LogLine `pulumi:"lines"`
@@ -56,15 +56,15 @@ func GetPodLogOutput(ctx *pulumi.Context, args GetPodLogOutputArgs, opts ...pulu
 
 type GetPodLogOutputArgs struct {
 	// The most lines to return, newest last: 1..5000. Default 20.
-	Lines pulumi.Float64PtrInput `pulumi:"lines"`
+	Lines pulumi.IntPtrInput `pulumi:"lines"`
 	// The most bytes of line text (UTF-8) to keep; past it the oldest lines are dropped. Default 16384.
-	MaxBytes pulumi.Float64PtrInput `pulumi:"maxBytes"`
+	MaxBytes pulumi.IntPtrInput `pulumi:"maxBytes"`
 	// The pod's id (a Pod's `id`).
 	PodId pulumi.StringInput `pulumi:"podId"`
 	// Only "container" (the container's output) or "system" (the host's lifecycle lines). Default both.
 	Source pulumi.StringPtrInput `pulumi:"source"`
 	// Milliseconds the whole read may take, connection included. Default 10000.
-	TimeoutMs pulumi.Float64PtrInput `pulumi:"timeoutMs"`
+	TimeoutMs pulumi.IntPtrInput `pulumi:"timeoutMs"`
 }
 
 func (GetPodLogOutputArgs) ElementType() reflect.Type {
@@ -86,8 +86,8 @@ func (o GetPodLogResultOutput) ToGetPodLogResultOutputWithContext(ctx context.Co
 }
 
 // Lines the byte budget dropped (the oldest ones).
-func (o GetPodLogResultOutput) DroppedLines() pulumi.Float64Output {
-	return o.ApplyT(func(v GetPodLogResult) float64 { return v.DroppedLines }).(pulumi.Float64Output)
+func (o GetPodLogResultOutput) DroppedLines() pulumi.IntOutput {
+	return o.ApplyT(func(v GetPodLogResult) int { return v.DroppedLines }).(pulumi.IntOutput)
 }
 
 // "lines": as many as asked; "quiet": no more came; "deadline": timeoutMs passed; "closed": the service ended the stream.

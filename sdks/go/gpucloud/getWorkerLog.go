@@ -26,20 +26,20 @@ type GetWorkerLogArgs struct {
 	// The serverless endpoint's id.
 	EndpointId string `pulumi:"endpointId"`
 	// The most lines to return, newest last: 1..5000. Default 20.
-	Lines *float64 `pulumi:"lines"`
+	Lines *int `pulumi:"lines"`
 	// The most bytes of line text (UTF-8) to keep; past it the oldest lines are dropped. Default 16384.
-	MaxBytes *float64 `pulumi:"maxBytes"`
+	MaxBytes *int `pulumi:"maxBytes"`
 	// Only "container" (the container's output) or "system" (the host's lifecycle lines). Default both.
 	Source *string `pulumi:"source"`
 	// Milliseconds the whole read may take, connection included. Default 10000.
-	TimeoutMs *float64 `pulumi:"timeoutMs"`
+	TimeoutMs *int `pulumi:"timeoutMs"`
 	// The worker's id, as getEndpointWorkers lists it.
 	WorkerId string `pulumi:"workerId"`
 }
 
 type GetWorkerLogResult struct {
 	// Lines the byte budget dropped (the oldest ones).
-	DroppedLines float64 `pulumi:"droppedLines"`
+	DroppedLines int `pulumi:"droppedLines"`
 	// "lines": as many as asked; "quiet": no more came; "deadline": timeoutMs passed; "closed": the service ended the stream.
 	Ended string    `pulumi:"ended"`
 	Lines []LogLine `pulumi:"lines"`
@@ -58,13 +58,13 @@ type GetWorkerLogOutputArgs struct {
 	// The serverless endpoint's id.
 	EndpointId pulumi.StringInput `pulumi:"endpointId"`
 	// The most lines to return, newest last: 1..5000. Default 20.
-	Lines pulumi.Float64PtrInput `pulumi:"lines"`
+	Lines pulumi.IntPtrInput `pulumi:"lines"`
 	// The most bytes of line text (UTF-8) to keep; past it the oldest lines are dropped. Default 16384.
-	MaxBytes pulumi.Float64PtrInput `pulumi:"maxBytes"`
+	MaxBytes pulumi.IntPtrInput `pulumi:"maxBytes"`
 	// Only "container" (the container's output) or "system" (the host's lifecycle lines). Default both.
 	Source pulumi.StringPtrInput `pulumi:"source"`
 	// Milliseconds the whole read may take, connection included. Default 10000.
-	TimeoutMs pulumi.Float64PtrInput `pulumi:"timeoutMs"`
+	TimeoutMs pulumi.IntPtrInput `pulumi:"timeoutMs"`
 	// The worker's id, as getEndpointWorkers lists it.
 	WorkerId pulumi.StringInput `pulumi:"workerId"`
 }
@@ -88,8 +88,8 @@ func (o GetWorkerLogResultOutput) ToGetWorkerLogResultOutputWithContext(ctx cont
 }
 
 // Lines the byte budget dropped (the oldest ones).
-func (o GetWorkerLogResultOutput) DroppedLines() pulumi.Float64Output {
-	return o.ApplyT(func(v GetWorkerLogResult) float64 { return v.DroppedLines }).(pulumi.Float64Output)
+func (o GetWorkerLogResultOutput) DroppedLines() pulumi.IntOutput {
+	return o.ApplyT(func(v GetWorkerLogResult) int { return v.DroppedLines }).(pulumi.IntOutput)
 }
 
 // "lines": as many as asked; "quiet": no more came; "deadline": timeoutMs passed; "closed": the service ended the stream.

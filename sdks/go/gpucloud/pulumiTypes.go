@@ -179,13 +179,13 @@ func (o AccountLimitOutput) Limit() pulumi.Float64PtrOutput {
 type BillingMetadata struct {
 	Query *ResolvedBillingQuery `pulumi:"query"`
 	// Number of records returned.
-	RecordCount *float64 `pulumi:"recordCount"`
+	RecordCount *int `pulumi:"recordCount"`
 	// The amounts summed over the records, USD, named as on the records.
 	Totals                   map[string]float64 `pulumi:"totals"`
-	UniqueClusterCount       *float64           `pulumi:"uniqueClusterCount"`
-	UniqueNetworkVolumeCount *float64           `pulumi:"uniqueNetworkVolumeCount"`
-	UniquePodCount           *float64           `pulumi:"uniquePodCount"`
-	UniqueServerlessCount    *float64           `pulumi:"uniqueServerlessCount"`
+	UniqueClusterCount       *int               `pulumi:"uniqueClusterCount"`
+	UniqueNetworkVolumeCount *int               `pulumi:"uniqueNetworkVolumeCount"`
+	UniquePodCount           *int               `pulumi:"uniquePodCount"`
+	UniqueServerlessCount    *int               `pulumi:"uniqueServerlessCount"`
 }
 
 // What the service says about the records: the resolved query, how many records, how many distinct
@@ -210,8 +210,8 @@ func (o BillingMetadataOutput) Query() ResolvedBillingQueryPtrOutput {
 }
 
 // Number of records returned.
-func (o BillingMetadataOutput) RecordCount() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v BillingMetadata) *float64 { return v.RecordCount }).(pulumi.Float64PtrOutput)
+func (o BillingMetadataOutput) RecordCount() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v BillingMetadata) *int { return v.RecordCount }).(pulumi.IntPtrOutput)
 }
 
 // The amounts summed over the records, USD, named as on the records.
@@ -219,20 +219,20 @@ func (o BillingMetadataOutput) Totals() pulumi.Float64MapOutput {
 	return o.ApplyT(func(v BillingMetadata) map[string]float64 { return v.Totals }).(pulumi.Float64MapOutput)
 }
 
-func (o BillingMetadataOutput) UniqueClusterCount() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v BillingMetadata) *float64 { return v.UniqueClusterCount }).(pulumi.Float64PtrOutput)
+func (o BillingMetadataOutput) UniqueClusterCount() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v BillingMetadata) *int { return v.UniqueClusterCount }).(pulumi.IntPtrOutput)
 }
 
-func (o BillingMetadataOutput) UniqueNetworkVolumeCount() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v BillingMetadata) *float64 { return v.UniqueNetworkVolumeCount }).(pulumi.Float64PtrOutput)
+func (o BillingMetadataOutput) UniqueNetworkVolumeCount() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v BillingMetadata) *int { return v.UniqueNetworkVolumeCount }).(pulumi.IntPtrOutput)
 }
 
-func (o BillingMetadataOutput) UniquePodCount() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v BillingMetadata) *float64 { return v.UniquePodCount }).(pulumi.Float64PtrOutput)
+func (o BillingMetadataOutput) UniquePodCount() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v BillingMetadata) *int { return v.UniquePodCount }).(pulumi.IntPtrOutput)
 }
 
-func (o BillingMetadataOutput) UniqueServerlessCount() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v BillingMetadata) *float64 { return v.UniqueServerlessCount }).(pulumi.Float64PtrOutput)
+func (o BillingMetadataOutput) UniqueServerlessCount() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v BillingMetadata) *int { return v.UniqueServerlessCount }).(pulumi.IntPtrOutput)
 }
 
 type BillingMetadataPtrOutput struct{ *pulumi.OutputState }
@@ -269,13 +269,13 @@ func (o BillingMetadataPtrOutput) Query() ResolvedBillingQueryPtrOutput {
 }
 
 // Number of records returned.
-func (o BillingMetadataPtrOutput) RecordCount() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v *BillingMetadata) *float64 {
+func (o BillingMetadataPtrOutput) RecordCount() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *BillingMetadata) *int {
 		if v == nil {
 			return nil
 		}
 		return v.RecordCount
-	}).(pulumi.Float64PtrOutput)
+	}).(pulumi.IntPtrOutput)
 }
 
 // The amounts summed over the records, USD, named as on the records.
@@ -288,40 +288,40 @@ func (o BillingMetadataPtrOutput) Totals() pulumi.Float64MapOutput {
 	}).(pulumi.Float64MapOutput)
 }
 
-func (o BillingMetadataPtrOutput) UniqueClusterCount() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v *BillingMetadata) *float64 {
+func (o BillingMetadataPtrOutput) UniqueClusterCount() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *BillingMetadata) *int {
 		if v == nil {
 			return nil
 		}
 		return v.UniqueClusterCount
-	}).(pulumi.Float64PtrOutput)
+	}).(pulumi.IntPtrOutput)
 }
 
-func (o BillingMetadataPtrOutput) UniqueNetworkVolumeCount() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v *BillingMetadata) *float64 {
+func (o BillingMetadataPtrOutput) UniqueNetworkVolumeCount() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *BillingMetadata) *int {
 		if v == nil {
 			return nil
 		}
 		return v.UniqueNetworkVolumeCount
-	}).(pulumi.Float64PtrOutput)
+	}).(pulumi.IntPtrOutput)
 }
 
-func (o BillingMetadataPtrOutput) UniquePodCount() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v *BillingMetadata) *float64 {
+func (o BillingMetadataPtrOutput) UniquePodCount() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *BillingMetadata) *int {
 		if v == nil {
 			return nil
 		}
 		return v.UniquePodCount
-	}).(pulumi.Float64PtrOutput)
+	}).(pulumi.IntPtrOutput)
 }
 
-func (o BillingMetadataPtrOutput) UniqueServerlessCount() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v *BillingMetadata) *float64 {
+func (o BillingMetadataPtrOutput) UniqueServerlessCount() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *BillingMetadata) *int {
 		if v == nil {
 			return nil
 		}
 		return v.UniqueServerlessCount
-	}).(pulumi.Float64PtrOutput)
+	}).(pulumi.IntPtrOutput)
 }
 
 // One cluster's spend in one bucket (ClusterBillingRecord; clusters are GPU-only), USD.
@@ -705,9 +705,9 @@ type EndpointRelease struct {
 	// GIT_BUILD (a completed build, see `buildId`) or MANUAL (a configuration change).
 	Source *string `pulumi:"source"`
 	// The endpoint configuration version this release produced.
-	Version *float64 `pulumi:"version"`
+	Version *int `pulumi:"version"`
 	// Workers currently running this release's version.
-	WorkerCount *float64 `pulumi:"workerCount"`
+	WorkerCount *int `pulumi:"workerCount"`
 }
 
 // One release of an endpoint: a versioned configuration snapshot (Release).
@@ -755,13 +755,13 @@ func (o EndpointReleaseOutput) Source() pulumi.StringPtrOutput {
 }
 
 // The endpoint configuration version this release produced.
-func (o EndpointReleaseOutput) Version() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v EndpointRelease) *float64 { return v.Version }).(pulumi.Float64PtrOutput)
+func (o EndpointReleaseOutput) Version() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v EndpointRelease) *int { return v.Version }).(pulumi.IntPtrOutput)
 }
 
 // Workers currently running this release's version.
-func (o EndpointReleaseOutput) WorkerCount() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v EndpointRelease) *float64 { return v.WorkerCount }).(pulumi.Float64PtrOutput)
+func (o EndpointReleaseOutput) WorkerCount() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v EndpointRelease) *int { return v.WorkerCount }).(pulumi.IntPtrOutput)
 }
 
 type EndpointReleaseArrayOutput struct{ *pulumi.OutputState }
@@ -789,7 +789,7 @@ type EndpointWorker struct {
 	// The data center the worker is placed in; absent until placed.
 	DataCenterId *string `pulumi:"dataCenterId"`
 	// GPUs allocated to the worker (0 on CPU endpoints).
-	GpuCount *float64 `pulumi:"gpuCount"`
+	GpuCount *int `pulumi:"gpuCount"`
 	// The GPU type the worker is placed on; absent until placed.
 	GpuTypeId *string `pulumi:"gpuTypeId"`
 	// The worker's id: what getWorkerLog takes as `workerId`.
@@ -804,9 +804,9 @@ type EndpointWorker struct {
 	// RUNNING (serving a job), IDLE (ready, polling), INITIALIZING, THROTTLED (waiting on capacity) or UNHEALTHY.
 	Status string `pulumi:"status"`
 	// Seconds the worker has been running; absent until it is placed and running.
-	UptimeSeconds *float64 `pulumi:"uptimeSeconds"`
+	UptimeSeconds *int `pulumi:"uptimeSeconds"`
 	// The endpoint configuration version the worker runs; absent when unknown.
-	Version *float64 `pulumi:"version"`
+	Version *int `pulumi:"version"`
 }
 
 // One active worker of a serverless endpoint (Worker).
@@ -830,8 +830,8 @@ func (o EndpointWorkerOutput) DataCenterId() pulumi.StringPtrOutput {
 }
 
 // GPUs allocated to the worker (0 on CPU endpoints).
-func (o EndpointWorkerOutput) GpuCount() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v EndpointWorker) *float64 { return v.GpuCount }).(pulumi.Float64PtrOutput)
+func (o EndpointWorkerOutput) GpuCount() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v EndpointWorker) *int { return v.GpuCount }).(pulumi.IntPtrOutput)
 }
 
 // The GPU type the worker is placed on; absent until placed.
@@ -866,13 +866,13 @@ func (o EndpointWorkerOutput) Status() pulumi.StringOutput {
 }
 
 // Seconds the worker has been running; absent until it is placed and running.
-func (o EndpointWorkerOutput) UptimeSeconds() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v EndpointWorker) *float64 { return v.UptimeSeconds }).(pulumi.Float64PtrOutput)
+func (o EndpointWorkerOutput) UptimeSeconds() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v EndpointWorker) *int { return v.UptimeSeconds }).(pulumi.IntPtrOutput)
 }
 
 // The endpoint configuration version the worker runs; absent when unknown.
-func (o EndpointWorkerOutput) Version() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v EndpointWorker) *float64 { return v.Version }).(pulumi.Float64PtrOutput)
+func (o EndpointWorkerOutput) Version() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v EndpointWorker) *int { return v.Version }).(pulumi.IntPtrOutput)
 }
 
 type EndpointWorkerArrayOutput struct{ *pulumi.OutputState }
@@ -900,9 +900,9 @@ type GpuType struct {
 	// The id resources take in `gpuTypeIds`, e.g. "NVIDIA GeForce RTX 4090".
 	Id string `pulumi:"id"`
 	// GPU memory, GB.
-	Memory *float64 `pulumi:"memory"`
-	Name   *string  `pulumi:"name"`
-	Pool   *string  `pulumi:"pool"`
+	Memory *int    `pulumi:"memory"`
+	Name   *string `pulumi:"name"`
+	Pool   *string `pulumi:"pool"`
 }
 
 // A GPU type of the catalog; keys the service adds later are kept.
@@ -926,8 +926,8 @@ func (o GpuTypeOutput) Id() pulumi.StringOutput {
 }
 
 // GPU memory, GB.
-func (o GpuTypeOutput) Memory() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v GpuType) *float64 { return v.Memory }).(pulumi.Float64PtrOutput)
+func (o GpuTypeOutput) Memory() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v GpuType) *int { return v.Memory }).(pulumi.IntPtrOutput)
 }
 
 func (o GpuTypeOutput) Name() pulumi.StringPtrOutput {
@@ -1224,7 +1224,7 @@ type PublicTemplate struct {
 	// NVIDIA, AMD or CPU.
 	Category *string `pulumi:"category"`
 	// Container disk, GB.
-	Disk *float64 `pulumi:"disk"`
+	Disk *int `pulumi:"disk"`
 	// Environment variables the template sets.
 	Env map[string]string `pulumi:"env"`
 	// What pods' and endpoints' `templateId` take.
@@ -1276,8 +1276,8 @@ func (o PublicTemplateOutput) Category() pulumi.StringPtrOutput {
 }
 
 // Container disk, GB.
-func (o PublicTemplateOutput) Disk() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v PublicTemplate) *float64 { return v.Disk }).(pulumi.Float64PtrOutput)
+func (o PublicTemplateOutput) Disk() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v PublicTemplate) *int { return v.Disk }).(pulumi.IntPtrOutput)
 }
 
 // Environment variables the template sets.
@@ -1572,11 +1572,11 @@ type RolloutSummary struct {
 	// True while any worker still runs an older version.
 	InProgress bool `pulumi:"inProgress"`
 	// Percent (0..100) of workers on the current version; 0 when there are none.
-	PercentOnLatest *float64 `pulumi:"percentOnLatest"`
+	PercentOnLatest *int `pulumi:"percentOnLatest"`
 	// Workers running the endpoint's current version.
-	WorkersOnLatest float64 `pulumi:"workersOnLatest"`
+	WorkersOnLatest int `pulumi:"workersOnLatest"`
 	// All workers currently allocated to the endpoint.
-	WorkersTotal float64 `pulumi:"workersTotal"`
+	WorkersTotal int `pulumi:"workersTotal"`
 }
 
 // How far the current version has rolled out (RolloutSummary).
@@ -1600,18 +1600,18 @@ func (o RolloutSummaryOutput) InProgress() pulumi.BoolOutput {
 }
 
 // Percent (0..100) of workers on the current version; 0 when there are none.
-func (o RolloutSummaryOutput) PercentOnLatest() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v RolloutSummary) *float64 { return v.PercentOnLatest }).(pulumi.Float64PtrOutput)
+func (o RolloutSummaryOutput) PercentOnLatest() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v RolloutSummary) *int { return v.PercentOnLatest }).(pulumi.IntPtrOutput)
 }
 
 // Workers running the endpoint's current version.
-func (o RolloutSummaryOutput) WorkersOnLatest() pulumi.Float64Output {
-	return o.ApplyT(func(v RolloutSummary) float64 { return v.WorkersOnLatest }).(pulumi.Float64Output)
+func (o RolloutSummaryOutput) WorkersOnLatest() pulumi.IntOutput {
+	return o.ApplyT(func(v RolloutSummary) int { return v.WorkersOnLatest }).(pulumi.IntOutput)
 }
 
 // All workers currently allocated to the endpoint.
-func (o RolloutSummaryOutput) WorkersTotal() pulumi.Float64Output {
-	return o.ApplyT(func(v RolloutSummary) float64 { return v.WorkersTotal }).(pulumi.Float64Output)
+func (o RolloutSummaryOutput) WorkersTotal() pulumi.IntOutput {
+	return o.ApplyT(func(v RolloutSummary) int { return v.WorkersTotal }).(pulumi.IntOutput)
 }
 
 // One serverless endpoint's spend in one bucket (ServerlessBillingRecord), USD.
@@ -1699,13 +1699,13 @@ func (o ServerlessBillingRecordArrayOutput) Index(i pulumi.IntInput) ServerlessB
 
 // The workers counted by status (WorkerSummary): running + idle + initializing + throttled + unhealthy == total.
 type WorkerSummary struct {
-	Idle         *float64 `pulumi:"idle"`
-	Initializing *float64 `pulumi:"initializing"`
-	Running      *float64 `pulumi:"running"`
-	Throttled    *float64 `pulumi:"throttled"`
+	Idle         *int `pulumi:"idle"`
+	Initializing *int `pulumi:"initializing"`
+	Running      *int `pulumi:"running"`
+	Throttled    *int `pulumi:"throttled"`
 	// All workers currently allocated to the endpoint.
-	Total     *float64 `pulumi:"total"`
-	Unhealthy *float64 `pulumi:"unhealthy"`
+	Total     *int `pulumi:"total"`
+	Unhealthy *int `pulumi:"unhealthy"`
 }
 
 // The workers counted by status (WorkerSummary): running + idle + initializing + throttled + unhealthy == total.
@@ -1723,29 +1723,29 @@ func (o WorkerSummaryOutput) ToWorkerSummaryOutputWithContext(ctx context.Contex
 	return o
 }
 
-func (o WorkerSummaryOutput) Idle() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v WorkerSummary) *float64 { return v.Idle }).(pulumi.Float64PtrOutput)
+func (o WorkerSummaryOutput) Idle() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v WorkerSummary) *int { return v.Idle }).(pulumi.IntPtrOutput)
 }
 
-func (o WorkerSummaryOutput) Initializing() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v WorkerSummary) *float64 { return v.Initializing }).(pulumi.Float64PtrOutput)
+func (o WorkerSummaryOutput) Initializing() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v WorkerSummary) *int { return v.Initializing }).(pulumi.IntPtrOutput)
 }
 
-func (o WorkerSummaryOutput) Running() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v WorkerSummary) *float64 { return v.Running }).(pulumi.Float64PtrOutput)
+func (o WorkerSummaryOutput) Running() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v WorkerSummary) *int { return v.Running }).(pulumi.IntPtrOutput)
 }
 
-func (o WorkerSummaryOutput) Throttled() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v WorkerSummary) *float64 { return v.Throttled }).(pulumi.Float64PtrOutput)
+func (o WorkerSummaryOutput) Throttled() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v WorkerSummary) *int { return v.Throttled }).(pulumi.IntPtrOutput)
 }
 
 // All workers currently allocated to the endpoint.
-func (o WorkerSummaryOutput) Total() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v WorkerSummary) *float64 { return v.Total }).(pulumi.Float64PtrOutput)
+func (o WorkerSummaryOutput) Total() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v WorkerSummary) *int { return v.Total }).(pulumi.IntPtrOutput)
 }
 
-func (o WorkerSummaryOutput) Unhealthy() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v WorkerSummary) *float64 { return v.Unhealthy }).(pulumi.Float64PtrOutput)
+func (o WorkerSummaryOutput) Unhealthy() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v WorkerSummary) *int { return v.Unhealthy }).(pulumi.IntPtrOutput)
 }
 
 type WorkerSummaryPtrOutput struct{ *pulumi.OutputState }
@@ -1772,59 +1772,59 @@ func (o WorkerSummaryPtrOutput) Elem() WorkerSummaryOutput {
 	}).(WorkerSummaryOutput)
 }
 
-func (o WorkerSummaryPtrOutput) Idle() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v *WorkerSummary) *float64 {
+func (o WorkerSummaryPtrOutput) Idle() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *WorkerSummary) *int {
 		if v == nil {
 			return nil
 		}
 		return v.Idle
-	}).(pulumi.Float64PtrOutput)
+	}).(pulumi.IntPtrOutput)
 }
 
-func (o WorkerSummaryPtrOutput) Initializing() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v *WorkerSummary) *float64 {
+func (o WorkerSummaryPtrOutput) Initializing() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *WorkerSummary) *int {
 		if v == nil {
 			return nil
 		}
 		return v.Initializing
-	}).(pulumi.Float64PtrOutput)
+	}).(pulumi.IntPtrOutput)
 }
 
-func (o WorkerSummaryPtrOutput) Running() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v *WorkerSummary) *float64 {
+func (o WorkerSummaryPtrOutput) Running() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *WorkerSummary) *int {
 		if v == nil {
 			return nil
 		}
 		return v.Running
-	}).(pulumi.Float64PtrOutput)
+	}).(pulumi.IntPtrOutput)
 }
 
-func (o WorkerSummaryPtrOutput) Throttled() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v *WorkerSummary) *float64 {
+func (o WorkerSummaryPtrOutput) Throttled() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *WorkerSummary) *int {
 		if v == nil {
 			return nil
 		}
 		return v.Throttled
-	}).(pulumi.Float64PtrOutput)
+	}).(pulumi.IntPtrOutput)
 }
 
 // All workers currently allocated to the endpoint.
-func (o WorkerSummaryPtrOutput) Total() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v *WorkerSummary) *float64 {
+func (o WorkerSummaryPtrOutput) Total() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *WorkerSummary) *int {
 		if v == nil {
 			return nil
 		}
 		return v.Total
-	}).(pulumi.Float64PtrOutput)
+	}).(pulumi.IntPtrOutput)
 }
 
-func (o WorkerSummaryPtrOutput) Unhealthy() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v *WorkerSummary) *float64 {
+func (o WorkerSummaryPtrOutput) Unhealthy() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *WorkerSummary) *int {
 		if v == nil {
 			return nil
 		}
 		return v.Unhealthy
-	}).(pulumi.Float64PtrOutput)
+	}).(pulumi.IntPtrOutput)
 }
 
 func init() {

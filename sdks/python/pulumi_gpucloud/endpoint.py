@@ -957,7 +957,7 @@ class Endpoint(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def version(self) -> pulumi.Output[Optional[_builtins.float]]:
+    def version(self) -> pulumi.Output[Optional[_builtins.int]]:
         """
         Release number; the service bumps it whenever the template or settings change (rolling release).
         """

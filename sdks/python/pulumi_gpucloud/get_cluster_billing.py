@@ -56,7 +56,7 @@ class AwaitableGetClusterBillingResult(GetClusterBillingResult):
 def get_cluster_billing(bucket_size: Optional[_builtins.str] = None,
                         cluster_id: Optional[_builtins.str] = None,
                         end_time: Optional[_builtins.str] = None,
-                        last_n: Optional[_builtins.float] = None,
+                        last_n: Optional[_builtins.int] = None,
                         start_time: Optional[_builtins.str] = None,
                         opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetClusterBillingResult:
     """
@@ -65,7 +65,7 @@ def get_cluster_billing(bucket_size: Optional[_builtins.str] = None,
     :param _builtins.str bucket_size: Length of each bucket: "hour", "day", "week", "month" or "year". Default "day".
     :param _builtins.str cluster_id: Only this cluster; default every cluster, one record per cluster per bucket.
     :param _builtins.str end_time: End of the window, exclusive, after startTime: an RFC 3339 date-time (in TypeScript also a Date). Default: now. Not with lastN.
-    :param _builtins.float last_n: The last N buckets (a whole number, at least 1), ending with the current, unfinished one. Not with startTime or endTime.
+    :param _builtins.int last_n: The last N buckets (a whole number, at least 1), ending with the current, unfinished one. Not with startTime or endTime.
     :param _builtins.str start_time: Start of the window, inclusive: an RFC 3339 date-time ("2026-01-01T00:00:00Z"; in TypeScript also a Date). Default: 30 days before endTime. Not with lastN.
     """
     __args__ = dict()
@@ -83,7 +83,7 @@ def get_cluster_billing(bucket_size: Optional[_builtins.str] = None,
 def get_cluster_billing_output(bucket_size: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
                                cluster_id: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
                                end_time: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
-                               last_n: pulumi.Input[Optional[Optional[_builtins.float]]] = None,
+                               last_n: pulumi.Input[Optional[Optional[_builtins.int]]] = None,
                                start_time: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
                                opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetClusterBillingResult]:
     """
@@ -92,7 +92,7 @@ def get_cluster_billing_output(bucket_size: pulumi.Input[Optional[Optional[_buil
     :param _builtins.str bucket_size: Length of each bucket: "hour", "day", "week", "month" or "year". Default "day".
     :param _builtins.str cluster_id: Only this cluster; default every cluster, one record per cluster per bucket.
     :param _builtins.str end_time: End of the window, exclusive, after startTime: an RFC 3339 date-time (in TypeScript also a Date). Default: now. Not with lastN.
-    :param _builtins.float last_n: The last N buckets (a whole number, at least 1), ending with the current, unfinished one. Not with startTime or endTime.
+    :param _builtins.int last_n: The last N buckets (a whole number, at least 1), ending with the current, unfinished one. Not with startTime or endTime.
     :param _builtins.str start_time: Start of the window, inclusive: an RFC 3339 date-time ("2026-01-01T00:00:00Z"; in TypeScript also a Date). Default: 30 days before endTime. Not with lastN.
     """
     __args__ = dict()

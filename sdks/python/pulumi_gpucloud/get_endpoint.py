@@ -94,8 +94,8 @@ class GetEndpointResult:
         if vcpu_count and not isinstance(vcpu_count, int):
             raise TypeError("Expected argument 'vcpu_count' to be a int")
         pulumi.set(__self__, "vcpu_count", vcpu_count)
-        if version and not isinstance(version, float):
-            raise TypeError("Expected argument 'version' to be a float")
+        if version and not isinstance(version, int):
+            raise TypeError("Expected argument 'version' to be a int")
         pulumi.set(__self__, "version", version)
         if workers_max and not isinstance(workers_max, int):
             raise TypeError("Expected argument 'workers_max' to be a int")
@@ -316,7 +316,7 @@ class GetEndpointResult:
 
     @_builtins.property
     @pulumi.getter
-    def version(self) -> _builtins.float:
+    def version(self) -> _builtins.int:
         """
         Release number; the service bumps it whenever the template or settings change (rolling release).
         """

@@ -25,8 +25,8 @@ __all__ = [
 @pulumi.output_type
 class GetEndpointReleasesResult:
     def __init__(__self__, endpoint_version=None, releases=None, rollout=None):
-        if endpoint_version and not isinstance(endpoint_version, float):
-            raise TypeError("Expected argument 'endpoint_version' to be a float")
+        if endpoint_version and not isinstance(endpoint_version, int):
+            raise TypeError("Expected argument 'endpoint_version' to be a int")
         pulumi.set(__self__, "endpoint_version", endpoint_version)
         if releases and not isinstance(releases, list):
             raise TypeError("Expected argument 'releases' to be a list")
@@ -37,7 +37,7 @@ class GetEndpointReleasesResult:
 
     @_builtins.property
     @pulumi.getter(name="endpointVersion")
-    def endpoint_version(self) -> Optional[_builtins.float]:
+    def endpoint_version(self) -> Optional[_builtins.int]:
         """
         The endpoint's current configuration version; absent when unknown.
         """

@@ -25,8 +25,8 @@ __all__ = [
 @pulumi.output_type
 class GetEndpointWorkersResult:
     def __init__(__self__, endpoint_version=None, summary=None, workers=None):
-        if endpoint_version and not isinstance(endpoint_version, float):
-            raise TypeError("Expected argument 'endpoint_version' to be a float")
+        if endpoint_version and not isinstance(endpoint_version, int):
+            raise TypeError("Expected argument 'endpoint_version' to be a int")
         pulumi.set(__self__, "endpoint_version", endpoint_version)
         if summary and not isinstance(summary, dict):
             raise TypeError("Expected argument 'summary' to be a dict")
@@ -37,7 +37,7 @@ class GetEndpointWorkersResult:
 
     @_builtins.property
     @pulumi.getter(name="endpointVersion")
-    def endpoint_version(self) -> Optional[_builtins.float]:
+    def endpoint_version(self) -> Optional[_builtins.int]:
         """
         The endpoint's current configuration version; a worker whose `version` differs is stale. Absent when unknown.
         """

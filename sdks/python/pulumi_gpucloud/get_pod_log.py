@@ -25,8 +25,8 @@ __all__ = [
 @pulumi.output_type
 class GetPodLogResult:
     def __init__(__self__, dropped_lines=None, ended=None, lines=None, path=None, url=None):
-        if dropped_lines and not isinstance(dropped_lines, float):
-            raise TypeError("Expected argument 'dropped_lines' to be a float")
+        if dropped_lines and not isinstance(dropped_lines, int):
+            raise TypeError("Expected argument 'dropped_lines' to be a int")
         pulumi.set(__self__, "dropped_lines", dropped_lines)
         if ended and not isinstance(ended, str):
             raise TypeError("Expected argument 'ended' to be a str")
@@ -43,7 +43,7 @@ class GetPodLogResult:
 
     @_builtins.property
     @pulumi.getter(name="droppedLines")
-    def dropped_lines(self) -> _builtins.float:
+    def dropped_lines(self) -> _builtins.int:
         """
         Lines the byte budget dropped (the oldest ones).
         """
@@ -92,22 +92,22 @@ class AwaitableGetPodLogResult(GetPodLogResult):
             url=self.url)
 
 
-def get_pod_log(lines: Optional[_builtins.float] = None,
-                max_bytes: Optional[_builtins.float] = None,
+def get_pod_log(lines: Optional[_builtins.int] = None,
+                max_bytes: Optional[_builtins.int] = None,
                 pod_id: Optional[_builtins.str] = None,
                 source: Optional[_builtins.str] = None,
-                timeout_ms: Optional[_builtins.float] = None,
+                timeout_ms: Optional[_builtins.int] = None,
                 opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetPodLogResult:
     """
     The last lines of a pod's log (`GET /v2/pods/{id}/logs`), secrets redacted: `lines` (each with
     `source`, `line` and `ts`), `droppedLines` (dropped by `maxBytes`), why the read `ended`, and the
     stream's `url` to read more. See docs/logs.md.
 
-    :param _builtins.float lines: The most lines to return, newest last: 1..5000. Default 20.
-    :param _builtins.float max_bytes: The most bytes of line text (UTF-8) to keep; past it the oldest lines are dropped. Default 16384.
+    :param _builtins.int lines: The most lines to return, newest last: 1..5000. Default 20.
+    :param _builtins.int max_bytes: The most bytes of line text (UTF-8) to keep; past it the oldest lines are dropped. Default 16384.
     :param _builtins.str pod_id: The pod's id (a Pod's `id`).
     :param _builtins.str source: Only "container" (the container's output) or "system" (the host's lifecycle lines). Default both.
-    :param _builtins.float timeout_ms: Milliseconds the whole read may take, connection included. Default 10000.
+    :param _builtins.int timeout_ms: Milliseconds the whole read may take, connection included. Default 10000.
     """
     __args__ = dict()
     __args__['lines'] = lines
@@ -124,22 +124,22 @@ def get_pod_log(lines: Optional[_builtins.float] = None,
         lines=pulumi.get(__ret__, 'lines'),
         path=pulumi.get(__ret__, 'path'),
         url=pulumi.get(__ret__, 'url'))
-def get_pod_log_output(lines: pulumi.Input[Optional[Optional[_builtins.float]]] = None,
-                       max_bytes: pulumi.Input[Optional[Optional[_builtins.float]]] = None,
+def get_pod_log_output(lines: pulumi.Input[Optional[Optional[_builtins.int]]] = None,
+                       max_bytes: pulumi.Input[Optional[Optional[_builtins.int]]] = None,
                        pod_id: pulumi.Input[Optional[_builtins.str]] = None,
                        source: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
-                       timeout_ms: pulumi.Input[Optional[Optional[_builtins.float]]] = None,
+                       timeout_ms: pulumi.Input[Optional[Optional[_builtins.int]]] = None,
                        opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetPodLogResult]:
     """
     The last lines of a pod's log (`GET /v2/pods/{id}/logs`), secrets redacted: `lines` (each with
     `source`, `line` and `ts`), `droppedLines` (dropped by `maxBytes`), why the read `ended`, and the
     stream's `url` to read more. See docs/logs.md.
 
-    :param _builtins.float lines: The most lines to return, newest last: 1..5000. Default 20.
-    :param _builtins.float max_bytes: The most bytes of line text (UTF-8) to keep; past it the oldest lines are dropped. Default 16384.
+    :param _builtins.int lines: The most lines to return, newest last: 1..5000. Default 20.
+    :param _builtins.int max_bytes: The most bytes of line text (UTF-8) to keep; past it the oldest lines are dropped. Default 16384.
     :param _builtins.str pod_id: The pod's id (a Pod's `id`).
     :param _builtins.str source: Only "container" (the container's output) or "system" (the host's lifecycle lines). Default both.
-    :param _builtins.float timeout_ms: Milliseconds the whole read may take, connection included. Default 10000.
+    :param _builtins.int timeout_ms: Milliseconds the whole read may take, connection included. Default 10000.
     """
     __args__ = dict()
     __args__['lines'] = lines

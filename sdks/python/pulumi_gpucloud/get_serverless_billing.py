@@ -55,7 +55,7 @@ class AwaitableGetServerlessBillingResult(GetServerlessBillingResult):
 
 def get_serverless_billing(bucket_size: Optional[_builtins.str] = None,
                            end_time: Optional[_builtins.str] = None,
-                           last_n: Optional[_builtins.float] = None,
+                           last_n: Optional[_builtins.int] = None,
                            serverless_id: Optional[_builtins.str] = None,
                            start_time: Optional[_builtins.str] = None,
                            opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetServerlessBillingResult:
@@ -65,7 +65,7 @@ def get_serverless_billing(bucket_size: Optional[_builtins.str] = None,
 
     :param _builtins.str bucket_size: Length of each bucket: "hour", "day", "week", "month" or "year". Default "day".
     :param _builtins.str end_time: End of the window, exclusive, after startTime: an RFC 3339 date-time (in TypeScript also a Date). Default: now. Not with lastN.
-    :param _builtins.float last_n: The last N buckets (a whole number, at least 1), ending with the current, unfinished one. Not with startTime or endTime.
+    :param _builtins.int last_n: The last N buckets (a whole number, at least 1), ending with the current, unfinished one. Not with startTime or endTime.
     :param _builtins.str serverless_id: Only this serverless endpoint; default every endpoint, one record per endpoint per bucket.
     :param _builtins.str start_time: Start of the window, inclusive: an RFC 3339 date-time ("2026-01-01T00:00:00Z"; in TypeScript also a Date). Default: 30 days before endTime. Not with lastN.
     """
@@ -83,7 +83,7 @@ def get_serverless_billing(bucket_size: Optional[_builtins.str] = None,
         records=pulumi.get(__ret__, 'records'))
 def get_serverless_billing_output(bucket_size: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
                                   end_time: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
-                                  last_n: pulumi.Input[Optional[Optional[_builtins.float]]] = None,
+                                  last_n: pulumi.Input[Optional[Optional[_builtins.int]]] = None,
                                   serverless_id: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
                                   start_time: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
                                   opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetServerlessBillingResult]:
@@ -93,7 +93,7 @@ def get_serverless_billing_output(bucket_size: pulumi.Input[Optional[Optional[_b
 
     :param _builtins.str bucket_size: Length of each bucket: "hour", "day", "week", "month" or "year". Default "day".
     :param _builtins.str end_time: End of the window, exclusive, after startTime: an RFC 3339 date-time (in TypeScript also a Date). Default: now. Not with lastN.
-    :param _builtins.float last_n: The last N buckets (a whole number, at least 1), ending with the current, unfinished one. Not with startTime or endTime.
+    :param _builtins.int last_n: The last N buckets (a whole number, at least 1), ending with the current, unfinished one. Not with startTime or endTime.
     :param _builtins.str serverless_id: Only this serverless endpoint; default every endpoint, one record per endpoint per bucket.
     :param _builtins.str start_time: Start of the window, inclusive: an RFC 3339 date-time ("2026-01-01T00:00:00Z"; in TypeScript also a Date). Default: 30 days before endTime. Not with lastN.
     """

@@ -25,8 +25,8 @@ __all__ = [
 @pulumi.output_type
 class GetWorkerLogResult:
     def __init__(__self__, dropped_lines=None, ended=None, lines=None, path=None, url=None):
-        if dropped_lines and not isinstance(dropped_lines, float):
-            raise TypeError("Expected argument 'dropped_lines' to be a float")
+        if dropped_lines and not isinstance(dropped_lines, int):
+            raise TypeError("Expected argument 'dropped_lines' to be a int")
         pulumi.set(__self__, "dropped_lines", dropped_lines)
         if ended and not isinstance(ended, str):
             raise TypeError("Expected argument 'ended' to be a str")
@@ -43,7 +43,7 @@ class GetWorkerLogResult:
 
     @_builtins.property
     @pulumi.getter(name="droppedLines")
-    def dropped_lines(self) -> _builtins.float:
+    def dropped_lines(self) -> _builtins.int:
         """
         Lines the byte budget dropped (the oldest ones).
         """
@@ -93,20 +93,20 @@ class AwaitableGetWorkerLogResult(GetWorkerLogResult):
 
 
 def get_worker_log(endpoint_id: Optional[_builtins.str] = None,
-                   lines: Optional[_builtins.float] = None,
-                   max_bytes: Optional[_builtins.float] = None,
+                   lines: Optional[_builtins.int] = None,
+                   max_bytes: Optional[_builtins.int] = None,
                    source: Optional[_builtins.str] = None,
-                   timeout_ms: Optional[_builtins.float] = None,
+                   timeout_ms: Optional[_builtins.int] = None,
                    worker_id: Optional[_builtins.str] = None,
                    opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetWorkerLogResult:
     """
     The last lines of a serverless worker's log (`GET /v2/serverless/{id}/workers/{workerId}/logs`), secrets redacted; as getPodLog.
 
     :param _builtins.str endpoint_id: The serverless endpoint's id.
-    :param _builtins.float lines: The most lines to return, newest last: 1..5000. Default 20.
-    :param _builtins.float max_bytes: The most bytes of line text (UTF-8) to keep; past it the oldest lines are dropped. Default 16384.
+    :param _builtins.int lines: The most lines to return, newest last: 1..5000. Default 20.
+    :param _builtins.int max_bytes: The most bytes of line text (UTF-8) to keep; past it the oldest lines are dropped. Default 16384.
     :param _builtins.str source: Only "container" (the container's output) or "system" (the host's lifecycle lines). Default both.
-    :param _builtins.float timeout_ms: Milliseconds the whole read may take, connection included. Default 10000.
+    :param _builtins.int timeout_ms: Milliseconds the whole read may take, connection included. Default 10000.
     :param _builtins.str worker_id: The worker's id, as getEndpointWorkers lists it.
     """
     __args__ = dict()
@@ -126,20 +126,20 @@ def get_worker_log(endpoint_id: Optional[_builtins.str] = None,
         path=pulumi.get(__ret__, 'path'),
         url=pulumi.get(__ret__, 'url'))
 def get_worker_log_output(endpoint_id: pulumi.Input[Optional[_builtins.str]] = None,
-                          lines: pulumi.Input[Optional[Optional[_builtins.float]]] = None,
-                          max_bytes: pulumi.Input[Optional[Optional[_builtins.float]]] = None,
+                          lines: pulumi.Input[Optional[Optional[_builtins.int]]] = None,
+                          max_bytes: pulumi.Input[Optional[Optional[_builtins.int]]] = None,
                           source: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
-                          timeout_ms: pulumi.Input[Optional[Optional[_builtins.float]]] = None,
+                          timeout_ms: pulumi.Input[Optional[Optional[_builtins.int]]] = None,
                           worker_id: pulumi.Input[Optional[_builtins.str]] = None,
                           opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetWorkerLogResult]:
     """
     The last lines of a serverless worker's log (`GET /v2/serverless/{id}/workers/{workerId}/logs`), secrets redacted; as getPodLog.
 
     :param _builtins.str endpoint_id: The serverless endpoint's id.
-    :param _builtins.float lines: The most lines to return, newest last: 1..5000. Default 20.
-    :param _builtins.float max_bytes: The most bytes of line text (UTF-8) to keep; past it the oldest lines are dropped. Default 16384.
+    :param _builtins.int lines: The most lines to return, newest last: 1..5000. Default 20.
+    :param _builtins.int max_bytes: The most bytes of line text (UTF-8) to keep; past it the oldest lines are dropped. Default 16384.
     :param _builtins.str source: Only "container" (the container's output) or "system" (the host's lifecycle lines). Default both.
-    :param _builtins.float timeout_ms: Milliseconds the whole read may take, connection included. Default 10000.
+    :param _builtins.int timeout_ms: Milliseconds the whole read may take, connection included. Default 10000.
     :param _builtins.str worker_id: The worker's id, as getEndpointWorkers lists it.
     """
     __args__ = dict()

@@ -236,18 +236,18 @@ class BillingMetadata(dict):
     """
     def __init__(__self__, *,
                  query: Optional['outputs.ResolvedBillingQuery'] = None,
-                 record_count: Optional[_builtins.float] = None,
+                 record_count: Optional[_builtins.int] = None,
                  totals: Optional[Mapping[str, _builtins.float]] = None,
-                 unique_cluster_count: Optional[_builtins.float] = None,
-                 unique_network_volume_count: Optional[_builtins.float] = None,
-                 unique_pod_count: Optional[_builtins.float] = None,
-                 unique_serverless_count: Optional[_builtins.float] = None):
+                 unique_cluster_count: Optional[_builtins.int] = None,
+                 unique_network_volume_count: Optional[_builtins.int] = None,
+                 unique_pod_count: Optional[_builtins.int] = None,
+                 unique_serverless_count: Optional[_builtins.int] = None):
         """
         What the service says about the records: the resolved query, how many records, how many distinct
         resources they span (`uniquePodCount`, `uniqueServerlessCount`, `uniqueNetworkVolumeCount` or
         `uniqueClusterCount`, by history) and the totals (the history's amounts summed, USD).
 
-        :param _builtins.float record_count: Number of records returned.
+        :param _builtins.int record_count: Number of records returned.
         :param Mapping[str, _builtins.float] totals: The amounts summed over the records, USD, named as on the records.
         """
         if query is not None:
@@ -272,7 +272,7 @@ class BillingMetadata(dict):
 
     @_builtins.property
     @pulumi.getter(name="recordCount")
-    def record_count(self) -> Optional[_builtins.float]:
+    def record_count(self) -> Optional[_builtins.int]:
         """
         Number of records returned.
         """
@@ -288,22 +288,22 @@ class BillingMetadata(dict):
 
     @_builtins.property
     @pulumi.getter(name="uniqueClusterCount")
-    def unique_cluster_count(self) -> Optional[_builtins.float]:
+    def unique_cluster_count(self) -> Optional[_builtins.int]:
         return pulumi.get(self, "unique_cluster_count")
 
     @_builtins.property
     @pulumi.getter(name="uniqueNetworkVolumeCount")
-    def unique_network_volume_count(self) -> Optional[_builtins.float]:
+    def unique_network_volume_count(self) -> Optional[_builtins.int]:
         return pulumi.get(self, "unique_network_volume_count")
 
     @_builtins.property
     @pulumi.getter(name="uniquePodCount")
-    def unique_pod_count(self) -> Optional[_builtins.float]:
+    def unique_pod_count(self) -> Optional[_builtins.int]:
         return pulumi.get(self, "unique_pod_count")
 
     @_builtins.property
     @pulumi.getter(name="uniqueServerlessCount")
-    def unique_serverless_count(self) -> Optional[_builtins.float]:
+    def unique_serverless_count(self) -> Optional[_builtins.int]:
         return pulumi.get(self, "unique_serverless_count")
 
 
@@ -594,8 +594,8 @@ class EndpointRelease(dict):
                  created_by_user_id: Optional[_builtins.str] = None,
                  diff: Optional[Sequence['outputs.ReleaseDiffEntry']] = None,
                  source: Optional[_builtins.str] = None,
-                 version: Optional[_builtins.float] = None,
-                 worker_count: Optional[_builtins.float] = None):
+                 version: Optional[_builtins.int] = None,
+                 worker_count: Optional[_builtins.int] = None):
         """
         One release of an endpoint: a versioned configuration snapshot (Release).
 
@@ -604,8 +604,8 @@ class EndpointRelease(dict):
         :param _builtins.str created_by_user_id: The user who created the release.
         :param Sequence['ReleaseDiffEntry'] diff: The configuration fields this release changed.
         :param _builtins.str source: GIT_BUILD (a completed build, see `buildId`) or MANUAL (a configuration change).
-        :param _builtins.float version: The endpoint configuration version this release produced.
-        :param _builtins.float worker_count: Workers currently running this release's version.
+        :param _builtins.int version: The endpoint configuration version this release produced.
+        :param _builtins.int worker_count: Workers currently running this release's version.
         """
         pulumi.set(__self__, "id", id)
         if build_id is not None:
@@ -670,7 +670,7 @@ class EndpointRelease(dict):
 
     @_builtins.property
     @pulumi.getter
-    def version(self) -> Optional[_builtins.float]:
+    def version(self) -> Optional[_builtins.int]:
         """
         The endpoint configuration version this release produced.
         """
@@ -678,7 +678,7 @@ class EndpointRelease(dict):
 
     @_builtins.property
     @pulumi.getter(name="workerCount")
-    def worker_count(self) -> Optional[_builtins.float]:
+    def worker_count(self) -> Optional[_builtins.int]:
         """
         Workers currently running this release's version.
         """
@@ -694,27 +694,27 @@ class EndpointWorker(dict):
                  id: _builtins.str,
                  status: _builtins.str,
                  data_center_id: Optional[_builtins.str] = None,
-                 gpu_count: Optional[_builtins.float] = None,
+                 gpu_count: Optional[_builtins.int] = None,
                  gpu_type_id: Optional[_builtins.str] = None,
                  image: Optional[_builtins.str] = None,
                  is_stale: Optional[_builtins.bool] = None,
                  started_at: Optional[_builtins.str] = None,
-                 uptime_seconds: Optional[_builtins.float] = None,
-                 version: Optional[_builtins.float] = None):
+                 uptime_seconds: Optional[_builtins.int] = None,
+                 version: Optional[_builtins.int] = None):
         """
         One active worker of a serverless endpoint (Worker).
 
         :param _builtins.str id: The worker's id: what getWorkerLog takes as `workerId`.
         :param _builtins.str status: RUNNING (serving a job), IDLE (ready, polling), INITIALIZING, THROTTLED (waiting on capacity) or UNHEALTHY.
         :param _builtins.str data_center_id: The data center the worker is placed in; absent until placed.
-        :param _builtins.float gpu_count: GPUs allocated to the worker (0 on CPU endpoints).
+        :param _builtins.int gpu_count: GPUs allocated to the worker (0 on CPU endpoints).
         :param _builtins.str gpu_type_id: The GPU type the worker is placed on; absent until placed.
         :param _builtins.str image: The container image the worker runs.
         :param _builtins.bool is_stale: True when the worker runs an older endpoint configuration than the current one (mid rolling
                update): its `version` differs from the answer's `endpointVersion`. The service's own flag.
         :param _builtins.str started_at: When the worker last started (RFC 3339); absent if it has not started.
-        :param _builtins.float uptime_seconds: Seconds the worker has been running; absent until it is placed and running.
-        :param _builtins.float version: The endpoint configuration version the worker runs; absent when unknown.
+        :param _builtins.int uptime_seconds: Seconds the worker has been running; absent until it is placed and running.
+        :param _builtins.int version: The endpoint configuration version the worker runs; absent when unknown.
         """
         pulumi.set(__self__, "id", id)
         pulumi.set(__self__, "status", status)
@@ -761,7 +761,7 @@ class EndpointWorker(dict):
 
     @_builtins.property
     @pulumi.getter(name="gpuCount")
-    def gpu_count(self) -> Optional[_builtins.float]:
+    def gpu_count(self) -> Optional[_builtins.int]:
         """
         GPUs allocated to the worker (0 on CPU endpoints).
         """
@@ -802,7 +802,7 @@ class EndpointWorker(dict):
 
     @_builtins.property
     @pulumi.getter(name="uptimeSeconds")
-    def uptime_seconds(self) -> Optional[_builtins.float]:
+    def uptime_seconds(self) -> Optional[_builtins.int]:
         """
         Seconds the worker has been running; absent until it is placed and running.
         """
@@ -810,7 +810,7 @@ class EndpointWorker(dict):
 
     @_builtins.property
     @pulumi.getter
-    def version(self) -> Optional[_builtins.float]:
+    def version(self) -> Optional[_builtins.int]:
         """
         The endpoint configuration version the worker runs; absent when unknown.
         """
@@ -824,14 +824,14 @@ class GpuType(dict):
     """
     def __init__(__self__, *,
                  id: _builtins.str,
-                 memory: Optional[_builtins.float] = None,
+                 memory: Optional[_builtins.int] = None,
                  name: Optional[_builtins.str] = None,
                  pool: Optional[_builtins.str] = None):
         """
         A GPU type of the catalog; keys the service adds later are kept.
 
         :param _builtins.str id: The id resources take in `gpuTypeIds`, e.g. "NVIDIA GeForce RTX 4090".
-        :param _builtins.float memory: GPU memory, GB.
+        :param _builtins.int memory: GPU memory, GB.
         """
         pulumi.set(__self__, "id", id)
         if memory is not None:
@@ -851,7 +851,7 @@ class GpuType(dict):
 
     @_builtins.property
     @pulumi.getter
-    def memory(self) -> Optional[_builtins.float]:
+    def memory(self) -> Optional[_builtins.int]:
         """
         GPU memory, GB.
         """
@@ -1075,7 +1075,7 @@ class PublicTemplate(dict):
                  allowed_cuda_versions: Optional[Sequence[_builtins.str]] = None,
                  args: Optional[_builtins.str] = None,
                  category: Optional[_builtins.str] = None,
-                 disk: Optional[_builtins.float] = None,
+                 disk: Optional[_builtins.int] = None,
                  env: Optional[Mapping[str, _builtins.str]] = None,
                  image: Optional[_builtins.str] = None,
                  mounts: Optional[Any] = None,
@@ -1092,7 +1092,7 @@ class PublicTemplate(dict):
         :param Sequence[_builtins.str] allowed_cuda_versions: Acceptable CUDA versions ("12.4"); empty means any.
         :param _builtins.str args: Arguments passed to the container entrypoint.
         :param _builtins.str category: NVIDIA, AMD or CPU.
-        :param _builtins.float disk: Container disk, GB.
+        :param _builtins.int disk: Container disk, GB.
         :param Mapping[str, _builtins.str] env: Environment variables the template sets.
         :param _builtins.str image: The container image.
         :param Any mounts: The template's volume mounts, as the service sends them.
@@ -1163,7 +1163,7 @@ class PublicTemplate(dict):
 
     @_builtins.property
     @pulumi.getter
-    def disk(self) -> Optional[_builtins.float]:
+    def disk(self) -> Optional[_builtins.int]:
         """
         Container disk, GB.
         """
@@ -1380,16 +1380,16 @@ class RolloutSummary(dict):
     """
     def __init__(__self__, *,
                  in_progress: _builtins.bool,
-                 workers_on_latest: _builtins.float,
-                 workers_total: _builtins.float,
-                 percent_on_latest: Optional[_builtins.float] = None):
+                 workers_on_latest: _builtins.int,
+                 workers_total: _builtins.int,
+                 percent_on_latest: Optional[_builtins.int] = None):
         """
         How far the current version has rolled out (RolloutSummary).
 
         :param _builtins.bool in_progress: True while any worker still runs an older version.
-        :param _builtins.float workers_on_latest: Workers running the endpoint's current version.
-        :param _builtins.float workers_total: All workers currently allocated to the endpoint.
-        :param _builtins.float percent_on_latest: Percent (0..100) of workers on the current version; 0 when there are none.
+        :param _builtins.int workers_on_latest: Workers running the endpoint's current version.
+        :param _builtins.int workers_total: All workers currently allocated to the endpoint.
+        :param _builtins.int percent_on_latest: Percent (0..100) of workers on the current version; 0 when there are none.
         """
         pulumi.set(__self__, "in_progress", in_progress)
         pulumi.set(__self__, "workers_on_latest", workers_on_latest)
@@ -1407,7 +1407,7 @@ class RolloutSummary(dict):
 
     @_builtins.property
     @pulumi.getter(name="workersOnLatest")
-    def workers_on_latest(self) -> _builtins.float:
+    def workers_on_latest(self) -> _builtins.int:
         """
         Workers running the endpoint's current version.
         """
@@ -1415,7 +1415,7 @@ class RolloutSummary(dict):
 
     @_builtins.property
     @pulumi.getter(name="workersTotal")
-    def workers_total(self) -> _builtins.float:
+    def workers_total(self) -> _builtins.int:
         """
         All workers currently allocated to the endpoint.
         """
@@ -1423,7 +1423,7 @@ class RolloutSummary(dict):
 
     @_builtins.property
     @pulumi.getter(name="percentOnLatest")
-    def percent_on_latest(self) -> Optional[_builtins.float]:
+    def percent_on_latest(self) -> Optional[_builtins.int]:
         """
         Percent (0..100) of workers on the current version; 0 when there are none.
         """
@@ -1517,16 +1517,16 @@ class WorkerSummary(dict):
     The workers counted by status (WorkerSummary): running + idle + initializing + throttled + unhealthy == total.
     """
     def __init__(__self__, *,
-                 idle: Optional[_builtins.float] = None,
-                 initializing: Optional[_builtins.float] = None,
-                 running: Optional[_builtins.float] = None,
-                 throttled: Optional[_builtins.float] = None,
-                 total: Optional[_builtins.float] = None,
-                 unhealthy: Optional[_builtins.float] = None):
+                 idle: Optional[_builtins.int] = None,
+                 initializing: Optional[_builtins.int] = None,
+                 running: Optional[_builtins.int] = None,
+                 throttled: Optional[_builtins.int] = None,
+                 total: Optional[_builtins.int] = None,
+                 unhealthy: Optional[_builtins.int] = None):
         """
         The workers counted by status (WorkerSummary): running + idle + initializing + throttled + unhealthy == total.
 
-        :param _builtins.float total: All workers currently allocated to the endpoint.
+        :param _builtins.int total: All workers currently allocated to the endpoint.
         """
         if idle is not None:
             pulumi.set(__self__, "idle", idle)
@@ -1543,27 +1543,27 @@ class WorkerSummary(dict):
 
     @_builtins.property
     @pulumi.getter
-    def idle(self) -> Optional[_builtins.float]:
+    def idle(self) -> Optional[_builtins.int]:
         return pulumi.get(self, "idle")
 
     @_builtins.property
     @pulumi.getter
-    def initializing(self) -> Optional[_builtins.float]:
+    def initializing(self) -> Optional[_builtins.int]:
         return pulumi.get(self, "initializing")
 
     @_builtins.property
     @pulumi.getter
-    def running(self) -> Optional[_builtins.float]:
+    def running(self) -> Optional[_builtins.int]:
         return pulumi.get(self, "running")
 
     @_builtins.property
     @pulumi.getter
-    def throttled(self) -> Optional[_builtins.float]:
+    def throttled(self) -> Optional[_builtins.int]:
         return pulumi.get(self, "throttled")
 
     @_builtins.property
     @pulumi.getter
-    def total(self) -> Optional[_builtins.float]:
+    def total(self) -> Optional[_builtins.int]:
         """
         All workers currently allocated to the endpoint.
         """
@@ -1571,7 +1571,7 @@ class WorkerSummary(dict):
 
     @_builtins.property
     @pulumi.getter
-    def unhealthy(self) -> Optional[_builtins.float]:
+    def unhealthy(self) -> Optional[_builtins.int]:
         return pulumi.get(self, "unhealthy")
 
 
