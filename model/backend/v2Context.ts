@@ -20,8 +20,3 @@ export interface V2Context {
   /** The catalog's GPU types, read once per backend (for pools and for prices alike). */
   gpuTypes(): ReturnType<ManagementClientV2["gpuTypes"]>;
 }
-
-/** An input type's fields as a property bag. */
-export function fieldsOf(input: object): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(input));
-}

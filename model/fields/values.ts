@@ -6,6 +6,11 @@ import { OWNER_INPUT } from "../kinds";
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type Props = Record<string, unknown>;
 
+/** A typed input's fields as a property bag (its own copy). */
+export function fieldsOf(input: object): Props {
+  return Object.fromEntries(Object.entries(input));
+}
+
 /** A field counts as declared when it is present and neither undefined nor null (null = unset). */
 export function isPresent(props: Props | undefined, key: string): boolean {
   if (!props || !Object.hasOwn(props, key)) return false;

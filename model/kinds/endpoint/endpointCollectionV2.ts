@@ -5,8 +5,8 @@
 import { EndpointSchema, type Endpoint } from "../../../client/schemas";
 import type { EndpointV2 } from "../../../client/schemasV2";
 import { IncompleteCreateError, type Endpoints } from "../../backend/port";
-import { fieldsOf, type V2Context } from "../../backend/v2Context";
-import { isRecord, type Props } from "../../fields/values";
+import type { V2Context } from "../../backend/v2Context";
+import { fieldsOf, isRecord, type Props } from "../../fields/values";
 import { fromWireV2, setDefault, toWireV2, wireRequest } from "../../fields/wireV2";
 import {
   checkExclusionsKept,
